@@ -1,0 +1,27 @@
+import { Args, Flags } from '@oclif/core'
+import type { Payment } from '../../src/client/types.js'
+import { ApiCommand } from '../../src/cli/base-command.js'
+import { terminalQr } from '../../src/cli/output.js'
+import { precisionsOf, renderPayment } from '../../src/cli/render/payments.js'
+
+export default class PaymentsGet extends ApiCommand<typeof PaymentsGet> {
+  static override args = {
+    id: Args.string({ description: 'Payment id (pt_…)', required: true }),
+  }
+
+  static override summary = 'Show one payment'
+  static override examples = ['<%= config.bin %> <%= command.id %> pt_0194… --qr', '<%= config.bin %> <%= command.id %> pt_0194… --json']
+  static override flags = {
+    qr: Flags.boolean({ description: 'Print the wallet payment URI as a QR code' }),
+  }
+
+  public async run(): Promise<Payment> {
+    const client = this.client()
+    const payment = await client.payments.get(this.args.id)
+    if (!this.jsonEnabled()) {
+      this.print(renderPayment(payment, precisionsOf((await client.currencies.list()).items)))
+      if (this.flags.qr) this.print(await terminalQr(payment.qrCode))
+    }
+    return payment
+  }
+}

@@ -1,0 +1,104 @@
+// Table types for kysely: the one place that says what each table holds.
+// Times are integer milliseconds since the epoch (UTC); money is integer smallest units
+// (pricing currency) or integer stroops (USDC, 7 decimals); JSON columns hold JSON text.
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely'
+
+export interface SandboxStateTable {
+  key: string
+  value: string
+}
+
+export type SettlementMode = 'direct' | 'escrow'
+
+export interface MerchantsTable {
+  id: string
+  name: string
+  api_key: string
+  api_secret: string
+  settlement_mode: SettlementMode
+  /** Default escrow platform fee in basis points (escrow merchants). */
+  escrow_fee_bps: number
+  /** The merchant's settlement account on the ledger (G… address). */
+  account_id: string
+  created_at: number
+}
+
+export type LedgerAccountRole = 'issuer' | 'merchant' | 'escrow' | 'platform_fee' | 'customer'
+
+export interface LedgerAccountsTable {
+  public_key: string
+  /** Secret seed (S…); null for contract accounts, which have no key. */
+  secret: string | null
+  role: LedgerAccountRole
+  label: string
+  created_at: number
+}
+
+export interface PaymentsTable {
+  id: string
+  merchant_id: string
+  status: string
+  settlement_status: string
+  amount_value: number
+  amount_currency: string
+  /** USDC the customer is asked to pay, in stroops. */
+  usdc_amount: number
+  description: string
+  merchant_name: string
+  redirect_url: string | null
+  cancel_url: string | null
+  webhook_url: string | null
+  locale: string
+  metadata: string | null
+  partner_id: string | null
+  store_id: string | null
+  memo: string
+  destination: string
+  auth_token: string
+  short_code: string
+  amount_paid: number
+  settlement_amount: number
+  settlement_fee: number
+  stellar_tx_id: string | null
+  settlement_tx_id: string | null
+  sender_account: string | null
+  refunded: number
+  history: string
+  escrow_status: string | null
+  escrow_order_id: string | null
+  escrow_contract_address: string | null
+  escrow_fee_bps: number | null
+  escrow_payee: string | null
+  escrow_expires_at: number | null
+  created_at: number
+  updated_at: number
+  expires_at: number
+}
+
+export interface IdempotencyKeysTable {
+  merchant_id: string
+  key: string
+  /** SHA-256 of the canonical request (method, path, body) the key was first used with. */
+  request_hash: string
+  response_status: number
+  /** The exact response text, replayed byte for byte. */
+  response_body: string
+  created_at: number
+}
+
+export interface Database {
+  sandbox_state: SandboxStateTable
+  merchants: MerchantsTable
+  ledger_accounts: LedgerAccountsTable
+  payments: PaymentsTable
+  idempotency_keys: IdempotencyKeysTable
+  kysely_migration: { name: string; timestamp: string }
+  kysely_migration_lock: { id: string; is_locked: Generated<number> }
+}
+
+export type MerchantRow = Selectable<MerchantsTable>
+export type NewMerchant = Insertable<MerchantsTable>
+export type PaymentRow = Selectable<PaymentsTable>
+export type NewPayment = Insertable<PaymentsTable>
+export type PaymentUpdate = Updateable<PaymentsTable>
+export type LedgerAccountRow = Selectable<LedgerAccountsTable>

@@ -1,0 +1,41 @@
+// The Express application: body handling, authentication per endpoint family (spec 5 and 7),
+// the domain routers, and one error mapping at the end.
+import express, { type Express } from 'express'
+import { adminRoutes } from '../admin/admin-routes.js'
+import { checkoutRoutes } from '../checkout/checkout-routes.js'
+import { shortLinkRoutes } from '../checkout/short-link-routes.js'
+import type { SandboxContext } from '../context.js'
+import { currencyRoutes } from '../currencies/currency-routes.js'
+import { findMerchantByApiKey } from '../merchants/merchant-repository.js'
+import { paymentRoutes } from '../payments/payment-routes.js'
+import { SIGNATURE_FAILED, UNAUTHORIZED, digestAuth } from './auth.js'
+import { parseJsonBody } from './body.js'
+import { errorMiddleware, notFoundRoute } from './errors.js'
+
+export function createApp(ctx: SandboxContext): Express {
+  const app = express()
+  // Nothing here needs ETags, the X-Powered-By banner, or nested query objects.
+  app.disable('x-powered-by')
+  app.set('etag', false)
+  app.set('query parser', 'simple')
+
+  app.get('/health', (_req, res) => {
+    res.json({ status: 'ok' })
+  })
+  app.use(shortLinkRoutes(ctx))
+  app.use(checkoutRoutes(ctx))
+
+  app.use(parseJsonBody)
+  app.use(adminRoutes(ctx))
+
+  const auth = { wallClock: ctx.wallClock, findMerchantByApiKey: (apiKey: string) => findMerchantByApiKey(ctx.db, apiKey) }
+  app.use(['/payments', '/refunds', '/accounts'], digestAuth(auth, UNAUTHORIZED))
+  app.use(['/invoices', '/merchant', '/currencies', '/merchants'], digestAuth(auth, SIGNATURE_FAILED))
+
+  app.use(paymentRoutes(ctx))
+  app.use(currencyRoutes())
+
+  app.use(notFoundRoute)
+  app.use(errorMiddleware(ctx.log))
+  return app
+}

@@ -1,0 +1,104 @@
+// Digest authentication (spec section 5) and the sandbox admin token.
+//
+// A request is signed with HMAC-SHA256(secret, path + timestamp + METHOD + body). Besides the
+// exact form, two tolerated variants cover common clients: the path without its query string,
+// and the body as compact JSON (JSON.stringify of the parsed body, "" for {}). Nothing else.
+import { createHash, timingSafeEqual } from 'node:crypto'
+import type { Request, RequestHandler } from 'express'
+import { DIGEST_HEADERS, DIGEST_TOLERANCE_SECONDS, signDigest, signaturesMatch } from '../../src/signing.js'
+import type { Clock } from '../clock.js'
+import type { MerchantRow } from '../db/schema.js'
+import { HttpError, unauthorized } from './errors.js'
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    merchant?: MerchantRow
+  }
+}
+
+/** Spec 7: payment, refund and balance endpoints say "Unauthorized"; the others say this. */
+export const SIGNATURE_FAILED = 'Signature verification failed'
+export const UNAUTHORIZED = 'Unauthorized'
+
+export interface DigestAuthDeps {
+  wallClock: Clock
+  findMerchantByApiKey(apiKey: string): Promise<MerchantRow | undefined>
+}
+
+/** The strings a valid signature may have been computed over, exact form first. */
+export function signedPayloadVariants(req: Pick<Request, 'originalUrl' | 'rawBody' | 'body'>): { paths: string[]; bodies: string[] } {
+  const path = req.originalUrl
+  const queryAt = path.indexOf('?')
+  const paths = queryAt === -1 ? [path] : [path, path.slice(0, queryAt)]
+  const bodies = [req.rawBody ?? '']
+  if (req.body !== undefined) {
+    const compact = isEmptyObject(req.body) ? '' : JSON.stringify(req.body)
+    if (!bodies.includes(compact)) bodies.push(compact)
+  }
+  return { paths, bodies }
+}
+
+const isEmptyObject = (value: unknown): boolean =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0
+
+function header(req: Request, name: string): string | undefined {
+  const value = req.headers[name]
+  return typeof value === 'string' && value !== '' ? value : undefined
+}
+
+export function digestAuth(deps: DigestAuthDeps, reason: string, options: { optional?: boolean } = {}): RequestHandler {
+  return async (req, _res, next) => {
+    const apiKey = header(req, DIGEST_HEADERS.key)
+    const timestamp = header(req, DIGEST_HEADERS.timestamp)
+    const signature = header(req, DIGEST_HEADERS.signature)
+    if (options.optional && apiKey === undefined && timestamp === undefined && signature === undefined) return next()
+    const missing = [
+      [DIGEST_HEADERS.key, apiKey],
+      [DIGEST_HEADERS.timestamp, timestamp],
+      [DIGEST_HEADERS.signature, signature],
+    ].find(([, value]) => value === undefined)
+    if (missing) return next(unauthorized(reason, `Missing ${missing[0]} header`))
+
+    if (!/^\d{1,12}$/.test(timestamp!)) return next(unauthorized(reason, `${DIGEST_HEADERS.timestamp} must be Unix seconds`))
+    const skew = Math.abs(deps.wallClock.now() / 1000 - Number(timestamp))
+    if (skew > DIGEST_TOLERANCE_SECONDS) {
+      return next(unauthorized(reason, `${DIGEST_HEADERS.timestamp} is more than ${DIGEST_TOLERANCE_SECONDS} s from the server clock`))
+    }
+
+    const merchant = await deps.findMerchantByApiKey(apiKey!)
+    if (!merchant) return next(unauthorized(reason, `Unknown API key in ${DIGEST_HEADERS.key}`))
+
+    const { paths, bodies } = signedPayloadVariants(req)
+    let valid = false
+    for (const path of paths) {
+      for (const body of bodies) {
+        const expected = signDigest(merchant.api_secret, { path, timestamp: timestamp!, method: req.method, body })
+        // Evaluate every variant so the time taken does not reveal which one matched.
+        valid = signaturesMatch(expected, signature!) || valid
+      }
+    }
+    if (!valid) return next(unauthorized(reason, `${DIGEST_HEADERS.signature} does not match the request`))
+    req.merchant = merchant
+    next()
+  }
+}
+
+export const ADMIN_TOKEN_HEADER = 'x-sandbox-admin-token'
+
+/** Guards sandbox-wide controls with the admin token printed at start. */
+export function adminAuth(adminToken: string): RequestHandler {
+  const expected = createHash('sha256').update(adminToken).digest()
+  return (req, _res, next) => {
+    const given = header(req, ADMIN_TOKEN_HEADER)
+    if (given === undefined) return next(new HttpError(401, UNAUTHORIZED, `Missing ${ADMIN_TOKEN_HEADER} header`))
+    const actual = createHash('sha256').update(given).digest()
+    if (!timingSafeEqual(expected, actual)) return next(new HttpError(401, UNAUTHORIZED, `Wrong ${ADMIN_TOKEN_HEADER}`))
+    next()
+  }
+}
+
+/** The authenticated merchant; routes behind digestAuth always have one. */
+export function currentMerchant(req: Request): MerchantRow {
+  if (!req.merchant) throw new Error('Route is missing digest authentication')
+  return req.merchant
+}

@@ -1,0 +1,83 @@
+// Typed HTTP errors and the one middleware that turns any error into {statusCode, reason, message}.
+import type { ErrorRequestHandler, RequestHandler } from 'express'
+import { ZodError } from 'zod'
+
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly reason: string,
+    message?: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message ?? reason)
+    this.name = 'HttpError'
+  }
+}
+
+export const badRequest = (message: string, reason = 'Bad Request') => new HttpError(400, reason, message)
+export const unauthorized = (reason: string, message: string) => new HttpError(401, reason, message)
+export const notFound = (message = 'Not Found') => new HttpError(404, 'Not Found', message)
+export const conflict = (reason: string, message?: string) => new HttpError(409, reason, message)
+export const unprocessable = (reason: string, message?: string) => new HttpError(422, reason, message)
+
+export interface ErrorBody {
+  statusCode: number
+  reason: string
+  message: string
+}
+
+/** Describes the first problem zod found, naming the field: "amount.value: must be an integer". */
+export function describeZodError(error: ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((issue) => {
+      const field = issue.path.map(String).join('.')
+      if (issue.code === 'unrecognized_keys') {
+        const where = field ? ` in ${field}` : ''
+        return `unknown field${issue.keys.length > 1 ? 's' : ''}${where}: ${issue.keys.join(', ')}`
+      }
+      return field ? `${field}: ${issue.message}` : issue.message
+    })
+    .join('; ')
+}
+
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+}
+
+export const notFoundRoute: RequestHandler = (req, _res, next) => {
+  next(new HttpError(404, 'Not Found', `No route for ${req.method} ${req.path}`))
+}
+
+export function errorMiddleware(log: (line: string) => void): ErrorRequestHandler {
+  return (error: unknown, _req, res, _next) => {
+    const body = toErrorBody(error, log)
+    if (error instanceof HttpError) res.set(error.headers)
+    res.status(body.statusCode).json(body)
+  }
+}
+
+function toErrorBody(error: unknown, log: (line: string) => void): ErrorBody {
+  if (error instanceof HttpError) return { statusCode: error.statusCode, reason: error.reason, message: error.message }
+  if (error instanceof ZodError) return { statusCode: 400, reason: 'Bad Request', message: describeZodError(error) }
+  // Errors raised by body-parser and friends carry a 4xx status and a type we can explain.
+  const status = typeof error === 'object' && error !== null && 'status' in error ? Number(error.status) : NaN
+  if (status >= 400 && status < 500) {
+    const type = (error as { type?: string }).type
+    const message =
+      type === 'entity.too.large'
+        ? `Request body exceeds the ${String((error as { limit?: number }).limit ?? '')} byte limit`
+        : type === 'request.aborted'
+          ? 'Request body was not fully received'
+          : (REASONS[status] ?? 'Bad Request')
+    return { statusCode: status, reason: REASONS[status] ?? 'Bad Request', message }
+  }
+  log(`Unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
+  return { statusCode: 500, reason: 'Internal Server Error', message: 'The sandbox hit an unexpected error' }
+}

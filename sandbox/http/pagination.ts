@@ -1,0 +1,51 @@
+// The page envelope of spec 2.9: meta for every list, links (absolute URLs) for payment and
+// refund lists.
+import { publicLink } from './public-url.js'
+
+export interface PageRequest {
+  page: number
+  limit: number
+}
+
+export interface PageMeta {
+  totalItems: number
+  itemCount: number
+  itemsPerPage: number
+  totalPages: number
+  currentPage: number
+}
+
+export interface PageLinks {
+  first: string
+  previous: string
+  next: string
+  last: string
+}
+
+export function pageMeta(request: PageRequest, totalItems: number, itemCount: number): PageMeta {
+  return {
+    totalItems,
+    itemCount,
+    itemsPerPage: request.limit,
+    totalPages: Math.ceil(totalItems / request.limit),
+    currentPage: request.page,
+  }
+}
+
+/**
+ * Links to the first, previous, next and last pages, keeping the caller's other query values.
+ * previous and next are "" when there is no such page.
+ */
+export function pageLinks(publicUrl: string, path: string, query: Record<string, string>, meta: PageMeta): PageLinks {
+  const lastPage = Math.max(1, meta.totalPages)
+  const link = (page: number): string => {
+    const kept = Object.fromEntries(Object.entries(query).filter(([name]) => name !== 'page' && name !== 'limit'))
+    return publicLink(publicUrl, path, { ...kept, page: String(page), limit: String(meta.itemsPerPage) })
+  }
+  return {
+    first: link(1),
+    previous: meta.currentPage > 1 ? link(Math.min(meta.currentPage - 1, lastPage)) : '',
+    next: meta.currentPage < lastPage ? link(meta.currentPage + 1) : '',
+    last: link(lastPage),
+  }
+}

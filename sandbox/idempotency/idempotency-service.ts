@@ -1,0 +1,82 @@
+// Idempotency-Key semantics (spec 4.1): a replay returns the original response byte for byte
+// and creates nothing; a reuse with a different request is 422; a key whose first request is
+// still running in this process is 409.
+//
+// The lookup, the work and the stored response commit in one immediate transaction, so across
+// processes sharing the database a second request waits for the first and then replays it, and
+// a crash can never leave a key that claims a response which was not stored. Keys are kept
+// forever (the spec asks for at least 24 hours); a sandbox database is disposable.
+import { createHash } from 'node:crypto'
+import type { Kysely } from 'kysely'
+import type { Database } from '../db/schema.js'
+import { HttpError } from '../http/errors.js'
+import { findIdempotencyRecord, insertIdempotencyRecord } from './idempotency-repository.js'
+
+export const IN_FLIGHT_REASON = 'A request with this Idempotency-Key is already being processed'
+export const REUSED_REASON = 'Idempotency-Key reused for a different request'
+
+export interface StoredResponse {
+  status: number
+  body: string
+}
+
+/** JSON with object keys sorted, so that key order does not make two requests differ. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value)
+      .filter(([, item]) => item !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`
+  }
+  return JSON.stringify(value) ?? 'null'
+}
+
+export function requestFingerprint(method: string, path: string, body: unknown): string {
+  return createHash('sha256').update(`${method.toUpperCase()} ${path}\n${canonicalJson(body ?? null)}`).digest('hex')
+}
+
+export class IdempotencyGate {
+  readonly #inFlight = new Set<string>()
+
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /**
+   * Runs `work` once per (merchant, key): the first call's response is stored in the same
+   * transaction as whatever `work` wrote, and later calls with the same fingerprint get it back.
+   */
+  async run(
+    merchantId: string,
+    key: string,
+    fingerprint: string,
+    now: number,
+    work: (trx: Kysely<Database>) => Promise<StoredResponse>,
+  ): Promise<StoredResponse> {
+    const slot = `${merchantId}\u0000${key}`
+    if (this.#inFlight.has(slot)) throw new HttpError(409, IN_FLIGHT_REASON, 'Retry after the first request has finished')
+    this.#inFlight.add(slot)
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        const existing = await findIdempotencyRecord(trx, merchantId, key)
+        if (existing) {
+          if (existing.request_hash !== fingerprint) {
+            throw new HttpError(422, REUSED_REASON, 'This Idempotency-Key was first used with a different request body')
+          }
+          return { status: existing.response_status, body: existing.response_body }
+        }
+        const response = await work(trx)
+        await insertIdempotencyRecord(trx, {
+          merchant_id: merchantId,
+          key,
+          request_hash: fingerprint,
+          response_status: response.status,
+          response_body: response.body,
+          created_at: now,
+        })
+        return response
+      })
+    } finally {
+      this.#inFlight.delete(slot)
+    }
+  }
+}

@@ -1,0 +1,29 @@
+// SEP-0007 wallet payment URIs ("web+stellar:pay?…"), the payload of a payment's qrCode.
+
+export interface PayUriInput {
+  destination: string
+  /** Decimal text, at most 7 places. */
+  amount: string
+  assetCode: string
+  assetIssuer: string
+  memo: string
+  memoType: 'MEMO_TEXT' | 'MEMO_ID' | 'MEMO_HASH' | 'MEMO_RETURN'
+  /** Shown by the wallet; SEP-0007 caps it at 300 characters. */
+  message?: string
+}
+
+export const SEP7_MESSAGE_LIMIT = 300
+
+export function buildPayUri(input: PayUriInput): string {
+  const params = new URLSearchParams({
+    destination: input.destination,
+    amount: input.amount,
+    asset_code: input.assetCode,
+    asset_issuer: input.assetIssuer,
+    memo: input.memo,
+    memo_type: input.memoType,
+  })
+  if (input.message) params.set('msg', [...input.message].slice(0, SEP7_MESSAGE_LIMIT).join(''))
+  // URLSearchParams encodes spaces as "+", which SEP-0007 readers do not all accept.
+  return `web+stellar:pay?${params.toString().replace(/\+/g, '%20')}`
+}

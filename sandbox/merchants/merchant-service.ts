@@ -1,0 +1,58 @@
+// Merchants of the sandbox: creation with fresh API keys and a ledger settlement account, and
+// the public shape shown in the banner and to the admin API.
+import type { Kysely } from 'kysely'
+import type { Database, MerchantRow, SettlementMode } from '../db/schema.js'
+import { createLedgerAccount } from '../ledger/ledger-accounts.js'
+import { hex, type RandomSource } from '../random.js'
+import { insertMerchant } from './merchant-repository.js'
+
+export interface NewMerchantInput {
+  name: string
+  settlementMode: SettlementMode
+  escrowFeeBps?: number
+  /** Fixed credentials (for CI); generated when absent. */
+  apiKey?: string
+  apiSecret?: string
+}
+
+export interface MerchantCredentials {
+  id: string
+  name: string
+  apiKey: string
+  apiSecret: string
+  settlement_mode: SettlementMode
+}
+
+export const newApiKey = (random: RandomSource): string => `pk_test_${hex(random, 16)}`
+export const newApiSecret = (random: RandomSource): string => `sk_test_${hex(random, 24)}`
+
+export async function createMerchant(
+  db: Kysely<Database>,
+  random: RandomSource,
+  input: NewMerchantInput,
+  now: number,
+): Promise<MerchantRow> {
+  const account = await createLedgerAccount(db, random, 'merchant', `${input.name} settlement`, now)
+  const merchant: MerchantRow = {
+    id: random.uuidV4(),
+    name: input.name,
+    api_key: input.apiKey ?? newApiKey(random),
+    api_secret: input.apiSecret ?? newApiSecret(random),
+    settlement_mode: input.settlementMode,
+    escrow_fee_bps: input.escrowFeeBps ?? 0,
+    account_id: account.public_key,
+    created_at: now,
+  }
+  await insertMerchant(db, merchant)
+  return merchant
+}
+
+export function toMerchantCredentials(merchant: MerchantRow): MerchantCredentials {
+  return {
+    id: merchant.id,
+    name: merchant.name,
+    apiKey: merchant.api_key,
+    apiSecret: merchant.api_secret,
+    settlement_mode: merchant.settlement_mode,
+  }
+}

@@ -1,0 +1,52 @@
+// Payment rows: the only code that reads or writes the payments table.
+import type { Kysely } from 'kysely'
+import type { Database, NewPayment, PaymentRow } from '../db/schema.js'
+import type { PageRequest } from '../http/pagination.js'
+
+export interface PaymentFilters {
+  status?: string
+  /** createdAt ≥ startDate (epoch ms). */
+  startDate?: number
+  /** createdAt ≤ endDate (epoch ms). */
+  endDate?: number
+  storeId?: string
+}
+
+export async function insertPayment(db: Kysely<Database>, payment: NewPayment): Promise<void> {
+  await db.insertInto('payments').values(payment).execute()
+}
+
+export function findPaymentForMerchant(db: Kysely<Database>, merchantId: string, id: string): Promise<PaymentRow | undefined> {
+  return db.selectFrom('payments').selectAll().where('id', '=', id).where('merchant_id', '=', merchantId).executeTakeFirst()
+}
+
+export function findPaymentByShortCode(db: Kysely<Database>, shortCode: string): Promise<PaymentRow | undefined> {
+  return db.selectFrom('payments').selectAll().where('short_code', '=', shortCode).executeTakeFirst()
+}
+
+export function findPaymentById(db: Kysely<Database>, id: string): Promise<PaymentRow | undefined> {
+  return db.selectFrom('payments').selectAll().where('id', '=', id).executeTakeFirst()
+}
+
+/** One page of a merchant's payments, newest first, and how many match in all. */
+export async function listPayments(
+  db: Kysely<Database>,
+  merchantId: string,
+  filters: PaymentFilters,
+  page: PageRequest,
+): Promise<{ rows: PaymentRow[]; total: number }> {
+  let query = db.selectFrom('payments').where('merchant_id', '=', merchantId)
+  if (filters.status !== undefined) query = query.where('status', '=', filters.status)
+  if (filters.storeId !== undefined) query = query.where('store_id', '=', filters.storeId)
+  if (filters.startDate !== undefined) query = query.where('created_at', '>=', filters.startDate)
+  if (filters.endDate !== undefined) query = query.where('created_at', '<=', filters.endDate)
+  const rows = await query
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(page.limit)
+    .offset((page.page - 1) * page.limit)
+    .execute()
+  const { total } = await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()
+  return { rows, total: Number(total) }
+}

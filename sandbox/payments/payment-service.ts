@@ -1,0 +1,114 @@
+// The rules of payment creation and lookup (spec 4.1–4.3): defaults, escrow eligibility,
+// pricing in USDC and the identifiers a customer pays with (memo, short link, auth token).
+import type { Kysely } from 'kysely'
+import { findCurrency, toUsdcStroops } from '../currencies/currency-table.js'
+import type { SandboxContext } from '../context.js'
+import type { Database, MerchantRow, PaymentRow } from '../db/schema.js'
+import { badRequest, notFound } from '../http/errors.js'
+import type { PageRequest } from '../http/pagination.js'
+import { isAccountAddress } from '../ledger/ledger-accounts.js'
+import { base64url, hex } from '../random.js'
+import {
+  findPaymentForMerchant,
+  insertPayment,
+  listPayments as listPaymentRows,
+  type PaymentFilters,
+} from './payment-repository.js'
+import type { CreatePaymentBody } from './payment-schemas.js'
+
+export const DEFAULT_EXPIRY_MS = 30 * 60 * 1000
+export const DEFAULT_ESCROW_EXPIRY_MS = 7 * 24 * 60 * 60 * 1000
+/** USDC above this, per payment, is refused: it keeps every stroop count a safe integer. */
+export const MAX_USDC_STROOPS = 10n ** 15n
+
+export interface HistoryEntry {
+  time: number
+  status: string
+  description: string
+}
+
+const ESCROW_FIELDS = ['escrowPayee', 'escrowPlatformFee', 'escrowExpiresAt'] as const
+
+export async function createPayment(
+  ctx: SandboxContext,
+  db: Kysely<Database>,
+  merchant: MerchantRow,
+  body: CreatePaymentBody,
+): Promise<PaymentRow> {
+  const now = ctx.clock.now()
+  const currency = findCurrency(body.amount.currency)
+  if (!currency) throw badRequest(`amount.currency: ${body.amount.currency} is not supported`)
+  const usdc = toUsdcStroops(body.amount.value, currency)
+  if (usdc <= 0n) throw badRequest(`amount.value: ${body.amount.value} ${currency.code} is less than the smallest USDC amount`)
+  if (usdc > MAX_USDC_STROOPS) throw badRequest('amount.value: the amount exceeds the sandbox limit of 100,000,000 USDC per payment')
+
+  const escrow = merchant.settlement_mode === 'escrow' ? escrowTerms(merchant, body, now) : undefined
+  if (!escrow) {
+    const given = ESCROW_FIELDS.filter((field) => body[field] !== undefined && body[field] !== null)
+    if (given.length > 0) {
+      throw badRequest(`${given.join(', ')}: only allowed for merchants with settlement_mode escrow; this merchant settles direct`)
+    }
+  }
+
+  const history: HistoryEntry[] = [{ time: now, status: 'success', description: 'Payment created' }]
+  const payment: PaymentRow = {
+    id: `pt_${ctx.random.uuidV7(now).replaceAll('-', '')}`,
+    merchant_id: merchant.id,
+    status: 'open',
+    settlement_status: 'open',
+    amount_value: body.amount.value,
+    amount_currency: currency.code,
+    usdc_amount: Number(usdc),
+    description: body.description,
+    merchant_name: body.name ?? merchant.name,
+    redirect_url: body.redirectUrl ?? null,
+    cancel_url: body.cancelUrl ?? body.redirectUrl ?? null,
+    webhook_url: body.webhookUrl ?? null,
+    locale: body.locale ?? 'en',
+    metadata: body.metadata ? JSON.stringify(body.metadata) : null,
+    partner_id: body.partnerId ?? null,
+    store_id: body.storeId ?? null,
+    memo: `pb-${hex(ctx.random, 8)}`,
+    destination: escrow ? ctx.identity.escrowContract : merchant.account_id,
+    auth_token: hex(ctx.random, 16),
+    short_code: base64url(ctx.random, 8),
+    amount_paid: 0,
+    settlement_amount: Number(usdc),
+    settlement_fee: 0,
+    stellar_tx_id: null,
+    settlement_tx_id: null,
+    sender_account: null,
+    refunded: 0,
+    history: JSON.stringify(history),
+    escrow_status: escrow ? 'created' : null,
+    escrow_order_id: escrow ? `eo_${hex(ctx.random, 12)}` : null,
+    escrow_contract_address: escrow ? ctx.identity.escrowContract : null,
+    escrow_fee_bps: escrow?.feeBps ?? null,
+    escrow_payee: escrow?.payee ?? null,
+    escrow_expires_at: escrow?.expiresAt ?? null,
+    created_at: now,
+    updated_at: now,
+    expires_at: now + (body.expiresInHours != null ? Math.round(body.expiresInHours * 3_600_000) : DEFAULT_EXPIRY_MS),
+  }
+  await insertPayment(db, payment)
+  return payment
+}
+
+function escrowTerms(merchant: MerchantRow, body: CreatePaymentBody, now: number) {
+  const payee = body.escrowPayee ?? merchant.account_id
+  if (!isAccountAddress(payee)) throw badRequest('escrowPayee: must be a valid Stellar account address (G…)')
+  const expiresAt = body.escrowExpiresAt ?? now + DEFAULT_ESCROW_EXPIRY_MS
+  if (expiresAt <= now) throw badRequest('escrowExpiresAt: must be in the future')
+  return { payee, feeBps: body.escrowPlatformFee ?? merchant.escrow_fee_bps, expiresAt }
+}
+
+/** A merchant's payment; another merchant's id is as unknown as a made-up one. */
+export async function getPayment(db: Kysely<Database>, merchant: MerchantRow, id: string): Promise<PaymentRow> {
+  const payment = id.length <= 64 ? await findPaymentForMerchant(db, merchant.id, id) : undefined
+  if (!payment) throw notFound(`No payment ${id}`)
+  return payment
+}
+
+export function listPayments(db: Kysely<Database>, merchant: MerchantRow, filters: PaymentFilters, page: PageRequest) {
+  return listPaymentRows(db, merchant.id, filters, page)
+}

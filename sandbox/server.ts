@@ -1,0 +1,96 @@
+// Starts and stops a sandbox: opens and migrates the database, seeds it on first start, and
+// serves the API over HTTP. Used by `paybox sandbox start` and, in-process, by tests.
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { bootstrap, countBoot, type SandboxIdentity } from './bootstrap.js'
+import { BusinessClock, systemClock, type Clock } from './clock.js'
+import type { SandboxContext } from './context.js'
+import { openDatabase } from './db/database.js'
+import { DEFAULT_HOST, DEFAULT_PORT } from './defaults.js'
+import { createApp } from './http/app.js'
+import { listMerchants } from './merchants/merchant-repository.js'
+import { toMerchantCredentials, type MerchantCredentials } from './merchants/merchant-service.js'
+import { cryptoRandom, seededRandom } from './random.js'
+
+export { DEFAULT_HOST, DEFAULT_PORT } from './defaults.js'
+
+export interface SandboxOptions {
+  /** 0 picks any free port. */
+  port?: number
+  host?: string
+  /** Database file, or ':memory:'. */
+  db: string
+  /** Base of hostedUrl, shortUrl and page links; defaults to http://host:port. */
+  publicUrl?: string
+  /** Makes every generated key, id and ledger keypair deterministic. */
+  seed?: string
+  /** Fixed credentials for the default direct merchant on a new database. */
+  defaultCredentials?: { apiKey: string; apiSecret: string }
+  /** synchronous=FULL: acknowledged writes survive power loss too. */
+  durable?: boolean
+  /** Real time, used for authentication; tests may inject one. */
+  wallClock?: Clock
+  /** Business time for the simulation; defaults to a BusinessClock on the wall clock. */
+  clock?: Clock
+  log?: (line: string) => void
+}
+
+export interface RunningSandbox {
+  url: string
+  port: number
+  host: string
+  identity: SandboxIdentity
+  merchants: MerchantCredentials[]
+  context: SandboxContext
+  /** Stops accepting, lets in-flight requests finish, then closes the database. */
+  stop(): Promise<void>
+}
+
+const SHUTDOWN_GRACE_MS = 5_000
+
+export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
+  const host = options.host ?? DEFAULT_HOST
+  const wallClock = options.wallClock ?? systemClock
+  const clock = options.clock ?? new BusinessClock(wallClock)
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`))
+  const db = await openDatabase({ file: options.db, durable: options.durable })
+  try {
+    const boot = await countBoot(db)
+    const random = options.seed === undefined ? cryptoRandom : seededRandom(options.seed, `boot:${boot}`)
+    const identity = await bootstrap(db, random, clock.now(), options.defaultCredentials)
+    const server = http.createServer()
+    await listen(server, options.port ?? DEFAULT_PORT, host)
+    const { port } = server.address() as AddressInfo
+    const publicUrl = options.publicUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`
+    const context: SandboxContext = { db, clock, wallClock, random, publicUrl, identity, log }
+    server.on('request', createApp(context))
+    const merchants = (await listMerchants(db)).map(toMerchantCredentials)
+
+    let stopping: Promise<void> | undefined
+    const stop = () => (stopping ??= shutDown(server, async () => db.destroy()))
+    return { url: publicUrl, port, host, identity, merchants, context, stop }
+  } catch (error) {
+    await db.destroy()
+    throw error
+  }
+}
+
+function listen(server: http.Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, host, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+}
+
+async function shutDown(server: http.Server, closeDatabase: () => Promise<void>): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+  server.closeIdleConnections()
+  const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS)
+  force.unref()
+  await closed
+  clearTimeout(force)
+  await closeDatabase()
+}

@@ -1,0 +1,25 @@
+// Sandbox-wide settings kept in the database (admin token, ledger identities, boot counter),
+// so a restart on the same file is the same sandbox.
+import type { Kysely } from 'kysely'
+import type { Database } from '../db/schema.js'
+
+export type StateKey =
+  | 'admin_token'
+  | 'boot_count'
+  | 'network_passphrase'
+  | 'usdc_issuer'
+  | 'escrow_contract'
+  | 'platform_fee_account'
+
+export async function readState(db: Kysely<Database>, key: StateKey): Promise<string | undefined> {
+  const row = await db.selectFrom('sandbox_state').select('value').where('key', '=', key).executeTakeFirst()
+  return row?.value
+}
+
+export async function writeState(db: Kysely<Database>, key: StateKey, value: string): Promise<void> {
+  await db
+    .insertInto('sandbox_state')
+    .values({ key, value })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+    .execute()
+}

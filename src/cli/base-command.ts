@@ -1,0 +1,80 @@
+// What every paybox command shares. BaseCommand: --json, output helpers and one error handler
+// that prints a single line and exits non-zero. ApiCommand adds the connection flags (flags
+// beat env beat profile beat the local sandbox) and a ready PayboxClient.
+import { Command, Flags, type Interfaces } from '@oclif/core'
+import { PayboxClient } from '../client/paybox-client.js'
+import { resolveConnection, type Connection } from '../config/connection.js'
+import { reportError } from './errors.js'
+import { chalk } from './output.js'
+
+type AnyFlags = Interfaces.FlagInput
+export type CommandFlags<T extends typeof Command, B extends AnyFlags> = Interfaces.InferredFlags<B & T['flags']>
+export type CommandArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>
+
+export abstract class BaseCommand<T extends typeof Command, B extends AnyFlags = AnyFlags> extends Command {
+  static override enableJsonFlag = true
+
+  protected flags!: CommandFlags<T, B>
+  protected args!: CommandArgs<T>
+
+  public override async init(): Promise<void> {
+    await super.init()
+    const { args, flags } = await this.parse({
+      flags: this.ctor.flags,
+      baseFlags: this.ctor.baseFlags,
+      enableJsonFlag: this.ctor.enableJsonFlag,
+      args: this.ctor.args,
+      strict: this.ctor.strict,
+    })
+    this.flags = flags as CommandFlags<T, B>
+    this.args = args as CommandArgs<T>
+  }
+
+  /** Writes human output; with --json nothing but the returned result reaches stdout. */
+  protected print(text: string): void {
+    if (!this.jsonEnabled()) this.log(text)
+  }
+
+  /** Notices go to stderr so stdout stays parseable. */
+  protected notice(text: string): void {
+    this.logToStderr(text)
+  }
+
+  protected override async catch(error: Interfaces.CommandError): Promise<void> {
+    // this.exit() inside a command travels as an error too: let it through untouched.
+    if ((error as { code?: string }).code === 'EEXIT') throw error
+    // A failed parse still counts as parsed; otherwise oclif's dev mode warns that it never ran.
+    Object.assign(this, { parsed: true })
+    const report = reportError(error)
+    process.exitCode = report.exitCode
+    if (this.jsonEnabled()) {
+      this.logJson({ error: { message: report.message, statusCode: report.statusCode, reason: report.reason } })
+    }
+    process.stderr.write(`${chalk.red('Error:')} ${report.message}\n`)
+  }
+}
+
+export const connectionFlags = {
+  'base-url': Flags.string({ helpGroup: 'CONNECTION', description: 'API base URL [env: PAYBOX_BASE_URL]' }),
+  'api-key': Flags.string({ helpGroup: 'CONNECTION', description: 'Merchant API key [env: PAYBOX_API_KEY]' }),
+  'api-secret': Flags.string({ helpGroup: 'CONNECTION', description: 'Merchant API secret [env: PAYBOX_API_SECRET]' }),
+  profile: Flags.string({ helpGroup: 'CONNECTION', description: 'Profile from the config file [env: PAYBOX_PROFILE]' }),
+}
+
+export abstract class ApiCommand<T extends typeof Command> extends BaseCommand<T, typeof connectionFlags> {
+  static override baseFlags = connectionFlags
+
+  /** The resolved connection settings of this invocation. */
+  protected connection(): Connection {
+    return resolveConnection({
+      baseUrl: this.flags['base-url'],
+      apiKey: this.flags['api-key'],
+      apiSecret: this.flags['api-secret'],
+      profile: this.flags.profile,
+    })
+  }
+
+  protected client(connection: Connection = this.connection()): PayboxClient {
+    return new PayboxClient(connection)
+  }
+}

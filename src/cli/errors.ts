@@ -1,0 +1,44 @@
+// Errors the CLI reports: a UserError is something the user can fix (bad flag value, missing
+// setting) and prints as one line with a hint; anything unexpected is reported as a bug.
+import { PayboxApiError, PayboxConnectionError } from '../client/errors.js'
+
+export class UserError extends Error {
+  constructor(
+    message: string,
+    readonly hint?: string,
+  ) {
+    super(message)
+    this.name = 'UserError'
+  }
+}
+
+export interface ErrorReport {
+  message: string
+  exitCode: number
+  /** Present for API errors: what the server said. */
+  statusCode?: number
+  reason?: string
+}
+
+/** Flattens any error into the one line the CLI prints, and the exit code it exits with. */
+export function reportError(error: unknown): ErrorReport {
+  if (error instanceof PayboxApiError) {
+    const detail = error.message && error.message !== error.reason ? `: ${error.message}` : ''
+    return { message: `${error.statusCode} ${error.reason}${detail}`, exitCode: 1, statusCode: error.statusCode, reason: error.reason }
+  }
+  if (error instanceof PayboxConnectionError) {
+    return { message: `${error.message} (is the sandbox running? start it with: paybox sandbox start)`, exitCode: 1 }
+  }
+  if (error instanceof UserError) return { message: error.hint ? `${error.message} (${error.hint})` : error.message, exitCode: 1 }
+  const oclif = (error as { oclif?: { exit?: number } }).oclif
+  if (error instanceof Error && oclif !== undefined) {
+    // oclif's own parse errors span several lines: fold them into one.
+    const lines = error.message
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line !== '' && !/^See more help with/i.test(line))
+    return { message: `${lines.join(': ').replace(/:\s*:/g, ':')} (see --help)`, exitCode: oclif.exit ?? 2 }
+  }
+  const message = error instanceof Error ? error.message : String(error)
+  return { message: `Unexpected error: ${message}. This is a bug in paybox; DEBUG=* shows more.`, exitCode: 70 }
+}

@@ -1,0 +1,45 @@
+// How payments look in the terminal.
+import { minorToMajorUnits } from '../../money.js'
+import type { Currency, Page, Payment } from '../../client/types.js'
+import { colourStatus, details, table } from '../output.js'
+
+export type Precisions = ReadonlyMap<string, number>
+
+export const precisionsOf = (currencies: Currency[]): Precisions => new Map(currencies.map((c) => [c.code, c.precision]))
+
+export function formatAmount(value: number, currency: string, precisions: Precisions): string {
+  const precision = precisions.get(currency)
+  return precision === undefined ? `${value} (smallest unit) ${currency}` : `${minorToMajorUnits(value, precision)} ${currency}`
+}
+
+export function renderPayment(payment: Payment, precisions: Precisions): string {
+  return details([
+    ['Id', payment.id],
+    ['Status', `${colourStatus(payment.status)} (settlement ${colourStatus(payment.settlement_status)})`],
+    ['Amount', formatAmount(payment.amount.value, payment.amount.currency, precisions)],
+    ['Paid', payment.amount_paid > 0 ? formatAmount(payment.amount_paid, payment.amount.currency, precisions) : undefined],
+    ['USDC', `${payment.settlement_amount} ${payment.settlement_currency}`],
+    ['Description', payment.description],
+    ['Merchant', payment.merchantName],
+    ['Created', payment.createdAt],
+    ['Expires', payment.expiresAt],
+    ['Store', payment.storeId],
+    ['Escrow', payment.escrow_status ? `${payment.escrow_status} (${payment.escrow_order_id}, fee ${payment.escrow_platform_fee_bps} bps)` : undefined],
+    ['Hosted URL', payment.hostedUrl],
+    ['Short URL', payment.shortUrl],
+    ['Wallet URI', payment.qrCode],
+  ])
+}
+
+export function renderPaymentPage(page: Page<Payment>, precisions: Precisions): string {
+  if (page.items.length === 0) return 'No payments match.'
+  const rows = page.items.map((p) => [
+    p.id,
+    colourStatus(p.status),
+    formatAmount(p.amount.value, p.amount.currency, precisions),
+    p.description.length > 40 ? `${p.description.slice(0, 39)}…` : p.description,
+    p.createdAt,
+  ])
+  const { currentPage, totalPages, totalItems } = page.meta
+  return `${table(['Id', 'Status', 'Amount', 'Description', 'Created'], rows)}\nPage ${currentPage} of ${Math.max(totalPages, 1)} (${totalItems} payments)`
+}

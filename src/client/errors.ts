@@ -1,0 +1,23 @@
+// Errors a PayboxClient raises: the API said no (PayboxApiError), or it could not be reached.
+
+export class PayboxApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly reason: string,
+    message: string,
+    readonly body: unknown,
+  ) {
+    super(message)
+    this.name = 'PayboxApiError'
+  }
+}
+
+export class PayboxConnectionError extends Error {
+  constructor(
+    readonly baseUrl: string,
+    cause: unknown,
+  ) {
+    super(`Could not reach ${baseUrl}: ${cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause)}`)
+    this.name = 'PayboxConnectionError'
+  }
+}

@@ -1,0 +1,127 @@
+// The typed HTTP client of the payments API. It signs every merchant request with the digest
+// scheme of spec section 5, exactly as the sandbox verifies it. The CLI uses it; so can you:
+//   const client = new PayboxClient({ baseUrl, apiKey, apiSecret })
+//   const payment = await client.payments.create({ amount: { value: 1250, currency: 'USD' }, description: 'Order 1' })
+import { DIGEST_HEADERS, signDigest } from '../signing.js'
+import { PayboxApiError, PayboxConnectionError } from './errors.js'
+import type {
+  CreatePaymentRequest,
+  Currency,
+  ErrorBody,
+  ListPaymentsQuery,
+  Page,
+  Payment,
+  SandboxMerchant,
+} from './types.js'
+
+export interface PayboxClientOptions {
+  baseUrl: string
+  apiKey?: string
+  apiSecret?: string
+  /** For the sandbox's own controls (/sandbox/…). */
+  adminToken?: string
+  /** Seconds since the epoch, for x-digest-timestamp; defaults to the real clock. */
+  now?: () => number
+  fetch?: typeof fetch
+}
+
+export type AuthMode = 'merchant' | 'admin' | 'none'
+
+export interface RequestOptions {
+  query?: Record<string, string | number | undefined>
+  body?: unknown
+  headers?: Record<string, string>
+  auth?: AuthMode
+}
+
+export const ADMIN_TOKEN_HEADER = 'x-sandbox-admin-token'
+
+export class PayboxClient {
+  readonly baseUrl: string
+  readonly #options: PayboxClientOptions
+
+  constructor(options: PayboxClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '')
+    this.#options = options
+  }
+
+  readonly payments = {
+    create: (body: CreatePaymentRequest, options: { idempotencyKey?: string } = {}) =>
+      this.request<Payment>('POST', '/payments', {
+        body,
+        headers: options.idempotencyKey ? { 'Idempotency-Key': options.idempotencyKey } : {},
+      }),
+    get: (id: string) => this.request<Payment>('GET', `/payments/${encodeURIComponent(id)}`),
+    list: (query: ListPaymentsQuery = {}) => this.request<Page<Payment>>('GET', '/payments', { query: { ...query } }),
+  }
+
+  readonly currencies = {
+    list: () => this.request<{ items: Currency[] }>('GET', '/currencies'),
+  }
+
+  readonly sandbox = {
+    health: () => this.request<{ status: string }>('GET', '/health', { auth: 'none' }),
+    merchants: () => this.request<{ items: SandboxMerchant[] }>('GET', '/sandbox/merchants', { auth: 'admin' }),
+  }
+
+  /** Sends one request and returns its parsed JSON; any non-2xx answer throws PayboxApiError. */
+  async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+    const target = this.#pathWithQuery(path, options.query)
+    const body = options.body === undefined ? '' : JSON.stringify(options.body)
+    const headers: Record<string, string> = { accept: 'application/json', ...options.headers }
+    if (body !== '') headers['content-type'] = 'application/json'
+    Object.assign(headers, this.#authHeaders(options.auth ?? 'merchant', method, target, body))
+
+    const send = this.#options.fetch ?? fetch
+    let response: Response
+    try {
+      response = await send(`${this.baseUrl}${target}`, { method, headers, body: body === '' ? undefined : body, redirect: 'manual' })
+    } catch (error) {
+      throw new PayboxConnectionError(this.baseUrl, error)
+    }
+    const text = await response.text()
+    const parsed = parseJson(text)
+    if (!response.ok) {
+      const error = (parsed ?? {}) as Partial<ErrorBody>
+      throw new PayboxApiError(
+        response.status,
+        error.reason ?? response.statusText,
+        error.message ?? error.reason ?? `HTTP ${response.status}`,
+        parsed ?? text,
+      )
+    }
+    return parsed as T
+  }
+
+  #pathWithQuery(path: string, query: RequestOptions['query']): string {
+    const params = new URLSearchParams()
+    for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) params.set(name, String(value))
+    const search = params.toString()
+    return search ? `${path}?${search}` : path
+  }
+
+  #authHeaders(auth: AuthMode, method: string, path: string, body: string): Record<string, string> {
+    if (auth === 'none') return {}
+    if (auth === 'admin') {
+      if (!this.#options.adminToken) throw new Error('This request needs the sandbox admin token')
+      return { [ADMIN_TOKEN_HEADER]: this.#options.adminToken }
+    }
+    const { apiKey, apiSecret } = this.#options
+    if (!apiKey || !apiSecret) throw new Error('This request needs an API key and secret')
+    const timestamp = String(Math.floor(this.#options.now?.() ?? Date.now() / 1000))
+    return {
+      [DIGEST_HEADERS.key]: apiKey,
+      [DIGEST_HEADERS.timestamp]: timestamp,
+      [DIGEST_HEADERS.signature]: signDigest(apiSecret, { path, timestamp, method, body }),
+    }
+  }
+}
+
+function parseJson(text: string): unknown {
+  if (text === '') return undefined
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return undefined
+  }
+}

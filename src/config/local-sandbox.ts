@@ -1,0 +1,35 @@
+// The state file a running `paybox sandbox start` leaves in the data folder (mode 0600), so
+// that the CLI on the same machine finds its URL, admin token and merchants' keys.
+import fs from 'node:fs'
+import { sandboxStateFile } from './paths.js'
+import { readJsonFile, writeSecretJson } from './secret-file.js'
+
+export interface LocalSandboxMerchant {
+  id: string
+  name: string
+  apiKey: string
+  apiSecret: string
+  settlement_mode: 'direct' | 'escrow'
+}
+
+export interface LocalSandboxState {
+  baseUrl: string
+  adminToken: string
+  pid: number
+  merchants: LocalSandboxMerchant[]
+}
+
+export function readLocalSandbox(env?: NodeJS.ProcessEnv): LocalSandboxState | undefined {
+  const state = readJsonFile(sandboxStateFile(env)) as LocalSandboxState | undefined
+  if (!state || typeof state.baseUrl !== 'string' || !Array.isArray(state.merchants)) return undefined
+  return state
+}
+
+export function writeLocalSandbox(state: LocalSandboxState, env?: NodeJS.ProcessEnv): void {
+  writeSecretJson(sandboxStateFile(env), state)
+}
+
+/** Removes the state file if it still describes this process's sandbox. */
+export function clearLocalSandbox(pid: number, env?: NodeJS.ProcessEnv): void {
+  if (readLocalSandbox(env)?.pid === pid) fs.rmSync(sandboxStateFile(env), { force: true })
+}

@@ -1,0 +1,18 @@
+// Where paybox keeps things: the sandbox's data (database, state file) and the CLI's profiles.
+// PAYBOX_HOME and PAYBOX_CONFIG_DIR move them (tests point both at temporary folders).
+import os from 'node:os'
+import path from 'node:path'
+
+export function dataDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env.PAYBOX_HOME ?? path.join(os.homedir(), '.paybox')
+}
+
+export function configDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.PAYBOX_CONFIG_DIR) return env.PAYBOX_CONFIG_DIR
+  const base = env.XDG_CONFIG_HOME ?? path.join(os.homedir(), '.config')
+  return path.join(base, 'paybox')
+}
+
+export const defaultDatabaseFile = (env?: NodeJS.ProcessEnv): string => path.join(dataDir(env), 'sandbox.db')
+export const sandboxStateFile = (env?: NodeJS.ProcessEnv): string => path.join(dataDir(env), 'sandbox.json')
+export const configFile = (env?: NodeJS.ProcessEnv): string => path.join(configDir(env), 'config.json')
