@@ -42,6 +42,7 @@ export interface RunningSandbox {
   identity: SandboxIdentity
   merchants: MerchantCredentials[]
   context: SandboxContext
+  server: http.Server
   /** Stops accepting, lets in-flight requests finish, then closes the database. */
   stop(): Promise<void>
 }
@@ -63,12 +64,13 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     const { port } = server.address() as AddressInfo
     const publicUrl = options.publicUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`
     const context: SandboxContext = { db, clock, wallClock, random, publicUrl, identity, log }
+    const inFlight = trackResponses(server)
     server.on('request', createApp(context))
     const merchants = (await listMerchants(db)).map(toMerchantCredentials)
 
     let stopping: Promise<void> | undefined
-    const stop = () => (stopping ??= shutDown(server, async () => db.destroy()))
-    return { url: publicUrl, port, host, identity, merchants, context, stop }
+    const stop = () => (stopping ??= shutDown(server, inFlight, async () => db.destroy()))
+    return { url: publicUrl, port, host, identity, merchants, context, server, stop }
   } catch (error) {
     await db.destroy()
     throw error
@@ -85,7 +87,19 @@ function listen(server: http.Server, port: number, host: string): Promise<void> 
   })
 }
 
-async function shutDown(server: http.Server, closeDatabase: () => Promise<void>): Promise<void> {
+/** Responses not yet finished, so that stopping can tell them to close their connection. */
+function trackResponses(server: http.Server): Set<http.ServerResponse> {
+  const active = new Set<http.ServerResponse>()
+  server.on('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
+    active.add(res)
+    res.once('close', () => active.delete(res))
+  })
+  return active
+}
+
+async function shutDown(server: http.Server, inFlight: Set<http.ServerResponse>, closeDatabase: () => Promise<void>): Promise<void> {
+  // In-flight requests are answered with Connection: close, so no keep-alive socket lingers.
+  for (const response of inFlight) response.shouldKeepAlive = false
   const closed = new Promise<void>((resolve) => server.close(() => resolve()))
   server.closeIdleConnections()
   const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS)

@@ -1,0 +1,116 @@
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { IN_FLIGHT_REASON, REUSED_REASON } from '../../sandbox/idempotency/idempotency-service.js'
+import { rawRequest, startTestSandbox, temporaryDir, type RawResponse, type TestSandbox } from '../helpers/sandbox.js'
+import { spawnSandbox, type SandboxProcess } from '../helpers/sandbox-process.js'
+
+const body = (description: string) => JSON.stringify({ amount: { value: 2500, currency: 'USD' }, description })
+
+describe('Idempotency-Key on POST /payments', () => {
+  let sandbox: TestSandbox
+  beforeAll(async () => {
+    sandbox = await startTestSandbox()
+  })
+  afterAll(() => sandbox.stop())
+
+  const post = (key: string, text: string, merchant = sandbox.merchants[0]!) =>
+    rawRequest(sandbox.url, { method: 'POST', path: '/payments', body: text, headers: { 'Idempotency-Key': key }, as: merchant })
+  const count = async (merchant = sandbox.direct) => (await merchant.payments.list()).meta.totalItems
+
+  it('replays the original response byte for byte and creates nothing more', async () => {
+    const before = await count()
+    const first = await post('replay-1', body('Replay'))
+    const second = await post('replay-1', body('Replay'))
+    expect(first.status).toBe(200)
+    expect(second.status).toBe(200)
+    expect(second.text).toBe(first.text)
+    expect(await count()).toBe(before + 1)
+  })
+
+  it('treats the same JSON with other key order and spacing as the same request', async () => {
+    const first = await post('replay-2', '{"amount":{"value":2500,"currency":"USD"},"description":"Same"}')
+    const second = await post('replay-2', '{ "description": "Same", "amount": { "currency": "USD", "value": 2500 } }')
+    expect(second.text).toBe(first.text)
+  })
+
+  it('answers 422 when the key is reused for a different body, changing nothing', async () => {
+    await post('reuse-1', body('First'))
+    const before = await count()
+    const reused = await post('reuse-1', body('Second'))
+    expect(reused.status).toBe(422)
+    expect(reused.json).toMatchObject({ statusCode: 422, reason: REUSED_REASON })
+    expect(await count()).toBe(before)
+  })
+
+  it('keeps keys per merchant', async () => {
+    const direct = await post('shared-key', body('Direct'))
+    const escrow = await post('shared-key', body('Direct'), sandbox.merchants[1])
+    expect(escrow.status).toBe(200)
+    expect((escrow.json as { id: string }).id).not.toBe((direct.json as { id: string }).id)
+  })
+
+  it('refuses keys longer than 255 characters and accepts 255', async () => {
+    const tooLong = await post('k'.repeat(256), body('Long key'))
+    expect(tooLong.status).toBe(400)
+    expect(tooLong.json).toMatchObject({ statusCode: 400, reason: 'Bad Request' })
+    expect((tooLong.json as { message: string }).message).toContain('Idempotency-Key')
+    expect((await post('k'.repeat(255), body('Long key'))).status).toBe(200)
+  })
+
+  it('does not store a failed validation against the key', async () => {
+    const invalid = await post('fix-and-retry', JSON.stringify({ amount: { value: -1, currency: 'USD' }, description: 'x' }))
+    expect(invalid.status).toBe(400)
+    expect((await post('fix-and-retry', body('Fixed'))).status).toBe(200)
+  })
+
+  it('creates exactly one payment from 50 parallel requests with one key', async () => {
+    const before = await count()
+    const responses = await Promise.all(Array.from({ length: 50 }, () => post('parallel-1', body('Parallel'))))
+    expectOneOriginal(responses)
+    expect(await count()).toBe(before + 1)
+  })
+})
+
+/** Every answer is the original 200, byte for byte, or a 409 for a request still in flight. */
+function expectOneOriginal(responses: RawResponse[]): void {
+  const successes = responses.filter((r) => r.status === 200)
+  expect(successes.length).toBeGreaterThan(0)
+  for (const response of successes) expect(response.text).toBe(successes[0]!.text)
+  for (const response of responses.filter((r) => r.status !== 200)) {
+    expect(response.status).toBe(409)
+    expect(response.json).toMatchObject({ statusCode: 409, reason: IN_FLIGHT_REASON })
+  }
+}
+
+describe('Idempotency-Key across two sandbox processes on one database file', () => {
+  let processes: SandboxProcess[] = []
+  afterAll(async () => {
+    await Promise.all(processes.map((p) => p.stop()))
+  })
+
+  it('still creates exactly one payment per key', async () => {
+    const db = path.join(temporaryDir(), 'shared.db')
+    const first = await spawnSandbox(['--port', '0', '--db', db])
+    const second = await spawnSandbox(['--port', '0', '--db', db])
+    processes = [first, second]
+    const merchant = first.banner.merchants[0]!
+    expect(second.banner.merchants[0]).toEqual(merchant)
+
+    for (const key of ['two-processes-1', 'two-processes-2', 'two-processes-3']) {
+      const responses = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          rawRequest((i % 2 === 0 ? first : second).banner.baseUrl, {
+            method: 'POST',
+            path: '/payments',
+            body: body('Shared file'),
+            headers: { 'Idempotency-Key': key },
+            as: merchant,
+          }),
+        ),
+      )
+      expectOneOriginal(responses)
+    }
+    const list = await rawRequest(first.banner.baseUrl, { method: 'GET', path: '/payments', as: merchant })
+    expect((list.json as { meta: { totalItems: number } }).meta.totalItems).toBe(3)
+  })
+})
