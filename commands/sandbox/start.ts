@@ -53,10 +53,8 @@ export default class SandboxStart extends Command {
       database,
       merchants: sandbox.merchants,
     }
-    writeLocalSandbox({ baseUrl: sandbox.url, adminToken: banner.adminToken, pid: process.pid, merchants: sandbox.merchants })
-    this.log(flags.json ? JSON.stringify(banner) : renderBanner(banner))
-
-    await new Promise<void>((resolve) => {
+    // Listen for signals before announcing readiness: whoever reads the banner may signal at once.
+    const stopRequested = new Promise<void>((resolve) => {
       const shutDown = (signal: NodeJS.Signals) => {
         process.stderr.write(`\n${signal} received: finishing in-flight requests and closing the database\n`)
         resolve()
@@ -64,6 +62,10 @@ export default class SandboxStart extends Command {
       process.once('SIGINT', shutDown)
       process.once('SIGTERM', shutDown)
     })
+    writeLocalSandbox({ baseUrl: sandbox.url, adminToken: banner.adminToken, pid: process.pid, merchants: sandbox.merchants })
+    this.log(flags.json ? JSON.stringify(banner) : renderBanner(banner))
+
+    await stopRequested
     await sandbox.stop()
     clearLocalSandbox(process.pid)
   }

@@ -4,7 +4,7 @@
 import { Command, Flags, type Interfaces } from '@oclif/core'
 import { PayboxClient } from '../client/paybox-client.js'
 import { resolveConnection, type Connection } from '../config/connection.js'
-import { reportError } from './errors.js'
+import { reportError, UserError } from './errors.js'
 import { chalk } from './output.js'
 
 type AnyFlags = Interfaces.FlagInput
@@ -75,6 +75,12 @@ export abstract class ApiCommand<T extends typeof Command> extends BaseCommand<T
   }
 
   protected client(connection: Connection = this.connection()): PayboxClient {
+    if (!connection.apiKey || !connection.apiSecret) {
+      throw new UserError(
+        `No API key and secret for ${connection.baseUrl}`,
+        'pass --api-key and --api-secret, set PAYBOX_API_KEY and PAYBOX_API_SECRET, or run: paybox login',
+      )
+    }
     return new PayboxClient(connection)
   }
 }

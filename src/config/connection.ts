@@ -1,6 +1,7 @@
 // Which sandbox or API the CLI talks to, and as whom. Each setting is taken from the first
 // place that has it: flags, then environment (PAYBOX_*), then the profile, then the sandbox
 // running locally (its state file), then the default base URL.
+import { UserError } from '../cli/errors.js'
 import { DEFAULT_PROFILE, loadConfig, type Profile, type ProfileKey } from './profiles.js'
 import { readLocalSandbox } from './local-sandbox.js'
 
@@ -28,7 +29,7 @@ export function resolveConnection(flags: ConnectionFlags, env: NodeJS.ProcessEnv
   const config = loadConfig(env)
   const profile = config.profiles[profileName]
   if (!profile && (flags.profile !== undefined || env[ENV_VARS.profile] !== undefined)) {
-    throw new Error(`No profile named "${profileName}" (see: paybox config list)`)
+    throw new UserError(`No profile named "${profileName}"`, 'see: paybox config list')
   }
   const fromEnv: Profile = {
     baseUrl: env[ENV_VARS.baseUrl],

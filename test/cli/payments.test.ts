@@ -1,0 +1,198 @@
+// `paybox payments …` and `paybox currencies` run in-process against a real sandbox over HTTP.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Currency, Page, Payment } from '../../src/client/types.js'
+import { isolatedEnv, linesOf, runCli, runCliJson, type CliEnv } from '../helpers/cli.js'
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
+
+describe('paybox payments and currencies', () => {
+  let sandbox: TestSandbox
+  /** Connection of the seeded direct merchant, by environment. */
+  let env: () => CliEnv
+
+  beforeAll(async () => {
+    sandbox = await startTestSandbox()
+    const direct = sandbox.merchants.find((m) => m.settlement_mode === 'direct')!
+    env = () =>
+      isolatedEnv({ PAYBOX_BASE_URL: sandbox.url, PAYBOX_API_KEY: direct.apiKey, PAYBOX_API_SECRET: direct.apiSecret })
+  })
+  afterAll(() => sandbox.stop())
+
+  const totalPayments = async (): Promise<number> => (await sandbox.direct.payments.list({ limit: 1 })).meta.totalItems
+
+  describe('payments create', () => {
+    it('creates a payment from major units and prints exactly one JSON document', async () => {
+      const { json: payment, stdout, stderr, exitCode } = await runCliJson<Payment>(
+        [
+          'payments', 'create',
+          '--amount', '12.50', '--currency', 'EUR', '--description', 'Order 1',
+          '--metadata', 'a=1', '--metadata', 'b=2', '--store-id', 's1',
+        ],
+        env(),
+      )
+      expect(exitCode).toBe(0)
+      expect(stderr).toBe('')
+      expect(stdout.trim().startsWith('{')).toBe(true)
+      expect(stdout.trim().endsWith('}')).toBe(true)
+      expect(payment.amount).toEqual({ value: 1250, currency: 'EUR' })
+      expect(payment.description).toBe('Order 1')
+      expect(payment.metadata).toEqual({ a: '1', b: '2' })
+      expect(payment.storeId).toBe('s1')
+      expect(payment.status).toBe('open')
+      expect(payment.hostedUrl.startsWith(`${sandbox.url}/`)).toBe(true)
+      expect(payment.shortUrl?.startsWith(`${sandbox.url}/`)).toBe(true)
+      expect(payment.qrCode.startsWith('web+stellar:pay?')).toBe(true)
+      // It really exists on the server, as created.
+      const stored = await sandbox.direct.payments.get(payment.id)
+      expect(stored.amount).toEqual({ value: 1250, currency: 'EUR' })
+      expect(stored.metadata).toEqual({ a: '1', b: '2' })
+    })
+
+    it('takes a zero-decimal currency in whole units: 1500 JPY is 1500', async () => {
+      const { json: payment, exitCode } = await runCliJson<Payment>(
+        ['payments', 'create', '--amount', '1500', '--currency', 'JPY', '--description', 'Yen'],
+        env(),
+      )
+      expect(exitCode).toBe(0)
+      expect(payment.amount).toEqual({ value: 1500, currency: 'JPY' })
+    })
+
+    it('rejects more decimals than the currency has, naming --amount, and creates nothing', async () => {
+      const before = await totalPayments()
+      const { stdout, stderr, exitCode, error } = await runCli(
+        ['payments', 'create', '--amount', '12.345', '--currency', 'USD', '--description', 'Too precise'],
+        env(),
+      )
+      expect(error).toBeUndefined()
+      expect(exitCode).toBe(1)
+      expect(stdout).toBe('')
+      expect(linesOf(stderr)).toHaveLength(1)
+      expect(stderr).toBe(
+        'Error: --amount must be a positive amount with at most 2 decimal places for USD, got "12.345"\n',
+      )
+      expect(await totalPayments()).toBe(before)
+    })
+
+    it('returns the same payment for a repeated --idempotency-key', async () => {
+      const argv = ['payments', 'create', '--amount', '3', '--description', 'Once', '--idempotency-key', 'k1']
+      const before = await totalPayments()
+      const first = await runCliJson<Payment>(argv, env())
+      const second = await runCliJson<Payment>(argv, env())
+      expect(first.exitCode).toBe(0)
+      expect(second.exitCode).toBe(0)
+      expect(second.json.id).toBe(first.json.id)
+      expect(first.json.amount).toEqual({ value: 300, currency: 'USD' })
+      expect(await totalPayments()).toBe(before + 1)
+    })
+
+    it('prints the payment and a block-character QR code with --qr', async () => {
+      const { stdout, stderr, exitCode } = await runCli(
+        ['payments', 'create', '--amount', '7.25', '--currency', 'USD', '--description', 'QR please', '--qr'],
+        env(),
+      )
+      expect(exitCode).toBe(0)
+      expect(stderr).toBe('')
+      const [payment] = (await sandbox.direct.payments.list({ limit: 1 })).items
+      expect(payment?.description).toBe('QR please')
+      expect(stdout).toContain(payment!.id)
+      expect(stdout).toContain(payment!.hostedUrl)
+      expect(stdout).toContain('7.25 USD')
+      expect(/[▄▀█]/.test(stdout)).toBe(true)
+      // The QR code is a block of equally wide rows of block characters.
+      const qrRows = stdout.split('\n').filter((line) => /^[▄▀█ ]+$/.test(line) && /[▄▀█]/.test(line))
+      expect(qrRows.length).toBeGreaterThan(10)
+      expect(new Set(qrRows.map((row) => row.length)).size).toBe(1)
+    })
+  })
+
+  describe('payments get', () => {
+    it('round-trips a payment by id', async () => {
+      const created = await sandbox.direct.payments.create({ amount: { value: 4200, currency: 'USD' }, description: 'Fetch me' })
+      const { json, exitCode, stderr } = await runCliJson<Payment>(['payments', 'get', created.id], env())
+      expect(exitCode).toBe(0)
+      expect(stderr).toBe('')
+      expect(json).toEqual(created)
+    })
+
+    it('fails with exit code 1 and one line naming the 404 for an unknown id', async () => {
+      const { stdout, stderr, exitCode, error } = await runCli(['payments', 'get', 'pt_does_not_exist'], env())
+      expect(error).toBeUndefined()
+      expect(exitCode).toBe(1)
+      expect(stdout).toBe('')
+      expect(linesOf(stderr)).toHaveLength(1)
+      expect(stderr).toBe('Error: 404 Not Found: No payment pt_does_not_exist\n')
+    })
+  })
+
+  describe('payments list', () => {
+    // A sandbox of its own, so that the total counts only this test's payments.
+    let own: TestSandbox
+    beforeAll(async () => {
+      own = await startTestSandbox()
+    })
+    afterAll(() => own.stop())
+
+    it('pages with --status and --limit and reports the total', async () => {
+      const ownEnv = isolatedEnv({
+        PAYBOX_BASE_URL: own.url,
+        PAYBOX_API_KEY: own.merchants[0]!.apiKey,
+        PAYBOX_API_SECRET: own.merchants[0]!.apiSecret,
+      })
+      const ids: string[] = []
+      for (const description of ['one', 'two', 'three']) {
+        ids.push((await own.direct.payments.create({ amount: { value: 100, currency: 'USD' }, description })).id)
+      }
+      const { json: page, exitCode } = await runCliJson<Page<Payment>>(
+        ['payments', 'list', '--status', 'open', '--limit', '1'],
+        ownEnv,
+      )
+      expect(exitCode).toBe(0)
+      expect(page.items).toHaveLength(1)
+      expect(ids).toContain(page.items[0]!.id)
+      expect(page.items[0]!.status).toBe('open')
+      expect(page.meta.totalItems).toBe(3)
+      expect(page.meta.itemsPerPage).toBe(1)
+      expect(page.meta.totalPages).toBe(3)
+    })
+
+    it('rejects --limit 500 with one line and a non-zero exit', async () => {
+      const { stdout, stderr, exitCode, error } = await runCli(['payments', 'list', '--limit', '500'], env())
+      expect(error).toBeUndefined()
+      expect(exitCode).toBe(2)
+      expect(stdout).toBe('')
+      expect(linesOf(stderr)).toHaveLength(1)
+      expect(stderr).toBe('Error: Parsing --limit: Expected an integer less than or equal to 100 but received: 500 (see --help)\n')
+    })
+  })
+
+  describe('currencies', () => {
+    it('lists USD with precision 2 and JPY with precision 0', async () => {
+      const { json, exitCode, stderr } = await runCliJson<{ items: Currency[] }>(['currencies'], env())
+      expect(exitCode).toBe(0)
+      expect(stderr).toBe('')
+      const byCode = new Map(json.items.map((c) => [c.code, c]))
+      expect(byCode.get('USD')?.precision).toBe(2)
+      expect(byCode.get('JPY')?.precision).toBe(0)
+      expect(byCode.get('EUR')?.precision).toBe(2)
+    })
+  })
+
+  describe('bad flags', () => {
+    it('an unknown flag fails with one non-empty stderr line', async () => {
+      const { stdout, stderr, exitCode, error } = await runCli(['payments', 'list', '--bogus'], env())
+      expect(error).toBeUndefined()
+      expect(exitCode).toBe(2)
+      expect(stdout).toBe('')
+      expect(linesOf(stderr)).toHaveLength(1)
+      expect(stderr).toBe('Error: Nonexistent flag: --bogus (see --help)\n')
+    })
+
+    it('a non-integer --limit fails with one non-empty stderr line', async () => {
+      const { stdout, stderr, exitCode, error } = await runCli(['payments', 'list', '--limit', 'abc'], env())
+      expect(error).toBeUndefined()
+      expect(exitCode).toBe(2)
+      expect(stdout).toBe('')
+      expect(linesOf(stderr)).toHaveLength(1)
+      expect(stderr).toBe('Error: Parsing --limit: Expected an integer but received: abc (see --help)\n')
+    })
+  })
+})

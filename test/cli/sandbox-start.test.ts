@@ -1,0 +1,100 @@
+// `paybox sandbox start` as a real child process (node bin/dev.js): its one-line JSON banner,
+// the state file it leaves for the CLI, a clean exit on SIGTERM, and stable keys.
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { Page, Payment } from '../../src/client/types.js'
+import type { SandboxBanner } from '../../src/cli/render/sandbox.js'
+import { isolatedEnv, runCliJson, spawnCli, type CliEnv, type SpawnedCli } from '../helpers/cli.js'
+import { temporaryDir } from '../helpers/sandbox.js'
+
+const running: SpawnedCli[] = []
+
+afterEach(async () => {
+  // A failed test must not leave its sandbox running.
+  for (const sandbox of running.splice(0)) {
+    if (sandbox.child.exitCode === null && sandbox.child.signalCode === null) {
+      sandbox.child.kill('SIGKILL')
+      await sandbox.exited
+    }
+  }
+})
+
+async function start(db: string, env: CliEnv, extra: string[] = []): Promise<{ spawned: SpawnedCli; banner: SandboxBanner }> {
+  const spawned = spawnCli(['sandbox', 'start', '--port', '0', '--db', db, '--json', ...extra], env)
+  running.push(spawned)
+  const line = await spawned.firstLine
+  return { spawned, banner: JSON.parse(line) as SandboxBanner }
+}
+
+async function stop(sandbox: SpawnedCli): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  sandbox.child.kill('SIGTERM')
+  return sandbox.exited
+}
+
+/** What must stay the same across restarts and seeded starts. */
+const identityOf = (banner: SandboxBanner) => ({
+  adminToken: banner.adminToken,
+  merchants: banner.merchants.map(({ id, name, apiKey, apiSecret, settlement_mode }) => ({ id, name, apiKey, apiSecret, settlement_mode })),
+})
+
+describe('paybox sandbox start', () => {
+  it('prints one JSON line when ready, serves, leaves a state file, and exits 0 on SIGTERM removing it', async () => {
+    const env = isolatedEnv()
+    const db = path.join(temporaryDir(), 'sandbox.db')
+    const stateFile = path.join(env.PAYBOX_HOME, 'sandbox.json')
+    const { spawned: sandbox, banner } = await start(db, env)
+
+    expect(banner.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+    expect(new URL(banner.baseUrl).port).not.toBe('0')
+    expect(banner.adminToken).toMatch(/^adm_[0-9a-f]{48}$/)
+    expect(banner.database).toBe(db)
+    expect(banner.merchants).toHaveLength(2)
+    expect(banner.merchants.map((m) => m.settlement_mode)).toEqual(['direct', 'escrow'])
+    expect(banner.merchants.map((m) => m.name)).toEqual(['Acme Store', 'Bazaar Marketplace'])
+    for (const merchant of banner.merchants) {
+      expect(merchant.apiKey).toMatch(/^pk_test_[0-9a-f]{32}$/)
+      expect(merchant.apiSecret).toMatch(/^sk_test_[0-9a-f]{48}$/)
+    }
+
+    const health = await fetch(`${banner.baseUrl}/health`)
+    expect(health.status).toBe(200)
+    expect(await health.json()).toEqual({ status: 'ok' })
+
+    // The state file describes this process, privately.
+    expect(fs.statSync(stateFile).mode & 0o777).toBe(0o600)
+    expect(JSON.parse(fs.readFileSync(stateFile, 'utf8'))).toEqual({
+      baseUrl: banner.baseUrl,
+      adminToken: banner.adminToken,
+      pid: sandbox.child.pid,
+      merchants: banner.merchants,
+    })
+    // With no flags, env or profile, the CLI finds the running sandbox through that file.
+    const list = await runCliJson<Page<Payment>>(['payments', 'list'], { PAYBOX_HOME: env.PAYBOX_HOME, PAYBOX_CONFIG_DIR: env.PAYBOX_CONFIG_DIR })
+    expect(list.exitCode).toBe(0)
+    expect(list.json.meta.totalItems).toBe(0)
+
+    expect(await stop(sandbox)).toEqual({ code: 0, signal: null })
+    expect(fs.existsSync(stateFile)).toBe(false)
+    expect(sandbox.stderr()).toContain('SIGTERM received')
+
+    // A second start on the same database has the same admin token and keys.
+    const again = await start(db, env)
+    expect(identityOf(again.banner)).toEqual(identityOf(banner))
+    expect(await stop(again.spawned)).toEqual({ code: 0, signal: null })
+    expect(fs.existsSync(stateFile)).toBe(false)
+  })
+
+  it('--seed gives identical ids and keys on two fresh databases', async () => {
+    const [first, second] = await Promise.all([
+      start(path.join(temporaryDir(), 'a.db'), isolatedEnv(), ['--seed', 'ci']),
+      start(path.join(temporaryDir(), 'b.db'), isolatedEnv(), ['--seed', 'ci']),
+    ])
+    expect(first.banner.merchants).toHaveLength(2)
+    expect(identityOf(second.banner)).toEqual(identityOf(first.banner))
+    expect(first.banner.baseUrl).not.toBe(second.banner.baseUrl)
+    const [stoppedFirst, stoppedSecond] = await Promise.all([stop(first.spawned), stop(second.spawned)])
+    expect(stoppedFirst).toEqual({ code: 0, signal: null })
+    expect(stoppedSecond).toEqual({ code: 0, signal: null })
+  })
+})

@@ -1,0 +1,163 @@
+// Runs the real paybox CLI in tests, two ways:
+// - runCli: in-process through oclif, loading commands/index.ts from the sources (like
+//   bin/dev.js), capturing stdout, stderr and the exit code the process would have had;
+// - spawnCli: `node bin/dev.js …` as a child process, for commands that keep running
+//   (sandbox start) or must be observed from outside (signals, exit codes).
+// Every invocation sees only the PAYBOX_* variables it is given (plus CI/NO_COLOR as passed),
+// so a test's profiles and sandbox state file live in its own temporary folders.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import { once } from 'node:events'
+import fs from 'node:fs'
+import { Console } from 'node:console'
+import path from 'node:path'
+import readline from 'node:readline'
+import { fileURLToPath } from 'node:url'
+import { Config, run, settings } from '@oclif/core'
+import { captureOutput } from '@oclif/test'
+import { register } from 'tsx/esm/api'
+import { temporaryDir } from './sandbox.js'
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+const DEV_BIN = path.join(ROOT, 'bin', 'dev.js')
+
+/** Variables the CLI reads that must never leak in from the developer's shell. */
+const CONTROLLED_ENV = /^(PAYBOX_|CI$|NO_COLOR$|FORCE_COLOR$|XDG_CONFIG_HOME$)/
+
+export type CliEnv = Record<string, string | undefined>
+
+/** Fresh, empty PAYBOX_HOME and PAYBOX_CONFIG_DIR folders (the config folder does not exist yet). */
+export function isolatedEnv(extra: CliEnv = {}): CliEnv & { PAYBOX_HOME: string; PAYBOX_CONFIG_DIR: string } {
+  const dir = temporaryDir('paybox-cli-')
+  return {
+    PAYBOX_HOME: path.join(dir, 'home'),
+    PAYBOX_CONFIG_DIR: path.join(dir, 'config'),
+    CI: '1',
+    ...extra,
+  }
+}
+
+export interface CliResult<T = unknown> {
+  stdout: string
+  stderr: string
+  exitCode: number
+  /** What run() returned (the command's result). */
+  result?: T
+  /** An error that escaped the command (oclif would print it and exit). */
+  error?: Error
+}
+
+/** The non-empty lines of some output. */
+export const linesOf = (text: string): string[] => text.split('\n').filter((line) => line.trim() !== '')
+
+let configPromise: Promise<Config> | undefined
+
+/** oclif's Config for this package, with commands loaded from commands/index.ts (as bin/dev.js does). */
+function loadConfig(): Promise<Config> {
+  configPromise ??= (async () => {
+    // oclif imports the command target with Node's own import(): let tsx compile the sources.
+    register()
+    settings.enableAutoTranspile = false
+    const pjson = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'))
+    pjson.oclif.commands.target = './commands/index.ts'
+    return Config.load({ root: ROOT, pjson })
+  })()
+  return configPromise
+}
+
+function withEnv<T>(env: CliEnv, fn: () => Promise<T>): Promise<T> {
+  const saved: CliEnv = {}
+  for (const key of Object.keys(process.env)) {
+    if (CONTROLLED_ENV.test(key)) {
+      saved[key] = process.env[key]
+      delete process.env[key]
+    }
+  }
+  for (const [key, value] of Object.entries(env)) {
+    if (!(key in saved)) saved[key] = process.env[key]
+    if (value === undefined) delete process.env[key]
+    else process.env[key] = value
+  }
+  return fn().finally(() => {
+    for (const [key, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[key]
+      else process.env[key] = value
+    }
+  })
+}
+
+/**
+ * Runs `paybox <argv…>` in this process. argv is passed to oclif as is (no shell splitting), so
+ * values may contain spaces. Output has ANSI codes stripped.
+ */
+export async function runCli<T = unknown>(argv: string[], env: CliEnv): Promise<CliResult<T>> {
+  const config = await loadConfig()
+  const previousExitCode = process.exitCode
+  process.exitCode = undefined
+  try {
+    const captured = await withEnv(env, () =>
+      captureOutput<T>(async () => {
+        // oclif prints through console.log/console.error; vitest replaces the global console
+        // with one of its own, so put a plain one on process.stdout/stderr (which
+        // captureOutput intercepts) for the duration of the command.
+        const vitestConsole = globalThis.console
+        globalThis.console = new Console({ stdout: process.stdout, stderr: process.stderr, colorMode: false })
+        try {
+          return await run(argv, config)
+        } finally {
+          globalThis.console = vitestConsole
+        }
+      }),
+    )
+    const escaped = captured.error as (Error & { oclif?: { exit?: number } }) | undefined
+    const exitCode = escaped ? (escaped.oclif?.exit ?? 1) : Number(process.exitCode ?? 0)
+    return { stdout: captured.stdout, stderr: captured.stderr, exitCode, result: captured.result, error: escaped }
+  } finally {
+    process.exitCode = previousExitCode
+  }
+}
+
+/** Runs a command with --json and parses stdout, which must be exactly one JSON document. */
+export async function runCliJson<T>(argv: string[], env: CliEnv): Promise<CliResult<T> & { json: T }> {
+  const result = await runCli<T>([...argv, '--json'], env)
+  let json: T
+  try {
+    json = JSON.parse(result.stdout) as T
+  } catch {
+    throw new Error(`stdout of paybox ${argv.join(' ')} is not one JSON document (exit ${result.exitCode}):\n${result.stdout}\nstderr:\n${result.stderr}`)
+  }
+  return { ...result, json }
+}
+
+export interface SpawnedCli {
+  child: ChildProcessWithoutNullStreams
+  /** Resolves with the first line on stdout; rejects if the process ends before printing one. */
+  firstLine: Promise<string>
+  /** Resolves with the exit code (or the signal's name) once the process has exited. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
+  /** Everything written to stderr so far. */
+  stderr(): string
+}
+
+/** Starts `node bin/dev.js <argv…>` with only the given PAYBOX_* environment. */
+export function spawnCli(argv: string[], env: CliEnv): SpawnedCli {
+  const childEnv: NodeJS.ProcessEnv = {}
+  for (const [key, value] of Object.entries(process.env)) if (!CONTROLLED_ENV.test(key) && key !== 'NODE_OPTIONS') childEnv[key] = value
+  for (const [key, value] of Object.entries(env)) if (value !== undefined) childEnv[key] = value
+  const child = spawn(process.execPath, [DEV_BIN, ...argv], { cwd: ROOT, env: childEnv, stdio: 'pipe' })
+  let stderr = ''
+  child.stderr.setEncoding('utf8')
+  child.stderr.on('data', (chunk: string) => {
+    stderr += chunk
+  })
+  const exited = once(child, 'exit').then(([code, signal]) => ({ code: code as number | null, signal: signal as NodeJS.Signals | null }))
+  const lines = readline.createInterface({ input: child.stdout })
+  const firstLine = new Promise<string>((resolve, reject) => {
+    lines.once('line', resolve)
+    lines.once('close', () =>
+      reject(new Error(`paybox ${argv.join(' ')} closed stdout before printing a line; stderr:\n${stderr}`)),
+    )
+  })
+  // A rejection nobody awaits (the test failed earlier) must not become an unhandled one.
+  firstLine.catch(() => {})
+  return { child, firstLine, exited, stderr: () => stderr }
+}
