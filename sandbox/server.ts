@@ -2,6 +2,7 @@
 // serves the API over HTTP. Used by `paybox sandbox start` and, in-process, by tests.
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { Duplex } from 'node:stream'
 import { bootstrap, countBoot, type SandboxIdentity } from './bootstrap.js'
 import { BusinessClock, systemClock, type Clock } from './clock.js'
 import type { SandboxContext } from './context.js'
@@ -65,6 +66,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     const publicUrl = options.publicUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`
     const context: SandboxContext = { db, clock, wallClock, random, publicUrl, identity, log }
     const inFlight = trackResponses(server)
+    server.on('clientError', answerClientError)
     server.on('request', createApp(context))
     const merchants = (await listMerchants(db)).map(toMerchantCredentials)
 
@@ -85,6 +87,23 @@ function listen(server: http.Server, port: number, host: string): Promise<void> 
       resolve()
     })
   })
+}
+
+/**
+ * Requests Node cannot even parse (oversized headers, broken HTTP) still get the JSON error
+ * body every other error has, instead of Node's bare status line.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable) {
+    socket.destroy()
+    return
+  }
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400
+  const reason = status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'
+  const body = JSON.stringify({ statusCode: status, reason, message: status === 431 ? 'Request headers are too large' : 'Malformed HTTP request' })
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  )
 }
 
 /** Responses not yet finished, so that stopping can tell them to close their connection. */

@@ -16,7 +16,9 @@ declare module 'express-serve-static-core' {
 }
 
 const readRaw = express.raw({ type: () => true, limit: MAX_BODY_BYTES })
-const utf8 = new TextDecoder('utf-8', { fatal: true })
+// ignoreBOM keeps a leading byte order mark in rawBody: the signature covers the bytes as sent,
+// and JSON.parse then refuses the BOM as malformed JSON instead of auth failing with no clue why.
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 
 export const parseJsonBody: RequestHandler = (req, res, next) => {
   readRaw(req, res, (error?: unknown) => {

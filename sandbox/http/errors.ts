@@ -26,15 +26,19 @@ export interface ErrorBody {
   message: string
 }
 
-/** Describes the first problem zod found, naming the field: "amount.value: must be an integer". */
+/** Long names sent by a client are shortened before they are echoed in a message. */
+const echo = (text: string): string => (text.length > 64 ? `${text.slice(0, 61)}…` : text)
+
+/** Describes the first problems zod found, naming the field: "amount.value: must be an integer". */
 export function describeZodError(error: ZodError): string {
   return error.issues
     .slice(0, 3)
     .map((issue) => {
-      const field = issue.path.map(String).join('.')
+      const field = echo(issue.path.map(String).join('.'))
       if (issue.code === 'unrecognized_keys') {
         const where = field ? ` in ${field}` : ''
-        return `unknown field${issue.keys.length > 1 ? 's' : ''}${where}: ${issue.keys.join(', ')}`
+        const keys = issue.keys.slice(0, 5).map(echo).join(', ') + (issue.keys.length > 5 ? ', …' : '')
+        return `unknown field${issue.keys.length > 1 ? 's' : ''}${where}: ${keys}`
       }
       return field ? `${field}: ${issue.message}` : issue.message
     })

@@ -20,6 +20,29 @@ describe('sandbox server', () => {
     }
   })
 
+  it('answers requests with oversized headers with the JSON error body too', async () => {
+    const sandbox = await startTestSandbox()
+    try {
+      const response = await new Promise<{ status: number; type: string | undefined; text: string }>((resolve, reject) => {
+        const request = http.get(`${sandbox.url}/health`, { headers: { 'x-padding': 'a'.repeat(20_000) } }, (res) => {
+          let text = ''
+          res.on('data', (chunk: Buffer) => (text += chunk.toString()))
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'], text }))
+        })
+        request.on('error', reject)
+      })
+      expect(response.status).toBe(431)
+      expect(response.type).toContain('application/json')
+      expect(JSON.parse(response.text)).toEqual({
+        statusCode: 431,
+        reason: 'Request Header Fields Too Large',
+        message: 'Request headers are too large',
+      })
+    } finally {
+      await sandbox.stop()
+    }
+  })
+
   it('keeps its merchants, keys and payments across a restart on the same file', async () => {
     const db = path.join(temporaryDir(), 'restart.db')
     const first = await startTestSandbox({ db })

@@ -1,0 +1,663 @@
+// A seeded, deterministic generator of malformed requests for every endpoint the sandbox serves,
+// and a sender that signs them like an outside client. The same seed always yields the same
+// cases; nothing here reads Math.random.
+import { signDigest } from '../../src/signing.js'
+import { rawRequest, type RawResponse } from './sandbox.js'
+
+/** mulberry32: a tiny, well-mixed 32-bit PRNG; returns floats in [0, 1). */
+export function mulberry32(seed: number): () => number {
+  let state = seed >>> 0
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = state
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+export class Rng {
+  readonly #next: () => number
+  constructor(seed: number) {
+    this.#next = mulberry32(seed)
+  }
+  float(): number {
+    return this.#next()
+  }
+  /** Integer in [min, max], both inclusive. */
+  int(min: number, max: number): number {
+    return min + Math.floor(this.#next() * (max - min + 1))
+  }
+  chance(probability: number): boolean {
+    return this.#next() < probability
+  }
+  pick<T>(items: readonly T[]): T {
+    if (items.length === 0) throw new Error('pick from an empty list')
+    return items[this.int(0, items.length - 1)]!
+  }
+  /** `count` distinct items in random order (all of them when count >= length). */
+  sample<T>(items: readonly T[], count: number): T[] {
+    const pool = [...items]
+    for (let i = pool.length - 1; i > 0; i--) {
+      const j = this.int(0, i)
+      ;[pool[i], pool[j]] = [pool[j]!, pool[i]!]
+    }
+    return pool.slice(0, Math.min(count, pool.length))
+  }
+  hex(length: number): string {
+    let out = ''
+    for (let i = 0; i < length; i++) out += '0123456789abcdef'[this.int(0, 15)]
+    return out
+  }
+  /** Text over `alphabet`; the default mixes ASCII, accents, CJK, emoji and JSON-special characters. */
+  text(min: number, max: number, alphabet: readonly string[] = TEXT_ALPHABET): string {
+    const length = this.int(min, max)
+    let out = ''
+    for (let i = 0; i < length; i++) out += this.pick(alphabet)
+    return out
+  }
+}
+
+// No '.', ':' or runs of spaces: generated text can never look like a stack frame ("    at ", ".ts:").
+const TEXT_ALPHABET = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_ ', 'é', 'ß', 'ñ', '中', '文', '🙂', '💸', '"', '\\', '/', '<', '>', '&', "'", '\u200b', '\u0007', '\n', '\t']
+const KEY_ALPHABET = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$']
+
+export const ENDPOINTS = [
+  'POST /payments',
+  'GET /payments',
+  'GET /payments/{id}',
+  'GET /currencies',
+  'GET /sandbox/merchants',
+  'GET /health',
+  'GET /s/{code}',
+  'GET /checkout/{id}',
+] as const
+export type Endpoint = (typeof ENDPOINTS)[number]
+
+/** Every body field of POST /payments (spec 4.1), nested ones as "amount.value". */
+export const PAYMENT_FIELDS = [
+  'amount',
+  'amount.value',
+  'amount.currency',
+  'description',
+  'redirectUrl',
+  'cancelUrl',
+  'webhookUrl',
+  'name',
+  'locale',
+  'metadata',
+  'partnerId',
+  'storeId',
+  'expiresInHours',
+  'escrowPayee',
+  'escrowPlatformFee',
+  'escrowExpiresAt',
+] as const
+export type PaymentField = (typeof PAYMENT_FIELDS)[number]
+
+export type Signer = 'direct' | 'escrow'
+
+export type Expectation =
+  /** A JSON error body {statusCode, reason, message} with this status. */
+  | { kind: 'error'; status: number }
+  /** An HTML page (the hosted checkout) with this status. */
+  | { kind: 'page'; status: number }
+  /** GET /health: 200 {status: "ok"}. */
+  | { kind: 'health' }
+
+export interface HostileCase {
+  /** Unique, human-readable: shown when the case fails. */
+  name: string
+  endpoint: Endpoint
+  family: string
+  /** The POST /payments body field the case targets, if any. */
+  field?: PaymentField
+  method: string
+  /** Path and query exactly as fetch will put them on the request line. */
+  path: string
+  body?: string | Uint8Array
+  /** Sent in this order; a name may repeat. Values may hold {{now}} and {{sig}} (see send). */
+  headers: Array<[string, string]>
+  /** Add correct digest headers for this merchant (unless the case sets x-digest-* itself). */
+  signAs?: Signer
+  /** Sign over this body text instead of the body sent. */
+  signBody?: string
+  expect: Expectation
+}
+
+export interface HostileCredentials {
+  direct: { apiKey: string; apiSecret: string }
+  escrow: { apiKey: string; apiSecret: string }
+  adminToken: string
+}
+
+/** What fetch sends for `path`: percent-encoding and normalisation applied, empty "?" dropped. */
+export function onTheWire(path: string): string {
+  const url = new URL(path, 'http://sandbox.invalid')
+  return url.pathname + url.search
+}
+
+const error = (status: number): Expectation => ({ kind: 'error', status })
+const page = (status: number): Expectation => ({ kind: 'page', status })
+
+const CURRENCIES = ['USD', 'EUR', 'GBP', 'JPY', 'CHF', 'CAD', 'AUD', 'MXN', 'BRL']
+export const MAX_BODY_BYTES = 256 * 1024
+
+/** JSON text spliced in verbatim where a value `raw(text)` stands (numbers JSON.stringify cannot write). */
+const RAW_MARK = '@@raw@@'
+const raw = (text: string): string => `${RAW_MARK}${text}${RAW_MARK}`
+const toJson = (value: unknown): string => JSON.stringify(value).replace(/"@@raw@@(.*?)@@raw@@"/g, '$1')
+
+/** Sets a property even when its name is "__proto__". */
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, configurable: true, writable: true })
+}
+
+type Body = Record<string, unknown> & { amount: Record<string, unknown> }
+
+/** A body the direct merchant could create a payment with; cases then break it. */
+function validBody(rng: Rng): Body {
+  const body: Body = {
+    amount: { value: rng.int(1, 1_000_000), currency: rng.pick(CURRENCIES) },
+    description: `Order ${rng.text(1, 30)}x`,
+  }
+  if (rng.chance(0.3)) body.redirectUrl = `https://shop.example/thanks/${rng.hex(6)}`
+  if (rng.chance(0.2)) body.cancelUrl = `https://shop.example/cancel/${rng.hex(6)}`
+  if (rng.chance(0.2)) body.webhookUrl = `http://127.0.0.1:9/hook/${rng.hex(6)}`
+  if (rng.chance(0.2)) body.name = `Store ${rng.hex(4)}`
+  if (rng.chance(0.2)) body.locale = rng.pick(['en', 'es'])
+  if (rng.chance(0.2)) body.metadata = { orderId: rng.hex(8), nested: { n: rng.int(0, 9) } }
+  if (rng.chance(0.15)) body.partnerId = `partner-${rng.hex(4)}`
+  if (rng.chance(0.15)) body.storeId = `store-${rng.hex(4)}`
+  if (rng.chance(0.2)) body.expiresInHours = rng.int(1, 72)
+  return body
+}
+
+function setField(body: Body, field: PaymentField, value: unknown): Body {
+  if (field === 'amount.value' || field === 'amount.currency') {
+    body.amount = { ...body.amount }
+    setOwn(body.amount, field.slice('amount.'.length), value)
+  } else {
+    setOwn(body, field, value)
+  }
+  return body
+}
+
+// Values of the wrong JSON type for each field. null only where the field is required.
+const NOT_A_STRING: unknown[] = [0, 42, -1.5, 1e308, true, false, [], ['x'], {}, { text: 'x' }, [null]]
+const NOT_A_NUMBER: unknown[] = ['100', 'NaN', 'Infinity', '-Infinity', '0x10', '1e2', '1_000', ' 100', '', true, false, [], [100], {}, { value: 1 }]
+const NOT_AN_OBJECT: unknown[] = ['100 USD', 100, 0, true, [], [100, 'USD'], 'null', '{}']
+const WRONG_TYPES: Record<PaymentField, unknown[]> = {
+  amount: [...NOT_AN_OBJECT, null],
+  'amount.value': [...NOT_A_NUMBER, null],
+  'amount.currency': [...NOT_A_STRING, null],
+  description: [...NOT_A_STRING, null],
+  redirectUrl: NOT_A_STRING,
+  cancelUrl: NOT_A_STRING,
+  webhookUrl: NOT_A_STRING,
+  name: NOT_A_STRING,
+  locale: NOT_A_STRING,
+  metadata: ['{}', 'a=b', 42, true, [], ['a', 'b'], [{ a: 1 }]],
+  partnerId: NOT_A_STRING,
+  storeId: NOT_A_STRING,
+  expiresInHours: NOT_A_NUMBER,
+  escrowPayee: NOT_A_STRING,
+  escrowPlatformFee: NOT_A_NUMBER,
+  escrowExpiresAt: [...NOT_A_STRING, 1_893_456_000_000],
+}
+
+// Values of the right type but outside the rules (for the escrow fields: as the escrow merchant).
+const BAD_URLS = ['', 'not a url', 'javascript:alert(1)', 'ftp://example.com/x', '//example.com/x', 'example.com', 'mailto:a@b.example', 'file:///etc/passwd', 'data:text/html,hi', 'http://exa mple.com', `https://example.com/${'a'.repeat(2100)}`]
+const BAD_NUMBERS_TEXT = ['1e400', '-1e400', '1E999', '-0.0', '1e-400']
+const BAD_VALUES: Record<PaymentField, unknown[]> = {
+  amount: [{}, { value: 100 }, { currency: 'USD' }, { value: 100, currency: 'USD', decimals: 2 }],
+  'amount.value': [0, -1, -100, 0.5, 1.5, 100.25, 100_000_000_001, 1e15, 1e308, 9007199254740993, 1e-7, ...BAD_NUMBERS_TEXT.map(raw), raw('123456789012345678901234567890')],
+  'amount.currency': ['usd', 'US', 'USDD', '', ' USD', 'USD ', 'XXX', 'BTC', 'USDC', 'ＵＳＤ', 'U\u200bSD'],
+  description: ['', '   ', '\t\n ', 'x'.repeat(1001), 'é'.repeat(1001), 'y'.repeat(100_000)],
+  redirectUrl: BAD_URLS,
+  cancelUrl: BAD_URLS,
+  webhookUrl: BAD_URLS,
+  name: ['', '   ', 'n'.repeat(201)],
+  locale: ['fr', 'EN', 'en-US', '', 'es ', 'english'],
+  metadata: [
+    Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i])),
+    { blob: 'm'.repeat(9000) },
+    { ['k'.repeat(41)]: 1 },
+  ],
+  partnerId: ['', '  ', 'p'.repeat(256)],
+  storeId: ['', '  ', 's'.repeat(256)],
+  expiresInHours: [0, -1, -0.5, 8761, 1e9, raw('1e400'), raw('-0')],
+  escrowPayee: ['', 'GABC', `G${'A'.repeat(55)}`, 'not-an-address', 'g'.repeat(65), `S${'A'.repeat(55)}`],
+  escrowPlatformFee: [-1, 10_001, 1.5, 1e9, -0.5],
+  escrowExpiresAt: ['2001-01-01T00:00:00Z', '2030-01-01', '2030-01-01T00:00:00', '2030-13-01T00:00:00Z', '2030-02-30T00:00:00Z', 'tomorrow', '1893456000', '', '2030-01-01T24:00:00Z', '2030-01-01T00:00:00+25:00'],
+}
+const ESCROW_FIELDS: readonly PaymentField[] = ['escrowPayee', 'escrowPlatformFee', 'escrowExpiresAt']
+
+const UNKNOWN_KEYS = ['amout', 'Amount', 'DESCRIPTION', 'redirect_url', 'webhook_url', 'expires_in_hours', 'status', 'id', 'merchantId', 'settlement_mode', '__proto__', 'constructor', 'prototype', 'toString', '', ' ', 'description ', 'amount\u0000', 'ключ', '🙂', '$where']
+const UNKNOWN_AMOUNT_KEYS = ['decimals', 'precision', 'Value', 'currency ', 'amount', '__proto__', 'usdc']
+
+const MALFORMED_JSON: Array<(valid: string, rng: Rng) => string> = [
+  (v, rng) => v.slice(0, rng.int(1, v.length - 1)),
+  (v) => `${v.slice(0, -1)},}`,
+  (v) => v.replaceAll('"', "'"),
+  (v) => v.replace(/"(\w+)":/g, '$1:'),
+  (v) => `/* comment */${v}`,
+  (v) => `${v} // trailing`,
+  (v) => `${v}x`,
+  (v) => `${v}${v}`,
+  (v) => `${v},`,
+  (v) => `\ufeff${v}`,
+  (v) => v.replace(/"value":\d+/, '"value":NaN'),
+  (v) => v.replace(/"value":\d+/, '"value":Infinity'),
+  (v) => v.replace(/"value":\d+/, '"value":-Infinity'),
+  (v) => v.replace(/"value":\d+/, '"value":0x10'),
+  (v) => v.replace(/"value":\d+/, '"value":+1'),
+  (v) => v.replace(/"value":\d+/, '"value":01'),
+  (v) => v.replace(/"value":\d+/, '"value":.5'),
+  (v) => v.replace(/"value":\d+/, '"value":1.'),
+  (v) => v.replace(/"value":\d+/, '"value":undefined'),
+  (v) => v.replace('"description":"', '"description":"line\nbreak'),
+  (v) => v.replace('"description":"', '"description":"tab\there'),
+  (v) => v.replace('"description":"', '"description":"nul\u0000'),
+  (v) => v.replace('"description":"', '"description":"\\x41'),
+  (v) => v.replace('"description":"', '"description":"\\u12G4'),
+  (v) => v.replace('"description":"', '"description":"\\'),
+  (v) => v.replace(':', ' '),
+  (v) => v.replace(/:[^,]*,/, ':,'),
+  () => '{,}',
+  () => '}',
+  () => '{"a":}',
+  () => '{"a" 1}',
+  () => 'undefined',
+  () => "{'amount': {'value': 100, 'currency': 'USD'}, 'description': 'x'}",
+  () => 'amount=100&currency=USD&description=x',
+  () => '<payment><amount>100</amount></payment>',
+  () => '[1, 2',
+  () => '"unterminated',
+  () => 'nul',
+  () => 'True',
+]
+
+const WRONG_CONTENT_TYPES = ['text/plain', 'text/plain;charset=UTF-8', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=xyz', 'application/xml', 'text/json', 'application/jsonp', 'application/json5', 'json', 'application/', '*/*', 'application/javascript', '', 'application/octet-stream', `application/${'json+'.repeat(1000)}x`]
+/** Accepted as JSON by the sandbox: invalid bodies sent with them must reach validation. */
+const JSON_CONTENT_TYPES = ['application/json; charset=utf-8', 'APPLICATION/JSON', 'application/merge-patch+json', 'application/vnd.api+json', 'application/json;charset=latin1']
+
+const INVALID_UTF8: number[][] = [[0xff], [0xfe], [0xc3, 0x28], [0xa0, 0xa1], [0xe2, 0x28, 0xa1], [0xe2, 0x82, 0x28], [0xf0, 0x28, 0x8c, 0xbc], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xf8, 0x88, 0x80, 0x80, 0x80], [0x80]]
+
+const BAD_QUERY: Array<[string, string]> = [
+  ['page', '0'], ['page', '-1'], ['page', 'abc'], ['page', '1.5'], ['page', '1e3'], ['page', ''], ['page', '1000001'], ['page', '9999999999'], ['page', '01x'], ['page', ' 1'], ['page', '+1'], ['page', '0x1'], ['page', '%00'], ['page', 'NaN'], ['page', 'Infinity'], ['page', '１'], ['page', '%'],
+  ['limit', '0'], ['limit', '101'], ['limit', 'abc'], ['limit', '-1'], ['limit', '1000'], ['limit', ''], ['limit', '1.0'], ['limit', '100.5'], ['limit', '1e2'], ['limit', '99999999999'], ['limit', 'null'],
+  ['status', 'OPEN'], ['status', 'bogus'], ['status', ''], ['status', 'open,paid'], ['status', 'open '], ['status', 'refunded'],
+  ['startDate', '2024-13-01'], ['startDate', '2024-02-30'], ['startDate', '2023-02-29'], ['startDate', 'yesterday'], ['startDate', '1700000000'], ['startDate', '2024-01-01T25:00:00Z'], ['startDate', '2024-01-01T00:00:00'], ['startDate', '2024/01/01'], ['startDate', ''],
+  ['endDate', '01-01-2024'], ['endDate', '2024-1-1'], ['endDate', '20240101'], ['endDate', '2024-01-01T00:00:00+25:00'], ['endDate', '2024-01-01 00:00:00Z'], ['endDate', 'now'], ['endDate', '2024-04-31'],
+  ['storeId', ''], ['storeId', 's'.repeat(256)],
+  ['pageSize', '10'], ['per_page', '10'], ['offset', '5'], ['sort', 'created_at'], ['Page', '1'], ['LIMIT', '5'], ['__proto__', '1'], ['constructor', 'x'], ['toString', 'x'], ['page[]', '1'], ['page[a]', '1'], ['status[]', 'open'], ['', 'x'], ['q', "' OR 1=1 --"],
+]
+const VALID_QUERY: Array<[string, string]> = [['page', '2'], ['limit', '5'], ['status', 'open'], ['storeId', 'store-1'], ['startDate', '2024-01-01'], ['endDate', '2030-01-01T00:00:00Z']]
+
+const encodeQuery = (pairs: Array<[string, string]>): string =>
+  pairs.map(([k, v]) => `${encodeQueryPart(k)}=${encodeQueryPart(v)}`).join('&')
+// Keep a deliberately broken escape ("%", "%00") as written; encode everything else.
+const encodeQueryPart = (text: string): string => (/^%(00)?$/.test(text) ? text : encodeURIComponent(text))
+
+/**
+ * The malformed requests for `seed`. Credentials are inputs so the cases can carry wrong and
+ * near-miss variants of them; signing (which needs the current time) happens in `sendHostile`.
+ */
+export function generateHostileCases(seed: number, creds: HostileCredentials): HostileCase[] {
+  const rng = new Rng(seed)
+  const cases: HostileCase[] = []
+  const add = (c: Omit<HostileCase, 'name' | 'headers' | 'path'> & { name: string; path: string; headers?: Array<[string, string]> }) => {
+    cases.push({ ...c, name: `#${cases.length} ${c.method} ${c.name}`, path: onTheWire(c.path), headers: c.headers ?? [] })
+  }
+  const post = (family: string, name: string, body: string | Uint8Array, status: number, extra: Partial<HostileCase> = {}) =>
+    add({ endpoint: 'POST /payments', family, method: 'POST', path: '/payments', name: `/payments ${family}: ${name}`, body, signAs: 'direct', expect: error(status), ...extra })
+
+  // --- POST /payments: a wrong JSON type for every field -------------------------------------
+  for (const field of PAYMENT_FIELDS) {
+    for (const value of rng.sample(WRONG_TYPES[field], 4)) {
+      const signAs: Signer = ESCROW_FIELDS.includes(field) && rng.chance(0.5) ? 'escrow' : 'direct'
+      post('wrong-type', `${field} = ${JSON.stringify(value)} as ${signAs}`, toJson(setField(validBody(rng), field, value)), 400, { field, signAs })
+    }
+  }
+  // --- POST /payments: right type, value outside the rules --------------------------------------
+  for (const field of PAYMENT_FIELDS) {
+    for (const value of rng.sample(BAD_VALUES[field], BAD_VALUES[field].length)) {
+      const signAs: Signer = ESCROW_FIELDS.includes(field) ? 'escrow' : 'direct'
+      const text = toJson(setField(validBody(rng), field, value))
+      post('bad-value', `${field} = ${text.length > 120 ? `<${text.length} bytes>` : toJson(value)}`, text, 400, { field, signAs })
+    }
+  }
+  // Escrow fields are refused outright for a direct merchant, even when well formed.
+  for (const [field, value] of [['escrowPayee', 'GAAZI4TCR3TY5OJHCTJC2A4QSY6CJWJH5IAJTGKIN2ER7LBNVKOCCWN7'], ['escrowPlatformFee', 250], ['escrowExpiresAt', '2099-01-01T00:00:00Z']] as const) {
+    post('escrow-on-direct', `${field} sent by a direct merchant`, toJson(setField(validBody(rng), field, value)), 400, { field })
+  }
+  // --- POST /payments: missing required fields ------------------------------------------------
+  const missing: Array<[string, (body: Record<string, unknown>, amount: Record<string, unknown>) => void]> = [
+    ['amount', (b) => delete b.amount],
+    ['description', (b) => delete b.description],
+    ['amount.value', (_b, a) => delete a.value],
+    ['amount.currency', (_b, a) => delete a.currency],
+    ['amount and description', (b) => (delete b.amount, delete b.description)],
+    ['everything', (b) => Object.keys(b).forEach((k) => delete b[k])],
+  ]
+  for (const [what, drop] of missing) {
+    for (let i = 0; i < 2; i++) {
+      const body: Record<string, unknown> = validBody(rng)
+      const amount = { ...(body.amount as Record<string, unknown>) }
+      body.amount = amount
+      drop(body, amount)
+      post('missing', what, toJson(body), 400)
+    }
+  }
+  // --- POST /payments: unknown fields, top level and inside amount ---------------------------------
+  for (const key of UNKNOWN_KEYS) {
+    const body = validBody(rng)
+    setOwn(body, key, rng.pick<unknown>([1, 'x', null, true, {}, []]))
+    post('unknown-field', JSON.stringify(key), toJson(body), 400)
+  }
+  for (const key of UNKNOWN_AMOUNT_KEYS) {
+    const body = validBody(rng)
+    body.amount = { ...body.amount }
+    setOwn(body.amount, key, rng.int(0, 9))
+    post('unknown-field', `amount.${key}`, toJson(body), 400)
+  }
+  for (let i = 0; i < 4; i++) {
+    const body = validBody(rng)
+    const key = rng.text(100, 20_000, KEY_ALPHABET)
+    setOwn(body, key, rng.text(0, 10))
+    post('unknown-field', `random key of ${key.length} chars`, toJson(body), 400)
+  }
+  // Duplicate keys: JSON.parse keeps the last, which is invalid here.
+  post('duplicate-key', 'description then empty description', '{"amount":{"value":100,"currency":"USD"},"description":"ok","description":""}', 400)
+  post('duplicate-key', 'amount then string amount', '{"amount":{"value":100,"currency":"USD"},"description":"ok","amount":"100"}', 400)
+  // --- POST /payments: huge strings --------------------------------------------------------------
+  for (const field of ['description', 'name', 'redirectUrl', 'partnerId', 'storeId', 'locale', 'amount.currency', 'escrowPayee'] as const) {
+    const size = rng.int(5_000, 200_000)
+    const filler = field === 'redirectUrl' ? `https://example.com/${'p'.repeat(size)}` : rng.text(size, size, KEY_ALPHABET)
+    post('huge-string', `${field} of ${filler.length} chars`, toJson(setField(validBody(rng), field, filler)), 400, { field })
+  }
+  // --- POST /payments: deep nesting ----------------------------------------------------------------
+  for (const depth of [33, 100, 10_000, 40_000]) {
+    post('deep-nesting', `array ${depth} levels`, `${'['.repeat(depth)}${']'.repeat(depth)}`, 400)
+    post('deep-nesting', `object ${depth} levels`, `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`, 400)
+  }
+  for (const depth of [32, 10_000]) {
+    const body = validBody(rng)
+    delete body.metadata
+    const valid = toJson(body)
+    post('deep-nesting', `metadata ${depth} levels`, valid.replace(/^\{/, `{"metadata":${'{"m":'.repeat(depth)}1${'}'.repeat(depth)},`), 400, { field: 'metadata' })
+    post('deep-nesting', `amount.value ${depth} levels of arrays`, valid.replace(/"value":\d+/, `"value":${'['.repeat(depth)}1${']'.repeat(depth)}`), 400, { field: 'amount.value' })
+  }
+  post('deep-nesting', 'unterminated 10000 levels', '['.repeat(10_000), 400)
+  // --- POST /payments: malformed JSON -----------------------------------------------------------------
+  for (const [i, breakIt] of MALFORMED_JSON.entries()) {
+    const text = breakIt(toJson(validBody(rng)), rng)
+    let parses = true
+    try {
+      JSON.parse(text)
+    } catch {
+      parses = false
+    }
+    if (parses) throw new Error(`malformed-json breaker ${i} produced valid JSON: ${text}`)
+    post('malformed-json', `breaker ${i}: ${JSON.stringify(text.slice(0, 60))}`, text, 400)
+  }
+  // The same malformed text unsigned: body parsing comes before authentication.
+  for (let i = 0; i < 4; i++) {
+    const text = toJson(validBody(rng)).slice(0, -1)
+    post('malformed-json', `unsigned, truncated ${i}`, text, 400, { signAs: undefined })
+  }
+  // --- POST /payments: a whole body that is not an object ---------------------------------------------
+  for (const text of ['[]', `[${toJson(validBody(rng))}]`, '"string"', '""', 'null', '0', '-1', '1e400', 'true', 'false', '   ', '\n\t', '{}', '[[]]']) {
+    post('not-an-object', JSON.stringify(text), text, 400)
+  }
+  // --- POST /payments: invalid UTF-8 ---------------------------------------------------------------------
+  for (const bad of INVALID_UTF8) {
+    const text = toJson(validBody(rng))
+    const at = text.indexOf('"description":"') + '"description":"'.length
+    const bytes = Buffer.concat([Buffer.from(text.slice(0, at)), Buffer.from(bad), Buffer.from(text.slice(at))])
+    post('invalid-utf8', `bytes ${Buffer.from(bad).toString('hex')} inside description`, bytes, 400, { headers: [['content-type', 'application/json']] })
+  }
+  post('invalid-utf8', 'truncated multibyte at the end', Buffer.concat([Buffer.from(toJson(validBody(rng))), Buffer.from([0xe2, 0x82])]), 400, { headers: [['content-type', 'application/json']] })
+  for (let i = 0; i < 3; i++) {
+    const noise = Buffer.from([0xff, ...Array.from({ length: rng.int(10, 400) }, () => rng.int(0, 255))])
+    post('invalid-utf8', `${noise.length} random bytes`, noise, 400, { headers: [['content-type', 'application/json']] })
+  }
+  post('invalid-utf8', 'no content-type at all', Buffer.from([0x7b, 0xff, 0x7d]), 400)
+  // --- POST /payments and others: bodies over the 256 KiB limit ---------------------------------------------
+  const oversized = (bytes: number): string => {
+    const body = validBody(rng)
+    const overhead = Buffer.byteLength(toJson({ ...body, description: '' }))
+    return toJson({ ...body, description: 'o'.repeat(bytes - overhead) })
+  }
+  post('oversized', `${MAX_BODY_BYTES} bytes (exactly the limit)`, oversized(MAX_BODY_BYTES), 400)
+  for (const bytes of [MAX_BODY_BYTES + 1, 300 * 1024, 1024 * 1024, 3 * 1024 * 1024]) {
+    post('oversized', `${bytes} bytes`, oversized(bytes), 413)
+  }
+  post('oversized', 'over the limit, unsigned', oversized(MAX_BODY_BYTES + 1000), 413, { signAs: undefined })
+  post('oversized', 'over the limit, malformed', `${oversized(MAX_BODY_BYTES + 10)}}}`, 413)
+  post('oversized', 'over the limit, text/plain', oversized(MAX_BODY_BYTES + 10), 413, { headers: [['content-type', 'text/plain']] })
+  post('oversized', 'over the limit, 140000 levels deep', `${'['.repeat(140_000)}${']'.repeat(140_000)}`, 413)
+  // --- POST /payments: content types ---------------------------------------------------------------
+  for (const type of WRONG_CONTENT_TYPES) {
+    post('content-type', `valid body as ${JSON.stringify(type.slice(0, 40))}`, toJson(validBody(rng)), 415, { headers: [['content-type', type]] })
+  }
+  for (const type of JSON_CONTENT_TYPES) {
+    const body = validBody(rng)
+    delete body.description
+    post('content-type', `JSON as ${JSON.stringify(type)}, description missing`, toJson(body), 400, { headers: [['content-type', type]] })
+  }
+  // --- POST /payments: headers --------------------------------------------------------------------
+  for (const length of [256, 1000, 8000]) {
+    post('idempotency-key', `${length} characters on a valid body`, toJson(validBody(rng)), 400, { headers: [['idempotency-key', 'k'.repeat(length)]] })
+  }
+  post('idempotency-key', 'empty on a valid body', toJson(validBody(rng)), 400, { headers: [['idempotency-key', '']] })
+  post('idempotency-key', 'two 200-char keys (joined: 402) on a valid body', toJson(validBody(rng)), 400, {
+    headers: [['idempotency-key', 'a'.repeat(200)], ['idempotency-key', 'b'.repeat(200)]],
+  })
+  post('idempotency-key', 'duplicated short key on an invalid body', toJson(setField(validBody(rng), 'amount.value', -5)), 400, {
+    headers: [['idempotency-key', 'dup-1'], ['idempotency-key', 'dup-2']],
+  })
+  post('idempotency-key', 'latin-1 garbage key on an invalid body', toJson(setField(validBody(rng), 'locale', 'xx')), 400, {
+    headers: [['idempotency-key', '\u00ff\u00fe\u0080 key \u00e9']],
+  })
+  const digest = (key: string, timestamp: string, signature: string): Array<[string, string]> => [
+    ['x-digest-key', key],
+    ['x-digest-timestamp', timestamp],
+    ['x-digest-signature', signature],
+  ]
+  const garbageDigest: Array<[string, Array<[string, string]>]> = [
+    ['timestamp empty', digest(creds.direct.apiKey, '', '{{sig}}')],
+    ['timestamp abc', digest(creds.direct.apiKey, 'abc', '{{sig}}')],
+    ['timestamp 1e9', digest(creds.direct.apiKey, '1e9', '{{sig}}')],
+    ['timestamp negative', digest(creds.direct.apiKey, '-{{now}}', '{{sig}}')],
+    ['timestamp hex', digest(creds.direct.apiKey, '0x10', '{{sig}}')],
+    ['timestamp 13 digits', digest(creds.direct.apiKey, '1234567890123', '{{sig}}')],
+    ['timestamp zero', digest(creds.direct.apiKey, '0', '{{sig}}')],
+    ['timestamp in milliseconds', digest(creds.direct.apiKey, '{{now}}000', '{{sig}}')],
+    ['timestamp with fraction', digest(creds.direct.apiKey, '{{now}}.5', '{{sig}}')],
+    ['timestamp latin-1', digest(creds.direct.apiKey, '\u00bd', '{{sig}}')],
+    ['key unknown', digest(`pk_test_${'0'.repeat(32)}`, '{{now}}', '{{sig}}')],
+    ['key 8000 chars', digest('k'.repeat(8000), '{{now}}', '{{sig}}')],
+    ['key is the secret', digest(creds.direct.apiSecret, '{{now}}', '{{sig}}')],
+    ['key with SQL', digest("' OR '1'='1", '{{now}}', '{{sig}}')],
+    ['key latin-1', digest('\u00e9\u00ff', '{{now}}', '{{sig}}')],
+    ['signature not hex', digest(creds.direct.apiKey, '{{now}}', 'z'.repeat(64))],
+    ['signature 8000 chars', digest(creds.direct.apiKey, '{{now}}', 'a'.repeat(8000))],
+    ['signature base64', digest(creds.direct.apiKey, '{{now}}', Buffer.from('x'.repeat(32)).toString('base64'))],
+    ['signature empty', digest(creds.direct.apiKey, '{{now}}', '')],
+    ['key duplicated', [['x-digest-key', creds.direct.apiKey], ...digest(creds.direct.apiKey, '{{now}}', '{{sig}}')]],
+    ['timestamp duplicated', [['x-digest-timestamp', '{{now}}'], ...digest(creds.direct.apiKey, '{{now}}', '{{sig}}')]],
+    ['signature duplicated', [['x-digest-signature', '{{sig}}'], ...digest(creds.direct.apiKey, '{{now}}', '{{sig}}')]],
+    ['key of the escrow merchant, signed with the direct secret', digest(creds.escrow.apiKey, '{{now}}', '{{sig}}')],
+  ]
+  for (const [what, headers] of garbageDigest) {
+    post('digest-headers', what, toJson(validBody(rng)), 401, { headers })
+  }
+  const junkHeaders: Array<[string, string]> = [
+    ['x-junk', 'j'.repeat(8000)],
+    ['x-forwarded-for', '999.999.999.999, <script>'],
+    ['accept', 'text/html'],
+    ['accept-encoding', 'br;q=2, *;q=-1'],
+    ['user-agent', '\u00ff'.repeat(100)],
+    ['x-digest-extra', 'surprise'],
+    ['content-language', 'zz-ZZ'],
+    ['cookie', 'a=b; '.repeat(500)],
+  ]
+  for (const header of junkHeaders) {
+    post('junk-header', `${header[0]} on an invalid body`, toJson(setField(validBody(rng), 'amount.value', 0)), 400, { headers: [header] })
+  }
+  post('content-encoding', 'gzip claimed, plain text sent', toJson(validBody(rng)), 400, { headers: [['content-encoding', 'gzip']] })
+  post('content-encoding', 'unknown coding', toJson(validBody(rng)), 415, { headers: [['content-encoding', 'rot13']] })
+  // Signed over its exact bytes, BOM included: refused as malformed JSON, not as a bad signature.
+  post('bom', 'BOM before a valid body, signed over the exact bytes', `\ufeff${toJson(validBody(rng))}`, 400)
+  // Unsigned requests with a well-formed body stop at authentication.
+  for (let i = 0; i < 3; i++) post('unsigned', `valid body ${i}`, toJson(validBody(rng)), 401, { signAs: undefined })
+  post('wrong-signer', 'signed over a different body', toJson(validBody(rng)), 401, { signBody: toJson(validBody(rng)) })
+
+  // --- GET /payments: bad query strings --------------------------------------------------------------
+  const list = (name: string, query: string, status: number, signer: Signer | 'unsigned' = 'direct') =>
+    add({ endpoint: 'GET /payments', family: 'query', method: 'GET', path: `/payments?${query}`, name: `/payments?${name}`, signAs: signer === 'unsigned' ? undefined : signer, expect: error(status) })
+  for (const bad of BAD_QUERY) {
+    const others = rng.sample(VALID_QUERY.filter(([k]) => k !== bad[0]), rng.int(0, 2))
+    const pairs = rng.sample([bad, ...others], 3)
+    list(encodeQuery(pairs).slice(0, 120), encodeQuery(pairs), 400)
+  }
+  for (const [name, value] of [['page', '1'], ['limit', '5'], ['status', 'open'], ['startDate', '2024-01-01']]) {
+    list(`${name} repeated`, `${name}=${value}&${name}=${value}`, 400)
+  }
+  list('page repeated three times', 'page=1&page=2&page=3', 400)
+  list('limit empty key and value', 'limit=5&=', 400)
+  list('huge unknown parameter', `${'u'.repeat(3000)}=${'v'.repeat(3000)}`, 400)
+  list('page=0 unsigned', 'page=0', 401, 'unsigned')
+  list('limit=101 unsigned', 'limit=101', 401, 'unsigned')
+
+  // --- GET /payments/{id} -----------------------------------------------------------------------------------
+  const get = (name: string, path: string, status: number, signer: Signer | 'unsigned' = 'direct', method = 'GET') =>
+    add({ endpoint: 'GET /payments/{id}', family: 'payment-id', method, path, name, signAs: signer === 'unsigned' ? undefined : signer, expect: error(status) })
+  for (let i = 0; i < 6; i++) get(`unknown id ${i}`, `/payments/pt_${rng.hex(32)}`, 404)
+  for (const id of [`pt_${rng.hex(31)}`, `pt_${rng.hex(33)}`, `PT_${rng.hex(32)}`, `pt_${rng.hex(32).toUpperCase()}`, `pt_${'g'.repeat(32)}`, `inv_${rng.hex(32)}`, 'null', 'undefined', '0', '-1', 'x'.repeat(65), 'y'.repeat(5000), `pt_${rng.hex(32)}'--`, 'é中🙂', '%00', '%2F%2F', 'a%2Fb', '%20', '*', '$', 'pt_%00']) {
+    get(`id ${JSON.stringify(id.length > 40 ? `${id.slice(0, 20)}…(${id.length})` : id)}`, `/payments/${id}`, 404)
+  }
+  for (const id of ['%', '%Z', '%ZZ', '%E0%A4%A', '%C3', '%FF', '%ED%A0%80', `pt_${rng.hex(8)}%`]) {
+    get(`undecodable id ${JSON.stringify(id)}`, `/payments/${id}`, 400)
+  }
+  for (const suffix of ['/extra', '/refunds', '/accept-underpayment']) get(`id${suffix}`, `/payments/pt_${rng.hex(32)}${suffix}`, 404)
+  for (const method of ['PUT', 'PATCH', 'DELETE']) get(`${method} of an id`, `/payments/pt_${rng.hex(32)}`, 404, 'direct', method)
+  for (let i = 0; i < 3; i++) get(`unsigned id ${i}`, `/payments/pt_${rng.hex(32)}`, 401, 'unsigned')
+
+  // --- GET /currencies ---------------------------------------------------------------------------------------
+  const cur = (name: string, extra: Partial<HostileCase> & { expect: Expectation }, path = '/currencies', method = 'GET') =>
+    add({ endpoint: 'GET /currencies', family: 'currencies', method, path, name: `${path} ${name}`, ...extra })
+  cur('unsigned', { expect: error(401) })
+  cur('unsigned with a query', { expect: error(401) }, '/currencies?code=USD')
+  for (const [what, headers] of rng.sample(garbageDigest, 10)) cur(`digest ${what}`, { headers, signAs: 'direct', expect: error(401) })
+  cur('signed over another path', { signAs: 'direct', expect: error(401), headers: [['x-digest-key', creds.direct.apiKey], ['x-digest-timestamp', '{{now}}'], ['x-digest-signature', '{{sig:/payments}}']] })
+  for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) cur(`signed ${method}`, { signAs: 'direct', body: '{"code":"USD"}', expect: error(404) }, '/currencies', method)
+  cur('signed POST, malformed JSON', { signAs: 'direct', body: '{"code":', expect: error(400) }, '/currencies', 'POST')
+  cur('signed POST, text/plain', { signAs: 'direct', body: 'USD', headers: [['content-type', 'text/plain']], expect: error(415) }, '/currencies', 'POST')
+  cur('signed POST, oversized', { signAs: 'direct', body: oversized(MAX_BODY_BYTES + 1), expect: error(413) }, '/currencies', 'POST')
+  cur('signed, sub-path', { signAs: 'direct', expect: error(404) }, '/currencies/USD')
+  cur('signed, undecodable sub-path', { signAs: 'escrow', expect: error(404) }, '/currencies/%ZZ')
+
+  // --- GET /sandbox/merchants ----------------------------------------------------------------------------------
+  const admin = (name: string, headers: Array<[string, string]>, status: number, path = '/sandbox/merchants', method = 'GET', body?: string, signAs?: Signer) =>
+    add({ endpoint: 'GET /sandbox/merchants', family: 'admin', method, path, name: `${path} ${name}`, headers, body, signAs, expect: error(status) })
+  const token = creds.adminToken
+  admin('without a token', [], 401)
+  admin('with an empty token', [['x-sandbox-admin-token', '']], 401)
+  for (const wrong of [token.slice(0, -1), `${token}x`, token.toUpperCase() === token ? `${token}0` : token.toUpperCase(), rng.hex(token.length), 'admin', 't'.repeat(8000), '\u00ff\u00fe', creds.direct.apiSecret, creds.direct.apiKey]) {
+    admin(`with a wrong token (${wrong.length} chars)`, [['x-sandbox-admin-token', wrong]], 401)
+  }
+  admin('with the token sent twice', [['x-sandbox-admin-token', token], ['x-sandbox-admin-token', token]], 401)
+  admin('with the token in another header', [['authorization', `Bearer ${token}`]], 401)
+  admin('with digest headers instead of the token', [], 401, '/sandbox/merchants', 'GET', undefined, 'direct')
+  admin('with the token, unknown sub-path', [['x-sandbox-admin-token', token]], 404, '/sandbox/merchants/x')
+  admin('with the token, unknown admin route', [['x-sandbox-admin-token', token]], 404, '/sandbox/nope')
+  admin('with the token, POST', [['x-sandbox-admin-token', token]], 404, '/sandbox/merchants', 'POST', '{"name":"x"}')
+  admin('with the token, DELETE', [['x-sandbox-admin-token', token]], 404, '/sandbox/merchants', 'DELETE')
+  admin('with the token, malformed JSON', [['x-sandbox-admin-token', token]], 400, '/sandbox/merchants', 'POST', '{"name":')
+  admin('without the token, oversized', [], 413, '/sandbox/merchants', 'POST', oversized(MAX_BODY_BYTES + 1))
+  admin('without the token, undecodable path', [], 401, '/sandbox/%ZZ')
+
+  // --- GET /health -----------------------------------------------------------------------------------------
+  const health = (name: string, path: string, expect: Expectation, extra: Partial<HostileCase> = {}, method = 'GET') =>
+    add({ endpoint: 'GET /health', family: 'health', method, path, name: `${path} ${name}`, expect, ...extra })
+  health('with junk query', `/health?${encodeQuery([['page', '0'], ['x', rng.text(5, 50)]])}`, { kind: 'health' })
+  health('with junk headers', '/health', { kind: 'health' }, { headers: [['x-junk', 'j'.repeat(4000)], ['idempotency-key', 'k'.repeat(1000)]] })
+  health('with garbage digest headers', '/health', { kind: 'health' }, { headers: digest('nope', 'abc', 'zz') })
+  health('POST JSON', '/health', error(404), { body: '{}' }, 'POST')
+  health('POST malformed JSON', '/health', error(400), { body: '{"status":' }, 'POST')
+  health('POST oversized', '/health', error(413), { body: oversized(MAX_BODY_BYTES + 1) }, 'POST')
+  health('POST invalid UTF-8', '/health', error(400), { body: Buffer.from([0x22, 0xc3, 0x28, 0x22]), headers: [['content-type', 'application/json']] }, 'POST')
+  health('PUT', '/health', error(404), {}, 'PUT')
+  health('DELETE', '/health', error(404), {}, 'DELETE')
+  health('sub-path', '/health/deep', error(404))
+
+  // --- GET /s/{code} ---------------------------------------------------------------------------------------
+  const short = (name: string, path: string, status: number, method = 'GET', body?: string) =>
+    add({ endpoint: 'GET /s/{code}', family: 'short-link', method, path, name: `${path.slice(0, 60)} ${name}`, body, expect: error(status) })
+  const BASE64URL = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_']
+  for (let i = 0; i < 8; i++) short('unknown code', `/s/${rng.text(11, 11, BASE64URL)}`, 404)
+  for (const code of ['x'.repeat(33), 'y'.repeat(3000), 'é中🙂', '%00', 'a%2Fb', "'--", 'null']) short('odd code', `/s/${code}`, 404)
+  for (const code of ['%', '%ZZ', '%C3', '%FF']) short('undecodable code', `/s/${code}`, 400)
+  short('POST', `/s/${rng.text(11, 11, BASE64URL)}`, 404, 'POST', '{}')
+  short('no code', '/s/', 404)
+
+  // --- GET /checkout/{id} ----------------------------------------------------------------------------------
+  const checkout = (name: string, path: string, expect: Expectation, method = 'GET', body?: string) =>
+    add({ endpoint: 'GET /checkout/{id}', family: 'checkout', method, path, name: `${path.slice(0, 60)} ${name}`, body, expect })
+  for (let i = 0; i < 6; i++) {
+    const query = encodeQuery(rng.sample([['auth_token', rng.hex(32)], ['lang', rng.pick(['es', 'en', 'xx', ''])], ['auth_token', rng.text(0, 40)]], rng.int(0, 3)))
+    checkout('unknown payment', `/checkout/pt_${rng.hex(32)}${query ? `?${query}` : ''}`, page(404))
+  }
+  for (const id of ['x'.repeat(65), 'z'.repeat(3000), 'é中🙂', '%00', '%3Cscript%3Ealert(1)%3C%2Fscript%3E', 'pt_%22%3E%3Cimg']) checkout('odd id', `/checkout/${id}`, page(404))
+  checkout('repeated auth_token', `/checkout/pt_${rng.hex(32)}?auth_token=a&auth_token=b`, page(404))
+  checkout('auth_token[]', `/checkout/pt_${rng.hex(32)}?auth_token[]=a&lang[]=es`, page(404))
+  checkout('huge auth_token', `/checkout/pt_${rng.hex(32)}?auth_token=${'t'.repeat(5000)}`, page(404))
+  for (const id of ['%', '%ZZ', '%E0%A4%A']) checkout('undecodable id', `/checkout/${id}`, error(400))
+  checkout('POST', `/checkout/pt_${rng.hex(32)}`, error(404), 'POST', '{}')
+
+  return cases
+}
+
+export type SendCredentials = Pick<HostileCredentials, 'direct' | 'escrow'>
+
+/**
+ * Sends a case. Cases with a string body and no repeated header go through rawRequest (which
+ * signs exactly like an outside client); byte bodies and repeated headers are sent with fetch
+ * directly. In header values, {{now}} is the current Unix time and {{sig}} the correct signature
+ * of this request by `signAs` ({{sig:/path}}: signed over another path).
+ */
+export async function sendHostile(baseUrl: string, c: HostileCase, creds: SendCredentials): Promise<RawResponse> {
+  const signer = c.signAs ? creds[c.signAs] : undefined
+  const names = c.headers.map(([name]) => name.toLowerCase())
+  const ownDigest = names.some((name) => name.startsWith('x-digest-k') || name.startsWith('x-digest-t') || name.startsWith('x-digest-s'))
+  const repeated = new Set(names).size !== names.length
+  if (typeof c.body !== 'object' && !ownDigest && !repeated && c.signBody === undefined) {
+    return rawRequest(baseUrl, { method: c.method, path: c.path, body: c.body, headers: Object.fromEntries(c.headers), as: signer })
+  }
+
+  const now = String(Math.floor(Date.now() / 1000))
+  const bodyText = c.signBody ?? (typeof c.body === 'string' ? c.body : c.body === undefined ? '' : Buffer.from(c.body).toString('utf8'))
+  const sign = (path: string) => (signer ? signDigest(signer.apiSecret, { path, timestamp: now, method: c.method, body: bodyText }) : '')
+  const headers = new Headers()
+  for (const [name, value] of c.headers) {
+    headers.append(name, value.replaceAll('{{now}}', now).replace(/\{\{sig(?::([^}]*))?\}\}/g, (_m, path?: string) => sign(path ?? c.path)))
+  }
+  if (typeof c.body === 'string' && !headers.has('content-type')) headers.set('content-type', 'application/json')
+  if (signer && !ownDigest) {
+    headers.set('x-digest-key', signer.apiKey)
+    headers.set('x-digest-timestamp', now)
+    headers.set('x-digest-signature', sign(c.path))
+  }
+  const response = await fetch(`${baseUrl}${c.path}`, { method: c.method, headers, body: c.body, redirect: 'manual' })
+  const text = await response.text()
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch {
+    json = undefined
+  }
+  return { status: response.status, headers: response.headers, text, json }
+}
