@@ -8,6 +8,8 @@ import Login from './login.js'
 import PaymentsCreate from './payments/create.js'
 import PaymentsGet from './payments/get.js'
 import PaymentsList from './payments/list.js'
+import SandboxClockAdvance from './sandbox/clock/advance.js'
+import SandboxClockShow from './sandbox/clock/index.js'
 import SandboxStart from './sandbox/start.js'
 import SandboxStatus from './sandbox/status.js'
 
@@ -20,6 +22,8 @@ export const COMMANDS = {
   'payments:create': PaymentsCreate,
   'payments:get': PaymentsGet,
   'payments:list': PaymentsList,
+  'sandbox:clock': SandboxClockShow,
+  'sandbox:clock:advance': SandboxClockAdvance,
   'sandbox:start': SandboxStart,
   'sandbox:status': SandboxStatus,
 }

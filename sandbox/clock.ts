@@ -6,13 +6,18 @@ export interface Clock {
   now(): number
 }
 
+/** A clock the simulation controls can move forward (`POST /sandbox/clock/advance`). */
+export interface AdvanceableClock extends Clock {
+  advance(ms: number): void
+}
+
 export const systemClock: Clock = { now: () => Date.now() }
 
 /**
  * The sandbox's business clock: the wall clock shifted by an offset that only moves forward,
  * so `advance()` makes time pass for everything time-based without touching authentication.
  */
-export class BusinessClock implements Clock {
+export class BusinessClock implements AdvanceableClock {
   #offsetMs: number
   readonly #wall: Clock
 
@@ -36,7 +41,7 @@ export class BusinessClock implements Clock {
 }
 
 /** A clock that stands still until told to move: for tests. */
-export class ManualClock implements Clock {
+export class ManualClock implements AdvanceableClock {
   #now: number
   constructor(start: number | Date = Date.UTC(2026, 0, 1)) {
     this.#now = typeof start === 'number' ? start : start.getTime()
@@ -51,6 +56,7 @@ export class ManualClock implements Clock {
   }
 
   advance(ms: number): void {
+    if (!Number.isFinite(ms) || ms < 0) throw new RangeError('The clock only moves forward')
     this.#now += ms
   }
 }

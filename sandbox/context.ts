@@ -1,14 +1,14 @@
 // What every service of a running sandbox shares: the database, the clocks, the random source
 // and the sandbox's identity on the ledger.
 import type { SandboxIdentity } from './bootstrap.js'
-import type { Clock } from './clock.js'
+import type { AdvanceableClock, Clock } from './clock.js'
 import type { SandboxDb } from './db/database.js'
 import type { RandomSource } from './random.js'
 
 export interface SandboxContext {
   db: SandboxDb
   /** Business time: expiry, history, createdAt. Moves with the simulation controls. */
-  clock: Clock
+  clock: AdvanceableClock
   /** Real time: only for authentication timestamps. */
   wallClock: Clock
   random: RandomSource

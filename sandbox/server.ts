@@ -4,7 +4,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { bootstrap, countBoot, type SandboxIdentity } from './bootstrap.js'
-import { BusinessClock, systemClock, type Clock } from './clock.js'
+import { BusinessClock, systemClock, type AdvanceableClock, type Clock } from './clock.js'
 import type { SandboxContext } from './context.js'
 import { openDatabase } from './db/database.js'
 import { DEFAULT_HOST, DEFAULT_PORT } from './defaults.js'
@@ -12,6 +12,8 @@ import { createApp } from './http/app.js'
 import { listMerchants } from './merchants/merchant-repository.js'
 import { toMerchantCredentials, type MerchantCredentials } from './merchants/merchant-service.js'
 import { cryptoRandom, seededRandom } from './random.js'
+import { readAdvancedMs } from './simulation/clock-service.js'
+import { DUE_WORK_INTERVAL_MS, startDueWorkSweeper } from './simulation/due-work-sweeper.js'
 
 export { DEFAULT_HOST, DEFAULT_PORT } from './defaults.js'
 
@@ -31,8 +33,10 @@ export interface SandboxOptions {
   durable?: boolean
   /** Real time, used for authentication; tests may inject one. */
   wallClock?: Clock
-  /** Business time for the simulation; defaults to a BusinessClock on the wall clock. */
-  clock?: Clock
+  /** How often due work (expiry…) is processed in the background; 0 turns it off. Default 1 s. */
+  dueWorkIntervalMs?: number
+  /** Business time for the simulation; defaults to the wall clock plus the time advanced so far. */
+  clock?: AdvanceableClock
   log?: (line: string) => void
 }
 
@@ -53,10 +57,10 @@ const SHUTDOWN_GRACE_MS = 5_000
 export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
   const host = options.host ?? DEFAULT_HOST
   const wallClock = options.wallClock ?? systemClock
-  const clock = options.clock ?? new BusinessClock(wallClock)
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`))
   const db = await openDatabase({ file: options.db, durable: options.durable })
   try {
+    const clock = options.clock ?? new BusinessClock(wallClock, await readAdvancedMs(db))
     const boot = await countBoot(db)
     const random = options.seed === undefined ? cryptoRandom : seededRandom(options.seed, `boot:${boot}`)
     const identity = await bootstrap(db, random, clock.now(), options.defaultCredentials)
@@ -70,8 +74,13 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     server.on('request', createApp(context))
     const merchants = (await listMerchants(db)).map(toMerchantCredentials)
 
+    const sweeper = startDueWorkSweeper(context, options.dueWorkIntervalMs ?? DUE_WORK_INTERVAL_MS)
     let stopping: Promise<void> | undefined
-    const stop = () => (stopping ??= shutDown(server, inFlight, async () => db.destroy()))
+    const stop = () =>
+      (stopping ??= shutDown(server, inFlight, async () => {
+        await sweeper.stop()
+        await db.destroy()
+      }))
     return { url: publicUrl, port, host, identity, merchants, context, server, stop }
   } catch (error) {
     await db.destroy()

@@ -1,4 +1,3 @@
-import { Flags } from '@oclif/core'
 import { PayboxClient } from '../../src/client/paybox-client.js'
 import type { SandboxMerchant } from '../../src/client/types.js'
 import { ApiCommand } from '../../src/cli/base-command.js'
@@ -13,16 +12,11 @@ export interface SandboxStatusResult {
 export default class SandboxStatus extends ApiCommand<typeof SandboxStatus> {
   static override summary = 'Check that the sandbox is up and list its merchants'
   static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --base-url http://127.0.0.1:4242 --json']
-  static override flags = {
-    'admin-token': Flags.string({ description: 'Sandbox admin token, to list merchants [env: PAYBOX_ADMIN_TOKEN]' }),
-  }
-
   public async run(): Promise<SandboxStatusResult> {
     const connection = this.connection()
-    const adminToken = this.flags['admin-token'] ?? connection.adminToken
-    const client = new PayboxClient({ ...connection, adminToken })
+    const client = new PayboxClient(connection)
     const health = await client.sandbox.health()
-    const merchants = adminToken ? (await client.sandbox.merchants()).items : undefined
+    const merchants = connection.adminToken ? (await client.sandbox.merchants()).items : undefined
     const result: SandboxStatusResult = { baseUrl: client.baseUrl, status: health.status, merchants }
     this.print(renderStatus(result.baseUrl, result.status, merchants))
     if (!merchants) this.notice('Pass --admin-token (or set PAYBOX_ADMIN_TOKEN) to list merchants.')

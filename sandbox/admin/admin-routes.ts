@@ -1,13 +1,11 @@
-// Sandbox-wide controls behind the admin token (x-sandbox-admin-token).
+// Sandbox-wide merchant administration (behind the admin token, see http/app.ts).
 import { Router } from 'express'
 import type { SandboxContext } from '../context.js'
-import { adminAuth } from '../http/auth.js'
 import { listMerchants } from '../merchants/merchant-repository.js'
 import { toMerchantCredentials } from '../merchants/merchant-service.js'
 
 export function adminRoutes(ctx: SandboxContext): Router {
   const router = Router()
-  router.use('/sandbox', adminAuth(ctx.identity.adminToken))
   router.get('/sandbox/merchants', async (_req, res) => {
     const merchants = await listMerchants(ctx.db)
     res.json({ items: merchants.map((merchant) => ({ ...toMerchantCredentials(merchant), account: merchant.account_id })) })

@@ -8,7 +8,8 @@ import type { SandboxContext } from '../context.js'
 import { currencyRoutes } from '../currencies/currency-routes.js'
 import { findMerchantByApiKey } from '../merchants/merchant-repository.js'
 import { paymentRoutes } from '../payments/payment-routes.js'
-import { SIGNATURE_FAILED, UNAUTHORIZED, digestAuth } from './auth.js'
+import { clockRoutes } from '../simulation/clock-routes.js'
+import { SIGNATURE_FAILED, UNAUTHORIZED, adminAuth, digestAuth } from './auth.js'
 import { parseJsonBody } from './body.js'
 import { errorMiddleware, notFoundRoute } from './errors.js'
 
@@ -26,12 +27,15 @@ export function createApp(ctx: SandboxContext): Express {
   app.use(checkoutRoutes(ctx))
 
   app.use(parseJsonBody)
-  app.use(adminRoutes(ctx))
 
+  // Who may call what: the admin token for sandbox-wide controls, digest auth for merchants.
+  app.use(['/sandbox/merchants', '/sandbox/clock'], adminAuth(ctx.identity.adminToken))
   const auth = { wallClock: ctx.wallClock, findMerchantByApiKey: (apiKey: string) => findMerchantByApiKey(ctx.db, apiKey) }
   app.use(['/payments', '/refunds', '/accounts'], digestAuth(auth, UNAUTHORIZED))
   app.use(['/invoices', '/merchant', '/currencies', '/merchants'], digestAuth(auth, SIGNATURE_FAILED))
 
+  app.use(adminRoutes(ctx))
+  app.use(clockRoutes(ctx))
   app.use(paymentRoutes(ctx))
   app.use(currencyRoutes())
 

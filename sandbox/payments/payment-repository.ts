@@ -1,6 +1,6 @@
 // Payment rows: the only code that reads or writes the payments table.
 import type { Kysely } from 'kysely'
-import type { Database, NewPayment, PaymentRow } from '../db/schema.js'
+import type { Database, NewPayment, PaymentRow, PaymentUpdate } from '../db/schema.js'
 import type { PageRequest } from '../http/pagination.js'
 
 export interface PaymentFilters {
@@ -49,4 +49,20 @@ export async function listPayments(
     .execute()
   const { total } = await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()
   return { rows, total: Number(total) }
+}
+
+export async function updatePayment(db: Kysely<Database>, id: string, changes: PaymentUpdate): Promise<void> {
+  await db.updateTable('payments').set(changes).where('id', '=', id).execute()
+}
+
+/** Open payments whose expiry has passed, oldest first, at most `limit` at a time. */
+export function findDuePayments(db: Kysely<Database>, now: number, limit: number): Promise<PaymentRow[]> {
+  return db
+    .selectFrom('payments')
+    .selectAll()
+    .where('status', '=', 'open')
+    .where('expires_at', '<=', now)
+    .orderBy('expires_at')
+    .limit(limit)
+    .execute()
 }

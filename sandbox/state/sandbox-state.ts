@@ -10,6 +10,7 @@ export type StateKey =
   | 'usdc_issuer'
   | 'escrow_contract'
   | 'platform_fee_account'
+  | 'clock_advanced_ms'
 
 export async function readState(db: Kysely<Database>, key: StateKey): Promise<string | undefined> {
   const row = await db.selectFrom('sandbox_state').select('value').where('key', '=', key).executeTakeFirst()

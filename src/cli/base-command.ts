@@ -58,6 +58,7 @@ export const connectionFlags = {
   'base-url': Flags.string({ helpGroup: 'CONNECTION', description: 'API base URL [env: PAYBOX_BASE_URL]' }),
   'api-key': Flags.string({ helpGroup: 'CONNECTION', description: 'Merchant API key [env: PAYBOX_API_KEY]' }),
   'api-secret': Flags.string({ helpGroup: 'CONNECTION', description: 'Merchant API secret [env: PAYBOX_API_SECRET]' }),
+  'admin-token': Flags.string({ helpGroup: 'CONNECTION', description: 'Sandbox admin token, for /sandbox controls [env: PAYBOX_ADMIN_TOKEN]' }),
   profile: Flags.string({ helpGroup: 'CONNECTION', description: 'Profile from the config file [env: PAYBOX_PROFILE]' }),
 }
 
@@ -70,6 +71,7 @@ export abstract class ApiCommand<T extends typeof Command> extends BaseCommand<T
       baseUrl: this.flags['base-url'],
       apiKey: this.flags['api-key'],
       apiSecret: this.flags['api-secret'],
+      adminToken: this.flags['admin-token'],
       profile: this.flags.profile,
     })
   }
@@ -79,6 +81,17 @@ export abstract class ApiCommand<T extends typeof Command> extends BaseCommand<T
       throw new UserError(
         `No API key and secret for ${connection.baseUrl}`,
         'pass --api-key and --api-secret, set PAYBOX_API_KEY and PAYBOX_API_SECRET, or run: paybox login',
+      )
+    }
+    return new PayboxClient(connection)
+  }
+
+  /** A client for the sandbox's own controls, which take the admin token instead of keys. */
+  protected adminClient(connection: Connection = this.connection()): PayboxClient {
+    if (!connection.adminToken) {
+      throw new UserError(
+        `No sandbox admin token for ${connection.baseUrl}`,
+        'pass --admin-token, set PAYBOX_ADMIN_TOKEN, or run: paybox login --from-sandbox',
       )
     }
     return new PayboxClient(connection)

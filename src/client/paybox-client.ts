@@ -11,6 +11,7 @@ import type {
   ListPaymentsQuery,
   Page,
   Payment,
+  SandboxClock,
   SandboxMerchant,
 } from './types.js'
 
@@ -62,6 +63,12 @@ export class PayboxClient {
   readonly sandbox = {
     health: () => this.request<{ status: string }>('GET', '/health', { auth: 'none' }),
     merchants: () => this.request<{ items: SandboxMerchant[] }>('GET', '/sandbox/merchants', { auth: 'admin' }),
+    clock: () => this.request<SandboxClock>('GET', '/sandbox/clock', { auth: 'admin' }),
+    advanceClock: (seconds: number) =>
+      this.request<SandboxClock & { processed: Record<string, number> }>('POST', '/sandbox/clock/advance', {
+        auth: 'admin',
+        body: { seconds },
+      }),
   }
 
   /** Sends one request and returns its parsed JSON; any non-2xx answer throws PayboxApiError. */

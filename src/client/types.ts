@@ -114,6 +114,13 @@ export interface SandboxMerchant {
   account: string
 }
 
+export interface SandboxClock {
+  /** Business time, ISO 8601. */
+  now: string
+  /** How far business time has been advanced past the wall clock. */
+  advancedSeconds: number
+}
+
 export interface ErrorBody {
   statusCode: number
   reason: string
