@@ -1,5 +1,6 @@
 // The page envelope of spec 2.9: meta for every list, links (absolute URLs) for payment and
 // refund lists.
+import type { PageLinks, PageMeta } from '../../src/client/types.js'
 import { publicLink } from './public-url.js'
 
 export interface PageRequest {
@@ -7,20 +8,8 @@ export interface PageRequest {
   limit: number
 }
 
-export interface PageMeta {
-  totalItems: number
-  itemCount: number
-  itemsPerPage: number
-  totalPages: number
-  currentPage: number
-}
-
-export interface PageLinks {
-  first: string
-  previous: string
-  next: string
-  last: string
-}
+// The envelope types are the client's: what the server sends is exactly what clients read.
+export type { PageLinks, PageMeta }
 
 export function pageMeta(request: PageRequest, totalItems: number, itemCount: number): PageMeta {
   return {

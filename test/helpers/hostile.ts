@@ -2,7 +2,7 @@
 // and a sender that signs them like an outside client. The same seed always yields the same
 // cases; nothing here reads Math.random.
 import { signDigest } from '../../src/signing.js'
-import { rawRequest, type RawResponse } from './sandbox.js'
+import { rawRequest, readResponse, type RawResponse } from './sandbox.js'
 
 /** mulberry32: a tiny, well-mixed 32-bit PRNG; returns floats in [0, 1). */
 export function mulberry32(seed: number): () => number {
@@ -651,13 +651,5 @@ export async function sendHostile(baseUrl: string, c: HostileCase, creds: SendCr
     headers.set('x-digest-timestamp', now)
     headers.set('x-digest-signature', sign(c.path))
   }
-  const response = await fetch(`${baseUrl}${c.path}`, { method: c.method, headers, body: c.body, redirect: 'manual' })
-  const text = await response.text()
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch {
-    json = undefined
-  }
-  return { status: response.status, headers: response.headers, text, json }
+  return readResponse(await fetch(`${baseUrl}${c.path}`, { method: c.method, headers, body: c.body, redirect: 'manual' }))
 }

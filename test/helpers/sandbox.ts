@@ -79,6 +79,11 @@ export async function rawRequest(baseUrl: string, request: RawRequest): Promise<
     body: request.body,
     redirect: 'manual',
   })
+  return readResponse(response)
+}
+
+/** Reads a response whole, with its JSON when it is JSON. */
+export async function readResponse(response: Response): Promise<RawResponse> {
   const text = await response.text()
   let json: unknown
   try {
