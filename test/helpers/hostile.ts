@@ -578,7 +578,9 @@ export function generateHostileCases(seed: number, creds: HostileCredentials): H
   admin('with the token, DELETE', [['x-sandbox-admin-token', token]], 404, '/sandbox/merchants', 'DELETE')
   admin('with the token, malformed JSON', [['x-sandbox-admin-token', token]], 400, '/sandbox/merchants', 'POST', '{"name":')
   admin('without the token, oversized', [], 413, '/sandbox/merchants', 'POST', oversized(MAX_BODY_BYTES + 1))
-  admin('without the token, undecodable path', [], 401, '/sandbox/%ZZ')
+  // Only named controls take the admin token; an unknown /sandbox path is simply not found.
+  admin('without the token, undecodable path', [], 404, '/sandbox/%ZZ')
+  admin('without the token, undecodable clock sub-path', [], 401, '/sandbox/clock/%ZZ')
 
   // --- GET /health -----------------------------------------------------------------------------------------
   const health = (name: string, path: string, expect: Expectation, extra: Partial<HostileCase> = {}, method = 'GET') =>
