@@ -1,8 +1,16 @@
-// First start on an empty database: the ledger's fixed accounts, the admin token and the two
-// seeded merchants (one direct, one escrow). Later starts find them and change nothing.
+// First start on an empty database: the ledger's fixed accounts, the admin token, the two
+// seeded merchants (one direct, one escrow), the escrow custody account and funded customer
+// wallets. Later starts find them and change nothing.
 import type { Kysely } from 'kysely'
-import type { Database } from './db/schema.js'
-import { createContractAccount, createLedgerAccount, SANDBOX_NETWORK_PASSPHRASE } from './ledger/ledger-accounts.js'
+import type { Database, LedgerAccountRow } from './db/schema.js'
+import {
+  createContractAccount,
+  createLedgerAccount,
+  endowPreLedgerAccounts,
+  SANDBOX_NETWORK_PASSPHRASE,
+  STROOPS_PER_UNIT,
+} from './ledger/ledger-accounts.js'
+import { LedgerService } from './ledger/ledger-service.js'
 import { createMerchant } from './merchants/merchant-service.js'
 import { hex, type RandomSource } from './random.js'
 import { readState, writeState } from './state/sandbox-state.js'
@@ -12,11 +20,18 @@ export const SEEDED_MERCHANTS = [
   { name: 'Bazaar Marketplace', settlementMode: 'escrow', escrowFeeBps: 250 },
 ] as const
 
+/** Customer wallets made at genesis, each paid this much USDC by the issuer. */
+export const CUSTOMER_WALLET_COUNT = 5
+export const CUSTOMER_USDC_ENDOWMENT = 1_000_000n * STROOPS_PER_UNIT
+
 export interface SandboxIdentity {
   adminToken: string
   networkPassphrase: string
   usdcIssuer: string
+  /** The escrow contract's id (C…). */
   escrowContract: string
+  /** The G… account that holds the escrow contract's funds on the classic ledger. */
+  escrowCustody: string
   platformFeeAccount: string
 }
 
@@ -47,12 +62,40 @@ export async function bootstrap(
         await createMerchant(trx, random, { ...seed, ...(index === 0 ? defaultCredentials : {}) }, now + index)
       }
     }
+    // Apart from the block above so a database made before the ledger existed gets it too.
+    if ((await readState(trx, 'escrow_custody')) === undefined) await ledgerGenesis(trx, random, now)
     return {
       adminToken: (await readState(trx, 'admin_token'))!,
       networkPassphrase: (await readState(trx, 'network_passphrase'))!,
       usdcIssuer: (await readState(trx, 'usdc_issuer'))!,
       escrowContract: (await readState(trx, 'escrow_contract'))!,
+      escrowCustody: (await readState(trx, 'escrow_custody'))!,
       platformFeeAccount: (await readState(trx, 'platform_fee_account'))!,
     }
   })
+}
+
+/**
+ * The escrow custody account and the customer wallets, all in the genesis ledger, which is then
+ * closed. Like every account, they get their XLM as the endowment written at creation
+ * (GENESIS_XLM_ENDOWMENT); their USDC comes in real payments from the issuer.
+ */
+async function ledgerGenesis(trx: Kysely<Database>, random: RandomSource, now: number): Promise<void> {
+  await endowPreLedgerAccounts(trx, now)
+  // Classic payments cannot pay a contract (C…) address, so the funds the escrow contract holds
+  // live in this ordinary account; 'escrow_contract' stays the contract's id.
+  const custody = await createLedgerAccount(trx, random, 'escrow', 'Escrow contract custody', now)
+  await writeState(trx, 'escrow_custody', custody.public_key)
+  const customers: LedgerAccountRow[] = []
+  for (let number = 1; number <= CUSTOMER_WALLET_COUNT; number++) {
+    customers.push(await createLedgerAccount(trx, random, 'customer', `Customer ${number}`, now))
+  }
+  // Genesis happens at one instant, whatever the sandbox's close mode: every transaction is in
+  // the genesis ledger, and the sandbox opens for business on the next one.
+  const ledger = new LedgerService({ clock: { now: () => now }, closeMode: 'timer' })
+  const issuer = (await readState(trx, 'usdc_issuer'))!
+  for (const customer of customers) {
+    await ledger.transfer(trx, { from: issuer, to: customer.public_key, asset: 'USDC', amount: CUSTOMER_USDC_ENDOWMENT })
+  }
+  await ledger.closeLedger(trx)
 }

@@ -32,6 +32,62 @@ export interface LedgerAccountsTable {
   role: LedgerAccountRole
   label: string
   created_at: number
+  /** Sequence number of the account's last transaction (int64 as decimal text); '0' for contracts. */
+  sequence: string
+  /**
+   * USDC in stroops, as decimal text. The issuer's balance is the negative of all USDC in
+   * circulation: it mints by paying and burns by being paid, so the column sums to zero.
+   */
+  usdc_balance: string
+  /** XLM in stroops, as decimal text. */
+  xlm_balance: string
+}
+
+export interface LedgerLedgersTable {
+  sequence: number
+  opened_at: number
+  /** Null while the ledger is open; exactly one ledger is open. */
+  closed_at: number | null
+  transaction_count: number
+  /** All XLM in existence as of this ledger (stroops, decimal text): endowments so far. */
+  total_coins: string
+  /** XLM paid in fees so far (stroops, decimal text); held by the network, not by an account. */
+  fee_pool: string
+}
+
+export type LedgerMemoType = 'none' | 'text' | 'id' | 'hash' | 'return'
+
+export interface LedgerTransactionsTable {
+  /** The transaction hash, hex: its id on the network. */
+  hash: string
+  /** Application order, from 1: the paging token of transaction lists. */
+  position: number
+  ledger_sequence: number
+  source_account: string
+  /** int64 as decimal text. */
+  source_sequence: string
+  /** Stroops of XLM. */
+  fee_charged: number
+  memo_type: LedgerMemoType
+  /** Text memos as text, id memos as decimal text, hash and return memos as base64. */
+  memo: string | null
+  /** The signed envelope as submitted, base64 XDR. */
+  envelope_xdr: string
+  applied_at: number
+}
+
+export type LedgerAssetCode = 'USDC' | 'XLM'
+
+export interface LedgerOperationsTable {
+  tx_hash: string
+  op_index: number
+  tx_position: number
+  type: 'payment'
+  from_account: string
+  to_account: string
+  asset_code: LedgerAssetCode
+  /** Stroops, as decimal text. */
+  amount: string
 }
 
 export interface PaymentsTable {
@@ -90,6 +146,9 @@ export interface Database {
   sandbox_state: SandboxStateTable
   merchants: MerchantsTable
   ledger_accounts: LedgerAccountsTable
+  ledger_ledgers: LedgerLedgersTable
+  ledger_transactions: LedgerTransactionsTable
+  ledger_operations: LedgerOperationsTable
   payments: PaymentsTable
   idempotency_keys: IdempotencyKeysTable
   kysely_migration: { name: string; timestamp: string }
@@ -102,3 +161,6 @@ export type PaymentRow = Selectable<PaymentsTable>
 export type NewPayment = Insertable<PaymentsTable>
 export type PaymentUpdate = Updateable<PaymentsTable>
 export type LedgerAccountRow = Selectable<LedgerAccountsTable>
+export type LedgerLedgerRow = Selectable<LedgerLedgersTable>
+export type LedgerTransactionRow = Selectable<LedgerTransactionsTable>
+export type LedgerOperationRow = Selectable<LedgerOperationsTable>

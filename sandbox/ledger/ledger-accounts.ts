@@ -1,14 +1,24 @@
 // Accounts on the simulated Stellar ledger: real ed25519 keypairs (G… addresses) made from the
-// sandbox's random source, and the escrow contract's C… address.
+// sandbox's random source, each with its genesis XLM, and the escrow contract's C… address.
 import { Keypair, StrKey } from '@stellar/stellar-sdk'
 import type { Kysely } from 'kysely'
 import type { Database, LedgerAccountRole, LedgerAccountRow } from '../db/schema.js'
 import type { RandomSource } from '../random.js'
+import { ensureOpenLedger, insertAccount, listAccountRows, updateAccount, updateLedger } from './ledger-repository.js'
 
 /** The sandbox network's passphrase: transactions signed for it are valid nowhere else. */
 export const SANDBOX_NETWORK_PASSPHRASE = 'Paybox Sandbox Network ; November 2026'
 
 export const USDC_ASSET_CODE = 'USDC'
+
+export const STROOPS_PER_UNIT = 10_000_000n
+
+/**
+ * XLM every new account starts with, in stroops. The sandbox has no friendbot or root account:
+ * the endowment is written straight into the new account and added to the ledger's total coins,
+ * so XLM stays conserved (balances + fee pool = total coins) while every account can pay fees.
+ */
+export const GENESIS_XLM_ENDOWMENT = 10_000n * STROOPS_PER_UNIT
 
 export function newKeypair(random: RandomSource): Keypair {
   return Keypair.fromRawEd25519Seed(random.bytes(32))
@@ -20,6 +30,10 @@ export function newContractAddress(random: RandomSource): string {
 
 export const isAccountAddress = (address: string): boolean => StrKey.isValidEd25519PublicKey(address)
 
+/**
+ * A classic account with its genesis endowment. Its sequence starts at the open ledger's
+ * sequence shifted left 32 bits, as Stellar starts accounts created in that ledger.
+ */
 export async function createLedgerAccount(
   db: Kysely<Database>,
   random: RandomSource,
@@ -28,18 +42,58 @@ export async function createLedgerAccount(
   now: number,
 ): Promise<LedgerAccountRow> {
   const keypair = newKeypair(random)
-  const row: LedgerAccountRow = { public_key: keypair.publicKey(), secret: keypair.secret(), role, label, created_at: now }
-  await db.insertInto('ledger_accounts').values(row).execute()
+  const ledger = await ensureOpenLedger(db, now)
+  const row: LedgerAccountRow = {
+    public_key: keypair.publicKey(),
+    secret: keypair.secret(),
+    role,
+    label,
+    created_at: now,
+    sequence: (BigInt(ledger.sequence) << 32n).toString(),
+    usdc_balance: '0',
+    xlm_balance: GENESIS_XLM_ENDOWMENT.toString(),
+  }
+  await insertAccount(db, row)
+  await updateLedger(db, ledger.sequence, { total_coins: (BigInt(ledger.total_coins) + GENESIS_XLM_ENDOWMENT).toString() })
   return row
 }
 
+/**
+ * Gives accounts made before the ledger existed (their sequence is still 0) what a new account
+ * gets: a sequence in the open ledger and the genesis endowment. Returns how many it found.
+ */
+export async function endowPreLedgerAccounts(db: Kysely<Database>, now: number): Promise<number> {
+  const waiting = (await listAccountRows(db)).filter((row) => row.secret !== null && row.sequence === '0')
+  if (waiting.length === 0) return 0
+  const ledger = await ensureOpenLedger(db, now)
+  for (const row of waiting) {
+    await updateAccount(db, row.public_key, {
+      sequence: (BigInt(ledger.sequence) << 32n).toString(),
+      xlm_balance: (BigInt(row.xlm_balance) + GENESIS_XLM_ENDOWMENT).toString(),
+    })
+  }
+  const endowed = BigInt(waiting.length) * GENESIS_XLM_ENDOWMENT
+  await updateLedger(db, ledger.sequence, { total_coins: (BigInt(ledger.total_coins) + endowed).toString() })
+  return waiting.length
+}
+
+/** A contract's address: it has no key, sends no classic transactions and holds no balance. */
 export async function createContractAccount(
   db: Kysely<Database>,
   random: RandomSource,
   label: string,
   now: number,
 ): Promise<LedgerAccountRow> {
-  const row: LedgerAccountRow = { public_key: newContractAddress(random), secret: null, role: 'escrow', label, created_at: now }
-  await db.insertInto('ledger_accounts').values(row).execute()
+  const row: LedgerAccountRow = {
+    public_key: newContractAddress(random),
+    secret: null,
+    role: 'escrow',
+    label,
+    created_at: now,
+    sequence: '0',
+    usdc_balance: '0',
+    xlm_balance: '0',
+  }
+  await insertAccount(db, row)
   return row
 }

@@ -9,6 +9,7 @@ export type StateKey =
   | 'network_passphrase'
   | 'usdc_issuer'
   | 'escrow_contract'
+  | 'escrow_custody'
   | 'platform_fee_account'
   | 'clock_advanced_ms'
 

@@ -1,9 +1,11 @@
 // Static migration list, so the built package needs no file globbing. Append new migrations.
 import type { Migration, MigrationProvider } from 'kysely'
 import * as initial from './2026-11-21T13-00-initial.js'
+import * as ledger from './2026-11-21T14-00-ledger.js'
 
 const migrations: Record<string, Migration> = {
   '2026-11-21T13-00-initial': initial,
+  '2026-11-21T14-00-ledger': ledger,
 }
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,138 @@
+// Rows of the simulated ledger: the only code that reads or writes ledger_accounts,
+// ledger_ledgers, ledger_transactions and ledger_operations. Rules live in ledger-service.ts.
+import { sql, type Kysely, type Updateable } from 'kysely'
+import type {
+  Database,
+  LedgerAccountRole,
+  LedgerAccountRow,
+  LedgerAccountsTable,
+  LedgerLedgerRow,
+  LedgerLedgersTable,
+  LedgerOperationRow,
+  LedgerTransactionRow,
+} from '../db/schema.js'
+
+export async function insertAccount(db: Kysely<Database>, row: LedgerAccountRow): Promise<void> {
+  await db.insertInto('ledger_accounts').values(row).execute()
+}
+
+export function findAccount(db: Kysely<Database>, publicKey: string): Promise<LedgerAccountRow | undefined> {
+  return db.selectFrom('ledger_accounts').selectAll().where('public_key', '=', publicKey).executeTakeFirst()
+}
+
+export async function findAccounts(db: Kysely<Database>, publicKeys: string[]): Promise<LedgerAccountRow[]> {
+  if (publicKeys.length === 0) return []
+  return db.selectFrom('ledger_accounts').selectAll().where('public_key', 'in', publicKeys).execute()
+}
+
+/** In creation order (rowid breaks ties between accounts created at the same instant). */
+export function listAccountRows(db: Kysely<Database>, filter: { role?: LedgerAccountRole } = {}): Promise<LedgerAccountRow[]> {
+  let query = db.selectFrom('ledger_accounts').selectAll()
+  if (filter.role !== undefined) query = query.where('role', '=', filter.role)
+  return query.orderBy('created_at').orderBy(sql`rowid`).execute()
+}
+
+export async function updateAccount(
+  db: Kysely<Database>,
+  publicKey: string,
+  changes: Pick<Updateable<LedgerAccountsTable>, 'sequence' | 'usdc_balance' | 'xlm_balance'>,
+): Promise<void> {
+  await db.updateTable('ledger_accounts').set(changes).where('public_key', '=', publicKey).execute()
+}
+
+export function findOpenLedger(db: Kysely<Database>): Promise<LedgerLedgerRow | undefined> {
+  return db.selectFrom('ledger_ledgers').selectAll().where('closed_at', 'is', null).executeTakeFirst()
+}
+
+/**
+ * The open ledger. A database that has none yet (new, or migrated from before the ledger
+ * existed) gets ledger 1, the genesis ledger, opened at `now`.
+ */
+export async function ensureOpenLedger(db: Kysely<Database>, now: number): Promise<LedgerLedgerRow> {
+  const open = await findOpenLedger(db)
+  if (open) return open
+  const genesis: LedgerLedgerRow = {
+    sequence: 1,
+    opened_at: now,
+    closed_at: null,
+    transaction_count: 0,
+    total_coins: '0',
+    fee_pool: '0',
+  }
+  await insertLedger(db, genesis)
+  return genesis
+}
+
+export async function insertLedger(db: Kysely<Database>, row: LedgerLedgerRow): Promise<void> {
+  await db.insertInto('ledger_ledgers').values(row).execute()
+}
+
+export async function updateLedger(
+  db: Kysely<Database>,
+  sequence: number,
+  changes: Pick<Updateable<LedgerLedgersTable>, 'closed_at' | 'transaction_count' | 'total_coins' | 'fee_pool'>,
+): Promise<void> {
+  await db.updateTable('ledger_ledgers').set(changes).where('sequence', '=', sequence).execute()
+}
+
+export function findLedger(db: Kysely<Database>, sequence: number): Promise<LedgerLedgerRow | undefined> {
+  return db.selectFrom('ledger_ledgers').selectAll().where('sequence', '=', sequence).executeTakeFirst()
+}
+
+export async function nextTransactionPosition(db: Kysely<Database>): Promise<number> {
+  const row = await db
+    .selectFrom('ledger_transactions')
+    .select(sql<number>`coalesce(max(position), 0) + 1`.as('next'))
+    .executeTakeFirstOrThrow()
+  return row.next
+}
+
+export async function insertTransaction(
+  db: Kysely<Database>,
+  transaction: LedgerTransactionRow,
+  operations: LedgerOperationRow[],
+): Promise<void> {
+  await db.insertInto('ledger_transactions').values(transaction).execute()
+  if (operations.length > 0) await db.insertInto('ledger_operations').values(operations).execute()
+}
+
+export function findTransactionRow(db: Kysely<Database>, hash: string): Promise<LedgerTransactionRow | undefined> {
+  return db.selectFrom('ledger_transactions').selectAll().where('hash', '=', hash).executeTakeFirst()
+}
+
+export interface TransactionRowQuery {
+  /** Only transactions this account sent, or paid or was paid in. */
+  account?: string
+  /** Only transactions after this position in the given order (a paging cursor). */
+  after?: number
+  order: 'asc' | 'desc'
+  limit: number
+}
+
+export function listTransactionRows(db: Kysely<Database>, query: TransactionRowQuery): Promise<LedgerTransactionRow[]> {
+  let select = db.selectFrom('ledger_transactions').selectAll()
+  const { account, after } = query
+  if (account !== undefined) {
+    // Three indexed lookups rather than an OR across two tables, which SQLite would scan.
+    select = select.where('position', 'in', (eb) =>
+      eb
+        .selectFrom('ledger_operations')
+        .select('tx_position')
+        .where('from_account', '=', account)
+        .union(eb.selectFrom('ledger_operations').select('tx_position').where('to_account', '=', account))
+        .union(eb.selectFrom('ledger_transactions').select('position as tx_position').where('source_account', '=', account)),
+    )
+  }
+  if (after !== undefined) select = select.where('position', query.order === 'asc' ? '>' : '<', after)
+  return select.orderBy('position', query.order).limit(query.limit).execute()
+}
+
+export async function findOperationsOf(db: Kysely<Database>, hashes: string[]): Promise<LedgerOperationRow[]> {
+  if (hashes.length === 0) return []
+  return db.selectFrom('ledger_operations').selectAll().where('tx_hash', 'in', hashes).orderBy('tx_position').orderBy('op_index').execute()
+}
+
+export async function countTransactions(db: Kysely<Database>): Promise<number> {
+  const row = await db.selectFrom('ledger_transactions').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow()
+  return row.count
+}

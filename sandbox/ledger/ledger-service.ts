@@ -1,0 +1,656 @@
+// The simulated Stellar network: applies signed transaction envelopes with Stellar's checks and
+// result codes, moves USDC and XLM exactly (bigint stroops), and groups transactions into ledgers.
+import {
+  Account,
+  Asset,
+  FeeBumpTransaction,
+  Keypair,
+  Memo,
+  MuxedAccount,
+  Operation,
+  StrKey,
+  TransactionBuilder,
+  type Transaction,
+} from '@stellar/stellar-sdk'
+import type { Kysely } from 'kysely'
+import { formatDecimal, parseDecimal, USDC_SCALE } from '../../src/money.js'
+import type { Clock } from '../clock.js'
+import type {
+  Database,
+  LedgerAccountRole,
+  LedgerAccountRow,
+  LedgerAssetCode,
+  LedgerLedgerRow,
+  LedgerMemoType,
+  LedgerOperationRow,
+  LedgerTransactionRow,
+} from '../db/schema.js'
+import type { RandomSource } from '../random.js'
+import { readState } from '../state/sandbox-state.js'
+import { createLedgerAccount, SANDBOX_NETWORK_PASSPHRASE, USDC_ASSET_CODE } from './ledger-accounts.js'
+import { LedgerError, LedgerInvariantError, type OperationResultCode } from './ledger-errors.js'
+import {
+  ensureOpenLedger,
+  findAccount,
+  findAccounts,
+  findLedger,
+  findOpenLedger,
+  findOperationsOf,
+  findTransactionRow,
+  insertLedger,
+  insertTransaction,
+  listAccountRows,
+  listTransactionRows,
+  nextTransactionPosition,
+  updateAccount,
+  updateLedger,
+} from './ledger-repository.js'
+
+/** Stellar's base fee, in stroops per operation. */
+export const BASE_FEE = 100n
+/** How long a transaction built by `transfer` stays valid, like the SDK's setTimeout. */
+export const TRANSFER_TIMEOUT_SECONDS = 300
+export const MAX_TRANSACTIONS_PAGE = 200
+
+/**
+ * 'instant' closes a ledger after every transaction. 'timer' leaves transactions in the open
+ * ledger until closeLedger, which a LedgerCloser calls on an interval.
+ */
+export type LedgerCloseMode = 'instant' | 'timer'
+
+export interface LedgerServiceOptions {
+  /** The business clock: time bounds, applied and close times. */
+  clock: Clock
+  closeMode?: LedgerCloseMode
+  networkPassphrase?: string
+}
+
+export interface TransferInput {
+  from: string
+  to: string
+  asset: LedgerAssetCode
+  /** Stroops. */
+  amount: bigint
+  /** A text memo, at most 28 bytes. */
+  memo?: string
+}
+
+export interface AccountBalances {
+  /** Stroops. */
+  xlm: bigint
+  /**
+   * Stroops. For the USDC issuer this is the negative of all USDC in circulation: the issuer
+   * owes what it issued, and holds nothing.
+   */
+  usdc: bigint
+}
+
+export interface LedgerAccount {
+  publicKey: string
+  role: LedgerAccountRole
+  label: string
+  /** The sequence number of the account's last transaction; a new one must use sequence + 1. */
+  sequence: bigint
+  balances: AccountBalances
+  createdAt: number
+}
+
+export interface LedgerOperation {
+  index: number
+  type: 'payment'
+  from: string
+  to: string
+  asset: LedgerAssetCode
+  /** Stroops. */
+  amount: bigint
+}
+
+export interface LedgerTransaction {
+  /** The transaction hash (64 hex): its id on the network. */
+  hash: string
+  /** Application order across the ledger, from 1: the paging token of transaction lists. */
+  position: number
+  ledgerSequence: number
+  sourceAccount: string
+  sourceSequence: bigint
+  /** Stroops of XLM. */
+  feeCharged: bigint
+  memoType: LedgerMemoType
+  /** Text memos as text, id memos as decimal text, hash and return memos as base64. */
+  memo: string | null
+  operations: LedgerOperation[]
+  /** The signed envelope, base64 XDR. */
+  envelopeXdr: string
+  appliedAt: number
+}
+
+export interface LedgerInfo {
+  sequence: number
+  openedAt: number
+  /** Null while open. */
+  closedAt: number | null
+  transactionCount: number
+  /** All XLM in existence, in stroops. */
+  totalCoins: bigint
+  /** All XLM ever paid in fees, in stroops. */
+  feePool: bigint
+}
+
+export interface TransactionListQuery {
+  /** Only transactions this account sent, or paid or was paid in. */
+  account?: string
+  /** Default 10, at most MAX_TRANSACTIONS_PAGE. */
+  limit?: number
+  /** A position: only transactions after it, in the order asked for. */
+  after?: number
+  /** Default 'asc' (oldest first). */
+  order?: 'asc' | 'desc'
+}
+
+export interface SupplyReport {
+  usdc: {
+    /** USDC the issuer owes: the negative of its balance. */
+    issued: bigint
+    /** The sum of every other account's USDC. */
+    circulating: bigint
+  }
+  xlm: {
+    totalCoins: bigint
+    inAccounts: bigint
+    feePool: bigint
+  }
+}
+
+/** Runs inside the database transaction that applied `tx`; throwing rolls the transaction back. */
+export type AppliedListener = (db: Kysely<Database>, tx: LedgerTransaction) => void | Promise<void>
+
+/** An account as a transaction being checked sees it: changes stay here until all checks pass. */
+interface WorkingAccount {
+  row: LedgerAccountRow
+  sequence: bigint
+  usdc: bigint
+  xlm: bigint
+}
+
+export class LedgerService {
+  readonly closeMode: LedgerCloseMode
+  readonly networkPassphrase: string
+  readonly #clock: Clock
+  readonly #listeners = new Set<AppliedListener>()
+
+  constructor(options: LedgerServiceOptions) {
+    this.#clock = options.clock
+    this.closeMode = options.closeMode ?? 'instant'
+    this.networkPassphrase = options.networkPassphrase ?? SANDBOX_NETWORK_PASSPHRASE
+  }
+
+  /** Registers a listener for every applied transaction; returns a function that removes it. */
+  onApplied(listener: AppliedListener): () => void {
+    this.#listeners.add(listener)
+    return () => this.#listeners.delete(listener)
+  }
+
+  /** A new classic account with its genesis endowment, in the open ledger. */
+  async createAccount(db: Kysely<Database>, random: RandomSource, role: LedgerAccountRole, label: string): Promise<LedgerAccount> {
+    const row = await createLedgerAccount(db, random, role, label, this.#clock.now())
+    return toLedgerAccount(row)
+  }
+
+  /**
+   * Builds, signs with the sender's stored key and applies a one-payment transaction. It goes
+   * through applyEnvelope, exactly as an envelope submitted from outside would.
+   */
+  async transfer(db: Kysely<Database>, input: TransferInput): Promise<LedgerTransaction> {
+    requireTransaction(db)
+    const source = StrKey.isValidEd25519PublicKey(input.from) ? await findAccount(db, input.from) : undefined
+    if (!source?.secret) throw new LedgerError('tx_no_account', `${input.from} is not an account the sandbox holds the key of`)
+    if (!StrKey.isValidEd25519PublicKey(input.to) && !StrKey.isValidMed25519PublicKey(input.to)) {
+      // Contracts (C…) cannot be paid by a classic payment: funds for the escrow contract go to its custody account.
+      throw operationFailure([], 'op_malformed', `${input.to} is not an account address (G… or M…)`)
+    }
+    if (input.amount <= 0n || input.amount > INT64_MAX) {
+      throw operationFailure([], 'op_malformed', `The amount must be between 1 stroop and ${INT64_MAX} stroops`)
+    }
+    const asset = input.asset === 'XLM' ? Asset.native() : await this.#usdcAsset(db)
+    let memo: Memo = Memo.none()
+    if (input.memo !== undefined) {
+      try {
+        memo = Memo.text(input.memo)
+      } catch {
+        throw new LedgerError('tx_malformed', 'A text memo holds at most 28 bytes')
+      }
+    }
+    const nowSeconds = Math.floor(this.#clock.now() / 1000)
+    const tx = new TransactionBuilder(new Account(source.public_key, source.sequence), {
+      fee: BASE_FEE.toString(),
+      networkPassphrase: this.networkPassphrase,
+      memo,
+      // From the business clock, not the SDK's setTimeout (which reads Date.now()).
+      timebounds: { minTime: 0, maxTime: nowSeconds + TRANSFER_TIMEOUT_SECONDS },
+    })
+      .addOperation(Operation.payment({ destination: input.to, asset, amount: formatDecimal(input.amount, USDC_SCALE) }))
+      .build()
+    tx.sign(Keypair.fromSecret(source.secret))
+    return this.applyEnvelope(db, tx.toEnvelope().toXDR('base64'))
+  }
+
+  /**
+   * Checks a signed envelope against the ledger and applies it, or throws a LedgerError having
+   * written nothing. `db` must be a transaction: listeners run in it, and so does instant closing.
+   */
+  async applyEnvelope(db: Kysely<Database>, envelopeXdr: string): Promise<LedgerTransaction> {
+    requireTransaction(db)
+    const tx = this.#decode(envelopeXdr)
+    const now = this.#clock.now()
+    // Read, not ensured: nothing is written until every check has passed.
+    const openLedger = await findOpenLedger(db)
+    const usdcIssuer = await readState(db, 'usdc_issuer')
+    const sourceId = baseAccountId(tx.source)
+    const rows = await findAccounts(db, [...new Set([sourceId, ...involvedAccounts(tx)])])
+    const accounts = new Map(rows.map((row) => [row.public_key, toWorkingAccount(row)]))
+
+    const signatures = new SignatureCheck(tx)
+    const fee = checkTransaction(tx, { now, ledgerSequence: openLedger?.sequence ?? 1, sourceId, accounts, signatures })
+    const source = accounts.get(sourceId)!
+    // Stellar takes the fee and consumes the sequence number before it applies the operations.
+    source.xlm -= fee
+    source.sequence = BigInt(tx.sequence)
+    const operations = applyOperations(tx, { sourceId, accounts, usdcIssuer, signatures })
+    if (signatures.unusedSignatures(signersOf(tx, sourceId)) > 0) {
+      throw new LedgerError('tx_bad_auth_extra', 'The transaction carries signatures that are not needed')
+    }
+
+    const ledger = openLedger ?? (await ensureOpenLedger(db, now))
+
+    for (const account of accounts.values()) {
+      const changes = { sequence: account.sequence.toString(), usdc_balance: account.usdc.toString(), xlm_balance: account.xlm.toString() }
+      const { row } = account
+      if (changes.sequence !== row.sequence || changes.usdc_balance !== row.usdc_balance || changes.xlm_balance !== row.xlm_balance) {
+        await updateAccount(db, row.public_key, changes)
+      }
+    }
+    await updateLedger(db, ledger.sequence, {
+      transaction_count: ledger.transaction_count + 1,
+      fee_pool: (BigInt(ledger.fee_pool) + fee).toString(),
+    })
+    const hash = tx.hash().toString('hex')
+    const position = await nextTransactionPosition(db)
+    const row: LedgerTransactionRow = {
+      hash,
+      position,
+      ledger_sequence: ledger.sequence,
+      source_account: sourceId,
+      source_sequence: tx.sequence,
+      fee_charged: Number(fee),
+      ...memoColumns(tx.memo),
+      envelope_xdr: tx.toEnvelope().toXDR('base64'),
+      applied_at: now,
+    }
+    const operationRows: LedgerOperationRow[] = operations.map((op) => ({
+      tx_hash: hash,
+      op_index: op.index,
+      tx_position: position,
+      type: op.type,
+      from_account: op.from,
+      to_account: op.to,
+      asset_code: op.asset,
+      amount: op.amount.toString(),
+    }))
+    await insertTransaction(db, row, operationRows)
+
+    const applied = toLedgerTransaction(row, operationRows)
+    for (const listener of this.#listeners) await listener(db, applied)
+    if (this.closeMode === 'instant') await this.closeLedger(db)
+    return applied
+  }
+
+  /** Closes the open ledger at the business clock's time and opens the next; returns the closed one. */
+  async closeLedger(db: Kysely<Database>): Promise<LedgerInfo> {
+    requireTransaction(db)
+    const now = this.#clock.now()
+    const open = await ensureOpenLedger(db, now)
+    await updateLedger(db, open.sequence, { closed_at: now })
+    // The next ledger starts from this one's totals, as a Stellar ledger header carries them on.
+    await insertLedger(db, {
+      sequence: open.sequence + 1,
+      opened_at: now,
+      closed_at: null,
+      transaction_count: 0,
+      total_coins: open.total_coins,
+      fee_pool: open.fee_pool,
+    })
+    return toLedgerInfo({ ...open, closed_at: now })
+  }
+
+  async currentLedger(db: Kysely<Database>): Promise<LedgerInfo | undefined> {
+    const open = await findOpenLedger(db)
+    return open && toLedgerInfo(open)
+  }
+
+  async getLedger(db: Kysely<Database>, sequence: number): Promise<LedgerInfo | undefined> {
+    const row = await findLedger(db, sequence)
+    return row && toLedgerInfo(row)
+  }
+
+  async getAccount(db: Kysely<Database>, publicKey: string): Promise<LedgerAccount | undefined> {
+    const row = await findAccount(db, publicKey)
+    return row && toLedgerAccount(row)
+  }
+
+  async listAccounts(db: Kysely<Database>, filter: { role?: LedgerAccountRole } = {}): Promise<LedgerAccount[]> {
+    return (await listAccountRows(db, filter)).map(toLedgerAccount)
+  }
+
+  async balances(db: Kysely<Database>, publicKey: string): Promise<AccountBalances | undefined> {
+    return (await this.getAccount(db, publicKey))?.balances
+  }
+
+  async getTransaction(db: Kysely<Database>, hash: string): Promise<LedgerTransaction | undefined> {
+    const row = await findTransactionRow(db, hash.toLowerCase())
+    return row && toLedgerTransaction(row, await findOperationsOf(db, [row.hash]))
+  }
+
+  async listTransactions(db: Kysely<Database>, query: TransactionListQuery = {}): Promise<LedgerTransaction[]> {
+    const limit = Math.min(Math.max(Math.trunc(query.limit ?? 10), 1), MAX_TRANSACTIONS_PAGE)
+    const rows = await listTransactionRows(db, { account: query.account, after: query.after, order: query.order ?? 'asc', limit })
+    const operations = groupBy(await findOperationsOf(db, rows.map((row) => row.hash)), (op) => op.tx_hash)
+    return rows.map((row) => toLedgerTransaction(row, operations.get(row.hash) ?? []))
+  }
+
+  /**
+   * Supply figures, after asserting what must always hold: no account below zero (but the
+   * issuer, whose USDC is its debt), USDC in circulation equal to USDC issued, and XLM in
+   * accounts plus the fee pool equal to all XLM endowed. Throws LedgerInvariantError otherwise.
+   * Pass a transaction for a consistent picture: between separate reads, others may write.
+   */
+  async checkInvariants(db: Kysely<Database>): Promise<SupplyReport> {
+    const issuer = await readState(db, 'usdc_issuer')
+    const open = await findOpenLedger(db)
+    const report: SupplyReport = {
+      usdc: { issued: 0n, circulating: 0n },
+      xlm: { totalCoins: BigInt(open?.total_coins ?? '0'), inAccounts: 0n, feePool: BigInt(open?.fee_pool ?? '0') },
+    }
+    const violations: string[] = []
+    for (const row of await listAccountRows(db)) {
+      const usdc = BigInt(row.usdc_balance)
+      const xlm = BigInt(row.xlm_balance)
+      if (row.public_key === issuer) {
+        if (usdc > 0n) violations.push(`the USDC issuer holds ${usdc} stroops of its own asset`)
+        report.usdc.issued = -usdc
+      } else {
+        if (usdc < 0n) violations.push(`${row.public_key} has a negative USDC balance (${usdc})`)
+        report.usdc.circulating += usdc
+      }
+      if (xlm < 0n) violations.push(`${row.public_key} has a negative XLM balance (${xlm})`)
+      report.xlm.inAccounts += xlm
+    }
+    if (report.usdc.circulating !== report.usdc.issued) {
+      violations.push(`USDC in circulation (${report.usdc.circulating}) differs from USDC issued (${report.usdc.issued})`)
+    }
+    if (report.xlm.inAccounts + report.xlm.feePool !== report.xlm.totalCoins) {
+      const { inAccounts, feePool, totalCoins } = report.xlm
+      violations.push(`XLM in accounts (${inAccounts}) plus fees (${feePool}) differs from total coins (${totalCoins})`)
+    }
+    if (violations.length > 0) throw new LedgerInvariantError(violations)
+    return report
+  }
+
+  async #usdcAsset(db: Kysely<Database>): Promise<Asset> {
+    const issuer = await readState(db, 'usdc_issuer')
+    if (issuer === undefined) throw operationFailure([], 'op_no_trust', 'The sandbox has no USDC issuer yet')
+    return new Asset(USDC_ASSET_CODE, issuer)
+  }
+
+  #decode(envelopeXdr: string): Transaction {
+    let decoded: Transaction | FeeBumpTransaction
+    try {
+      decoded = TransactionBuilder.fromXDR(envelopeXdr, this.networkPassphrase)
+    } catch (error) {
+      throw new LedgerError('tx_malformed', `The envelope is not a transaction envelope in base64 XDR: ${errorMessage(error)}`)
+    }
+    if (decoded instanceof FeeBumpTransaction) {
+      throw new LedgerError('tx_not_supported', 'The sandbox ledger does not accept fee-bump transactions')
+    }
+    return decoded
+  }
+}
+
+const INT64_MAX = 2n ** 63n - 1n
+
+function requireTransaction(db: Kysely<Database>): void {
+  // Atomicity rests on the caller's transaction: without one a failed listener could not undo the payment.
+  if (!db.isTransaction) throw new Error('The ledger applies and closes only inside a database transaction')
+}
+
+/** The G… account behind an address; an M… (muxed) address names a G… account plus an id. */
+function baseAccountId(address: string): string {
+  return StrKey.isValidMed25519PublicKey(address) ? MuxedAccount.fromAddress(address, '0').baseAccount().accountId() : address
+}
+
+function involvedAccounts(tx: Transaction): string[] {
+  return tx.operations.flatMap((op) => [
+    ...(op.source ? [baseAccountId(op.source)] : []),
+    ...(op.type === 'payment' ? [baseAccountId(op.destination)] : []),
+  ])
+}
+
+/** Every account whose signature the transaction needs: its source, and each operation's own source. */
+function signersOf(tx: Transaction, sourceId: string): string[] {
+  return [...new Set([sourceId, ...tx.operations.flatMap((op) => (op.source ? [baseAccountId(op.source)] : []))])]
+}
+
+/** Which of an envelope's signatures verify against which account's key, over the hash for this network. */
+class SignatureCheck {
+  readonly #tx: Transaction
+  readonly #hash: Buffer
+
+  constructor(tx: Transaction) {
+    this.#tx = tx
+    this.#hash = tx.hash()
+  }
+
+  /** The index of a signature by this account's key, or -1. */
+  signatureOf(accountId: string): number {
+    const key = Keypair.fromPublicKey(accountId)
+    const hint = key.signatureHint()
+    return this.#tx.signatures.findIndex(
+      (signature) => signature.hint().equals(hint) && key.verify(this.#hash, signature.signature()),
+    )
+  }
+
+  signedBy(accountId: string): boolean {
+    return this.signatureOf(accountId) >= 0
+  }
+
+  unusedSignatures(signers: string[]): number {
+    const used = new Set(signers.map((signer) => this.signatureOf(signer)))
+    return this.#tx.signatures.filter((_, index) => !used.has(index)).length
+  }
+}
+
+/**
+ * The transaction-level checks, in stellar-core's order. Returns the fee to charge: the base
+ * fee per operation, whatever the bid above it, as on a network that is never congested.
+ */
+function checkTransaction(
+  tx: Transaction,
+  state: { now: number; ledgerSequence: number; sourceId: string; accounts: Map<string, WorkingAccount>; signatures: SignatureCheck },
+): bigint {
+  const operationCount = BigInt(tx.operations.length)
+  if (operationCount === 0n) throw new LedgerError('tx_missing_operation', 'The transaction has no operations')
+  // The SDK writes a minimum sequence of 0 into every V2 precondition, used or not: 0 counts as
+  // unset here, and the sequence number must always be the next one.
+  const unsupported =
+    BigInt(tx.minAccountSequence ?? 0) !== 0n ||
+    BigInt(String(tx.minAccountSequenceAge ?? 0)) !== 0n ||
+    (tx.minAccountSequenceLedgerGap ?? 0) !== 0 ||
+    (tx.extraSigners?.length ?? 0) > 0
+  if (unsupported) {
+    throw new LedgerError('tx_not_supported', 'Of the preconditions, the sandbox ledger supports time and ledger bounds only')
+  }
+  const closeTime = BigInt(Math.floor(state.now / 1000))
+  if (tx.timeBounds) {
+    const minTime = BigInt(tx.timeBounds.minTime)
+    const maxTime = BigInt(tx.timeBounds.maxTime)
+    if (closeTime < minTime) {
+      throw new LedgerError('tx_too_early', `The transaction is valid from ${minTime}; the ledger time is ${closeTime}`)
+    }
+    if (maxTime !== 0n && closeTime > maxTime) {
+      throw new LedgerError('tx_too_late', `The transaction expired at ${maxTime}; the ledger time is ${closeTime}`)
+    }
+  }
+  if (tx.ledgerBounds) {
+    const { minLedger, maxLedger } = tx.ledgerBounds
+    if (state.ledgerSequence < minLedger) throw new LedgerError('tx_too_early', `The transaction is valid from ledger ${minLedger}`)
+    if (maxLedger !== 0 && state.ledgerSequence >= maxLedger) {
+      throw new LedgerError('tx_too_late', `The transaction was valid before ledger ${maxLedger}`)
+    }
+  }
+  const minimumFee = BASE_FEE * operationCount
+  if (BigInt(tx.fee) < minimumFee) {
+    throw new LedgerError('tx_insufficient_fee', `The fee must be at least ${BASE_FEE} stroops per operation (${minimumFee})`)
+  }
+  const source = state.accounts.get(state.sourceId)
+  if (!source) throw new LedgerError('tx_no_account', `The source account ${state.sourceId} does not exist`)
+  const expected = source.sequence + 1n
+  if (BigInt(tx.sequence) !== expected) {
+    throw new LedgerError('tx_bad_seq', `The sequence number must be ${expected} not ${tx.sequence}`)
+  }
+  if (!state.signatures.signedBy(state.sourceId)) {
+    throw new LedgerError('tx_bad_auth', `The transaction is not signed by its source account ${state.sourceId} for this network`)
+  }
+  if (source.xlm < minimumFee) {
+    throw new LedgerError('tx_insufficient_balance', `The source account has ${source.xlm} stroops of XLM, less than the ${minimumFee} fee`)
+  }
+  return minimumFee
+}
+
+/** Applies the operations to the working accounts, in order; throws tx_failed at the first that fails. */
+function applyOperations(
+  tx: Transaction,
+  state: { sourceId: string; accounts: Map<string, WorkingAccount>; usdcIssuer: string | undefined; signatures: SignatureCheck },
+): LedgerOperation[] {
+  const results: OperationResultCode[] = []
+  const applied: LedgerOperation[] = []
+  for (const [index, op] of tx.operations.entries()) {
+    const fail = (code: OperationResultCode, message: string) => operationFailure(results, code, `Operation ${index}: ${message}`)
+    if (op.type !== 'payment') throw fail('op_not_supported', `${op.type} is not supported; the sandbox ledger knows payments only`)
+    const amount = op.amount.startsWith('-') ? undefined : parseDecimal(op.amount, USDC_SCALE)
+    if (amount === undefined || amount <= 0n) throw fail('op_malformed', `the amount must be positive, not ${op.amount}`)
+    const fromId = op.source ? baseAccountId(op.source) : state.sourceId
+    const from = state.accounts.get(fromId)
+    if (!from) throw fail('op_no_source_account', `the operation's source account ${fromId} does not exist`)
+    if (fromId !== state.sourceId && !state.signatures.signedBy(fromId)) {
+      throw fail('op_bad_auth', `not signed by the operation's source ${fromId}`)
+    }
+    const toId = baseAccountId(op.destination)
+    const to = state.accounts.get(toId)
+    if (!to) throw fail('op_no_destination', `the destination ${toId} does not exist`)
+    const asset = assetCodeOf(op.asset, state.usdcIssuer)
+    // Every sandbox account trusts the sandbox USDC; no account trusts anything else.
+    if (!asset) {
+      throw fail('op_no_trust', `the destination does not trust ${op.asset.toString()}; the sandbox knows XLM and USDC:${state.usdcIssuer}`)
+    }
+    if (asset === 'XLM') {
+      if (from.xlm < amount) throw fail('op_underfunded', `${fromId} has ${from.xlm} stroops of XLM, less than ${amount}`)
+      from.xlm -= amount
+      to.xlm += amount
+    } else {
+      // The issuer mints by paying and burns by being paid: its balance is minus what circulates.
+      if (fromId !== state.usdcIssuer && from.usdc < amount) {
+        throw fail('op_underfunded', `${fromId} has ${from.usdc} stroops of USDC, less than ${amount}`)
+      }
+      from.usdc -= amount
+      to.usdc += amount
+    }
+    results.push('op_success')
+    applied.push({ index, type: 'payment', from: fromId, to: toId, asset, amount })
+  }
+  return applied
+}
+
+function operationFailure(earlier: OperationResultCode[], code: OperationResultCode, message: string): LedgerError {
+  return new LedgerError('tx_failed', message, [...earlier, code])
+}
+
+function assetCodeOf(asset: Asset, usdcIssuer: string | undefined): LedgerAssetCode | undefined {
+  if (asset.isNative()) return 'XLM'
+  if (usdcIssuer !== undefined && asset.getCode() === USDC_ASSET_CODE && asset.getIssuer() === usdcIssuer) return 'USDC'
+  return undefined
+}
+
+function memoColumns(memo: Memo): { memo_type: LedgerMemoType; memo: string | null } {
+  const value = memo.value
+  switch (memo.type) {
+    case 'none':
+      return { memo_type: 'none', memo: null }
+    case 'text':
+      return { memo_type: 'text', memo: Buffer.isBuffer(value) ? value.toString('utf8') : String(value) }
+    case 'id':
+      return { memo_type: 'id', memo: String(value) }
+    default:
+      // Hash and return memos are 32 raw bytes; Horizon shows them in base64.
+      return { memo_type: memo.type, memo: Buffer.isBuffer(value) ? value.toString('base64') : String(value) }
+  }
+}
+
+function toWorkingAccount(row: LedgerAccountRow): WorkingAccount {
+  return { row, sequence: BigInt(row.sequence), usdc: BigInt(row.usdc_balance), xlm: BigInt(row.xlm_balance) }
+}
+
+function toLedgerAccount(row: LedgerAccountRow): LedgerAccount {
+  return {
+    publicKey: row.public_key,
+    role: row.role,
+    label: row.label,
+    sequence: BigInt(row.sequence),
+    balances: { xlm: BigInt(row.xlm_balance), usdc: BigInt(row.usdc_balance) },
+    createdAt: row.created_at,
+  }
+}
+
+function toLedgerInfo(row: LedgerLedgerRow): LedgerInfo {
+  return {
+    sequence: row.sequence,
+    openedAt: row.opened_at,
+    closedAt: row.closed_at,
+    transactionCount: row.transaction_count,
+    totalCoins: BigInt(row.total_coins),
+    feePool: BigInt(row.fee_pool),
+  }
+}
+
+function toLedgerTransaction(row: LedgerTransactionRow, operations: LedgerOperationRow[]): LedgerTransaction {
+  return {
+    hash: row.hash,
+    position: row.position,
+    ledgerSequence: row.ledger_sequence,
+    sourceAccount: row.source_account,
+    sourceSequence: BigInt(row.source_sequence),
+    feeCharged: BigInt(row.fee_charged),
+    memoType: row.memo_type,
+    memo: row.memo,
+    operations: operations.map((op) => ({
+      index: op.op_index,
+      type: op.type,
+      from: op.from_account,
+      to: op.to_account,
+      asset: op.asset_code,
+      amount: BigInt(op.amount),
+    })),
+    envelopeXdr: row.envelope_xdr,
+    appliedAt: row.applied_at,
+  }
+}
+
+function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>()
+  for (const item of items) {
+    const group = groups.get(key(item))
+    if (group) group.push(item)
+    else groups.set(key(item), [item])
+  }
+  return groups
+}
+
+const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error))
