@@ -3,6 +3,7 @@
 import type { SandboxIdentity } from './bootstrap.js'
 import type { AdvanceableClock, Clock } from './clock.js'
 import type { SandboxDb } from './db/database.js'
+import type { LedgerService } from './ledger/ledger-service.js'
 import type { RandomSource } from './random.js'
 
 export interface SandboxContext {
@@ -15,5 +16,7 @@ export interface SandboxContext {
   /** Base of every link handed out (hostedUrl, shortUrl, page links). */
   publicUrl: string
   identity: SandboxIdentity
+  /** The simulated Stellar network every movement of money goes through. */
+  ledger: LedgerService
   log: (line: string) => void
 }

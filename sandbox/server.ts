@@ -9,7 +9,10 @@ import type { SandboxContext } from './context.js'
 import { openDatabase } from './db/database.js'
 import { DEFAULT_HOST, DEFAULT_PORT } from './defaults.js'
 import { createApp } from './http/app.js'
+import { LedgerCloser } from './ledger/ledger-closer.js'
+import { LedgerService } from './ledger/ledger-service.js'
 import { listMerchants } from './merchants/merchant-repository.js'
+import { matchIncomingPayments } from './payments/payment-receipts.js'
 import { toMerchantCredentials, type MerchantCredentials } from './merchants/merchant-service.js'
 import { cryptoRandom, seededRandom } from './random.js'
 import { readAdvancedMs } from './simulation/clock-service.js'
@@ -33,6 +36,8 @@ export interface SandboxOptions {
   durable?: boolean
   /** Real time, used for authentication; tests may inject one. */
   wallClock?: Clock
+  /** 'instant' closes a ledger per transaction (for tests); otherwise the close interval in ms. Default 5000, like Stellar. */
+  ledgerClose?: 'instant' | number
   /** How often due work (expiry…) is processed in the background; 0 turns it off. Default 1 s. */
   dueWorkIntervalMs?: number
   /** Business time for the simulation; defaults to the wall clock plus the time advanced so far. */
@@ -53,6 +58,7 @@ export interface RunningSandbox {
 }
 
 const SHUTDOWN_GRACE_MS = 5_000
+export const DEFAULT_LEDGER_CLOSE_MS = 5_000
 
 export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
   const host = options.host ?? DEFAULT_HOST
@@ -68,7 +74,16 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     await listen(server, options.port ?? DEFAULT_PORT, host)
     const { port } = server.address() as AddressInfo
     const publicUrl = options.publicUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`
-    const context: SandboxContext = { db, clock, wallClock, random, publicUrl, identity, log }
+    const ledgerClose = options.ledgerClose ?? DEFAULT_LEDGER_CLOSE_MS
+    const ledger = new LedgerService({
+      clock,
+      closeMode: ledgerClose === 'instant' ? 'instant' : 'timer',
+      networkPassphrase: identity.networkPassphrase,
+    })
+    const context: SandboxContext = { db, clock, wallClock, random, publicUrl, identity, ledger, log }
+    ledger.onApplied(matchIncomingPayments(context))
+    const closer = ledgerClose === 'instant' ? undefined : new LedgerCloser(db, ledger, { intervalMs: ledgerClose, onError: (e) => log(`Ledger close failed: ${String(e)}`) })
+    closer?.start()
     const inFlight = trackResponses(server)
     server.on('clientError', answerClientError)
     server.on('request', createApp(context))
@@ -79,6 +94,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     const stop = () =>
       (stopping ??= shutDown(server, inFlight, async () => {
         await sweeper.stop()
+        await closer?.stop()
         await db.destroy()
       }))
     return { url: publicUrl, port, host, identity, merchants, context, server, stop }

@@ -1,9 +1,16 @@
 import { Command, Flags } from '@oclif/core'
+import ms from 'ms'
 import { defaultDatabaseFile } from '../../src/config/paths.js'
 import { clearLocalSandbox, writeLocalSandbox } from '../../src/config/local-sandbox.js'
 import { reportError } from '../../src/cli/errors.js'
 import { renderBanner, type SandboxBanner } from '../../src/cli/render/sandbox.js'
 import { DEFAULT_HOST, DEFAULT_PORT } from '../../sandbox/defaults.js'
+
+function parseLedgerClose(text: string): 'instant' | number | undefined {
+  if (text === 'instant') return 'instant'
+  const interval = ms(text as ms.StringValue)
+  return typeof interval === 'number' && Number.isInteger(interval) && interval >= 10 ? interval : undefined
+}
 
 export default class SandboxStart extends Command {
   static override summary = 'Run the local sandbox server'
@@ -25,6 +32,10 @@ export default class SandboxStart extends Command {
     seed: Flags.string({ description: 'Make generated keys, ids and ledger keypairs deterministic' }),
     'api-key': Flags.string({ description: 'Fixed API key for the default direct merchant of a new database', env: 'PAYBOX_SANDBOX_API_KEY', dependsOn: ['api-secret'] }),
     'api-secret': Flags.string({ description: 'Fixed API secret for the default direct merchant of a new database', env: 'PAYBOX_SANDBOX_API_SECRET', dependsOn: ['api-key'] }),
+    'ledger-close': Flags.string({
+      description: 'How often ledgers close: a duration (5s, like Stellar) or "instant" (one ledger per transaction, for tests)',
+      default: '5s',
+    }),
     durable: Flags.boolean({ description: 'synchronous=FULL: acknowledged writes also survive power loss (slower)' }),
     json: Flags.boolean({ description: 'Print the startup information as one JSON line' }),
   }
@@ -34,6 +45,8 @@ export default class SandboxStart extends Command {
     if (flags['public-url'] !== undefined && !/^https?:$/.test(URL.canParse(flags['public-url']) ? new URL(flags['public-url']).protocol : '')) {
       this.error(`--public-url must be an absolute http(s) URL, got "${flags['public-url']}"`, { exit: 2 })
     }
+    const ledgerClose = parseLedgerClose(flags['ledger-close'])
+    if (ledgerClose === undefined) this.error(`--ledger-close must be "instant" or a duration such as 5s or 500ms, got "${flags['ledger-close']}"`, { exit: 2 })
     const database = flags.db ?? defaultDatabaseFile()
     // Loaded here, not at the top: other commands must not pay for the server's modules.
     const { startSandbox } = await import('../../sandbox/server.js')
@@ -44,6 +57,7 @@ export default class SandboxStart extends Command {
       publicUrl: flags['public-url'],
       seed: flags.seed,
       durable: flags.durable,
+      ledgerClose,
       defaultCredentials: flags['api-key'] && flags['api-secret'] ? { apiKey: flags['api-key'], apiSecret: flags['api-secret'] } : undefined,
     })
     const banner: SandboxBanner = {

@@ -113,6 +113,8 @@ export interface PaymentsTable {
   auth_token: string
   short_code: string
   amount_paid: number
+  /** USDC received so far, in stroops (amount_paid is this in the pricing currency). */
+  usdc_received: number
   settlement_amount: number
   settlement_fee: number
   stellar_tx_id: string | null

@@ -9,6 +9,7 @@ import { currencyRoutes } from '../currencies/currency-routes.js'
 import { findMerchantByApiKey } from '../merchants/merchant-repository.js'
 import { paymentRoutes } from '../payments/payment-routes.js'
 import { clockRoutes } from '../simulation/clock-routes.js'
+import { paymentSimulationRoutes } from '../simulation/payment-simulation-routes.js'
 import { SIGNATURE_FAILED, UNAUTHORIZED, adminAuth, digestAuth } from './auth.js'
 import { parseJsonBody } from './body.js'
 import { errorMiddleware, notFoundRoute } from './errors.js'
@@ -31,12 +32,13 @@ export function createApp(ctx: SandboxContext): Express {
   // Who may call what: the admin token for sandbox-wide controls, digest auth for merchants.
   app.use(['/sandbox/merchants', '/sandbox/clock'], adminAuth(ctx.identity.adminToken))
   const auth = { wallClock: ctx.wallClock, findMerchantByApiKey: (apiKey: string) => findMerchantByApiKey(ctx.db, apiKey) }
-  app.use(['/payments', '/refunds', '/accounts'], digestAuth(auth, UNAUTHORIZED))
+  app.use(['/payments', '/refunds', '/accounts', '/sandbox/payments'], digestAuth(auth, UNAUTHORIZED))
   app.use(['/invoices', '/merchant', '/currencies', '/merchants'], digestAuth(auth, SIGNATURE_FAILED))
 
   app.use(adminRoutes(ctx))
   app.use(clockRoutes(ctx))
   app.use(paymentRoutes(ctx))
+  app.use(paymentSimulationRoutes(ctx))
   app.use(currencyRoutes())
 
   app.use(notFoundRoute)

@@ -66,3 +66,7 @@ export function findDuePayments(db: Kysely<Database>, now: number, limit: number
     .limit(limit)
     .execute()
 }
+
+export function findPaymentByMemo(db: Kysely<Database>, memo: string): Promise<PaymentRow | undefined> {
+  return db.selectFrom('payments').selectAll().where('memo', '=', memo).executeTakeFirst()
+}

@@ -69,10 +69,12 @@ export async function createPayment(
     partner_id: body.partnerId ?? null,
     store_id: body.storeId ?? null,
     memo: `pb-${hex(ctx.random, 8)}`,
-    destination: escrow ? ctx.identity.escrowContract : merchant.account_id,
+    // Escrow funds are held by the contract's custody account: wallets cannot pay a C… address.
+    destination: escrow ? ctx.identity.escrowCustody : merchant.account_id,
     auth_token: hex(ctx.random, 16),
     short_code: base64url(ctx.random, 8),
     amount_paid: 0,
+    usdc_received: 0,
     settlement_amount: Number(usdc),
     settlement_fee: 0,
     stellar_tx_id: null,

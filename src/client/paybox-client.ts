@@ -64,6 +64,9 @@ export class PayboxClient {
     health: () => this.request<{ status: string }>('GET', '/health', { auth: 'none' }),
     merchants: () => this.request<{ items: SandboxMerchant[] }>('GET', '/sandbox/merchants', { auth: 'admin' }),
     clock: () => this.request<SandboxClock>('GET', '/sandbox/clock', { auth: 'admin' }),
+    /** A sandbox customer wallet pays the payment over the ledger (default: what remains). */
+    pay: (paymentId: string, body: { amount?: number; from?: string } = {}) =>
+      this.request<Payment>('POST', `/sandbox/payments/${encodeURIComponent(paymentId)}/pay`, { body }),
     advanceClock: (seconds: number) =>
       this.request<SandboxClock & { processed: Record<string, number> }>('POST', '/sandbox/clock/advance', {
         auth: 'admin',

@@ -22,7 +22,7 @@ export function temporaryDir(prefix = 'paybox-test-'): string {
 
 export async function startTestSandbox(options: Partial<SandboxOptions> = {}): Promise<TestSandbox> {
   const dbFile = options.db ?? path.join(temporaryDir(), 'sandbox.db')
-  const sandbox = await startSandbox({ port: 0, log: () => {}, ...options, db: dbFile })
+  const sandbox = await startSandbox({ port: 0, log: () => {}, ledgerClose: 'instant', ...options, db: dbFile })
   const [direct, escrow] = sandbox.merchants
   if (!direct || !escrow) throw new Error('the sandbox did not seed its two merchants')
   const clientFor = (m: { apiKey: string; apiSecret: string }) =>

@@ -2,10 +2,12 @@
 import type { Migration, MigrationProvider } from 'kysely'
 import * as initial from './2026-11-21T13-00-initial.js'
 import * as ledger from './2026-11-21T14-00-ledger.js'
+import * as paymentReceipts from './2026-11-21T15-00-payment-receipts.js'
 
 const migrations: Record<string, Migration> = {
   '2026-11-21T13-00-initial': initial,
   '2026-11-21T14-00-ledger': ledger,
+  '2026-11-21T15-00-payment-receipts': paymentReceipts,
 }
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,55 @@
+// Customers pay into the ledger. Every applied transaction is offered to this matcher, inside
+// the transaction that applied it: a USDC payment to a payment's destination carrying its memo
+// counts towards that payment, whichever way it was made (simulation, checkout page, a real
+// wallet through the Horizon-compatible API). Money that matches nothing still lands.
+import type { Kysely } from 'kysely'
+import { divideRoundHalfUp, formatDecimalShort, USDC_SCALE } from '../../src/money.js'
+import type { SandboxContext } from '../context.js'
+import type { Database, PaymentRow } from '../db/schema.js'
+import type { LedgerTransaction } from '../ledger/ledger-service.js'
+import { appendHistory, moveTo } from './payment-lifecycle.js'
+import { findPaymentByMemo, updatePayment } from './payment-repository.js'
+
+export function matchIncomingPayments(ctx: Pick<SandboxContext, 'clock'>) {
+  return async (db: Kysely<Database>, tx: LedgerTransaction): Promise<void> => {
+    if (tx.memoType !== 'text' || !tx.memo) return
+    const payment = await findPaymentByMemo(db, tx.memo)
+    if (!payment) return
+    const received = tx.operations
+      .filter((op) => op.asset === 'USDC' && op.to === payment.destination)
+      .reduce((sum, op) => sum + op.amount, 0n)
+    if (received > 0n) await recordReceipt(db, payment, received, tx, ctx.clock.now())
+  }
+}
+
+/** amount_paid follows the USDC received, in the pricing currency's smallest unit. */
+export function amountPaidFor(payment: Pick<PaymentRow, 'amount_value' | 'usdc_amount'>, usdcReceived: bigint): number {
+  return Number(divideRoundHalfUp(usdcReceived * BigInt(payment.amount_value), BigInt(payment.usdc_amount)))
+}
+
+async function recordReceipt(db: Kysely<Database>, payment: PaymentRow, received: bigint, tx: LedgerTransaction, now: number) {
+  const total = BigInt(payment.usdc_received) + received
+  const receipt = {
+    usdc_received: Number(total),
+    amount_paid: amountPaidFor(payment, total),
+    stellar_tx_id: tx.hash,
+    sender_account: tx.sourceAccount,
+  }
+  const usdc = `${formatDecimalShort(received, USDC_SCALE)} USDC`
+  if (payment.status === 'open' || payment.status === 'underpaid') {
+    const target = total >= BigInt(payment.usdc_amount) ? 'paid' : 'underpaid'
+    const description = target === 'paid' ? `Payment received (${usdc})` : `Partial payment received (${usdc})`
+    const change =
+      target === payment.status
+        ? { history: appendHistory(payment.history, { time: now, status: target, description }), updated_at: now }
+        : moveTo(payment, target, description, now)
+    await updatePayment(db, payment.id, { ...receipt, ...change })
+    return
+  }
+  // A payment that is already paid takes an overpayment; a closed one does not change, but
+  // the money has landed on the ledger all the same.
+  if (payment.status === 'paid') {
+    const history = appendHistory(payment.history, { time: now, status: 'paid', description: `Additional payment received (${usdc})` })
+    await updatePayment(db, payment.id, { ...receipt, history, updated_at: now })
+  }
+}
