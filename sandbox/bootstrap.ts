@@ -6,7 +6,6 @@ import type { Database, LedgerAccountRow } from './db/schema.js'
 import {
   createContractAccount,
   createLedgerAccount,
-  endowPreLedgerAccounts,
   SANDBOX_NETWORK_PASSPHRASE,
   STROOPS_PER_UNIT,
 } from './ledger/ledger-accounts.js'
@@ -61,9 +60,8 @@ export async function bootstrap(
       for (const [index, seed] of SEEDED_MERCHANTS.entries()) {
         await createMerchant(trx, random, { ...seed, ...(index === 0 ? defaultCredentials : {}) }, now + index)
       }
+      await ledgerGenesis(trx, random, now)
     }
-    // Apart from the block above so a database made before the ledger existed gets it too.
-    if ((await readState(trx, 'escrow_custody')) === undefined) await ledgerGenesis(trx, random, now)
     return {
       adminToken: (await readState(trx, 'admin_token'))!,
       networkPassphrase: (await readState(trx, 'network_passphrase'))!,
@@ -81,7 +79,6 @@ export async function bootstrap(
  * (GENESIS_XLM_ENDOWMENT); their USDC comes in real payments from the issuer.
  */
 async function ledgerGenesis(trx: Kysely<Database>, random: RandomSource, now: number): Promise<void> {
-  await endowPreLedgerAccounts(trx, now)
   // Classic payments cannot pay a contract (C…) address, so the funds the escrow contract holds
   // live in this ordinary account; 'escrow_contract' stays the contract's id.
   const custody = await createLedgerAccount(trx, random, 'escrow', 'Escrow contract custody', now)

@@ -4,7 +4,7 @@ import { Keypair, StrKey } from '@stellar/stellar-sdk'
 import type { Kysely } from 'kysely'
 import type { Database, LedgerAccountRole, LedgerAccountRow } from '../db/schema.js'
 import type { RandomSource } from '../random.js'
-import { ensureOpenLedger, insertAccount, listAccountRows, updateAccount, updateLedger } from './ledger-repository.js'
+import { ensureOpenLedger, insertAccount, updateLedger } from './ledger-repository.js'
 
 /** The sandbox network's passphrase: transactions signed for it are valid nowhere else. */
 export const SANDBOX_NETWORK_PASSPHRASE = 'Paybox Sandbox Network ; November 2026'
@@ -56,25 +56,6 @@ export async function createLedgerAccount(
   await insertAccount(db, row)
   await updateLedger(db, ledger.sequence, { total_coins: (BigInt(ledger.total_coins) + GENESIS_XLM_ENDOWMENT).toString() })
   return row
-}
-
-/**
- * Gives accounts made before the ledger existed (their sequence is still 0) what a new account
- * gets: a sequence in the open ledger and the genesis endowment. Returns how many it found.
- */
-export async function endowPreLedgerAccounts(db: Kysely<Database>, now: number): Promise<number> {
-  const waiting = (await listAccountRows(db)).filter((row) => row.secret !== null && row.sequence === '0')
-  if (waiting.length === 0) return 0
-  const ledger = await ensureOpenLedger(db, now)
-  for (const row of waiting) {
-    await updateAccount(db, row.public_key, {
-      sequence: (BigInt(ledger.sequence) << 32n).toString(),
-      xlm_balance: (BigInt(row.xlm_balance) + GENESIS_XLM_ENDOWMENT).toString(),
-    })
-  }
-  const endowed = BigInt(waiting.length) * GENESIS_XLM_ENDOWMENT
-  await updateLedger(db, ledger.sequence, { total_coins: (BigInt(ledger.total_coins) + endowed).toString() })
-  return waiting.length
 }
 
 /** A contract's address: it has no key, sends no classic transactions and holds no balance. */

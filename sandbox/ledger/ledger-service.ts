@@ -25,9 +25,8 @@ import type {
   LedgerOperationRow,
   LedgerTransactionRow,
 } from '../db/schema.js'
-import type { RandomSource } from '../random.js'
 import { readState } from '../state/sandbox-state.js'
-import { createLedgerAccount, SANDBOX_NETWORK_PASSPHRASE, USDC_ASSET_CODE } from './ledger-accounts.js'
+import { SANDBOX_NETWORK_PASSPHRASE, USDC_ASSET_CODE } from './ledger-accounts.js'
 import { LedgerError, LedgerInvariantError, type OperationResultCode } from './ledger-errors.js'
 import {
   ensureOpenLedger,
@@ -188,12 +187,6 @@ export class LedgerService {
   onApplied(listener: AppliedListener): () => void {
     this.#listeners.add(listener)
     return () => this.#listeners.delete(listener)
-  }
-
-  /** A new classic account with its genesis endowment, in the open ledger. */
-  async createAccount(db: Kysely<Database>, random: RandomSource, role: LedgerAccountRole, label: string): Promise<LedgerAccount> {
-    const row = await createLedgerAccount(db, random, role, label, this.#clock.now())
-    return toLedgerAccount(row)
   }
 
   /**

@@ -1,7 +1,6 @@
 import { Keypair, TransactionBuilder } from '@stellar/stellar-sdk'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PayboxApiError } from '../../src/client/errors.js'
-import type { Payment } from '../../src/client/types.js'
 import { ManualClock } from '../../sandbox/clock.js'
 import { rawRequest, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
 

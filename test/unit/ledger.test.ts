@@ -4,7 +4,6 @@ import { bootstrap, CUSTOMER_USDC_ENDOWMENT, CUSTOMER_WALLET_COUNT, type Sandbox
 import { ManualClock } from '../../sandbox/clock.js'
 import { openDatabase, type SandboxDb } from '../../sandbox/db/database.js'
 import {
-  endowPreLedgerAccounts,
   GENESIS_XLM_ENDOWMENT,
   newKeypair,
   SANDBOX_NETWORK_PASSPHRASE,
@@ -507,30 +506,6 @@ describe('genesis', () => {
     expect(a.hashes).toHaveLength(CUSTOMER_WALLET_COUNT)
     expect(c.accounts.map((account) => account.publicKey)).not.toEqual(a.accounts.map((account) => account.publicKey))
     expect(c.hashes).not.toEqual(a.hashes)
-  })
-
-  it('brings accounts made before the ledger existed into it with the genesis endowment', async () => {
-    const db = await openDatabase({ file: ':memory:' })
-    open.push(db)
-    const key = newKeypair(seededRandom('old account'))
-    await db
-      .insertInto('ledger_accounts')
-      .values({
-        public_key: key.publicKey(),
-        secret: key.secret(),
-        role: 'merchant',
-        label: 'Old',
-        created_at: 0,
-        // What the ledger migration gives rows that existed before it.
-        sequence: '0',
-        usdc_balance: '0',
-        xlm_balance: '0',
-      })
-      .execute()
-    expect(await db.transaction().execute((trx) => endowPreLedgerAccounts(trx, GENESIS_TIME))).toBe(1)
-    const ledger = new LedgerService({ clock: new ManualClock(GENESIS_TIME) })
-    expect(await ledger.getAccount(db, key.publicKey())).toMatchObject({ sequence: 1n << 32n, balances: { xlm: GENESIS_XLM_ENDOWMENT } })
-    expect((await ledger.checkInvariants(db)).xlm.totalCoins).toBe(GENESIS_XLM_ENDOWMENT)
   })
 })
 
