@@ -12,7 +12,7 @@ import { createApp } from './http/app.js'
 import { LedgerCloser } from './ledger/ledger-closer.js'
 import { LedgerService } from './ledger/ledger-service.js'
 import { listMerchants } from './merchants/merchant-repository.js'
-import { matchIncomingPayments } from './payments/payment-receipts.js'
+import { matchIncomingPayment } from './payments/payment-receipts.js'
 import { toMerchantCredentials, type MerchantCredentials } from './merchants/merchant-service.js'
 import { cryptoRandom, seededRandom } from './random.js'
 import { readAdvancedMs } from './simulation/clock-service.js'
@@ -81,7 +81,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       networkPassphrase: identity.networkPassphrase,
     })
     const context: SandboxContext = { db, clock, wallClock, random, publicUrl, identity, ledger, log }
-    ledger.onApplied(matchIncomingPayments(context))
+    ledger.onApplied(matchIncomingPayment)
     const closer = ledgerClose === 'instant' ? undefined : new LedgerCloser(db, ledger, { intervalMs: ledgerClose, onError: (e) => log(`Ledger close failed: ${String(e)}`) })
     closer?.start()
     const inFlight = trackResponses(server)

@@ -1,6 +1,6 @@
 // Digest-auth signatures (spec section 5) and webhook signatures, shared by the client,
 // the sandbox's verifier and integrators' receivers so that all three agree byte for byte.
-import { createHmac, timingSafeEqual } from 'node:crypto'
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
 
 export const DIGEST_HEADERS = {
   key: 'x-digest-key',
@@ -38,6 +38,16 @@ export function signaturesMatch(expectedHex: string, receivedHex: string): boole
   const expected = Buffer.from(expectedHex, 'hex')
   const received = Buffer.from(receivedHex, 'hex')
   return expected.length === received.length && timingSafeEqual(expected, received)
+}
+
+/**
+ * Compares a secret token (admin token, checkout auth_token) with what a caller sent, in time
+ * that depends on neither: both are hashed to equal length first.
+ */
+export function secretsMatch(expected: string, given: unknown): boolean {
+  if (typeof given !== 'string') return false
+  const digest = (text: string) => createHash('sha256').update(text).digest()
+  return timingSafeEqual(digest(expected), digest(given))
 }
 
 /** Signs a webhook body exactly as the sandbox does: hex HMAC-SHA256 over the raw bytes. */

@@ -1,8 +1,8 @@
 // The hosted payment page behind hostedUrl. It shows what the customer is asked to pay and the
 // wallet URI; a wrong auth_token gets an error page instead of the payment.
-import { timingSafeEqual } from 'node:crypto'
 import { Router } from 'express'
 import { USDC_SCALE, formatDecimalShort, minorToMajorUnits } from '../../src/money.js'
+import { secretsMatch } from '../../src/signing.js'
 import type { SandboxContext } from '../context.js'
 import { findCurrency } from '../currencies/currency-table.js'
 import type { PaymentRow } from '../db/schema.js'
@@ -16,13 +16,6 @@ const TEXT = {
 
 const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
-
-function tokensMatch(expected: string, given: unknown): boolean {
-  if (typeof given !== 'string') return false
-  const a = Buffer.from(expected)
-  const b = Buffer.from(given)
-  return a.length === b.length && timingSafeEqual(a, b)
-}
 
 function page(lang: 'en' | 'es', title: string, body: string): string {
   return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title><style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#1a1a2e}dt{color:#666;font-size:.85rem}dd{margin:0 0 1rem}code{word-break:break-all;font-size:.8rem}</style></head><body>${body}</body></html>`
@@ -52,7 +45,7 @@ export function checkoutRoutes(ctx: SandboxContext): Router {
     const lang = req.query.lang === 'es' ? 'es' : 'en'
     const payment = req.params.id.length <= 64 ? await findPaymentById(ctx.db, req.params.id) : undefined
     res.type('html').set('Cache-Control', 'no-store')
-    if (!payment || !tokensMatch(payment.auth_token, req.query.auth_token)) {
+    if (!payment || !secretsMatch(payment.auth_token, req.query.auth_token)) {
       res.status(404).send(page(lang, TEXT[lang].notFound, `<h1 data-testid="error">${TEXT[lang].notFound}</h1>`))
       return
     }

@@ -3,9 +3,8 @@
 // A request is signed with HMAC-SHA256(secret, path + timestamp + METHOD + body). Besides the
 // exact form, two tolerated variants cover common clients: the path without its query string,
 // and the body as compact JSON (JSON.stringify of the parsed body, "" for {}). Nothing else.
-import { createHash, timingSafeEqual } from 'node:crypto'
 import type { Request, RequestHandler } from 'express'
-import { DIGEST_HEADERS, DIGEST_TOLERANCE_SECONDS, signDigest, signaturesMatch } from '../../src/signing.js'
+import { DIGEST_HEADERS, DIGEST_TOLERANCE_SECONDS, secretsMatch, signDigest, signaturesMatch } from '../../src/signing.js'
 import type { Clock } from '../clock.js'
 import type { MerchantRow } from '../db/schema.js'
 import { HttpError, unauthorized } from './errors.js'
@@ -87,12 +86,10 @@ export const ADMIN_TOKEN_HEADER = 'x-sandbox-admin-token'
 
 /** Guards sandbox-wide controls with the admin token printed at start. */
 export function adminAuth(adminToken: string): RequestHandler {
-  const expected = createHash('sha256').update(adminToken).digest()
   return (req, _res, next) => {
     const given = header(req, ADMIN_TOKEN_HEADER)
     if (given === undefined) return next(new HttpError(401, UNAUTHORIZED, `Missing ${ADMIN_TOKEN_HEADER} header`))
-    const actual = createHash('sha256').update(given).digest()
-    if (!timingSafeEqual(expected, actual)) return next(new HttpError(401, UNAUTHORIZED, `Wrong ${ADMIN_TOKEN_HEADER}`))
+    if (!secretsMatch(adminToken, given)) return next(new HttpError(401, UNAUTHORIZED, `Wrong ${ADMIN_TOKEN_HEADER}`))
     next()
   }
 }

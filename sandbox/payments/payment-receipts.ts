@@ -4,22 +4,21 @@
 // wallet through the Horizon-compatible API). Money that matches nothing still lands.
 import type { Kysely } from 'kysely'
 import { divideRoundHalfUp, formatDecimalShort, USDC_SCALE } from '../../src/money.js'
-import type { SandboxContext } from '../context.js'
 import type { Database, PaymentRow } from '../db/schema.js'
 import type { LedgerTransaction } from '../ledger/ledger-service.js'
 import { appendHistory, moveTo } from './payment-lifecycle.js'
 import { findPaymentByMemo, updatePayment } from './payment-repository.js'
 
-export function matchIncomingPayments(ctx: Pick<SandboxContext, 'clock'>) {
-  return async (db: Kysely<Database>, tx: LedgerTransaction): Promise<void> => {
-    if (tx.memoType !== 'text' || !tx.memo) return
-    const payment = await findPaymentByMemo(db, tx.memo)
-    if (!payment) return
-    const received = tx.operations
-      .filter((op) => op.asset === 'USDC' && op.to === payment.destination)
-      .reduce((sum, op) => sum + op.amount, 0n)
-    if (received > 0n) await recordReceipt(db, payment, received, tx, ctx.clock.now())
-  }
+/** The ledger listener: credits the payment whose memo a transaction carries, if any. */
+export async function matchIncomingPayment(db: Kysely<Database>, tx: LedgerTransaction): Promise<void> {
+  if (tx.memoType !== 'text' || !tx.memo) return
+  const payment = await findPaymentByMemo(db, tx.memo)
+  if (!payment) return
+  const received = tx.operations
+    .filter((op) => op.asset === 'USDC' && op.to === payment.destination)
+    .reduce((sum, op) => sum + op.amount, 0n)
+  // The payment changes when the ledger applied the money, on the same business clock.
+  if (received > 0n) await recordReceipt(db, payment, received, tx, tx.appliedAt)
 }
 
 /** amount_paid follows the USDC received, in the pricing currency's smallest unit. */

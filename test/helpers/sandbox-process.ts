@@ -1,13 +1,8 @@
-// Runs `paybox sandbox start` as a separate process (from the sources) and waits for the JSON
-// line it prints once it accepts connections: for tests that need a second process or a kill.
-import { spawn, type ChildProcess } from 'node:child_process'
+// Runs `paybox sandbox start --json` as a separate process (through spawnCli) and waits for the
+// JSON line it prints once it accepts connections: for tests that need a second process.
 import path from 'node:path'
-import readline from 'node:readline'
-import { fileURLToPath } from 'node:url'
+import { spawnCli, type SpawnedCli } from './cli.js'
 import { temporaryDir } from './sandbox.js'
-
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
-export const DEV_BIN = path.join(ROOT, 'bin/dev.js')
 
 export interface SandboxBannerJson {
   baseUrl: string
@@ -17,35 +12,22 @@ export interface SandboxBannerJson {
 
 export interface SandboxProcess {
   banner: SandboxBannerJson
-  child: ChildProcess
-  home: string
+  process: SpawnedCli
   /** Sends the signal and resolves with the exit code once the process has exited. */
   stop(signal?: NodeJS.Signals): Promise<number | null>
 }
 
-export async function spawnSandbox(args: string[], env: NodeJS.ProcessEnv = {}): Promise<SandboxProcess> {
-  const home = env.PAYBOX_HOME ?? temporaryDir('paybox-home-')
-  const child = spawn(process.execPath, [DEV_BIN, 'sandbox', 'start', '--json', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, PAYBOX_HOME: home, PAYBOX_CONFIG_DIR: path.join(home, 'config'), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let stderr = ''
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
-  const firstLine = new Promise<string>((resolve, reject) => {
-    const lines = readline.createInterface({ input: child.stdout! })
-    lines.once('line', resolve)
-    void exited.then((code) => reject(new Error(`sandbox exited with ${code} before it was ready: ${stderr}`)))
-  })
-  const banner = JSON.parse(await firstLine) as SandboxBannerJson
+export async function spawnSandbox(args: string[]): Promise<SandboxProcess> {
+  const home = temporaryDir('paybox-home-')
+  const spawned = spawnCli(['sandbox', 'start', '--json', ...args], { PAYBOX_HOME: home, PAYBOX_CONFIG_DIR: path.join(home, 'config') })
+  const banner = JSON.parse(await spawned.firstLine) as SandboxBannerJson
   return {
     banner,
-    child,
-    home,
+    process: spawned,
     stop: async (signal = 'SIGTERM') => {
+      const { child } = spawned
       if (child.exitCode === null && child.signalCode === null) child.kill(signal)
-      return exited
+      return (await spawned.exited).code
     },
   }
 }

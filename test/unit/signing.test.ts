@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { signDigest, signaturesMatch, signWebhook, verifyWebhook } from '../../src/signing.js'
+import { secretsMatch, signDigest, signaturesMatch, signWebhook, verifyWebhook } from '../../src/signing.js'
 import { signedPayloadVariants } from '../../sandbox/http/auth.js'
 
 const SECRET = 'sk_test_secret'
@@ -39,6 +39,17 @@ describe('signaturesMatch', () => {
     ['not hex', 'z'.repeat(64)],
   ])('refuses a near miss: %s', (_name, candidate) => {
     expect(signaturesMatch(good, candidate)).toBe(false)
+  })
+})
+
+describe('secretsMatch', () => {
+  it('accepts only the identical token, whatever its length or type', () => {
+    expect(secretsMatch('adm_123', 'adm_123')).toBe(true)
+    expect(secretsMatch('adm_123', 'adm_124')).toBe(false)
+    expect(secretsMatch('adm_123', 'adm_1234')).toBe(false)
+    expect(secretsMatch('adm_123', '')).toBe(false)
+    expect(secretsMatch('adm_123', undefined)).toBe(false)
+    expect(secretsMatch('adm_123', ['adm_123'])).toBe(false)
   })
 })
 
