@@ -1,27 +1,51 @@
 // Every command of the CLI, by id (oclif's explicit strategy: no directory scan at start-up).
 // Command modules load heavy dependencies lazily inside run(), so importing them all is cheap.
+import Balances from './balances.js'
 import ConfigGet from './config/get.js'
 import ConfigList from './config/list.js'
 import ConfigSet from './config/set.js'
 import Currencies from './currencies.js'
+import FeeTierShow from './fee-tier.js'
+import LedgerAccounts from './ledger/accounts.js'
+import LedgerTransactions from './ledger/transactions.js'
+import LedgerTx from './ledger/tx.js'
 import Login from './login.js'
+import PaymentsAcceptUnderpayment from './payments/accept-underpayment.js'
 import PaymentsCreate from './payments/create.js'
+import PaymentsExpire from './payments/expire.js'
+import PaymentsFail from './payments/fail.js'
 import PaymentsGet from './payments/get.js'
 import PaymentsList from './payments/list.js'
+import PaymentsPay from './payments/pay.js'
+import PaymentsRefund from './payments/refund.js'
+import RefundsGet from './refunds/get.js'
+import RefundsList from './refunds/list.js'
 import SandboxClockAdvance from './sandbox/clock/advance.js'
 import SandboxClockShow from './sandbox/clock/index.js'
 import SandboxStart from './sandbox/start.js'
 import SandboxStatus from './sandbox/status.js'
 
 export const COMMANDS = {
+  balances: Balances,
   'config:get': ConfigGet,
   'config:list': ConfigList,
   'config:set': ConfigSet,
   currencies: Currencies,
+  'fee-tier': FeeTierShow,
+  'ledger:accounts': LedgerAccounts,
+  'ledger:transactions': LedgerTransactions,
+  'ledger:tx': LedgerTx,
   login: Login,
+  'payments:accept-underpayment': PaymentsAcceptUnderpayment,
   'payments:create': PaymentsCreate,
+  'payments:expire': PaymentsExpire,
+  'payments:fail': PaymentsFail,
   'payments:get': PaymentsGet,
   'payments:list': PaymentsList,
+  'payments:pay': PaymentsPay,
+  'payments:refund': PaymentsRefund,
+  'refunds:get': RefundsGet,
+  'refunds:list': RefundsList,
   'sandbox:clock': SandboxClockShow,
   'sandbox:clock:advance': SandboxClockAdvance,
   'sandbox:start': SandboxStart,

@@ -12,9 +12,10 @@ import { createApp } from './http/app.js'
 import { LedgerCloser } from './ledger/ledger-closer.js'
 import { LedgerService } from './ledger/ledger-service.js'
 import { listMerchants } from './merchants/merchant-repository.js'
-import { matchIncomingPayment } from './payments/payment-receipts.js'
+import { paymentReceiver } from './payments/payment-receipts.js'
 import { toMerchantCredentials, type MerchantCredentials } from './merchants/merchant-service.js'
 import { cryptoRandom, seededRandom } from './random.js'
+import { completeSettlements } from './settlement/settlement-service.js'
 import { readAdvancedMs } from './simulation/clock-service.js'
 import { DUE_WORK_INTERVAL_MS, startDueWorkSweeper } from './simulation/due-work-sweeper.js'
 
@@ -81,7 +82,8 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       networkPassphrase: identity.networkPassphrase,
     })
     const context: SandboxContext = { db, clock, wallClock, random, publicUrl, identity, ledger, log }
-    ledger.onApplied(matchIncomingPayment)
+    ledger.onApplied(paymentReceiver(context))
+    ledger.onClosed(completeSettlements)
     const closer = ledgerClose === 'instant' ? undefined : new LedgerCloser(db, ledger, { intervalMs: ledgerClose, onError: (e) => log(`Ledger close failed: ${String(e)}`) })
     closer?.start()
     const inFlight = trackResponses(server)

@@ -2,10 +2,10 @@ import { Flags } from '@oclif/core'
 import type { CreatePaymentRequest, Payment } from '../../src/client/types.js'
 import { ApiCommand } from '../../src/cli/base-command.js'
 import { UserError } from '../../src/cli/errors.js'
+import { metadataFlag, minorUnitsFlag } from '../../src/cli/flag-values.js'
 import { terminalQr } from '../../src/cli/output.js'
 import { valueOrPrompt } from '../../src/cli/prompts.js'
 import { precisionsOf, renderPayment } from '../../src/cli/render/payments.js'
-import { majorToMinorUnits } from '../../src/money.js'
 
 export default class PaymentsCreate extends ApiCommand<typeof PaymentsCreate> {
   static override summary = 'Create a payment'
@@ -41,12 +41,8 @@ export default class PaymentsCreate extends ApiCommand<typeof PaymentsCreate> {
     const amountText = await valueOrPrompt(flags.amount, 'amount', `Amount in ${flags.currency}`)
     const description = await valueOrPrompt(flags.description, 'description', 'Description shown to the customer')
     const precisions = precisionsOf((await client.currencies.list()).items)
-    const precision = precisions.get(flags.currency)
-    if (precision === undefined) throw new UserError(`Unsupported --currency ${flags.currency}`, `one of ${[...precisions.keys()].join(', ')}`)
-    const value = majorToMinorUnits(amountText, precision)
-    if (value === undefined || value <= 0) {
-      throw new UserError(`--amount must be a positive amount with at most ${precision} decimal places for ${flags.currency}, got "${amountText}"`)
-    }
+    if (!precisions.has(flags.currency)) throw new UserError(`Unsupported --currency ${flags.currency}`, `one of ${[...precisions.keys()].join(', ')}`)
+    const value = minorUnitsFlag(amountText, flags.currency, precisions)
 
     const request: CreatePaymentRequest = {
       amount: { value, currency: flags.currency },
@@ -56,7 +52,7 @@ export default class PaymentsCreate extends ApiCommand<typeof PaymentsCreate> {
       webhookUrl: flags['webhook-url'],
       name: flags.name,
       locale: flags.locale as CreatePaymentRequest['locale'],
-      metadata: flags.metadata ? parseMetadata(flags.metadata) : undefined,
+      metadata: flags.metadata ? metadataFlag(flags.metadata) : undefined,
       partnerId: flags['partner-id'],
       storeId: flags['store-id'],
       expiresInHours: flags['expires-in-hours'] === undefined ? undefined : parseHours(flags['expires-in-hours']),
@@ -69,16 +65,6 @@ export default class PaymentsCreate extends ApiCommand<typeof PaymentsCreate> {
     if (flags.qr) this.print(await terminalQr(payment.qrCode))
     return payment
   }
-}
-
-function parseMetadata(entries: string[]): Record<string, string> {
-  const metadata: Record<string, string> = {}
-  for (const entry of entries) {
-    const at = entry.indexOf('=')
-    if (at <= 0) throw new UserError(`--metadata must be key=value, got "${entry}"`)
-    metadata[entry.slice(0, at)] = entry.slice(at + 1)
-  }
-  return metadata
 }
 
 function parseHours(text: string): number {

@@ -131,6 +131,26 @@ export interface PaymentsTable {
   created_at: number
   updated_at: number
   expires_at: number
+  /** When settlement completed (settlement_status paid); counts towards the fee tier's volume. */
+  settled_at: number | null
+  /** USDC refunded so far, in stroops; never more than usdc_received. */
+  usdc_refunded: number
+  /** 1 when a simulation asked for this payment's settlement to fail. */
+  settlement_will_fail: number
+}
+
+export interface RefundsTable {
+  id: string
+  merchant_id: string
+  payment_id: string
+  status: string
+  /** USDC paid back to the customer, in stroops. */
+  usdc_amount: number
+  description: string
+  metadata: string | null
+  /** Hash of the ledger transaction that paid the customer back. */
+  settlement_tx_id: string
+  created_at: number
 }
 
 export interface IdempotencyKeysTable {
@@ -152,6 +172,7 @@ export interface Database {
   ledger_transactions: LedgerTransactionsTable
   ledger_operations: LedgerOperationsTable
   payments: PaymentsTable
+  refunds: RefundsTable
   idempotency_keys: IdempotencyKeysTable
   kysely_migration: { name: string; timestamp: string }
   kysely_migration_lock: { id: string; is_locked: Generated<number> }
@@ -162,6 +183,7 @@ export type NewMerchant = Insertable<MerchantsTable>
 export type PaymentRow = Selectable<PaymentsTable>
 export type NewPayment = Insertable<PaymentsTable>
 export type PaymentUpdate = Updateable<PaymentsTable>
+export type RefundRow = Selectable<RefundsTable>
 export type LedgerAccountRow = Selectable<LedgerAccountsTable>
 export type LedgerLedgerRow = Selectable<LedgerLedgersTable>
 export type LedgerTransactionRow = Selectable<LedgerTransactionsTable>

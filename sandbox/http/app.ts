@@ -5,9 +5,13 @@ import { adminRoutes } from '../admin/admin-routes.js'
 import { checkoutRoutes } from '../checkout/checkout-routes.js'
 import { shortLinkRoutes } from '../checkout/short-link-routes.js'
 import type { SandboxContext } from '../context.js'
+import { balanceRoutes } from '../balances/balance-routes.js'
 import { currencyRoutes } from '../currencies/currency-routes.js'
+import { feeTierRoutes } from '../fees/fee-tier-routes.js'
+import { ledgerRoutes } from '../ledger/ledger-routes.js'
 import { findMerchantByApiKey } from '../merchants/merchant-repository.js'
 import { paymentRoutes } from '../payments/payment-routes.js'
+import { refundRoutes } from '../refunds/refund-routes.js'
 import { clockRoutes } from '../simulation/clock-routes.js'
 import { paymentSimulationRoutes } from '../simulation/payment-simulation-routes.js'
 import { SIGNATURE_FAILED, UNAUTHORIZED, adminAuth, digestAuth } from './auth.js'
@@ -30,15 +34,19 @@ export function createApp(ctx: SandboxContext): Express {
   app.use(parseJsonBody)
 
   // Who may call what: the admin token for sandbox-wide controls, digest auth for merchants.
-  app.use(['/sandbox/merchants', '/sandbox/clock'], adminAuth(ctx.identity.adminToken))
+  app.use(['/sandbox/merchants', '/sandbox/clock', '/sandbox/ledger'], adminAuth(ctx.identity.adminToken))
   const auth = { wallClock: ctx.wallClock, findMerchantByApiKey: (apiKey: string) => findMerchantByApiKey(ctx.db, apiKey) }
   app.use(['/payments', '/refunds', '/accounts', '/sandbox/payments'], digestAuth(auth, UNAUTHORIZED))
   app.use(['/invoices', '/merchant', '/currencies', '/merchants'], digestAuth(auth, SIGNATURE_FAILED))
 
   app.use(adminRoutes(ctx))
   app.use(clockRoutes(ctx))
+  app.use(ledgerRoutes(ctx))
   app.use(paymentRoutes(ctx))
+  app.use(refundRoutes(ctx))
   app.use(paymentSimulationRoutes(ctx))
+  app.use(balanceRoutes(ctx))
+  app.use(feeTierRoutes(ctx))
   app.use(currencyRoutes())
 
   app.use(notFoundRoute)

@@ -74,6 +74,15 @@ export interface TransferInput {
   memo?: string
 }
 
+export interface PaymentsInput {
+  /** The transaction's source: pays the fee and signs. */
+  source: string
+  /** One payment operation each; one whose `from` is not the source names it as the operation's source and signs too. */
+  payments: Array<{ from: string; to: string; asset: LedgerAssetCode; amount: bigint }>
+  /** A text memo, at most 28 bytes. */
+  memo?: string
+}
+
 export interface AccountBalances {
   /** Stroops. */
   xlm: bigint
@@ -162,6 +171,8 @@ export interface SupplyReport {
 
 /** Runs inside the database transaction that applied `tx`; throwing rolls the transaction back. */
 export type AppliedListener = (db: Kysely<Database>, tx: LedgerTransaction) => void | Promise<void>
+/** Runs inside the database transaction that closed `ledger`; throwing rolls the close back. */
+export type ClosedListener = (db: Kysely<Database>, ledger: LedgerInfo) => void | Promise<void>
 
 /** An account as a transaction being checked sees it: changes stay here until all checks pass. */
 interface WorkingAccount {
@@ -176,6 +187,9 @@ export class LedgerService {
   readonly networkPassphrase: string
   readonly #clock: Clock
   readonly #listeners = new Set<AppliedListener>()
+  readonly #closedListeners = new Set<ClosedListener>()
+  /** Applies in progress per database transaction: a listener may apply more (a settlement, say). */
+  readonly #applying = new WeakMap<Kysely<Database>, number>()
 
   constructor(options: LedgerServiceOptions) {
     this.#clock = options.clock
@@ -189,22 +203,31 @@ export class LedgerService {
     return () => this.#listeners.delete(listener)
   }
 
+  /** Registers a listener for every closed ledger; returns a function that removes it. */
+  onClosed(listener: ClosedListener): () => void {
+    this.#closedListeners.add(listener)
+    return () => this.#closedListeners.delete(listener)
+  }
+
+  /** Builds, signs with the sender's stored key and applies a one-payment transaction. */
+  transfer(db: Kysely<Database>, input: TransferInput): Promise<LedgerTransaction> {
+    const { memo, ...payment } = input
+    return this.pay(db, { source: input.from, payments: [payment], memo })
+  }
+
   /**
-   * Builds, signs with the sender's stored key and applies a one-payment transaction. It goes
-   * through applyEnvelope, exactly as an envelope submitted from outside would.
+   * Builds a transaction of payment operations, signs it with every key it needs (the sandbox
+   * holds them) and applies it through applyEnvelope, exactly as an envelope submitted from
+   * outside would be.
    */
-  async transfer(db: Kysely<Database>, input: TransferInput): Promise<LedgerTransaction> {
+  async pay(db: Kysely<Database>, input: PaymentsInput): Promise<LedgerTransaction> {
     requireTransaction(db)
-    const source = StrKey.isValidEd25519PublicKey(input.from) ? await findAccount(db, input.from) : undefined
-    if (!source?.secret) throw new LedgerError('tx_no_account', `${input.from} is not an account the sandbox holds the key of`)
-    if (!StrKey.isValidEd25519PublicKey(input.to) && !StrKey.isValidMed25519PublicKey(input.to)) {
-      // Contracts (C…) cannot be paid by a classic payment: funds for the escrow contract go to its custody account.
-      throw operationFailure([], 'op_malformed', `${input.to} is not an account address (G… or M…)`)
+    const signers = new Map<string, string>()
+    for (const publicKey of new Set([input.source, ...input.payments.map((payment) => payment.from)])) {
+      const account = StrKey.isValidEd25519PublicKey(publicKey) ? await findAccount(db, publicKey) : undefined
+      if (!account?.secret) throw new LedgerError('tx_no_account', `${publicKey} is not an account the sandbox holds the key of`)
+      signers.set(publicKey, account.secret)
     }
-    if (input.amount <= 0n || input.amount > INT64_MAX) {
-      throw operationFailure([], 'op_malformed', `The amount must be between 1 stroop and ${INT64_MAX} stroops`)
-    }
-    const asset = input.asset === 'XLM' ? Asset.native() : await this.#usdcAsset(db)
     let memo: Memo = Memo.none()
     if (input.memo !== undefined) {
       try {
@@ -213,17 +236,33 @@ export class LedgerService {
         throw new LedgerError('tx_malformed', 'A text memo holds at most 28 bytes')
       }
     }
+    const source = (await findAccount(db, input.source))!
     const nowSeconds = Math.floor(this.#clock.now() / 1000)
-    const tx = new TransactionBuilder(new Account(source.public_key, source.sequence), {
-      fee: BASE_FEE.toString(),
+    const builder = new TransactionBuilder(new Account(source.public_key, source.sequence), {
+      fee: (BASE_FEE * BigInt(input.payments.length)).toString(),
       networkPassphrase: this.networkPassphrase,
       memo,
       // From the business clock, not the SDK's setTimeout (which reads Date.now()).
       timebounds: { minTime: 0, maxTime: nowSeconds + TRANSFER_TIMEOUT_SECONDS },
     })
-      .addOperation(Operation.payment({ destination: input.to, asset, amount: formatDecimal(input.amount, USDC_SCALE) }))
-      .build()
-    tx.sign(Keypair.fromSecret(source.secret))
+    const applied: OperationResultCode[] = []
+    for (const payment of input.payments) {
+      if (!StrKey.isValidEd25519PublicKey(payment.to) && !StrKey.isValidMed25519PublicKey(payment.to)) {
+        // Contracts (C…) cannot be paid by a classic payment: funds for the escrow contract go to its custody account.
+        throw operationFailure(applied, 'op_malformed', `${payment.to} is not an account address (G… or M…)`)
+      }
+      if (payment.amount <= 0n || payment.amount > INT64_MAX) {
+        throw operationFailure(applied, 'op_malformed', `The amount must be between 1 stroop and ${INT64_MAX} stroops`)
+      }
+      const asset = payment.asset === 'XLM' ? Asset.native() : await this.#usdcAsset(db)
+      const amount = formatDecimal(payment.amount, USDC_SCALE)
+      builder.addOperation(
+        Operation.payment({ destination: payment.to, asset, amount, ...(payment.from === input.source ? {} : { source: payment.from }) }),
+      )
+      applied.push('op_success')
+    }
+    const tx = builder.build()
+    for (const secret of signers.values()) tx.sign(Keypair.fromSecret(secret))
     return this.applyEnvelope(db, tx.toEnvelope().toXDR('base64'))
   }
 
@@ -292,8 +331,16 @@ export class LedgerService {
     await insertTransaction(db, row, operationRows)
 
     const applied = toLedgerTransaction(row, operationRows)
-    for (const listener of this.#listeners) await listener(db, applied)
-    if (this.closeMode === 'instant') await this.closeLedger(db)
+    // Listeners may apply transactions of their own; in instant mode the ledger closes once,
+    // after the outermost, so a transaction and the ones it caused share a ledger.
+    const depth = this.#applying.get(db) ?? 0
+    this.#applying.set(db, depth + 1)
+    try {
+      for (const listener of this.#listeners) await listener(db, applied)
+    } finally {
+      this.#applying.set(db, depth)
+    }
+    if (this.closeMode === 'instant' && depth === 0) await this.closeLedger(db)
     return applied
   }
 
@@ -312,7 +359,9 @@ export class LedgerService {
       total_coins: open.total_coins,
       fee_pool: open.fee_pool,
     })
-    return toLedgerInfo({ ...open, closed_at: now })
+    const closed = toLedgerInfo({ ...open, closed_at: now })
+    for (const listener of this.#closedListeners) await listener(db, closed)
+    return closed
   }
 
   async currentLedger(db: Kysely<Database>): Promise<LedgerInfo | undefined> {

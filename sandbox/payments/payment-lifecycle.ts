@@ -1,19 +1,40 @@
-// The payment state machine (docs/payment-lifecycle.md). Pure: given a payment row and what
-// happened, it says whether the move is allowed and what the row becomes. Services persist the
-// result; nothing else changes a payment's status.
-import type { PaymentRow } from '../db/schema.js'
+// The payment state machines (docs/payment-lifecycle.md): `status` and `settlement_status`.
+// Pure: given a payment row and what happened, they say whether the move is allowed and what
+// the row becomes. Services persist the result with savePaymentChange; nothing else changes a
+// payment's status.
+import type { Kysely } from 'kysely'
+import type { Database, PaymentRow, PaymentUpdate } from '../db/schema.js'
 import { conflict } from '../http/errors.js'
+import { updatePayment } from './payment-repository.js'
 import type { PaymentStatus } from './payment-schemas.js'
 import type { HistoryEntry } from './payment-service.js'
 
 /** Where each status may go next. paid, expired, failed and canceled are final. */
 export const PAYMENT_TRANSITIONS: Readonly<Record<PaymentStatus, readonly PaymentStatus[]>> = {
   open: ['underpaid', 'paid', 'expired', 'failed', 'canceled'],
-  underpaid: ['paid', 'failed', 'expired'],
+  underpaid: ['paid', 'failed', 'expired', 'canceled'],
   paid: [],
   expired: [],
   failed: [],
   canceled: [],
+}
+
+export type SettlementStatus = 'open' | 'processing' | 'paid' | 'failed'
+
+/** Settlement starts when a payment is paid; paid (settled) and failed are final. */
+export const SETTLEMENT_TRANSITIONS: Readonly<Record<SettlementStatus, readonly SettlementStatus[]>> = {
+  open: ['processing', 'failed'],
+  processing: ['paid', 'failed'],
+  paid: [],
+  failed: [],
+}
+
+/** How settlement moves are written in history, next to the payment statuses. */
+const SETTLEMENT_HISTORY_STATUS: Record<SettlementStatus, string> = {
+  open: 'settlement_open',
+  processing: 'settlement_processing',
+  paid: 'settled',
+  failed: 'settlement_failed',
 }
 
 export function canMove(from: string, to: PaymentStatus): boolean {
@@ -34,8 +55,29 @@ export function moveTo(payment: PaymentRow, to: PaymentStatus, description: stri
   return { status: to, history: appendHistory(payment.history, { time: now, status: to, description }), updated_at: now }
 }
 
+/** The row fields after settlement moves to `to`, recorded in history; 409 if not allowed. */
+export function moveSettlementTo(
+  payment: PaymentRow,
+  to: SettlementStatus,
+  description: string,
+  now: number,
+): { settlement_status: string; history: string; updated_at: number } {
+  const allowed = SETTLEMENT_TRANSITIONS[payment.settlement_status as SettlementStatus] ?? []
+  if (!allowed.includes(to)) {
+    throw conflict('Conflict', `The settlement of payment ${payment.id} is ${payment.settlement_status} and cannot become ${to}`)
+  }
+  const entry = { time: now, status: SETTLEMENT_HISTORY_STATUS[to], description }
+  return { settlement_status: to, history: appendHistory(payment.history, entry), updated_at: now }
+}
+
 export function appendHistory(historyJson: string, entry: HistoryEntry): string {
   const history = JSON.parse(historyJson) as HistoryEntry[]
   history.push(entry)
   return JSON.stringify(history)
+}
+
+/** Writes a change to a payment and returns the row as it now is. */
+export async function savePaymentChange(db: Kysely<Database>, payment: PaymentRow, changes: PaymentUpdate): Promise<PaymentRow> {
+  await updatePayment(db, payment.id, changes)
+  return { ...payment, ...changes } as PaymentRow
 }

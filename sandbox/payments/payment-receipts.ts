@@ -5,20 +5,23 @@
 import type { Kysely } from 'kysely'
 import { divideRoundHalfUp, formatDecimalShort, USDC_SCALE } from '../../src/money.js'
 import type { Database, PaymentRow } from '../db/schema.js'
-import type { LedgerTransaction } from '../ledger/ledger-service.js'
-import { appendHistory, moveTo } from './payment-lifecycle.js'
-import { findPaymentByMemo, updatePayment } from './payment-repository.js'
+import type { AppliedListener, LedgerTransaction } from '../ledger/ledger-service.js'
+import { startSettlement, type SettlementDeps } from '../settlement/settlement-service.js'
+import { appendHistory, moveTo, savePaymentChange } from './payment-lifecycle.js'
+import { findPaymentByMemo } from './payment-repository.js'
 
 /** The ledger listener: credits the payment whose memo a transaction carries, if any. */
-export async function matchIncomingPayment(db: Kysely<Database>, tx: LedgerTransaction): Promise<void> {
-  if (tx.memoType !== 'text' || !tx.memo) return
-  const payment = await findPaymentByMemo(db, tx.memo)
-  if (!payment) return
-  const received = tx.operations
-    .filter((op) => op.asset === 'USDC' && op.to === payment.destination)
-    .reduce((sum, op) => sum + op.amount, 0n)
-  // The payment changes when the ledger applied the money, on the same business clock.
-  if (received > 0n) await recordReceipt(db, payment, received, tx, tx.appliedAt)
+export function paymentReceiver(deps: SettlementDeps): AppliedListener {
+  return async (db, tx) => {
+    if (tx.memoType !== 'text' || !tx.memo) return
+    const payment = await findPaymentByMemo(db, tx.memo)
+    if (!payment) return
+    const received = tx.operations
+      .filter((op) => op.asset === 'USDC' && op.to === payment.destination)
+      .reduce((sum, op) => sum + op.amount, 0n)
+    // The payment changes when the ledger applied the money, on the same business clock.
+    if (received > 0n) await recordReceipt(deps, db, payment, received, tx, tx.appliedAt)
+  }
 }
 
 /** amount_paid follows the USDC received, in the pricing currency's smallest unit. */
@@ -26,7 +29,14 @@ export function amountPaidFor(payment: Pick<PaymentRow, 'amount_value' | 'usdc_a
   return Number(divideRoundHalfUp(usdcReceived * BigInt(payment.amount_value), BigInt(payment.usdc_amount)))
 }
 
-async function recordReceipt(db: Kysely<Database>, payment: PaymentRow, received: bigint, tx: LedgerTransaction, now: number) {
+async function recordReceipt(
+  deps: SettlementDeps,
+  db: Kysely<Database>,
+  payment: PaymentRow,
+  received: bigint,
+  tx: LedgerTransaction,
+  now: number,
+): Promise<void> {
   const total = BigInt(payment.usdc_received) + received
   const receipt = {
     usdc_received: Number(total),
@@ -42,13 +52,15 @@ async function recordReceipt(db: Kysely<Database>, payment: PaymentRow, received
       target === payment.status
         ? { history: appendHistory(payment.history, { time: now, status: target, description }), updated_at: now }
         : moveTo(payment, target, description, now)
-    await updatePayment(db, payment.id, { ...receipt, ...change })
+    const updated = await savePaymentChange(db, payment, { ...receipt, ...change })
+    if (target === 'paid') await startSettlement(deps, db, updated, now)
     return
   }
-  // A payment that is already paid takes an overpayment; a closed one does not change, but
-  // the money has landed on the ledger all the same.
+  // A paid payment takes an overpayment, which stays in the merchant's account as received (it
+  // is not part of a settlement already made); a closed one does not change, but the money has
+  // landed on the ledger all the same.
   if (payment.status === 'paid') {
     const history = appendHistory(payment.history, { time: now, status: 'paid', description: `Additional payment received (${usdc})` })
-    await updatePayment(db, payment.id, { ...receipt, history, updated_at: now })
+    await savePaymentChange(db, payment, { ...receipt, history, updated_at: now })
   }
 }

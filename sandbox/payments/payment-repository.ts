@@ -1,5 +1,5 @@
 // Payment rows: the only code that reads or writes the payments table.
-import type { Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import type { Database, NewPayment, PaymentRow, PaymentUpdate } from '../db/schema.js'
 import type { PageRequest } from '../http/pagination.js'
 
@@ -69,4 +69,33 @@ export function findDuePayments(db: Kysely<Database>, now: number, limit: number
 
 export function findPaymentByMemo(db: Kysely<Database>, memo: string): Promise<PaymentRow | undefined> {
   return db.selectFrom('payments').selectAll().where('memo', '=', memo).executeTakeFirst()
+}
+
+/** USDC (stroops) a merchant settled with settled_at in (from, to]: gross, fees included. */
+export async function sumSettledVolume(db: Kysely<Database>, merchantId: string, from: number, to: number): Promise<bigint> {
+  const { volume } = await db
+    .selectFrom('payments')
+    .where('merchant_id', '=', merchantId)
+    .where('settled_at', '>', from)
+    .where('settled_at', '<=', to)
+    // As text: SQLite sums integers exactly, JavaScript numbers would not beyond 2^53.
+    .select(sql<string | null>`cast(sum(settlement_amount + settlement_fee) as text)`.as('volume'))
+    .executeTakeFirstOrThrow()
+  return BigInt(volume ?? '0')
+}
+
+/** Payments whose settlement transaction is in a ledger at or before `ledgerSequence` and still processing. */
+export function findSettlementsInLedgers(db: Kysely<Database>, ledgerSequence: number): Promise<PaymentRow[]> {
+  return db
+    .selectFrom('payments')
+    .innerJoin('ledger_transactions', 'ledger_transactions.hash', 'payments.settlement_tx_id')
+    .selectAll('payments')
+    .where('payments.settlement_status', '=', 'processing')
+    .where('ledger_transactions.ledger_sequence', '<=', ledgerSequence)
+    .execute()
+}
+
+export function findPaymentsByIds(db: Kysely<Database>, ids: string[]): Promise<PaymentRow[]> {
+  if (ids.length === 0) return Promise.resolve([])
+  return db.selectFrom('payments').selectAll().where('id', 'in', [...new Set(ids)]).execute()
 }

@@ -8,7 +8,8 @@ import { DEFAULT_PAGE_SIZE } from '../validation/common.js'
 import { IdempotencyGate, requestFingerprint, type StoredResponse } from '../idempotency/idempotency-service.js'
 import { toPaymentResource } from './payment-resource.js'
 import { createPaymentBody, listPaymentsQuery, MAX_IDEMPOTENCY_KEY_LENGTH } from './payment-schemas.js'
-import { createPayment, getPayment, listPayments } from './payment-service.js'
+import { acceptUnderpayment, createPayment, getPayment, listPayments } from './payment-service.js'
+import { noBody } from '../validation/common.js'
 
 function idempotencyKey(req: Request): string | undefined {
   const key = req.headers['idempotency-key']
@@ -47,6 +48,13 @@ export function paymentRoutes(ctx: SandboxContext): Router {
     const meta = pageMeta(page, total, rows.length)
     const links = pageLinks(ctx.publicUrl, '/payments', req.query as Record<string, string>, meta)
     res.json({ items: rows.map(render), meta, links })
+  })
+
+  router.post('/payments/:id/accept-underpayment', async (req, res) => {
+    const merchant = currentMerchant(req)
+    noBody.parse(req.body)
+    const payment = await ctx.db.transaction().execute((trx) => acceptUnderpayment(ctx, trx, merchant, req.params.id))
+    res.json(render(payment))
   })
 
   router.get('/payments/:id', async (req, res) => {

@@ -5,9 +5,12 @@ import { findCurrency, toUsdcStroops } from '../currencies/currency-table.js'
 import type { SandboxContext } from '../context.js'
 import type { Database, MerchantRow, PaymentRow } from '../db/schema.js'
 import { badRequest, notFound } from '../http/errors.js'
+import { USDC_SCALE, formatDecimalShort } from '../../src/money.js'
 import type { PageRequest } from '../http/pagination.js'
 import { isAccountAddress } from '../ledger/ledger-accounts.js'
 import { base64url, hex } from '../random.js'
+import { startSettlement, type SettlementDeps } from '../settlement/settlement-service.js'
+import { moveTo, savePaymentChange } from './payment-lifecycle.js'
 import {
   findPaymentForMerchant,
   insertPayment,
@@ -91,6 +94,9 @@ export async function createPayment(
     created_at: now,
     updated_at: now,
     expires_at: now + (body.expiresInHours != null ? Math.round(body.expiresInHours * 3_600_000) : DEFAULT_EXPIRY_MS),
+    settled_at: null,
+    usdc_refunded: 0,
+    settlement_will_fail: 0,
   }
   await insertPayment(db, payment)
   return payment
@@ -113,4 +119,24 @@ export async function getPayment(db: Kysely<Database>, merchant: MerchantRow, id
 
 export function listPayments(db: Kysely<Database>, merchant: MerchantRow, filters: PaymentFilters, page: PageRequest) {
   return listPaymentRows(db, merchant.id, filters, page)
+}
+
+/**
+ * Accepts a partial payment (spec 4.4): an underpaid payment becomes paid for what it received,
+ * and that amount settles. Anything else is refused with the reason.
+ */
+export async function acceptUnderpayment(
+  deps: SettlementDeps & Pick<SandboxContext, 'clock'>,
+  db: Kysely<Database>,
+  merchant: MerchantRow,
+  id: string,
+): Promise<PaymentRow> {
+  const payment = await getPayment(db, merchant, id)
+  if (payment.status !== 'underpaid') {
+    throw badRequest(`Payment ${payment.id} is ${payment.status}; only an underpaid payment can have its underpayment accepted`)
+  }
+  const now = deps.clock.now()
+  const received = `${formatDecimalShort(BigInt(payment.usdc_received), USDC_SCALE)} of ${formatDecimalShort(BigInt(payment.usdc_amount), USDC_SCALE)} USDC`
+  const accepted = await savePaymentChange(db, payment, moveTo(payment, 'paid', `Underpayment accepted (${received} received)`, now))
+  return startSettlement(deps, db, accepted, now)
 }

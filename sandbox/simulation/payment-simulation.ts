@@ -1,17 +1,21 @@
-// Simulated customers: a customer wallet pays a payment over the ledger, exactly as a real
-// wallet would (a USDC payment to the payment's destination with its memo), so the payment
-// moves through the same memo matching as every other way of paying.
+// Simulated customers and processing (sandbox only). A customer wallet pays over the ledger
+// exactly as a real wallet would (a USDC payment to the payment's destination with its memo),
+// so the payment moves through the same memo matching as every other way of paying. The other
+// simulations make the moves that in production come from outside: a processing failure,
+// expiry now rather than at expiresAt, and the customer cancelling on the checkout page.
+// Each takes the payment row: the API finds it by merchant, the checkout page by auth token.
 import type { Kysely } from 'kysely'
 import { z } from 'zod'
 import { findCurrency, toUsdcStroops } from '../currencies/currency-table.js'
 import type { SandboxContext } from '../context.js'
-import type { Database, MerchantRow, PaymentRow } from '../db/schema.js'
+import type { Database, PaymentRow } from '../db/schema.js'
 import { HttpError, badRequest, conflict } from '../http/errors.js'
 import { isAccountAddress } from '../ledger/ledger-accounts.js'
 import { LedgerError } from '../ledger/ledger-errors.js'
+import { moveTo, savePaymentChange } from '../payments/payment-lifecycle.js'
 import { findPaymentById } from '../payments/payment-repository.js'
 import { MAX_AMOUNT_VALUE } from '../payments/payment-schemas.js'
-import { getPayment } from '../payments/payment-service.js'
+import { optionalText } from '../validation/common.js'
 
 export const payBody = z
   .strictObject({
@@ -22,19 +26,23 @@ export const payBody = z
       .max(MAX_AMOUNT_VALUE)
       .optional(),
     from: z.string().refine(isAccountAddress, { message: 'must be a Stellar account address (G…)' }).optional(),
+    failSettlement: z.boolean().optional(),
   })
   .optional()
 export type PayBody = z.infer<typeof payBody>
 
+export const failBody = z.strictObject({ reason: optionalText(200) }).optional()
+export type FailBody = z.infer<typeof failBody>
+
+type SimulationContext = Pick<SandboxContext, 'clock' | 'ledger'>
+
 /** Pays `amount` (default: what remains) from a customer wallet; returns the updated payment. */
-export async function payFromCustomer(
-  ctx: SandboxContext,
+export async function simulateCustomerPayment(
+  ctx: SimulationContext,
   db: Kysely<Database>,
-  merchant: MerchantRow,
-  paymentId: string,
+  payment: PaymentRow,
   body: PayBody,
 ): Promise<PaymentRow> {
-  const payment = await getPayment(db, merchant, paymentId)
   if (payment.status !== 'open' && payment.status !== 'underpaid') {
     throw conflict('Conflict', `Payment ${payment.id} is ${payment.status} and cannot be paid`)
   }
@@ -43,6 +51,8 @@ export async function payFromCustomer(
   const from = body?.from ?? (await richestCustomer(ctx, db))
   const account = await ctx.ledger.getAccount(db, from)
   if (!account || account.role !== 'customer') throw badRequest(`from: ${from} is not a customer wallet of this sandbox`)
+  // Recorded before the money moves: settlement starts inside the ledger transaction that pays.
+  if (body?.failSettlement) await savePaymentChange(db, payment, { settlement_will_fail: 1 })
   try {
     await ctx.ledger.transfer(db, { from, to: payment.destination, asset: 'USDC', amount: usdc, memo: payment.memo })
   } catch (error) {
@@ -55,6 +65,29 @@ export async function payFromCustomer(
   return (await findPaymentById(db, payment.id))!
 }
 
+/** A processing failure: an open or underpaid payment becomes failed. */
+export function failPayment(ctx: SimulationContext, db: Kysely<Database>, payment: PaymentRow, body: FailBody): Promise<PaymentRow> {
+  const reason = body?.reason ?? 'simulated processing failure'
+  return savePaymentChange(db, payment, moveTo(payment, 'failed', `Payment failed: ${reason}`, ctx.clock.now()))
+}
+
+/** Expiry now instead of at expiresAt: only an open payment, with nothing received, expires. */
+export function expirePayment(ctx: SimulationContext, db: Kysely<Database>, payment: PaymentRow): Promise<PaymentRow> {
+  if (payment.status === 'underpaid') {
+    throw conflict('Conflict', `Payment ${payment.id} is underpaid: it does not expire; accept the underpayment or refund it`)
+  }
+  const now = ctx.clock.now()
+  return savePaymentChange(db, payment, { ...moveTo(payment, 'expired', 'Payment expired (simulated)', now), expires_at: now })
+}
+
+/** The customer cancels on the checkout page: only before paying anything. */
+export function cancelPayment(ctx: SimulationContext, db: Kysely<Database>, payment: PaymentRow): Promise<PaymentRow> {
+  if (payment.status === 'underpaid') {
+    throw conflict('Conflict', `Payment ${payment.id} is underpaid: the customer cannot cancel after paying part`)
+  }
+  return savePaymentChange(db, payment, moveTo(payment, 'canceled', 'Payment canceled by the customer', ctx.clock.now()))
+}
+
 function usdcFor(payment: PaymentRow, value: number): bigint {
   const currency = findCurrency(payment.amount_currency)
   if (!currency) throw new Error(`Payment ${payment.id} has an unknown currency`)
@@ -62,7 +95,7 @@ function usdcFor(payment: PaymentRow, value: number): bigint {
 }
 
 /** The customer wallet with the most USDC, so repeated simulations do not run one dry. */
-async function richestCustomer(ctx: SandboxContext, db: Kysely<Database>): Promise<string> {
+async function richestCustomer(ctx: SimulationContext, db: Kysely<Database>): Promise<string> {
   const customers = await ctx.ledger.listAccounts(db, { role: 'customer' })
   const richest = customers.reduce<(typeof customers)[number] | undefined>(
     (best, account) => (best === undefined || account.balances.usdc > best.balances.usdc ? account : best),

@@ -50,3 +50,6 @@ export const DEFAULT_PAGE_SIZE = 20
 
 /** Optional text field; null is taken as "not given", as most clients mean it. */
 export const optionalText = (max: number) => z.string().trim().min(1).max(max).nullish().transform((v) => v ?? undefined)
+
+/** For endpoints that take no body: nothing, or an empty JSON object. */
+export const noBody = z.strictObject({}).optional()

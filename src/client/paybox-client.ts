@@ -5,14 +5,25 @@
 import { DIGEST_HEADERS, signDigest } from '../signing.js'
 import { PayboxApiError, PayboxConnectionError } from './errors.js'
 import type {
+  AccountBalances,
   CreatePaymentRequest,
+  CreateRefundRequest,
   Currency,
   ErrorBody,
+  FeeTier,
+  LedgerAccount,
+  LedgerAccountRole,
+  LedgerTransaction,
+  LedgerTransactionsQuery,
   ListPaymentsQuery,
+  ListRefundsQuery,
   Page,
   Payment,
+  Refund,
   SandboxClock,
+  SandboxFailRequest,
   SandboxMerchant,
+  SandboxPayRequest,
 } from './types.js'
 
 export interface PayboxClientOptions {
@@ -54,6 +65,27 @@ export class PayboxClient {
       }),
     get: (id: string) => this.request<Payment>('GET', `/payments/${encodeURIComponent(id)}`),
     list: (query: ListPaymentsQuery = {}) => this.request<Page<Payment>>('GET', '/payments', { query: { ...query } }),
+    /** Takes what an underpaid payment received as payment in full: it becomes paid. */
+    acceptUnderpayment: (id: string) => this.request<Payment>('POST', `/payments/${encodeURIComponent(id)}/accept-underpayment`),
+    /** Pays the customer back over the ledger (default: everything still refundable). */
+    refund: (id: string, body: CreateRefundRequest = {}) =>
+      this.request<Refund>('POST', `/payments/${encodeURIComponent(id)}/refunds`, { body }),
+  }
+
+  readonly refunds = {
+    list: (query: ListRefundsQuery = {}) => this.request<Page<Refund>>('GET', '/refunds', { query: { ...query } }),
+    get: (id: string) => this.request<Refund>('GET', `/refunds/${encodeURIComponent(id)}`),
+  }
+
+  readonly balances = {
+    /** Every asset of the merchant's settlement account. */
+    list: () => this.request<AccountBalances>('GET', '/accounts/balances'),
+    /** One asset: `USDC`, `USDC:<issuer>`, `native` or `XLM`. */
+    get: (assetId: string) => this.request<{ balance: string }>('GET', `/accounts/balances/${encodeURIComponent(assetId)}`),
+  }
+
+  readonly merchant = {
+    feeTier: () => this.request<FeeTier>('GET', '/merchant/fee-tier'),
   }
 
   readonly currencies = {
@@ -65,13 +97,28 @@ export class PayboxClient {
     merchants: () => this.request<{ items: SandboxMerchant[] }>('GET', '/sandbox/merchants', { auth: 'admin' }),
     clock: () => this.request<SandboxClock>('GET', '/sandbox/clock', { auth: 'admin' }),
     /** A sandbox customer wallet pays the payment over the ledger (default: what remains). */
-    pay: (paymentId: string, body: { amount?: number; from?: string } = {}) =>
+    pay: (paymentId: string, body: SandboxPayRequest = {}) =>
       this.request<Payment>('POST', `/sandbox/payments/${encodeURIComponent(paymentId)}/pay`, { body }),
+    /** Simulates a processing failure: the payment becomes failed. */
+    fail: (paymentId: string, body: SandboxFailRequest = {}) =>
+      this.request<Payment>('POST', `/sandbox/payments/${encodeURIComponent(paymentId)}/fail`, { body }),
+    /** Expires the payment now, whatever its expiresAt. */
+    expire: (paymentId: string) => this.request<Payment>('POST', `/sandbox/payments/${encodeURIComponent(paymentId)}/expire`),
     advanceClock: (seconds: number) =>
       this.request<SandboxClock & { processed: Record<string, number> }>('POST', '/sandbox/clock/advance', {
         auth: 'admin',
         body: { seconds },
       }),
+  }
+
+  /** The simulated Stellar ledger, as the sandbox operator sees it (admin token). */
+  readonly ledger = {
+    accounts: (query: { role?: LedgerAccountRole } = {}) =>
+      this.request<{ items: LedgerAccount[] }>('GET', '/sandbox/ledger/accounts', { auth: 'admin', query: { ...query } }),
+    transactions: (query: LedgerTransactionsQuery = {}) =>
+      this.request<{ items: LedgerTransaction[] }>('GET', '/sandbox/ledger/transactions', { auth: 'admin', query: { ...query } }),
+    transaction: (hash: string) =>
+      this.request<LedgerTransaction>('GET', `/sandbox/ledger/transactions/${encodeURIComponent(hash)}`, { auth: 'admin' }),
   }
 
   /** Sends one request and returns its parsed JSON; any non-2xx answer throws PayboxApiError. */

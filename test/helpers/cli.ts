@@ -15,7 +15,8 @@ import { fileURLToPath } from 'node:url'
 import { Config, run, settings } from '@oclif/core'
 import { captureOutput } from '@oclif/test'
 import { register } from 'tsx/esm/api'
-import { temporaryDir } from './sandbox.js'
+import { expect } from 'vitest'
+import { temporaryDir, type TestSandbox } from './sandbox.js'
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const DEV_BIN = path.join(ROOT, 'bin', 'dev.js')
@@ -34,6 +35,22 @@ export function isolatedEnv(extra: CliEnv = {}): CliEnv & { PAYBOX_HOME: string;
     CI: '1',
     ...extra,
   }
+}
+
+/**
+ * An isolated environment connected to a test sandbox as one of its seeded merchants, with the
+ * admin token too (pass PAYBOX_ADMIN_TOKEN: undefined in `extra` to leave it out).
+ */
+export function merchantEnv(sandbox: TestSandbox, mode: 'direct' | 'escrow' = 'direct', extra: CliEnv = {}): CliEnv {
+  const merchant = sandbox.merchants.find((m) => m.settlement_mode === mode)
+  if (!merchant) throw new Error(`the sandbox has no ${mode} merchant`)
+  return isolatedEnv({
+    PAYBOX_BASE_URL: sandbox.url,
+    PAYBOX_API_KEY: merchant.apiKey,
+    PAYBOX_API_SECRET: merchant.apiSecret,
+    PAYBOX_ADMIN_TOKEN: sandbox.identity.adminToken,
+    ...extra,
+  })
 }
 
 export interface CliResult<T = unknown> {
@@ -114,6 +131,15 @@ export async function runCli<T = unknown>(argv: string[], env: CliEnv): Promise<
   } finally {
     process.exitCode = previousExitCode
   }
+}
+
+/** The command failed the way the CLI promises: nothing on stdout, exactly `message` as one stderr line. */
+export function expectOneLineFailure(result: CliResult, message: string, exitCode = 1): void {
+  expect(result.error).toBeUndefined()
+  expect(result.stdout).toBe('')
+  expect(linesOf(result.stderr)).toHaveLength(1)
+  expect(result.stderr).toBe(`Error: ${message}\n`)
+  expect(result.exitCode).toBe(exitCode)
 }
 
 /** Runs a command with --json and parses stdout, which must be exactly one JSON document. */

@@ -2,6 +2,7 @@
 import { minorToMajorUnits } from '../../money.js'
 import type { Currency, Page, Payment } from '../../client/types.js'
 import { colourStatus, details, table } from '../output.js'
+import { formatUsdc } from '../usdc.js'
 
 export type Precisions = ReadonlyMap<string, number>
 
@@ -42,4 +43,11 @@ export function renderPaymentPage(page: Page<Payment>, precisions: Precisions): 
   ])
   const { currentPage, totalPages, totalItems } = page.meta
   return `${table(['Id', 'Status', 'Amount', 'Description', 'Created'], rows)}\nPage ${currentPage} of ${Math.max(totalPages, 1)} (${totalItems} payments)`
+}
+
+/** The line after a simulated customer payment: "Paid 5.00 USD (5.0000000 USDC) from G…; status underpaid". */
+export function renderPaySummary(payment: Payment, paid: { units: number; usdc: bigint }, precisions: Precisions): string {
+  const amount = formatAmount(paid.units, payment.amount.currency, precisions)
+  const from = payment.sender_account ? ` from ${payment.sender_account}` : ''
+  return `Paid ${amount} (${formatUsdc(paid.usdc)})${from}; status ${colourStatus(payment.status)}`
 }

@@ -1,0 +1,56 @@
+import { Args, Flags } from '@oclif/core'
+import type { Payment } from '../../src/client/types.js'
+import { ApiCommand } from '../../src/cli/base-command.js'
+import { accountAddressFlag, minorUnitsFlag, oneOfFlags } from '../../src/cli/flag-values.js'
+import { overpaymentOf, underpaymentOf, usdcWorth } from '../../src/cli/payment-simulation.js'
+import { precisionsOf, renderPayment, renderPaySummary } from '../../src/cli/render/payments.js'
+
+export default class PaymentsPay extends ApiCommand<typeof PaymentsPay> {
+  static override args = {
+    id: Args.string({ description: 'Payment id (pt_…)', required: true }),
+  }
+
+  static override summary = 'Simulate a customer paying a payment over the sandbox ledger'
+  static override description =
+    'A sandbox customer wallet sends USDC to the payment\'s destination with its memo, as a real wallet would. ' +
+    'Without an amount it pays exactly what remains. --amount is in major units of the payment\'s currency.'
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> pt_0194…',
+    '<%= config.bin %> <%= command.id %> pt_0194… --amount 5.00',
+    '<%= config.bin %> <%= command.id %> pt_0194… --underpay',
+    '<%= config.bin %> <%= command.id %> pt_0194… --overpay --from GCUST…',
+    '<%= config.bin %> <%= command.id %> pt_0194… --fail-settlement --json',
+  ]
+
+  // --amount, --underpay and --overpay are alternatives (checked in run()).
+  static override flags = {
+    amount: Flags.string({ description: 'Amount in major units of the payment\'s currency, e.g. 5.00' }),
+    underpay: Flags.boolean({ description: 'Pay half of what remains, leaving the payment underpaid' }),
+    overpay: Flags.boolean({ description: 'Pay what remains plus 10% of the amount' }),
+    from: Flags.string({ description: 'Paying customer wallet, G… (default: the one holding the most USDC)' }),
+    'fail-settlement': Flags.boolean({ description: 'Make the settlement of this payment fail when it comes' }),
+  }
+
+  public async run(): Promise<Payment> {
+    const { args, flags } = this
+    oneOfFlags(flags, ['amount', 'underpay', 'overpay'])
+    const client = this.client()
+    const from = flags.from === undefined ? undefined : await accountAddressFlag(flags.from, 'from')
+    const before = await client.payments.get(args.id)
+    const precisions = precisionsOf((await client.currencies.list()).items)
+    let amount: number | undefined
+    if (flags.amount !== undefined) amount = minorUnitsFlag(flags.amount, before.amount.currency, precisions)
+    else if (flags.underpay) amount = underpaymentOf(before, precisions)
+    else if (flags.overpay) amount = overpaymentOf(before)
+
+    const payment = await client.sandbox.pay(args.id, { amount, from, failSettlement: flags['fail-settlement'] || undefined })
+    if (!this.jsonEnabled()) {
+      // Without an amount the customer paid what remained: what the payment was credited.
+      const units = amount ?? payment.amount_paid - before.amount_paid
+      this.print(renderPayment(payment, precisions))
+      this.print(renderPaySummary(payment, { units, usdc: usdcWorth(payment, units) }, precisions))
+    }
+    return payment
+  }
+}

@@ -1,0 +1,84 @@
+// Read-only views of the simulated ledger for the sandbox's own tools (admin token):
+// accounts with balances, transactions (filter by account, page by position), one transaction
+// decoded. Amounts are decimal text with 7 places, as Horizon shows them.
+import { TransactionBuilder } from '@stellar/stellar-sdk'
+import { Router } from 'express'
+import { z } from 'zod'
+import { USDC_SCALE, formatDecimal } from '../../src/money.js'
+import { toIso } from '../clock.js'
+import type { SandboxContext } from '../context.js'
+import { notFound } from '../http/errors.js'
+import { queryInteger } from '../validation/common.js'
+import { isAccountAddress } from './ledger-accounts.js'
+import { MAX_TRANSACTIONS_PAGE, type LedgerAccount, type LedgerTransaction } from './ledger-service.js'
+
+const LEDGER_ROLES = ['issuer', 'merchant', 'escrow', 'platform_fee', 'customer'] as const
+
+const accountsQuery = z.strictObject({
+  role: z.enum(LEDGER_ROLES, { message: `must be one of ${LEDGER_ROLES.join(', ')}` }).optional(),
+})
+
+const transactionsQuery = z.strictObject({
+  account: z.string().refine(isAccountAddress, { message: 'must be a Stellar account address (G…)' }).optional(),
+  limit: queryInteger(1, MAX_TRANSACTIONS_PAGE).optional(),
+  order: z.enum(['asc', 'desc'], { message: 'must be asc or desc' }).optional(),
+  after: queryInteger(0, Number.MAX_SAFE_INTEGER).optional(),
+})
+
+const HASH = /^[0-9a-fA-F]{64}$/
+
+const amount = (stroops: bigint): string => formatDecimal(stroops, USDC_SCALE)
+
+function toAccountView(account: LedgerAccount) {
+  return {
+    publicKey: account.publicKey,
+    role: account.role,
+    label: account.label,
+    sequence: account.sequence.toString(),
+    balances: { USDC: amount(account.balances.usdc), XLM: amount(account.balances.xlm) },
+    createdAt: toIso(account.createdAt),
+  }
+}
+
+export function ledgerRoutes(ctx: SandboxContext): Router {
+  const router = Router()
+
+  const toTransactionView = async (tx: LedgerTransaction) => {
+    const ledger = await ctx.ledger.getLedger(ctx.db, tx.ledgerSequence)
+    const envelope = TransactionBuilder.fromXDR(tx.envelopeXdr, ctx.ledger.networkPassphrase)
+    return {
+      hash: tx.hash,
+      position: tx.position,
+      ledger: tx.ledgerSequence,
+      sourceAccount: tx.sourceAccount,
+      sourceSequence: tx.sourceSequence.toString(),
+      feeCharged: tx.feeCharged.toString(),
+      memoType: tx.memoType,
+      memo: tx.memo,
+      operations: tx.operations.map((op) => ({ ...op, amount: amount(op.amount) })),
+      signatures: envelope.signatures.length,
+      envelopeXdr: tx.envelopeXdr,
+      appliedAt: toIso(tx.appliedAt),
+      closedAt: ledger?.closedAt == null ? null : toIso(ledger.closedAt),
+    }
+  }
+
+  router.get('/sandbox/ledger/accounts', async (req, res) => {
+    const { role } = accountsQuery.parse(req.query)
+    res.json({ items: (await ctx.ledger.listAccounts(ctx.db, { role })).map(toAccountView) })
+  })
+
+  router.get('/sandbox/ledger/transactions', async (req, res) => {
+    const query = transactionsQuery.parse(req.query)
+    const transactions = await ctx.ledger.listTransactions(ctx.db, query)
+    res.json({ items: await Promise.all(transactions.map(toTransactionView)) })
+  })
+
+  router.get('/sandbox/ledger/transactions/:hash', async (req, res) => {
+    const { hash } = req.params
+    const tx = HASH.test(hash) ? await ctx.ledger.getTransaction(ctx.db, hash) : undefined
+    if (!tx) throw notFound(`No ledger transaction ${hash.slice(0, 80)}`)
+    res.json(await toTransactionView(tx))
+  })
+  return router
+}

@@ -1,0 +1,42 @@
+// HTTP face of refunds: POST /payments/{id}/refunds (the sandbox's way to make one), GET
+// /refunds (spec 4.6) and GET /refunds/{id}.
+import { Router } from 'express'
+import type { SandboxContext } from '../context.js'
+import { currentMerchant } from '../http/auth.js'
+import { pageLinks, pageMeta } from '../http/pagination.js'
+import { findPaymentsByIds } from '../payments/payment-repository.js'
+import { DEFAULT_PAGE_SIZE } from '../validation/common.js'
+import { toRefundResource } from './refund-resource.js'
+import { createRefundBody, listRefundsQuery } from './refund-schemas.js'
+import { getRefund, listRefunds, refundPayment } from './refund-service.js'
+
+export function refundRoutes(ctx: SandboxContext): Router {
+  const router = Router()
+
+  router.post('/payments/:id/refunds', async (req, res) => {
+    const merchant = currentMerchant(req)
+    const body = createRefundBody.parse(req.body)
+    const { refund, payment } = await ctx.db.transaction().execute((trx) => refundPayment(ctx, trx, merchant, req.params.id, body))
+    res.json(toRefundResource(refund, payment, ctx))
+  })
+
+  router.get('/refunds', async (req, res) => {
+    const merchant = currentMerchant(req)
+    const query = listRefundsQuery.parse(req.query)
+    const page = { page: query.page ?? 1, limit: query.limit ?? DEFAULT_PAGE_SIZE }
+    const { rows, total } = await listRefunds(ctx.db, merchant, page)
+    const payments = new Map((await findPaymentsByIds(ctx.db, rows.map((row) => row.payment_id))).map((p) => [p.id, p]))
+    const meta = pageMeta(page, total, rows.length)
+    const links = pageLinks(ctx.publicUrl, '/refunds', req.query as Record<string, string>, meta)
+    res.json({ items: rows.map((row) => toRefundResource(row, payments.get(row.payment_id)!, ctx)), meta, links })
+  })
+
+  router.get('/refunds/:id', async (req, res) => {
+    const merchant = currentMerchant(req)
+    const refund = await getRefund(ctx.db, merchant, req.params.id)
+    const [payment] = await findPaymentsByIds(ctx.db, [refund.payment_id])
+    res.json(toRefundResource(refund, payment!, ctx))
+  })
+
+  return router
+}

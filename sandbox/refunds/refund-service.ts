@@ -1,0 +1,128 @@
+// Refunds (spec 2.4, 4.6; docs/payment-lifecycle.md): one ledger transaction pays the customer
+// (the payment's sender_account) back from wherever the money now sits. For a settled payment
+// that is the merchant's account plus, from the platform-fee account, the same share of the
+// commerce fee, so a full refund returns exactly what the customer paid and the merchant is
+// out of pocket by nothing. A paid payment can be refunded in parts; an underpaid one only in
+// full, which cancels it.
+import type { Kysely } from 'kysely'
+import { USDC_SCALE, divideRoundHalfUp, formatDecimalShort } from '../../src/money.js'
+import type { SandboxContext } from '../context.js'
+import type { Database, MerchantRow, PaymentRow, RefundRow } from '../db/schema.js'
+import { HttpError, badRequest, conflict, notFound } from '../http/errors.js'
+import type { PageRequest } from '../http/pagination.js'
+import type { LedgerAssetCode } from '../db/schema.js'
+import { LedgerError } from '../ledger/ledger-errors.js'
+import { appendHistory, moveTo, savePaymentChange } from '../payments/payment-lifecycle.js'
+import { amountPaidFor } from '../payments/payment-receipts.js'
+import { getPayment } from '../payments/payment-service.js'
+import { findRefundForMerchant, insertRefund, listRefunds as listRefundRows } from './refund-repository.js'
+import type { CreateRefundBody } from './refund-schemas.js'
+
+export async function refundPayment(
+  ctx: Pick<SandboxContext, 'clock' | 'random' | 'ledger' | 'identity'>,
+  db: Kysely<Database>,
+  merchant: MerchantRow,
+  paymentId: string,
+  body: CreateRefundBody,
+): Promise<{ refund: RefundRow; payment: PaymentRow }> {
+  const payment = await getPayment(db, merchant, paymentId)
+  if (payment.status !== 'paid' && payment.status !== 'underpaid') {
+    throw conflict('Conflict', `Payment ${payment.id} is ${payment.status}; only paid and underpaid payments can be refunded`)
+  }
+  const refundable = BigInt(payment.usdc_received - payment.usdc_refunded)
+  if (refundable <= 0n) throw conflict('Conflict', `Payment ${payment.id} has been refunded in full`)
+  const usdc = refundAmount(payment, refundable, body?.amount ?? undefined)
+  if (payment.status === 'underpaid' && usdc !== refundable) {
+    throw badRequest('amount: an underpaid payment is refunded in full (omit amount); accept the underpayment to keep it instead')
+  }
+  if (!payment.sender_account) throw new Error(`Payment ${payment.id} received money but has no sender account`)
+
+  const now = ctx.clock.now()
+  const parts = refundSources(payment, merchant, ctx.identity.escrowCustody, ctx.identity.platformFeeAccount, usdc)
+  let hash: string
+  try {
+    const tx = await ctx.ledger.pay(db, {
+      source: parts[0]!.from,
+      payments: parts.map((part) => ({ ...part, to: payment.sender_account!, asset: 'USDC' as LedgerAssetCode })),
+      memo: payment.memo,
+    })
+    hash = tx.hash
+  } catch (error) {
+    if (error instanceof LedgerError) {
+      const codes = [error.code, ...(error.operationCodes ?? [])].join(', ')
+      throw new HttpError(409, 'Conflict', `The ledger refused the refund (${codes}): ${error.message}`)
+    }
+    throw error
+  }
+
+  const refund: RefundRow = {
+    id: `rf_${ctx.random.uuidV7(now).replaceAll('-', '')}`,
+    merchant_id: merchant.id,
+    payment_id: payment.id,
+    status: 'refunded',
+    usdc_amount: Number(usdc),
+    description: body?.description ?? `Refund of ${payment.id}`,
+    metadata: body?.metadata ? JSON.stringify(body.metadata) : null,
+    settlement_tx_id: hash,
+    created_at: now,
+  }
+  await insertRefund(db, refund)
+
+  const description = `Refunded ${formatDecimalShort(usdc, USDC_SCALE)} USDC to ${payment.sender_account} (${refund.id})`
+  const refunded = { usdc_refunded: payment.usdc_refunded + Number(usdc), refunded: 1 }
+  const change =
+    payment.status === 'underpaid'
+      ? moveTo(payment, 'canceled', `${description}; underpaid payment canceled`, now)
+      : { history: appendHistory(payment.history, { time: now, status: 'refunded', description }), updated_at: now }
+  return { refund, payment: await savePaymentChange(db, payment, { ...change, ...refunded }) }
+}
+
+/** The USDC to refund for `value` smallest units of the pricing currency, or all that is left. */
+function refundAmount(payment: PaymentRow, refundable: bigint, value: number | undefined): bigint {
+  if (value === undefined) return refundable
+  const refundableValue = amountPaidFor(payment, refundable)
+  if (value > refundableValue) {
+    throw badRequest(`amount: ${value} exceeds the ${refundableValue} (${payment.amount_currency} smallest units) still refundable`)
+  }
+  if (value === refundableValue) return refundable
+  const usdc = divideRoundHalfUp(BigInt(value) * BigInt(payment.usdc_amount), BigInt(payment.amount_value))
+  if (usdc <= 0n) throw badRequest('amount: is less than the smallest USDC amount (0.0000001)')
+  return usdc < refundable ? usdc : refundable
+}
+
+/**
+ * Who pays a refund of `usdc` back. Until settlement, whoever holds the money pays it all (the
+ * merchant; for escrow, the escrow custody). After settlement the holder pays its part and the
+ * platform-fee account returns the fee in proportion: cumulative shares are rounded down, and
+ * the last refund returns what is left of the fee, so the fee is returned exactly once.
+ */
+function refundSources(
+  payment: PaymentRow,
+  merchant: MerchantRow,
+  escrowCustody: string,
+  platformFeeAccount: string,
+  usdc: bigint,
+): Array<{ from: string; amount: bigint }> {
+  const settled = payment.settlement_tx_id !== null && payment.settlement_status !== 'failed'
+  const holder = payment.escrow_status === null ? merchant.account_id : settled ? payment.escrow_payee! : escrowCustody
+  const fee = settled ? BigInt(payment.settlement_fee) : 0n
+  const feeBearing = settled ? BigInt(payment.settlement_amount) + fee : 0n
+  const feeShare = (refunded: bigint): bigint =>
+    feeBearing === 0n ? 0n : ((refunded < feeBearing ? refunded : feeBearing) * fee) / feeBearing
+  const before = BigInt(payment.usdc_refunded)
+  const fromPlatform = feeShare(before + usdc) - feeShare(before)
+  return [
+    { from: holder, amount: usdc - fromPlatform },
+    { from: platformFeeAccount, amount: fromPlatform },
+  ].filter((part) => part.amount > 0n)
+}
+
+export async function getRefund(db: Kysely<Database>, merchant: MerchantRow, id: string): Promise<RefundRow> {
+  const refund = id.length <= 64 ? await findRefundForMerchant(db, merchant.id, id) : undefined
+  if (!refund) throw notFound(`No refund ${id}`)
+  return refund
+}
+
+export function listRefunds(db: Kysely<Database>, merchant: MerchantRow, page: PageRequest) {
+  return listRefundRows(db, merchant.id, page)
+}

@@ -1,0 +1,61 @@
+// Settlement: what happens to the money once a payment is paid (docs/payment-lifecycle.md).
+// Direct merchants: the customer's USDC is already in the merchant's settlement account; the
+// settlement transaction pays the commerce fee of the merchant's fee tier from it to the
+// platform-fee account. settlement_status is processing while that transaction's ledger is
+// open and paid once it closes. Escrow merchants: the payment funds the escrow order, and
+// settlement waits for the release.
+import type { Kysely } from 'kysely'
+import { USDC_SCALE, formatDecimalShort } from '../../src/money.js'
+import type { SandboxIdentity } from '../bootstrap.js'
+import type { Database, PaymentRow } from '../db/schema.js'
+import { feeFor } from '../fees/fee-tiers.js'
+import { merchantFeeTier } from '../fees/fee-tier-service.js'
+import type { LedgerInfo, LedgerService } from '../ledger/ledger-service.js'
+import { findMerchantById } from '../merchants/merchant-repository.js'
+import { appendHistory, moveSettlementTo, savePaymentChange } from '../payments/payment-lifecycle.js'
+import { findSettlementsInLedgers } from '../payments/payment-repository.js'
+
+export interface SettlementDeps {
+  ledger: LedgerService
+  identity: Pick<SandboxIdentity, 'platformFeeAccount'>
+}
+
+const usdcText = (stroops: bigint): string => `${formatDecimalShort(stroops, USDC_SCALE)} USDC`
+
+/**
+ * Starts settling a payment that has just become paid, in the caller's transaction, and
+ * returns the row as it now is. Everything received settles, overpayments included.
+ */
+export async function startSettlement(deps: SettlementDeps, db: Kysely<Database>, payment: PaymentRow, now: number): Promise<PaymentRow> {
+  if (payment.escrow_status !== null) {
+    const history = appendHistory(payment.history, { time: now, status: 'escrow_funded', description: 'Escrow order funded' })
+    return savePaymentChange(db, payment, { escrow_status: 'funded', history, updated_at: now })
+  }
+  const merchant = await findMerchantById(db, payment.merchant_id)
+  if (!merchant) throw new Error(`Payment ${payment.id} belongs to no merchant`)
+  const received = BigInt(payment.usdc_received)
+  const { tier } = await merchantFeeTier(db, merchant.id, now)
+  const fee = feeFor(received, tier.rateBps)
+  const amounts = { settlement_amount: Number(received - fee), settlement_fee: Number(fee) }
+  if (payment.settlement_will_fail === 1) {
+    const change = moveSettlementTo(payment, 'failed', 'Settlement failed (simulated); the funds stay in the merchant account', now)
+    return savePaymentChange(db, payment, { ...change, ...amounts })
+  }
+  const tx = await deps.ledger.pay(db, {
+    source: merchant.account_id,
+    payments: [{ from: merchant.account_id, to: deps.identity.platformFeeAccount, asset: 'USDC', amount: fee }],
+    memo: payment.memo,
+  })
+  const description = `Settlement submitted: ${usdcText(received - fee)} to the merchant, fee ${usdcText(fee)} (${tier.name}, ${tier.rateBps / 100}%)`
+  const change = moveSettlementTo(payment, 'processing', description, now)
+  return savePaymentChange(db, payment, { ...change, ...amounts, settlement_tx_id: tx.hash })
+}
+
+/** The ledger-close listener: settlements whose transaction is now in a closed ledger are paid. */
+export async function completeSettlements(db: Kysely<Database>, ledger: LedgerInfo): Promise<void> {
+  const closedAt = ledger.closedAt ?? ledger.openedAt
+  for (const payment of await findSettlementsInLedgers(db, ledger.sequence)) {
+    const change = moveSettlementTo(payment, 'paid', `Settled to the merchant account in ledger ${ledger.sequence}`, closedAt)
+    await savePaymentChange(db, payment, { ...change, settled_at: closedAt })
+  }
+}
