@@ -188,7 +188,7 @@ export class LedgerService {
   readonly #clock: Clock
   readonly #listeners = new Set<AppliedListener>()
   readonly #closedListeners = new Set<ClosedListener>()
-  /** Applies in progress per database transaction: a listener may apply more (a settlement, say). */
+  /** How deeply inOneLedger is nested, per database transaction. */
   readonly #applying = new WeakMap<Kysely<Database>, number>()
 
   constructor(options: LedgerServiceOptions) {
@@ -331,17 +331,30 @@ export class LedgerService {
     await insertTransaction(db, row, operationRows)
 
     const applied = toLedgerTransaction(row, operationRows)
-    // Listeners may apply transactions of their own; in instant mode the ledger closes once,
-    // after the outermost, so a transaction and the ones it caused share a ledger.
+    // Listeners may apply transactions of their own: they share this transaction's ledger.
+    return this.inOneLedger(db, async () => {
+      for (const listener of this.#listeners) await listener(db, applied)
+      return applied
+    })
+  }
+
+  /**
+   * Runs `work`; in instant mode, the transactions it applies share one ledger, which closes
+   * once `work` has returned, so close listeners see everything `work` wrote. Nested calls
+   * join the outermost one.
+   */
+  async inOneLedger<T>(db: Kysely<Database>, work: () => Promise<T>): Promise<T> {
+    requireTransaction(db)
     const depth = this.#applying.get(db) ?? 0
     this.#applying.set(db, depth + 1)
+    let result: T
     try {
-      for (const listener of this.#listeners) await listener(db, applied)
+      result = await work()
     } finally {
       this.#applying.set(db, depth)
     }
     if (this.closeMode === 'instant' && depth === 0) await this.closeLedger(db)
-    return applied
+    return result
   }
 
   /** Closes the open ledger at the business clock's time and opens the next; returns the closed one. */

@@ -12,6 +12,7 @@ import { base64url, hex } from '../random.js'
 import { startSettlement, type SettlementDeps } from '../settlement/settlement-service.js'
 import { moveTo, savePaymentChange } from './payment-lifecycle.js'
 import {
+  findPaymentById,
   findPaymentForMerchant,
   insertPayment,
   listPayments as listPaymentRows,
@@ -138,5 +139,7 @@ export async function acceptUnderpayment(
   const now = deps.clock.now()
   const received = `${formatDecimalShort(BigInt(payment.usdc_received), USDC_SCALE)} of ${formatDecimalShort(BigInt(payment.usdc_amount), USDC_SCALE)} USDC`
   const accepted = await savePaymentChange(db, payment, moveTo(payment, 'paid', `Underpayment accepted (${received} received)`, now))
-  return startSettlement(deps, db, accepted, now)
+  await startSettlement(deps, db, accepted, now)
+  // As it is now: the settlement's ledger may already have closed.
+  return (await findPaymentById(db, payment.id))!
 }

@@ -41,14 +41,17 @@ export async function startSettlement(deps: SettlementDeps, db: Kysely<Database>
     const change = moveSettlementTo(payment, 'failed', 'Settlement failed (simulated); the funds stay in the merchant account', now)
     return savePaymentChange(db, payment, { ...change, ...amounts })
   }
-  const tx = await deps.ledger.pay(db, {
-    source: merchant.account_id,
-    payments: [{ from: merchant.account_id, to: deps.identity.platformFeeAccount, asset: 'USDC', amount: fee }],
-    memo: payment.memo,
+  // The payment records its settlement transaction before that transaction's ledger can close.
+  return deps.ledger.inOneLedger(db, async () => {
+    const tx = await deps.ledger.pay(db, {
+      source: merchant.account_id,
+      payments: [{ from: merchant.account_id, to: deps.identity.platformFeeAccount, asset: 'USDC', amount: fee }],
+      memo: payment.memo,
+    })
+    const description = `Settlement submitted: ${usdcText(received - fee)} to the merchant, fee ${usdcText(fee)} (${tier.name}, ${tier.rateBps / 100}%)`
+    const change = moveSettlementTo(payment, 'processing', description, now)
+    return savePaymentChange(db, payment, { ...change, ...amounts, settlement_tx_id: tx.hash })
   })
-  const description = `Settlement submitted: ${usdcText(received - fee)} to the merchant, fee ${usdcText(fee)} (${tier.name}, ${tier.rateBps / 100}%)`
-  const change = moveSettlementTo(payment, 'processing', description, now)
-  return savePaymentChange(db, payment, { ...change, ...amounts, settlement_tx_id: tx.hash })
 }
 
 /** The ledger-close listener: settlements whose transaction is now in a closed ledger are paid. */

@@ -397,6 +397,80 @@ describe('applied listener', () => {
   })
 })
 
+describe('payments of several accounts in one transaction', () => {
+  it('signs with every operation source, applies all of it, and sets each operation source apart', async () => {
+    const t = await newSandboxLedger()
+    const [a, b, c] = t.customers as [string, string, string]
+    const tx = await t.db.transaction().execute((trx) =>
+      t.ledger.pay(trx, {
+        source: a,
+        payments: [
+          { from: a, to: c, asset: 'USDC', amount: 5n },
+          { from: b, to: c, asset: 'USDC', amount: 7n },
+        ],
+        memo: 'two payers',
+      }),
+    )
+    const envelope = TransactionBuilder.fromXDR(tx.envelopeXdr, SANDBOX_NETWORK_PASSPHRASE) as Transaction
+    expect(envelope.signatures).toHaveLength(2)
+    expect(envelope.operations.map((op) => op.source)).toEqual([undefined, b])
+    expect(tx.feeCharged).toBe(2n * BASE_FEE)
+    expect(tx.operations.map(({ from, to, amount }) => ({ from, to, amount }))).toEqual([
+      { from: a, to: c, amount: 5n },
+      { from: b, to: c, amount: 7n },
+    ])
+    expect((await t.ledger.balances(t.db, c))!.usdc).toBe(CUSTOMER_USDC_ENDOWMENT + 12n)
+  })
+
+  it('applies nothing when one operation fails', async () => {
+    const t = await newSandboxLedger()
+    const [a, b, c] = t.customers as [string, string, string]
+    const before = await snapshot(t.db)
+    const attempt = t.db.transaction().execute((trx) =>
+      t.ledger.pay(trx, {
+        source: a,
+        payments: [
+          { from: a, to: c, asset: 'USDC', amount: 5n },
+          { from: b, to: c, asset: 'USDC', amount: CUSTOMER_USDC_ENDOWMENT + 1n },
+        ],
+      }),
+    )
+    await expect(attempt).rejects.toMatchObject({ code: 'tx_failed', operationCodes: ['op_success', 'op_underfunded'] })
+    expect(await snapshot(t.db)).toEqual(before)
+  })
+})
+
+describe('one ledger for a transaction and the ones it causes', () => {
+  it('closes once, after listeners that apply transactions of their own, and tells close listeners', async () => {
+    const t = await newSandboxLedger({ closeMode: 'instant' })
+    const [a, b] = t.customers as [string, string]
+    const closes: Array<{ sequence: number; transactions: number }> = []
+    t.ledger.onClosed((_trx, ledger) => {
+      closes.push({ sequence: ledger.sequence, transactions: ledger.transactionCount })
+    })
+    t.ledger.onApplied(async (trx, tx) => {
+      // An echo: the payee pays 1 stroop back, as a settlement follows a payment.
+      if (tx.memo === 'ping') await t.ledger.transfer(trx, { from: b, to: a, asset: 'USDC', amount: 1n, memo: 'pong' })
+    })
+    const first = (await t.ledger.currentLedger(t.db))!.sequence
+    const ping = await transfer(t, { from: a, to: b, asset: 'USDC', amount: 2n, memo: 'ping' })
+    const [pong] = await t.ledger.listTransactions(t.db, { account: b, order: 'desc', limit: 1 })
+    expect(pong!.memo).toBe('pong')
+    expect([ping.ledgerSequence, pong!.ledgerSequence]).toEqual([first, first])
+    expect(closes).toEqual([{ sequence: first, transactions: 2 }])
+  })
+
+  it('rolls the close back with everything else when a close listener throws', async () => {
+    const t = await newSandboxLedger({ closeMode: 'instant' })
+    t.ledger.onClosed(() => {
+      throw new Error('close listener failed')
+    })
+    const before = await snapshot(t.db)
+    await expect(transfer(t, { from: t.customers[0]!, to: t.merchants[0]!, asset: 'USDC', amount: 1n })).rejects.toThrow('close listener failed')
+    expect(await snapshot(t.db)).toEqual(before)
+  })
+})
+
 describe('ledger closing', () => {
   it('closes one ledger per transaction in instant mode', async () => {
     const t = await newSandboxLedger({ closeMode: 'instant' })
