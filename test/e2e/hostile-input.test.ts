@@ -121,10 +121,18 @@ describe('hostile input: every malformed request gets a clean 4xx JSON error and
     expect(health.json).toEqual({ status: 'ok' })
 
     for (const merchant of [creds.direct, creds.escrow]) {
-      const list = await rawRequest(sandbox.url, { method: 'GET', path: '/payments', as: merchant })
-      expect(list.status).toBe(200)
-      expect((list.json as { meta: { totalItems: number } }).meta.totalItems).toBe(0)
+      for (const path of ['/payments', '/refunds']) {
+        const list = await rawRequest(sandbox.url, { method: 'GET', path, as: merchant })
+        expect(list.status).toBe(200)
+        expect((list.json as { meta: { totalItems: number } }).meta.totalItems, path).toBe(0)
+      }
     }
+    // Nothing moved on the ledger either: only genesis transactions are there.
+    const { items } = await sandbox.admin.request<{ items: Array<{ memo: string | null }> }>('GET', '/sandbox/ledger/transactions', {
+      auth: 'admin',
+      query: { limit: 200 },
+    })
+    expect(items.every((tx) => tx.memo === null)).toBe(true)
 
     // The check above can see a payment: a valid request made now shows up in the same list.
     const created = await rawRequest(sandbox.url, {

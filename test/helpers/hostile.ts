@@ -71,6 +71,10 @@ export const ENDPOINTS = [
   'GET /health',
   'GET /s/{code}',
   'GET /checkout/{id}',
+  'POST /payments/{id}/refunds',
+  'POST /sandbox/payments/{id}/…',
+  'GET /accounts/balances/{asset}',
+  'GET /sandbox/ledger/…',
 ] as const
 export type Endpoint = (typeof ENDPOINTS)[number]
 
@@ -619,6 +623,53 @@ export function generateHostileCases(seed: number, creds: HostileCredentials): H
   checkout('huge auth_token', `/checkout/pt_${rng.hex(32)}?auth_token=${'t'.repeat(5000)}`, page(404))
   for (const id of ['%', '%ZZ', '%E0%A4%A']) checkout('undecodable id', `/checkout/${id}`, error(400))
   checkout('POST', `/checkout/pt_${rng.hex(32)}`, error(404), 'POST', '{}')
+
+  // --- POST /payments/{id}/refunds: bodies are refused before the payment is even looked up -----------------
+  const refund = (name: string, body: string | undefined, status: number, signer: Signer | 'unsigned' = 'direct', id = `pt_${rng.hex(32)}`) =>
+    add({ endpoint: 'POST /payments/{id}/refunds', family: 'refund', method: 'POST', path: `/payments/${id}/refunds`, name: `refunds ${name}`, body, signAs: signer === 'unsigned' ? undefined : signer, expect: error(status) })
+  for (const amount of [0, -1, 1.5, '100', true, [], {}, 'null', 1e300, Number.MAX_SAFE_INTEGER]) {
+    refund(`amount ${JSON.stringify(amount)}`, JSON.stringify({ amount }), 400)
+  }
+  for (const body of ['{"description":7}', '{"description":""}', `{"description":"${'d'.repeat(1001)}"}`, '{"metadata":[]}', '{"metadata":"x"}', '{"reason":"x"}', '[]', '"refund"', '{"amount":', 'null']) {
+    refund(`body ${body.slice(0, 30)}`, body, 400)
+  }
+  refund('unknown payment, valid body', '{"amount":100}', 404)
+  refund('unsigned', '{}', 401, 'unsigned')
+  refund('oversized', oversized(MAX_BODY_BYTES + 1), 413)
+
+  // --- POST /sandbox/payments/{id}/pay|fail|expire -------------------------------------------------------------
+  const simulate = (name: string, action: string, body: string | undefined, status: number, signer: Signer | 'unsigned' = 'direct') =>
+    add({ endpoint: 'POST /sandbox/payments/{id}/…', family: 'simulation', method: 'POST', path: `/sandbox/payments/pt_${rng.hex(32)}/${action}`, name: `${action} ${name}`, body, signAs: signer === 'unsigned' ? undefined : signer, expect: error(status) })
+  for (const body of ['{"amount":0}', '{"amount":-5}', '{"amount":2.5}', '{"amount":"5"}', '{"from":"GABC"}', `{"from":"S${'A'.repeat(55)}"}`, '{"from":7}', '{"failSettlement":"yes"}', '{"failSettlement":1}', '{"to":"G"}', '[1]']) {
+    simulate(body, 'pay', body, 400)
+  }
+  for (const body of ['{"reason":5}', `{"reason":"${'r'.repeat(201)}"}`, '{"why":"x"}']) simulate(body, 'fail', body, 400)
+  for (const body of ['{"now":true}', '[]', '"expire"']) simulate(body, 'expire', body, 400)
+  for (const action of ['pay', 'fail', 'expire']) {
+    simulate('unknown payment', action, '{}', 404)
+    simulate('unsigned', action, '{}', 401, 'unsigned')
+  }
+  simulate('unknown action', 'refund', '{}', 404)
+
+  // --- GET /accounts/balances/{asset_id} ---------------------------------------------------------------------
+  const balance = (name: string, asset: string, status: number, signer: Signer | 'unsigned' = 'direct') =>
+    add({ endpoint: 'GET /accounts/balances/{asset}', family: 'balance', method: 'GET', path: `/accounts/balances/${asset}`, name: `balance ${name}`, signAs: signer === 'unsigned' ? undefined : signer, expect: error(status) })
+  for (const asset of ['usdc', 'EURC', 'BTC', 'USDC:', `USDC:G${'A'.repeat(55)}`, 'USDC%3AGXYZ', 'NATIVE', 'xlm', 'x'.repeat(3000), 'é中🙂', '%00', "'--"]) {
+    balance(JSON.stringify(asset.slice(0, 30)), asset, 400)
+  }
+  for (const asset of ['%', '%ZZ', '%C3']) balance(`undecodable ${asset}`, asset, 400)
+  balance('unsigned', 'USDC', 401, 'unsigned')
+
+  // --- GET /sandbox/ledger/… (admin token) -------------------------------------------------------------------
+  const ledger = (name: string, path: string, status: number, headers: Array<[string, string]> = [['x-sandbox-admin-token', creds.adminToken]]) =>
+    add({ endpoint: 'GET /sandbox/ledger/…', family: 'ledger', method: 'GET', path, name: `${path.slice(0, 60)} ${name}`, headers, expect: error(status) })
+  ledger('without the token', '/sandbox/ledger/accounts', 401, [])
+  ledger('with a wrong token', '/sandbox/ledger/transactions', 401, [['x-sandbox-admin-token', rng.hex(24)]])
+  for (const query of ['role=banker', 'role=', 'role[]=issuer', 'limit=5']) ledger('bad accounts query', `/sandbox/ledger/accounts?${query}`, 400)
+  for (const query of ['limit=0', 'limit=201', 'limit=x', 'order=up', 'after=-1', 'account=GABC', 'account=', 'cursor=5', 'limit=1&limit=2']) {
+    ledger('bad transactions query', `/sandbox/ledger/transactions?${query}`, 400)
+  }
+  for (const hash of [rng.hex(64), rng.hex(63), 'x'.repeat(64), 'y'.repeat(4000), '%00']) ledger('unknown hash', `/sandbox/ledger/transactions/${hash}`, 404)
 
   return cases
 }
