@@ -46,10 +46,11 @@ export default class PaymentsPay extends ApiCommand<typeof PaymentsPay> {
 
     const payment = await client.sandbox.pay(args.id, { amount, from, failSettlement: flags['fail-settlement'] || undefined })
     if (!this.jsonEnabled()) {
-      // Without an amount the customer paid what remained: what the payment was credited.
+      // Without an amount the customer paid what remained: what the payment was credited. Its
+      // price in USDC is read before paying, as settlement may since have deducted fees.
       const units = amount ?? payment.amount_paid - before.amount_paid
       this.print(renderPayment(payment, precisions))
-      this.print(renderPaySummary(payment, { units, usdc: usdcWorth(payment, units) }, precisions))
+      this.print(renderPaySummary(payment, { units, usdc: usdcWorth(before, units) }, precisions))
     }
     return payment
   }

@@ -23,8 +23,9 @@ export function minorUnitsFlag(text: string, currency: string, precisions: Preci
  * and exits as a usage error (2); a choice between alternatives is a plain user error (1).
  */
 export function oneOfFlags(flags: Record<string, unknown>, names: string[]): void {
+  const dashed = (list: string[]): string[] => list.map((name) => `--${name}`)
   const given = names.filter((name) => flags[name] !== undefined && flags[name] !== false)
-  if (given.length > 1) throw new UserError(`${given.map((name) => `--${name}`).join(' and ')} cannot be used together`, `pass one of ${names.map((name) => `--${name}`).join(', ')}`)
+  if (given.length > 1) throw new UserError(`${dashed(given).join(' and ')} cannot be used together`, `pass one of ${dashed(names).join(', ')}`)
 }
 
 /** Repeated key=value entries as one metadata object. */

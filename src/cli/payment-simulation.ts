@@ -29,8 +29,10 @@ export function overpaymentOf(payment: Payment): number {
 }
 
 /**
- * USDC stroops that `units` of the payment's currency are worth at the payment's own price
- * (its settlement_amount for its amount): the inverse of how the sandbox derives amount_paid.
+ * USDC stroops that `units` of the payment's currency are worth at the payment's own price: the
+ * inverse of how the sandbox derives amount_paid. Only for a payment that can still be paid:
+ * until settlement its settlement_amount is the USDC price of its whole amount (afterwards it
+ * is what the merchant received, net of fees).
  */
 export function usdcWorth(payment: Payment, units: number): bigint {
   return divideRoundHalfUp(BigInt(units) * stroopsOf(payment.settlement_amount), BigInt(payment.amount.value))

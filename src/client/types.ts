@@ -153,8 +153,12 @@ export interface Refund {
   metadata: Record<string, unknown>
   paymentId: string
   createdAt: string
-  payment: Payment
+  /** The refunded payment as it is now. */
+  payment: RefundedPayment
 }
+
+/** A refund's copy of its payment leaves these fields out (spec 2.4). */
+export type RefundedPayment = Omit<Payment, 'checkout_id' | 'shortUrl' | 'settlement_fee' | 'partner_id'>
 
 export interface ListRefundsQuery {
   page?: number

@@ -1,7 +1,7 @@
 // The simulated Stellar ledger in the terminal: accounts, transaction lists and one transaction.
 import type { LedgerAccount, LedgerOperation, LedgerTransaction } from '../../client/types.js'
 import { USDC_SCALE, formatDecimalShort } from '../../money.js'
-import { details, table } from '../output.js'
+import { chalk, details, table } from '../output.js'
 
 /** Enough of a hash to tell transactions apart in a list; `ledger tx` and --json show it whole. */
 export const shortHash = (hash: string): string => `${hash.slice(0, 8)}…${hash.slice(-4)}`
@@ -49,11 +49,11 @@ export function renderLedgerTransaction(tx: LedgerTransaction): string {
     ['Signatures', tx.signatures],
     ['Applied', tx.appliedAt],
     ['Closed', tx.closedAt ?? 'not yet (its ledger is open)'],
-    ['Envelope XDR', tx.envelopeXdr],
   ])
   const operations = table(
     ['#', 'Type', 'From', 'To', 'Amount'],
     tx.operations.map((op) => [op.index, op.type, op.from, op.to, operationAmount(op)]),
   )
-  return `${summary}\nOperations\n${operations}`
+  // The envelope is hundreds of characters: below the tables, so that they stay narrow.
+  return [summary, chalk.bold('Operations'), operations, chalk.bold('Envelope XDR (base64)'), tx.envelopeXdr].join('\n')
 }
