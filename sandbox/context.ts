@@ -5,6 +5,7 @@ import type { AdvanceableClock, Clock } from './clock.js'
 import type { SandboxDb } from './db/database.js'
 import type { LedgerService } from './ledger/ledger-service.js'
 import type { RandomSource } from './random.js'
+import type { WebhookDispatcher } from './webhooks/webhook-dispatcher.js'
 
 export interface SandboxContext {
   db: SandboxDb
@@ -18,5 +19,7 @@ export interface SandboxContext {
   identity: SandboxIdentity
   /** The simulated Stellar network every movement of money goes through. */
   ledger: LedgerService
+  /** Sends webhook deliveries in the background and tells listeners about them. */
+  webhooks: WebhookDispatcher
   log: (line: string) => void
 }

@@ -18,6 +18,7 @@ import { cryptoRandom, seededRandom } from './random.js'
 import { completeSettlements } from './settlement/settlement-service.js'
 import { readAdvancedMs } from './simulation/clock-service.js'
 import { DUE_WORK_INTERVAL_MS, startDueWorkSweeper } from './simulation/due-work-sweeper.js'
+import { WebhookDispatcher } from './webhooks/webhook-dispatcher.js'
 
 export { DEFAULT_HOST, DEFAULT_PORT } from './defaults.js'
 
@@ -43,6 +44,12 @@ export interface SandboxOptions {
   dueWorkIntervalMs?: number
   /** Business time for the simulation; defaults to the wall clock plus the time advanced so far. */
   clock?: AdvanceableClock
+  /** Skip (do not send) webhooks to plain-http URLs. */
+  requireHttps?: boolean
+  /** How long a webhook receiver has to answer; default 10 s (spec 6). Tests shorten it. */
+  webhookTimeoutMs?: number
+  /** How often queued webhooks are looked for; default 100 ms. */
+  webhookPollMs?: number
   log?: (line: string) => void
 }
 
@@ -81,7 +88,15 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       closeMode: ledgerClose === 'instant' ? 'instant' : 'timer',
       networkPassphrase: identity.networkPassphrase,
     })
-    const context: SandboxContext = { db, clock, wallClock, random, publicUrl, identity, ledger, log }
+    const webhooks = new WebhookDispatcher({
+      db,
+      clock,
+      requireHttps: options.requireHttps,
+      timeoutMs: options.webhookTimeoutMs,
+      pollMs: options.webhookPollMs,
+      log,
+    })
+    const context: SandboxContext = { db, clock, wallClock, random, publicUrl, identity, ledger, webhooks, log }
     ledger.onApplied(paymentReceiver(context))
     ledger.onClosed(completeSettlements)
     const closer = ledgerClose === 'instant' ? undefined : new LedgerCloser(db, ledger, { intervalMs: ledgerClose, onError: (e) => log(`Ledger close failed: ${String(e)}`) })
@@ -92,11 +107,13 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     const merchants = (await listMerchants(db)).map(toMerchantCredentials)
 
     const sweeper = startDueWorkSweeper(context, options.dueWorkIntervalMs ?? DUE_WORK_INTERVAL_MS)
+    await webhooks.start()
     let stopping: Promise<void> | undefined
     const stop = () =>
       (stopping ??= shutDown(server, inFlight, async () => {
         await sweeper.stop()
         await closer?.stop()
+        await webhooks.stop()
         await db.destroy()
       }))
     return { url: publicUrl, port, host, identity, merchants, context, server, stop }

@@ -21,6 +21,8 @@ export interface MerchantsTable {
   /** The merchant's settlement account on the ledger (G… address). */
   account_id: string
   created_at: number
+  /** 1 while the merchant has paused webhooks: events are logged as skipped. */
+  webhooks_paused: number
 }
 
 export type LedgerAccountRole = 'issuer' | 'merchant' | 'escrow' | 'platform_fee' | 'customer'
@@ -153,6 +155,47 @@ export interface RefundsTable {
   created_at: number
 }
 
+export interface PaymentEventsTable {
+  /** Order of events across the sandbox, from 1. */
+  sequence: Generated<number>
+  merchant_id: string
+  payment_id: string
+  event_type: string
+  /** The webhook body of the event, exactly as sent. */
+  payload: string
+  created_at: number
+}
+
+export type WebhookDeliveryStatus = 'pending' | 'success' | 'failed' | 'skipped'
+
+export interface WebhookDeliveriesTable {
+  /** A UUID. */
+  id: string
+  /** Creation order across the sandbox; a payment's events are delivered in this order. */
+  sequence: number
+  merchant_id: string
+  payment_id: string
+  event_type: string
+  url: string
+  /** pending until attempted (the outbox), then success, failed or skipped. */
+  status: WebhookDeliveryStatus
+  /** The exact JSON text sent and signed. */
+  request_payload: string
+  /** The receiver's answer, truncated. */
+  response_body: string | null
+  /** Null when there was no HTTP response (refused, timed out, skipped). */
+  http_status: number | null
+  error_message: string | null
+  /** 1 for the first delivery of an event; a resend counts on from the one it replays. */
+  attempt_count: number
+  duration_ms: number | null
+  /** The delivery this one replays, for resends. */
+  resend_of: string | null
+  last_attempt_at: number | null
+  created_at: number
+  updated_at: number
+}
+
 export interface IdempotencyKeysTable {
   merchant_id: string
   key: string
@@ -173,17 +216,22 @@ export interface Database {
   ledger_operations: LedgerOperationsTable
   payments: PaymentsTable
   refunds: RefundsTable
+  payment_events: PaymentEventsTable
+  webhook_deliveries: WebhookDeliveriesTable
   idempotency_keys: IdempotencyKeysTable
   kysely_migration: { name: string; timestamp: string }
   kysely_migration_lock: { id: string; is_locked: Generated<number> }
 }
 
+export type { Insertable }
 export type MerchantRow = Selectable<MerchantsTable>
 export type NewMerchant = Insertable<MerchantsTable>
 export type PaymentRow = Selectable<PaymentsTable>
 export type NewPayment = Insertable<PaymentsTable>
 export type PaymentUpdate = Updateable<PaymentsTable>
 export type RefundRow = Selectable<RefundsTable>
+export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>
+export type PaymentEventRow = Selectable<PaymentEventsTable>
 export type LedgerAccountRow = Selectable<LedgerAccountsTable>
 export type LedgerLedgerRow = Selectable<LedgerLedgersTable>
 export type LedgerTransactionRow = Selectable<LedgerTransactionsTable>

@@ -14,6 +14,7 @@ import { paymentRoutes } from '../payments/payment-routes.js'
 import { refundRoutes } from '../refunds/refund-routes.js'
 import { clockRoutes } from '../simulation/clock-routes.js'
 import { paymentSimulationRoutes } from '../simulation/payment-simulation-routes.js'
+import { webhookLogRoutes } from '../webhooks/webhook-log-routes.js'
 import { SIGNATURE_FAILED, UNAUTHORIZED, adminAuth, digestAuth } from './auth.js'
 import { parseJsonBody } from './body.js'
 import { errorMiddleware, notFoundRoute } from './errors.js'
@@ -47,6 +48,7 @@ export function createApp(ctx: SandboxContext): Express {
   app.use(paymentSimulationRoutes(ctx))
   app.use(balanceRoutes(ctx))
   app.use(feeTierRoutes(ctx))
+  app.use(webhookLogRoutes(ctx))
   app.use(currencyRoutes())
 
   app.use(notFoundRoute)

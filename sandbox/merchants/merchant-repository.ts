@@ -17,3 +17,7 @@ export function findMerchantById(db: Kysely<Database>, id: string): Promise<Merc
 export function listMerchants(db: Kysely<Database>): Promise<MerchantRow[]> {
   return db.selectFrom('merchants').selectAll().orderBy('created_at').orderBy('id').execute()
 }
+
+export async function updateMerchant(db: Kysely<Database>, id: string, changes: Partial<Pick<MerchantRow, 'api_secret' | 'webhooks_paused'>>): Promise<void> {
+  await db.updateTable('merchants').set(changes).where('id', '=', id).execute()
+}

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely'
 import type { Database, MerchantRow, SettlementMode } from '../db/schema.js'
 import { createLedgerAccount } from '../ledger/ledger-accounts.js'
 import { hex, type RandomSource } from '../random.js'
-import { insertMerchant } from './merchant-repository.js'
+import { insertMerchant, updateMerchant } from './merchant-repository.js'
 
 export interface NewMerchantInput {
   name: string
@@ -42,6 +42,7 @@ export async function createMerchant(
     escrow_fee_bps: input.escrowFeeBps ?? 0,
     account_id: account.public_key,
     created_at: now,
+    webhooks_paused: 0,
   }
   await insertMerchant(db, merchant)
   return merchant
@@ -55,4 +56,11 @@ export function toMerchantCredentials(merchant: MerchantRow): MerchantCredential
     apiSecret: merchant.api_secret,
     settlement_mode: merchant.settlement_mode,
   }
+}
+
+/** A new API secret for the merchant; the old one stops working at once. */
+export async function rotateSecret(db: Kysely<Database>, random: RandomSource, merchant: MerchantRow): Promise<MerchantRow> {
+  const api_secret = newApiSecret(random)
+  await updateMerchant(db, merchant.id, { api_secret })
+  return { ...merchant, api_secret }
 }

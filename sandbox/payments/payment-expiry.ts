@@ -1,7 +1,7 @@
 // Open payments whose expiresAt has passed on the business clock become expired.
 import type { SandboxContext } from '../context.js'
-import { moveTo } from './payment-lifecycle.js'
-import { findDuePayments, updatePayment } from './payment-repository.js'
+import { moveTo, savePaymentChange } from './payment-lifecycle.js'
+import { findDuePayments } from './payment-repository.js'
 
 const BATCH = 200
 
@@ -12,7 +12,7 @@ export async function expireDuePayments(ctx: SandboxContext): Promise<number> {
     const now = ctx.clock.now()
     const count = await ctx.db.transaction().execute(async (trx) => {
       const due = await findDuePayments(trx, now, BATCH)
-      for (const payment of due) await updatePayment(trx, payment.id, moveTo(payment, 'expired', 'Payment expired', now))
+      for (const payment of due) await savePaymentChange(trx, payment, moveTo(payment, 'expired', 'Payment expired', now))
       return due.length
     })
     expired += count

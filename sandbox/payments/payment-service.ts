@@ -10,6 +10,7 @@ import type { PageRequest } from '../http/pagination.js'
 import { isAccountAddress } from '../ledger/ledger-accounts.js'
 import { base64url, hex } from '../random.js'
 import { startSettlement, type SettlementDeps } from '../settlement/settlement-service.js'
+import { recordPaymentEvent } from '../webhooks/webhook-events.js'
 import { moveTo, savePaymentChange } from './payment-lifecycle.js'
 import {
   findPaymentById,
@@ -100,6 +101,7 @@ export async function createPayment(
     settlement_will_fail: 0,
   }
   await insertPayment(db, payment)
+  await recordPaymentEvent(db, undefined, payment)
   return payment
 }
 

@@ -4,12 +4,14 @@ import * as initial from './2026-11-21T13-00-initial.js'
 import * as ledger from './2026-11-21T14-00-ledger.js'
 import * as paymentReceipts from './2026-11-21T15-00-payment-receipts.js'
 import * as settlementRefunds from './2026-11-21T16-00-settlement-refunds.js'
+import * as webhooks from './2026-11-21T17-00-webhooks.js'
 
 const migrations: Record<string, Migration> = {
   '2026-11-21T13-00-initial': initial,
   '2026-11-21T14-00-ledger': ledger,
   '2026-11-21T15-00-payment-receipts': paymentReceipts,
   '2026-11-21T16-00-settlement-refunds': settlementRefunds,
+  '2026-11-21T17-00-webhooks': webhooks,
 }
 
 export const migrationProvider: MigrationProvider = {

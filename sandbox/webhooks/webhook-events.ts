@@ -1,0 +1,57 @@
+// Payment events become webhook deliveries in the outbox, in the same database transaction as
+// the change that caused them: an event is never lost, nor sent for a change that rolled back.
+// The dispatcher sends them afterwards (webhook-dispatcher.ts).
+import type { Kysely } from 'kysely'
+import { v5 as uuidv5 } from 'uuid'
+import type { Database, PaymentRow } from '../db/schema.js'
+import { webhookPayload, type WebhookEventType } from './webhook-payload.js'
+import { insertDelivery, insertPaymentEvent, nextDeliverySequence } from './webhook-repository.js'
+
+/** Namespace of delivery ids: UUIDv5 of the payment and sequence number, so seeded runs repeat. */
+const DELIVERY_ID_NAMESPACE = '6f1c9a52-3b0e-4d8e-9c57-2a1d7e0b4f63'
+
+/** A new delivery's id and sequence number. */
+export async function newDeliveryIdentity(db: Kysely<Database>, paymentId: string): Promise<{ id: string; sequence: number }> {
+  const sequence = await nextDeliverySequence(db)
+  return { id: uuidv5(`${paymentId}:${sequence}`, DELIVERY_ID_NAMESPACE), sequence }
+}
+
+/** Which event a change of a payment is, if any: creation, failure, or a change of either status. */
+export function eventFor(before: PaymentRow | undefined, after: PaymentRow): WebhookEventType | undefined {
+  if (before === undefined) return 'transaction_created'
+  if (after.status !== before.status) return after.status === 'failed' ? 'transaction_failed' : 'transaction_updated'
+  if (after.settlement_status !== before.settlement_status) return 'transaction_updated'
+  return undefined
+}
+
+/**
+ * Records the event of a payment change, if it is one, and queues its webhook delivery when the
+ * payment has a webhookUrl (without one, nothing is logged). Whether it is actually sent (or
+ * skipped: paused, URL not allowed) is the dispatcher's call.
+ */
+export async function recordPaymentEvent(db: Kysely<Database>, before: PaymentRow | undefined, after: PaymentRow): Promise<void> {
+  const type = eventFor(before, after)
+  if (type === undefined) return
+  const now = after.updated_at
+  const payload = webhookPayload(type, after)
+  await insertPaymentEvent(db, { merchant_id: after.merchant_id, payment_id: after.id, event_type: type, payload, created_at: now })
+  if (after.webhook_url === null) return
+  await insertDelivery(db, {
+    ...(await newDeliveryIdentity(db, after.id)),
+    merchant_id: after.merchant_id,
+    payment_id: after.id,
+    event_type: type,
+    url: after.webhook_url,
+    status: 'pending',
+    request_payload: payload,
+    response_body: null,
+    http_status: null,
+    error_message: null,
+    attempt_count: 1,
+    duration_ms: null,
+    resend_of: null,
+    last_attempt_at: null,
+    created_at: now,
+    updated_at: now,
+  })
+}

@@ -1,0 +1,130 @@
+// The webhook delivery log (spec 4.15) under /merchants/{merchantId}: list, one entry, resend,
+// and two live streams (server-sent events) for the CLI: finished deliveries (`webhooks tail`)
+// and every payment event (`listen`). Webhook pause and resume live here too.
+import { createSession } from 'better-sse'
+import { Router, type Request, type Response } from 'express'
+import { z } from 'zod'
+import { toIso } from '../clock.js'
+import type { SandboxContext } from '../context.js'
+import type { MerchantRow, PaymentEventRow } from '../db/schema.js'
+import { currentMerchant } from '../http/auth.js'
+import { HttpError, notFound } from '../http/errors.js'
+import { pageMeta } from '../http/pagination.js'
+import { updateMerchant } from '../merchants/merchant-repository.js'
+import { DEFAULT_PAGE_SIZE, noBody, pageQuery, queryInteger } from '../validation/common.js'
+import { toDeliveryResource } from './webhook-log-resource.js'
+import { ResendLimiter } from './resend-limiter.js'
+import { findDeliveryForMerchant, findEventsAfter, listDeliveries } from './webhook-repository.js'
+
+const DELIVERY_STATUSES = ['pending', 'success', 'failed', 'skipped'] as const
+
+const listQuery = z.strictObject({
+  ...pageQuery,
+  status: z.enum(DELIVERY_STATUSES, { message: `must be one of ${DELIVERY_STATUSES.join(', ')}` }).optional(),
+  checkout_id: z.string().min(1).max(64).optional(),
+})
+
+const eventsQuery = z.strictObject({ after: queryInteger(0, Number.MAX_SAFE_INTEGER).optional() })
+
+/** SSE keep-alive comments, so proxies and idle timeouts leave the stream open. */
+const KEEP_ALIVE_MS = 15_000
+/** Stored events a resuming stream is sent at most. */
+const CATCH_UP_LIMIT = 10_000
+
+const toEventResource = (event: PaymentEventRow) => ({
+  sequence: event.sequence,
+  event_type: event.event_type,
+  checkout_id: event.payment_id,
+  payload: event.payload,
+  created_at: toIso(event.created_at),
+})
+
+export function webhookLogRoutes(ctx: SandboxContext): Router {
+  const router = Router()
+  const limiter = new ResendLimiter(ctx.wallClock)
+
+  /** The authenticated merchant, which must be the one in the path: another merchant's log is 404. */
+  const merchantOf = (req: Request): MerchantRow => {
+    const merchant = currentMerchant(req)
+    if (req.params.merchantId !== merchant.id) throw notFound(`No merchant ${String(req.params.merchantId).slice(0, 64)}`)
+    return merchant
+  }
+
+  router.get('/merchants/:merchantId/webhook-logs', async (req, res) => {
+    const merchant = merchantOf(req)
+    const query = listQuery.parse(req.query)
+    const page = { page: query.page ?? 1, limit: query.limit ?? DEFAULT_PAGE_SIZE }
+    const { rows, total } = await listDeliveries(ctx.db, merchant.id, { status: query.status, paymentId: query.checkout_id }, page)
+    res.json({ items: rows.map((row) => toDeliveryResource(row, 'summary')), meta: pageMeta(page, total, rows.length) })
+  })
+
+  // Finished deliveries as they happen, full entries; nothing is replayed from before connecting.
+  router.get('/merchants/:merchantId/webhook-logs/stream', async (req, res) => {
+    const merchant = merchantOf(req)
+    const session = await createSession(req, res, { keepAlive: KEEP_ALIVE_MS, headers: { 'cache-control': 'no-store' } })
+    const stop = ctx.webhooks.onDelivery((delivery) => {
+      if (delivery.merchant_id === merchant.id) session.push(toDeliveryResource(delivery, 'full'), 'delivery', delivery.id)
+    })
+    session.once('disconnected', stop)
+  })
+
+  router.get('/merchants/:merchantId/webhook-logs/:id', async (req, res) => {
+    const merchant = merchantOf(req)
+    const delivery = await findDeliveryForMerchant(ctx.db, merchant.id, req.params.id)
+    if (!delivery) throw notFound(`No webhook delivery ${req.params.id.slice(0, 64)}`)
+    res.json(toDeliveryResource(delivery, 'full'))
+  })
+
+  router.post('/merchants/:merchantId/webhook-logs/:id/resend', async (req, res) => {
+    const merchant = merchantOf(req)
+    noBody.parse(req.body)
+    const original = await findDeliveryForMerchant(ctx.db, merchant.id, req.params.id)
+    if (!original) throw notFound(`No webhook delivery ${req.params.id.slice(0, 64)}`)
+    const taken = limiter.take(merchant.id)
+    if (!taken.allowed) {
+      throw new HttpError(429, 'Too Many Requests', `At most 10 resends per minute; retry in ${taken.retryAfterSeconds} s`, {
+        'Retry-After': String(taken.retryAfterSeconds),
+      })
+    }
+    res.json(toDeliveryResource(await ctx.webhooks.resend(original), 'full'))
+  })
+
+  // Every payment event of the merchant, with or without webhookUrl: what `paybox listen`
+  // forwards. Resumable: events after Last-Event-ID (or ?after=) are sent first.
+  router.get('/merchants/:merchantId/events/stream', async (req, res) => {
+    const merchant = merchantOf(req)
+    const { after } = eventsQuery.parse(req.query)
+    const session = await createSession(req, res, { keepAlive: KEEP_ALIVE_MS, headers: { 'cache-control': 'no-store' } })
+    const push = (event: PaymentEventRow) => {
+      if (event.merchant_id === merchant.id) session.push(toEventResource(event), 'payment_event', String(event.sequence))
+    }
+    const resumeFrom = after ?? (/^\d{1,15}$/.test(session.lastId) ? Number(session.lastId) : undefined)
+    // Live events wait while the stored ones after the resume point are sent; the cursor keeps
+    // an event from going out twice.
+    let cursor = resumeFrom ?? 0
+    let catchingUp = resumeFrom !== undefined
+    const waiting: PaymentEventRow[] = []
+    const send = (event: PaymentEventRow) => {
+      if (event.sequence <= cursor) return
+      push(event)
+      cursor = event.sequence
+    }
+    const stop = ctx.webhooks.onEvent((event) => (catchingUp ? waiting.push(event) : send(event)))
+    session.once('disconnected', stop)
+    if (catchingUp) {
+      for (const event of await findEventsAfter(ctx.db, cursor, CATCH_UP_LIMIT)) send(event)
+      catchingUp = false
+      for (const event of waiting.splice(0)) send(event)
+    }
+  })
+
+  const setPaused = (paused: boolean) => async (req: Request, res: Response) => {
+    const merchant = merchantOf(req)
+    noBody.parse(req.body)
+    await updateMerchant(ctx.db, merchant.id, { webhooks_paused: paused ? 1 : 0 })
+    res.json({ merchant_id: merchant.id, webhooks_paused: paused })
+  }
+  router.post('/merchants/:merchantId/webhooks/pause', setPaused(true))
+  router.post('/merchants/:merchantId/webhooks/resume', setPaused(false))
+  return router
+}

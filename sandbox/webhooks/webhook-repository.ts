@@ -1,0 +1,73 @@
+// Webhook delivery rows: the only code that reads or writes the webhook_deliveries table.
+import { sql, type Kysely } from 'kysely'
+import type { Database, Insertable, PaymentEventRow, PaymentEventsTable, WebhookDeliveryRow } from '../db/schema.js'
+import type { PageRequest } from '../http/pagination.js'
+
+/** The next delivery's sequence number; the caller's transaction holds the write lock until it inserts. */
+export async function nextDeliverySequence(db: Kysely<Database>): Promise<number> {
+  const { next } = await db
+    .selectFrom('webhook_deliveries')
+    .select(sql<number>`coalesce(max(sequence), 0) + 1`.as('next'))
+    .executeTakeFirstOrThrow()
+  return next
+}
+
+export async function insertDelivery(db: Kysely<Database>, delivery: WebhookDeliveryRow): Promise<void> {
+  await db.insertInto('webhook_deliveries').values(delivery).execute()
+}
+
+export async function updateDelivery(db: Kysely<Database>, id: string, changes: Partial<WebhookDeliveryRow>): Promise<void> {
+  await db.updateTable('webhook_deliveries').set(changes).where('id', '=', id).execute()
+}
+
+export function findDeliveryForMerchant(db: Kysely<Database>, merchantId: string, id: string): Promise<WebhookDeliveryRow | undefined> {
+  return db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).where('merchant_id', '=', merchantId).executeTakeFirst()
+}
+
+export function findDelivery(db: Kysely<Database>, id: string): Promise<WebhookDeliveryRow | undefined> {
+  return db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst()
+}
+
+/** Pending deliveries, oldest first. */
+export function findPendingDeliveries(db: Kysely<Database>, limit: number): Promise<WebhookDeliveryRow[]> {
+  return db.selectFrom('webhook_deliveries').selectAll().where('status', '=', 'pending').orderBy('sequence').limit(limit).execute()
+}
+
+export interface DeliveryFilters {
+  status?: string
+  paymentId?: string
+}
+
+/** One page of a merchant's deliveries, newest first, and how many match in all. */
+export async function listDeliveries(
+  db: Kysely<Database>,
+  merchantId: string,
+  filters: DeliveryFilters,
+  page: PageRequest,
+): Promise<{ rows: WebhookDeliveryRow[]; total: number }> {
+  let query = db.selectFrom('webhook_deliveries').where('merchant_id', '=', merchantId)
+  if (filters.status !== undefined) query = query.where('status', '=', filters.status as WebhookDeliveryRow['status'])
+  if (filters.paymentId !== undefined) query = query.where('payment_id', '=', filters.paymentId)
+  const rows = await query
+    .selectAll()
+    .orderBy('sequence', 'desc')
+    .limit(page.limit)
+    .offset((page.page - 1) * page.limit)
+    .execute()
+  const { total } = await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()
+  return { rows, total: Number(total) }
+}
+
+export async function insertPaymentEvent(db: Kysely<Database>, event: Insertable<PaymentEventsTable>): Promise<void> {
+  await db.insertInto('payment_events').values(event).execute()
+}
+
+/** Events after `sequence`, oldest first. */
+export function findEventsAfter(db: Kysely<Database>, sequence: number, limit: number): Promise<PaymentEventRow[]> {
+  return db.selectFrom('payment_events').selectAll().where('sequence', '>', sequence).orderBy('sequence').limit(limit).execute()
+}
+
+export async function lastEventSequence(db: Kysely<Database>): Promise<number> {
+  const { last } = await db.selectFrom('payment_events').select(sql<number>`coalesce(max(sequence), 0)`.as('last')).executeTakeFirstOrThrow()
+  return last
+}
