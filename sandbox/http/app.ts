@@ -10,6 +10,7 @@ import { currencyRoutes } from '../currencies/currency-routes.js'
 import { feeTierRoutes } from '../fees/fee-tier-routes.js'
 import { ledgerRoutes } from '../ledger/ledger-routes.js'
 import { findMerchantByApiKey } from '../merchants/merchant-repository.js'
+import { merchantRoutes } from '../merchants/merchant-routes.js'
 import { paymentRoutes } from '../payments/payment-routes.js'
 import { refundRoutes } from '../refunds/refund-routes.js'
 import { clockRoutes } from '../simulation/clock-routes.js'
@@ -48,6 +49,7 @@ export function createApp(ctx: SandboxContext): Express {
   app.use(paymentSimulationRoutes(ctx))
   app.use(balanceRoutes(ctx))
   app.use(feeTierRoutes(ctx))
+  app.use(merchantRoutes(ctx))
   app.use(webhookLogRoutes(ctx))
   app.use(currencyRoutes())
 

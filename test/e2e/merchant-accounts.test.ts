@@ -126,6 +126,14 @@ describe('merchant balances and fee tier', () => {
     })
   })
 
+  it('tells the authenticated merchant who it is, without secrets', async () => {
+    const me = await sandbox.direct.request<Record<string, unknown>>('GET', '/merchant')
+    const { items } = await sandbox.admin.sandbox.merchants()
+    expect(me).toEqual({ id: items[0]!.id, name: 'Acme Store', settlement_mode: 'direct', account: items[0]!.account, webhooks_paused: false })
+    expect((await sandbox.escrow.request<Record<string, unknown>>('GET', '/merchant')).id).toBe(items[1]!.id)
+    expect((await fetch(`${sandbox.url}/merchant`)).status).toBe(401)
+  })
+
   it('is one merchant\'s own volume', async () => {
     expect(await sandbox.escrow.request('GET', '/merchant/fee-tier')).toMatchObject({ volume: 0 })
     expect((await feeTier()).volume).toBe(12.34)
