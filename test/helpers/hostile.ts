@@ -75,6 +75,7 @@ export const ENDPOINTS = [
   'POST /sandbox/payments/{id}/…',
   'GET /accounts/balances/{asset}',
   'GET /sandbox/ledger/…',
+  'GET /merchants/{id}/webhook-logs…',
 ] as const
 export type Endpoint = (typeof ENDPOINTS)[number]
 
@@ -130,7 +131,7 @@ export interface HostileCase {
 }
 
 export interface HostileCredentials {
-  direct: { apiKey: string; apiSecret: string }
+  direct: { id: string; apiKey: string; apiSecret: string }
   escrow: { apiKey: string; apiSecret: string }
   adminToken: string
 }
@@ -670,6 +671,23 @@ export function generateHostileCases(seed: number, creds: HostileCredentials): H
     ledger('bad transactions query', `/sandbox/ledger/transactions?${query}`, 400)
   }
   for (const hash of [rng.hex(64), rng.hex(63), 'x'.repeat(64), 'y'.repeat(4000), '%00']) ledger('unknown hash', `/sandbox/ledger/transactions/${hash}`, 404)
+
+  // --- /merchants/{merchantId}/webhook-logs… ------------------------------------------------------------------
+  const logs = (name: string, path: string, status: number, method = 'GET', body?: string, signer: Signer | 'unsigned' = 'direct') =>
+    add({ endpoint: 'GET /merchants/{id}/webhook-logs…', family: 'webhook-log', method, path, name: `${path.slice(0, 70)} ${name}`, body, signAs: signer === 'unsigned' ? undefined : signer, expect: error(status) })
+  const mine = `/merchants/${creds.direct.id}`
+  for (const query of ['status=lost', 'status=SUCCESS', 'status=', 'limit=0', 'limit=101', 'page=0', 'page=x', 'checkout_id=', `checkout_id=${'c'.repeat(65)}`, 'order=asc', 'status=success&status=failed']) {
+    logs('bad query', `${mine}/webhook-logs?${query}`, 400)
+  }
+  logs('unsigned', `${mine}/webhook-logs`, 401, 'GET', undefined, 'unsigned')
+  logs("another merchant's log", `/merchants/${rng.hex(8)}-${rng.hex(4)}-4${rng.hex(3)}-8${rng.hex(3)}-${rng.hex(12)}/webhook-logs`, 404)
+  logs('signed by the other merchant', `${mine}/webhook-logs`, 404, 'GET', undefined, 'escrow')
+  for (const id of [rng.hex(8), `${rng.hex(8)}-0000-5000-8000-${rng.hex(12)}`, 'x'.repeat(3000), '%00', "'--"]) logs('unknown entry', `${mine}/webhook-logs/${id}`, 404)
+  for (const body of ['{"url":"http://evil.example"}', '[]', '"again"', '{']) logs('resend with a body', `${mine}/webhook-logs/${rng.hex(8)}/resend`, 400, 'POST', body)
+  logs('resend of an unknown entry', `${mine}/webhook-logs/${rng.hex(8)}/resend`, 404, 'POST', '{}')
+  logs('pause with a body', `${mine}/webhooks/pause`, 400, 'POST', '{"until":"tomorrow"}')
+  logs('events stream with a bad cursor', `${mine}/events/stream?after=-1`, 400)
+  logs('events stream, unknown parameter', `${mine}/events/stream?since=1`, 400)
 
   return cases
 }
