@@ -2,9 +2,9 @@
 // transaction decoded, all agreeing with the signed envelopes stored.
 import { Keypair, TransactionBuilder } from '@stellar/stellar-sdk'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PayboxApiError } from '../../src/client/errors.js'
 import type { Payment } from '../../src/client/types.js'
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
+import { refusal } from '../helpers/refusal.js'
 
 interface AccountView {
   publicKey: string
@@ -24,12 +24,6 @@ interface TransactionView {
   signatures: number
   envelopeXdr: string
   closedAt: string | null
-}
-
-async function refusal(promise: Promise<unknown>): Promise<PayboxApiError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e)
-  expect(error).toBeInstanceOf(PayboxApiError)
-  return error as PayboxApiError
 }
 
 describe('ledger views', () => {

@@ -1,18 +1,12 @@
 // The merchant's balances (spec 4.14) and fee tier (spec 4.12), read from the ledger and the
 // settled volume on the business clock.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PayboxApiError } from '../../src/client/errors.js'
 import type { Payment } from '../../src/client/types.js'
 import { ManualClock } from '../../sandbox/clock.js'
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
+import { refusal } from '../helpers/refusal.js'
 
 const DAY = 24 * 60 * 60 * 1000
-
-async function refusal(promise: Promise<unknown>): Promise<PayboxApiError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e)
-  expect(error).toBeInstanceOf(PayboxApiError)
-  return error as PayboxApiError
-}
 
 describe('merchant balances and fee tier', () => {
   let sandbox: TestSandbox

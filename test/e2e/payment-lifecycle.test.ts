@@ -1,18 +1,12 @@
 // Every payment transition over HTTP, the refused ones included: settlement and its fee,
 // accepting an underpayment, and the fail and expire simulations.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PayboxApiError } from '../../src/client/errors.js'
 import type { Payment } from '../../src/client/types.js'
 import { ManualClock } from '../../sandbox/clock.js'
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
+import { refusal } from '../helpers/refusal.js'
 
 const START = Date.UTC(2026, 10, 21, 12, 0, 0)
-
-async function refusal(promise: Promise<unknown>): Promise<PayboxApiError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e)
-  expect(error).toBeInstanceOf(PayboxApiError)
-  return error as PayboxApiError
-}
 
 describe('the payment lifecycle', () => {
   let sandbox: TestSandbox

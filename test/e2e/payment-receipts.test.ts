@@ -1,16 +1,10 @@
 import { Keypair, TransactionBuilder } from '@stellar/stellar-sdk'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PayboxApiError } from '../../src/client/errors.js'
 import { ManualClock } from '../../sandbox/clock.js'
 import { rawRequest, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
+import { refusal } from '../helpers/refusal.js'
 
 const START = Date.UTC(2026, 10, 21, 12, 0, 0)
-
-async function failure(promise: Promise<unknown>): Promise<PayboxApiError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e)
-  expect(error).toBeInstanceOf(PayboxApiError)
-  return error as PayboxApiError
-}
 
 describe('customers paying over the ledger', () => {
   let sandbox: TestSandbox
@@ -94,10 +88,10 @@ describe('customers paying over the ledger', () => {
   it('refuses to pay a closed, unknown or other merchant\'s payment', async () => {
     const payment = await create(100)
     await sandbox.admin.sandbox.advanceClock(31 * 60)
-    expect((await failure(sandbox.direct.sandbox.pay(payment.id))).statusCode).toBe(409)
-    expect((await failure(sandbox.direct.sandbox.pay(`pt_${'0'.repeat(32)}`))).statusCode).toBe(404)
+    expect((await refusal(sandbox.direct.sandbox.pay(payment.id))).statusCode).toBe(409)
+    expect((await refusal(sandbox.direct.sandbox.pay(`pt_${'0'.repeat(32)}`))).statusCode).toBe(404)
     const other = await create(100)
-    expect((await failure(sandbox.escrow.sandbox.pay(other.id))).statusCode).toBe(404)
+    expect((await refusal(sandbox.escrow.sandbox.pay(other.id))).statusCode).toBe(404)
     expect((await sandbox.direct.payments.get(other.id)).status).toBe('open')
   })
 
@@ -120,7 +114,7 @@ describe('customers paying over the ledger', () => {
 
   it('refuses a payer that is not a customer wallet', async () => {
     const payment = await create(100)
-    const error = await failure(sandbox.direct.sandbox.pay(payment.id, { from: sandbox.identity.platformFeeAccount }))
+    const error = await refusal(sandbox.direct.sandbox.pay(payment.id, { from: sandbox.identity.platformFeeAccount }))
     expect(error.statusCode).toBe(400)
     expect(error.message).toContain('not a customer wallet')
   })

@@ -1,28 +1,10 @@
 // Refunds end to end: one ledger transaction pays the customer back, the fee comes back in
 // proportion, partial refunds add up, and every refusal changes nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PayboxApiError } from '../../src/client/errors.js'
-import type { Page, Payment } from '../../src/client/types.js'
+import type { Page, Payment, Refund } from '../../src/client/types.js'
 import { ManualClock } from '../../sandbox/clock.js'
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
-
-interface Refund {
-  refund_id: string
-  amount: { asset_id: string; value: number }
-  status: string
-  description: string
-  settlement_Id: string
-  metadata: Record<string, unknown>
-  paymentId: string
-  createdAt: string
-  payment: Record<string, unknown>
-}
-
-async function refusal(promise: Promise<unknown>): Promise<PayboxApiError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e)
-  expect(error).toBeInstanceOf(PayboxApiError)
-  return error as PayboxApiError
-}
+import { refusal } from '../helpers/refusal.js'
 
 describe('refunds', () => {
   let sandbox: TestSandbox

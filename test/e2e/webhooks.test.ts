@@ -2,32 +2,15 @@
 // order; failures recorded and not retried; the delivery log byte for byte; resend after a
 // secret rotation; pause; the live streams; and pending deliveries surviving a restart.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { PayboxApiError } from '../../src/client/errors.js'
-import type { Payment } from '../../src/client/types.js'
+import type { Payment, WebhookDelivery } from '../../src/client/types.js'
 import { signDigest } from '../../src/signing.js'
 import { startTestSandbox, temporaryDir, type TestSandbox } from '../helpers/sandbox.js'
+import { refusal } from '../helpers/refusal.js'
 import { waitFor } from '../helpers/wait.js'
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js'
 import path from 'node:path'
 
-interface LogEntry {
-  id: string
-  merchant_id: string
-  checkout_id: string
-  event_type: string
-  url: string
-  status: string
-  http_status: number | null
-  error_message: string | null
-  attempt_count: number
-  duration_ms: number | null
-  resend_of: string | null
-  last_attempt_at: string | null
-  created_at: string
-  updated_at: string
-  request_payload?: string
-  response_body?: string | null
-}
+type LogEntry = WebhookDelivery
 
 interface WebhookData {
   type: string
@@ -38,12 +21,6 @@ interface WebhookData {
 }
 
 const TIMEOUT_MS = 300
-
-async function refusal(promise: Promise<unknown>): Promise<PayboxApiError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e)
-  expect(error).toBeInstanceOf(PayboxApiError)
-  return error as PayboxApiError
-}
 
 describe('webhooks', () => {
   let sandbox: TestSandbox
