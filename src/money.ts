@@ -54,3 +54,13 @@ export function majorToMinorUnits(text: string, precision: number): number | und
 export function minorToMajorUnits(value: number, precision: number): string {
   return formatDecimal(BigInt(value), precision)
 }
+
+/**
+ * A JSON number as an exact integer at `scale` decimal places, read from its shortest decimal
+ * form (what JSON.parse was given, for any number written with at most 15 significant digits).
+ * Undefined for negatives, exponent forms (very small or huge numbers) and more places than `scale`.
+ */
+export function numberToScaled(value: number, scale: number): bigint | undefined {
+  if (!Number.isFinite(value)) return undefined
+  return parseDecimal(String(value), scale)
+}

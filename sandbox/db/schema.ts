@@ -196,6 +196,56 @@ export interface WebhookDeliveriesTable {
   updated_at: number
 }
 
+export type CustomerType = 'business' | 'individual'
+
+export interface CustomersTable {
+  /** A UUID. */
+  id: string
+  merchant_id: string
+  customer_type: CustomerType
+  name: string | null
+  company_name: string | null
+  email: string
+  vat_number: string | null
+  /** JSON {line1, postal_code, city, country}, or null. */
+  address: string | null
+  created_at: number
+}
+
+export type InvoiceStatus = 'draft' | 'sent' | 'paid' | 'overdue' | 'voided'
+
+export interface InvoicesTable {
+  /** A UUID. */
+  id: string
+  merchant_id: string
+  invoice_number: string
+  status: InvoiceStatus
+  currency: string
+  /** JSON [{description, quantity, unit_price}], as given. */
+  line_items: string
+  /** Smallest units of the currency. */
+  subtotal: number
+  /** Decimal text, as given ("7.5"). */
+  tax_percentage: string
+  tax_total: number
+  total: number
+  issued_at: number
+  due_at: number | null
+  payment_id: string
+  notes: string | null
+  customer_id: string
+  created_at: number
+  updated_at: number
+}
+
+export interface InvoiceSettingsTable {
+  merchant_id: string
+  /** May hold the token {year}. */
+  invoice_prefix: string
+  /** The counter of the next generated number. */
+  next_number: number
+}
+
 export interface IdempotencyKeysTable {
   merchant_id: string
   key: string
@@ -217,6 +267,9 @@ export interface Database {
   payments: PaymentsTable
   refunds: RefundsTable
   payment_events: PaymentEventsTable
+  customers: CustomersTable
+  invoices: InvoicesTable
+  invoice_settings: InvoiceSettingsTable
   webhook_deliveries: WebhookDeliveriesTable
   idempotency_keys: IdempotencyKeysTable
   kysely_migration: { name: string; timestamp: string }
@@ -232,6 +285,9 @@ export type PaymentUpdate = Updateable<PaymentsTable>
 export type RefundRow = Selectable<RefundsTable>
 export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>
 export type PaymentEventRow = Selectable<PaymentEventsTable>
+export type CustomerRow = Selectable<CustomersTable>
+export type InvoiceRow = Selectable<InvoicesTable>
+export type InvoiceSettingsRow = Selectable<InvoiceSettingsTable>
 export type LedgerAccountRow = Selectable<LedgerAccountsTable>
 export type LedgerLedgerRow = Selectable<LedgerLedgersTable>
 export type LedgerTransactionRow = Selectable<LedgerTransactionsTable>

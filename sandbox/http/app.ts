@@ -8,6 +8,7 @@ import type { SandboxContext } from '../context.js'
 import { balanceRoutes } from '../balances/balance-routes.js'
 import { currencyRoutes } from '../currencies/currency-routes.js'
 import { feeTierRoutes } from '../fees/fee-tier-routes.js'
+import { invoiceRoutes } from '../invoices/invoice-routes.js'
 import { ledgerRoutes } from '../ledger/ledger-routes.js'
 import { findMerchantByApiKey } from '../merchants/merchant-repository.js'
 import { merchantRoutes } from '../merchants/merchant-routes.js'
@@ -49,6 +50,7 @@ export function createApp(ctx: SandboxContext): Express {
   app.use(paymentSimulationRoutes(ctx))
   app.use(balanceRoutes(ctx))
   app.use(feeTierRoutes(ctx))
+  app.use(invoiceRoutes(ctx))
   app.use(merchantRoutes(ctx))
   app.use(webhookLogRoutes(ctx))
   app.use(currencyRoutes())

@@ -5,6 +5,7 @@
 import type { Kysely } from 'kysely'
 import type { Database, PaymentRow, PaymentUpdate } from '../db/schema.js'
 import { conflict } from '../http/errors.js'
+import { followPaymentIntoInvoice } from '../invoices/invoice-sync.js'
 import { recordPaymentEvent } from '../webhooks/webhook-events.js'
 import { updatePayment } from './payment-repository.js'
 import type { PaymentStatus } from './payment-schemas.js'
@@ -78,12 +79,13 @@ export function appendHistory(historyJson: string, entry: HistoryEntry): string 
 }
 
 /**
- * Writes a change to a payment, logs the webhook event it makes (if any) in the same
- * transaction, and returns the row as it now is.
+ * Writes a change to a payment, logs the webhook event it makes (if any) and moves its
+ * invoice along, all in the same transaction, and returns the row as it now is.
  */
 export async function savePaymentChange(db: Kysely<Database>, payment: PaymentRow, changes: PaymentUpdate): Promise<PaymentRow> {
   await updatePayment(db, payment.id, changes)
   const after = { ...payment, ...changes } as PaymentRow
   await recordPaymentEvent(db, payment, after)
+  await followPaymentIntoInvoice(db, payment, after)
   return after
 }

@@ -5,6 +5,7 @@ import * as ledger from './2026-11-21T14-00-ledger.js'
 import * as paymentReceipts from './2026-11-21T15-00-payment-receipts.js'
 import * as settlementRefunds from './2026-11-21T16-00-settlement-refunds.js'
 import * as webhooks from './2026-11-21T17-00-webhooks.js'
+import * as invoices from './2026-11-21T18-00-invoices.js'
 
 const migrations: Record<string, Migration> = {
   '2026-11-21T13-00-initial': initial,
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-21T15-00-payment-receipts': paymentReceipts,
   '2026-11-21T16-00-settlement-refunds': settlementRefunds,
   '2026-11-21T17-00-webhooks': webhooks,
+  '2026-11-21T18-00-invoices': invoices,
 }
 
 export const migrationProvider: MigrationProvider = {

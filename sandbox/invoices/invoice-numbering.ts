@@ -1,0 +1,20 @@
+// Invoice numbers (spec 4.11): the merchant's prefix, with {year} replaced by the UTC year of
+// the business clock at issue, then the counter zero-padded to at least 4 digits:
+// INV-0001, INV-2026-0042, ACME/10000. The counter never resets.
+
+export const DEFAULT_PREFIX = 'INV-'
+export const FIRST_NUMBER = 1
+export const MAX_PREFIX_LENGTH = 24
+export const YEAR_TOKEN = '{year}'
+
+/** Letters, digits, space, - _ . / and the {year} token: nothing else. */
+const PREFIX_PATTERN = /^(?:[\p{L}\p{N} _./-]|\{year\})*$/u
+
+export function isValidPrefix(prefix: string): boolean {
+  return prefix.length <= MAX_PREFIX_LENGTH && PREFIX_PATTERN.test(prefix)
+}
+
+export function formatInvoiceNumber(prefix: string, counter: number, now: number): string {
+  const year = String(new Date(now).getUTCFullYear())
+  return `${prefix.replaceAll(YEAR_TOKEN, year)}${String(counter).padStart(4, '0')}`
+}

@@ -1,0 +1,33 @@
+// Invoices follow their payment and the business clock: paid when the linked payment is paid
+// (an accepted underpayment included; also when paid after the due date), overdue when the
+// due date passes while unpaid.
+import type { Kysely } from 'kysely'
+import type { SandboxContext } from '../context.js'
+import type { Database, PaymentRow } from '../db/schema.js'
+import { findInvoiceByPayment, findOverdueCandidates, updateInvoice } from './invoice-repository.js'
+
+/** Called with every payment change, in its transaction. */
+export async function followPaymentIntoInvoice(db: Kysely<Database>, before: PaymentRow, after: PaymentRow): Promise<void> {
+  if (after.status !== 'paid' || before.status === 'paid') return
+  const invoice = await findInvoiceByPayment(db, after.id)
+  if (invoice && (invoice.status === 'sent' || invoice.status === 'overdue')) {
+    await updateInvoice(db, invoice.id, { status: 'paid', updated_at: after.updated_at })
+  }
+}
+
+const BATCH = 200
+
+/** Marks sent invoices past their due date overdue, a batch per transaction; returns how many. */
+export async function markOverdueInvoices(ctx: Pick<SandboxContext, 'db' | 'clock'>): Promise<number> {
+  let marked = 0
+  for (;;) {
+    const now = ctx.clock.now()
+    const count = await ctx.db.transaction().execute(async (trx) => {
+      const due = await findOverdueCandidates(trx, now, BATCH)
+      for (const invoice of due) await updateInvoice(trx, invoice.id, { status: 'overdue', updated_at: now })
+      return due.length
+    })
+    marked += count
+    if (count < BATCH) return marked
+  }
+}

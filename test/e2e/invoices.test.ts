@@ -1,0 +1,262 @@
+// Invoices end to end: creation with its linked payment, validation, customers, gapless
+// numbering (also under concurrency, also across two processes), and the lifecycle driven by
+// the ledger and the business clock.
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Payment } from '../../src/client/types.js'
+import { ManualClock } from '../../sandbox/clock.js'
+import { PayboxClient } from '../../src/client/paybox-client.js'
+import { refusal } from '../helpers/refusal.js'
+import { startTestSandbox, temporaryDir, type TestSandbox } from '../helpers/sandbox.js'
+import { spawnSandbox, type SandboxProcess } from '../helpers/sandbox-process.js'
+
+interface Invoice {
+  id: string
+  invoice_number: string
+  status: string
+  currency: string
+  line_items: Array<{ description: string; quantity: number; unit_price: number }>
+  subtotal: number
+  tax_percentage: number
+  tax_total: number
+  total: number
+  issued_at: string
+  due_at: string | null
+  payment_id: string
+  notes: string
+  customer: { id: string; customer_type: string; name: string | null; company_name: string | null; email: string; vat_number: string | null; address: unknown }
+  createdAt: string
+  updatedAt: string
+}
+
+const START = Date.UTC(2026, 10, 21, 12, 0, 0)
+const DAY = 24 * 3600 * 1000
+const customer = { email: 'ada@example.com', name: 'Ada Lovelace', customer_type: 'individual' }
+const body = (extra: Record<string, unknown> = {}) => ({
+  currency: 'USD',
+  line_items: [{ description: 'Consulting', quantity: 2, unit_price: 15_000 }],
+  customer,
+  ...extra,
+})
+
+describe('invoices', () => {
+  let sandbox: TestSandbox
+  const clock = new ManualClock(START)
+  const create = (payload: unknown, client = sandbox.direct) => client.request<Invoice>('POST', '/invoices', { body: payload })
+  const settings = (payload?: unknown) =>
+    payload === undefined
+      ? sandbox.direct.request<{ invoice_prefix: string; next_number: number; preview: string }>('GET', '/invoices/settings')
+      : sandbox.direct.request<{ invoice_prefix: string; next_number: number; preview: string }>('POST', '/invoices/settings', { body: payload })
+  const count = async () => (await sandbox.direct.request<{ meta: { totalItems: number } }>('GET', '/invoices')).meta.totalItems
+  const paymentCount = async () => (await sandbox.direct.payments.list({ limit: 1 })).meta.totalItems
+
+  beforeAll(async () => {
+    sandbox = await startTestSandbox({ clock, dueWorkIntervalMs: 0 })
+  })
+  afterAll(() => sandbox.stop())
+
+  describe('creation', () => {
+    it('creates a sent invoice with totals, a stored customer and its linked payment', async () => {
+      const invoice = await create(body({ tax_percentage: 21, notes: 'Thanks!', due_at: '2026-12-21T12:00:00Z' }))
+      expect(invoice).toMatchObject({
+        status: 'sent',
+        currency: 'USD',
+        subtotal: 30_000,
+        tax_percentage: 21,
+        tax_total: 6_300,
+        total: 36_300,
+        issued_at: new Date(START).toISOString(),
+        due_at: '2026-12-21T12:00:00.000Z',
+        notes: 'Thanks!',
+        customer: { customer_type: 'individual', name: 'Ada Lovelace', email: 'ada@example.com', company_name: null, vat_number: null, address: null },
+      })
+      expect(invoice.id).toMatch(/^[0-9a-f-]{36}$/)
+      expect(invoice.customer.id).toMatch(/^[0-9a-f-]{36}$/)
+      expect(invoice.invoice_number).toBe('INV-0001')
+
+      const payment = await sandbox.direct.payments.get(invoice.payment_id)
+      expect(payment).toMatchObject({ amount: { value: 36_300, currency: 'USD' }, description: 'Invoice INV-0001', status: 'open', metadata: { invoice_id: invoice.id, invoice_number: 'INV-0001' } })
+      expect(await sandbox.direct.request<Invoice>('GET', `/invoices/${invoice.id}`)).toEqual(invoice)
+    })
+
+    it('reuses a stored customer by customer_id, and refuses an unknown or foreign one with 404', async () => {
+      const first = await create(body({ customer: { email: 'grace@example.com', customer_type: 'business', company_name: 'Navy', vat_number: 'US123', address: { line1: '1 Main St', postal_code: '10001', city: 'New York', country: 'US' } } }))
+      const second = await create({ currency: 'EUR', line_items: [{ description: 'Support', quantity: 1, unit_price: 500 }], customer_id: first.customer.id })
+      expect(second.customer).toEqual(first.customer)
+      expect(second.customer.address).toEqual({ line1: '1 Main St', postal_code: '10001', city: 'New York', country: 'US' })
+      const before = await count()
+      expect((await refusal(create({ ...body(), customer: undefined, customer_id: '00000000-0000-4000-8000-000000000000' }))).statusCode).toBe(404)
+      expect((await refusal(create({ ...body(), customer: undefined, customer_id: first.customer.id }, sandbox.escrow))).statusCode).toBe(404)
+      expect(await count()).toBe(before)
+    })
+
+    it('refuses every invalid body with 400 naming the field, creating nothing and consuming no number', async () => {
+      const before = { invoices: await count(), payments: await paymentCount(), preview: (await settings()).preview }
+      const cases: Array<[unknown, string]> = [
+        [body({ currency: 'XYZ' }), 'currency'],
+        [{ ...body(), currency: undefined }, 'currency'],
+        [body({ line_items: [] }), 'line_items'],
+        [body({ line_items: [{ description: '', quantity: 1, unit_price: 1 }] }), 'description'],
+        [body({ line_items: [{ description: 'x', quantity: 0, unit_price: 1 }] }), 'quantity'],
+        [body({ line_items: [{ description: 'x', quantity: '1', unit_price: 1 }] }), 'quantity'],
+        [body({ line_items: [{ description: 'x', quantity: 0.0000001, unit_price: 1 }] }), 'quantity'],
+        [body({ line_items: [{ description: 'x', quantity: 1, unit_price: 1.5 }] }), 'unit_price'],
+        [body({ line_items: [{ description: 'x', quantity: 1, unit_price: -1 }] }), 'unit_price'],
+        [body({ line_items: [{ description: 'x', quantity: 1, unit_price: 0 }] }), 'total'],
+        [body({ tax_percentage: 101 }), 'tax_percentage'],
+        [body({ tax_percentage: -1 }), 'tax_percentage'],
+        [{ ...body(), customer: undefined }, 'customer'],
+        [body({ customer_id: 'c1' }), 'customer'],
+        [body({ customer: { name: 'No email' } }), 'email'],
+        [body({ customer: { email: 'not-an-email' } }), 'email'],
+        [body({ customer: { email: 'a@b.co', customer_type: 'robot' } }), 'customer_type'],
+        [body({ customer: { email: 'a@b.co', address: { line1: '1 Main St' } } }), 'postal_code'],
+        [body({ due_at: 'tomorrow' }), 'due_at'],
+        [body({ due_at: '2020-01-01T00:00:00Z' }), 'due_at'],
+        [body({ invoice_number: 'x'.repeat(65) }), 'invoice_number'],
+        [body({ colour: 'red' }), 'colour'],
+      ]
+      for (const [payload, field] of cases) {
+        const error = await refusal(create(payload))
+        expect(error.statusCode, JSON.stringify(payload)).toBe(400)
+        expect(error.reason).toBe('Bad Request')
+        expect(error.message, JSON.stringify(payload)).toContain(field)
+      }
+      expect({ invoices: await count(), payments: await paymentCount(), preview: (await settings()).preview }).toEqual(before)
+    })
+
+    it('needs the invoice family signature', async () => {
+      const response = await fetch(`${sandbox.url}/invoices`)
+      expect(response.status).toBe(401)
+      expect(await response.json()).toMatchObject({ reason: 'Signature verification failed' })
+    })
+  })
+
+  describe('numbering', () => {
+    it('takes a merchant-supplied number without consuming the counter, and refuses a duplicate with 409', async () => {
+      const { preview } = await settings()
+      const own = await create(body({ invoice_number: 'CUSTOM-7' }))
+      expect(own.invoice_number).toBe('CUSTOM-7')
+      expect((await settings()).preview).toBe(preview)
+      const error = await refusal(create(body({ invoice_number: 'CUSTOM-7' })))
+      expect(error.statusCode).toBe(409)
+      expect(error.message).toContain('CUSTOM-7')
+      // Another merchant may use the same number.
+      expect((await create(body({ invoice_number: 'CUSTOM-7' }), sandbox.escrow)).invoice_number).toBe('CUSTOM-7')
+    })
+
+    it('applies the prefix with {year}, moves next_number forward only, and previews exactly the next number', async () => {
+      const current = await settings()
+      expect((await refusal(settings({ next_number: current.next_number - 1 }))).statusCode).toBe(400)
+      expect((await refusal(settings({ invoice_prefix: 'BAD#' }))).statusCode).toBe(400)
+      expect((await refusal(settings({ invoice_prefix: 'x'.repeat(25) }))).statusCode).toBe(400)
+      expect((await refusal(settings({ next_number: 0 }))).statusCode).toBe(400)
+      expect(await settings()).toEqual(current)
+
+      const changed = await settings({ invoice_prefix: 'ACME-{year}/', next_number: 42 })
+      expect(changed).toEqual({ invoice_prefix: 'ACME-{year}/', next_number: 42, preview: 'ACME-2026/0042' })
+      expect((await create(body())).invoice_number).toBe('ACME-2026/0042')
+      // The counter does not reset at a new year.
+      clock.set(Date.UTC(2027, 0, 1, 0, 0, 1))
+      expect((await create(body())).invoice_number).toBe('ACME-2027/0043')
+      clock.set(START)
+      expect(await settings({ next_number: 10_000 })).toMatchObject({ preview: 'ACME-2026/10000' })
+    })
+
+    it('gives 50 parallel creations exactly the next 50 numbers, with no gap after failures', async () => {
+      await settings({ invoice_prefix: 'PAR-', next_number: 20_000 })
+      // Every sixth fails inside its transaction: over the sandbox's USDC limit per payment.
+      const tooBig = body({ line_items: [{ description: 'Too big', quantity: 1, unit_price: 100_000_000_000 }] })
+      const attempts = Array.from({ length: 60 }, (_, i) => (i % 6 === 5 ? create(tooBig) : create(body())))
+      const results = await Promise.allSettled(attempts)
+      const numbers = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value.invoice_number] : [])).sort()
+      const failures = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as { statusCode?: number; message?: string }] : []))
+      expect(failures).toHaveLength(10)
+      expect(failures.every((f) => f.statusCode === 400 && f.message?.includes('sandbox limit'))).toBe(true)
+      expect(numbers).toHaveLength(50)
+      expect(numbers).toEqual(Array.from({ length: 50 }, (_, i) => `PAR-${20_000 + i}`))
+      expect((await settings()).preview).toBe('PAR-20050')
+    })
+  })
+
+  describe('lifecycle', () => {
+    it('is paid when its payment is paid over the ledger', async () => {
+      const invoice = await create(body())
+      const paid = await sandbox.direct.request<Payment>('POST', `/sandbox/payments/${invoice.payment_id}/pay`, { body: {} })
+      expect(paid.status).toBe('paid')
+      expect((await sandbox.direct.request<Invoice>('GET', `/invoices/${invoice.id}`)).status).toBe('paid')
+    })
+
+    it('is paid when an underpayment is accepted', async () => {
+      const invoice = await create(body())
+      await sandbox.direct.request('POST', `/sandbox/payments/${invoice.payment_id}/pay`, { body: { amount: 100 } })
+      expect((await sandbox.direct.request<Invoice>('GET', `/invoices/${invoice.id}`)).status).toBe('sent')
+      await sandbox.direct.request('POST', `/payments/${invoice.payment_id}/accept-underpayment`)
+      expect((await sandbox.direct.request<Invoice>('GET', `/invoices/${invoice.id}`)).status).toBe('paid')
+    })
+
+    it('becomes overdue when the due date passes on the business clock, and paid if paid late', async () => {
+      const invoice = await create(body({ due_at: new Date(clock.now() + 7 * DAY).toISOString() }))
+      const advanced = await sandbox.admin.sandbox.advanceClock(7 * 24 * 3600)
+      expect(advanced.processed).toMatchObject({ overdueInvoices: 1 })
+      const overdue = await sandbox.direct.request<Invoice>('GET', `/invoices/${invoice.id}`)
+      expect(overdue).toMatchObject({ status: 'overdue', updatedAt: new Date(clock.now()).toISOString() })
+      // The payment link is still payable after the due date.
+      await sandbox.direct.request('POST', `/sandbox/payments/${invoice.payment_id}/pay`, { body: {} })
+      expect((await sandbox.direct.request<Invoice>('GET', `/invoices/${invoice.id}`)).status).toBe('paid')
+    })
+
+    it('voids an unpaid invoice and expires its payment link; refuses to void a paid or voided one', async () => {
+      const invoice = await create(body())
+      clock.advance(1000)
+      const voided = await sandbox.direct.request<Invoice>('POST', `/invoices/${invoice.id}/cancel`)
+      expect(voided).toMatchObject({ status: 'voided', updatedAt: new Date(clock.now()).toISOString() })
+      const payment = await sandbox.direct.payments.get(invoice.payment_id)
+      expect(payment.status).toBe('expired')
+      expect(payment.history.at(-1)?.description).toBe(`Payment link expired: invoice ${invoice.invoice_number} voided`)
+      expect((await refusal(sandbox.direct.request('POST', `/sandbox/payments/${invoice.payment_id}/pay`, { body: {} }))).statusCode).toBe(409)
+      expect((await refusal(sandbox.direct.request('POST', `/invoices/${invoice.id}/cancel`))).message).toContain('already voided')
+
+      const paid = await create(body())
+      await sandbox.direct.request('POST', `/sandbox/payments/${paid.payment_id}/pay`, { body: {} })
+      const error = await refusal(sandbox.direct.request('POST', `/invoices/${paid.id}/cancel`))
+      expect(error.statusCode).toBe(409)
+      expect(error.message).toBe(`Invoice ${paid.invoice_number} is paid and cannot be voided; issue a refund on its payment ${paid.payment_id} instead`)
+      expect((await sandbox.direct.request<Invoice>('GET', `/invoices/${paid.id}`)).status).toBe('paid')
+    })
+
+    it('lists newest first with a status filter and meta, and hides other merchants', async () => {
+      const page = await sandbox.direct.request<{ items: Invoice[]; meta: { totalItems: number } }>('GET', '/invoices', { query: { status: 'paid', limit: 100 } })
+      expect(page.items.length).toBeGreaterThanOrEqual(3)
+      expect(page.items.every((i) => i.status === 'paid')).toBe(true)
+      expect(page).not.toHaveProperty('links')
+      const created = page.items.map((i) => i.createdAt)
+      expect(created).toEqual([...created].sort().reverse())
+      const any = page.items[0]!
+      expect((await refusal(sandbox.escrow.request('GET', `/invoices/${any.id}`))).statusCode).toBe(404)
+      expect((await refusal(sandbox.escrow.request('POST', `/invoices/${any.id}/cancel`))).statusCode).toBe(404)
+      expect((await refusal(sandbox.direct.request('GET', '/invoices', { query: { status: 'late' } }))).statusCode).toBe(400)
+    })
+  })
+})
+
+describe('invoice numbering across two sandbox processes on one database file', () => {
+  let processes: SandboxProcess[] = []
+  afterAll(async () => {
+    await Promise.all(processes.map((p) => p.stop()))
+  })
+
+  it('gives parallel creations through both processes the next numbers, each exactly once', async () => {
+    const db = path.join(temporaryDir(), 'shared.db')
+    const first = await spawnSandbox(['--port', '0', '--db', db])
+    const second = await spawnSandbox(['--port', '0', '--db', db])
+    processes = [first, second]
+    const direct = first.banner.merchants.find((m) => m.settlement_mode === 'direct')!
+    const clients = [first, second].map((p) => new PayboxClient({ baseUrl: p.banner.baseUrl, apiKey: direct.apiKey, apiSecret: direct.apiSecret }))
+    const made = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => clients[i % 2]!.request<Invoice>('POST', '/invoices', { body: body() })),
+    )
+    const numbers = made.map((invoice) => invoice.invoice_number).sort()
+    expect(numbers).toEqual(Array.from({ length: 40 }, (_, i) => `INV-${String(i + 1).padStart(4, '0')}`))
+  })
+})
