@@ -121,7 +121,7 @@ describe('hostile input: every malformed request gets a clean 4xx JSON error and
     expect(health.json).toEqual({ status: 'ok' })
 
     for (const merchant of [creds.direct, creds.escrow]) {
-      for (const path of ['/payments', '/refunds']) {
+      for (const path of ['/payments', '/refunds', '/invoices']) {
         const list = await rawRequest(sandbox.url, { method: 'GET', path, as: merchant })
         expect(list.status).toBe(200)
         expect((list.json as { meta: { totalItems: number } }).meta.totalItems, path).toBe(0)
