@@ -1,54 +1,214 @@
-// The hosted payment page behind hostedUrl. It shows what the customer is asked to pay and the
-// wallet URI; a wrong auth_token gets an error page instead of the payment.
-import { Router } from 'express'
-import { USDC_SCALE, formatDecimalShort, minorToMajorUnits } from '../../src/money.js'
-import { secretsMatch } from '../../src/signing.js'
+// The hosted checkout behind hostedUrl: the payment page, its sandbox buttons (plain form posts,
+// so they work without script) and the outcome page they lead to (POST, then 303 to GET).
+// Everything answers HTML in the page's language, errors included; a wrong auth_token is a 404
+// that shows nothing of the payment.
+import { randomBytes } from 'node:crypto'
+import express, { Router, type Request, type RequestHandler, type Response } from 'express'
 import type { SandboxContext } from '../context.js'
-import { findCurrency } from '../currencies/currency-table.js'
 import type { PaymentRow } from '../db/schema.js'
-import { findPaymentById } from '../payments/payment-repository.js'
+import { HttpError, notFound } from '../http/errors.js'
+import { publicLink } from '../http/public-url.js'
 import { walletUri } from '../payments/payment-resource.js'
+import { renderCheckoutPage, renderErrorPage, renderOutcomePage, type CheckoutLinks } from './checkout-page.js'
+import { qrCodeDataUrl } from './checkout-qr.js'
+import {
+  availableActions,
+  checkoutStatus,
+  findCheckoutPayment,
+  isCheckoutAction,
+  isPayingAction,
+  runCheckoutAction,
+  type CheckoutAction,
+} from './checkout-service.js'
+import { CHECKOUT_TEXT, isLang, type Lang } from './checkout-text.js'
 
-const TEXT = {
-  en: { title: 'Pay', amount: 'Amount', usdc: 'Pay in USDC', status: 'Status', expires: 'Expires', wallet: 'Wallet payment URI', notFound: 'This payment link is not valid.' },
-  es: { title: 'Pagar', amount: 'Importe', usdc: 'Pagar en USDC', status: 'Estado', expires: 'Caduca', wallet: 'URI de pago para billetera', notFound: 'Este enlace de pago no es válido.' },
-} as const
+/** A button's form is two short fields; nothing bigger is read. */
+const FORM_LIMIT = '2kb'
 
-const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
-
-function page(lang: 'en' | 'es', title: string, body: string): string {
-  return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title><style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#1a1a2e}dt{color:#666;font-size:.85rem}dd{margin:0 0 1rem}code{word-break:break-all;font-size:.8rem}</style></head><body>${body}</body></html>`
+/** What a checkout request names, read before anything can fail, so errors render in its language. */
+interface CheckoutRequest {
+  id: string
+  token: unknown
+  /** The language asked for, if a valid one was. */
+  lang: Lang | undefined
+  action?: string
 }
 
-function renderPayment(payment: PaymentRow, lang: 'en' | 'es', usdcIssuer: string): string {
-  const t = TEXT[lang]
-  const currency = findCurrency(payment.amount_currency)
-  const amount = `${minorToMajorUnits(payment.amount_value, currency?.precision ?? 2)} ${payment.amount_currency}`
-  return page(
-    lang,
-    `${t.title} ${payment.merchant_name}`,
-    `<h1 data-testid="merchant">${escapeHtml(payment.merchant_name)}</h1>
-<p data-testid="description">${escapeHtml(payment.description)}</p>
-<dl>
-<dt>${t.amount}</dt><dd data-testid="amount">${escapeHtml(amount)}</dd>
-<dt>${t.usdc}</dt><dd data-testid="usdc">${formatDecimalShort(BigInt(payment.usdc_amount), USDC_SCALE)} USDC</dd>
-<dt>${t.status}</dt><dd data-testid="status">${escapeHtml(payment.status)}</dd>
-<dt>${t.expires}</dt><dd data-testid="expires"><time datetime="${new Date(payment.expires_at).toISOString()}">${new Date(payment.expires_at).toISOString()}</time></dd>
-<dt>${t.wallet}</dt><dd><code data-testid="wallet-uri">${escapeHtml(walletUri(payment, usdcIssuer))}</code></dd>
-</dl>`,
-  )
-}
+const langOf = (payment: PaymentRow, asked: Lang | undefined): Lang => asked ?? (isLang(payment.locale) ? payment.locale : 'en')
+
+const formField = (body: unknown, name: string): unknown =>
+  typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[name] : undefined
 
 export function checkoutRoutes(ctx: SandboxContext): Router {
-  return Router().get('/checkout/:id', async (req, res) => {
-    const lang = req.query.lang === 'es' ? 'es' : 'en'
-    const payment = req.params.id.length <= 64 ? await findPaymentById(ctx.db, req.params.id) : undefined
-    res.type('html').set('Cache-Control', 'no-store')
-    if (!payment || !secretsMatch(payment.auth_token, req.query.auth_token)) {
-      res.status(404).send(page(lang, TEXT[lang].notFound, `<h1 data-testid="error">${TEXT[lang].notFound}</h1>`))
+  const router = Router()
+  const publicOrigin = new URL(ctx.publicUrl).origin
+
+  const checkoutLink = (payment: PaymentRow, lang: Lang) =>
+    publicLink(ctx.publicUrl, `/checkout/${payment.id}`, { paymentId: payment.id, auth_token: payment.auth_token, lang })
+  const outcomeLink = (payment: PaymentRow, lang: Lang) =>
+    publicLink(ctx.publicUrl, `/checkout/${payment.id}/outcome`, { auth_token: payment.auth_token, lang })
+
+  function linksFor(payment: PaymentRow, lang: Lang, page: (payment: PaymentRow, lang: Lang) => string): CheckoutLinks {
+    return {
+      checkout: checkoutLink(payment, lang),
+      languages: { en: page(payment, 'en'), es: page(payment, 'es') },
+      action: (action: CheckoutAction) => publicLink(ctx.publicUrl, `/checkout/${payment.id}/actions/${action}`),
+      authToken: payment.auth_token,
+    }
+  }
+
+  /** Sends a page with a fresh CSP nonce: only its own inline style and script may run. */
+  function sendPage(res: Response, status: number, render: (nonce: string) => string): void {
+    const nonce = randomBytes(16).toString('base64')
+    const formTargets = publicOrigin.startsWith('http') ? `'self' ${publicOrigin}` : `'self'`
+    res
+      .status(status)
+      .type('html')
+      .set({
+        'Cache-Control': 'no-store',
+        'Content-Security-Policy': [
+          "default-src 'none'",
+          `style-src 'nonce-${nonce}'`,
+          `script-src 'nonce-${nonce}'`,
+          'img-src data:',
+          `form-action ${formTargets}`,
+          "base-uri 'none'",
+          "frame-ancestors 'none'",
+        ].join('; '),
+        'Referrer-Policy': 'no-referrer',
+        'X-Content-Type-Options': 'nosniff',
+      })
+      .send(render(nonce))
+  }
+
+  function seeOther(res: Response, location: string): void {
+    res.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' }).redirect(303, location)
+  }
+
+  /** The one place checkout errors become pages: the status code of the error, text in the page's language. */
+  async function sendError(res: Response, request: CheckoutRequest, error: unknown): Promise<void> {
+    const status = statusOf(error)
+    if (status >= 500) ctx.log(`Unexpected checkout error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
+    // Only a caller holding the token learns anything about the payment.
+    const payment = status === 404 || status >= 500 ? undefined : await findCheckoutPayment(ctx.db, request.id, request.token)
+    const lang = payment ? langOf(payment, request.lang) : (request.lang ?? 'en')
+    const t = CHECKOUT_TEXT[lang]
+    let message: string
+    if (status === 404) message = t.errors.notFound
+    else if (status >= 500) message = t.errors.unexpected
+    else if (status === 409 && payment) {
+      const current = checkoutStatus(payment, ctx.clock.now())
+      const closed = t.closed[current]
+      message = availableActions(current).length === 0 && closed ? `${closed} ${t.errors.cannotPayAgain}` : t.errors.notAllowed
+    } else if (status === 400 && isPayingAction(request.action)) {
+      message = t.errors.walletRefused
+    } else message = t.errors.badRequest
+    sendPage(res, status, (nonce) =>
+      renderErrorPage({ lang, nonce, message, ...(payment ? { backLink: checkoutLink(payment, lang) } : {}) }),
+    )
+  }
+
+  /** Runs a handler; whatever it throws is answered as an error page. */
+  const htmlPage =
+    (read: (req: Request) => CheckoutRequest, handler: (request: CheckoutRequest, res: Response) => Promise<void>): RequestHandler =>
+    async (req, res) => {
+      const request = read(req)
+      try {
+        await handler(request, res)
+      } catch (error) {
+        await sendError(res, request, error)
+      }
+    }
+
+  const fromQuery = (req: Request): CheckoutRequest => ({
+    id: String(req.params.id),
+    token: req.query.auth_token,
+    lang: isLang(req.query.lang) ? req.query.lang : undefined,
+  })
+
+  async function requirePayment(request: CheckoutRequest): Promise<PaymentRow> {
+    const payment = await findCheckoutPayment(ctx.db, request.id, request.token)
+    if (!payment) throw notFound('No such checkout')
+    return payment
+  }
+
+  router.get(
+    '/checkout/:id',
+    htmlPage(fromQuery, async (request, res) => {
+      const payment = await requirePayment(request)
+      const lang = langOf(payment, request.lang)
+      const now = ctx.clock.now()
+      const status = checkoutStatus(payment, now)
+      const uri = walletUri(payment, ctx.identity.usdcIssuer)
+      // The QR code is only drawn while the payment can still be paid.
+      const qrDataUrl = availableActions(status).length > 0 ? await qrCodeDataUrl(uri) : ''
+      const links = linksFor(payment, lang, checkoutLink)
+      sendPage(res, 200, (nonce) => renderCheckoutPage({ lang, nonce, payment, status, now, walletUri: uri, qrDataUrl, links }))
+    }),
+  )
+
+  router.get(
+    '/checkout/:id/outcome',
+    htmlPage(fromQuery, async (request, res) => {
+      const payment = await requirePayment(request)
+      const lang = langOf(payment, request.lang)
+      const status = checkoutStatus(payment, ctx.clock.now())
+      if (status === 'open') {
+        seeOther(res, checkoutLink(payment, lang))
+        return
+      }
+      const links = linksFor(payment, lang, outcomeLink)
+      sendPage(res, 200, (nonce) => renderOutcomePage({ lang, nonce, payment, status, links }))
+    }),
+  )
+
+  router.post(
+    '/checkout/:id/actions/:action',
+    express.urlencoded({ extended: false, limit: FORM_LIMIT, parameterLimit: 10 }),
+    htmlPage(
+      (req) => {
+        const lang = formField(req.body, 'lang')
+        return {
+          id: String(req.params.id),
+          token: formField(req.body, 'auth_token'),
+          lang: isLang(lang) ? lang : undefined,
+          action: String(req.params.action),
+        }
+      },
+      async (request, res) => {
+        const action = request.action ?? ''
+        // The token is checked, and the button run, in the transaction that changes the payment.
+        const payment = await ctx.db.transaction().execute(async (trx) => {
+          const found = await findCheckoutPayment(trx, request.id, request.token)
+          if (!found || !isCheckoutAction(action)) throw notFound('No such checkout action')
+          return runCheckoutAction(ctx, trx, found, action)
+        })
+        seeOther(res, outcomeLink(payment, langOf(payment, request.lang)))
+      },
+    ),
+  )
+
+  // A form that could not be read (too large, bad encoding) is answered as a page too. Anything
+  // else that failed before a handler ran (an undecodable id in the path) is the API's JSON error.
+  router.use(((error, req, res, next) => {
+    if (!isBodyParserError(error)) {
+      next(error)
       return
     }
-    res.send(renderPayment(payment, lang, ctx.identity.usdcIssuer))
-  })
+    const request = { id: '', token: undefined, lang: isLang(req.query.lang) ? req.query.lang : undefined }
+    return sendError(res, request, error)
+  }) satisfies express.ErrorRequestHandler)
+
+  return router
+}
+
+/** body-parser names what went wrong in `type` ('entity.too.large', 'charset.unsupported', …). */
+const isBodyParserError = (error: unknown): boolean =>
+  typeof error === 'object' && error !== null && 'type' in error && typeof error.type === 'string'
+
+/** The HTTP status an error stands for: its own for HttpError and body-parser errors, else 500. */
+function statusOf(error: unknown): number {
+  if (error instanceof HttpError) return error.statusCode
+  const status = typeof error === 'object' && error !== null && 'status' in error ? Number(error.status) : NaN
+  return status >= 400 && status < 500 ? status : 500
 }

@@ -1,0 +1,90 @@
+// The rules of the hosted checkout: who may see a payment (its auth token), what state the
+// customer sees, which sandbox buttons a state offers and what each one pays. The buttons run
+// the same simulations as the API (sandbox/simulation/payment-simulation.ts).
+import type { Kysely } from 'kysely'
+import { divideRoundHalfUp } from '../../src/money.js'
+import { secretsMatch } from '../../src/signing.js'
+import type { SandboxContext } from '../context.js'
+import type { Database, PaymentRow } from '../db/schema.js'
+import { conflict } from '../http/errors.js'
+import { findPaymentById } from '../payments/payment-repository.js'
+import { cancelPayment, failPayment, simulateCustomerPayment } from '../simulation/payment-simulation.js'
+
+export const CHECKOUT_ACTIONS = ['pay-full', 'pay-part', 'overpay', 'fail', 'cancel'] as const
+export type CheckoutAction = (typeof CHECKOUT_ACTIONS)[number]
+
+export const isCheckoutAction = (value: string): value is CheckoutAction => (CHECKOUT_ACTIONS as readonly string[]).includes(value)
+
+/** The buttons that move money from a customer wallet. */
+export const isPayingAction = (value: string | undefined): boolean => value === 'pay-full' || value === 'pay-part' || value === 'overpay'
+
+/** Ids are short; anything longer is not worth a query. */
+const MAX_ID_LENGTH = 64
+
+/** The payment behind a checkout link, or undefined when the id or the token is wrong. */
+export async function findCheckoutPayment(db: Kysely<Database>, id: string, authToken: unknown): Promise<PaymentRow | undefined> {
+  const payment = id.length <= MAX_ID_LENGTH ? await findPaymentById(db, id) : undefined
+  return payment && secretsMatch(payment.auth_token, authToken) ? payment : undefined
+}
+
+/**
+ * The status the customer sees: an open payment whose expiresAt has passed is expired even
+ * before the background sweep has recorded it, so the page never offers to pay it.
+ */
+export function checkoutStatus(payment: PaymentRow, now: number): string {
+  return payment.status === 'open' && payment.expires_at <= now ? 'expired' : payment.status
+}
+
+/** The sandbox buttons a status offers; a customer cannot cancel after paying part. */
+export function availableActions(status: string): readonly CheckoutAction[] {
+  if (status === 'open') return CHECKOUT_ACTIONS
+  if (status === 'underpaid') return ['pay-full', 'pay-part', 'overpay', 'fail']
+  return []
+}
+
+/** What remains to pay, in smallest units of the pricing currency. */
+export const remainingValue = (payment: PaymentRow): number => Math.max(0, payment.amount_value - payment.amount_paid)
+
+/**
+ * Smallest units of the pricing currency a paying button sends: half of what remains (at least
+ * 1) for "pay part", what remains plus 10% of the amount (at least 1 more) for "overpay".
+ * "Pay in full" pays exactly the USDC that remains, so it has no amount of its own.
+ */
+export function actionAmount(payment: PaymentRow, action: 'pay-part' | 'overpay'): number {
+  const remaining = remainingValue(payment)
+  if (action === 'pay-part') return Math.max(1, Math.floor(remaining / 2))
+  return remaining + Math.max(1, Number(divideRoundHalfUp(BigInt(payment.amount_value), 10n)))
+}
+
+const DECLINED = 'customer wallet declined'
+
+/** Runs one button on a payment already checked against its token; returns the payment after it. */
+export function runCheckoutAction(
+  ctx: Pick<SandboxContext, 'clock' | 'ledger'>,
+  db: Kysely<Database>,
+  payment: PaymentRow,
+  action: CheckoutAction,
+): Promise<PaymentRow> {
+  const status = checkoutStatus(payment, ctx.clock.now())
+  if (!availableActions(status).includes(action)) {
+    throw conflict('Conflict', `Payment ${payment.id} is ${status}: the checkout cannot ${action} it`)
+  }
+  switch (action) {
+    case 'pay-full':
+      return simulateCustomerPayment(ctx, db, payment, {})
+    case 'pay-part':
+    case 'overpay':
+      return simulateCustomerPayment(ctx, db, payment, { amount: actionAmount(payment, action) })
+    case 'fail':
+      return failPayment(ctx, db, payment, { reason: DECLINED })
+    case 'cancel':
+      return cancelPayment(ctx, db, payment)
+  }
+}
+
+/** A merchant URL the customer may be sent to: only absolute http(s) URLs. */
+export function merchantUrl(text: string | null): string | undefined {
+  if (text === null || !URL.canParse(text)) return undefined
+  const url = new URL(text)
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined
+}

@@ -1,0 +1,41 @@
+// What browser tests share: the system's Chromium driven by playwright-core (no browser
+// download; PAYBOX_CHROMIUM points elsewhere), and a stand-in merchant site on 127.0.0.1 for
+// the checkout to send customers back to.
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { chromium, type Browser } from 'playwright-core'
+
+export const CHROMIUM_PATH = process.env.PAYBOX_CHROMIUM ?? '/usr/bin/chromium'
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] })
+}
+
+export interface MerchantSite {
+  url: string
+  /** Every request the site received, in order. */
+  visits: { path: string; referer: string | undefined }[]
+  close(): Promise<void>
+}
+
+/** A merchant's shop: answers every path with a page naming that path. */
+export async function startMerchantSite(): Promise<MerchantSite> {
+  const visits: MerchantSite['visits'] = []
+  const server = http.createServer((req, res) => {
+    const path = req.url ?? '/'
+    visits.push({ path, referer: req.headers.referer })
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+    res.end(`<!doctype html><title>Shop</title><h1 data-testid="merchant-site">Back at the shop</h1>`)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    visits,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections()
+        server.close((error) => (error ? reject(error) : resolve()))
+      }),
+  }
+}
