@@ -45,6 +45,12 @@ async function recordReceipt(
     sender_account: tx.sourceAccount,
   }
   const usdc = `${formatDecimalShort(received, USDC_SCALE)} USDC`
+  // Money for an open payment past its expiry, not yet swept: the payment expires first, as it
+  // would have, and the money lands without counting towards it.
+  if (payment.status === 'open' && payment.expires_at <= now) {
+    await savePaymentChange(db, payment, moveTo(payment, 'expired', 'Payment expired', now))
+    return
+  }
   if (payment.status === 'open' || payment.status === 'underpaid') {
     const target = total >= BigInt(payment.usdc_amount) ? 'paid' : 'underpaid'
     const description = target === 'paid' ? `Payment received (${usdc})` : `Partial payment received (${usdc})`

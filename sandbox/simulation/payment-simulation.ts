@@ -6,6 +6,7 @@
 // Each takes the payment row: the API finds it by merchant, the checkout page by auth token.
 import type { Kysely } from 'kysely'
 import { z } from 'zod'
+import { toIso } from '../clock.js'
 import { findCurrency, toUsdcStroops } from '../currencies/currency-table.js'
 import type { SandboxContext } from '../context.js'
 import type { Database, PaymentRow } from '../db/schema.js'
@@ -45,6 +46,9 @@ export async function simulateCustomerPayment(
 ): Promise<PaymentRow> {
   if (payment.status !== 'open' && payment.status !== 'underpaid') {
     throw conflict('Conflict', `Payment ${payment.id} is ${payment.status} and cannot be paid`)
+  }
+  if (payment.status === 'open' && payment.expires_at <= ctx.clock.now()) {
+    throw conflict('Conflict', `Payment ${payment.id} expired at ${toIso(payment.expires_at)} and cannot be paid`)
   }
   const usdc = body?.amount === undefined ? BigInt(payment.usdc_amount - payment.usdc_received) : usdcFor(payment, body.amount)
   if (usdc <= 0n) throw badRequest('amount: is less than the smallest USDC amount (0.0000001)')

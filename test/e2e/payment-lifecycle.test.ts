@@ -170,6 +170,28 @@ describe('the payment lifecycle', () => {
       }
     })
 
+    it('refuses to pay an open payment past its expiry even before the sweep expires it', async () => {
+      const payment = await create(1000)
+      clock.advance(30 * 60 * 1000)
+      const error = await refusal(pay(payment.id))
+      expect(error.statusCode).toBe(409)
+      expect(error.message).toBe(`Payment ${payment.id} expired at ${payment.expiresAt} and cannot be paid`)
+      expect((await sandbox.direct.payments.get(payment.id)).status).toBe('open')
+    })
+
+    it('expires, rather than credits, an open payment past its expiry when money arrives any other way', async () => {
+      const payment = await create(1000)
+      clock.advance(30 * 60 * 1000)
+      const params = new URL(payment.qrCode).searchParams
+      const [customer] = await sandbox.context.ledger.listAccounts(sandbox.context.db, { role: 'customer' })
+      await sandbox.context.db.transaction().execute((trx) =>
+        sandbox.context.ledger.transfer(trx, { from: customer!.publicKey, to: params.get('destination')!, asset: 'USDC', amount: 100_000_000n, memo: params.get('memo')! }),
+      )
+      const after = await sandbox.direct.payments.get(payment.id)
+      expect(after).toMatchObject({ status: 'expired', amount_paid: 0 })
+      expect(after.stellarTxId).toBeUndefined()
+    })
+
     it('refuses unknown body fields and non-empty bodies where none is taken', async () => {
       const payment = await create(100)
       expect((await refusal(post(`/sandbox/payments/${payment.id}/fail`, { reason: 'x', extra: 1 }))).statusCode).toBe(400)
