@@ -6,10 +6,17 @@ import ConfigList from './config/list.js'
 import ConfigSet from './config/set.js'
 import Currencies from './currencies.js'
 import FeeTierShow from './fee-tier.js'
+import InvoicesCancel from './invoices/cancel.js'
+import InvoicesCreate from './invoices/create.js'
+import InvoicesGet from './invoices/get.js'
+import InvoicesList from './invoices/list.js'
+import InvoicesSettings from './invoices/settings.js'
 import LedgerAccounts from './ledger/accounts.js'
 import LedgerTransactions from './ledger/transactions.js'
 import LedgerTx from './ledger/tx.js'
+import Listen from './listen.js'
 import Login from './login.js'
+import MerchantsRotateSecret from './merchants/rotate-secret.js'
 import PaymentsAcceptUnderpayment from './payments/accept-underpayment.js'
 import PaymentsCreate from './payments/create.js'
 import PaymentsExpire from './payments/expire.js'
@@ -24,6 +31,14 @@ import SandboxClockAdvance from './sandbox/clock/advance.js'
 import SandboxClockShow from './sandbox/clock/index.js'
 import SandboxStart from './sandbox/start.js'
 import SandboxStatus from './sandbox/status.js'
+import Trigger from './trigger.js'
+import WebhooksGet from './webhooks/get.js'
+import WebhooksList from './webhooks/list.js'
+import WebhooksPause from './webhooks/pause.js'
+import WebhooksResend from './webhooks/resend.js'
+import WebhooksResume from './webhooks/resume.js'
+import WebhooksTail from './webhooks/tail.js'
+import WebhooksVerify from './webhooks/verify.js'
 
 export const COMMANDS = {
   balances: Balances,
@@ -32,10 +47,17 @@ export const COMMANDS = {
   'config:set': ConfigSet,
   currencies: Currencies,
   'fee-tier': FeeTierShow,
+  'invoices:cancel': InvoicesCancel,
+  'invoices:create': InvoicesCreate,
+  'invoices:get': InvoicesGet,
+  'invoices:list': InvoicesList,
+  'invoices:settings': InvoicesSettings,
   'ledger:accounts': LedgerAccounts,
   'ledger:transactions': LedgerTransactions,
   'ledger:tx': LedgerTx,
+  listen: Listen,
   login: Login,
+  'merchants:rotate-secret': MerchantsRotateSecret,
   'payments:accept-underpayment': PaymentsAcceptUnderpayment,
   'payments:create': PaymentsCreate,
   'payments:expire': PaymentsExpire,
@@ -50,4 +72,12 @@ export const COMMANDS = {
   'sandbox:clock:advance': SandboxClockAdvance,
   'sandbox:start': SandboxStart,
   'sandbox:status': SandboxStatus,
+  trigger: Trigger,
+  'webhooks:get': WebhooksGet,
+  'webhooks:list': WebhooksList,
+  'webhooks:pause': WebhooksPause,
+  'webhooks:resend': WebhooksResend,
+  'webhooks:resume': WebhooksResume,
+  'webhooks:tail': WebhooksTail,
+  'webhooks:verify': WebhooksVerify,
 }

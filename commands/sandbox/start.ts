@@ -37,6 +37,7 @@ export default class SandboxStart extends Command {
       default: '5s',
     }),
     durable: Flags.boolean({ description: 'synchronous=FULL: acknowledged writes also survive power loss (slower)' }),
+    'require-https': Flags.boolean({ description: 'Skip (log, but do not send) webhooks to plain-http URLs' }),
     json: Flags.boolean({ description: 'Print the startup information as one JSON line' }),
   }
 
@@ -57,6 +58,7 @@ export default class SandboxStart extends Command {
       publicUrl: flags['public-url'],
       seed: flags.seed,
       durable: flags.durable,
+      requireHttps: flags['require-https'],
       ledgerClose,
       defaultCredentials: flags['api-key'] && flags['api-secret'] ? { apiKey: flags['api-key'], apiSecret: flags['api-secret'] } : undefined,
     })

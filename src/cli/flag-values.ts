@@ -54,3 +54,10 @@ export function transactionHashArg(text: string): string {
   if (!TRANSACTION_HASH.test(text)) throw new UserError(`Invalid transaction hash "${text}"`, 'a transaction hash is 64 hex digits')
   return text.toLowerCase()
 }
+
+/** An absolute http(s) URL, such as a webhook receiver's; other schemes are refused. */
+export function httpUrlFlag(text: string, flag: string): string {
+  const protocol = URL.canParse(text) ? new URL(text).protocol : undefined
+  if (protocol !== 'http:' && protocol !== 'https:') throw new UserError(`--${flag} must be an absolute http(s) URL, got "${text}"`)
+  return text
+}

@@ -6,6 +6,8 @@ export class PayboxApiError extends Error {
     readonly reason: string,
     message: string,
     readonly body: unknown,
+    /** Seconds to wait before retrying, from a Retry-After header (429). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message)
     this.name = 'PayboxApiError'

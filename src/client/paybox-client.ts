@@ -4,26 +4,37 @@
 //   const payment = await client.payments.create({ amount: { value: 1250, currency: 'USD' }, description: 'Order 1' })
 import { DIGEST_HEADERS, signDigest } from '../signing.js'
 import { PayboxApiError, PayboxConnectionError } from './errors.js'
+import { serverSentEvents, type EventSourceMessage } from './server-sent-events.js'
 import type {
   AccountBalances,
   CreatePaymentRequest,
+  CreateInvoiceRequest,
   CreateRefundRequest,
   Currency,
   ErrorBody,
   FeeTier,
+  Invoice,
+  InvoiceSettings,
   LedgerAccount,
   LedgerAccountRole,
   LedgerTransaction,
   LedgerTransactionsQuery,
+  ListInvoicesQuery,
   ListPaymentsQuery,
   ListRefundsQuery,
+  ListWebhookDeliveriesQuery,
+  Merchant,
   Page,
   Payment,
+  PaymentEvent,
   Refund,
   SandboxClock,
   SandboxFailRequest,
   SandboxMerchant,
   SandboxPayRequest,
+  UpdateInvoiceSettingsRequest,
+  WebhookDelivery,
+  WebhooksPausedState,
 } from './types.js'
 
 export interface PayboxClientOptions {
@@ -46,11 +57,23 @@ export interface RequestOptions {
   auth?: AuthMode
 }
 
+/** Options of a live stream: one connection, which ends when the server ends it. */
+export interface StreamOptions {
+  signal?: AbortSignal
+  /** Called once the server has accepted the stream, before any message. */
+  onOpen?: () => void
+  /** Give the connection up as dead after this long without a byte (the sandbox sends a keep-alive every 15 s). Default 45 s. */
+  idleTimeoutMs?: number
+}
+
 export const ADMIN_TOKEN_HEADER = 'x-sandbox-admin-token'
+const DEFAULT_STREAM_IDLE_MS = 45_000
 
 export class PayboxClient {
   readonly baseUrl: string
   readonly #options: PayboxClientOptions
+  /** The authenticated merchant's id, looked up once: the webhook paths name it. */
+  #merchantId: Promise<string> | undefined
 
   constructor(options: PayboxClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '')
@@ -85,7 +108,49 @@ export class PayboxClient {
   }
 
   readonly merchant = {
+    /** Who the API key belongs to: id, name, settlement mode and account, whether webhooks are paused. */
+    get: () => this.request<Merchant>('GET', '/merchant'),
     feeTier: () => this.request<FeeTier>('GET', '/merchant/fee-tier'),
+  }
+
+  /** The merchant's webhook delivery log, and switching deliveries off and on. */
+  readonly webhooks = {
+    /** Deliveries, newest first, without their payload and response body. */
+    list: async (query: ListWebhookDeliveriesQuery = {}) =>
+      this.request<Page<WebhookDelivery>>('GET', `${await this.#merchantPath()}/webhook-logs`, { query: { ...query } }),
+    /** One delivery with the exact payload sent and the receiver's answer. */
+    get: async (id: string) => this.request<WebhookDelivery>('GET', `${await this.#merchantPath()}/webhook-logs/${encodeURIComponent(id)}`),
+    /** Sends a delivery's payload again, byte for byte, signed with the current secret; returns the new entry. */
+    resend: async (id: string) =>
+      this.request<WebhookDelivery>('POST', `${await this.#merchantPath()}/webhook-logs/${encodeURIComponent(id)}/resend`),
+    /** While paused, events are still logged, as skipped, but nothing is sent. */
+    pause: async () => this.request<WebhooksPausedState>('POST', `${await this.#merchantPath()}/webhooks/pause`),
+    resume: async () => this.request<WebhooksPausedState>('POST', `${await this.#merchantPath()}/webhooks/resume`),
+    /** Each delivery as it finishes (success, failed or skipped), from the moment of connecting. */
+    stream: (options: StreamOptions = {}): AsyncGenerator<WebhookDelivery> => this.#streamData<WebhookDelivery>('/webhook-logs/stream', 'delivery', options),
+  }
+
+  /** The merchant's payment events, whether or not their payments have a webhookUrl. */
+  readonly events = {
+    /**
+     * Every payment event from the moment of connecting or, given `lastEventId` (the sequence of
+     * the last event seen), every event after it first: a dropped stream resumes without a gap.
+     */
+    stream: (options: StreamOptions & { lastEventId?: string } = {}): AsyncGenerator<PaymentEvent> =>
+      this.#streamData<PaymentEvent>('/events/stream', 'payment_event', options, options.lastEventId),
+  }
+
+  /** Invoices, each with a linked payment the customer pays it with. */
+  readonly invoices = {
+    create: (body: CreateInvoiceRequest) => this.request<Invoice>('POST', '/invoices', { body }),
+    /** Newest first. */
+    list: (query: ListInvoicesQuery = {}) => this.request<Page<Invoice>>('GET', '/invoices', { query: { ...query } }),
+    get: (id: string) => this.request<Invoice>('GET', `/invoices/${encodeURIComponent(id)}`),
+    /** Voids an unpaid invoice and expires its payment link; a paid one needs a refund instead (409). */
+    cancel: (id: string) => this.request<Invoice>('POST', `/invoices/${encodeURIComponent(id)}/cancel`),
+    /** The numbering prefix, the next number and a preview of the next invoice number. */
+    settings: () => this.request<InvoiceSettings>('GET', '/invoices/settings'),
+    updateSettings: (body: UpdateInvoiceSettingsRequest) => this.request<InvoiceSettings>('POST', '/invoices/settings', { body }),
   }
 
   readonly currencies = {
@@ -104,6 +169,9 @@ export class PayboxClient {
       this.request<Payment>('POST', `/sandbox/payments/${encodeURIComponent(paymentId)}/fail`, { body }),
     /** Expires the payment now, whatever its expiresAt. */
     expire: (paymentId: string) => this.request<Payment>('POST', `/sandbox/payments/${encodeURIComponent(paymentId)}/expire`),
+    /** A new API secret for the merchant (admin token); the old one stops working at once. */
+    rotateSecret: (merchantId: string) =>
+      this.request<SandboxMerchant>('POST', `/sandbox/merchants/${encodeURIComponent(merchantId)}/rotate-secret`, { auth: 'admin' }),
     advanceClock: (seconds: number) =>
       this.request<SandboxClock & { processed: Record<string, number> }>('POST', '/sandbox/clock/advance', {
         auth: 'admin',
@@ -137,17 +205,42 @@ export class PayboxClient {
       throw new PayboxConnectionError(this.baseUrl, error)
     }
     const text = await response.text()
-    const parsed = parseJson(text)
-    if (!response.ok) {
-      const error = (parsed ?? {}) as Partial<ErrorBody>
-      throw new PayboxApiError(
-        response.status,
-        error.reason ?? response.statusText,
-        error.message ?? error.reason ?? `HTTP ${response.status}`,
-        parsed ?? text,
-      )
+    if (!response.ok) throw apiErrorOf(response, text)
+    return parseJson(text) as T
+  }
+
+  async #merchantPath(): Promise<string> {
+    this.#merchantId ??= this.merchant.get().then((merchant) => merchant.id)
+    try {
+      return `/merchants/${encodeURIComponent(await this.#merchantId)}`
+    } catch (error) {
+      this.#merchantId = undefined
+      throw error
     }
-    return parsed as T
+  }
+
+  /** The `data` of each message named `eventName` on one of the merchant's streams, parsed. */
+  async *#streamData<T>(streamPath: string, eventName: string, options: StreamOptions, lastEventId?: string): AsyncGenerator<T> {
+    for await (const message of this.#openStream(`${await this.#merchantPath()}${streamPath}`, options, lastEventId)) {
+      if (message.event === eventName) yield JSON.parse(message.data) as T
+    }
+  }
+
+  /** A signed GET of a server-sent-event stream; each call signs afresh. */
+  async *#openStream(path: string, options: StreamOptions, lastEventId?: string): AsyncGenerator<EventSourceMessage> {
+    const headers: Record<string, string> = { accept: 'text/event-stream', ...this.#authHeaders('merchant', 'GET', path, '') }
+    if (lastEventId !== undefined) headers['last-event-id'] = lastEventId
+    const send = this.#options.fetch ?? fetch
+    let response: Response
+    try {
+      response = await send(`${this.baseUrl}${path}`, { headers, signal: options.signal, redirect: 'manual' })
+    } catch (error) {
+      if (options.signal?.aborted) throw error
+      throw new PayboxConnectionError(this.baseUrl, error)
+    }
+    if (!response.ok) throw apiErrorOf(response, await response.text())
+    options.onOpen?.()
+    yield* serverSentEvents(response, options.idleTimeoutMs ?? DEFAULT_STREAM_IDLE_MS)
   }
 
   #pathWithQuery(path: string, query: RequestOptions['query']): string {
@@ -172,6 +265,19 @@ export class PayboxClient {
       [DIGEST_HEADERS.signature]: signDigest(apiSecret, { path, timestamp, method, body }),
     }
   }
+}
+
+function apiErrorOf(response: Response, text: string): PayboxApiError {
+  const parsed = parseJson(text)
+  const error = (parsed ?? {}) as Partial<ErrorBody>
+  const retryAfter = Number(response.headers.get('retry-after') ?? Number.NaN)
+  return new PayboxApiError(
+    response.status,
+    error.reason ?? response.statusText,
+    error.message ?? error.reason ?? `HTTP ${response.status}`,
+    parsed ?? text,
+    Number.isInteger(retryAfter) && retryAfter >= 0 ? retryAfter : undefined,
+  )
 }
 
 function parseJson(text: string): unknown {

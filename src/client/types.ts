@@ -114,6 +114,72 @@ export interface SandboxMerchant {
   account: string
 }
 
+/** The authenticated merchant (GET /merchant). */
+export interface Merchant {
+  id: string
+  name: string
+  settlement_mode: 'direct' | 'escrow'
+  /** The merchant's settlement account (G…). */
+  account: string
+  webhooks_paused: boolean
+}
+
+export const WEBHOOK_EVENT_TYPES = ['transaction_created', 'transaction_updated', 'transaction_failed'] as const
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number]
+
+export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'success', 'failed', 'skipped'] as const
+/** pending: not attempted yet; skipped: not sent (webhooks paused, or a URL the sandbox refuses). */
+export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number]
+
+/** One entry of the webhook delivery log (spec 2.8). */
+export interface WebhookDelivery {
+  id: string
+  merchant_id: string
+  /** The payment (pt_…) the event is about. */
+  checkout_id: string
+  event_type: WebhookEventType
+  url: string
+  status: WebhookDeliveryStatus
+  /** null when there was no HTTP answer (connection refused, timed out, skipped, pending). */
+  http_status: number | null
+  error_message: string | null
+  attempt_count: number
+  duration_ms: number | null
+  /** The delivery this one resent. */
+  resend_of: string | null
+  last_attempt_at: string | null
+  created_at: string
+  updated_at: string
+  /** The exact JSON text sent and signed; only when reading one entry. */
+  request_payload?: string
+  /** What the receiver answered (cut at 4 KiB); only when reading one entry. */
+  response_body?: string | null
+}
+
+export interface ListWebhookDeliveriesQuery {
+  status?: WebhookDeliveryStatus
+  /** Only deliveries about this payment (pt_…). */
+  checkout_id?: string
+  page?: number
+  limit?: number
+}
+
+export interface WebhooksPausedState {
+  merchant_id: string
+  webhooks_paused: boolean
+}
+
+/** A payment event of the merchant, as the events stream sends it (with or without webhookUrl). */
+export interface PaymentEvent {
+  /** Increasing across the sandbox; the stream's event id, to resume after. */
+  sequence: number
+  event_type: WebhookEventType
+  checkout_id: string
+  /** The exact webhook body text: what a receiver gets and the signature covers. */
+  payload: string
+  created_at: string
+}
+
 export interface SandboxClock {
   /** Business time, ISO 8601. */
   now: string
@@ -243,6 +309,104 @@ export interface LedgerTransactionsQuery {
   order?: 'asc' | 'desc'
   /** Only transactions past this position (in the chosen order). */
   after?: number
+}
+
+export const INVOICE_STATUSES = ['draft', 'sent', 'paid', 'overdue', 'voided'] as const
+/** sent at creation; paid with its payment; overdue past due_at while unpaid; voided by cancel. The sandbox never produces draft. */
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number]
+
+export interface InvoiceLineItem {
+  description: string
+  /** Greater than 0, at most 6 decimal places. */
+  quantity: number
+  /** Smallest units of the invoice currency. */
+  unit_price: number
+}
+
+export interface PostalAddress {
+  line1: string
+  postal_code: string
+  city: string
+  country: string
+}
+
+export type CustomerType = 'business' | 'individual'
+
+/** A customer the merchant invoiced, stored at its first invoice (spec 2.3). */
+export interface Customer {
+  id: string
+  customer_type: CustomerType
+  name: string | null
+  company_name: string | null
+  email: string
+  vat_number: string | null
+  address: PostalAddress | null
+}
+
+/** A customer given inline when creating an invoice; it is stored and gets an id. */
+export interface NewCustomer {
+  email: string
+  /** Default business. */
+  customer_type?: CustomerType
+  name?: string
+  company_name?: string
+  vat_number?: string
+  address?: PostalAddress
+}
+
+/** An invoice with its customer (spec 2.2). Amounts are integers in the currency's smallest unit. */
+export interface Invoice {
+  id: string
+  invoice_number: string
+  status: InvoiceStatus
+  currency: string
+  line_items: InvoiceLineItem[]
+  subtotal: number
+  tax_percentage: number
+  tax_total: number
+  total: number
+  issued_at: string
+  due_at: string | null
+  /** The linked payment (pt_…) the customer pays the invoice with. */
+  payment_id: string
+  /** "" when none was given. */
+  notes: string
+  customer: Customer
+  createdAt: string
+  updatedAt: string
+}
+
+/** Body of POST /invoices: exactly one of customer_id (a stored customer) and customer (a new one). */
+export type CreateInvoiceRequest = {
+  currency: string
+  line_items: InvoiceLineItem[]
+  /** 0–100, at most 4 decimal places; default 0. */
+  tax_percentage?: number
+  /** ISO 8601 date-time with an offset, in the future. */
+  due_at?: string
+  notes?: string
+  /** Default: the next number of the merchant's sequence. */
+  invoice_number?: string
+} & ({ customer_id: string; customer?: undefined } | { customer: NewCustomer; customer_id?: undefined })
+
+export interface ListInvoicesQuery {
+  status?: InvoiceStatus
+  page?: number
+  limit?: number
+}
+
+export interface InvoiceSettings {
+  /** May contain {year}, replaced by the UTC year at issue. */
+  invoice_prefix: string
+  next_number: number
+  /** Exactly the number the next invoice would get now. */
+  preview: string
+}
+
+export interface UpdateInvoiceSettingsRequest {
+  invoice_prefix?: string
+  /** Only forward: at least the current next number. */
+  next_number?: number
 }
 
 export interface ErrorBody {

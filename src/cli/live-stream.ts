@@ -1,0 +1,101 @@
+// Commands that follow a live stream (`webhooks tail`, `listen`) until Ctrl+C: they reconnect
+// when the stream drops, with a growing pause, and stop cleanly on SIGINT or SIGTERM.
+import { setTimeout as delay } from 'node:timers/promises'
+import { PayboxApiError } from '../client/errors.js'
+
+/**
+ * A status line on stderr, even with --json (whose output, one object per line, stays on stdout):
+ * scripts and tests wait for "Ready" before making events.
+ */
+export function streamNotice(text: string): void {
+  process.stderr.write(`${text}\n`)
+}
+
+/** One item as one line of JSON on stdout (NDJSON): with --json, what a following command prints instead of one document. */
+export function jsonLine(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value)}\n`)
+}
+
+/** Pauses before each reconnection attempt in a row; a connection that opens starts over. */
+const BACKOFF_MS = [250, 500, 1000, 2000, 5000]
+
+/**
+ * Runs `work` with a signal that aborts on the first SIGINT or SIGTERM, which then no longer end
+ * the process: the command winds down and exits 0. The handlers are removed when `work` ends.
+ */
+export async function untilStopped(work: (signal: AbortSignal) => Promise<void>): Promise<void> {
+  const controller = new AbortController()
+  const stop = () => controller.abort()
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
+  try {
+    await work(controller.signal)
+  } finally {
+    process.off('SIGINT', stop)
+    process.off('SIGTERM', stop)
+  }
+}
+
+export interface FollowOptions {
+  signal: AbortSignal
+  /** The server accepted the stream: the first time, or again after a drop. */
+  onOpen: (reconnected: boolean) => void
+  /** The stream dropped; the next attempt is in `retryInMs`. */
+  onDrop: (reason: string, retryInMs: number) => void
+}
+
+/** An error of the command's own handling of an item: not the stream's fault, so not retried. */
+class HandlingError extends Error {}
+
+/**
+ * Consumes the stream `open` returns, item by item through `handle`, opening it again whenever it
+ * ends or fails, until `signal` aborts. The first connection must succeed (a sandbox that is not
+ * there at the start is an error to report, not to wait for), and an API refusal (4xx: revoked
+ * credentials, unknown merchant) ends the command: retrying would not change the answer.
+ */
+export async function followStream<T>(
+  open: (onOpen: () => void) => AsyncIterable<T>,
+  handle: (item: T) => Promise<void> | void,
+  options: FollowOptions,
+): Promise<void> {
+  const { signal } = options
+  let opened = false
+  let failures = 0
+  while (!signal.aborted) {
+    let reason = 'the server closed the stream'
+    try {
+      const onOpen = () => {
+        options.onOpen(opened)
+        opened = true
+        failures = 0
+      }
+      for await (const item of open(onOpen)) {
+        try {
+          await handle(item)
+        } catch (error) {
+          throw new HandlingError('handling failed', { cause: error })
+        }
+      }
+    } catch (error) {
+      if (signal.aborted) return
+      if (error instanceof HandlingError) throw error.cause
+      if (!opened || isRefusal(error)) throw error
+      reason = describeDrop(error)
+    }
+    if (signal.aborted) return
+    const retryInMs = BACKOFF_MS[Math.min(failures, BACKOFF_MS.length - 1)]!
+    failures += 1
+    options.onDrop(reason, retryInMs)
+    await delay(retryInMs, undefined, { signal }).catch(() => {})
+  }
+}
+
+const isRefusal = (error: unknown): boolean =>
+  error instanceof PayboxApiError && error.statusCode >= 400 && error.statusCode < 500 && error.statusCode !== 408 && error.statusCode !== 429
+
+function describeDrop(error: unknown): string {
+  if (!(error instanceof Error)) return String(error)
+  // undici reports a body cut short as "terminated", with the socket error as its cause.
+  const cause = error.cause instanceof Error ? error.cause.message : undefined
+  return cause && error.message === 'terminated' ? `connection lost: ${cause}` : error.message
+}

@@ -1,0 +1,75 @@
+// `paybox trigger`: makes the sandbox emit one kind of webhook event for real. It creates a
+// payment reporting to the given URL, drives it through the states that emit the event, and
+// waits until the sandbox has logged every delivery of that payment as finished.
+import type { PayboxClient } from '../client/paybox-client.js'
+import type { Payment, WebhookDelivery, WebhookEventType } from '../client/types.js'
+import { UserError } from './errors.js'
+import { underpaymentOf } from './payment-simulation.js'
+import { pollUntil } from './poll.js'
+import type { Precisions } from './render/payments.js'
+
+export const TRIGGER_STATUSES = ['underpaid', 'paid', 'settled'] as const
+export type TriggerStatus = (typeof TRIGGER_STATUSES)[number]
+
+export interface TriggerRequest {
+  event: WebhookEventType
+  /** For transaction_updated: the state the update reports. */
+  status?: TriggerStatus
+  webhookUrl: string
+  /** Smallest units of `currency`. */
+  amount: number
+  currency: string
+  /** How long to wait for the settlement and the deliveries. */
+  timeoutMs: number
+}
+
+export interface TriggerResult {
+  /** The payment as it is once its deliveries have finished. */
+  payment: Payment
+  /** Its deliveries, oldest first, each with the payload sent and the receiver's answer. */
+  deliveries: WebhookDelivery[]
+}
+
+export async function triggerEvent(client: PayboxClient, request: TriggerRequest, precisions: Precisions): Promise<TriggerResult> {
+  const { event, status } = request
+  if (status === 'settled' && (await client.merchant.get()).settlement_mode !== 'direct') {
+    throw new UserError('--status settled needs a direct merchant', 'an escrow payment settles only when its escrow order is released')
+  }
+  const label = event === 'transaction_updated' ? `${event} (${status ?? 'paid'})` : event
+  let payment = await client.payments.create({
+    amount: { value: request.amount, currency: request.currency },
+    description: `paybox trigger ${label}`,
+    webhookUrl: request.webhookUrl,
+  })
+  if (event === 'transaction_failed') {
+    payment = await client.sandbox.fail(payment.id, { reason: 'Simulated by paybox trigger' })
+  } else if (event === 'transaction_updated') {
+    // Underpaid: half of the amount arrives. Paid and settled: all of it; settlement follows.
+    payment = await client.sandbox.pay(payment.id, status === 'underpaid' ? { amount: underpaymentOf(payment, precisions) } : {})
+    if (status === 'settled') payment = await settled(client, payment.id, request.timeoutMs)
+  }
+  // Each change writes its delivery in the same transaction: all of this payment's are logged by now.
+  const id = payment.id
+  const logged = await pollUntil(
+    `the webhook deliveries of ${id} to finish`,
+    async () => {
+      const { items } = await client.webhooks.list({ checkout_id: id, limit: 100 })
+      return items.length > 0 && items.every((item) => item.status !== 'pending') ? items : undefined
+    },
+    request.timeoutMs,
+  )
+  const deliveries = await Promise.all(logged.reverse().map((item) => client.webhooks.get(item.id)))
+  return { payment: await client.payments.get(id), deliveries }
+}
+
+async function settled(client: PayboxClient, id: string, timeoutMs: number): Promise<Payment> {
+  return pollUntil(
+    `the settlement of ${id}`,
+    async () => {
+      const payment = await client.payments.get(id)
+      if (payment.settlement_status === 'failed') throw new UserError(`The settlement of ${id} failed`)
+      return payment.settlement_status === 'paid' ? payment : undefined
+    },
+    timeoutMs,
+  )
+}

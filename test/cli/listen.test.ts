@@ -1,0 +1,192 @@
+// `paybox listen --forward-to URL` as a real child process against a sandbox in this process:
+// every payment event (webhookUrl or not) reaches the local receiver byte for byte, signed with
+// the merchant's secret; a dropped stream resumes after the last event with nothing lost or
+// doubled; SIGTERM exits 0.
+import readline from 'node:readline'
+import path from 'node:path'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { WebhookDelivery } from '../../src/client/types.js'
+import type { ForwardedEvent } from '../../src/cli/event-forwarder.js'
+import { expectOneLineFailure, linesOf, merchantEnv, runCli, spawnCli, type CliEnv, type SpawnedCli } from '../helpers/cli.js'
+import { startTestSandbox, temporaryDir, type TestSandbox } from '../helpers/sandbox.js'
+import { waitFor } from '../helpers/wait.js'
+import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js'
+
+interface Running {
+  spawned: SpawnedCli
+  lines: string[]
+}
+
+const running: Running[] = []
+
+/** Starts `paybox listen …` and waits until it is subscribed to the events. */
+async function listen(args: string[], env: CliEnv): Promise<Running> {
+  const spawned = spawnCli(['listen', ...args], env)
+  const lines: string[] = []
+  readline.createInterface({ input: spawned.child.stdout }).on('line', (line) => lines.push(line))
+  const started = { spawned, lines }
+  running.push(started)
+  await waitFor('listen to be ready', () => spawned.stderr().includes('Ready: forwarding payment events'), 20_000)
+  return started
+}
+
+async function stop({ spawned }: Running): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  spawned.child.kill('SIGTERM')
+  return spawned.exited
+}
+
+afterEach(async () => {
+  for (const { spawned } of running.splice(0)) {
+    if (spawned.child.exitCode === null && spawned.child.signalCode === null) {
+      spawned.child.kill('SIGKILL')
+      await spawned.exited
+    }
+  }
+})
+
+const dataOf = (raw: Buffer) => (JSON.parse(raw.toString('utf8')) as { data: { id: string; type: string; status: string } }).data
+
+describe('paybox listen', () => {
+  let local: WebhookReceiver
+  let remote: WebhookReceiver
+  const forwardedIds = () => local.received.map((r) => dataOf(r.raw).id)
+
+  beforeAll(async () => {
+    local = await startWebhookReceiver('set per test')
+    remote = await startWebhookReceiver('set per test')
+  })
+  afterAll(async () => {
+    await local.close()
+    await remote.close()
+  })
+
+  it('forwards every event byte for byte, signed, resuming after a dropped stream without loss or doubles; SIGTERM exits 0', async () => {
+    const db = path.join(temporaryDir(), 'listen.db')
+    const first = await startTestSandbox({ db, webhookPollMs: 20 })
+    const sandboxes: TestSandbox[] = [first]
+    try {
+      const secret = first.merchants[0]!.apiSecret
+      local.secret = secret
+      remote.secret = secret
+      const listening = await listen(['--forward-to', local.url], merchantEnv(first))
+
+      // A payment without webhookUrl is forwarded all the same.
+      const plain = await first.direct.payments.create({ amount: { value: 500, currency: 'USD' }, description: 'No webhook URL' })
+      await waitFor('the plain payment forwarded', () => forwardedIds().includes(plain.id))
+      const [forwardedPlain] = local.received
+      expect(dataOf(forwardedPlain!.raw)).toMatchObject({ type: 'transaction_created', id: plain.id, status: 'open' })
+      expect(forwardedPlain!.verified).toBe(true)
+      expect(forwardedPlain!.headers['content-type']).toBe('application/json')
+      expect(forwardedPlain!.headers['user-agent']).toMatch(/^paybox-listen\//)
+      expect(forwardedPlain!.path).toBe('/webhooks')
+
+      // With a webhookUrl: the forwarded bytes and signature are the ones the sandbox sent.
+      const hooked = await first.direct.payments.create({ amount: { value: 500, currency: 'USD' }, description: 'Webhooked', webhookUrl: remote.url })
+      await waitFor('both copies of the event', () => forwardedIds().includes(hooked.id) && remote.received.length === 1)
+      const forwarded = local.received.find((r) => dataOf(r.raw).id === hooked.id)!
+      const sent = remote.received[0]!
+      expect(forwarded.raw.equals(sent.raw)).toBe(true)
+      expect(forwarded.headers['x-webhook-auth']).toBe(sent.headers['x-webhook-auth'])
+      const [logged] = (await first.direct.webhooks.list({ checkout_id: hooked.id })).items
+      expect(forwarded.raw.toString('utf8')).toBe((await first.direct.webhooks.get(logged!.id)).request_payload)
+
+      // One line per event with the local answer.
+      const line = await waitFor('the line of the webhooked payment', () => listening.lines.find((l) => l.includes(hooked.id)))
+      expect(line).toContain('transaction_created')
+      expect(line).toContain(`→ POST ${local.url}`)
+      expect(line).toContain('[200]')
+      expect(line).toMatch(/\d+ ms$/)
+
+      // The stream drops (the sandbox stops); meanwhile another process of the same sandbox
+      // records an event; the sandbox comes back on the same URL.
+      const stopping = first.stop()
+      first.server.closeAllConnections()
+      await stopping
+      await waitFor('the drop notice', () => listening.spawned.stderr().includes('Stream dropped'))
+      const other = await startTestSandbox({ db, webhookPollMs: 20 })
+      sandboxes.push(other)
+      const missed = await other.direct.payments.create({ amount: { value: 700, currency: 'USD' }, description: 'While disconnected' })
+      await other.direct.sandbox.pay(missed.id, { amount: 300 })
+      await other.stop()
+      const back = await startTestSandbox({ db, port: first.port, webhookPollMs: 20 })
+      sandboxes.push(back)
+
+      await waitFor('the missed events', () => forwardedIds().filter((id) => id === missed.id).length === 2, 20_000)
+      const live = await back.direct.payments.create({ amount: { value: 900, currency: 'USD' }, description: 'After the drop' })
+      await waitFor('the live event after the drop', () => forwardedIds().includes(live.id))
+
+      expect(local.received.map((r) => `${dataOf(r.raw).id}:${dataOf(r.raw).type}:${dataOf(r.raw).status}`)).toEqual([
+        `${plain.id}:transaction_created:open`,
+        `${hooked.id}:transaction_created:open`,
+        `${missed.id}:transaction_created:open`,
+        `${missed.id}:transaction_updated:underpaid`,
+        `${live.id}:transaction_created:open`,
+      ])
+      expect(local.received.every((r) => r.verified)).toBe(true)
+      expect(listening.spawned.stderr()).toContain('Reconnected; resuming after the last event forwarded.')
+
+      expect(await stop(listening)).toEqual({ code: 0, signal: null })
+      expect(linesOf(listening.lines.join('\n'))).toHaveLength(5)
+    } finally {
+      for (const sandbox of sandboxes) await sandbox.stop()
+    }
+  })
+
+  it('--json prints one object per event with the receiver\'s status, or the connection error, and goes on', async () => {
+    const sandbox = await startTestSandbox({ webhookPollMs: 20 })
+    try {
+      local.secret = sandbox.merchants[0]!.apiSecret
+      local.answer = () => ({ status: 500, body: 'not today' })
+      const closed = await startWebhookReceiver('unused')
+      await closed.close()
+      const answering = await listen(['--forward-to', local.url, '--json'], merchantEnv(sandbox))
+      const refused = await listen(['--forward-to', closed.url, '--json'], merchantEnv(sandbox))
+
+      const payment = await sandbox.direct.payments.create({ amount: { value: 100, currency: 'USD' }, description: 'JSON lines' })
+      await sandbox.direct.sandbox.fail(payment.id)
+      const objects = (run: Running) =>
+        waitFor('two objects', () => (run.lines.length >= 2 ? run.lines.map((line) => JSON.parse(line) as ForwardedEvent) : undefined))
+
+      const answered = await objects(answering)
+      expect(answered.map((e) => [e.checkout_id, e.event_type, e.status, e.error])).toEqual([
+        [payment.id, 'transaction_created', 500, null],
+        [payment.id, 'transaction_failed', 500, null],
+      ])
+      expect(answered[1]!.sequence).toBeGreaterThan(answered[0]!.sequence)
+      expect(answered[0]!.duration_ms).toBeGreaterThanOrEqual(0)
+      expect(answered[0]).not.toHaveProperty('payload')
+
+      const failures = await objects(refused)
+      expect(failures.map((e) => [e.event_type, e.status])).toEqual([
+        ['transaction_created', null],
+        ['transaction_failed', null],
+      ])
+      expect(failures[0]!.error).toContain('ECONNREFUSED')
+
+      expect(await stop(answering)).toEqual({ code: 0, signal: null })
+      expect(await stop(refused)).toEqual({ code: 0, signal: null })
+      // listen only forwards: the sandbox logged no delivery for this payment (it has no webhookUrl).
+      expect((await sandbox.direct.webhooks.list({ checkout_id: payment.id })).items).toEqual([] as WebhookDelivery[])
+    } finally {
+      local.answer = () => ({ status: 200, body: 'ok' })
+      await sandbox.stop()
+    }
+  })
+
+  describe('refuses bad flags in one line', () => {
+    const env = () => ({ CI: '1', PAYBOX_HOME: temporaryDir(), PAYBOX_CONFIG_DIR: temporaryDir() })
+
+    it('a --forward-to that is not an http(s) URL', async () => {
+      for (const url of ['ftp://localhost/hooks', 'localhost:3000/webhooks', 'not a url']) {
+        expectOneLineFailure(await runCli(['listen', '--forward-to', url], env()), `--forward-to must be an absolute http(s) URL, got "${url}"`)
+      }
+    })
+
+    it('no --forward-to', async () => {
+      const result = await runCli(['listen'], env())
+      expect(result.exitCode).toBe(2)
+      expect(linesOf(result.stderr)).toHaveLength(1)
+      expect(result.stderr).toContain('Missing required flag forward-to')
+    })
+  })
+})

@@ -1,0 +1,161 @@
+// `paybox trigger <event> --webhook-url URL` run in-process against a real sandbox and a real
+// receiver: the receiver gets exactly the events of the requested path, signed, and the command
+// prints what the sandbox logged once every delivery has finished.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import type { TriggerResult } from '../../src/cli/webhook-trigger.js'
+import { expectOneLineFailure, linesOf, merchantEnv, runCli, runCliJson, type CliEnv } from '../helpers/cli.js'
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
+import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js'
+
+interface WebhookData {
+  type: string
+  id: string
+  status: string
+  settlement_status: string
+  amount: { value: number; currency: string }
+}
+
+describe('paybox trigger', () => {
+  let sandbox: TestSandbox
+  let receiver: WebhookReceiver
+  let env: () => CliEnv
+  const dataOf = (raw: Buffer) => (JSON.parse(raw.toString('utf8')) as { data: WebhookData }).data
+  const receivedFor = (paymentId: string) => receiver.received.filter((r) => dataOf(r.raw).id === paymentId)
+  const eventsOf = (paymentId: string) => receivedFor(paymentId).map((r) => `${dataOf(r.raw).type}:${dataOf(r.raw).status}/${dataOf(r.raw).settlement_status}`)
+
+  beforeAll(async () => {
+    sandbox = await startTestSandbox({ webhookPollMs: 20 })
+    receiver = await startWebhookReceiver(sandbox.merchants[0]!.apiSecret)
+    env = () => merchantEnv(sandbox)
+  })
+  afterAll(async () => {
+    await sandbox.stop()
+    await receiver.close()
+  })
+  beforeEach(() => {
+    receiver.answer = () => ({ status: 200, body: 'ok' })
+  })
+
+  const trigger = (args: string[]) => runCliJson<TriggerResult>(['trigger', ...args, '--webhook-url', receiver.url], env())
+
+  /** Every delivery was received, verified, and is what the command returned, in order. */
+  function expectDelivered(result: TriggerResult): void {
+    const received = receivedFor(result.payment.id)
+    expect(received.every((r) => r.verified)).toBe(true)
+    expect(result.deliveries.map((d) => d.request_payload)).toEqual(received.map((r) => r.raw.toString('utf8')))
+    expect(result.deliveries.every((d) => d.status === 'success' && d.http_status === 200)).toBe(true)
+  }
+
+  it('transaction_created: creates a payment reporting to the URL; the receiver gets the created event', async () => {
+    const { json, exitCode, stderr } = await trigger(['transaction_created'])
+    expect(exitCode).toBe(0)
+    expect(stderr).toBe('')
+    expect(json.payment).toMatchObject({ status: 'open', webhookUrl: receiver.url, amount: { value: 1000, currency: 'USD' } })
+    expect(eventsOf(json.payment.id)).toEqual(['transaction_created:open/open'])
+    expectDelivered(json)
+  })
+
+  it('transaction_updated --status underpaid: created, then updated as underpaid', async () => {
+    const { json, exitCode } = await trigger(['transaction_updated', '--status', 'underpaid'])
+    expect(exitCode).toBe(0)
+    expect(json.payment).toMatchObject({ status: 'underpaid', amount_paid: 500 })
+    expect(eventsOf(json.payment.id)).toEqual(['transaction_created:open/open', 'transaction_updated:underpaid/open'])
+    expectDelivered(json)
+  })
+
+  it('transaction_updated (paid by default): created, then paid, with the settlement that follows', async () => {
+    const { json, exitCode } = await trigger(['transaction_updated'])
+    expect(exitCode).toBe(0)
+    expect(json.payment.status).toBe('paid')
+    const events = eventsOf(json.payment.id)
+    expect(events.slice(0, 2)).toEqual(['transaction_created:open/open', 'transaction_updated:paid/open'])
+    expectDelivered(json)
+  })
+
+  it('transaction_updated --status settled: waits for the settlement; the last event reports it', async () => {
+    const { json, exitCode } = await trigger(['transaction_updated', '--status', 'settled'])
+    expect(exitCode).toBe(0)
+    expect(json.payment).toMatchObject({ status: 'paid', settlement_status: 'paid' })
+    expect(eventsOf(json.payment.id)).toEqual([
+      'transaction_created:open/open',
+      'transaction_updated:paid/open',
+      'transaction_updated:paid/processing',
+      'transaction_updated:paid/paid',
+    ])
+    expectDelivered(json)
+  })
+
+  it('transaction_failed: created, then failed', async () => {
+    const { json, exitCode } = await trigger(['transaction_failed'])
+    expect(exitCode).toBe(0)
+    expect(json.payment.status).toBe('failed')
+    expect(eventsOf(json.payment.id)).toEqual(['transaction_created:open/open', 'transaction_failed:failed/open'])
+    expectDelivered(json)
+  })
+
+  it('--currency and --amount price the payment', async () => {
+    const { json, exitCode } = await trigger(['transaction_created', '--currency', 'eur', '--amount', '25'])
+    expect(exitCode).toBe(0)
+    expect(json.payment.amount).toEqual({ value: 2500, currency: 'EUR' })
+    expect(dataOf(receivedFor(json.payment.id)[0]!.raw).amount).toEqual({ value: 2500, currency: 'EUR' })
+  })
+
+  it('without --amount the payment is 10 of the currency, whatever its decimals', async () => {
+    const { json, exitCode } = await trigger(['transaction_created', '--currency', 'JPY'])
+    expect(exitCode).toBe(0)
+    expect(json.payment.amount).toEqual({ value: 10, currency: 'JPY' })
+  })
+
+  it('prints the payment id and each event with the receiver\'s answer, failures included', async () => {
+    receiver.answer = () => ({ status: 503, body: 'down for maintenance' })
+    const { stdout, stderr, exitCode } = await runCli(['trigger', 'transaction_updated', '--status', 'underpaid', '--webhook-url', receiver.url], env())
+    expect(exitCode).toBe(0)
+    expect(stderr).toBe('')
+    const id = /Payment (pt_[0-9a-f]+) \(underpaid, settlement open\) emitted 2 webhook events to /.exec(stdout)?.[1]
+    expect(id).toBeDefined()
+    const rows = linesOf(stdout).filter((line) => line.includes('transaction_'))
+    expect(rows).toHaveLength(2)
+    expect(rows[0]).toContain('open/open')
+    expect(rows[1]).toContain('underpaid/open')
+    for (const row of rows) {
+      expect(row).toContain('failed')
+      expect(row).toContain('503')
+    }
+    const logged = (await sandbox.direct.webhooks.list({ checkout_id: id })).items
+    expect(logged.map((d) => d.status)).toEqual(['failed', 'failed'])
+    for (const delivery of logged) expect(stdout).toContain(delivery.id)
+  })
+
+  describe('refuses bad input in one line and creates nothing', () => {
+    const paymentCount = async () => (await sandbox.direct.payments.list({ limit: 1 })).meta.totalItems
+    let before: number
+    beforeEach(async () => {
+      before = await paymentCount()
+    })
+    const refuse = async (args: string[], message: string, exitCode = 1) => {
+      expectOneLineFailure(await runCli(['trigger', ...args], env()), message, exitCode)
+      expect(await paymentCount()).toBe(before)
+    }
+
+    it('an unknown event', () =>
+      refuse(
+        ['transaction_refunded', '--webhook-url', 'http://127.0.0.1:9/hooks'],
+        'Expected transaction_refunded to be one of: transaction_created, transaction_updated, transaction_failed (see --help)',
+        2,
+      ))
+    it('--status with another event than transaction_updated', () =>
+      refuse(['transaction_created', '--status', 'paid', '--webhook-url', 'http://127.0.0.1:9/hooks'], '--status applies only to transaction_updated, not transaction_created'))
+    it('a --webhook-url that is not http(s)', () =>
+      refuse(['transaction_created', '--webhook-url', 'ftp://127.0.0.1/hooks'], '--webhook-url must be an absolute http(s) URL, got "ftp://127.0.0.1/hooks"'))
+    it('an --amount the currency cannot have', () =>
+      refuse(
+        ['transaction_created', '--currency', 'JPY', '--amount', '1.5', '--webhook-url', 'http://127.0.0.1:9/hooks'],
+        '--amount must be a positive amount with at most 0 decimal places for JPY, got "1.5"',
+      ))
+    it('--status settled for an escrow merchant', async () => {
+      const result = await runCli(['trigger', 'transaction_updated', '--status', 'settled', '--webhook-url', receiver.url], merchantEnv(sandbox, 'escrow'))
+      expectOneLineFailure(result, '--status settled needs a direct merchant (an escrow payment settles only when its escrow order is released)')
+      expect((await sandbox.escrow.payments.list({ limit: 1 })).meta.totalItems).toBe(0)
+    })
+  })
+})
