@@ -27,7 +27,8 @@ export default class Listen extends ApiCommand<typeof Listen> {
     const url = httpUrlFlag(this.flags['forward-to'], 'forward-to')
     const connection = this.connection()
     const client = this.client(connection)
-    // The sequence of the last event forwarded: a reconnection resumes after it.
+    // The sequence of the last event forwarded (or, before the first, the latest when the stream
+    // opened): a reconnection resumes after it, so nothing is lost or forwarded twice.
     let lastSequence: number | undefined
     await untilStopped((signal) => {
       const target: ForwardTarget = { url, secret: connection.apiSecret!, userAgent: `paybox-listen/${this.config.version}`, signal }
@@ -40,7 +41,7 @@ export default class Listen extends ApiCommand<typeof Listen> {
         if (this.jsonEnabled()) jsonLine({ ...described, ...outcome } satisfies ForwardedEvent)
         else this.log(forwardLine(event, outcome, url))
       }
-      return followStream((onOpen) => client.events.stream({ signal, onOpen, lastEventId: lastSequence?.toString() }), forward, {
+      return followStream((onOpen) => client.events.stream({ signal, onOpen, lastEventId: lastSequence?.toString(), onReady: (sequence) => (lastSequence ??= sequence) }), forward, {
         signal,
         onOpen: (reconnected) =>
           streamNotice(reconnected ? 'Reconnected; resuming after the last event forwarded.' : `Ready: forwarding payment events to ${url} (Ctrl+C to stop)`),

@@ -9,6 +9,7 @@ import type { SandboxContext } from './context.js'
 import { openDatabase } from './db/database.js'
 import { DEFAULT_HOST, DEFAULT_PORT } from './defaults.js'
 import { createApp } from './http/app.js'
+import { isStream } from './http/streams.js'
 import { LedgerCloser } from './ledger/ledger-closer.js'
 import { LedgerService } from './ledger/ledger-service.js'
 import { listMerchants } from './merchants/merchant-repository.js'
@@ -161,8 +162,12 @@ function trackResponses(server: http.Server): Set<http.ServerResponse> {
 }
 
 async function shutDown(server: http.Server, inFlight: Set<http.ServerResponse>, closeDatabase: () => Promise<void>): Promise<void> {
-  // In-flight requests are answered with Connection: close, so no keep-alive socket lingers.
-  for (const response of inFlight) response.shouldKeepAlive = false
+  // In-flight requests are answered with Connection: close, so no keep-alive socket lingers;
+  // event streams, which would never finish, end now.
+  for (const response of inFlight) {
+    response.shouldKeepAlive = false
+    if (isStream(response)) response.end()
+  }
   const closed = new Promise<void>((resolve) => server.close(() => resolve()))
   server.closeIdleConnections()
   const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS)

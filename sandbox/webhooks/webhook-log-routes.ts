@@ -1,20 +1,21 @@
 // The webhook delivery log (spec 4.15) under /merchants/{merchantId}: list, one entry, resend,
 // and two live streams (server-sent events) for the CLI: finished deliveries (`webhooks tail`)
 // and every payment event (`listen`). Webhook pause and resume live here too.
-import { createSession } from 'better-sse'
+import { createSession, type Session } from 'better-sse'
 import { Router, type Request, type Response } from 'express'
 import { z } from 'zod'
 import { toIso } from '../clock.js'
 import type { SandboxContext } from '../context.js'
-import type { MerchantRow, PaymentEventRow } from '../db/schema.js'
+import type { MerchantRow, PaymentEventRow, WebhookDeliveryRow } from '../db/schema.js'
 import { currentMerchant } from '../http/auth.js'
 import { HttpError, notFound } from '../http/errors.js'
 import { pageMeta } from '../http/pagination.js'
+import { markAsStream } from '../http/streams.js'
 import { updateMerchant } from '../merchants/merchant-repository.js'
 import { DEFAULT_PAGE_SIZE, noBody, pageQuery, queryInteger } from '../validation/common.js'
 import { toDeliveryResource } from './webhook-log-resource.js'
 import { ResendLimiter } from './resend-limiter.js'
-import { findDeliveryForMerchant, findEventsAfter, listDeliveries } from './webhook-repository.js'
+import { findDeliveryForMerchant, findEventsAfter, lastEventSequence, listDeliveries } from './webhook-repository.js'
 
 const DELIVERY_STATUSES = ['pending', 'success', 'failed', 'skipped'] as const
 
@@ -61,11 +62,19 @@ export function webhookLogRoutes(ctx: SandboxContext): Router {
   // Finished deliveries as they happen, full entries; nothing is replayed from before connecting.
   router.get('/merchants/:merchantId/webhook-logs/stream', async (req, res) => {
     const merchant = merchantOf(req)
-    const session = await createSession(req, res, { keepAlive: KEEP_ALIVE_MS, headers: { 'cache-control': 'no-store' } })
+    // Listening starts before the session opens; what arrives meanwhile waits for it.
+    const waiting: WebhookDeliveryRow[] = []
+    let session: Session | undefined
+    const send = (delivery: WebhookDeliveryRow) => session!.push(toDeliveryResource(delivery, 'full'), 'delivery', delivery.id)
     const stop = ctx.webhooks.onDelivery((delivery) => {
-      if (delivery.merchant_id === merchant.id) session.push(toDeliveryResource(delivery, 'full'), 'delivery', delivery.id)
+      if (delivery.merchant_id !== merchant.id) return
+      if (session) send(delivery)
+      else waiting.push(delivery)
     })
-    session.once('disconnected', stop)
+    res.once('close', stop)
+    markAsStream(res)
+    session = await createSession(req, res, { keepAlive: KEEP_ALIVE_MS, headers: { 'cache-control': 'no-store' } })
+    for (const delivery of waiting.splice(0)) send(delivery)
   })
 
   router.get('/merchants/:merchantId/webhook-logs/:id', async (req, res) => {
@@ -90,32 +99,38 @@ export function webhookLogRoutes(ctx: SandboxContext): Router {
   })
 
   // Every payment event of the merchant, with or without webhookUrl: what `paybox listen`
-  // forwards. Resumable: events after Last-Event-ID (or ?after=) are sent first.
+  // forwards. A new stream first gets a `ready` event whose id is the latest event's sequence,
+  // so a client that reconnects with it as Last-Event-ID misses nothing even before its first
+  // event. Resuming (Last-Event-ID or ?after=) first sends the stored events after that point.
   router.get('/merchants/:merchantId/events/stream', async (req, res) => {
     const merchant = merchantOf(req)
     const { after } = eventsQuery.parse(req.query)
-    const session = await createSession(req, res, { keepAlive: KEEP_ALIVE_MS, headers: { 'cache-control': 'no-store' } })
-    const push = (event: PaymentEventRow) => {
-      if (event.merchant_id === merchant.id) session.push(toEventResource(event), 'payment_event', String(event.sequence))
-    }
-    const resumeFrom = after ?? (/^\d{1,15}$/.test(session.lastId) ? Number(session.lastId) : undefined)
-    // Live events wait while the stored ones after the resume point are sent; the cursor keeps
-    // an event from going out twice.
-    let cursor = resumeFrom ?? 0
-    let catchingUp = resumeFrom !== undefined
+    // Live events wait while the stream opens and catches up; the cursor sends each once.
+    let catchingUp = true
     const waiting: PaymentEventRow[] = []
+    const stop = ctx.webhooks.onEvent((event) => {
+      if (event.merchant_id !== merchant.id) return
+      if (catchingUp) waiting.push(event)
+      else send(event)
+    })
+    res.once('close', stop)
+    markAsStream(res)
+    const session = await createSession(req, res, { keepAlive: KEEP_ALIVE_MS, headers: { 'cache-control': 'no-store' } })
+    const lastId = /^\d{1,15}$/.test(session.lastId) ? Number(session.lastId) : undefined
+    const resumeFrom = after ?? lastId
+    let cursor = resumeFrom ?? (await lastEventSequence(ctx.db))
     const send = (event: PaymentEventRow) => {
       if (event.sequence <= cursor) return
-      push(event)
+      session.push(toEventResource(event), 'payment_event', String(event.sequence))
       cursor = event.sequence
     }
-    const stop = ctx.webhooks.onEvent((event) => (catchingUp ? waiting.push(event) : send(event)))
-    session.once('disconnected', stop)
-    if (catchingUp) {
-      for (const event of await findEventsAfter(ctx.db, cursor, CATCH_UP_LIMIT)) send(event)
-      catchingUp = false
-      for (const event of waiting.splice(0)) send(event)
+    if (resumeFrom === undefined) {
+      session.push({ sequence: cursor }, 'ready', String(cursor))
+    } else {
+      for (const event of await findEventsAfter(ctx.db, cursor, CATCH_UP_LIMIT)) if (event.merchant_id === merchant.id) send(event)
     }
+    catchingUp = false
+    for (const event of waiting.splice(0)) send(event)
   })
 
   const setPaused = (paused: boolean) => async (req: Request, res: Response) => {

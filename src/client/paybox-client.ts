@@ -136,8 +136,11 @@ export class PayboxClient {
      * Every payment event from the moment of connecting or, given `lastEventId` (the sequence of
      * the last event seen), every event after it first: a dropped stream resumes without a gap.
      */
-    stream: (options: StreamOptions & { lastEventId?: string } = {}): AsyncGenerator<PaymentEvent> =>
-      this.#streamData<PaymentEvent>('/events/stream', 'payment_event', options, options.lastEventId),
+    stream: (options: StreamOptions & { lastEventId?: string; onReady?: (sequence: number) => void } = {}): AsyncGenerator<PaymentEvent> =>
+      this.#streamData<PaymentEvent>('/events/stream', 'payment_event', options, options.lastEventId, (message) => {
+        // A fresh stream starts with `ready`: the latest sequence, from which to resume after a drop.
+        if (message.event === 'ready') options.onReady?.((JSON.parse(message.data) as { sequence: number }).sequence)
+      }),
   }
 
   /** Invoices, each with a linked payment the customer pays it with. */
@@ -220,9 +223,16 @@ export class PayboxClient {
   }
 
   /** The `data` of each message named `eventName` on one of the merchant's streams, parsed. */
-  async *#streamData<T>(streamPath: string, eventName: string, options: StreamOptions, lastEventId?: string): AsyncGenerator<T> {
+  async *#streamData<T>(
+    streamPath: string,
+    eventName: string,
+    options: StreamOptions,
+    lastEventId?: string,
+    onOther?: (message: EventSourceMessage) => void,
+  ): AsyncGenerator<T> {
     for await (const message of this.#openStream(`${await this.#merchantPath()}${streamPath}`, options, lastEventId)) {
       if (message.event === eventName) yield JSON.parse(message.data) as T
+      else onOther?.(message)
     }
   }
 

@@ -121,9 +121,8 @@ describe('paybox webhooks tail', () => {
       receiver.secret = first.merchants[0]!.apiSecret
       await waitFor('the line before the drop', () => running.lines.some((line) => line.includes(before.id)))
 
-      const stopping = first.stop()
-      first.server.closeAllConnections()
-      await stopping
+      // Stopping ends the open stream at once (no grace period for streams).
+      await first.stop()
       await waitFor('the drop notice', () => running.spawned.stderr().includes('Stream dropped'))
       second = await startTestSandbox({ db, port: first.port, webhookPollMs: 20 })
       await waitFor('the reconnection', () => running.spawned.stderr().includes('Reconnected.'), 20_000)

@@ -341,18 +341,32 @@ describe('live streams', () => {
 
       const delivery = await waitFor('a delivery on the stream', () => deliveries.received.find((e) => e.event === 'delivery'))
       expect(JSON.parse(delivery.data)).toMatchObject({ checkout_id: withUrl.id, status: 'success', http_status: 200, request_payload: expect.any(String) })
-      const both = await waitFor('two payment events', () => (events.received.length >= 2 ? events.received : undefined))
+      const both = await waitFor('two payment events', () => {
+        const received = events.received.filter((e) => e.event === 'payment_event')
+        return received.length >= 2 ? received : undefined
+      })
       expect(both.map((e) => [e.event, JSON.parse(e.data).checkout_id])).toEqual([
         ['payment_event', withUrl.id],
         ['payment_event', withoutUrl.id],
       ])
       const firstId = both[0]!.id!
 
+      // A fresh stream announces where it starts: the latest sequence, to resume from.
+      const fresh = await open(`/merchants/${merchantId}/events/stream`)
+      const ready = await waitFor('the ready event', () => fresh.received.find((e) => e.event === 'ready'))
+      expect(JSON.parse(ready.data)).toEqual({ sequence: Number(both[1]!.id) })
+      expect(ready.id).toBe(both[1]!.id)
+
       // Resuming after the first event replays exactly the second.
       const resumed = await open(`/merchants/${merchantId}/events/stream`, { 'last-event-id': firstId })
       const replayed = await waitFor('the replayed event', () => resumed.received[0])
       expect(JSON.parse(replayed.data)).toMatchObject({ checkout_id: withoutUrl.id, event_type: 'transaction_created' })
       expect(JSON.parse(JSON.parse(replayed.data).payload).data.id).toBe(withoutUrl.id)
+      // Stopping the sandbox ends open streams properly (a clean end of the response), rather than
+      // leaving them to be cut off when the shutdown grace period runs out.
+      const ended = new Promise<boolean>((resolve) => deliveries.onEnd(resolve))
+      await sandbox.stop()
+      expect(await ended).toBe(true)
     } finally {
       for (const stream of streams) stream.abort()
       await sandbox.stop()
@@ -367,9 +381,11 @@ interface StreamEvent {
   data: string
 }
 
-/** Reads an SSE response in the background, collecting its events. */
-function readEvents(response: Response): { received: StreamEvent[] } {
+/** Reads an SSE response in the background; onEnd hears whether it ended cleanly (true) or was cut off. */
+function readEvents(response: Response): { received: StreamEvent[]; onEnd: (listener: (clean: boolean) => void) => void } {
   const received: StreamEvent[] = []
+  let ended: boolean | undefined
+  const endListeners: Array<(clean: boolean) => void> = []
   void (async () => {
     const decoder = new TextDecoder()
     let buffer = ''
@@ -391,9 +407,11 @@ function readEvents(response: Response): { received: StreamEvent[] } {
           if (event.data !== '') received.push(event)
         }
       }
+      ended = true
     } catch {
-      // aborted at the end of the test
+      ended = false // aborted, or the connection was cut
     }
+    for (const listener of endListeners) listener(ended)
   })()
-  return { received }
+  return { received, onEnd: (listener) => (ended === undefined ? endListeners.push(listener) : listener(ended)) }
 }
