@@ -1,0 +1,48 @@
+import { Args, Flags } from '@oclif/core'
+import type { Invoice } from '../../src/client/types.js'
+import { ApiCommand } from '../../src/cli/base-command.js'
+import { UserError } from '../../src/cli/errors.js'
+import { askConfirmOrCancel, canPrompt } from '../../src/cli/prompts.js'
+import { renderInvoice, voidQuestion } from '../../src/cli/render/invoices.js'
+import { precisionsOf } from '../../src/cli/render/payments.js'
+
+export default class InvoicesCancel extends ApiCommand<typeof InvoicesCancel> {
+  static override args = {
+    id: Args.string({ description: 'Invoice id', required: true }),
+  }
+
+  static override summary = 'Void an unpaid invoice; its payment link expires'
+  static override description =
+    'Asks first on a terminal; --yes skips the question, and is needed without a terminal, in CI and with --json. ' +
+    'A paid invoice cannot be voided: refund its payment instead (paybox payments refund).'
+
+  static override examples = ['<%= config.bin %> <%= command.id %> 3f0c…', '<%= config.bin %> <%= command.id %> 3f0c… --yes --json']
+
+  static override flags = {
+    yes: Flags.boolean({ char: 'y', description: 'Void without asking' }),
+  }
+
+  public async run(): Promise<Invoice> {
+    const { args, flags } = this
+    const client = this.client()
+    if (!flags.yes) {
+      if (!canPrompt() || this.jsonEnabled()) {
+        throw new UserError(
+          `Not voiding invoice ${args.id} without confirmation`,
+          'pass --yes; paybox does not ask without a terminal, when CI is set, or with --json',
+        )
+      }
+      const [invoice, currencies] = await Promise.all([client.invoices.get(args.id), client.currencies.list()])
+      const question = voidQuestion(invoice, await client.payments.get(invoice.payment_id), precisionsOf(currencies.items))
+      if (!(await askConfirmOrCancel(question, `Canceled; invoice ${invoice.invoice_number} was not voided`))) {
+        throw new UserError(`Invoice ${invoice.invoice_number} was not voided`)
+      }
+    }
+    const voided = await client.invoices.cancel(args.id)
+    if (!this.jsonEnabled()) {
+      const [payment, currencies] = await Promise.all([client.payments.get(voided.payment_id), client.currencies.list()])
+      this.print(renderInvoice(voided, precisionsOf(currencies.items), payment))
+    }
+    return voided
+  }
+}

@@ -1,0 +1,28 @@
+import { Flags } from '@oclif/core'
+import { INVOICE_STATUSES, type Invoice, type InvoiceStatus, type Page } from '../../src/client/types.js'
+import { ApiCommand } from '../../src/cli/base-command.js'
+import { renderInvoicePage } from '../../src/cli/render/invoices.js'
+import { precisionsOf } from '../../src/cli/render/payments.js'
+
+export default class InvoicesList extends ApiCommand<typeof InvoicesList> {
+  static override summary = 'List invoices, newest first'
+  static override examples = [
+    '<%= config.bin %> <%= command.id %>',
+    '<%= config.bin %> <%= command.id %> --status overdue',
+    '<%= config.bin %> <%= command.id %> --page 2 --limit 50 --json',
+  ]
+
+  static override flags = {
+    status: Flags.string({ description: 'Only invoices with this status', options: [...INVOICE_STATUSES] }),
+    page: Flags.integer({ description: 'Page number', default: 1, min: 1 }),
+    limit: Flags.integer({ description: 'Invoices per page (1–100)', default: 20, min: 1, max: 100 }),
+  }
+
+  public async run(): Promise<Page<Invoice>> {
+    const { flags } = this
+    const client = this.client()
+    const page = await client.invoices.list({ status: flags.status as InvoiceStatus | undefined, page: flags.page, limit: flags.limit })
+    if (!this.jsonEnabled()) this.print(renderInvoicePage(page, precisionsOf((await client.currencies.list()).items)))
+    return page
+  }
+}
