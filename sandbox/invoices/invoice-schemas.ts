@@ -5,7 +5,7 @@ import { SUPPORTED_CURRENCY_CODES } from '../currencies/currency-table.js'
 import { MAX_AMOUNT_VALUE } from '../payments/payment-schemas.js'
 import { isoDateTime, optionalText, pageQuery } from '../validation/common.js'
 import { MAX_PREFIX_LENGTH, isValidPrefix } from './invoice-numbering.js'
-import { QUANTITY_SCALE, TAX_SCALE } from './invoice-totals.js'
+import { QUANTITY_SCALE, TAX_SCALE } from '../../src/invoice-totals.js'
 
 export const MAX_LINE_ITEMS = 100
 export const MAX_QUANTITY = 1_000_000

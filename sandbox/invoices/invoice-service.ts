@@ -23,7 +23,7 @@ import {
   updateInvoice,
 } from './invoice-repository.js'
 import type { CreateInvoiceBody, InvoiceSettingsBody } from './invoice-schemas.js'
-import { invoiceTotals } from './invoice-totals.js'
+import { invoiceTotals } from '../../src/invoice-totals.js'
 
 const HOUR_MS = 3_600_000
 /** An invoice's payment link stays payable this long after issue (or after the due date, if later). */

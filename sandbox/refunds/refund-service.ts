@@ -2,8 +2,9 @@
 // (the payment's sender_account) back from wherever the money now sits. For a settled payment
 // that is the merchant's account plus, from the platform-fee account, the same share of the
 // commerce fee, so a full refund returns exactly what the customer paid and the merchant is
-// out of pocket by nothing. A paid payment can be refunded in parts; an underpaid one only in
-// full, which cancels it.
+// out of pocket by nothing. A paid payment can be refunded in parts; any other payment that
+// received money (underpaid; or expired, failed or canceled after receiving some, say when its
+// invoice was voided) only in full. Refunding an underpaid payment cancels it.
 import type { Kysely } from 'kysely'
 import { USDC_SCALE, divideRoundHalfUp, formatDecimalShort } from '../../src/money.js'
 import type { SandboxContext } from '../context.js'
@@ -26,14 +27,14 @@ export async function refundPayment(
   body: CreateRefundBody,
 ): Promise<{ refund: RefundRow; payment: PaymentRow }> {
   const payment = await getPayment(db, merchant, paymentId)
-  if (payment.status !== 'paid' && payment.status !== 'underpaid') {
-    throw conflict('Conflict', `Payment ${payment.id} is ${payment.status}; only paid and underpaid payments can be refunded`)
-  }
   const refundable = BigInt(payment.usdc_received - payment.usdc_refunded)
+  if (payment.usdc_received === 0) throw conflict('Conflict', `Payment ${payment.id} is ${payment.status} and has received nothing to refund`)
   if (refundable <= 0n) throw conflict('Conflict', `Payment ${payment.id} has been refunded in full`)
   const usdc = refundAmount(payment, refundable, body?.amount ?? undefined)
-  if (payment.status === 'underpaid' && usdc !== refundable) {
-    throw badRequest('amount: an underpaid payment is refunded in full (omit amount); accept the underpayment to keep it instead')
+  // Only a paid payment keeps part of what it received; any other gives it all back.
+  if (payment.status !== 'paid' && usdc !== refundable) {
+    const keep = payment.status === 'underpaid' ? '; accept the underpayment to keep it instead' : ''
+    throw badRequest(`amount: a ${payment.status} payment is refunded in full (omit amount)${keep}`)
   }
   if (!payment.sender_account) throw new Error(`Payment ${payment.id} received money but has no sender account`)
 

@@ -225,6 +225,14 @@ describe('invoices', () => {
       expect((await sandbox.direct.request<Invoice>('GET', `/invoices/${paid.id}`)).status).toBe('paid')
     })
 
+    it('lets the money of a voided invoice, paid in part, be refunded', async () => {
+      const invoice = await create(body())
+      await sandbox.direct.request('POST', `/sandbox/payments/${invoice.payment_id}/pay`, { body: { amount: 1000 } })
+      await sandbox.direct.request('POST', `/invoices/${invoice.id}/cancel`)
+      const refund = await sandbox.direct.request<{ amount: { value: number }; payment: { status: string } }>('POST', `/payments/${invoice.payment_id}/refunds`)
+      expect(refund).toMatchObject({ amount: { value: 10 }, payment: { status: 'expired' } })
+    })
+
     it('lists newest first with a status filter and meta, and hides other merchants', async () => {
       const page = await sandbox.direct.request<{ items: Invoice[]; meta: { totalItems: number } }>('GET', '/invoices', { query: { status: 'paid', limit: 100 } })
       expect(page.items.length).toBeGreaterThanOrEqual(3)

@@ -105,11 +105,24 @@ describe('refunds', () => {
     expect(after.platform).toBe(before.platform)
   })
 
-  it('refuses payments that received nothing or are not paid with 409', async () => {
+  it('gives back, in full only, what a payment closed after receiving part of it holds', async () => {
+    const payment = await create(1000)
+    const customer = (await pay(payment.id, { amount: 400 })).sender_account!
+    await sandbox.direct.request('POST', `/sandbox/payments/${payment.id}/fail`)
+    expect((await refusal(refund(payment.id, { amount: 100 }))).message).toBe('amount: a failed payment is refunded in full (omit amount)')
+    const before = await balances(customer)
+    const made = await refund(payment.id)
+    expect(made.amount.value).toBe(4)
+    expect(made.payment).toMatchObject({ status: 'failed', refunded: true })
+    expect((await balances(customer)).customer - before.customer).toBe(40_000_000n)
+    expect((await refusal(refund(payment.id))).message).toBe(`Payment ${payment.id} has been refunded in full`)
+  })
+
+  it('refuses payments that received nothing with 409', async () => {
     const open = await create(1000)
     expect((await refusal(refund(open.id))).statusCode).toBe(409)
     const failed = await sandbox.direct.request<Payment>('POST', `/sandbox/payments/${(await create(100)).id}/fail`)
-    expect((await refusal(refund(failed.id))).message).toContain('only paid and underpaid payments can be refunded')
+    expect((await refusal(refund(failed.id))).message).toBe(`Payment ${failed.id} is failed and has received nothing to refund`)
   })
 
   it('validates the body, naming the field', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { formatInvoiceNumber, isValidPrefix } from '../../sandbox/invoices/invoice-numbering.js'
-import { invoiceTotals } from '../../sandbox/invoices/invoice-totals.js'
+import { invoiceTotals } from '../../src/invoice-totals.js'
 
 const item = (quantity: number, unit_price: number) => ({ description: 'x', quantity, unit_price })
 
