@@ -2,6 +2,7 @@
 import type { Kysely } from 'kysely'
 import type { Database, InvoiceRow, InvoiceSettingsRow, InvoiceStatus } from '../db/schema.js'
 import type { PageRequest } from '../http/pagination.js'
+import { newestFirstPage } from '../db/paginate.js'
 
 export async function insertInvoice(db: Kysely<Database>, invoice: InvoiceRow): Promise<void> {
   await db.insertInto('invoices').values(invoice).execute()
@@ -38,15 +39,7 @@ export async function listInvoices(
 ): Promise<{ rows: InvoiceRow[]; total: number }> {
   let query = db.selectFrom('invoices').where('merchant_id', '=', merchantId)
   if (filters.status !== undefined) query = query.where('status', '=', filters.status)
-  const rows = await query
-    .selectAll()
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(page.limit)
-    .offset((page.page - 1) * page.limit)
-    .execute()
-  const { total } = await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()
-  return { rows, total: Number(total) }
+  return newestFirstPage(query, page)
 }
 
 /** Sent invoices whose due date has passed, at most `limit`. */

@@ -2,6 +2,7 @@
 import { sql, type Kysely } from 'kysely'
 import type { Database, NewPayment, PaymentRow, PaymentUpdate } from '../db/schema.js'
 import type { PageRequest } from '../http/pagination.js'
+import { newestFirstPage } from '../db/paginate.js'
 
 export interface PaymentFilters {
   status?: string
@@ -40,15 +41,7 @@ export async function listPayments(
   if (filters.storeId !== undefined) query = query.where('store_id', '=', filters.storeId)
   if (filters.startDate !== undefined) query = query.where('created_at', '>=', filters.startDate)
   if (filters.endDate !== undefined) query = query.where('created_at', '<=', filters.endDate)
-  const rows = await query
-    .selectAll()
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(page.limit)
-    .offset((page.page - 1) * page.limit)
-    .execute()
-  const { total } = await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()
-  return { rows, total: Number(total) }
+  return newestFirstPage(query, page)
 }
 
 export async function updatePayment(db: Kysely<Database>, id: string, changes: PaymentUpdate): Promise<void> {

@@ -16,6 +16,13 @@ export const MAX_AMOUNT_VALUE = 100_000_000_000
 export const MAX_EXPIRES_IN_HOURS = 24 * 365
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255
 
+/** An amount in the smallest unit of a payment's pricing currency, as the simulations and refunds take it. */
+export const pricingAmount = z
+  .number()
+  .int({ message: 'must be an integer in the smallest unit of the pricing currency' })
+  .positive({ message: 'must be greater than 0' })
+  .max(MAX_AMOUNT_VALUE)
+
 export const PAYMENT_STATUSES = ['open', 'underpaid', 'paid', 'expired', 'failed', 'canceled'] as const
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number]
 

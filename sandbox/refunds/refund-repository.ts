@@ -2,6 +2,7 @@
 import type { Kysely } from 'kysely'
 import type { Database, RefundRow } from '../db/schema.js'
 import type { PageRequest } from '../http/pagination.js'
+import { newestFirstPage } from '../db/paginate.js'
 
 export async function insertRefund(db: Kysely<Database>, refund: RefundRow): Promise<void> {
   await db.insertInto('refunds').values(refund).execute()
@@ -18,13 +19,5 @@ export async function listRefunds(
   page: PageRequest,
 ): Promise<{ rows: RefundRow[]; total: number }> {
   const query = db.selectFrom('refunds').where('merchant_id', '=', merchantId)
-  const rows = await query
-    .selectAll()
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(page.limit)
-    .offset((page.page - 1) * page.limit)
-    .execute()
-  const { total } = await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()
-  return { rows, total: Number(total) }
+  return newestFirstPage(query, page)
 }

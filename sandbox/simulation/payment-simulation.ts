@@ -15,17 +15,12 @@ import { isAccountAddress } from '../ledger/ledger-accounts.js'
 import { LedgerError } from '../ledger/ledger-errors.js'
 import { moveTo, savePaymentChange } from '../payments/payment-lifecycle.js'
 import { findPaymentById } from '../payments/payment-repository.js'
-import { MAX_AMOUNT_VALUE } from '../payments/payment-schemas.js'
+import { pricingAmount } from '../payments/payment-schemas.js'
 import { optionalText } from '../validation/common.js'
 
 export const payBody = z
   .strictObject({
-    amount: z
-      .number()
-      .int({ message: 'must be an integer in the smallest unit of the pricing currency' })
-      .positive({ message: 'must be greater than 0' })
-      .max(MAX_AMOUNT_VALUE)
-      .optional(),
+    amount: pricingAmount.optional(),
     from: z.string().refine(isAccountAddress, { message: 'must be a Stellar account address (G…)' }).optional(),
     failSettlement: z.boolean().optional(),
   })

@@ -3,31 +3,13 @@
 // the ledger and the business clock.
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Payment } from '../../src/client/types.js'
+import type { Invoice, Payment } from '../../src/client/types.js'
 import { ManualClock } from '../../sandbox/clock.js'
 import { PayboxClient } from '../../src/client/paybox-client.js'
 import { refusal } from '../helpers/refusal.js'
 import { startTestSandbox, temporaryDir, type TestSandbox } from '../helpers/sandbox.js'
 import { spawnSandbox, type SandboxProcess } from '../helpers/sandbox-process.js'
 
-interface Invoice {
-  id: string
-  invoice_number: string
-  status: string
-  currency: string
-  line_items: Array<{ description: string; quantity: number; unit_price: number }>
-  subtotal: number
-  tax_percentage: number
-  tax_total: number
-  total: number
-  issued_at: string
-  due_at: string | null
-  payment_id: string
-  notes: string
-  customer: { id: string; customer_type: string; name: string | null; company_name: string | null; email: string; vat_number: string | null; address: unknown }
-  createdAt: string
-  updatedAt: string
-}
 
 const START = Date.UTC(2026, 10, 21, 12, 0, 0)
 const DAY = 24 * 3600 * 1000
