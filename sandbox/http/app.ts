@@ -7,6 +7,7 @@ import { shortLinkRoutes } from '../checkout/short-link-routes.js'
 import type { SandboxContext } from '../context.js'
 import { balanceRoutes } from '../balances/balance-routes.js'
 import { currencyRoutes } from '../currencies/currency-routes.js'
+import { escrowRoutes } from '../escrow/escrow-routes.js'
 import { feeTierRoutes } from '../fees/fee-tier-routes.js'
 import { invoiceRoutes } from '../invoices/invoice-routes.js'
 import { ledgerRoutes } from '../ledger/ledger-routes.js'
@@ -48,6 +49,7 @@ export function createApp(ctx: SandboxContext): Express {
   app.use(paymentRoutes(ctx))
   app.use(refundRoutes(ctx))
   app.use(paymentSimulationRoutes(ctx))
+  app.use(escrowRoutes(ctx))
   app.use(balanceRoutes(ctx))
   app.use(feeTierRoutes(ctx))
   app.use(invoiceRoutes(ctx))

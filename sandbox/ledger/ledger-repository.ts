@@ -136,3 +136,15 @@ export async function countTransactions(db: Kysely<Database>): Promise<number> {
   const row = await db.selectFrom('ledger_transactions').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow()
   return row.count
 }
+
+/** Transactions carrying a text memo, in application order (the memo index finds them). */
+export function findTransactionRowsByMemo(db: Kysely<Database>, memo: string, limit: number): Promise<LedgerTransactionRow[]> {
+  return db
+    .selectFrom('ledger_transactions')
+    .selectAll()
+    .where('memo_type', '=', 'text')
+    .where('memo', '=', memo)
+    .orderBy('position')
+    .limit(limit)
+    .execute()
+}

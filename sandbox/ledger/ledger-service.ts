@@ -36,6 +36,7 @@ import {
   findOpenLedger,
   findOperationsOf,
   findTransactionRow,
+  findTransactionRowsByMemo,
   insertLedger,
   insertTransaction,
   listAccountRows,
@@ -408,6 +409,13 @@ export class LedgerService {
   async listTransactions(db: Kysely<Database>, query: TransactionListQuery = {}): Promise<LedgerTransaction[]> {
     const limit = Math.min(Math.max(Math.trunc(query.limit ?? 10), 1), MAX_TRANSACTIONS_PAGE)
     const rows = await listTransactionRows(db, { account: query.account, after: query.after, order: query.order ?? 'asc', limit })
+    const operations = groupBy(await findOperationsOf(db, rows.map((row) => row.hash)), (op) => op.tx_hash)
+    return rows.map((row) => toLedgerTransaction(row, operations.get(row.hash) ?? []))
+  }
+
+  /** Transactions with this text memo (a payment's), oldest first, at most MAX_TRANSACTIONS_PAGE. */
+  async listTransactionsByMemo(db: Kysely<Database>, memo: string): Promise<LedgerTransaction[]> {
+    const rows = await findTransactionRowsByMemo(db, memo, MAX_TRANSACTIONS_PAGE)
     const operations = groupBy(await findOperationsOf(db, rows.map((row) => row.hash)), (op) => op.tx_hash)
     return rows.map((row) => toLedgerTransaction(row, operations.get(row.hash) ?? []))
   }

@@ -92,3 +92,15 @@ export function findPaymentsByIds(db: Kysely<Database>, ids: string[]): Promise<
   if (ids.length === 0) return Promise.resolve([])
   return db.selectFrom('payments').selectAll().where('id', 'in', [...new Set(ids)]).execute()
 }
+
+/** Escrow orders still unfunded (created) whose escrow expiry has passed, oldest first. */
+export function findDueEscrows(db: Kysely<Database>, now: number, limit: number): Promise<PaymentRow[]> {
+  return db
+    .selectFrom('payments')
+    .selectAll()
+    .where('escrow_status', '=', 'created')
+    .where('escrow_expires_at', '<=', now)
+    .orderBy('escrow_expires_at')
+    .limit(limit)
+    .execute()
+}

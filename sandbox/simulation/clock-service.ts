@@ -4,6 +4,7 @@
 import type { Kysely } from 'kysely'
 import type { SandboxContext } from '../context.js'
 import type { Database } from '../db/schema.js'
+import { failDueEscrows } from '../escrow/escrow-service.js'
 import { markOverdueInvoices } from '../invoices/invoice-sync.js'
 import { expireDuePayments } from '../payments/payment-expiry.js'
 import { readState, writeState } from '../state/sandbox-state.js'
@@ -24,9 +25,14 @@ export async function advanceClock(ctx: SandboxContext, ms: number): Promise<Due
 export interface DueWorkReport {
   expiredPayments: number
   overdueInvoices: number
+  failedEscrows: number
 }
 
 /** Everything time-based that is due at the current business time. */
 export async function processDueWork(ctx: SandboxContext): Promise<DueWorkReport> {
-  return { expiredPayments: await expireDuePayments(ctx), overdueInvoices: await markOverdueInvoices(ctx) }
+  return {
+    expiredPayments: await expireDuePayments(ctx),
+    overdueInvoices: await markOverdueInvoices(ctx),
+    failedEscrows: await failDueEscrows(ctx),
+  }
 }

@@ -127,6 +127,7 @@ describe('hostile input: every malformed request gets a clean 4xx JSON error and
         expect((list.json as { meta: { totalItems: number } }).meta.totalItems, path).toBe(0)
       }
     }
+    expect((await sandbox.admin.sandbox.merchants()).items).toHaveLength(2)
     // Nothing moved on the ledger either: only genesis transactions are there.
     const { items } = await sandbox.admin.request<{ items: Array<{ memo: string | null }> }>('GET', '/sandbox/ledger/transactions', {
       auth: 'admin',

@@ -580,7 +580,10 @@ export function generateHostileCases(seed: number, creds: HostileCredentials): H
   admin('with digest headers instead of the token', [], 401, '/sandbox/merchants', 'GET', undefined, 'direct')
   admin('with the token, unknown sub-path', [['x-sandbox-admin-token', token]], 404, '/sandbox/merchants/x')
   admin('with the token, unknown admin route', [['x-sandbox-admin-token', token]], 404, '/sandbox/nope')
-  admin('with the token, POST', [['x-sandbox-admin-token', token]], 404, '/sandbox/merchants', 'POST', '{"name":"x"}')
+  for (const bad of ['{"name":"x"}', '{"name":"","settlement_mode":"direct"}', '{"name":"x","settlement_mode":"both"}', '{"name":"x","settlement_mode":"direct","escrow_fee_bps":100}', '{"name":"x","settlement_mode":"escrow","escrow_fee_bps":10001}', '{"name":"x","settlement_mode":"escrow","escrow_fee_bps":2.5}', '{"name":"x","settlement_mode":"direct","apiKey":"pk"}']) {
+    admin(`with the token, create ${bad.slice(0, 50)}`, [['x-sandbox-admin-token', token]], 400, '/sandbox/merchants', 'POST', bad)
+  }
+  admin('without the token, create', [], 401, '/sandbox/merchants', 'POST', '{"name":"x","settlement_mode":"direct"}')
   admin('with the token, DELETE', [['x-sandbox-admin-token', token]], 404, '/sandbox/merchants', 'DELETE')
   admin('with the token, malformed JSON', [['x-sandbox-admin-token', token]], 400, '/sandbox/merchants', 'POST', '{"name":')
   admin('without the token, oversized', [], 413, '/sandbox/merchants', 'POST', oversized(MAX_BODY_BYTES + 1))

@@ -1,0 +1,61 @@
+// Merchant-authenticated escrow controls for a payment (sandbox only): release, simulated
+// funding failure, and the order's state with the contract's balance and the transactions.
+import { Router } from 'express'
+import { z } from 'zod'
+import { USDC_SCALE, formatDecimal } from '../../src/money.js'
+import { toIso } from '../clock.js'
+import type { SandboxContext } from '../context.js'
+import { currentMerchant } from '../http/auth.js'
+import { toPaymentResource } from '../payments/payment-resource.js'
+import { getPayment } from '../payments/payment-service.js'
+import { noBody, optionalText } from '../validation/common.js'
+import { failEscrow, releaseEscrow } from './escrow-service.js'
+import { conflict } from '../http/errors.js'
+
+const failBody = z.strictObject({ reason: optionalText(200) }).optional()
+
+export function escrowRoutes(ctx: SandboxContext): Router {
+  const router = Router()
+
+  router.post('/sandbox/payments/:id/escrow/release', async (req, res) => {
+    const merchant = currentMerchant(req)
+    noBody.parse(req.body)
+    const payment = await ctx.db.transaction().execute(async (trx) => releaseEscrow(ctx, trx, await getPayment(trx, merchant, req.params.id)))
+    res.json(toPaymentResource(payment, ctx))
+  })
+
+  router.post('/sandbox/payments/:id/escrow/fail', async (req, res) => {
+    const merchant = currentMerchant(req)
+    const body = failBody.parse(req.body)
+    const reason = body?.reason ?? 'simulated funding failure'
+    const payment = await ctx.db.transaction().execute(async (trx) => failEscrow(ctx, trx, await getPayment(trx, merchant, req.params.id), reason))
+    res.json(toPaymentResource(payment, ctx))
+  })
+
+  router.get('/sandbox/payments/:id/escrow', async (req, res) => {
+    const payment = await getPayment(ctx.db, currentMerchant(req), req.params.id)
+    if (payment.escrow_status === null) throw conflict('Conflict', `Payment ${payment.id} belongs to a direct merchant and has no escrow order`)
+    const custody = await ctx.ledger.balances(ctx.db, ctx.identity.escrowCustody)
+    const transactions = (await ctx.ledger.listTransactionsByMemo(ctx.db, payment.memo)).map((tx) => ({
+      hash: tx.hash,
+      ledger: tx.ledgerSequence,
+      appliedAt: toIso(tx.appliedAt),
+      operations: tx.operations.map((op) => ({ from: op.from, to: op.to, asset: op.asset, amount: formatDecimal(op.amount, USDC_SCALE) })),
+    }))
+    res.json({
+      paymentId: payment.id,
+      escrow_order_id: payment.escrow_order_id,
+      escrow_status: payment.escrow_status,
+      escrow_contract_address: payment.escrow_contract_address,
+      custody_account: ctx.identity.escrowCustody,
+      contract_balance: formatDecimal(custody?.usdc ?? 0n, USDC_SCALE),
+      held: formatDecimal(payment.escrow_status === 'funded' && payment.settlement_status === 'open' ? BigInt(payment.usdc_received - payment.usdc_refunded) : 0n, USDC_SCALE),
+      payee: payment.escrow_payee,
+      escrow_platform_fee_bps: payment.escrow_fee_bps,
+      escrow_expires_at: payment.escrow_expires_at === null ? null : toIso(payment.escrow_expires_at),
+      settlement_status: payment.settlement_status,
+      transactions,
+    })
+  })
+  return router
+}

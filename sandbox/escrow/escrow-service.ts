@@ -1,0 +1,96 @@
+// Escrow (spec 3.3; docs/escrow.md): an escrow merchant's payment funds an escrow order held
+// by the escrow contract's custody account. Release moves it out in one ledger transaction:
+// the payee gets the amount less the platform fee, the platform-fee account the fee. An order
+// not funded by its expiry, or whose funding fails, is failed.
+import type { Kysely } from 'kysely'
+import { USDC_SCALE, formatDecimalShort } from '../../src/money.js'
+import type { SandboxContext } from '../context.js'
+import type { Database, PaymentRow } from '../db/schema.js'
+import { HttpError, conflict } from '../http/errors.js'
+import { LedgerError } from '../ledger/ledger-errors.js'
+import type { LedgerAssetCode } from '../db/schema.js'
+import { appendHistory, moveSettlementTo, moveTo, savePaymentChange } from '../payments/payment-lifecycle.js'
+import { findDueEscrows, findPaymentById } from '../payments/payment-repository.js'
+
+type EscrowContext = Pick<SandboxContext, 'clock' | 'ledger' | 'identity'>
+
+const usdcText = (stroops: bigint): string => `${formatDecimalShort(stroops, USDC_SCALE)} USDC`
+
+/** The platform fee on a release: amount × bps / 10000, rounded down to the stroop (in the payee's favour). */
+export const escrowFee = (amount: bigint, bps: number): bigint => (amount * BigInt(bps)) / 10_000n
+
+function requireEscrow(payment: PaymentRow): void {
+  if (payment.escrow_status === null) throw conflict('Conflict', `Payment ${payment.id} belongs to a direct merchant and has no escrow order`)
+}
+
+/** Releases a funded escrow order to its payee, less the platform fee; settlement follows its ledger. */
+export async function releaseEscrow(ctx: EscrowContext, db: Kysely<Database>, payment: PaymentRow): Promise<PaymentRow> {
+  requireEscrow(payment)
+  if (payment.escrow_status !== 'funded') {
+    throw conflict('Conflict', `The escrow order of payment ${payment.id} is ${payment.escrow_status}: only a funded order can be released`)
+  }
+  if (payment.settlement_status !== 'open') {
+    throw conflict('Conflict', `The escrow order of payment ${payment.id} has already been released`)
+  }
+  const held = BigInt(payment.usdc_received - payment.usdc_refunded)
+  if (held <= 0n) throw conflict('Conflict', `The escrow order of payment ${payment.id} holds nothing: it was refunded`)
+  const fee = escrowFee(held, payment.escrow_fee_bps ?? 0)
+  const now = ctx.clock.now()
+  const custody = ctx.identity.escrowCustody
+  const parts = [
+    { from: custody, to: payment.escrow_payee!, asset: 'USDC' as LedgerAssetCode, amount: held - fee },
+    { from: custody, to: ctx.identity.platformFeeAccount, asset: 'USDC' as LedgerAssetCode, amount: fee },
+  ].filter((part) => part.amount > 0n)
+  await ctx.ledger.inOneLedger(db, async () => {
+    let hash: string
+    try {
+      hash = (await ctx.ledger.pay(db, { source: custody, payments: parts, memo: payment.memo })).hash
+    } catch (error) {
+      if (error instanceof LedgerError) {
+        throw new HttpError(409, 'Conflict', `The ledger refused the release (${[error.code, ...(error.operationCodes ?? [])].join(', ')}): ${error.message}`)
+      }
+      throw error
+    }
+    const description = `Escrow released: ${usdcText(held - fee)} to ${payment.escrow_payee}, platform fee ${usdcText(fee)} (${payment.escrow_fee_bps} bps)`
+    await savePaymentChange(db, payment, {
+      ...moveSettlementTo(payment, 'processing', description, now),
+      settlement_amount: Number(held - fee),
+      settlement_fee: Number(fee),
+      settlement_tx_id: hash,
+    })
+  })
+  // As it is now: the release's ledger may already have closed (settlement paid).
+  return (await findPaymentById(db, payment.id))!
+}
+
+/** A failed funding (simulated): the order fails and the payment with it. */
+export async function failEscrow(ctx: EscrowContext, db: Kysely<Database>, payment: PaymentRow, reason: string): Promise<PaymentRow> {
+  requireEscrow(payment)
+  if (payment.escrow_status !== 'created') {
+    throw conflict('Conflict', `The escrow order of payment ${payment.id} is ${payment.escrow_status}: only an unfunded order can fail`)
+  }
+  const now = ctx.clock.now()
+  const failed = moveTo(payment, 'failed', `Escrow funding failed: ${reason}`, now)
+  return savePaymentChange(db, payment, { ...failed, escrow_status: 'failed', history: appendHistory(failed.history, { time: now, status: 'escrow_failed', description: 'Escrow order failed' }) })
+}
+
+const BATCH = 200
+
+/** Orders not funded by their escrow expiry fail, and their payments expire; returns how many. */
+export async function failDueEscrows(ctx: Pick<SandboxContext, 'db' | 'clock'>): Promise<number> {
+  let failed = 0
+  for (;;) {
+    const now = ctx.clock.now()
+    const count = await ctx.db.transaction().execute(async (trx) => {
+      const due = await findDueEscrows(trx, now, BATCH)
+      for (const payment of due) {
+        const change = payment.status === 'open' || payment.status === 'underpaid' ? moveTo(payment, 'expired', 'Escrow order not funded by its expiry', now) : { history: payment.history, updated_at: now }
+        const history = appendHistory(change.history, { time: now, status: 'escrow_failed', description: 'Escrow order expired unfunded' })
+        await savePaymentChange(trx, payment, { ...change, history, escrow_status: 'failed' })
+      }
+      return due.length
+    })
+    failed += count
+    if (count < BATCH) return failed
+  }
+}
