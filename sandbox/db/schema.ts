@@ -25,7 +25,7 @@ export interface MerchantsTable {
   webhooks_paused: number
 }
 
-export type LedgerAccountRole = 'issuer' | 'merchant' | 'escrow' | 'platform_fee' | 'customer'
+export type LedgerAccountRole = 'issuer' | 'merchant' | 'escrow' | 'platform_fee' | 'customer' | 'bridge'
 
 export interface LedgerAccountsTable {
   public_key: string
@@ -246,6 +246,24 @@ export interface InvoiceSettingsTable {
   next_number: number
 }
 
+export interface CrossChainQuotesTable {
+  id: string
+  payment_id: string
+  origin_chain: string
+  origin_token: string
+  deposit_address: string
+  /** Base units of the origin token, decimal text. */
+  amount_in: string
+  /** USDC stroops the bridge delivers for amount_in. */
+  amount_out: number
+  refund_address: string
+  /** pending until the deposit arrives; an expired quote is pending past expires_at. */
+  status: 'pending' | 'completed'
+  deposit_tx_id: string | null
+  expires_at: number
+  created_at: number
+}
+
 export interface IdempotencyKeysTable {
   merchant_id: string
   key: string
@@ -270,6 +288,7 @@ export interface Database {
   customers: CustomersTable
   invoices: InvoicesTable
   invoice_settings: InvoiceSettingsTable
+  cross_chain_quotes: CrossChainQuotesTable
   webhook_deliveries: WebhookDeliveriesTable
   idempotency_keys: IdempotencyKeysTable
   kysely_migration: { name: string; timestamp: string }
@@ -288,6 +307,7 @@ export type PaymentEventRow = Selectable<PaymentEventsTable>
 export type CustomerRow = Selectable<CustomersTable>
 export type InvoiceRow = Selectable<InvoicesTable>
 export type InvoiceSettingsRow = Selectable<InvoiceSettingsTable>
+export type CrossChainQuoteRow = Selectable<CrossChainQuotesTable>
 export type LedgerAccountRow = Selectable<LedgerAccountsTable>
 export type LedgerLedgerRow = Selectable<LedgerLedgersTable>
 export type LedgerTransactionRow = Selectable<LedgerTransactionsTable>

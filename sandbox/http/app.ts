@@ -7,6 +7,7 @@ import { shortLinkRoutes } from '../checkout/short-link-routes.js'
 import type { SandboxContext } from '../context.js'
 import { balanceRoutes } from '../balances/balance-routes.js'
 import { currencyRoutes } from '../currencies/currency-routes.js'
+import { QUOTE_PATH, quoteRoutes } from '../cross-chain/quote-routes.js'
 import { escrowRoutes } from '../escrow/escrow-routes.js'
 import { feeTierRoutes } from '../fees/fee-tier-routes.js'
 import { invoiceRoutes } from '../invoices/invoice-routes.js'
@@ -40,7 +41,13 @@ export function createApp(ctx: SandboxContext): Express {
   // Who may call what: the admin token for sandbox-wide controls, digest auth for merchants.
   app.use(['/sandbox/merchants', '/sandbox/clock', '/sandbox/ledger'], adminAuth(ctx.identity.adminToken))
   const auth = { wallClock: ctx.wallClock, findMerchantByApiKey: (apiKey: string) => findMerchantByApiKey(ctx.db, apiKey) }
-  app.use(['/payments', '/refunds', '/accounts', '/sandbox/payments'], digestAuth(auth, UNAUTHORIZED))
+  const merchantAuth = digestAuth(auth, UNAUTHORIZED)
+  const optionalMerchantAuth = digestAuth(auth, UNAUTHORIZED, { optional: true })
+  // Spec 5: the cross-chain quote needs no credentials, but sent ones must be valid.
+  app.use(['/payments', '/refunds', '/accounts', '/sandbox/payments', '/sandbox/cross-chain'], (req, res, next) =>
+    QUOTE_PATH.test(req.originalUrl.split('?')[0]!) ? optionalMerchantAuth(req, res, next) : merchantAuth(req, res, next),
+  )
+  app.use('/cross-chain', optionalMerchantAuth)
   app.use(['/invoices', '/merchant', '/currencies', '/merchants'], digestAuth(auth, SIGNATURE_FAILED))
 
   app.use(adminRoutes(ctx))
@@ -50,6 +57,7 @@ export function createApp(ctx: SandboxContext): Express {
   app.use(refundRoutes(ctx))
   app.use(paymentSimulationRoutes(ctx))
   app.use(escrowRoutes(ctx))
+  app.use(quoteRoutes(ctx))
   app.use(balanceRoutes(ctx))
   app.use(feeTierRoutes(ctx))
   app.use(invoiceRoutes(ctx))

@@ -12,7 +12,7 @@ import { queryInteger } from '../validation/common.js'
 import { isAccountAddress } from './ledger-accounts.js'
 import { MAX_TRANSACTIONS_PAGE, type LedgerAccount, type LedgerTransaction } from './ledger-service.js'
 
-const LEDGER_ROLES = ['issuer', 'merchant', 'escrow', 'platform_fee', 'customer'] as const
+const LEDGER_ROLES = ['issuer', 'merchant', 'escrow', 'platform_fee', 'customer', 'bridge'] as const
 
 const accountsQuery = z.strictObject({
   role: z.enum(LEDGER_ROLES, { message: `must be one of ${LEDGER_ROLES.join(', ')}` }).optional(),

@@ -12,6 +12,7 @@ export type StateKey =
   | 'escrow_custody'
   | 'platform_fee_account'
   | 'clock_advanced_ms'
+  | 'bridge_account'
 
 export async function readState(db: Kysely<Database>, key: StateKey): Promise<string | undefined> {
   const row = await db.selectFrom('sandbox_state').select('value').where('key', '=', key).executeTakeFirst()

@@ -6,6 +6,7 @@ import * as paymentReceipts from './2026-11-21T15-00-payment-receipts.js'
 import * as settlementRefunds from './2026-11-21T16-00-settlement-refunds.js'
 import * as webhooks from './2026-11-21T17-00-webhooks.js'
 import * as invoices from './2026-11-21T18-00-invoices.js'
+import * as crossChainQuotes from './2026-11-21T19-00-cross-chain-quotes.js'
 
 const migrations: Record<string, Migration> = {
   '2026-11-21T13-00-initial': initial,
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-21T16-00-settlement-refunds': settlementRefunds,
   '2026-11-21T17-00-webhooks': webhooks,
   '2026-11-21T18-00-invoices': invoices,
+  '2026-11-21T19-00-cross-chain-quotes': crossChainQuotes,
 }
 
 export const migrationProvider: MigrationProvider = {

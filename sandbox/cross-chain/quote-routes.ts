@@ -1,0 +1,45 @@
+// HTTP face of cross-chain payments: POST /payments/{id}/cross-chain/quote (spec 4.5: no
+// authentication needed, but checked when sent), GET /cross-chain/chains, and the sandbox's
+// simulated bridge arrival POST /sandbox/cross-chain/quotes/{quoteId}/deposit (merchant auth).
+import { Router } from 'express'
+import type { SandboxContext } from '../context.js'
+import { currentMerchant } from '../http/auth.js'
+import { notFound } from '../http/errors.js'
+import { findPaymentById } from '../payments/payment-repository.js'
+import { toPaymentResource } from '../payments/payment-resource.js'
+import { BRIDGE_FEE_BPS, ORIGIN_CHAINS } from './chains.js'
+import { depositBody, quoteBody } from './quote-schemas.js'
+import { createQuote, simulateDeposit, toQuoteResource } from './quote-service.js'
+
+/** Paths of the quote endpoint, which authenticates only when credentials are sent. */
+export const QUOTE_PATH = /^\/payments\/[^/]+\/cross-chain\/quote\/?$/
+
+export function quoteRoutes(ctx: SandboxContext): Router {
+  const router = Router()
+
+  router.get('/cross-chain/chains', (_req, res) => {
+    res.json({
+      bridgeFeeBps: BRIDGE_FEE_BPS,
+      items: ORIGIN_CHAINS.map((chain) => ({ id: chain.id, name: chain.name, addressFormat: chain.addressFormat, tokens: chain.tokens })),
+    })
+  })
+
+  router.post('/payments/:id/cross-chain/quote', async (req, res) => {
+    const body = quoteBody.parse(req.body)
+    const quote = await ctx.db.transaction().execute(async (trx) => {
+      const payment = req.params.id.length <= 64 ? await findPaymentById(trx, req.params.id) : undefined
+      // Signed requests see only their own merchant's payments, like everywhere else.
+      if (!payment || (req.merchant && payment.merchant_id !== req.merchant.id)) throw notFound(`No payment ${req.params.id.slice(0, 64)}`)
+      return createQuote(ctx, trx, payment, body)
+    })
+    res.json(toQuoteResource(quote, ctx.clock.now()))
+  })
+
+  router.post('/sandbox/cross-chain/quotes/:quoteId/deposit', async (req, res) => {
+    const merchant = currentMerchant(req)
+    const body = depositBody.parse(req.body)
+    const { quote, payment } = await ctx.db.transaction().execute((trx) => simulateDeposit(ctx, trx, merchant.id, req.params.quoteId, body))
+    res.json({ quote: toQuoteResource(quote, ctx.clock.now()), payment: toPaymentResource(payment, ctx) })
+  })
+  return router
+}

@@ -1,0 +1,14 @@
+// Request schemas of the cross-chain endpoints.
+import { z } from 'zod'
+
+const text = (field: string) => z.string({ message: `must be a string` }).trim().min(1, { message: `${field} must not be empty` }).max(128)
+
+export const quoteBody = z.strictObject({
+  originChain: text('originChain'),
+  originToken: text('originToken'),
+  refundAddress: text('refundAddress'),
+})
+export type QuoteBody = z.infer<typeof quoteBody>
+
+export const depositBody = z.strictObject({ amountIn: z.string().trim().min(1).max(80).optional() }).optional()
+export type DepositBody = z.infer<typeof depositBody>
