@@ -5,6 +5,10 @@ import ConfigGet from './config/get.js'
 import ConfigList from './config/list.js'
 import ConfigSet from './config/set.js'
 import Currencies from './currencies.js'
+import EscrowFail from './escrow/fail.js'
+import EscrowFund from './escrow/fund.js'
+import EscrowRelease from './escrow/release.js'
+import EscrowStatus from './escrow/status.js'
 import FeeTierShow from './fee-tier.js'
 import InvoicesCancel from './invoices/cancel.js'
 import InvoicesCreate from './invoices/create.js'
@@ -16,14 +20,17 @@ import LedgerTransactions from './ledger/transactions.js'
 import LedgerTx from './ledger/tx.js'
 import Listen from './listen.js'
 import Login from './login.js'
+import MerchantsCreate from './merchants/create.js'
 import MerchantsRotateSecret from './merchants/rotate-secret.js'
 import PaymentsAcceptUnderpayment from './payments/accept-underpayment.js'
 import PaymentsCreate from './payments/create.js'
+import PaymentsDeposit from './payments/deposit.js'
 import PaymentsExpire from './payments/expire.js'
 import PaymentsFail from './payments/fail.js'
 import PaymentsGet from './payments/get.js'
 import PaymentsList from './payments/list.js'
 import PaymentsPay from './payments/pay.js'
+import PaymentsQuote from './payments/quote.js'
 import PaymentsRefund from './payments/refund.js'
 import RefundsGet from './refunds/get.js'
 import RefundsList from './refunds/list.js'
@@ -46,6 +53,10 @@ export const COMMANDS = {
   'config:list': ConfigList,
   'config:set': ConfigSet,
   currencies: Currencies,
+  'escrow:fail': EscrowFail,
+  'escrow:fund': EscrowFund,
+  'escrow:release': EscrowRelease,
+  'escrow:status': EscrowStatus,
   'fee-tier': FeeTierShow,
   'invoices:cancel': InvoicesCancel,
   'invoices:create': InvoicesCreate,
@@ -57,14 +68,17 @@ export const COMMANDS = {
   'ledger:tx': LedgerTx,
   listen: Listen,
   login: Login,
+  'merchants:create': MerchantsCreate,
   'merchants:rotate-secret': MerchantsRotateSecret,
   'payments:accept-underpayment': PaymentsAcceptUnderpayment,
   'payments:create': PaymentsCreate,
+  'payments:deposit': PaymentsDeposit,
   'payments:expire': PaymentsExpire,
   'payments:fail': PaymentsFail,
   'payments:get': PaymentsGet,
   'payments:list': PaymentsList,
   'payments:pay': PaymentsPay,
+  'payments:quote': PaymentsQuote,
   'payments:refund': PaymentsRefund,
   'refunds:get': RefundsGet,
   'refunds:list': RefundsList,

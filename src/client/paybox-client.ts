@@ -7,11 +7,15 @@ import { PayboxApiError, PayboxConnectionError } from './errors.js'
 import { serverSentEvents, type EventSourceMessage } from './server-sent-events.js'
 import type {
   AccountBalances,
+  CreateMerchantRequest,
   CreatePaymentRequest,
   CreateInvoiceRequest,
   CreateRefundRequest,
+  CrossChainQuote,
+  CrossChainQuoteRequest,
   Currency,
   ErrorBody,
+  EscrowOrder,
   FeeTier,
   Invoice,
   InvoiceSettings,
@@ -19,6 +23,7 @@ import type {
   LedgerAccountRole,
   LedgerTransaction,
   LedgerTransactionsQuery,
+  OriginChain,
   ListInvoicesQuery,
   ListPaymentsQuery,
   ListRefundsQuery,
@@ -144,6 +149,16 @@ export class PayboxClient {
   }
 
   /** Invoices, each with a linked payment the customer pays it with. */
+  /** Customers paying from another chain through the sandbox's simulated bridge (spec 4.5). */
+  readonly crossChain = {
+    chains: () => this.request<{ bridgeFeeBps: number; items: OriginChain[] }>('GET', '/cross-chain/chains'),
+    quote: (paymentId: string, body: CrossChainQuoteRequest) =>
+      this.request<CrossChainQuote>('POST', `/payments/${encodeURIComponent(paymentId)}/cross-chain/quote`, { body }),
+    /** The customer's deposit arrives (default: the quoted amount): the bridge pays the payment over the ledger. */
+    deposit: (quoteId: string, body: { amountIn?: string } = {}) =>
+      this.request<{ quote: CrossChainQuote; payment: Payment }>('POST', `/sandbox/cross-chain/quotes/${encodeURIComponent(quoteId)}/deposit`, { body }),
+  }
+
   readonly invoices = {
     create: (body: CreateInvoiceRequest) => this.request<Invoice>('POST', '/invoices', { body }),
     /** Newest first. */
@@ -163,6 +178,8 @@ export class PayboxClient {
   readonly sandbox = {
     health: () => this.request<{ status: string }>('GET', '/health', { auth: 'none' }),
     merchants: () => this.request<{ items: SandboxMerchant[] }>('GET', '/sandbox/merchants', { auth: 'admin' }),
+    /** A new merchant with fresh keys and a funded settlement account (admin token). */
+    createMerchant: (body: CreateMerchantRequest) => this.request<SandboxMerchant>('POST', '/sandbox/merchants', { auth: 'admin', body }),
     clock: () => this.request<SandboxClock>('GET', '/sandbox/clock', { auth: 'admin' }),
     /** A sandbox customer wallet pays the payment over the ledger (default: what remains). */
     pay: (paymentId: string, body: SandboxPayRequest = {}) =>
@@ -180,6 +197,20 @@ export class PayboxClient {
         auth: 'admin',
         body: { seconds },
       }),
+  }
+
+  /**
+   * An escrow merchant's escrow orders (sandbox controls, merchant auth). An order is funded by
+   * paying its payment (sandbox.pay); a direct merchant's payment has none (409).
+   */
+  readonly escrow = {
+    /** Pays the payee what the order holds less the platform fee, and the platform the fee, in one ledger transaction. */
+    release: (paymentId: string) => this.request<Payment>('POST', `/sandbox/payments/${encodeURIComponent(paymentId)}/escrow/release`),
+    /** Simulates a failed funding of an unfunded order: the order and its payment fail. */
+    fail: (paymentId: string, body: SandboxFailRequest = {}) =>
+      this.request<Payment>('POST', `/sandbox/payments/${encodeURIComponent(paymentId)}/escrow/fail`, { body }),
+    /** The order with its custody balance and its ledger transactions. */
+    status: (paymentId: string) => this.request<EscrowOrder>('GET', `/sandbox/payments/${encodeURIComponent(paymentId)}/escrow`),
   }
 
   /** The simulated Stellar ledger, as the sandbox operator sees it (admin token). */

@@ -44,7 +44,7 @@ export interface Payment {
   type: string
   partner_id?: string
   storeId?: string
-  escrow_status?: string
+  escrow_status?: EscrowOrderStatus
   escrow_order_id?: string
   escrow_contract_address?: string
   escrow_platform_fee_bps?: number
@@ -112,6 +112,16 @@ export interface SandboxMerchant {
   apiSecret: string
   settlement_mode: 'direct' | 'escrow'
   account: string
+  /** Default platform fee of the merchant's escrow orders, basis points (0 for direct merchants). */
+  escrow_fee_bps: number
+}
+
+/** Body of POST /sandbox/merchants (admin token). */
+export interface CreateMerchantRequest {
+  name: string
+  settlement_mode: 'direct' | 'escrow'
+  /** 0–10000; only for escrow merchants (default 0). */
+  escrow_fee_bps?: number
 }
 
 /** The authenticated merchant (GET /merchant). */
@@ -199,6 +209,40 @@ export interface SandboxPayRequest {
 
 export interface SandboxFailRequest {
   reason?: string
+}
+
+/** created until the payment is paid in full; funded from then on, released or not; failed unfunded. */
+export type EscrowOrderStatus = 'created' | 'funded' | 'failed'
+
+/** One ledger transaction of an escrow order: its funding or its release. */
+export interface EscrowTransaction {
+  hash: string
+  ledger: number
+  appliedAt: string
+  /** Amounts are decimal text with 7 places. */
+  operations: Array<Pick<LedgerOperation, 'from' | 'to' | 'asset' | 'amount'>>
+}
+
+/** GET /sandbox/payments/{id}/escrow: an escrow merchant's order, its custody and its transactions. */
+export interface EscrowOrder {
+  paymentId: string
+  escrow_order_id: string
+  escrow_status: EscrowOrderStatus
+  /** The escrow contract (C…). */
+  escrow_contract_address: string
+  /** The classic account (G…) holding the contract's USDC. */
+  custody_account: string
+  /** USDC in the custody account, every order's: decimal text with 7 places. */
+  contract_balance: string
+  /** USDC the custody holds for this order until it is released: decimal text with 7 places. */
+  held: string
+  /** Who the release pays (G…). */
+  payee: string
+  escrow_platform_fee_bps: number
+  escrow_expires_at: string | null
+  settlement_status: string
+  /** Oldest first. */
+  transactions: EscrowTransaction[]
 }
 
 export interface CreateRefundRequest {
@@ -413,4 +457,36 @@ export interface ErrorBody {
   statusCode: number
   reason: string
   message?: string
+}
+
+export interface CrossChainQuoteRequest {
+  originChain: string
+  originToken: string
+  /** An address on the origin chain, where the bridge would return the funds. */
+  refundAddress: string
+}
+
+export interface CrossChainQuote {
+  quoteId: string
+  paymentId: string
+  originChain: string
+  originToken: string
+  /** Where the customer sends the origin token, in that chain's address format. */
+  depositAddress: string
+  /** What to send, in the origin token, decimal text (bridge fee included). */
+  amountIn: string
+  /** USDC that arrives, 7-decimal text. */
+  amountOut: string
+  bridgeFeeBps: number
+  refundAddress: string
+  expiresAt: string
+  status: 'pending' | 'completed' | 'expired'
+  depositTxId?: string
+}
+
+export interface OriginChain {
+  id: string
+  name: string
+  addressFormat: 'evm' | 'solana'
+  tokens: Array<{ symbol: string; decimals: number; usdRate: string }>
 }

@@ -1,0 +1,34 @@
+import { Args, Flags } from '@oclif/core'
+import type { CrossChainQuote, Payment } from '../../src/client/types.js'
+import { ApiCommand } from '../../src/cli/base-command.js'
+import { UserError } from '../../src/cli/errors.js'
+import { renderQuote } from '../../src/cli/render/cross-chain.js'
+import { precisionsOf, renderPayment } from '../../src/cli/render/payments.js'
+
+export default class PaymentsDeposit extends ApiCommand<typeof PaymentsDeposit> {
+  static override args = {
+    quoteId: Args.string({ description: 'Cross-chain quote id (qt_…)', required: true }),
+  }
+
+  static override summary = "Simulate the customer's deposit on the origin chain arriving through the bridge"
+  static override description = 'The bridged USDC reaches the payment over the sandbox ledger with its memo, so the payment moves as for any payment: short is underpaid.'
+  static override examples = ['<%= config.bin %> <%= command.id %> qt_0194…', '<%= config.bin %> <%= command.id %> qt_0194… --amount 50.15']
+
+  static override flags = {
+    amount: Flags.string({ description: 'Amount sent, in the origin token (default: the quoted amount)' }),
+  }
+
+  public async run(): Promise<{ quote: CrossChainQuote; payment: Payment }> {
+    const amount = this.flags.amount
+    if (amount !== undefined && !/^\d+(\.\d+)?$/.test(amount)) {
+      throw new UserError(`--amount must be a positive decimal amount of the origin token, got "${amount}"`)
+    }
+    const client = this.client()
+    const result = await client.crossChain.deposit(this.args.quoteId, amount === undefined ? {} : { amountIn: amount })
+    if (!this.jsonEnabled()) {
+      this.print(renderQuote(result.quote))
+      this.print(renderPayment(result.payment, precisionsOf((await client.currencies.list()).items)))
+    }
+    return result
+  }
+}
