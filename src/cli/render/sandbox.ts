@@ -7,7 +7,7 @@ export interface SandboxBanner {
   adminToken: string
   networkPassphrase: string
   database: string
-  merchants: Array<Omit<SandboxMerchant, 'account'>>
+  merchants: Array<Omit<SandboxMerchant, 'account' | 'escrow_fee_bps'>>
 }
 
 /** A curl command that signs itself when pasted (openssl computes the digest at run time). */
