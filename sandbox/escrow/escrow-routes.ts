@@ -49,7 +49,9 @@ export function escrowRoutes(ctx: SandboxContext): Router {
       escrow_contract_address: payment.escrow_contract_address,
       custody_account: ctx.identity.escrowCustody,
       contract_balance: formatDecimal(custody?.usdc ?? 0n, USDC_SCALE),
-      held: formatDecimal(payment.escrow_status === 'funded' && payment.settlement_status === 'open' ? BigInt(payment.usdc_received - payment.usdc_refunded) : 0n, USDC_SCALE),
+      // What the custody holds for this payment: everything received and not yet released or refunded.
+      held: formatDecimal(payment.settlement_status === 'open' ? BigInt(payment.usdc_received - payment.usdc_refunded) : 0n, USDC_SCALE),
+      platform_fee_account: ctx.identity.platformFeeAccount,
       payee: payment.escrow_payee,
       escrow_platform_fee_bps: payment.escrow_fee_bps,
       escrow_expires_at: payment.escrow_expires_at === null ? null : toIso(payment.escrow_expires_at),

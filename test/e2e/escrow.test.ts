@@ -102,6 +102,13 @@ describe('escrow', () => {
     expect(await sandbox.escrow.payments.get(payment.id)).toMatchObject({ status: 'expired', escrow_status: 'failed' })
   })
 
+  it('counts a partial payment as held while the order waits to be funded', async () => {
+    const payment = await create()
+    await post(`/sandbox/payments/${payment.id}/pay`, { amount: 2_500 })
+    const view = await sandbox.escrow.request<Record<string, unknown>>('GET', `/sandbox/payments/${payment.id}/escrow`)
+    expect(view).toMatchObject({ escrow_status: 'created', held: '25.0000000', platform_fee_account: sandbox.identity.platformFeeAccount })
+  })
+
   it('shows the order with the contract balance and its transactions', async () => {
     const payment = await create()
     await post(`/sandbox/payments/${payment.id}/pay`, {})
