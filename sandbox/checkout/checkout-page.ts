@@ -31,7 +31,7 @@ export interface CheckoutLinks {
 
 export interface CheckoutPageView extends PageFrame {
   payment: PaymentRow
-  /** The status the customer sees (checkoutStatus). */
+  /** The status the customer sees (statusAt: expired once past expiresAt, swept or not). */
   status: string
   /** Business time, for the time left until expiresAt. */
   now: number

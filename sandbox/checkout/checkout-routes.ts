@@ -8,12 +8,12 @@ import type { SandboxContext } from '../context.js'
 import type { PaymentRow } from '../db/schema.js'
 import { HttpError, notFound } from '../http/errors.js'
 import { publicLink } from '../http/public-url.js'
+import { statusAt } from '../payments/payment-lifecycle.js'
 import { walletUri } from '../payments/payment-resource.js'
 import { renderCheckoutPage, renderErrorPage, renderOutcomePage, type CheckoutLinks } from './checkout-page.js'
 import { qrCodeDataUrl } from './checkout-qr.js'
 import {
   availableActions,
-  checkoutStatus,
   findCheckoutPayment,
   isCheckoutAction,
   isPayingAction,
@@ -97,7 +97,7 @@ export function checkoutRoutes(ctx: SandboxContext): Router {
     if (status === 404) message = t.errors.notFound
     else if (status >= 500) message = t.errors.unexpected
     else if (status === 409 && payment) {
-      const current = checkoutStatus(payment, ctx.clock.now())
+      const current = statusAt(payment, ctx.clock.now())
       const closed = t.closed[current]
       message = availableActions(current).length === 0 && closed ? `${closed} ${t.errors.cannotPayAgain}` : t.errors.notAllowed
     } else if (status === 400 && isPayingAction(request.action)) {
@@ -138,7 +138,7 @@ export function checkoutRoutes(ctx: SandboxContext): Router {
       const payment = await requirePayment(request)
       const lang = langOf(payment, request.lang)
       const now = ctx.clock.now()
-      const status = checkoutStatus(payment, now)
+      const status = statusAt(payment, now)
       const uri = walletUri(payment, ctx.identity.usdcIssuer)
       // The QR code is only drawn while the payment can still be paid.
       const qrDataUrl = availableActions(status).length > 0 ? await qrCodeDataUrl(uri) : ''
@@ -152,7 +152,7 @@ export function checkoutRoutes(ctx: SandboxContext): Router {
     htmlPage(fromQuery, async (request, res) => {
       const payment = await requirePayment(request)
       const lang = langOf(payment, request.lang)
-      const status = checkoutStatus(payment, ctx.clock.now())
+      const status = statusAt(payment, ctx.clock.now())
       if (status === 'open') {
         seeOther(res, checkoutLink(payment, lang))
         return

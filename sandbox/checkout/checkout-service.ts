@@ -7,6 +7,7 @@ import { secretsMatch } from '../../src/signing.js'
 import type { SandboxContext } from '../context.js'
 import type { Database, PaymentRow } from '../db/schema.js'
 import { conflict } from '../http/errors.js'
+import { statusAt } from '../payments/payment-lifecycle.js'
 import { findPaymentById } from '../payments/payment-repository.js'
 import { cancelPayment, failPayment, simulateCustomerPayment } from '../simulation/payment-simulation.js'
 
@@ -25,14 +26,6 @@ const MAX_ID_LENGTH = 64
 export async function findCheckoutPayment(db: Kysely<Database>, id: string, authToken: unknown): Promise<PaymentRow | undefined> {
   const payment = id.length <= MAX_ID_LENGTH ? await findPaymentById(db, id) : undefined
   return payment && secretsMatch(payment.auth_token, authToken) ? payment : undefined
-}
-
-/**
- * The status the customer sees: an open payment whose expiresAt has passed is expired even
- * before the background sweep has recorded it, so the page never offers to pay it.
- */
-export function checkoutStatus(payment: PaymentRow, now: number): string {
-  return payment.status === 'open' && payment.expires_at <= now ? 'expired' : payment.status
 }
 
 /** The sandbox buttons a status offers; a customer cannot cancel after paying part. */
@@ -65,7 +58,7 @@ export function runCheckoutAction(
   payment: PaymentRow,
   action: CheckoutAction,
 ): Promise<PaymentRow> {
-  const status = checkoutStatus(payment, ctx.clock.now())
+  const status = statusAt(payment, ctx.clock.now())
   if (!availableActions(status).includes(action)) {
     throw conflict('Conflict', `Payment ${payment.id} is ${status}: the checkout cannot ${action} it`)
   }

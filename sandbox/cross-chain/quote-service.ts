@@ -8,6 +8,7 @@ import type { SandboxContext } from '../context.js'
 import type { CrossChainQuoteRow, Database, PaymentRow } from '../db/schema.js'
 import { badRequest, conflict, notFound } from '../http/errors.js'
 import { createLedgerAccount } from '../ledger/ledger-accounts.js'
+import { requirePayable } from '../payments/payment-lifecycle.js'
 import { findPaymentById } from '../payments/payment-repository.js'
 import { readState, writeState } from '../state/sandbox-state.js'
 import { BRIDGE_FEE_BPS, ORIGIN_CHAINS, findChain, findToken, isValidAddress, newDepositAddress, type OriginToken } from './chains.js'
@@ -45,8 +46,7 @@ export async function createQuote(ctx: Pick<SandboxContext, 'clock' | 'random'>,
     throw badRequest(`refundAddress: not a valid ${chain.name} address (${chain.addressFormat === 'evm' ? '0x and 40 hex digits' : 'base58 of 32 bytes'})`)
   }
   const now = ctx.clock.now()
-  if (payment.status !== 'open' && payment.status !== 'underpaid') throw conflict('Conflict', `Payment ${payment.id} is ${payment.status} and cannot be paid`)
-  if (payment.status === 'open' && payment.expires_at <= now) throw conflict('Conflict', `Payment ${payment.id} has expired and cannot be paid`)
+  requirePayable(payment, now)
   const usdc = BigInt(payment.usdc_amount - payment.usdc_received)
   const quote: CrossChainQuoteRow = {
     id: `qt_${ctx.random.uuidV7(now).replaceAll('-', '')}`,

@@ -4,6 +4,7 @@
 // payment's status.
 import type { Kysely } from 'kysely'
 import type { Database, PaymentRow, PaymentUpdate } from '../db/schema.js'
+import { toIso } from '../clock.js'
 import { conflict } from '../http/errors.js'
 import { followPaymentIntoInvoice } from '../invoices/invoice-sync.js'
 import { recordPaymentEvent } from '../webhooks/webhook-events.js'
@@ -37,6 +38,22 @@ const SETTLEMENT_HISTORY_STATUS: Record<SettlementStatus, string> = {
   processing: 'settlement_processing',
   paid: 'settled',
   failed: 'settlement_failed',
+}
+
+/**
+ * The status as of `now`: an open payment whose expiresAt has passed is expired, whether or not
+ * the background sweep has recorded it yet. Everything that takes money for a payment asks this.
+ */
+export function statusAt(payment: Pick<PaymentRow, 'status' | 'expires_at'>, now: number): string {
+  return payment.status === 'open' && payment.expires_at <= now ? 'expired' : payment.status
+}
+
+/** 409 unless the payment can take money now: open and not past its expiry, or underpaid. */
+export function requirePayable(payment: PaymentRow, now: number): void {
+  const status = statusAt(payment, now)
+  if (status === 'open' || status === 'underpaid') return
+  if (status !== payment.status) throw conflict('Conflict', `Payment ${payment.id} expired at ${toIso(payment.expires_at)} and cannot be paid`)
+  throw conflict('Conflict', `Payment ${payment.id} is ${payment.status} and cannot be paid`)
 }
 
 export function canMove(from: string, to: PaymentStatus): boolean {

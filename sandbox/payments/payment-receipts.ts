@@ -7,7 +7,7 @@ import { divideRoundHalfUp, formatDecimalShort, USDC_SCALE } from '../../src/mon
 import type { Database, PaymentRow } from '../db/schema.js'
 import type { AppliedListener, LedgerTransaction } from '../ledger/ledger-service.js'
 import { startSettlement, type SettlementDeps } from '../settlement/settlement-service.js'
-import { appendHistory, moveTo, savePaymentChange } from './payment-lifecycle.js'
+import { appendHistory, moveTo, savePaymentChange, statusAt } from './payment-lifecycle.js'
 import { findPaymentByMemo } from './payment-repository.js'
 
 /** The ledger listener: credits the payment whose memo a transaction carries, if any. */
@@ -47,7 +47,7 @@ async function recordReceipt(
   const usdc = `${formatDecimalShort(received, USDC_SCALE)} USDC`
   // Money for an open payment past its expiry, not yet swept: the payment expires first, as it
   // would have, and the money lands without counting towards it.
-  if (payment.status === 'open' && payment.expires_at <= now) {
+  if (statusAt(payment, now) !== payment.status) {
     await savePaymentChange(db, payment, moveTo(payment, 'expired', 'Payment expired', now))
     return
   }

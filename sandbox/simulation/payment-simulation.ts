@@ -6,14 +6,13 @@
 // Each takes the payment row: the API finds it by merchant, the checkout page by auth token.
 import type { Kysely } from 'kysely'
 import { z } from 'zod'
-import { toIso } from '../clock.js'
 import { findCurrency, toUsdcStroops } from '../currencies/currency-table.js'
 import type { SandboxContext } from '../context.js'
 import type { Database, PaymentRow } from '../db/schema.js'
 import { HttpError, badRequest, conflict } from '../http/errors.js'
 import { isAccountAddress } from '../ledger/ledger-accounts.js'
 import { LedgerError } from '../ledger/ledger-errors.js'
-import { moveTo, savePaymentChange } from '../payments/payment-lifecycle.js'
+import { moveTo, requirePayable, savePaymentChange } from '../payments/payment-lifecycle.js'
 import { findPaymentById } from '../payments/payment-repository.js'
 import { pricingAmount } from '../payments/payment-schemas.js'
 import { optionalText } from '../validation/common.js'
@@ -39,12 +38,7 @@ export async function simulateCustomerPayment(
   payment: PaymentRow,
   body: PayBody,
 ): Promise<PaymentRow> {
-  if (payment.status !== 'open' && payment.status !== 'underpaid') {
-    throw conflict('Conflict', `Payment ${payment.id} is ${payment.status} and cannot be paid`)
-  }
-  if (payment.status === 'open' && payment.expires_at <= ctx.clock.now()) {
-    throw conflict('Conflict', `Payment ${payment.id} expired at ${toIso(payment.expires_at)} and cannot be paid`)
-  }
+  requirePayable(payment, ctx.clock.now())
   const usdc = body?.amount === undefined ? BigInt(payment.usdc_amount - payment.usdc_received) : usdcFor(payment, body.amount)
   if (usdc <= 0n) throw badRequest('amount: is less than the smallest USDC amount (0.0000001)')
   const from = body?.from ?? (await richestCustomer(ctx, db))
