@@ -34,6 +34,9 @@ export function formatDecimalShort(units: bigint, scale: number): string {
   return scale > 0 ? text.replace(/\.?0+$/, '') : text
 }
 
+/** A USDC amount in stroops as people read it: "12.5 USDC". */
+export const formatUsdcAmount = (stroops: bigint): string => `${formatDecimalShort(stroops, USDC_SCALE)} USDC`
+
 /** Divides and rounds half away from zero (half up for the non-negative amounts used here). */
 export function divideRoundHalfUp(numerator: bigint, denominator: bigint): bigint {
   if (denominator <= 0n) throw new RangeError('denominator must be positive')

@@ -2,7 +2,7 @@
 // a button leads to, and the error page. Self-contained (no external assets, works offline);
 // the only script and stylesheet are inline and carry the response's CSP nonce. Every piece of
 // text passes through escapeHtml.
-import { USDC_SCALE, formatDecimalShort, minorToMajorUnits } from '../../src/money.js'
+import { formatUsdcAmount, minorToMajorUnits } from '../../src/money.js'
 import { findCurrency } from '../currencies/currency-table.js'
 import type { PaymentRow } from '../db/schema.js'
 import { actionAmount, availableActions, merchantUrl, remainingValue, type CheckoutAction } from './checkout-service.js'
@@ -61,7 +61,7 @@ export function formatAmount(value: number, currencyCode: string): string {
   return /[A-Za-z]$/.test(currency.symbol) ? `${currency.symbol} ${major}` : `${currency.symbol}${major}`
 }
 
-export const formatUsdc = (stroops: number): string => `${formatDecimalShort(BigInt(stroops), USDC_SCALE)} USDC`
+export const formatUsdc = (stroops: number): string => formatUsdcAmount(BigInt(stroops))
 
 /** "29:59", or "1:05:00" from an hour up; the countdown script formats the same way. */
 export function formatTimeLeft(seconds: number): string {

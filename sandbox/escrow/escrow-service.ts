@@ -3,18 +3,14 @@
 // the payee gets the amount less the platform fee, the platform-fee account the fee. An order
 // not funded by its expiry, or whose funding fails, is failed.
 import type { Kysely } from 'kysely'
-import { USDC_SCALE, formatDecimalShort } from '../../src/money.js'
+import { formatUsdcAmount } from '../../src/money.js'
 import type { SandboxContext } from '../context.js'
-import type { Database, PaymentRow } from '../db/schema.js'
-import { HttpError, conflict } from '../http/errors.js'
-import { LedgerError } from '../ledger/ledger-errors.js'
-import type { LedgerAssetCode } from '../db/schema.js'
+import type { Database, LedgerAssetCode, PaymentRow } from '../db/schema.js'
+import { conflict, refusedByLedgerAs } from '../http/errors.js'
 import { appendHistory, moveSettlementTo, moveTo, savePaymentChange } from '../payments/payment-lifecycle.js'
 import { findDueEscrows, findPaymentById } from '../payments/payment-repository.js'
 
 type EscrowContext = Pick<SandboxContext, 'clock' | 'ledger' | 'identity'>
-
-const usdcText = (stroops: bigint): string => `${formatDecimalShort(stroops, USDC_SCALE)} USDC`
 
 /** The platform fee on a release: amount × bps / 10000, rounded down to the stroop (in the payee's favour). */
 export const escrowFee = (amount: bigint, bps: number): bigint => (amount * BigInt(bps)) / 10_000n
@@ -42,16 +38,8 @@ export async function releaseEscrow(ctx: EscrowContext, db: Kysely<Database>, pa
     { from: custody, to: ctx.identity.platformFeeAccount, asset: 'USDC' as LedgerAssetCode, amount: fee },
   ].filter((part) => part.amount > 0n)
   await ctx.ledger.inOneLedger(db, async () => {
-    let hash: string
-    try {
-      hash = (await ctx.ledger.pay(db, { source: custody, payments: parts, memo: payment.memo })).hash
-    } catch (error) {
-      if (error instanceof LedgerError) {
-        throw new HttpError(409, 'Conflict', `The ledger refused the release (${[error.code, ...(error.operationCodes ?? [])].join(', ')}): ${error.message}`)
-      }
-      throw error
-    }
-    const description = `Escrow released: ${usdcText(held - fee)} to ${payment.escrow_payee}, platform fee ${usdcText(fee)} (${payment.escrow_fee_bps} bps)`
+    const { hash } = await refusedByLedgerAs(409, 'the release', () => ctx.ledger.pay(db, { source: custody, payments: parts, memo: payment.memo }))
+    const description = `Escrow released: ${formatUsdcAmount(held - fee)} to ${payment.escrow_payee}, platform fee ${formatUsdcAmount(fee)} (${payment.escrow_fee_bps} bps)`
     await savePaymentChange(db, payment, {
       ...moveSettlementTo(payment, 'processing', description, now),
       settlement_amount: Number(held - fee),

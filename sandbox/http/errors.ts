@@ -1,6 +1,7 @@
 // Typed HTTP errors and the one middleware that turns any error into {statusCode, reason, message}.
 import type { ErrorRequestHandler, RequestHandler } from 'express'
 import { ZodError } from 'zod'
+import { LedgerError } from '../ledger/ledger-errors.js'
 
 export class HttpError extends Error {
   constructor(
@@ -19,6 +20,20 @@ export const unauthorized = (reason: string, message: string) => new HttpError(4
 export const notFound = (message = 'Not Found') => new HttpError(404, 'Not Found', message)
 export const conflict = (reason: string, message?: string) => new HttpError(409, reason, message)
 export const unprocessable = (reason: string, message?: string) => new HttpError(422, reason, message)
+
+/**
+ * Runs a movement of money on the ledger; when the ledger refuses it, answers `status` with
+ * what was refused and the ledger's result codes (tx_failed, op_underfunded, …).
+ */
+export async function refusedByLedgerAs<T>(status: 400 | 409, what: string, move: () => Promise<T>): Promise<T> {
+  try {
+    return await move()
+  } catch (error) {
+    if (!(error instanceof LedgerError)) throw error
+    const codes = [error.code, ...(error.operationCodes ?? [])].join(', ')
+    throw new HttpError(status, status === 400 ? 'Bad Request' : 'Conflict', `The ledger refused ${what} (${codes}): ${error.message}`)
+  }
+}
 
 export interface ErrorBody {
   statusCode: number

@@ -3,7 +3,7 @@
 // counts towards that payment, whichever way it was made (simulation, checkout page, a real
 // wallet through the Horizon-compatible API). Money that matches nothing still lands.
 import type { Kysely } from 'kysely'
-import { divideRoundHalfUp, formatDecimalShort, USDC_SCALE } from '../../src/money.js'
+import { divideRoundHalfUp, formatUsdcAmount } from '../../src/money.js'
 import type { Database, PaymentRow } from '../db/schema.js'
 import type { AppliedListener, LedgerTransaction } from '../ledger/ledger-service.js'
 import { startSettlement, type SettlementDeps } from '../settlement/settlement-service.js'
@@ -24,9 +24,14 @@ export function paymentReceiver(deps: SettlementDeps): AppliedListener {
   }
 }
 
-/** amount_paid follows the USDC received, in the pricing currency's smallest unit. */
+/** amount_paid follows the USDC received, in the pricing currency's smallest unit, at the payment's own price. */
 export function amountPaidFor(payment: Pick<PaymentRow, 'amount_value' | 'usdc_amount'>, usdcReceived: bigint): number {
   return Number(divideRoundHalfUp(usdcReceived * BigInt(payment.amount_value), BigInt(payment.usdc_amount)))
+}
+
+/** The inverse: USDC stroops that `value` smallest units of the pricing currency are worth at the payment's price. */
+export function usdcForValue(payment: Pick<PaymentRow, 'amount_value' | 'usdc_amount'>, value: number): bigint {
+  return divideRoundHalfUp(BigInt(value) * BigInt(payment.usdc_amount), BigInt(payment.amount_value))
 }
 
 async function recordReceipt(
@@ -44,7 +49,7 @@ async function recordReceipt(
     stellar_tx_id: tx.hash,
     sender_account: tx.sourceAccount,
   }
-  const usdc = `${formatDecimalShort(received, USDC_SCALE)} USDC`
+  const usdc = formatUsdcAmount(received)
   // Money for an open payment past its expiry, not yet swept: the payment expires first, as it
   // would have, and the money lands without counting towards it.
   if (statusAt(payment, now) !== payment.status) {

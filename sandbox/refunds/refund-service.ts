@@ -6,15 +6,13 @@
 // received money (underpaid; or expired, failed or canceled after receiving some, say when its
 // invoice was voided) only in full. Refunding an underpaid payment cancels it.
 import type { Kysely } from 'kysely'
-import { USDC_SCALE, divideRoundHalfUp, formatDecimalShort } from '../../src/money.js'
+import { formatUsdcAmount } from '../../src/money.js'
 import type { SandboxContext } from '../context.js'
 import type { Database, MerchantRow, PaymentRow, RefundRow } from '../db/schema.js'
-import { HttpError, badRequest, conflict, notFound } from '../http/errors.js'
+import { badRequest, conflict, notFound, refusedByLedgerAs } from '../http/errors.js'
 import type { PageRequest } from '../http/pagination.js'
-import type { LedgerAssetCode } from '../db/schema.js'
-import { LedgerError } from '../ledger/ledger-errors.js'
 import { appendHistory, moveTo, savePaymentChange } from '../payments/payment-lifecycle.js'
-import { amountPaidFor } from '../payments/payment-receipts.js'
+import { amountPaidFor, usdcForValue } from '../payments/payment-receipts.js'
 import { getPayment } from '../payments/payment-service.js'
 import { findRefundForMerchant, insertRefund, listRefunds as listRefundRows } from './refund-repository.js'
 import type { CreateRefundBody } from './refund-schemas.js'
@@ -40,21 +38,13 @@ export async function refundPayment(
 
   const now = ctx.clock.now()
   const parts = refundSources(payment, merchant, ctx.identity.escrowCustody, ctx.identity.platformFeeAccount, usdc)
-  let hash: string
-  try {
-    const tx = await ctx.ledger.pay(db, {
+  const { hash } = await refusedByLedgerAs(409, 'the refund', () =>
+    ctx.ledger.pay(db, {
       source: parts[0]!.from,
-      payments: parts.map((part) => ({ ...part, to: payment.sender_account!, asset: 'USDC' as LedgerAssetCode })),
+      payments: parts.map((part) => ({ ...part, to: payment.sender_account!, asset: 'USDC' as const })),
       memo: payment.memo,
-    })
-    hash = tx.hash
-  } catch (error) {
-    if (error instanceof LedgerError) {
-      const codes = [error.code, ...(error.operationCodes ?? [])].join(', ')
-      throw new HttpError(409, 'Conflict', `The ledger refused the refund (${codes}): ${error.message}`)
-    }
-    throw error
-  }
+    }),
+  )
 
   const refund: RefundRow = {
     id: `rf_${ctx.random.uuidV7(now).replaceAll('-', '')}`,
@@ -69,7 +59,7 @@ export async function refundPayment(
   }
   await insertRefund(db, refund)
 
-  const description = `Refunded ${formatDecimalShort(usdc, USDC_SCALE)} USDC to ${payment.sender_account} (${refund.id})`
+  const description = `Refunded ${formatUsdcAmount(usdc)} to ${payment.sender_account} (${refund.id})`
   const refunded = { usdc_refunded: payment.usdc_refunded + Number(usdc), refunded: 1 }
   const change =
     payment.status === 'underpaid'
@@ -86,7 +76,7 @@ function refundAmount(payment: PaymentRow, refundable: bigint, value: number | u
     throw badRequest(`amount: ${value} exceeds the ${refundableValue} (${payment.amount_currency} smallest units) still refundable`)
   }
   if (value === refundableValue) return refundable
-  const usdc = divideRoundHalfUp(BigInt(value) * BigInt(payment.usdc_amount), BigInt(payment.amount_value))
+  const usdc = usdcForValue(payment, value)
   if (usdc <= 0n) throw badRequest('amount: is less than the smallest USDC amount (0.0000001)')
   return usdc < refundable ? usdc : refundable
 }

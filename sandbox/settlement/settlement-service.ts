@@ -5,7 +5,7 @@
 // open and paid once it closes. Escrow merchants: the payment funds the escrow order, and
 // settlement waits for the release.
 import type { Kysely } from 'kysely'
-import { USDC_SCALE, formatDecimalShort } from '../../src/money.js'
+import { formatUsdcAmount } from '../../src/money.js'
 import type { SandboxIdentity } from '../bootstrap.js'
 import type { Database, PaymentRow } from '../db/schema.js'
 import { feeFor } from '../fees/fee-tiers.js'
@@ -19,8 +19,6 @@ export interface SettlementDeps {
   ledger: LedgerService
   identity: Pick<SandboxIdentity, 'platformFeeAccount'>
 }
-
-const usdcText = (stroops: bigint): string => `${formatDecimalShort(stroops, USDC_SCALE)} USDC`
 
 /**
  * Starts settling a payment that has just become paid, in the caller's transaction, and
@@ -48,7 +46,7 @@ export async function startSettlement(deps: SettlementDeps, db: Kysely<Database>
       payments: [{ from: merchant.account_id, to: deps.identity.platformFeeAccount, asset: 'USDC', amount: fee }],
       memo: payment.memo,
     })
-    const description = `Settlement submitted: ${usdcText(received - fee)} to the merchant, fee ${usdcText(fee)} (${tier.name}, ${tier.rateBps / 100}%)`
+    const description = `Settlement submitted: ${formatUsdcAmount(received - fee)} to the merchant, fee ${formatUsdcAmount(fee)} (${tier.name}, ${tier.rateBps / 100}%)`
     const change = moveSettlementTo(payment, 'processing', description, now)
     return savePaymentChange(db, payment, { ...change, ...amounts, settlement_tx_id: tx.hash })
   })

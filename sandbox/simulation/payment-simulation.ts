@@ -6,13 +6,12 @@
 // Each takes the payment row: the API finds it by merchant, the checkout page by auth token.
 import type { Kysely } from 'kysely'
 import { z } from 'zod'
-import { findCurrency, toUsdcStroops } from '../currencies/currency-table.js'
 import type { SandboxContext } from '../context.js'
 import type { Database, PaymentRow } from '../db/schema.js'
-import { HttpError, badRequest, conflict } from '../http/errors.js'
+import { badRequest, conflict, refusedByLedgerAs } from '../http/errors.js'
 import { isAccountAddress } from '../ledger/ledger-accounts.js'
-import { LedgerError } from '../ledger/ledger-errors.js'
 import { moveTo, requirePayable, savePaymentChange } from '../payments/payment-lifecycle.js'
+import { usdcForValue } from '../payments/payment-receipts.js'
 import { findPaymentById } from '../payments/payment-repository.js'
 import { pricingAmount } from '../payments/payment-schemas.js'
 import { optionalText } from '../validation/common.js'
@@ -39,22 +38,16 @@ export async function simulateCustomerPayment(
   body: PayBody,
 ): Promise<PaymentRow> {
   requirePayable(payment, ctx.clock.now())
-  const usdc = body?.amount === undefined ? BigInt(payment.usdc_amount - payment.usdc_received) : usdcFor(payment, body.amount)
+  const usdc = body?.amount === undefined ? BigInt(payment.usdc_amount - payment.usdc_received) : usdcForValue(payment, body.amount)
   if (usdc <= 0n) throw badRequest('amount: is less than the smallest USDC amount (0.0000001)')
   const from = body?.from ?? (await richestCustomer(ctx, db))
   const account = await ctx.ledger.getAccount(db, from)
   if (!account || account.role !== 'customer') throw badRequest(`from: ${from} is not a customer wallet of this sandbox`)
   // Recorded before the money moves: settlement starts inside the ledger transaction that pays.
   if (body?.failSettlement) await savePaymentChange(db, payment, { settlement_will_fail: 1 })
-  try {
-    await ctx.ledger.transfer(db, { from, to: payment.destination, asset: 'USDC', amount: usdc, memo: payment.memo })
-  } catch (error) {
-    if (error instanceof LedgerError) {
-      const codes = [error.code, ...(error.operationCodes ?? [])].join(', ')
-      throw new HttpError(400, 'Bad Request', `The ledger refused the customer's payment (${codes}): ${error.message}`)
-    }
-    throw error
-  }
+  await refusedByLedgerAs(400, "the customer's payment", () =>
+    ctx.ledger.transfer(db, { from, to: payment.destination, asset: 'USDC', amount: usdc, memo: payment.memo }),
+  )
   return (await findPaymentById(db, payment.id))!
 }
 
@@ -79,12 +72,6 @@ export function cancelPayment(ctx: SimulationContext, db: Kysely<Database>, paym
     throw conflict('Conflict', `Payment ${payment.id} is underpaid: the customer cannot cancel after paying part`)
   }
   return savePaymentChange(db, payment, moveTo(payment, 'canceled', 'Payment canceled by the customer', ctx.clock.now()))
-}
-
-function usdcFor(payment: PaymentRow, value: number): bigint {
-  const currency = findCurrency(payment.amount_currency)
-  if (!currency) throw new Error(`Payment ${payment.id} has an unknown currency`)
-  return toUsdcStroops(value, currency)
 }
 
 /** The customer wallet with the most USDC, so repeated simulations do not run one dry. */
