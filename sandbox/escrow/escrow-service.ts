@@ -9,6 +9,7 @@ import type { Database, LedgerAssetCode, PaymentRow } from '../db/schema.js'
 import { conflict, refusedByLedgerAs } from '../http/errors.js'
 import { appendHistory, moveSettlementTo, moveTo, savePaymentChange } from '../payments/payment-lifecycle.js'
 import { findDueEscrows, findPaymentById } from '../payments/payment-repository.js'
+import { handleDueInBatches } from '../simulation/due-batches.js'
 
 type EscrowContext = Pick<SandboxContext, 'clock' | 'ledger' | 'identity'>
 
@@ -62,23 +63,12 @@ export async function failEscrow(ctx: EscrowContext, db: Kysely<Database>, payme
   return savePaymentChange(db, payment, { ...failed, escrow_status: 'failed', history: appendHistory(failed.history, { time: now, status: 'escrow_failed', description: 'Escrow order failed' }) })
 }
 
-const BATCH = 200
-
 /** Orders not funded by their escrow expiry fail, and their payments expire; returns how many. */
-export async function failDueEscrows(ctx: Pick<SandboxContext, 'db' | 'clock'>): Promise<number> {
-  let failed = 0
-  for (;;) {
-    const now = ctx.clock.now()
-    const count = await ctx.db.transaction().execute(async (trx) => {
-      const due = await findDueEscrows(trx, now, BATCH)
-      for (const payment of due) {
-        const change = payment.status === 'open' || payment.status === 'underpaid' ? moveTo(payment, 'expired', 'Escrow order not funded by its expiry', now) : { history: payment.history, updated_at: now }
-        const history = appendHistory(change.history, { time: now, status: 'escrow_failed', description: 'Escrow order expired unfunded' })
-        await savePaymentChange(trx, payment, { ...change, history, escrow_status: 'failed' })
-      }
-      return due.length
-    })
-    failed += count
-    if (count < BATCH) return failed
-  }
+export function failDueEscrows(ctx: Pick<SandboxContext, 'db' | 'clock'>): Promise<number> {
+  return handleDueInBatches(ctx, findDueEscrows, (db, payment, now) => {
+    const payable = payment.status === 'open' || payment.status === 'underpaid'
+    const change = payable ? moveTo(payment, 'expired', 'Escrow order not funded by its expiry', now) : { history: payment.history, updated_at: now }
+    const history = appendHistory(change.history, { time: now, status: 'escrow_failed', description: 'Escrow order expired unfunded' })
+    return savePaymentChange(db, payment, { ...change, history, escrow_status: 'failed' })
+  })
 }

@@ -111,16 +111,23 @@ async function currentSettings(db: Kysely<Database>, merchantId: string): Promis
 }
 
 /**
- * The next generated number, consumed. A number a merchant already gave an invoice by hand is
- * passed over, so numbers stay unique and the sequence of issued numbers has no hole.
+ * The first number the counter gives that no invoice of the merchant has: a number a merchant
+ * already gave an invoice by hand is passed over, so numbers stay unique and the issued
+ * sequence has no hole.
  */
+async function nextFreeNumber(db: Kysely<Database>, settings: InvoiceSettingsRow, now: number): Promise<{ counter: number; number: string }> {
+  let counter = settings.next_number
+  let number = formatInvoiceNumber(settings.invoice_prefix, counter, now)
+  while (await invoiceNumberTaken(db, settings.merchant_id, number)) number = formatInvoiceNumber(settings.invoice_prefix, ++counter, now)
+  return { counter, number }
+}
+
+/** The next generated number, consumed. */
 async function allocateNumber(db: Kysely<Database>, merchantId: string, now: number): Promise<string> {
   const settings = await currentSettings(db, merchantId)
-  let counter = settings.next_number
-  let candidate = formatInvoiceNumber(settings.invoice_prefix, counter, now)
-  while (await invoiceNumberTaken(db, merchantId, candidate)) candidate = formatInvoiceNumber(settings.invoice_prefix, ++counter, now)
+  const { counter, number } = await nextFreeNumber(db, settings, now)
   await saveInvoiceSettings(db, { ...settings, next_number: counter + 1 })
-  return candidate
+  return number
 }
 
 export interface InvoiceSettingsView {
@@ -132,10 +139,8 @@ export interface InvoiceSettingsView {
 
 export async function readInvoiceSettings(db: Kysely<Database>, merchant: MerchantRow, now: number): Promise<InvoiceSettingsView> {
   const settings = await currentSettings(db, merchant.id)
-  let counter = settings.next_number
-  let preview = formatInvoiceNumber(settings.invoice_prefix, counter, now)
-  while (await invoiceNumberTaken(db, merchant.id, preview)) preview = formatInvoiceNumber(settings.invoice_prefix, ++counter, now)
-  return { invoice_prefix: settings.invoice_prefix, next_number: settings.next_number, preview }
+  const { number } = await nextFreeNumber(db, settings, now)
+  return { invoice_prefix: settings.invoice_prefix, next_number: settings.next_number, preview: number }
 }
 
 export async function changeInvoiceSettings(

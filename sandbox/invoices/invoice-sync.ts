@@ -4,6 +4,7 @@
 import type { Kysely } from 'kysely'
 import type { SandboxContext } from '../context.js'
 import type { Database, PaymentRow } from '../db/schema.js'
+import { handleDueInBatches } from '../simulation/due-batches.js'
 import { findInvoiceByPayment, findOverdueCandidates, updateInvoice } from './invoice-repository.js'
 
 /** Called with every payment change, in its transaction. */
@@ -15,19 +16,7 @@ export async function followPaymentIntoInvoice(db: Kysely<Database>, before: Pay
   }
 }
 
-const BATCH = 200
-
-/** Marks sent invoices past their due date overdue, a batch per transaction; returns how many. */
-export async function markOverdueInvoices(ctx: Pick<SandboxContext, 'db' | 'clock'>): Promise<number> {
-  let marked = 0
-  for (;;) {
-    const now = ctx.clock.now()
-    const count = await ctx.db.transaction().execute(async (trx) => {
-      const due = await findOverdueCandidates(trx, now, BATCH)
-      for (const invoice of due) await updateInvoice(trx, invoice.id, { status: 'overdue', updated_at: now })
-      return due.length
-    })
-    marked += count
-    if (count < BATCH) return marked
-  }
+/** Marks sent invoices past their due date overdue; returns how many. */
+export function markOverdueInvoices(ctx: Pick<SandboxContext, 'db' | 'clock'>): Promise<number> {
+  return handleDueInBatches(ctx, findOverdueCandidates, (db, invoice, now) => updateInvoice(db, invoice.id, { status: 'overdue', updated_at: now }))
 }

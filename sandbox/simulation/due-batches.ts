@@ -1,0 +1,30 @@
+// Work that falls due on the business clock (expiry, overdue invoices, unfunded escrow) is done
+// a batch per transaction, so a large backlog after a big clock advance never holds the write
+// lock for long, and each batch is all-or-nothing.
+import type { Kysely } from 'kysely'
+import type { SandboxContext } from '../context.js'
+import type { Database } from '../db/schema.js'
+
+const BATCH = 200
+
+/**
+ * Finds what is due at the current business time and handles each item, a batch per
+ * transaction, until nothing due is left; returns how many items it handled.
+ */
+export async function handleDueInBatches<T>(
+  ctx: Pick<SandboxContext, 'db' | 'clock'>,
+  findDue: (db: Kysely<Database>, now: number, limit: number) => Promise<T[]>,
+  handle: (db: Kysely<Database>, item: T, now: number) => Promise<unknown>,
+): Promise<number> {
+  let handled = 0
+  for (;;) {
+    const now = ctx.clock.now()
+    const count = await ctx.db.transaction().execute(async (trx) => {
+      const due = await findDue(trx, now, BATCH)
+      for (const item of due) await handle(trx, item, now)
+      return due.length
+    })
+    handled += count
+    if (count < BATCH) return handled
+  }
+}
