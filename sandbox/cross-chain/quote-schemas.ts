@@ -1,12 +1,12 @@
 // Request schemas of the cross-chain endpoints.
 import { z } from 'zod'
 
-const text = (field: string) => z.string({ message: `must be a string` }).trim().min(1, { message: `${field} must not be empty` }).max(128)
+const text = z.string({ message: 'must be a string' }).trim().min(1, { message: 'must not be empty' }).max(128)
 
 export const quoteBody = z.strictObject({
-  originChain: text('originChain'),
-  originToken: text('originToken'),
-  refundAddress: text('refundAddress'),
+  originChain: text,
+  originToken: text,
+  refundAddress: text,
 })
 export type QuoteBody = z.infer<typeof quoteBody>
 

@@ -132,5 +132,3 @@ async function bridgeAccount(ctx: Pick<SandboxContext, 'random'>, db: Kysely<Dat
   await writeState(db, 'bridge_account', account.public_key)
   return account.public_key
 }
-
-export { ORIGIN_CHAINS }

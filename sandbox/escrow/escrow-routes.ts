@@ -6,11 +6,11 @@ import { USDC_SCALE, formatDecimal } from '../../src/money.js'
 import { toIso } from '../clock.js'
 import type { SandboxContext } from '../context.js'
 import { currentMerchant } from '../http/auth.js'
-import { toPaymentResource } from '../payments/payment-resource.js'
+import { conflict } from '../http/errors.js'
+import { actOnPayment } from '../payments/payment-action.js'
 import { getPayment } from '../payments/payment-service.js'
 import { noBody, optionalText } from '../validation/common.js'
 import { failEscrow, releaseEscrow } from './escrow-service.js'
-import { conflict } from '../http/errors.js'
 
 const failBody = z.strictObject({ reason: optionalText(200) }).optional()
 
@@ -18,18 +18,13 @@ export function escrowRoutes(ctx: SandboxContext): Router {
   const router = Router()
 
   router.post('/sandbox/payments/:id/escrow/release', async (req, res) => {
-    const merchant = currentMerchant(req)
     noBody.parse(req.body)
-    const payment = await ctx.db.transaction().execute(async (trx) => releaseEscrow(ctx, trx, await getPayment(trx, merchant, req.params.id)))
-    res.json(toPaymentResource(payment, ctx))
+    res.json(await actOnPayment(ctx, req, (trx, payment) => releaseEscrow(ctx, trx, payment)))
   })
 
   router.post('/sandbox/payments/:id/escrow/fail', async (req, res) => {
-    const merchant = currentMerchant(req)
-    const body = failBody.parse(req.body)
-    const reason = body?.reason ?? 'simulated funding failure'
-    const payment = await ctx.db.transaction().execute(async (trx) => failEscrow(ctx, trx, await getPayment(trx, merchant, req.params.id), reason))
-    res.json(toPaymentResource(payment, ctx))
+    const reason = failBody.parse(req.body)?.reason ?? 'simulated funding failure'
+    res.json(await actOnPayment(ctx, req, (trx, payment) => failEscrow(ctx, trx, payment, reason)))
   })
 
   router.get('/sandbox/payments/:id/escrow', async (req, res) => {

@@ -61,7 +61,7 @@ export function createApp(ctx: SandboxContext): Express {
   app.use(balanceRoutes(ctx))
   app.use(feeTierRoutes(ctx))
   app.use(invoiceRoutes(ctx))
-  app.use(merchantRoutes(ctx))
+  app.use(merchantRoutes())
   app.use(webhookLogRoutes(ctx))
   app.use(currencyRoutes())
 

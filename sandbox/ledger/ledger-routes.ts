@@ -43,8 +43,14 @@ function toAccountView(account: LedgerAccount) {
 export function ledgerRoutes(ctx: SandboxContext): Router {
   const router = Router()
 
-  const toTransactionView = async (tx: LedgerTransaction) => {
-    const ledger = await ctx.ledger.getLedger(ctx.db, tx.ledgerSequence)
+  /** Views of transactions; each ledger's close time is read once, however many transactions it holds. */
+  const toTransactionViews = async (transactions: LedgerTransaction[]) => {
+    const sequences = [...new Set(transactions.map((tx) => tx.ledgerSequence))]
+    const ledgers = new Map(await Promise.all(sequences.map(async (sequence) => [sequence, await ctx.ledger.getLedger(ctx.db, sequence)] as const)))
+    return transactions.map((tx) => toTransactionView(tx, ledgers.get(tx.ledgerSequence)?.closedAt ?? null))
+  }
+
+  const toTransactionView = (tx: LedgerTransaction, closedAt: number | null) => {
     const envelope = TransactionBuilder.fromXDR(tx.envelopeXdr, ctx.ledger.networkPassphrase)
     return {
       hash: tx.hash,
@@ -59,7 +65,7 @@ export function ledgerRoutes(ctx: SandboxContext): Router {
       signatures: envelope.signatures.length,
       envelopeXdr: tx.envelopeXdr,
       appliedAt: toIso(tx.appliedAt),
-      closedAt: ledger?.closedAt == null ? null : toIso(ledger.closedAt),
+      closedAt: closedAt === null ? null : toIso(closedAt),
     }
   }
 
@@ -71,14 +77,14 @@ export function ledgerRoutes(ctx: SandboxContext): Router {
   router.get('/sandbox/ledger/transactions', async (req, res) => {
     const query = transactionsQuery.parse(req.query)
     const transactions = await ctx.ledger.listTransactions(ctx.db, query)
-    res.json({ items: await Promise.all(transactions.map(toTransactionView)) })
+    res.json({ items: await toTransactionViews(transactions) })
   })
 
   router.get('/sandbox/ledger/transactions/:hash', async (req, res) => {
     const { hash } = req.params
     const tx = HASH.test(hash) ? await ctx.ledger.getTransaction(ctx.db, hash) : undefined
     if (!tx) throw notFound(`No ledger transaction ${hash.slice(0, 80)}`)
-    res.json(await toTransactionView(tx))
+    res.json((await toTransactionViews([tx]))[0])
   })
   return router
 }

@@ -1,10 +1,9 @@
 // GET /merchant: who the authenticated merchant is (the CLI needs the id for the webhook-log
 // paths, which name the merchant). Never the secret.
 import { Router } from 'express'
-import type { SandboxContext } from '../context.js'
 import { currentMerchant } from '../http/auth.js'
 
-export function merchantRoutes(_ctx: SandboxContext): Router {
+export function merchantRoutes(): Router {
   return Router().get('/merchant', (req, res) => {
     const merchant = currentMerchant(req)
     res.json({
