@@ -2,47 +2,19 @@
 // every payment event (webhookUrl or not) reaches the local receiver byte for byte, signed with
 // the merchant's secret; a dropped stream resumes after the last event with nothing lost or
 // doubled; SIGTERM exits 0.
-import readline from 'node:readline'
 import path from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { WebhookDelivery } from '../../src/client/types.js'
 import type { ForwardedEvent } from '../../src/cli/event-forwarder.js'
-import { expectOneLineFailure, linesOf, merchantEnv, runCli, spawnCli, type CliEnv, type SpawnedCli } from '../helpers/cli.js'
+import { expectOneLineFailure, linesOf, merchantEnv, runCli, type CliEnv } from '../helpers/cli.js'
+import { startRunning, stopRunning, type Running } from '../helpers/long-running-cli.js'
 import { startTestSandbox, temporaryDir, type TestSandbox } from '../helpers/sandbox.js'
 import { waitFor } from '../helpers/wait.js'
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js'
 
-interface Running {
-  spawned: SpawnedCli
-  lines: string[]
-}
-
-const running: Running[] = []
-
-/** Starts `paybox listen …` and waits until it is subscribed to the events. */
-async function listen(args: string[], env: CliEnv): Promise<Running> {
-  const spawned = spawnCli(['listen', ...args], env)
-  const lines: string[] = []
-  readline.createInterface({ input: spawned.child.stdout }).on('line', (line) => lines.push(line))
-  const started = { spawned, lines }
-  running.push(started)
-  await waitFor('listen to be ready', () => spawned.stderr().includes('Ready: forwarding payment events'), 20_000)
-  return started
-}
-
-async function stop({ spawned }: Running): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-  spawned.child.kill('SIGTERM')
-  return spawned.exited
-}
-
-afterEach(async () => {
-  for (const { spawned } of running.splice(0)) {
-    if (spawned.child.exitCode === null && spawned.child.signalCode === null) {
-      spawned.child.kill('SIGKILL')
-      await spawned.exited
-    }
-  }
-})
+/** Starts `paybox listen …` and waits until it is subscribed. */
+const listen = (args: string[], env: CliEnv): Promise<Running> => startRunning(['listen', ...args], env, 'Ready: forwarding payment events')
+const stop = stopRunning
 
 const dataOf = (raw: Buffer) => (JSON.parse(raw.toString('utf8')) as { data: { id: string; type: string; status: string } }).data
 

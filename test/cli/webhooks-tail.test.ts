@@ -1,46 +1,18 @@
 // `paybox webhooks tail` as a real child process (node bin/dev.js) against a sandbox in this
 // process: a line per finished delivery, in colour on request, NDJSON with --json, reconnection
 // when the stream drops, and exit 0 on SIGTERM.
-import readline from 'node:readline'
 import path from 'node:path'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { Payment, WebhookDelivery } from '../../src/client/types.js'
-import { linesOf, merchantEnv, spawnCli, type CliEnv, type SpawnedCli } from '../helpers/cli.js'
+import { linesOf, merchantEnv, spawnCli, type CliEnv } from '../helpers/cli.js'
+import { startRunning, stopRunning, type Running } from '../helpers/long-running-cli.js'
 import { startTestSandbox, temporaryDir, type TestSandbox } from '../helpers/sandbox.js'
 import { waitFor } from '../helpers/wait.js'
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js'
 
-interface Running {
-  spawned: SpawnedCli
-  lines: string[]
-}
-
-const running: Running[] = []
-
-/** Starts `paybox webhooks tail …` and waits until it is connected to the stream. */
-async function tail(args: string[], env: CliEnv): Promise<Running> {
-  const spawned = spawnCli(['webhooks', 'tail', ...args], env)
-  const lines: string[] = []
-  readline.createInterface({ input: spawned.child.stdout }).on('line', (line) => lines.push(line))
-  const started = { spawned, lines }
-  running.push(started)
-  await waitFor('tail to connect', () => spawned.stderr().includes('Waiting for webhook deliveries'), 20_000)
-  return started
-}
-
-async function stop({ spawned }: Running): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-  spawned.child.kill('SIGTERM')
-  return spawned.exited
-}
-
-afterEach(async () => {
-  for (const { spawned } of running.splice(0)) {
-    if (spawned.child.exitCode === null && spawned.child.signalCode === null) {
-      spawned.child.kill('SIGKILL')
-      await spawned.exited
-    }
-  }
-})
+/** Starts `paybox webhooks tail …` and waits until it is subscribed. */
+const tail = (args: string[], env: CliEnv): Promise<Running> => startRunning(['webhooks', 'tail', ...args], env, 'Waiting for webhook deliveries')
+const stop = stopRunning
 
 describe('paybox webhooks tail', () => {
   let sandbox: TestSandbox
@@ -139,9 +111,13 @@ describe('paybox webhooks tail', () => {
 
   it('fails in one line when the credentials are refused', async () => {
     const spawned = spawnCli(['webhooks', 'tail'], merchantEnv(sandbox, 'direct', { PAYBOX_API_SECRET: 'sk_test_wrong' }))
-    running.push({ spawned, lines: [] })
-    expect((await spawned.exited).code).toBe(1)
-    expect(linesOf(spawned.stderr())).toHaveLength(1)
-    expect(spawned.stderr()).toMatch(/^Error: 401 /)
+    try {
+      // It exits by itself; a tail that kept running would fail the test by timing out.
+      expect((await spawned.exited).code).toBe(1)
+      expect(linesOf(spawned.stderr())).toHaveLength(1)
+      expect(spawned.stderr()).toMatch(/^Error: 401 /)
+    } finally {
+      if (spawned.child.exitCode === null) spawned.child.kill('SIGKILL')
+    }
   })
 })

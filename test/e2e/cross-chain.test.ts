@@ -2,25 +2,12 @@
 // input, and the simulated bridge delivering USDC to the payment over the ledger.
 import bs58 from 'bs58'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Payment } from '../../src/client/types.js'
+import type { CrossChainQuote, Payment } from '../../src/client/types.js'
 import { ManualClock } from '../../sandbox/clock.js'
 import { rawRequest, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
 import { refusal } from '../helpers/refusal.js'
 
-interface Quote {
-  quoteId: string
-  paymentId: string
-  originChain: string
-  originToken: string
-  depositAddress: string
-  amountIn: string
-  amountOut: string
-  bridgeFeeBps: number
-  refundAddress: string
-  expiresAt: string
-  status: string
-  depositTxId?: string
-}
+type Quote = CrossChainQuote
 
 const EVM_REFUND = '0x52908400098527886E0F7030069857D2E4169EE7'
 const SOLANA_REFUND = bs58.encode(Buffer.alloc(32, 7))

@@ -6,6 +6,8 @@ import { PayboxClient } from '../../src/client/paybox-client.js'
 import { ManualClock } from '../../sandbox/clock.js'
 import { refusal } from '../helpers/refusal.js'
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
+import { waitFor } from '../helpers/wait.js'
+import { startWebhookReceiver } from '../helpers/webhook-receiver.js'
 
 const DAY = 24 * 3600 * 1000
 
@@ -55,6 +57,22 @@ describe('escrow', () => {
     const again = await refusal(post(`/sandbox/payments/${payment.id}/escrow/release`))
     expect(again.statusCode).toBe(409)
     expect(again.message).toBe(`The escrow order of payment ${payment.id} has already been released`)
+  })
+
+  it('tells the merchant of the release with a signed transaction_updated webhook', async () => {
+    const receiver = await startWebhookReceiver(sandbox.merchants[1]!.apiSecret)
+    try {
+      const payment = await create({ webhookUrl: receiver.url })
+      await post(`/sandbox/payments/${payment.id}/pay`, {})
+      await post(`/sandbox/payments/${payment.id}/escrow/release`)
+      const settled = await waitFor('the settled webhook', () =>
+        receiver.received.map((r) => JSON.parse(r.raw.toString('utf8')) as { data: Record<string, unknown> }).find((b) => b.data.settlement_status === 'paid'),
+      )
+      expect(settled.data).toMatchObject({ type: 'transaction_updated', id: payment.id, status: 'paid', settlement_amount: 97.5, settlement_fee: 2.5 })
+      expect(receiver.received.every((r) => r.verified)).toBe(true)
+    } finally {
+      await receiver.close()
+    }
   })
 
   it('pays a chosen payee with the fee given at creation, rounding the fee down to the stroop', async () => {

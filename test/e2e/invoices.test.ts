@@ -164,9 +164,10 @@ describe('invoices', () => {
   describe('lifecycle', () => {
     it('is paid when its payment is paid over the ledger', async () => {
       const invoice = await create(body())
+      clock.advance(1000)
       const paid = await sandbox.direct.request<Payment>('POST', `/sandbox/payments/${invoice.payment_id}/pay`, { body: {} })
       expect(paid.status).toBe('paid')
-      expect((await sandbox.direct.request<Invoice>('GET', `/invoices/${invoice.id}`)).status).toBe('paid')
+      expect(await sandbox.direct.request<Invoice>('GET', `/invoices/${invoice.id}`)).toMatchObject({ status: 'paid', updatedAt: new Date(clock.now()).toISOString() })
     })
 
     it('is paid when an underpayment is accepted', async () => {
