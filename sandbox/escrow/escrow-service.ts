@@ -60,7 +60,8 @@ export async function failEscrow(ctx: EscrowContext, db: Kysely<Database>, payme
   }
   const now = ctx.clock.now()
   const failed = moveTo(payment, 'failed', `Escrow funding failed: ${reason}`, now)
-  return savePaymentChange(db, payment, { ...failed, escrow_status: 'failed', history: appendHistory(failed.history, { time: now, status: 'escrow_failed', description: 'Escrow order failed' }) })
+  const history = appendHistory(failed.history, { time: now, status: 'escrow_failed', description: 'Escrow order failed' })
+  return savePaymentChange(db, payment, { ...failed, history, escrow_status: 'failed' })
 }
 
 /** Orders not funded by their escrow expiry fail, and their payments expire; returns how many. */
