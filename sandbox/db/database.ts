@@ -5,7 +5,7 @@ import BetterSqlite3 from 'better-sqlite3'
 import { Kysely, Migrator } from 'kysely'
 import { migrationProvider } from './migrations/index.js'
 import type { Database } from './schema.js'
-import { ImmediateSqliteDialect } from './sqlite-driver.js'
+import { ImmediateSqliteDialect, type CommitListener } from './sqlite-driver.js'
 
 export type SandboxDb = Kysely<Database>
 
@@ -16,11 +16,33 @@ export interface OpenDatabaseOptions {
   durable?: boolean
   /** How long a write waits for another process's lock before failing, in ms. */
   busyTimeoutMs?: number
+  /** A serialized database to load into memory instead of opening `file` (restoring a snapshot into a :memory: sandbox). */
+  image?: Buffer
+}
+
+/** The better-sqlite3 handle under each kysely instance, for what kysely cannot do (online backup). */
+const sqliteHandles = new WeakMap<SandboxDb, BetterSqlite3.Database>()
+
+/** The raw better-sqlite3 handle of a database opened by openDatabase. */
+export function sqliteHandleOf(db: SandboxDb): BetterSqlite3.Database {
+  const handle = sqliteHandles.get(db)
+  if (!handle) throw new Error('This database was not opened by openDatabase')
+  return handle
+}
+
+const commitListeners = new WeakMap<SandboxDb, Set<CommitListener>>()
+
+/** Calls `listener` after each transaction committed on this database; returns a function that stops it. */
+export function onCommit(db: SandboxDb, listener: CommitListener): () => void {
+  const listeners = commitListeners.get(db)
+  if (!listeners) return () => {}
+  listeners.add(listener)
+  return () => listeners.delete(listener)
 }
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<SandboxDb> {
-  if (options.file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(options.file)), { recursive: true })
-  const sqlite = new BetterSqlite3(options.file)
+  if (options.file !== ':memory:' && !options.image) fs.mkdirSync(path.dirname(path.resolve(options.file)), { recursive: true })
+  const sqlite = new BetterSqlite3(options.image ?? options.file)
   try {
     sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 10_000}`)
     sqlite.pragma('journal_mode = WAL')
@@ -30,7 +52,10 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Sandbo
     sqlite.close()
     throw error
   }
-  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect(sqlite) })
+  const dialect = new ImmediateSqliteDialect(sqlite)
+  const db = new Kysely<Database>({ dialect })
+  sqliteHandles.set(db, sqlite)
+  commitListeners.set(db, dialect.commitListeners)
   try {
     await migrate(db)
   } catch (error) {

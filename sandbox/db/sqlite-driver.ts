@@ -2,6 +2,7 @@
 // needs: write transactions start with BEGIN IMMEDIATE (so two processes sharing one database
 // file queue on the busy timeout instead of failing with SQLITE_BUSY on lock upgrade), and
 // prepared statements are cached by SQL text instead of being prepared anew for every query.
+// It also tells listeners after each commit, so the webhook dispatcher sends new work at once.
 import type BetterSqlite3 from 'better-sqlite3'
 import {
   CompiledQuery,
@@ -52,15 +53,19 @@ class CachedStatementConnection implements DatabaseConnection {
   }
 }
 
+export type CommitListener = () => void
+
 /** One connection, handed to one caller at a time (better-sqlite3 is synchronous). */
 class ImmediateSqliteDriver implements Driver {
   readonly #db: BetterSqlite3.Database
   readonly #connection: CachedStatementConnection
+  readonly #commitListeners: Set<CommitListener>
   #queue: Promise<void> = Promise.resolve()
 
-  constructor(db: BetterSqlite3.Database) {
+  constructor(db: BetterSqlite3.Database, commitListeners: Set<CommitListener>) {
     this.#db = db
     this.#connection = new CachedStatementConnection(db)
+    this.#commitListeners = commitListeners
   }
 
   async init(): Promise<void> {}
@@ -82,6 +87,7 @@ class ImmediateSqliteDriver implements Driver {
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('commit'))
+    for (const listener of this.#commitListeners) listener()
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
@@ -101,12 +107,15 @@ class ImmediateSqliteDriver implements Driver {
 
 export class ImmediateSqliteDialect implements Dialect {
   readonly #db: BetterSqlite3.Database
+  /** Called after every committed transaction (not after autocommitted single statements). */
+  readonly commitListeners = new Set<CommitListener>()
+
   constructor(db: BetterSqlite3.Database) {
     this.#db = db
   }
 
   createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.#db)
+    return new ImmediateSqliteDriver(this.#db, this.commitListeners)
   }
 
   createQueryCompiler() {

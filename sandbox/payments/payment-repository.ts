@@ -41,7 +41,18 @@ export async function listPayments(
   if (filters.storeId !== undefined) query = query.where('store_id', '=', filters.storeId)
   if (filters.startDate !== undefined) query = query.where('created_at', '>=', filters.startDate)
   if (filters.endDate !== undefined) query = query.where('created_at', '<=', filters.endDate)
-  return newestFirstPage(query, page)
+  const dated = filters.startDate !== undefined || filters.endDate !== undefined
+  return newestFirstPage(query, page, dated ? undefined : () => countPayments(db, merchantId, filters))
+}
+
+/** How many of a merchant's payments have this status and store, from the counts the triggers keep. */
+async function countPayments(db: Kysely<Database>, merchantId: string, filters: Pick<PaymentFilters, 'status' | 'storeId'>): Promise<number> {
+  // payment_counts is kept by triggers (migration 2026-11-21T20-30) and is not a kysely table.
+  const { rows } = await sql<{ total: number }>`select coalesce(sum(count), 0) as total from payment_counts
+    where merchant_id = ${merchantId}
+    and (${filters.status ?? null} is null or status = ${filters.status ?? null})
+    and (${filters.storeId ?? null} is null or store_id = ${filters.storeId ?? null})`.execute(db)
+  return rows[0]?.total ?? 0
 }
 
 export async function updatePayment(db: Kysely<Database>, id: string, changes: PaymentUpdate): Promise<void> {

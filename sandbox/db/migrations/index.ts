@@ -7,6 +7,7 @@ import * as settlementRefunds from './2026-11-21T16-00-settlement-refunds.js'
 import * as webhooks from './2026-11-21T17-00-webhooks.js'
 import * as invoices from './2026-11-21T18-00-invoices.js'
 import * as crossChainQuotes from './2026-11-21T19-00-cross-chain-quotes.js'
+import * as paymentCounts from './2026-11-21T20-30-payment-counts.js'
 
 const migrations: Record<string, Migration> = {
   '2026-11-21T13-00-initial': initial,
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-21T17-00-webhooks': webhooks,
   '2026-11-21T18-00-invoices': invoices,
   '2026-11-21T19-00-cross-chain-quotes': crossChainQuotes,
+  '2026-11-21T20-30-payment-counts': paymentCounts,
 }
 
 export const migrationProvider: MigrationProvider = {

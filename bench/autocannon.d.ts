@@ -1,0 +1,38 @@
+// The part of autocannon's programmatic API the bench uses (the package ships no types).
+declare module 'autocannon' {
+  export interface AutocannonRequest {
+    method?: string
+    path?: string
+    headers?: Record<string, string>
+    body?: string
+  }
+  export interface Options {
+    url: string
+    connections?: number
+    duration?: number
+    amount?: number
+    timeout?: number
+    requests?: Array<AutocannonRequest & { setupRequest?: (request: AutocannonRequest, context: object) => AutocannonRequest }>
+  }
+  export interface Histogram {
+    average: number
+    mean: number
+    p50: number
+    p90: number
+    p97_5: number
+    p99: number
+    max: number
+  }
+  export interface Result {
+    requests: Histogram & { total: number }
+    latency: Histogram
+    throughput: Histogram
+    errors: number
+    timeouts: number
+    non2xx: number
+    duration: number
+    '2xx': number
+  }
+  function autocannon(options: Options): Promise<Result>
+  export default autocannon
+}

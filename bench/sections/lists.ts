@@ -1,0 +1,76 @@
+// Payment lists on a database holding a million payments of one merchant (p99 per query), and
+// how long the sandbox takes from spawn to ready on an empty and on that database.
+import path from 'node:path'
+import { figure, median, type Figure } from '../lib/figures.js'
+import { runLoad } from '../lib/load.js'
+import { directMerchant, spawnSandbox, temporaryDir } from '../lib/processes.js'
+import { seededDatabase } from '../lib/seed-payments.js'
+import type { BenchSettings } from '../lib/settings.js'
+
+const LIST_CONNECTIONS = 8
+const STARTS = 3
+
+export async function listFigures(settings: BenchSettings, log: (line: string) => void): Promise<{ figures: Figure[]; rssBytes?: number }> {
+  const seeded = await seededDatabase(settings.listPayments, log)
+  const size = settings.listPayments.toLocaleString('en-US')
+  const figures: Figure[] = []
+
+  // The first start migrates the cached file if migrations were added since, and warms the page cache.
+  await (await spawnSandbox(seeded.file)).stop()
+  const readyTimes = async (file: () => string) => {
+    const times: number[] = []
+    for (let i = 0; i < STARTS; i++) {
+      const sandbox = await spawnSandbox(file())
+      times.push(sandbox.readyMs)
+      await sandbox.stop()
+    }
+    return median(times)
+  }
+  const emptyDir = temporaryDir('paybox-bench-start-')
+  let starts = 0
+  const emptyReady = await readyTimes(() => path.join(emptyDir, `empty-${starts++}.db`))
+  const fullReady = await readyTimes(() => seeded.file)
+  log(`  start to ready: empty ${emptyReady.toFixed(0)} ms, ${size} payments ${fullReady.toFixed(0)} ms`)
+  figures.push(
+    figure('startup', 'sandbox start to ready, empty database', emptyReady, 'ms', { note: `median of ${STARTS}, spawn of bin/run.js sandbox start to its JSON line` }),
+    figure('startup', `sandbox start to ready, ${size} payments`, fullReady, 'ms', { control: { name: 'empty database', value: emptyReady } }),
+  )
+
+  const sandbox = await spawnSandbox(seeded.file)
+  try {
+    const merchant = directMerchant(sandbox.banner)
+    const week = 7 * 86_400_000
+    const middle = Math.floor((seeded.from + seeded.to) / 2)
+    const iso = (ms: number) => new Date(ms).toISOString()
+    const queries: Array<[label: string, path: string]> = [
+      ['GET /payments?limit=20', '/payments?limit=20'],
+      ['GET /payments?status=paid&limit=20', '/payments?status=paid&limit=20'],
+      ['GET /payments?storeId=store-2&limit=20', '/payments?storeId=store-2&limit=20'],
+      ['GET /payments?startDate…endDate (7 days)&limit=20', `/payments?startDate=${iso(middle)}&endDate=${iso(middle + week)}&limit=20`],
+      ['GET /payments?status=open&startDate…&limit=20', `/payments?status=open&startDate=${iso(middle)}&limit=20`],
+      ['GET /payments?page=50&limit=20', '/payments?page=50&limit=20'],
+    ]
+    for (const [label, query] of queries) {
+      const result = await runLoad({
+        url: sandbox.banner.baseUrl,
+        credentials: merchant,
+        connections: LIST_CONNECTIONS,
+        durationSeconds: Math.max(2, settings.loadSeconds / 2),
+        method: 'GET',
+        path: () => query,
+      })
+      log(`  ${label}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms${result.failures ? `, ${result.failures} FAILED` : ''}`)
+      if (result.failures > 0) throw new Error(`${label} had ${result.failures} failed requests`)
+      figures.push(
+        figure('lists', `${label} p99 (${size} payments, ${LIST_CONNECTIONS} conn)`, result.p99Ms, 'ms', {
+          goal: '< 50 ms',
+          met: result.p99Ms < 50,
+          note: `${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50Ms} ms`,
+        }),
+      )
+    }
+    return { figures, rssBytes: sandbox.rssBytes() }
+  } finally {
+    await sandbox.stop()
+  }
+}

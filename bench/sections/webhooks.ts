@@ -1,0 +1,128 @@
+// Webhook delivery to a local receiver: the time from a payment event to the receiver (p50),
+// and how fast a backlog of queued deliveries is sent and logged (deliveries/s, the dispatcher
+// sending at most 10 at once), each delivered exactly once.
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import path from 'node:path'
+import BetterSqlite3 from 'better-sqlite3'
+import { v4 as uuidv4 } from 'uuid'
+import { PayboxClient } from '../../src/client/paybox-client.js'
+import { figure, percentile, type Figure } from '../lib/figures.js'
+import { directMerchant, spawnSandbox, temporaryDir } from '../lib/processes.js'
+import type { BenchSettings } from '../lib/settings.js'
+import { paymentRequest } from './api.js'
+
+interface Receiver {
+  url: string
+  /** Wall-clock arrival (ms) of each webhook, by the payment id in its body. */
+  arrivals: Map<string, number[]>
+  count: number
+  close(): Promise<void>
+}
+
+async function startReceiver(): Promise<Receiver> {
+  const receiver: Receiver = { url: '', arrivals: new Map(), count: 0, close: async () => {} }
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', () => {
+      const at = Date.now()
+      const id = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data: { id: string } }).data.id
+      receiver.arrivals.set(id, [...(receiver.arrivals.get(id) ?? []), at])
+      receiver.count++
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok')
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`
+  receiver.close = () => new Promise<void>((resolve) => {
+    server.close(() => resolve())
+    server.closeAllConnections()
+  })
+  return receiver
+}
+
+async function until(what: string, check: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+}
+
+export async function webhookFigures(settings: BenchSettings, log: (line: string) => void): Promise<Figure[]> {
+  const dbFile = path.join(temporaryDir('paybox-bench-webhooks-'), 'sandbox.db')
+  const receiver = await startReceiver()
+  try {
+    // 1. Event to receiver: payments created one after another, each reporting to the receiver.
+    let sandbox = await spawnSandbox(dbFile)
+    const merchant = directMerchant(sandbox.banner)
+    const client = new PayboxClient({ baseUrl: sandbox.banner.baseUrl, apiKey: merchant.apiKey, apiSecret: merchant.apiSecret })
+    const created = new Map<string, number>()
+    for (let i = 0; i < settings.webhookLatencySamples; i++) {
+      const payment = await client.payments.create({ ...paymentRequest(i), webhookUrl: receiver.url })
+      // createdAt is when the request's transaction ran: the event is committed just after it.
+      created.set(payment.id, Date.parse(payment.createdAt))
+    }
+    await until('every created event at the receiver', () => [...created.keys()].every((id) => receiver.arrivals.has(id)), 30_000)
+    const latencies = [...created].map(([id, at]) => receiver.arrivals.get(id)![0]! - at)
+    const p50 = percentile(latencies, 50)
+    log(`  event to receiver: p50 ${p50} ms, p99 ${percentile(latencies, 99)} ms over ${latencies.length} payments`)
+    await sandbox.stop()
+
+    // 2. A backlog queued while the sandbox is down, drained after it starts: deliveries/s logged.
+    const db = new BetterSqlite3(dbFile)
+    const template = db.prepare("select * from webhook_deliveries where status = 'success' limit 1").get() as Record<string, unknown>
+    const { last } = db.prepare('select max(sequence) as last from webhook_deliveries').get() as { last: number }
+    const templatePaymentId = String(template.payment_id)
+    const insert = db.prepare(
+      `insert into webhook_deliveries (${Object.keys(template).join(', ')}) values (${Object.keys(template).map((c) => `@${c}`).join(', ')})`,
+    )
+    const backlogIds: string[] = []
+    db.transaction(() => {
+      for (let i = 0; i < settings.webhookBacklog; i++) {
+        // Each its own (made-up) payment, so the dispatcher may send them in parallel.
+        const paymentId = `pt_backlog${String(i).padStart(22, '0')}`
+        backlogIds.push(paymentId)
+        insert.run({
+          ...template,
+          id: uuidv4(),
+          sequence: last + 1 + i,
+          payment_id: paymentId,
+          request_payload: String(template.request_payload).replaceAll(templatePaymentId, paymentId),
+          status: 'pending',
+          http_status: null,
+          response_body: null,
+          duration_ms: null,
+          last_attempt_at: null,
+        })
+      }
+    })()
+    db.close()
+
+    sandbox = await spawnSandbox(dbFile)
+    const started = performance.now()
+    const reader = new BetterSqlite3(dbFile, { readonly: true })
+    const pending = reader.prepare("select count(*) as n from webhook_deliveries where status = 'pending'")
+    await until('the backlog to be logged', () => (pending.get() as { n: number }).n === 0, 120_000)
+    const seconds = (performance.now() - started) / 1000
+    const failed = (reader.prepare("select count(*) as n from webhook_deliveries where status <> 'success'").get() as { n: number }).n
+    reader.close()
+    await sandbox.stop()
+    const twice = backlogIds.filter((id) => (receiver.arrivals.get(id)?.length ?? 0) !== 1).length
+    if (failed > 0 || twice > 0) throw new Error(`Webhook backlog: ${failed} deliveries not successful, ${twice} not received exactly once`)
+    const rate = settings.webhookBacklog / seconds
+    log(`  backlog of ${settings.webhookBacklog}: logged in ${seconds.toFixed(2)} s, ${Math.round(rate)} deliveries/s, each received once`)
+
+    return [
+      figure('webhooks', `webhook deliveries logged (backlog of ${settings.webhookBacklog.toLocaleString('en-US')}, concurrency 10)`, rate, 'deliveries/s', {
+        goal: '≥ 5,000/s',
+        met: rate >= 5000,
+        note: 'from sandbox ready to the last delivery logged; includes the receiver on the same machine',
+      }),
+      figure('webhooks', 'webhook event to receiver p50', p50, 'ms', { goal: '< 20 ms', met: p50 < 20, note: `p99 ${percentile(latencies, 99)} ms` }),
+    ]
+  } finally {
+    await receiver.close()
+  }
+}

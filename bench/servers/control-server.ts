@@ -1,0 +1,102 @@
+// The bench's control: the least a server can do for the same request. Bare node:http that
+// verifies the same digest signature, writes one row of a payment's size to SQLite (WAL, the
+// sandbox's synchronous setting) and answers with a JSON body of the sandbox's size; and the
+// read counterpart. Its throughput is what the sandbox's figures are divided by.
+// Usage: node --import tsx bench/servers/control-server.ts <db file> [--durable]
+// Prints {"url", "apiKey", "apiSecret"} once it listens on 127.0.0.1.
+import { randomBytes } from 'node:crypto'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import BetterSqlite3 from 'better-sqlite3'
+import { v7 as uuidv7 } from 'uuid'
+import { DIGEST_HEADERS, signDigest, signaturesMatch } from '../../src/signing.js'
+
+/** What a payment and its event take in SQLite (row text measured on a sandbox database). */
+export const CONTROL_ROW_BYTES = 760
+/** The size of a created payment's JSON in the bench's POST /payments. */
+export const CONTROL_RESPONSE_BYTES = 2048
+
+const [file = ':memory:', ...flags] = process.argv.slice(2)
+const db = new BetterSqlite3(file)
+db.pragma('journal_mode = WAL')
+db.pragma(`synchronous = ${flags.includes('--durable') ? 'FULL' : 'NORMAL'}`)
+db.pragma('busy_timeout = 10000')
+db.exec(`
+  create table if not exists merchants (id text primary key, api_key text not null unique, api_secret text not null);
+  create table if not exists items (id text primary key, merchant_id text not null, data text not null, created_at integer not null);
+  create index if not exists items_by_merchant_created on items (merchant_id, created_at, id);
+`)
+const apiKey = `pk_control_${randomBytes(8).toString('hex')}`
+const apiSecret = `sk_control_${randomBytes(16).toString('hex')}`
+const merchantId = uuidv7()
+db.prepare('insert into merchants (id, api_key, api_secret) values (?, ?, ?)').run(merchantId, apiKey, apiSecret)
+
+const findMerchant = db.prepare<[string], { id: string; api_secret: string }>('select id, api_secret from merchants where api_key = ?')
+const insertItem = db.prepare('insert into items (id, merchant_id, data, created_at) values (?, ?, ?, ?)')
+const findItem = db.prepare<[string, string], { id: string; data: string; created_at: number }>(
+  'select id, data, created_at from items where id = ? and merchant_id = ?',
+)
+const filler = 'x'.repeat(CONTROL_RESPONSE_BYTES)
+
+function answer(res: http.ServerResponse, status: number, body: object): void {
+  const text = JSON.stringify(body)
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) })
+  res.end(text)
+}
+
+function authenticate(req: http.IncomingMessage, body: string): { id: string } | undefined {
+  const key = req.headers[DIGEST_HEADERS.key]
+  const timestamp = req.headers[DIGEST_HEADERS.timestamp]
+  const signature = req.headers[DIGEST_HEADERS.signature]
+  if (typeof key !== 'string' || typeof timestamp !== 'string' || typeof signature !== 'string') return undefined
+  if (Math.abs(Date.now() / 1000 - Number(timestamp)) > 300) return undefined
+  const merchant = findMerchant.get(key)
+  if (!merchant) return undefined
+  const expected = signDigest(merchant.api_secret, { path: req.url ?? '', timestamp, method: req.method ?? '', body })
+  return signaturesMatch(expected, signature) ? merchant : undefined
+}
+
+/** A body of CONTROL_RESPONSE_BYTES: the item's fields and padding. */
+function resource(id: string, createdAt: number, data: string) {
+  const base = { id, createdAt: new Date(createdAt).toISOString(), data: data.slice(0, 64), padding: '' }
+  const room = CONTROL_RESPONSE_BYTES - JSON.stringify(base).length
+  return { ...base, padding: filler.slice(0, Math.max(0, room)) }
+}
+
+const server = http.createServer((req, res) => {
+  const chunks: Buffer[] = []
+  req.on('data', (chunk: Buffer) => chunks.push(chunk))
+  req.on('end', () => {
+    const body = Buffer.concat(chunks).toString('utf8')
+    const merchant = authenticate(req, body)
+    if (!merchant) return answer(res, 401, { statusCode: 401, reason: 'Unauthorized', message: 'Bad signature' })
+    if (req.method === 'POST' && req.url === '/control/items') {
+      let parsed: unknown
+      try {
+        parsed = JSON.parse(body)
+      } catch {
+        return answer(res, 400, { statusCode: 400, reason: 'Bad Request', message: 'Malformed JSON' })
+      }
+      const now = Date.now()
+      const id = uuidv7({ msecs: now })
+      const data = JSON.stringify(parsed).padEnd(CONTROL_ROW_BYTES, ' ')
+      insertItem.run(id, merchant.id, data, now)
+      return answer(res, 200, resource(id, now, data))
+    }
+    const read = req.method === 'GET' ? /^\/control\/items\/([\w-]+)$/.exec(req.url ?? '') : null
+    if (read) {
+      const item = findItem.get(read[1]!, merchant.id)
+      return item ? answer(res, 200, resource(item.id, item.created_at, item.data)) : answer(res, 404, { statusCode: 404, reason: 'Not Found', message: 'No item' })
+    }
+    answer(res, 404, { statusCode: 404, reason: 'Not Found', message: 'No route' })
+  })
+})
+
+server.listen(0, '127.0.0.1', () => {
+  const { port } = server.address() as AddressInfo
+  process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}`, apiKey, apiSecret })}\n`)
+})
+process.on('SIGTERM', () => {
+  server.close(() => db.close())
+  server.closeAllConnections()
+})
