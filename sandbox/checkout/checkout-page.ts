@@ -5,6 +5,7 @@
 import { formatUsdcAmount, minorToMajorUnits } from '../../src/money.js'
 import { findCurrency } from '../currencies/currency-table.js'
 import type { PaymentRow } from '../db/schema.js'
+import { HORIZON_PATH } from '../horizon/horizon-routes.js'
 import { actionAmount, availableActions, merchantUrl, remainingValue, type CheckoutAction } from './checkout-service.js'
 import { CHECKOUT_TEXT, type Lang } from './checkout-text.js'
 
@@ -132,6 +133,12 @@ ${options.body}
 const item = (label: string, testId: string, value: string): string =>
   `<dt>${escapeHtml(label)}</dt><dd data-testid="${testId}">${escapeHtml(value)}</dd>`
 
+/** The payment's ledger transaction, linked to it on the sandbox's Horizon API (beside the checkout, whatever the public URL's path). */
+function transactionItem(label: string, links: CheckoutLinks, hash: string): string {
+  const href = new URL(`..${HORIZON_PATH}/transactions/${encodeURIComponent(hash)}`, links.checkout).href
+  return `<dt>${escapeHtml(label)}</dt><dd data-testid="stellar-tx"><a data-testid="stellar-tx-link" href="${escapeHtml(href)}">${escapeHtml(hash)}</a></dd>`
+}
+
 function statusItem(lang: Lang, status: string): string {
   const label = CHECKOUT_TEXT[lang].statuses[status] ?? status
   const dt = `<dt>${escapeHtml(CHECKOUT_TEXT[lang].status)}</dt>`
@@ -195,7 +202,7 @@ export function renderCheckoutPage(view: CheckoutPageView): string {
     )
     script = COUNTDOWN_SCRIPT
   }
-  if (payment.stellar_tx_id) items.push(item(t.transaction, 'stellar-tx', payment.stellar_tx_id))
+  if (payment.stellar_tx_id) items.push(transactionItem(t.transaction, view.links, payment.stellar_tx_id))
 
   const closed =
     actions.length === 0 ? `<p class="notice ${escapeHtml(status)}" data-testid="notice">${escapeHtml(t.closed[status] ?? '')}</p>` : ''
@@ -249,7 +256,7 @@ export function renderOutcomePage(view: OutcomePageView): string {
       ? t.underpaidOutcome(formatAmount(remainingValue(payment), payment.amount_currency))
       : (t.outcome[status] ?? t.statuses[status] ?? status)
   const items = [...amountItems(lang, payment, status), statusItem(lang, status)]
-  if (payment.stellar_tx_id) items.push(item(t.transaction, 'stellar-tx', payment.stellar_tx_id))
+  if (payment.stellar_tx_id) items.push(transactionItem(t.transaction, view.links, payment.stellar_tx_id))
 
   const autoRedirect = status === 'paid' || status === 'canceled' ? returnUrl(payment, status) : undefined
   let next: string

@@ -31,8 +31,9 @@ export function newContractAddress(random: RandomSource): string {
 export const isAccountAddress = (address: string): boolean => StrKey.isValidEd25519PublicKey(address)
 
 /**
- * A classic account with its genesis endowment. Its sequence starts at the open ledger's
- * sequence shifted left 32 bits, as Stellar starts accounts created in that ledger.
+ * A classic account with its genesis endowment (`xlm` stroops, GENESIS_XLM_ENDOWMENT unless
+ * given). Its sequence starts at the open ledger's sequence shifted left 32 bits, as Stellar
+ * starts accounts created in that ledger.
  */
 export async function createLedgerAccount(
   db: Kysely<Database>,
@@ -40,6 +41,7 @@ export async function createLedgerAccount(
   role: LedgerAccountRole,
   label: string,
   now: number,
+  xlm: bigint = GENESIS_XLM_ENDOWMENT,
 ): Promise<LedgerAccountRow> {
   const keypair = newKeypair(random)
   const ledger = await ensureOpenLedger(db, now)
@@ -51,10 +53,10 @@ export async function createLedgerAccount(
     created_at: now,
     sequence: (BigInt(ledger.sequence) << 32n).toString(),
     usdc_balance: '0',
-    xlm_balance: GENESIS_XLM_ENDOWMENT.toString(),
+    xlm_balance: xlm.toString(),
   }
   await insertAccount(db, row)
-  await updateLedger(db, ledger.sequence, { total_coins: (BigInt(ledger.total_coins) + GENESIS_XLM_ENDOWMENT).toString() })
+  await updateLedger(db, ledger.sequence, { total_coins: (BigInt(ledger.total_coins) + xlm).toString() })
   return row
 }
 

@@ -148,3 +148,60 @@ export function findTransactionRowsByMemo(db: Kysely<Database>, memo: string, li
     .limit(limit)
     .execute()
 }
+
+/** A payment operation with what Horizon shows of its transaction. */
+export interface OperationWithTransactionRow extends LedgerOperationRow {
+  ledger_sequence: number
+  applied_at: number
+  source_account: string
+}
+
+export interface OperationRowQuery {
+  /** Only operations this account paid or was paid in. */
+  account?: string
+  /** Only this transaction's operations. */
+  txHash?: string
+  /** Only operations past this one (transaction position, operation index) in the given order. */
+  after?: { position: number; index: number }
+  order: 'asc' | 'desc'
+  limit: number
+}
+
+/** Operations in application order (position, then index), with their transaction's ledger, time and source. */
+export function listOperationRows(db: Kysely<Database>, query: OperationRowQuery): Promise<OperationWithTransactionRow[]> {
+  let select = db
+    .selectFrom('ledger_operations as op')
+    .innerJoin('ledger_transactions as tx', 'tx.position', 'op.tx_position')
+    .selectAll('op')
+    .select(['tx.ledger_sequence', 'tx.applied_at', 'tx.source_account'])
+  const { account, txHash, after } = query
+  if (account !== undefined) select = select.where((eb) => eb.or([eb('op.from_account', '=', account), eb('op.to_account', '=', account)]))
+  if (txHash !== undefined) select = select.where('op.tx_hash', '=', txHash)
+  if (after !== undefined) {
+    const beyond = query.order === 'asc' ? '>' : '<'
+    select = select.where((eb) =>
+      eb.or([eb('op.tx_position', beyond, after.position), eb.and([eb('op.tx_position', '=', after.position), eb('op.op_index', beyond, after.index)])]),
+    )
+  }
+  return select.orderBy('op.tx_position', query.order).orderBy('op.op_index', query.order).limit(query.limit).execute()
+}
+
+/** The position of the last applied transaction, 0 before the first. */
+export async function lastTransactionPosition(db: Kysely<Database>): Promise<number> {
+  const row = await db
+    .selectFrom('ledger_transactions')
+    .select(sql<number>`coalesce(max(position), 0)`.as('last'))
+    .executeTakeFirstOrThrow()
+  return row.last
+}
+
+/** How many operations the transactions of a ledger hold. */
+export async function countOperationsInLedger(db: Kysely<Database>, sequence: number): Promise<number> {
+  const row = await db
+    .selectFrom('ledger_operations as op')
+    .innerJoin('ledger_transactions as tx', 'tx.position', 'op.tx_position')
+    .where('tx.ledger_sequence', '=', sequence)
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow()
+  return row.count
+}

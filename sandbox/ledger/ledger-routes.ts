@@ -7,18 +7,20 @@ import { z } from 'zod'
 import { USDC_SCALE, formatDecimal } from '../../src/money.js'
 import { toIso } from '../clock.js'
 import type { SandboxContext } from '../context.js'
+import { HORIZON_PATH } from '../horizon/horizon-routes.js'
 import { notFound } from '../http/errors.js'
+import { findPaymentByMemo } from '../payments/payment-repository.js'
 import { queryInteger } from '../validation/common.js'
 import { isAccountAddress } from './ledger-accounts.js'
 import { MAX_TRANSACTIONS_PAGE, type LedgerAccount, type LedgerTransaction } from './ledger-service.js'
 
 const LEDGER_ROLES = ['issuer', 'merchant', 'escrow', 'platform_fee', 'customer', 'bridge'] as const
 
-const accountsQuery = z.strictObject({
+export const accountsQuery = z.strictObject({
   role: z.enum(LEDGER_ROLES, { message: `must be one of ${LEDGER_ROLES.join(', ')}` }).optional(),
 })
 
-const transactionsQuery = z.strictObject({
+export const transactionsQuery = z.strictObject({
   account: z.string().refine(isAccountAddress, { message: 'must be a Stellar account address (G…)' }).optional(),
   limit: queryInteger(1, MAX_TRANSACTIONS_PAGE).optional(),
   order: z.enum(['asc', 'desc'], { message: 'must be asc or desc' }).optional(),
@@ -43,14 +45,23 @@ function toAccountView(account: LedgerAccount) {
 export function ledgerRoutes(ctx: SandboxContext): Router {
   const router = Router()
 
-  /** Views of transactions; each ledger's close time is read once, however many transactions it holds. */
+  /**
+   * Views of transactions; each ledger's close time is read once, however many transactions it
+   * holds, and so is the payment each text memo names.
+   */
   const toTransactionViews = async (transactions: LedgerTransaction[]) => {
     const sequences = [...new Set(transactions.map((tx) => tx.ledgerSequence))]
     const ledgers = new Map(await Promise.all(sequences.map(async (sequence) => [sequence, await ctx.ledger.getLedger(ctx.db, sequence)] as const)))
-    return transactions.map((tx) => toTransactionView(tx, ledgers.get(tx.ledgerSequence)?.closedAt ?? null))
+    const memos = [...new Set(transactions.flatMap((tx) => (tx.memoType === 'text' && tx.memo !== null ? [tx.memo] : [])))]
+    const payments = new Map(await Promise.all(memos.map(async (memo) => [memo, (await findPaymentByMemo(ctx.db, memo))?.id ?? null] as const)))
+    return transactions.map((tx) => {
+      const payment = tx.memoType === 'text' && tx.memo !== null ? (payments.get(tx.memo) ?? null) : null
+      return toTransactionView(tx, ledgers.get(tx.ledgerSequence)?.closedAt ?? null, payment)
+    })
   }
 
-  const toTransactionView = (tx: LedgerTransaction, closedAt: number | null) => {
+  /** `payment`: the payment whose memo the transaction carries; `unmatched`: it carries a memo no payment has (the money landed all the same). */
+  const toTransactionView = (tx: LedgerTransaction, closedAt: number | null, payment: string | null) => {
     const envelope = TransactionBuilder.fromXDR(tx.envelopeXdr, ctx.ledger.networkPassphrase)
     return {
       hash: tx.hash,
@@ -66,6 +77,9 @@ export function ledgerRoutes(ctx: SandboxContext): Router {
       envelopeXdr: tx.envelopeXdr,
       appliedAt: toIso(tx.appliedAt),
       closedAt: closedAt === null ? null : toIso(closedAt),
+      payment,
+      unmatched: tx.memoType !== 'none' && payment === null,
+      horizonUrl: `${ctx.publicUrl}${HORIZON_PATH}/transactions/${tx.hash}`,
     }
   }
 

@@ -39,9 +39,13 @@ import {
   findTransactionRowsByMemo,
   insertLedger,
   insertTransaction,
+  countOperationsInLedger,
+  lastTransactionPosition,
   listAccountRows,
+  listOperationRows,
   listTransactionRows,
   nextTransactionPosition,
+  type OperationWithTransactionRow,
   updateAccount,
   updateLedger,
 } from './ledger-repository.js'
@@ -154,6 +158,29 @@ export interface TransactionListQuery {
   after?: number
   /** Default 'asc' (oldest first). */
   order?: 'asc' | 'desc'
+}
+
+export interface PaymentListQuery {
+  /** Only payments this account made or received. */
+  account?: string
+  /** Only this transaction's payments. */
+  txHash?: string
+  /** Default 10, at most MAX_TRANSACTIONS_PAGE. */
+  limit?: number
+  /** Only payments past this one (transaction position, operation index), in the order asked for. */
+  after?: { position: number; index: number }
+  /** Default 'asc' (oldest first). */
+  order?: 'asc' | 'desc'
+}
+
+/** One payment operation as a history of payments shows it: with its transaction's identity. */
+export interface LedgerPayment extends LedgerOperation {
+  txHash: string
+  txPosition: number
+  ledgerSequence: number
+  /** The transaction's source (which paid the fee); `from` is the operation's own source. */
+  transactionSource: string
+  appliedAt: number
 }
 
 export interface SupplyReport {
@@ -418,6 +445,23 @@ export class LedgerService {
     const rows = await findTransactionRowsByMemo(db, memo, MAX_TRANSACTIONS_PAGE)
     const operations = groupBy(await findOperationsOf(db, rows.map((row) => row.hash)), (op) => op.tx_hash)
     return rows.map((row) => toLedgerTransaction(row, operations.get(row.hash) ?? []))
+  }
+
+  /** Payment operations in application order, each with its transaction's hash, ledger, time and source. */
+  async listPayments(db: Kysely<Database>, query: PaymentListQuery = {}): Promise<LedgerPayment[]> {
+    const limit = Math.min(Math.max(Math.trunc(query.limit ?? 10), 1), MAX_TRANSACTIONS_PAGE)
+    const rows = await listOperationRows(db, { ...query, order: query.order ?? 'asc', limit })
+    return rows.map(toLedgerPayment)
+  }
+
+  /** The position of the last transaction applied, 0 before the first: where "from now on" starts. */
+  lastPosition(db: Kysely<Database>): Promise<number> {
+    return lastTransactionPosition(db)
+  }
+
+  /** How many operations the transactions of a ledger hold. */
+  countOperations(db: Kysely<Database>, ledgerSequence: number): Promise<number> {
+    return countOperationsInLedger(db, ledgerSequence)
   }
 
   /**
@@ -702,6 +746,22 @@ function toLedgerTransaction(row: LedgerTransactionRow, operations: LedgerOperat
       amount: BigInt(op.amount),
     })),
     envelopeXdr: row.envelope_xdr,
+    appliedAt: row.applied_at,
+  }
+}
+
+function toLedgerPayment(row: OperationWithTransactionRow): LedgerPayment {
+  return {
+    index: row.op_index,
+    type: row.type,
+    from: row.from_account,
+    to: row.to_account,
+    asset: row.asset_code,
+    amount: BigInt(row.amount),
+    txHash: row.tx_hash,
+    txPosition: row.tx_position,
+    ledgerSequence: row.ledger_sequence,
+    transactionSource: row.source_account,
     appliedAt: row.applied_at,
   }
 }

@@ -1,4 +1,6 @@
-// SEP-0007 wallet payment URIs ("web+stellar:pay?…"), the payload of a payment's qrCode.
+// SEP-0007 wallet payment URIs ("web+stellar:pay?…"), the payload of a payment's qrCode: with
+// it alone a wallet or script can build the payment (destination, amount, asset, memo, network).
+import { SANDBOX_NETWORK_PASSPHRASE } from './ledger-accounts.js'
 
 export interface PayUriInput {
   destination: string
@@ -10,6 +12,8 @@ export interface PayUriInput {
   memoType: 'MEMO_TEXT' | 'MEMO_ID' | 'MEMO_HASH' | 'MEMO_RETURN'
   /** Shown by the wallet; SEP-0007 caps it at 300 characters. */
   message?: string
+  /** Default: the sandbox network's. */
+  networkPassphrase?: string
 }
 
 export const SEP7_MESSAGE_LIMIT = 300
@@ -22,6 +26,9 @@ export function buildPayUri(input: PayUriInput): string {
     asset_issuer: input.assetIssuer,
     memo: input.memo,
     memo_type: input.memoType,
+    // SEP-0007: without it a wallet signs for the public network, where the sandbox's
+    // accounts do not exist.
+    network_passphrase: input.networkPassphrase ?? SANDBOX_NETWORK_PASSPHRASE,
   })
   if (input.message) params.set('msg', [...input.message].slice(0, SEP7_MESSAGE_LIMIT).join(''))
   // URLSearchParams encodes spaces as "+", which SEP-0007 readers do not all accept.

@@ -13,6 +13,9 @@ export function memoText(tx: Pick<LedgerTransaction, 'memoType' | 'memo'>): stri
 
 const operationAmount = (op: LedgerOperation): string => `${op.amount} ${op.asset}`
 
+/** The payment a transaction's memo names; "unmatched" when it carries a memo no payment has (the money landed anyway). */
+export const paymentText = (tx: Pick<LedgerTransaction, 'payment' | 'unmatched'>): string => tx.payment ?? (tx.unmatched ? 'unmatched' : '')
+
 export function renderLedgerAccounts(accounts: LedgerAccount[]): string {
   if (accounts.length === 0) return 'No accounts match.'
   return table(
@@ -30,9 +33,10 @@ export function renderLedgerTransactions(transactions: LedgerTransaction[]): str
     tx.operations.map((op) => `${op.from} → ${op.to}`).join('\n'),
     tx.operations.map(operationAmount).join('\n'),
     memoText(tx),
+    tx.unmatched ? chalk.yellow(paymentText(tx)) : paymentText(tx),
     tx.appliedAt,
   ])
-  return table(['Ledger', 'Hash', 'From → To', 'Amount', 'Memo', 'Time'], rows)
+  return table(['Ledger', 'Hash', 'From → To', 'Amount', 'Memo', 'Payment', 'Time'], rows)
 }
 
 export function renderLedgerTransaction(tx: LedgerTransaction): string {
@@ -46,9 +50,11 @@ export function renderLedgerTransaction(tx: LedgerTransaction): string {
     ['Source sequence', tx.sourceSequence],
     ['Fee charged', fee],
     ['Memo', tx.memoType === 'none' ? 'none' : `${memoText(tx)}${tx.memoType === 'text' ? ' (text)' : ''}`],
+    ['Payment', tx.unmatched ? 'unmatched: no payment has this memo; the money landed all the same' : (tx.payment ?? 'none')],
     ['Signatures', tx.signatures],
     ['Applied', tx.appliedAt],
     ['Closed', tx.closedAt ?? 'not yet (its ledger is open)'],
+    ['Horizon', tx.horizonUrl],
   ])
   const operations = table(
     ['#', 'Type', 'From', 'To', 'Amount'],

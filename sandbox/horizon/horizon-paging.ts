@@ -1,0 +1,91 @@
+// Horizon's paging: cursor/order/limit query values, the TOID-like ids that are both record ids
+// and paging tokens, and the self/next/prev links of a page of records.
+import { z } from 'zod'
+import { queryInteger } from '../validation/common.js'
+
+/** Horizon's default and largest page sizes. */
+export const DEFAULT_LIMIT = 10
+export const MAX_LIMIT = 200
+
+/**
+ * Ids are Horizon-like TOIDs built from the transaction's position on the sandbox ledger (its
+ * application order, from 1) rather than from ledger and order within it: a transaction's
+ * paging token is position << 12, its operation i has id (position << 12) | (i + 1). So, as on
+ * Horizon, every operation of a transaction sorts after the transaction's own token.
+ */
+const OPERATION_BITS = 12n
+const INT64_MAX = 2n ** 63n - 1n
+
+export const transactionToken = (position: number): string => (BigInt(position) << OPERATION_BITS).toString()
+
+export const operationId = (position: number, index: number): string => ((BigInt(position) << OPERATION_BITS) | BigInt(index + 1)).toString()
+
+/** The (position, index) a cursor or operation id stands for; index -1 is the transaction itself. */
+export function cursorPoint(cursor: bigint): { position: number; index: number } {
+  return { position: Number(cursor >> OPERATION_BITS), index: Number(cursor & ((1n << OPERATION_BITS) - 1n)) - 1 }
+}
+
+/** A cursor of a transaction list as the position it pages after, in the given order. */
+export function transactionCursorPosition(cursor: bigint, order: 'asc' | 'desc'): number {
+  const { position, index } = cursorPoint(cursor)
+  // Descending, a cursor inside transaction p (one of its operations) still includes p.
+  return order === 'desc' && index >= 0 ? position + 1 : position
+}
+
+/** Query parameters the SDK's stream() adds to every URL; Horizon ignores them, and so does the sandbox. */
+const SDK_MARKERS = {
+  'X-Client-Name': z.string().max(100).optional(),
+  'X-Client-Version': z.string().max(100).optional(),
+  'X-App-Name': z.string().max(100).optional(),
+  'X-App-Version': z.string().max(100).optional(),
+}
+
+/** The query of a single record: nothing but the SDK's markers. */
+export const recordQuery = z.strictObject(SDK_MARKERS)
+
+/**
+ * What cursor=now stands for, given the position of the last transaction: past every record
+ * there is (all operations of that transaction) and before the next transaction's.
+ */
+export const nowCursor = (lastPosition: number): bigint => ((BigInt(lastPosition) + 1n) << OPERATION_BITS) - 1n
+
+const cursorText = z
+  .string()
+  .regex(/^(now|\d{1,19})$/, { message: 'must be "now" or a paging token (a whole number)', abort: true })
+  .refine((text) => text === 'now' || BigInt(text) <= INT64_MAX, { message: 'is past the largest paging token' })
+
+export const pageQuery = z.strictObject({
+  cursor: cursorText.optional(),
+  order: z.enum(['asc', 'desc'], { message: 'must be asc or desc' }).optional(),
+  limit: queryInteger(1, MAX_LIMIT).optional(),
+  // Failed transactions never enter the sandbox ledger: either value gives the same records.
+  include_failed: z.enum(['true', 'false'], { message: 'must be true or false' }).optional(),
+  ...SDK_MARKERS,
+})
+
+export interface PageRequest {
+  /** A paging token, "now", or undefined (from the start in the order asked for). */
+  cursor: string | undefined
+  order: 'asc' | 'desc'
+  limit: number
+}
+
+export function pageRequest(query: unknown): PageRequest {
+  const parsed = pageQuery.parse(query)
+  return { cursor: parsed.cursor, order: parsed.order ?? 'asc', limit: parsed.limit ?? DEFAULT_LIMIT }
+}
+
+/** A page as Horizon sends it: `_embedded.records`, and links to itself and the pages either side. */
+export function pageOf<T extends { paging_token: string }>(href: string, request: PageRequest, records: T[]) {
+  // An empty page asked without a cursor has none to give on: its links start from the beginning again.
+  const link = (cursor: string, order: 'asc' | 'desc') => ({
+    href: `${href}?${new URLSearchParams({ ...(cursor === '' ? {} : { cursor }), limit: String(request.limit), order }).toString()}`,
+  })
+  const first = records[0]?.paging_token ?? request.cursor ?? ''
+  const last = records.at(-1)?.paging_token ?? request.cursor ?? ''
+  const reverse = request.order === 'asc' ? 'desc' : 'asc'
+  return {
+    _links: { self: link(request.cursor ?? '', request.order), next: link(last, request.order), prev: link(first, reverse) },
+    _embedded: { records },
+  }
+}
