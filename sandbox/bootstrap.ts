@@ -34,6 +34,11 @@ export interface SandboxIdentity {
   platformFeeAccount: string
 }
 
+/** Whether genesis has yet to happen on this database. */
+export async function isNewSandbox(db: Kysely<Database>): Promise<boolean> {
+  return (await readState(db, 'admin_token')) === undefined
+}
+
 /** Counts this start and returns its number, which keys the seeded random stream of the boot. */
 export async function countBoot(db: Kysely<Database>): Promise<number> {
   return db.transaction().execute(async (trx) => {
@@ -43,15 +48,20 @@ export async function countBoot(db: Kysely<Database>): Promise<number> {
   })
 }
 
-export async function bootstrap(
-  db: Kysely<Database>,
-  random: RandomSource,
-  now: number,
-  defaultCredentials?: { apiKey: string; apiSecret: string },
-): Promise<SandboxIdentity> {
+export interface BootstrapOptions {
+  /** Fixed credentials for the default direct merchant (the first seeded one). */
+  defaultCredentials?: { apiKey: string; apiSecret: string }
+  /** Keep this admin token instead of making one (a reset keeps the running sandbox's). */
+  adminToken?: string
+}
+
+export async function bootstrap(db: Kysely<Database>, random: RandomSource, now: number, options: BootstrapOptions = {}): Promise<SandboxIdentity> {
+  const { defaultCredentials } = options
   return db.transaction().execute(async (trx) => {
     if ((await readState(trx, 'admin_token')) === undefined) {
-      await writeState(trx, 'admin_token', `adm_${hex(random, 24)}`)
+      // Drawn even when kept, so that the rest of a seeded genesis is the same either way.
+      const drawn = `adm_${hex(random, 24)}`
+      await writeState(trx, 'admin_token', options.adminToken ?? drawn)
       await writeState(trx, 'network_passphrase', SANDBOX_NETWORK_PASSPHRASE)
       await writeState(trx, 'usdc_issuer', (await createLedgerAccount(trx, random, 'issuer', 'USDC issuer', now)).public_key)
       await writeState(trx, 'escrow_contract', (await createContractAccount(trx, random, 'Escrow contract', now)).public_key)

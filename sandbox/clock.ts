@@ -16,27 +16,50 @@ export const systemClock: Clock = { now: () => Date.now() }
 /**
  * The sandbox's business clock: the wall clock shifted by an offset that only moves forward,
  * so `advance()` makes time pass for everything time-based without touching authentication.
+ * Frozen, it stands still at one instant (reproducible runs) until advanced or unfrozen.
  */
 export class BusinessClock implements AdvanceableClock {
   #offsetMs: number
+  #frozenAtMs: number | undefined
   readonly #wall: Clock
 
-  constructor(wall: Clock = systemClock, offsetMs = 0) {
+  constructor(wall: Clock = systemClock, offsetMs = 0, frozenAtMs?: number) {
     this.#wall = wall
     this.#offsetMs = offsetMs
+    this.#frozenAtMs = frozenAtMs
   }
 
   now(): number {
-    return this.#wall.now() + this.#offsetMs
+    return this.#frozenAtMs ?? this.#wall.now() + this.#offsetMs
   }
 
+  /** How far business time is ahead of the wall clock (negative once behind it). */
   get offsetMs(): number {
-    return this.#offsetMs
+    return this.#frozenAtMs === undefined ? this.#offsetMs : this.#frozenAtMs - this.#wall.now()
+  }
+
+  /** The instant business time stands still at, while frozen. */
+  get frozenAtMs(): number | undefined {
+    return this.#frozenAtMs
   }
 
   advance(ms: number): void {
     if (!Number.isFinite(ms) || ms < 0) throw new RangeError('The business clock only moves forward')
-    this.#offsetMs += ms
+    if (this.#frozenAtMs === undefined) this.#offsetMs += ms
+    else this.#frozenAtMs += ms
+  }
+
+  /** Stops business time at `atMs` (default: now), which may not be earlier than now. */
+  freeze(atMs = this.now()): void {
+    if (!Number.isFinite(atMs) || atMs < this.now()) throw new RangeError('The business clock only moves forward')
+    this.#frozenAtMs = atMs
+  }
+
+  /** Lets business time run again from the instant it stood still at, so it never jumps. */
+  unfreeze(): void {
+    if (this.#frozenAtMs === undefined) return
+    this.#offsetMs = this.#frozenAtMs - this.#wall.now()
+    this.#frozenAtMs = undefined
   }
 }
 

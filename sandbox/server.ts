@@ -1,24 +1,32 @@
 // Starts and stops a sandbox: opens and migrates the database, seeds it on first start, and
-// serves the API over HTTP. Used by `paybox sandbox start` and, in-process, by tests.
+// serves the API over HTTP. Used by `paybox sandbox start` and, in-process, by tests. While it
+// runs, its whole state can be swapped for a snapshot's or a fresh genesis behind a request gate.
+import fs from 'node:fs'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
 import type { Duplex } from 'node:stream'
-import { bootstrap, countBoot, type SandboxIdentity } from './bootstrap.js'
-import { BusinessClock, systemClock, type AdvanceableClock, type Clock } from './clock.js'
+import { bootstrap, countBoot, isNewSandbox, type SandboxIdentity } from './bootstrap.js'
+import { systemClock, toIso, type AdvanceableClock, type Clock } from './clock.js'
 import type { SandboxContext } from './context.js'
-import { openDatabase } from './db/database.js'
+import { openDatabase, sqliteHandleOf, type SandboxDb } from './db/database.js'
 import { DEFAULT_HOST, DEFAULT_PORT } from './defaults.js'
+import { HealthService } from './health/health-service.js'
 import { createApp } from './http/app.js'
 import { isStream } from './http/streams.js'
 import { LedgerCloser } from './ledger/ledger-closer.js'
 import { LedgerService } from './ledger/ledger-service.js'
-import { listMerchants } from './merchants/merchant-repository.js'
+import { findMerchantByApiKey, listMerchants } from './merchants/merchant-repository.js'
 import { paymentReceiver } from './payments/payment-receipts.js'
 import { toMerchantCredentials, type MerchantCredentials } from './merchants/merchant-service.js'
-import { cryptoRandom, seededRandom } from './random.js'
+import { cryptoRandom, seededRandom, type RandomSource } from './random.js'
 import { completeSettlements } from './settlement/settlement-service.js'
-import { readAdvancedMs } from './simulation/clock-service.js'
+import { loadBusinessClock, readFrozenAtMs, writeFrozenAt } from './simulation/clock-service.js'
 import { DUE_WORK_INTERVAL_MS, startDueWorkSweeper } from './simulation/due-work-sweeper.js'
+import { GateBusyError, RequestGate } from './snapshots/request-gate.js'
+import type { SandboxStateControls, StateSwapResult } from './snapshots/snapshot-routes.js'
+import { SnapshotStore, swapDatabaseFile } from './snapshots/snapshot-store.js'
 import { WebhookDispatcher } from './webhooks/webhook-dispatcher.js'
 
 export { DEFAULT_HOST, DEFAULT_PORT } from './defaults.js'
@@ -33,8 +41,12 @@ export interface SandboxOptions {
   publicUrl?: string
   /** Makes every generated key, id and ledger keypair deterministic. */
   seed?: string
-  /** Fixed credentials for the default direct merchant on a new database. */
+  /** Fixed credentials for the default direct merchant on a new database (an existing one must already have them). */
   defaultCredentials?: { apiKey: string; apiSecret: string }
+  /** A new database starts with business time frozen at this instant (ms), genesis included. */
+  frozenAt?: number
+  /** Where snapshots are kept; default: a `snapshots` folder next to the database file (a temporary one for :memory:). */
+  snapshotDir?: string
   /** synchronous=FULL: acknowledged writes survive power loss too. */
   durable?: boolean
   /** Real time, used for authentication; tests may inject one. */
@@ -58,31 +70,70 @@ export interface RunningSandbox {
   url: string
   port: number
   host: string
+  /** The current state's (a restore or reset replaces it; the admin token stays). */
   identity: SandboxIdentity
   merchants: MerchantCredentials[]
   context: SandboxContext
   server: http.Server
+  snapshots: SnapshotStore
   /** Stops accepting, lets in-flight requests finish, then closes the database. */
   stop(): Promise<void>
+}
+
+/** Options start refuses: one line the CLI can print as is. */
+export class SandboxConfigError extends Error {
+  readonly code = 'ESANDBOXCONFIG'
 }
 
 const SHUTDOWN_GRACE_MS = 5_000
 export const DEFAULT_LEDGER_CLOSE_MS = 5_000
 
+/** The services running on one state (database): replaced whole by a restore or reset. */
+interface Core {
+  context: SandboxContext
+  merchants: MerchantCredentials[]
+  app: http.RequestListener
+  /** Stops the background work and closes the database. */
+  stop(): Promise<void>
+}
+
 export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
   const host = options.host ?? DEFAULT_HOST
   const wallClock = options.wallClock ?? systemClock
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`))
-  const db = await openDatabase({ file: options.db, durable: options.durable })
-  try {
-    const clock = options.clock ?? new BusinessClock(wallClock, await readAdvancedMs(db))
+  const snapshots = new SnapshotStore(options.snapshotDir ?? defaultSnapshotDir(options.db))
+
+  /** Counts the boot, seeds a new database and checks the options an existing one must match. */
+  async function openState(db: SandboxDb, keepAdminToken?: string) {
+    const fresh = await isNewSandbox(db)
+    if (fresh && options.frozenAt !== undefined && options.clock === undefined) await writeFrozenAt(db, options.frozenAt)
+    const clock = options.clock ?? (await loadBusinessClock(db, wallClock))
     const boot = await countBoot(db)
-    const random = options.seed === undefined ? cryptoRandom : seededRandom(options.seed, `boot:${boot}`)
-    const identity = await bootstrap(db, random, clock.now(), options.defaultCredentials)
-    const server = http.createServer()
-    await listen(server, options.port ?? DEFAULT_PORT, host)
-    const { port } = server.address() as AddressInfo
-    const publicUrl = options.publicUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`
+    // Each boot (and each restore or reset) draws its own stream, so no value repeats.
+    const random: RandomSource = options.seed === undefined ? cryptoRandom : seededRandom(options.seed, `boot:${boot}`)
+    const identity = await bootstrap(db, random, clock.now(), { defaultCredentials: options.defaultCredentials, adminToken: keepAdminToken })
+    if (!fresh && keepAdminToken === undefined) await checkExistingDatabase(db)
+    return { clock, random, identity }
+  }
+
+  async function checkExistingDatabase(db: SandboxDb): Promise<void> {
+    const fixed = options.defaultCredentials
+    if (fixed) {
+      const merchant = await findMerchantByApiKey(db, fixed.apiKey)
+      if (merchant?.api_secret !== fixed.apiSecret) {
+        throw new SandboxConfigError(
+          `${options.db} was created with other keys: --api-key/--api-secret only apply to a new database ` +
+            '(start on a new --db, or run paybox sandbox reset once it runs)',
+        )
+      }
+    }
+    if (options.frozenAt !== undefined && options.clock === undefined && (await readFrozenAtMs(db)) !== options.frozenAt) {
+      log(`Note: --frozen-at only applies to a new database; ${options.db} keeps its own business time (see paybox sandbox clock freeze)`)
+    }
+  }
+
+  async function startCore(db: SandboxDb, state: Awaited<ReturnType<typeof openState>>, publicUrl: string): Promise<Core> {
+    const { clock, random, identity } = state
     const ledgerClose = options.ledgerClose ?? DEFAULT_LEDGER_CLOSE_MS
     const ledger = new LedgerService({
       clock,
@@ -102,26 +153,148 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     ledger.onClosed(completeSettlements)
     const closer = ledgerClose === 'instant' ? undefined : new LedgerCloser(db, ledger, { intervalMs: ledgerClose, onError: (e) => log(`Ledger close failed: ${String(e)}`) })
     closer?.start()
-    const inFlight = trackResponses(server)
-    server.on('clientError', answerClientError)
-    server.on('request', createApp(context))
+    const health = new HealthService(context, { webhookTimeoutMs: options.webhookTimeoutMs, wallClock })
+    const app = createApp(context, { health, state: controls })
     const merchants = (await listMerchants(db)).map(toMerchantCredentials)
-
     const sweeper = startDueWorkSweeper(context, options.dueWorkIntervalMs ?? DUE_WORK_INTERVAL_MS)
     await webhooks.start()
-    let stopping: Promise<void> | undefined
-    const stop = () =>
-      (stopping ??= shutDown(server, inFlight, async () => {
+    return {
+      context,
+      merchants,
+      app,
+      stop: async () => {
         await sweeper.stop()
         await closer?.stop()
         await webhooks.stop()
         await db.destroy()
-      }))
-    return { url: publicUrl, port, host, identity, merchants, context, server, stop }
+      },
+    }
+  }
+
+  const gate = new RequestGate()
+  let core: Core | undefined
+  let publicUrl = ''
+  let stopping: Promise<void> | undefined
+  /** The last swap, which stopping waits for before closing the database. */
+  let swapping: Promise<void> = Promise.resolve()
+
+  /**
+   * Replaces the running state: stops the services and closes the database, lets `replace`
+   * put another database in its place, and starts the services on it. If that fails, the
+   * previous database is put back and the sandbox carries on with it.
+   */
+  async function swapState(self: http.ServerResponse, replace: (file: string) => Promise<{ db: SandboxDb; commit(): void; rollback(): Promise<SandboxDb> }>): Promise<StateSwapResult> {
+    if (stopping) throw new GateBusyError('The sandbox is stopping')
+    const swapped = gate.exclusive(self, async () => {
+      const current = core!
+      const adminToken = current.context.identity.adminToken
+      // An in-memory database dies with its connection: keep an image to fall back on.
+      const memoryImage = options.db === ':memory:' ? sqliteHandleOf(current.context.db).serialize() : undefined
+      await current.stop()
+      const swap = await replace(options.db).catch(async (error: unknown) => {
+        core = await startCore(...(await reopen(memoryImage, adminToken)), publicUrl)
+        throw error
+      })
+      try {
+        core = await startCore(swap.db, await openState(swap.db, adminToken), publicUrl)
+        swap.commit()
+      } catch (error) {
+        await swap.db.destroy().catch(() => {})
+        const db = await swap.rollback()
+        core = await startCore(db, await openState(db, adminToken), publicUrl)
+        throw error
+      }
+      const frozenAt = await readFrozenAtMs(core.context.db)
+      return { merchants: core.merchants, clock: { now: toIso(core.context.clock.now()), ...(frozenAt === undefined ? {} : { frozenAt: toIso(frozenAt) }) } }
+    })
+    swapping = swapped.then(
+      () => {},
+      () => {},
+    )
+    return swapped
+  }
+
+  async function reopen(memoryImage: Buffer | undefined, adminToken: string): Promise<[SandboxDb, Awaited<ReturnType<typeof openState>>]> {
+    const db = await openDatabase({ file: options.db, durable: options.durable, image: memoryImage })
+    return [db, await openState(db, adminToken)]
+  }
+
+  /** Puts `source` (a snapshot file, or nothing for a new database) in place of the database. */
+  function replaceWith(source: () => Promise<string | undefined>) {
+    return async (file: string) => {
+      const from = await source()
+      if (file === ':memory:') {
+        const db = await openDatabase({ file, durable: options.durable, image: from === undefined ? undefined : fs.readFileSync(from) })
+        return { db, commit: () => {}, rollback: () => Promise.reject(new Error('The in-memory state could not be replaced')) }
+      }
+      const swap = swapDatabaseFile(file, from)
+      try {
+        const db = await openDatabase({ file, durable: options.durable })
+        return { db, commit: swap.commit, rollback: async () => (swap.rollback(), openDatabase({ file, durable: options.durable })) }
+      } catch (error) {
+        swap.rollback()
+        throw error
+      }
+    }
+  }
+
+  const controls: SandboxStateControls = {
+    snapshots,
+    restore: async (name, self) => {
+      await snapshots.check(name)
+      return swapState(self, replaceWith(() => snapshots.check(name)))
+    },
+    reset: (self) => swapState(self, replaceWith(async () => undefined)),
+  }
+
+  const firstDb = await openDatabase({ file: options.db, durable: options.durable })
+  const server = http.createServer()
+  try {
+    const state = await openState(firstDb)
+    await listen(server, options.port ?? DEFAULT_PORT, host)
+    const { port } = server.address() as AddressInfo
+    publicUrl = options.publicUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`
+    core = await startCore(firstDb, state, publicUrl)
   } catch (error) {
-    await db.destroy()
+    if (server.listening) server.close()
+    await firstDb.destroy()
     throw error
   }
+  const { port } = server.address() as AddressInfo
+  const inFlight = trackResponses(server)
+  server.on('clientError', answerClientError)
+  server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => gate.admit(res, () => core!.app(req, res)))
+
+  const stop = () =>
+    (stopping ??= shutDown(server, inFlight, async () => {
+      await swapping
+      await core!.stop()
+    }))
+  return {
+    url: publicUrl,
+    port,
+    host,
+    get identity() {
+      return core!.context.identity
+    },
+    get merchants() {
+      return core!.merchants
+    },
+    get context() {
+      return core!.context
+    },
+    server,
+    snapshots,
+    stop,
+  }
+}
+
+let memorySandboxes = 0
+
+/** Next to a database file; a sandbox in memory gets a folder of its own under the temporary folder, made on first save. */
+function defaultSnapshotDir(db: string): string {
+  if (db === ':memory:') return path.join(os.tmpdir(), `paybox-snapshots-${process.pid}-${++memorySandboxes}`)
+  return path.join(path.dirname(path.resolve(db)), 'snapshots')
 }
 
 function listen(server: http.Server, port: number, host: string): Promise<void> {

@@ -1,7 +1,9 @@
 import { Command, Flags } from '@oclif/core'
 import ms from 'ms'
-import { defaultDatabaseFile } from '../../src/config/paths.js'
+import { z } from 'zod'
+import { defaultDatabaseFile, snapshotsDir } from '../../src/config/paths.js'
 import { clearLocalSandbox, writeLocalSandbox } from '../../src/config/local-sandbox.js'
+import { clearSandboxPid, writeSandboxPid } from '../../src/config/sandbox-process.js'
 import { reportError } from '../../src/cli/errors.js'
 import { renderBanner, type SandboxBanner } from '../../src/cli/render/sandbox.js'
 import { DEFAULT_HOST, DEFAULT_PORT } from '../../sandbox/defaults.js'
@@ -12,16 +14,20 @@ function parseLedgerClose(text: string): 'instant' | number | undefined {
   return typeof interval === 'number' && Number.isInteger(interval) && interval >= 10 ? interval : undefined
 }
 
+const isoDateTime = z.iso.datetime({ offset: true })
+
 export default class SandboxStart extends Command {
   static override summary = 'Run the local sandbox server'
   static override description =
     'Starts the payments API sandbox on SQLite and prints its base URL, admin token and the seeded merchants\' keys. ' +
-    'With --json the first stdout line is one JSON object, printed once the server accepts connections.'
+    'With --json the first stdout line is one JSON object, printed once the server accepts connections. ' +
+    'With --detach it runs in the background (pid and log file in the data folder), and the command exits 0 once it is ready.'
 
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
     '<%= config.bin %> <%= command.id %> --port 0 --db :memory: --json',
-    '<%= config.bin %> <%= command.id %> --seed ci --api-key pk_test_ci --api-secret sk_test_ci',
+    '<%= config.bin %> <%= command.id %> --detach --seed ci --api-key pk_test_ci --api-secret sk_test_ci',
+    '<%= config.bin %> <%= command.id %> --seed ci --frozen-at 2026-01-01T00:00:00Z --ledger-close instant',
   ]
 
   static override flags = {
@@ -30,6 +36,9 @@ export default class SandboxStart extends Command {
     db: Flags.string({ description: 'SQLite database file, or :memory: (default: ~/.paybox/sandbox.db)' }),
     'public-url': Flags.string({ description: 'Base of hostedUrl, shortUrl and page links (default: http://HOST:PORT)' }),
     seed: Flags.string({ description: 'Make generated keys, ids and ledger keypairs deterministic' }),
+    'frozen-at': Flags.string({
+      description: 'A new database starts with business time frozen at this ISO 8601 instant, genesis included (reproducible runs)',
+    }),
     'api-key': Flags.string({ description: 'Fixed API key for the default direct merchant of a new database', env: 'PAYBOX_SANDBOX_API_KEY', dependsOn: ['api-secret'] }),
     'api-secret': Flags.string({ description: 'Fixed API secret for the default direct merchant of a new database', env: 'PAYBOX_SANDBOX_API_SECRET', dependsOn: ['api-key'] }),
     'ledger-close': Flags.string({
@@ -38,6 +47,7 @@ export default class SandboxStart extends Command {
     }),
     durable: Flags.boolean({ description: 'synchronous=FULL: acknowledged writes also survive power loss (slower)' }),
     'require-https': Flags.boolean({ description: 'Skip (log, but do not send) webhooks to plain-http URLs' }),
+    detach: Flags.boolean({ description: 'Run in the background; print the banner once it is ready and exit (stop it with paybox sandbox stop)' }),
     json: Flags.boolean({ description: 'Print the startup information as one JSON line' }),
   }
 
@@ -48,6 +58,12 @@ export default class SandboxStart extends Command {
     }
     const ledgerClose = parseLedgerClose(flags['ledger-close'])
     if (ledgerClose === undefined) this.error(`--ledger-close must be "instant" or a duration such as 5s or 500ms, got "${flags['ledger-close']}"`, { exit: 2 })
+    const frozenAt = flags['frozen-at']
+    if (frozenAt !== undefined && !isoDateTime.safeParse(frozenAt).success) {
+      this.error(`--frozen-at must be an ISO 8601 date-time with a zone, such as 2026-01-01T00:00:00Z, got "${frozenAt}"`, { exit: 2 })
+    }
+    if (flags.detach) return this.detach(flags.json)
+
     const database = flags.db ?? defaultDatabaseFile()
     // Loaded here, not at the top: other commands must not pay for the server's modules.
     const { startSandbox } = await import('../../sandbox/server.js')
@@ -57,6 +73,8 @@ export default class SandboxStart extends Command {
       db: database,
       publicUrl: flags['public-url'],
       seed: flags.seed,
+      frozenAt: frozenAt === undefined ? undefined : Date.parse(frozenAt),
+      snapshotDir: snapshotsDir(),
       durable: flags.durable,
       requireHttps: flags['require-https'],
       ledgerClose,
@@ -64,6 +82,7 @@ export default class SandboxStart extends Command {
     })
     const banner: SandboxBanner = {
       baseUrl: sandbox.url,
+      horizonUrl: `${sandbox.url}/horizon`,
       adminToken: sandbox.identity.adminToken,
       networkPassphrase: sandbox.identity.networkPassphrase,
       database,
@@ -79,16 +98,38 @@ export default class SandboxStart extends Command {
       process.once('SIGTERM', shutDown)
     })
     writeLocalSandbox({ baseUrl: sandbox.url, adminToken: banner.adminToken, pid: process.pid, merchants: sandbox.merchants })
+    writeSandboxPid(process.pid)
+    // With --json, stdout is the banner alone; a log (that of a detached sandbox) still says when it started.
+    if (flags.json) process.stderr.write(`Sandbox listening on ${sandbox.url} (pid ${process.pid}, database ${database})\n`)
     this.log(flags.json ? JSON.stringify(banner) : renderBanner(banner))
 
     await stopRequested
     await sandbox.stop()
     clearLocalSandbox(process.pid)
+    clearSandboxPid(process.pid)
+    process.stderr.write('Sandbox stopped\n')
+  }
+
+  /** Runs this same command again in the background, without --detach, and prints its banner once it is ready. */
+  private async detach(json: boolean): Promise<void> {
+    const { launchDetachedSandbox } = await import('../../src/config/sandbox-process.js')
+    const path = await import('node:path')
+    // From the sources (bin/dev.js, tests) or the build (bin/run.js): the same CLI as this one.
+    const entry = path.join(this.config.root, 'bin', import.meta.url.endsWith('.ts') ? 'dev.js' : 'run.js')
+    const args = this.argv.filter((arg) => !/^--(detach|json)(=.*)?$/.test(arg))
+    const started = await launchDetachedSandbox(entry, args)
+    const banner = JSON.parse(started.bannerLine) as SandboxBanner
+    this.log(json ? JSON.stringify(banner) : renderBanner(banner, { detachedPid: started.pid }))
   }
 
   protected override async catch(error: Error & { code?: string }): Promise<void> {
     if (error.code === 'EEXIT') throw error
-    const message = error.code === 'EADDRINUSE' ? `${error.message}: another process uses that port (try --port 0)` : reportError(error).message
+    const message =
+      error.code === 'EADDRINUSE'
+        ? `${error.message}: another process uses that port (try --port 0)`
+        : error.code === 'ESANDBOXCONFIG'
+          ? error.message
+          : reportError(error).message
     process.stderr.write(`Error: ${message}\n`)
     process.exitCode = 1
   }

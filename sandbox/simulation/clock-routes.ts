@@ -1,14 +1,17 @@
-// Sandbox controls of business time (admin token): read the clock, move it forward.
+// Sandbox controls of business time (admin token): read the clock, move it forward, freeze
+// and unfreeze it.
 import { Router } from 'express'
 import { z } from 'zod'
 import { toIso } from '../clock.js'
 import type { SandboxContext } from '../context.js'
-import { advanceClock, readAdvancedMs } from './clock-service.js'
+import { badRequest, conflict } from '../http/errors.js'
+import { isoDateTime, noBody, noQuery } from '../validation/common.js'
+import { advanceClock, ClockNotControllableError, freezeClock, readAdvancedMs, readFrozenAtMs, unfreezeClock } from './clock-service.js'
 
 /** Ten years: more than any expiry or due date needs. */
 const MAX_ADVANCE_SECONDS = 10 * 366 * 24 * 3600
 
-const advanceBody = z.strictObject({
+export const advanceBody = z.strictObject({
   seconds: z
     .number()
     .int({ message: 'must be a whole number of seconds' })
@@ -16,11 +19,33 @@ const advanceBody = z.strictObject({
     .max(MAX_ADVANCE_SECONDS, { message: `must be at most ${MAX_ADVANCE_SECONDS} (ten years)` }),
 })
 
+export const freezeBody = z.strictObject({ at: isoDateTime.optional() })
+
+/** Refusals of the clock itself (moving backwards, an injected clock) as 4xx answers. */
+async function asClockChange<T>(change: () => Promise<T>): Promise<T> {
+  try {
+    return await change()
+  } catch (error) {
+    if (error instanceof RangeError) throw badRequest('at: must not be earlier than the current business time (it only moves forward)')
+    if (error instanceof ClockNotControllableError) throw conflict('Conflict', error.message)
+    throw error
+  }
+}
+
 export function clockRoutes(ctx: SandboxContext): Router {
   const router = Router()
-  const view = async () => ({ now: toIso(ctx.clock.now()), advancedSeconds: Math.floor((await readAdvancedMs(ctx.db)) / 1000) })
+  // frozenAt is there only while the clock is frozen.
+  const view = async () => {
+    const frozenAt = await readFrozenAtMs(ctx.db)
+    return {
+      now: toIso(ctx.clock.now()),
+      advancedSeconds: Math.floor((await readAdvancedMs(ctx.db)) / 1000),
+      ...(frozenAt === undefined ? {} : { frozenAt: toIso(frozenAt) }),
+    }
+  }
 
-  router.get('/sandbox/clock', async (_req, res) => {
+  router.get('/sandbox/clock', async (req, res) => {
+    noQuery.parse(req.query)
     res.json(await view())
   })
 
@@ -28,6 +53,19 @@ export function clockRoutes(ctx: SandboxContext): Router {
     const { seconds } = advanceBody.parse(req.body)
     const processed = await advanceClock(ctx, seconds * 1000)
     res.json({ ...(await view()), processed })
+  })
+
+  router.post('/sandbox/clock/freeze', async (req, res) => {
+    // No body, or an object: a JSON null is refused like any other wrong type.
+    const { at } = freezeBody.optional().parse(req.body) ?? {}
+    await asClockChange(() => freezeClock(ctx, at))
+    res.json(await view())
+  })
+
+  router.post('/sandbox/clock/unfreeze', async (req, res) => {
+    noBody.parse(req.body)
+    await asClockChange(() => unfreezeClock(ctx))
+    res.json(await view())
   })
   return router
 }

@@ -1,25 +1,75 @@
-// The business clock's state: how far it has been advanced past the wall clock, kept in the
-// database so a restart resumes at the same business time, and the work that falls due when
-// time moves.
+// The business clock's state: how far it has been advanced past the wall clock, or the instant
+// it is frozen at, kept in the database so a restart resumes at the same business time, and
+// the work that falls due when time moves.
 import type { Kysely } from 'kysely'
+import { BusinessClock, type Clock } from '../clock.js'
 import type { SandboxContext } from '../context.js'
 import type { Database } from '../db/schema.js'
 import { failDueEscrows } from '../escrow/escrow-service.js'
 import { markOverdueInvoices } from '../invoices/invoice-sync.js'
 import { expireDuePayments } from '../payments/payment-expiry.js'
-import { readState, writeState } from '../state/sandbox-state.js'
+import { deleteState, readState, writeState } from '../state/sandbox-state.js'
 
 export async function readAdvancedMs(db: Kysely<Database>): Promise<number> {
   return Number((await readState(db, 'clock_advanced_ms')) ?? '0')
 }
 
+/** The instant business time is frozen at, if it is. */
+export async function readFrozenAtMs(db: Kysely<Database>): Promise<number | undefined> {
+  const value = await readState(db, 'clock_frozen_at')
+  return value === undefined ? undefined : Number(value)
+}
+
+/** The business clock as the database last left it: running at its offset, or frozen. */
+export async function loadBusinessClock(db: Kysely<Database>, wall: Clock): Promise<BusinessClock> {
+  return new BusinessClock(wall, await readAdvancedMs(db), await readFrozenAtMs(db))
+}
+
 /** Moves business time forward by `ms`, then processes everything that came due. */
 export async function advanceClock(ctx: SandboxContext, ms: number): Promise<DueWorkReport> {
   await ctx.db.transaction().execute(async (trx) => {
+    const frozenAt = await readFrozenAtMs(trx)
+    // A frozen clock moves its instant; a running one its offset. The offset is also kept
+    // while frozen so that advancedSeconds counts what was advanced.
+    if (frozenAt !== undefined) await writeState(trx, 'clock_frozen_at', String(frozenAt + ms))
     await writeState(trx, 'clock_advanced_ms', String((await readAdvancedMs(trx)) + ms))
     ctx.clock.advance(ms)
   })
   return processDueWork(ctx)
+}
+
+/** Persists a frozen business time, for a sandbox whose genesis must happen at a fixed instant. */
+export async function writeFrozenAt(db: Kysely<Database>, atMs: number): Promise<void> {
+  await writeState(db, 'clock_frozen_at', String(atMs))
+}
+
+/**
+ * Stops business time at `atMs` (default: now); it stays there across restarts until
+ * unfrozen. Only a BusinessClock can be frozen (tests may inject other clocks).
+ */
+export async function freezeClock(ctx: SandboxContext, atMs?: number): Promise<void> {
+  const clock = controllableClock(ctx)
+  await ctx.db.transaction().execute(async (trx) => {
+    clock.freeze(atMs ?? clock.now())
+    await writeFrozenAt(trx, clock.frozenAtMs!)
+  })
+}
+
+/** Business time runs on from the instant it was frozen at. */
+export async function unfreezeClock(ctx: SandboxContext): Promise<void> {
+  const clock = controllableClock(ctx)
+  await ctx.db.transaction().execute(async (trx) => {
+    clock.unfreeze()
+    await deleteState(trx, 'clock_frozen_at')
+    await writeState(trx, 'clock_advanced_ms', String(clock.offsetMs))
+  })
+}
+
+export class ClockNotControllableError extends Error {}
+
+function controllableClock(ctx: SandboxContext): BusinessClock {
+  if (!(ctx.clock instanceof BusinessClock)) throw new ClockNotControllableError('This sandbox runs on an injected clock, which cannot be frozen')
+  return ctx.clock
 }
 
 export interface DueWorkReport {

@@ -12,6 +12,7 @@ export type StateKey =
   | 'escrow_custody'
   | 'platform_fee_account'
   | 'clock_advanced_ms'
+  | 'clock_frozen_at'
   | 'bridge_account'
 
 export async function readState(db: Kysely<Database>, key: StateKey): Promise<string | undefined> {
@@ -25,4 +26,8 @@ export async function writeState(db: Kysely<Database>, key: StateKey, value: str
     .values({ key, value })
     .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
     .execute()
+}
+
+export async function deleteState(db: Kysely<Database>, key: StateKey): Promise<void> {
+  await db.deleteFrom('sandbox_state').where('key', '=', key).execute()
 }

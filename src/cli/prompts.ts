@@ -18,22 +18,34 @@ export async function valueOrPrompt(value: string | undefined, flag: string, que
   return input({ message: question, required: true })
 }
 
+/**
+ * Every question goes through here first: a command that reaches a question without a
+ * terminal (or in CI) has a bug, and fails instead of waiting for an answer that never comes.
+ */
+function requireTerminal(): void {
+  if (!canPrompt()) throw new UserError('paybox would have to ask a question here', 'it does not prompt without a terminal or when CI is set; pass the values as flags (see --help)')
+}
+
 export async function askText(message: string, defaultValue?: string): Promise<string> {
+  requireTerminal()
   const { input } = await import('@inquirer/prompts')
   return input({ message, default: defaultValue, required: true })
 }
 
 export async function askSecret(message: string): Promise<string> {
+  requireTerminal()
   const { password } = await import('@inquirer/prompts')
   return password({ message, mask: '•' })
 }
 
 export async function askChoice<T extends string>(message: string, choices: Array<{ name: string; value: T }>): Promise<T> {
+  requireTerminal()
   const { select } = await import('@inquirer/prompts')
   return select({ message, choices })
 }
 
 export async function askConfirm(message: string, defaultValue = false): Promise<boolean> {
+  requireTerminal()
   const { confirm } = await import('@inquirer/prompts')
   return confirm({ message, default: defaultValue })
 }
@@ -63,6 +75,7 @@ export interface InvoicePromptContext {
  * confirmation. Undefined when the person declines at the end.
  */
 export async function askInvoice(context: InvoicePromptContext): Promise<CreateInvoiceRequest | undefined> {
+  requireTerminal()
   return untilCanceled(() => askInvoiceQuestions(context), 'Canceled; no invoice was created')
 }
 

@@ -33,3 +33,14 @@ export function writeLocalSandbox(state: LocalSandboxState, env?: NodeJS.Process
 export function clearLocalSandbox(pid: number, env?: NodeJS.ProcessEnv): void {
   if (readLocalSandbox(env)?.pid === pid) fs.rmSync(sandboxStateFile(env), { force: true })
 }
+
+/**
+ * After a snapshot restore or a reset, the merchants (and their keys) are the new state's:
+ * rewrites the state file if it describes the sandbox at `baseUrl`. Returns the file if it did.
+ */
+export function updateLocalSandboxMerchants(baseUrl: string, merchants: LocalSandboxMerchant[], env?: NodeJS.ProcessEnv): string | undefined {
+  const state = readLocalSandbox(env)
+  if (!state || !URL.canParse(baseUrl) || !URL.canParse(state.baseUrl) || new URL(state.baseUrl).origin !== new URL(baseUrl).origin) return undefined
+  writeLocalSandbox({ ...state, merchants }, env)
+  return sandboxStateFile(env)
+}

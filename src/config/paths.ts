@@ -1,4 +1,5 @@
-// Where paybox keeps things: the sandbox's data (database, state file) and the CLI's profiles.
+// Where paybox keeps things: the sandbox's data (database, state, pid and log files, snapshots)
+// and the CLI's profiles.
 // PAYBOX_HOME and PAYBOX_CONFIG_DIR move them (tests point both at temporary folders).
 import os from 'node:os'
 import path from 'node:path'
@@ -15,4 +16,10 @@ export function configDir(env: NodeJS.ProcessEnv = process.env): string {
 
 export const defaultDatabaseFile = (env?: NodeJS.ProcessEnv): string => path.join(dataDir(env), 'sandbox.db')
 export const sandboxStateFile = (env?: NodeJS.ProcessEnv): string => path.join(dataDir(env), 'sandbox.json')
+/** The pid of the sandbox started from this data folder, while it runs. */
+export const sandboxPidFile = (env?: NodeJS.ProcessEnv): string => path.join(dataDir(env), 'sandbox.pid')
+/** What a sandbox started with --detach writes to stdout and stderr. */
+export const sandboxLogFile = (env?: NodeJS.ProcessEnv): string => path.join(dataDir(env), 'sandbox.log')
+/** Snapshots of the sandbox's state (paybox sandbox snapshot save). */
+export const snapshotsDir = (env?: NodeJS.ProcessEnv): string => path.join(dataDir(env), 'snapshots')
 export const configFile = (env?: NodeJS.ProcessEnv): string => path.join(configDir(env), 'config.json')

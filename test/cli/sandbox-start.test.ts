@@ -43,9 +43,11 @@ describe('paybox sandbox start', () => {
     const env = isolatedEnv()
     const db = path.join(temporaryDir(), 'sandbox.db')
     const stateFile = path.join(env.PAYBOX_HOME, 'sandbox.json')
+    const pidFile = path.join(env.PAYBOX_HOME, 'sandbox.pid')
     const { spawned: sandbox, banner } = await start(db, env)
 
     expect(banner.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+    expect(banner.horizonUrl).toBe(`${banner.baseUrl}/horizon`)
     expect(new URL(banner.baseUrl).port).not.toBe('0')
     expect(banner.adminToken).toMatch(/^adm_[0-9a-f]{48}$/)
     expect(banner.database).toBe(db)
@@ -59,7 +61,7 @@ describe('paybox sandbox start', () => {
 
     const health = await fetch(`${banner.baseUrl}/health`)
     expect(health.status).toBe(200)
-    expect(await health.json()).toEqual({ status: 'ok' })
+    expect(await health.json()).toMatchObject({ status: 'ok', checks: { database: { status: 'ok' }, ledger: { status: 'ok' }, webhooks: { status: 'ok' } } })
 
     // The state file describes this process, privately.
     expect(fs.statSync(stateFile).mode & 0o777).toBe(0o600)
@@ -69,6 +71,7 @@ describe('paybox sandbox start', () => {
       pid: sandbox.child.pid,
       merchants: banner.merchants,
     })
+    expect(fs.readFileSync(pidFile, 'utf8')).toBe(`${sandbox.child.pid}\n`)
     // With no flags, env or profile, the CLI finds the running sandbox through that file.
     const list = await runCliJson<Page<Payment>>(['payments', 'list'], { PAYBOX_HOME: env.PAYBOX_HOME, PAYBOX_CONFIG_DIR: env.PAYBOX_CONFIG_DIR })
     expect(list.exitCode).toBe(0)
@@ -76,6 +79,7 @@ describe('paybox sandbox start', () => {
 
     expect(await stop(sandbox)).toEqual({ code: 0, signal: null })
     expect(fs.existsSync(stateFile)).toBe(false)
+    expect(fs.existsSync(pidFile)).toBe(false)
     expect(sandbox.stderr()).toContain('SIGTERM received')
 
     // A second start on the same database has the same admin token and keys.

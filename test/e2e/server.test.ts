@@ -10,7 +10,7 @@ describe('sandbox server', () => {
     try {
       const health = await rawRequest(sandbox.url, { method: 'GET', path: '/health' })
       expect(health.status).toBe(200)
-      expect(health.json).toEqual({ status: 'ok' })
+      expect(health.json).toMatchObject({ status: 'ok' })
       const unknown = await rawRequest(sandbox.url, { method: 'GET', path: '/nowhere' })
       expect(unknown.status).toBe(404)
       expect(unknown.json).toEqual({ statusCode: 404, reason: 'Not Found', message: 'No route for GET /nowhere' })

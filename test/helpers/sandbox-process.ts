@@ -6,6 +6,7 @@ import { temporaryDir } from './sandbox.js'
 
 export interface SandboxBannerJson {
   baseUrl: string
+  horizonUrl: string
   adminToken: string
   merchants: Array<{ id: string; name: string; apiKey: string; apiSecret: string; settlement_mode: string }>
 }

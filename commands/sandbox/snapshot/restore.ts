@@ -1,0 +1,26 @@
+import { Args } from '@oclif/core'
+import type { SandboxStateSwap } from '../../../src/client/types.js'
+import { ApiCommand } from '../../../src/cli/base-command.js'
+import { renderStateSwap } from '../../../src/cli/render/sandbox.js'
+import { updateLocalSandboxMerchants } from '../../../src/config/local-sandbox.js'
+
+export default class SandboxSnapshotRestore extends ApiCommand<typeof SandboxSnapshotRestore> {
+  static override args = {
+    name: Args.string({ description: 'Snapshot name (see paybox sandbox snapshot list)', required: true }),
+  }
+
+  static override summary = "Replace the running sandbox's whole state with a snapshot's (needs the admin token)"
+  static override description =
+    'Requests wait while the state is swapped (well under a second), live streams reconnect, and everything made after the ' +
+    'snapshot is gone. The admin token stays; merchants and their keys are the snapshot\'s, and the local state file is updated.'
+
+  static override examples = ['<%= config.bin %> <%= command.id %> seeded', '<%= config.bin %> <%= command.id %> seeded --json']
+
+  public async run(): Promise<SandboxStateSwap> {
+    const connection = this.connection()
+    const result = await this.adminClient(connection).snapshots.restore(this.args.name)
+    updateLocalSandboxMerchants(connection.baseUrl, result.merchants)
+    this.print(renderStateSwap(`Restored snapshot "${this.args.name}"`, result))
+    return result
+  }
+}

@@ -1,0 +1,99 @@
+// Sandbox controls of the whole state (admin token): save, list, delete and restore snapshots,
+// and reset to a fresh genesis. The swaps themselves are the server's (server.ts), which knows
+// how to stop and start the services around the database.
+import type { ServerResponse } from 'node:http'
+import { Router } from 'express'
+import { z } from 'zod'
+import type { SandboxContext } from '../context.js'
+import type { MerchantCredentials } from '../merchants/merchant-service.js'
+import { conflict, HttpError, notFound } from '../http/errors.js'
+import { noBody, noQuery } from '../validation/common.js'
+import { GateBusyError } from './request-gate.js'
+import { SNAPSHOT_NAME, SNAPSHOT_NAME_RULE, SnapshotError, type SnapshotInfo, type SnapshotStore } from './snapshot-store.js'
+
+/** What a restore or reset leaves: the merchants (their keys may differ) and business time. */
+export interface StateSwapResult {
+  merchants: MerchantCredentials[]
+  clock: { now: string; frozenAt?: string }
+}
+
+export interface SandboxStateControls {
+  snapshots: SnapshotStore
+  /** Replaces the whole state with the snapshot's; `self` is the request asking (it is not waited for). */
+  restore(name: string, self: ServerResponse): Promise<StateSwapResult>
+  /** Replaces the whole state with a fresh genesis (same seed, keys and admin token). */
+  reset(self: ServerResponse): Promise<StateSwapResult>
+}
+
+export const snapshotName = z.string().regex(SNAPSHOT_NAME, { message: `must be ${SNAPSHOT_NAME_RULE}` })
+export const saveSnapshotBody = z.strictObject({
+  name: snapshotName,
+  /** Overwrite a snapshot of that name (default: 409). */
+  replace: z.boolean().optional(),
+})
+
+function snapshotErrorAsHttp(error: unknown): never {
+  if (error instanceof SnapshotError) {
+    if (error.kind === 'not_found') throw notFound(error.message)
+    if (error.kind === 'exists') throw conflict('Conflict', `${error.message} (replace: true overwrites it; from the CLI: snapshot save --force)`)
+    throw new HttpError(422, 'Unprocessable Entity', error.message)
+  }
+  if (error instanceof GateBusyError) throw conflict('Conflict', error.message)
+  throw error
+}
+
+async function answering<T>(work: () => Promise<T> | T): Promise<T> {
+  try {
+    return await work()
+  } catch (error) {
+    snapshotErrorAsHttp(error)
+  }
+}
+
+const nameParam = (value: string): string => {
+  const parsed = snapshotName.safeParse(value)
+  if (!parsed.success) throw notFound(`No snapshot named "${value.slice(0, 64)}"`)
+  return parsed.data
+}
+
+/** Built with each state's app, so `ctx.db` is the database the sandbox runs on now. */
+export function snapshotRoutes(ctx: SandboxContext, controls: SandboxStateControls): Router {
+  const router = Router()
+  const { snapshots } = controls
+
+  router.get('/sandbox/snapshots', (req, res) => {
+    noQuery.parse(req.query)
+    res.json({ items: snapshots.list() })
+  })
+
+  router.post('/sandbox/snapshots', async (req, res) => {
+    const body = saveSnapshotBody.parse(req.body)
+    const info: SnapshotInfo = await answering(() => snapshots.save(ctx.db, body.name, { replace: body.replace }))
+    res.status(201).json(info)
+  })
+
+  router.get('/sandbox/snapshots/:name', async (req, res) => {
+    noQuery.parse(req.query)
+    res.json(await answering(() => snapshots.get(nameParam(req.params.name))))
+  })
+
+  router.delete('/sandbox/snapshots/:name', async (req, res) => {
+    noBody.parse(req.body)
+    const name = nameParam(req.params.name)
+    await answering(() => snapshots.remove(name))
+    res.status(204).end()
+  })
+
+  router.post('/sandbox/snapshots/:name/restore', async (req, res) => {
+    noBody.parse(req.body)
+    const name = nameParam(req.params.name)
+    const result = await answering(() => controls.restore(name, res))
+    res.json({ snapshot: snapshots.get(name), ...result })
+  })
+
+  router.post('/sandbox/reset', async (req, res) => {
+    noBody.parse(req.body)
+    res.json(await answering(() => controls.reset(res)))
+  })
+  return router
+}

@@ -1,0 +1,92 @@
+// GET /health covers the parts a sandbox needs: the database answers, the ledger's supply adds
+// up, and the webhook dispatcher gets through its queue. Each broken part turns it into a 503
+// that names the part.
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { sqliteHandleOf } from '../../sandbox/db/database.js'
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sandbox/server.js'
+import { PayboxClient } from '../../src/client/paybox-client.js'
+import { rawRequest, temporaryDir } from '../helpers/sandbox.js'
+import { waitFor } from '../helpers/wait.js'
+import { startWebhookReceiver } from '../helpers/webhook-receiver.js'
+
+const started: RunningSandbox[] = []
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((sandbox) => sandbox.stop()))
+})
+
+async function start(options: Partial<SandboxOptions> = {}): Promise<RunningSandbox> {
+  const sandbox = await startSandbox({ port: 0, log: () => {}, ledgerClose: 'instant', db: path.join(temporaryDir(), 'sandbox.db'), ...options })
+  started.push(sandbox)
+  return sandbox
+}
+
+const health = (sandbox: RunningSandbox) => rawRequest(sandbox.url, { method: 'GET', path: '/health' })
+
+describe('GET /health', () => {
+  it('answers 200 with every check ok, without auth', async () => {
+    const sandbox = await start()
+    const response = await health(sandbox)
+    expect(response.status).toBe(200)
+    expect(response.json).toEqual({
+      status: 'ok',
+      checks: {
+        database: { status: 'ok' },
+        ledger: { status: 'ok', detail: expect.stringMatching(/^ledger \d+ open$/) },
+        webhooks: { status: 'ok', detail: 'no deliveries waiting' },
+      },
+    })
+    expect(await new PayboxClient({ baseUrl: sandbox.url }).sandbox.health()).toEqual(response.json)
+  })
+
+  it('answers 503 naming the dispatcher when deliveries wait and none finishes', async () => {
+    const sandbox = await start({ webhookTimeoutMs: 100 })
+    const receiver = await startWebhookReceiver(sandbox.merchants[0]!.apiSecret)
+    try {
+      await sandbox.context.webhooks.stop()
+      const [merchant] = sandbox.merchants
+      const client = new PayboxClient({ baseUrl: sandbox.url, apiKey: merchant!.apiKey, apiSecret: merchant!.apiSecret })
+      await client.payments.create({ amount: { value: 100, currency: 'USD' }, description: 'Never delivered', webhookUrl: receiver.url })
+      // The first look only starts watching the waiting delivery; a later one sees it stuck.
+      expect((await health(sandbox)).status).toBe(200)
+      const stuck = await waitFor('a 503', async () => {
+        const response = await health(sandbox)
+        return response.status === 503 && response
+      })
+      expect(stuck.json).toMatchObject({
+        statusCode: 503,
+        reason: 'Service Unavailable',
+        message: expect.stringMatching(/^webhooks: the webhook dispatcher is stuck: 1 delivery waiting, none finished for \d+ s$/),
+        checks: { database: { status: 'ok' }, ledger: { status: 'ok' }, webhooks: { status: 'failing' } },
+      })
+      expect(receiver.received).toHaveLength(0)
+    } finally {
+      await receiver.close()
+    }
+  })
+
+  it('answers 503 naming the ledger when its supply does not add up', async () => {
+    const sandbox = await start()
+    sqliteHandleOf(sandbox.context.db).prepare("update ledger_accounts set usdc_balance = cast(usdc_balance as integer) + 1 where role = 'customer'").run()
+    const response = await health(sandbox)
+    expect(response.status).toBe(503)
+    expect(response.json).toMatchObject({
+      statusCode: 503,
+      reason: 'Service Unavailable',
+      message: expect.stringContaining('ledger: '),
+      checks: { database: { status: 'ok' }, ledger: { status: 'failing', detail: expect.stringContaining('differs from USDC issued') } },
+    })
+  })
+
+  it('answers 503 naming the database when it is gone', async () => {
+    const sandbox = await start()
+    sqliteHandleOf(sandbox.context.db).close()
+    const response = await health(sandbox)
+    expect(response.status).toBe(503)
+    expect(response.json).toMatchObject({
+      statusCode: 503,
+      message: expect.stringContaining('database: The database connection is not open'),
+      checks: { database: { status: 'failing' }, ledger: { status: 'failing' }, webhooks: { status: 'failing' } },
+    })
+  })
+})

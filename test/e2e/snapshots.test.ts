@@ -1,0 +1,208 @@
+// Snapshots and reset of a running sandbox: a snapshot is the whole state at one moment (taken
+// while requests write), a restore brings exactly that state back without a restart, and a
+// reset returns to genesis with the same seed, keys and admin token.
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { PayboxApiError } from '../../src/client/errors.js'
+import { PayboxClient } from '../../src/client/paybox-client.js'
+import type { Payment } from '../../src/client/types.js'
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sandbox/server.js'
+import { temporaryDir } from '../helpers/sandbox.js'
+import { waitFor } from '../helpers/wait.js'
+
+const started: RunningSandbox[] = []
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((sandbox) => sandbox.stop()))
+})
+
+interface Started {
+  sandbox: RunningSandbox
+  direct: PayboxClient
+  admin: PayboxClient
+}
+
+async function start(options: Partial<SandboxOptions> = {}): Promise<Started> {
+  const sandbox = await startSandbox({ port: 0, log: () => {}, ledgerClose: 'instant', db: path.join(temporaryDir(), 'sandbox.db'), ...options })
+  started.push(sandbox)
+  const [direct] = sandbox.merchants
+  const adminToken = sandbox.identity.adminToken
+  return {
+    sandbox,
+    direct: new PayboxClient({ baseUrl: sandbox.url, apiKey: direct!.apiKey, apiSecret: direct!.apiSecret, adminToken }),
+    admin: new PayboxClient({ baseUrl: sandbox.url, adminToken }),
+  }
+}
+
+const createPayment = (client: PayboxClient, description: string) => client.payments.create({ amount: { value: 1250, currency: 'USD' }, description })
+
+async function allPayments(client: PayboxClient): Promise<Payment[]> {
+  const payments: Payment[] = []
+  for (let page = 1; ; page++) {
+    const result = await client.payments.list({ page, limit: 100 })
+    payments.push(...result.items)
+    if (payments.length >= result.meta.totalItems || result.items.length === 0) return payments
+  }
+}
+
+/**
+ * Everything that must hold in any consistent state: the ledger's supply adds up (the health
+ * check runs its invariants), every paid payment's transaction is on the ledger, no open
+ * payment has received money, and every transaction naming a payment names one that exists.
+ */
+async function expectConsistent({ direct, admin }: Started): Promise<Payment[]> {
+  const health = await admin.sandbox.health()
+  expect(health.checks.ledger.status).toBe('ok')
+  const payments = await allPayments(direct)
+  const byId = new Map(payments.map((p) => [p.id, p]))
+  const paidBy = new Map<string, number>()
+  for (let after: number | undefined; ; ) {
+    const { items } = await admin.ledger.transactions({ limit: 200, after })
+    for (const tx of items) {
+      if (tx.payment === null) continue
+      expect(byId.has(tx.payment), `transaction ${tx.hash} names payment ${tx.payment}, which does not exist`).toBe(true)
+      paidBy.set(tx.payment, (paidBy.get(tx.payment) ?? 0) + 1)
+    }
+    if (items.length < 200) break
+    after = items.at(-1)!.position
+  }
+  for (const payment of payments) {
+    if (payment.status === 'open') {
+      expect(payment.amount_paid, `open payment ${payment.id} has received money`).toBe(0)
+      expect(paidBy.has(payment.id), `open payment ${payment.id} has ledger transactions`).toBe(false)
+    } else {
+      expect(payment.status).toBe('paid')
+      expect(payment.stellarTxId).toBeDefined()
+      expect((await admin.ledger.transaction(payment.stellarTxId!)).payment).toBe(payment.id)
+    }
+  }
+  return payments
+}
+
+describe('sandbox snapshots', () => {
+  it('restores the state of the moment of the snapshot: what came after is gone, what was before is there', async () => {
+    const running = await start()
+    const { direct, admin, sandbox } = running
+    const before = await createPayment(direct, 'Before the snapshot')
+    const paid = await direct.sandbox.pay(before.id)
+    expect(paid.status).toBe('paid')
+    const saved = await admin.snapshots.save('base')
+    expect(saved).toMatchObject({ name: 'base' })
+    expect(saved.size).toBeGreaterThan(0)
+    expect(fs.statSync(path.join(sandbox.snapshots.dir, 'base.sqlite')).mode & 0o777).toBe(0o600)
+
+    const after = await createPayment(direct, 'After the snapshot')
+    await direct.sandbox.pay(after.id)
+    await admin.sandbox.advanceClock(3600)
+    expect((await direct.payments.list()).meta.totalItems).toBe(2)
+
+    const restored = await admin.snapshots.restore('base')
+    expect(restored.snapshot?.name).toBe('base')
+    expect(restored.merchants.map((m) => m.apiKey)).toEqual(sandbox.merchants.map((m) => m.apiKey))
+
+    // The same clients keep working: same keys, same admin token.
+    const payments = await expectConsistent(running)
+    expect(payments.map((p) => p.id)).toEqual([before.id])
+    expect(await direct.payments.get(before.id)).toMatchObject({ status: 'paid', stellarTxId: paid.stellarTxId })
+    const gone = await direct.payments.get(after.id).catch((error: unknown) => error)
+    expect(gone).toBeInstanceOf(PayboxApiError)
+    expect((gone as PayboxApiError).statusCode).toBe(404)
+    // Business time came back too (the hour advanced after the snapshot is undone).
+    expect((await admin.sandbox.clock()).advancedSeconds).toBe(0)
+    expect((await admin.snapshots.list()).items.map((s) => s.name)).toEqual(['base'])
+
+    // The restored sandbox takes new work and stays consistent.
+    const next = await createPayment(direct, 'After the restore')
+    await direct.sandbox.pay(next.id)
+    expect((await expectConsistent(running)).map((p) => p.id).sort()).toEqual([before.id, next.id].sort())
+  })
+
+  it('snapshots taken while payments are created and paid restore to consistent states', async () => {
+    const running = await start()
+    const { direct, admin } = running
+    const PER_WORKER = 12
+    let finished = 0
+    const worker = async (name: string) => {
+      for (let i = 0; i < PER_WORKER; i++) {
+        const payment = await createPayment(direct, `${name} #${i}`)
+        // Every other one is paid: a pay writes the ledger and the payment in one transaction.
+        if (i % 2 === 0) await direct.sandbox.pay(payment.id)
+      }
+      finished++
+    }
+    const writing = Promise.all(['a', 'b', 'c', 'd'].map(worker))
+    const counts: number[] = []
+    for (const [index, threshold] of [3, 12, 24].entries()) {
+      await waitFor(`${threshold} payments`, async () => (await direct.payments.list({ limit: 1 })).meta.totalItems >= threshold)
+      const stillWriting = finished < 4
+      await admin.snapshots.save(`during-${index}`)
+      if (index === 0) expect(stillWriting).toBe(true)
+    }
+    await writing
+    const total = (await direct.payments.list({ limit: 1 })).meta.totalItems
+    expect(total).toBe(4 * PER_WORKER)
+
+    for (const index of [0, 1, 2]) {
+      await admin.snapshots.restore(`during-${index}`)
+      counts.push((await expectConsistent(running)).length)
+    }
+    // Each snapshot saw more than the one before, and the first was taken mid-way.
+    expect(counts[0]).toBeLessThan(total)
+    expect(counts[0]).toBeLessThanOrEqual(counts[1]!)
+    expect(counts[1]).toBeLessThanOrEqual(counts[2]!)
+  })
+
+  it('reset returns a seeded sandbox to its genesis, with the same keys and admin token', async () => {
+    // Frozen, genesis happens at the same instant both times: the accounts are identical.
+    const running = await start({ seed: 'snapshot-reset', frozenAt: Date.UTC(2026, 0, 1) })
+    const { direct, admin, sandbox } = running
+    const genesisAccounts = (await admin.ledger.accounts()).items
+    const payment = await createPayment(direct, 'Before the reset')
+    await direct.sandbox.pay(payment.id)
+    await admin.sandbox.createMerchant({ name: 'Extra', settlement_mode: 'direct' })
+    await admin.sandbox.advanceClock(60)
+
+    const reset = await admin.sandbox.reset()
+    expect(reset.merchants).toEqual(sandbox.merchants)
+    expect((await direct.payments.list()).meta.totalItems).toBe(0)
+    expect((await admin.sandbox.merchants()).items.map((m) => m.name)).toEqual(['Acme Store', 'Bazaar Marketplace'])
+    expect((await admin.ledger.accounts()).items).toEqual(genesisAccounts)
+    expect(reset.clock).toEqual({ now: '2026-01-01T00:00:00.000Z', frozenAt: '2026-01-01T00:00:00.000Z' })
+    await expectConsistent(running)
+  })
+
+  it('refuses bad names, duplicates, unknown snapshots and callers without the admin token', async () => {
+    const { admin, direct, sandbox } = await start()
+    const refusal = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error as PayboxApiError)
+
+    expect((await refusal(admin.snapshots.save('../escape')))?.statusCode).toBe(400)
+    expect((await refusal(admin.snapshots.save('')))?.statusCode).toBe(400)
+    await admin.snapshots.save('one')
+    const duplicate = await refusal(admin.snapshots.save('one'))
+    expect(duplicate?.statusCode).toBe(409)
+    expect(duplicate?.message).toBe('A snapshot named "one" exists already (replace: true overwrites it; from the CLI: snapshot save --force)')
+    expect((await admin.snapshots.save('one', { replace: true })).name).toBe('one')
+    expect((await refusal(admin.snapshots.restore('missing')))?.statusCode).toBe(404)
+    expect((await refusal(direct.request('GET', '/sandbox/snapshots')))?.statusCode).toBe(401)
+    expect((await refusal(direct.request('POST', '/sandbox/reset')))?.statusCode).toBe(401)
+
+    // A damaged file is refused before anything is touched.
+    fs.writeFileSync(path.join(sandbox.snapshots.dir, 'broken.sqlite'), 'not a database')
+    const broken = await refusal(admin.snapshots.restore('broken'))
+    expect(broken?.statusCode).toBe(422)
+    expect((await admin.sandbox.health()).status).toBe('ok')
+
+    await admin.snapshots.remove('one')
+    expect((await admin.snapshots.list()).items.map((s) => s.name)).toEqual(['broken'])
+  })
+
+  it('works for a sandbox in memory too', async () => {
+    const running = await start({ db: ':memory:' })
+    const { direct, admin } = running
+    const kept = await createPayment(direct, 'Kept')
+    await admin.snapshots.save('memory')
+    await createPayment(direct, 'Dropped')
+    await admin.snapshots.restore('memory')
+    expect((await expectConsistent(running)).map((p) => p.id)).toEqual([kept.id])
+  })
+})
