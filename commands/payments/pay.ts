@@ -2,8 +2,9 @@ import { Args, Flags } from '@oclif/core'
 import type { Payment } from '../../src/client/types.js'
 import { ApiCommand } from '../../src/cli/base-command.js'
 import { accountAddressFlag, minorUnitsFlag, oneOfFlags } from '../../src/cli/flag-values.js'
-import { overpaymentOf, underpaymentOf, usdcWorth } from '../../src/cli/payment-simulation.js'
-import { precisionsOf, renderPayment, renderPaySummary } from '../../src/cli/render/payments.js'
+import { overpaymentOf, remainingOf, underpaymentOf, usdcWorth } from '../../src/cli/payment-simulation.js'
+import { formatAmount, precisionsOf, renderPayment, renderPaySummary } from '../../src/cli/render/payments.js'
+import { USDC_SCALE, formatDecimal } from '../../src/money.js'
 
 export default class PaymentsPay extends ApiCommand<typeof PaymentsPay> {
   static override args = {
@@ -13,7 +14,8 @@ export default class PaymentsPay extends ApiCommand<typeof PaymentsPay> {
   static override summary = 'Simulate a customer paying a payment over the sandbox ledger'
   static override description =
     'A sandbox customer wallet sends USDC to the payment\'s destination with its memo, as a real wallet would. ' +
-    'Without an amount it pays exactly what remains. --amount is in major units of the payment\'s currency.'
+    'Without an amount it pays exactly what remains. --amount is in major units of the payment\'s currency. ' +
+    '--memo and --asset XLM simulate a customer\'s mistake: the money lands on the payment\'s destination but pays nothing.'
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> pt_0194…',
@@ -21,6 +23,8 @@ export default class PaymentsPay extends ApiCommand<typeof PaymentsPay> {
     '<%= config.bin %> <%= command.id %> pt_0194… --underpay',
     '<%= config.bin %> <%= command.id %> pt_0194… --overpay --from GCUST…',
     '<%= config.bin %> <%= command.id %> pt_0194… --fail-settlement --json',
+    '<%= config.bin %> <%= command.id %> pt_0194… --memo wrong-memo',
+    '<%= config.bin %> <%= command.id %> pt_0194… --asset XLM',
   ]
 
   // --amount, --underpay and --overpay are alternatives (checked in run()).
@@ -30,6 +34,8 @@ export default class PaymentsPay extends ApiCommand<typeof PaymentsPay> {
     overpay: Flags.boolean({ description: 'Pay what remains plus 10% of the amount' }),
     from: Flags.string({ description: 'Paying customer wallet, G… (default: the one holding the most USDC)' }),
     'fail-settlement': Flags.boolean({ description: 'Make the settlement of this payment fail when it comes' }),
+    memo: Flags.string({ description: 'Send with this text memo instead of the payment\'s (a wrong memo: the money lands, pays nothing)' }),
+    asset: Flags.string({ description: 'Send this asset; XLM is a wrong asset: the money lands, pays nothing', options: ['USDC', 'XLM'] }),
   }
 
   public async run(): Promise<Payment> {
@@ -44,8 +50,16 @@ export default class PaymentsPay extends ApiCommand<typeof PaymentsPay> {
     else if (flags.underpay) amount = underpaymentOf(before, precisions)
     else if (flags.overpay) amount = overpaymentOf(before)
 
-    const payment = await client.sandbox.pay(args.id, { amount, from, failSettlement: flags['fail-settlement'] || undefined })
-    if (!this.jsonEnabled()) {
+    const asset = flags.asset as 'USDC' | 'XLM' | undefined
+    const payment = await client.sandbox.pay(args.id, { amount, from, failSettlement: flags['fail-settlement'] || undefined, memo: flags.memo, asset })
+    if (!this.jsonEnabled() && (flags.memo !== undefined || asset === 'XLM')) {
+      // A mistaken payment credits nothing: say what was sent instead of what was paid.
+      const units = amount ?? remainingOf(before)
+      const sent = `${formatDecimal(usdcWorth(before, units), USDC_SCALE)} ${asset ?? 'USDC'}`
+      const memo = flags.memo === undefined ? '' : ` with memo "${flags.memo}"`
+      this.print(renderPayment(payment, precisions))
+      this.print(`Sent ${sent} (${formatAmount(units, before.amount.currency, precisions)} worth)${memo}; status ${payment.status}`)
+    } else if (!this.jsonEnabled()) {
       // Without an amount the customer paid what remained: what the payment was credited. Its
       // price in USDC is read before paying, as settlement may since have deducted fees.
       const units = amount ?? payment.amount_paid - before.amount_paid

@@ -3,6 +3,8 @@
 // so the payment moves through the same memo matching as every other way of paying. The other
 // simulations make the moves that in production come from outside: a processing failure,
 // expiry now rather than at expiresAt, and the customer cancelling on the checkout page.
+// A customer's mistakes go through the same path: a wrong memo or a wrong asset is a real
+// ledger payment to the destination, and the memo matcher decides that it pays nothing.
 // Each takes the payment row: the API finds it by merchant, the checkout page by auth token.
 import type { Kysely } from 'kysely'
 import { z } from 'zod'
@@ -16,11 +18,26 @@ import { findPaymentById } from '../payments/payment-repository.js'
 import { pricingAmount } from '../payments/payment-schemas.js'
 import { optionalText } from '../validation/common.js'
 
+/** Stellar's limit for a text memo. */
+const MAX_TEXT_MEMO_BYTES = 28
+
 export const payBody = z
   .strictObject({
     amount: pricingAmount.optional(),
     from: z.string().refine(isAccountAddress, { message: 'must be a Stellar account address (G…)' }).optional(),
     failSettlement: z.boolean().optional(),
+    // A customer's mistakes: the money lands on the destination, but the memo matcher credits
+    // nothing (another memo names no payment, or another payment; XLM is not the priced asset).
+    memo: z
+      .string()
+      .min(1, { message: 'must not be empty' })
+      .refine((memo) => Buffer.byteLength(memo, 'utf8') <= MAX_TEXT_MEMO_BYTES, { message: `must be at most ${MAX_TEXT_MEMO_BYTES} bytes` })
+      .optional(),
+    asset: z.enum(['USDC', 'XLM'], { message: 'must be USDC or XLM' }).optional(),
+  })
+  .refine((body) => !body.failSettlement || ((body.asset ?? 'USDC') === 'USDC' && body.memo === undefined), {
+    message: 'applies only to a payment with the payment\'s own memo, in USDC',
+    path: ['failSettlement'],
   })
   .optional()
 export type PayBody = z.infer<typeof payBody>
@@ -30,7 +47,11 @@ export type FailBody = z.infer<typeof failBody>
 
 type SimulationContext = Pick<SandboxContext, 'clock' | 'ledger'>
 
-/** Pays `amount` (default: what remains) from a customer wallet; returns the updated payment. */
+/**
+ * Pays `amount` (default: what remains) from a customer wallet; returns the updated payment.
+ * With `memo` or `asset: 'XLM'` the wallet sends that many stroops with that memo or in XLM
+ * instead, and the payment is credited only if the memo matcher says so.
+ */
 export async function simulateCustomerPayment(
   ctx: SimulationContext,
   db: Kysely<Database>,
@@ -46,7 +67,7 @@ export async function simulateCustomerPayment(
   // Recorded before the money moves: settlement starts inside the ledger transaction that pays.
   if (body?.failSettlement) await savePaymentChange(db, payment, { settlement_will_fail: 1 })
   await refusedByLedgerAs(400, "the customer's payment", () =>
-    ctx.ledger.transfer(db, { from, to: payment.destination, asset: 'USDC', amount: usdc, memo: payment.memo }),
+    ctx.ledger.transfer(db, { from, to: payment.destination, asset: body?.asset ?? 'USDC', amount: usdc, memo: body?.memo ?? payment.memo }),
   )
   return (await findPaymentById(db, payment.id))!
 }

@@ -1,0 +1,64 @@
+import fs from 'node:fs'
+import { Args, Flags, type Interfaces } from '@oclif/core'
+import { ApiCommand } from '../../src/cli/base-command.js'
+import { UserError } from '../../src/cli/errors.js'
+import type { ScenarioReport } from '../../src/scenario/run.js'
+
+export default class ScenarioRun extends ApiCommand<typeof ScenarioRun> {
+  static override args = {
+    file: Args.string({ description: 'Scenario file (.yaml, .yml or .json)', required: true }),
+  }
+
+  static override summary = 'Run a scenario file of API calls, ledger events, clock moves and expectations'
+  static override description =
+    'Runs the steps in order against the sandbox, printing one line per step, and stops at the first failure (the ' +
+    'steps after it are reported skipped). Exits 0 when every step passed, 1 when one failed, 2 when the file is ' +
+    'not a valid scenario (with file:line:col). The format is scenarios/scenario.schema.json; see docs/scenarios.md.'
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> scenarios/paid.yaml',
+    '<%= config.bin %> <%= command.id %> scenarios/refund.yaml --junit reports/refund.xml',
+    '<%= config.bin %> <%= command.id %> my-flow.json --json',
+  ]
+
+  static override flags = {
+    junit: Flags.string({ description: 'Also write the results as JUnit XML to this file' }),
+  }
+
+  public async run(): Promise<ScenarioReport> {
+    const { args, flags } = this
+    // The scenario engine loads yaml and zod: only this command pays for them.
+    const { loadScenarioFile } = await import('../../src/scenario/load.js')
+    const { runScenario } = await import('../../src/scenario/run.js')
+    const { renderScenarioHeader, renderStep, renderSummary } = await import('../../src/scenario/render.js')
+    const loaded = loadScenarioFile(args.file)
+    const connection = this.connection()
+    const report = await runScenario(loaded, {
+      connection,
+      onStart: () => this.print(renderScenarioHeader(loaded.scenario.name, args.file)),
+      merchantClient: () => this.client(connection),
+      adminClient: () => this.adminClient(connection),
+      onStep: (step) => this.print(renderStep(step)),
+    })
+    if (flags.junit !== undefined) await this.writeJunit(flags.junit, report)
+    this.print(renderSummary(report))
+    if (!report.passed) process.exitCode = 1
+    return report
+  }
+
+  protected override async catch(error: Interfaces.CommandError): Promise<void> {
+    await super.catch(error)
+    // An invalid scenario file is not a failed scenario: CI can tell them apart.
+    const exitCode = (error as { exitCode?: unknown }).exitCode
+    if (error instanceof UserError && exitCode === 2) process.exitCode = 2
+  }
+
+  private async writeJunit(file: string, report: ScenarioReport): Promise<void> {
+    const { junitXml } = await import('../../src/scenario/junit.js')
+    try {
+      fs.writeFileSync(file, junitXml(report))
+    } catch (error) {
+      throw new UserError(`Cannot write the JUnit report to ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`)
+    }
+  }
+}
