@@ -52,7 +52,7 @@ export async function forwardPayload(target: ForwardTarget, payload: string): Pr
   }
 }
 
-function describeNetworkError(error: unknown): string {
+export function describeNetworkError(error: unknown): string {
   const cause = error instanceof Error && error.cause instanceof Error ? (error.cause as NodeJS.ErrnoException) : undefined
   if (cause?.code === 'ECONNREFUSED') return 'connection refused (ECONNREFUSED): is your server running?'
   if (cause?.code === 'ENOTFOUND') return 'host not found (ENOTFOUND)'

@@ -1,0 +1,47 @@
+// The webhook body of spec 6, {"data": {...}}, as one serializer shared by the sandbox (which
+// sends it) and `paybox webhooks test-receiver` (which imitates it), so both send the same bytes.
+import type { HistoryEntry, Money, WebhookEventType } from '../client/types.js'
+
+export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../client/types.js'
+
+/**
+ * What a webhook says about a payment after an event. Units as in the payment: amount.value and
+ * amount_paid in the pricing currency's smallest unit; settlement_amount, settlement_fee,
+ * amount_received and amount_remaining in USDC (decimal numbers).
+ */
+export interface WebhookData {
+  type: WebhookEventType
+  id: string
+  status: string
+  settlement_status: string
+  amount: Money
+  settlement_amount: number
+  settlement_currency: string
+  settlement_fee: number
+  amount_paid: number
+  amount_received: number
+  amount_remaining: number
+  history: HistoryEntry[]
+  metadata: Record<string, unknown>
+}
+
+/** The exact text sent and signed. Fields are written in the spec's order, whatever the input's. */
+export function serializeWebhookBody(data: WebhookData): string {
+  return JSON.stringify({
+    data: {
+      type: data.type,
+      id: data.id,
+      status: data.status,
+      settlement_status: data.settlement_status,
+      amount: { value: data.amount.value, currency: data.amount.currency },
+      settlement_amount: data.settlement_amount,
+      settlement_currency: data.settlement_currency,
+      settlement_fee: data.settlement_fee,
+      amount_paid: data.amount_paid,
+      amount_received: data.amount_received,
+      amount_remaining: data.amount_remaining,
+      history: data.history,
+      metadata: data.metadata,
+    },
+  })
+}
