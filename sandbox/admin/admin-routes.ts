@@ -4,11 +4,11 @@ import type { SandboxContext } from '../context.js'
 import { badRequest, notFound } from '../http/errors.js'
 import { findMerchantById, listMerchants } from '../merchants/merchant-repository.js'
 import { createMerchant, rotateSecret, toMerchantCredentials } from '../merchants/merchant-service.js'
-import { noBody } from '../validation/common.js'
+import { noBody, noQuery } from '../validation/common.js'
 import { z } from 'zod'
 import type { MerchantRow } from '../db/schema.js'
 
-const createMerchantBody = z.strictObject({
+export const createMerchantBody = z.strictObject({
   name: z.string().trim().min(1, { message: 'must not be empty' }).max(200),
   settlement_mode: z.enum(['direct', 'escrow'], { message: 'must be direct or escrow' }),
   /** Default platform fee of the merchant's escrow orders, basis points (escrow merchants). */
@@ -19,7 +19,8 @@ const adminView = (merchant: MerchantRow) => ({ ...toMerchantCredentials(merchan
 
 export function adminRoutes(ctx: SandboxContext): Router {
   const router = Router()
-  router.get('/sandbox/merchants', async (_req, res) => {
+  router.get('/sandbox/merchants', async (req, res) => {
+    noQuery.parse(req.query)
     const merchants = await listMerchants(ctx.db)
     res.json({ items: merchants.map(adminView) })
   })

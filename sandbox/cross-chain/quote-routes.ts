@@ -7,6 +7,7 @@ import { currentMerchant } from '../http/auth.js'
 import { notFound } from '../http/errors.js'
 import { findPaymentById } from '../payments/payment-repository.js'
 import { toPaymentResource } from '../payments/payment-resource.js'
+import { noQuery } from '../validation/common.js'
 import { BRIDGE_FEE_BPS, ORIGIN_CHAINS } from './chains.js'
 import { depositBody, quoteBody } from './quote-schemas.js'
 import { createQuote, simulateDeposit, toQuoteResource } from './quote-service.js'
@@ -17,7 +18,8 @@ export const QUOTE_PATH = /^\/payments\/[^/]+\/cross-chain\/quote\/?$/
 export function quoteRoutes(ctx: SandboxContext): Router {
   const router = Router()
 
-  router.get('/cross-chain/chains', (_req, res) => {
+  router.get('/cross-chain/chains', (req, res) => {
+    noQuery.parse(req.query)
     res.json({
       bridgeFeeBps: BRIDGE_FEE_BPS,
       items: ORIGIN_CHAINS.map((chain) => ({ id: chain.id, name: chain.name, addressFormat: chain.addressFormat, tokens: chain.tokens })),

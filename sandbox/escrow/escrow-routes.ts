@@ -12,7 +12,7 @@ import { getPayment } from '../payments/payment-service.js'
 import { noBody, optionalText } from '../validation/common.js'
 import { failEscrow, releaseEscrow } from './escrow-service.js'
 
-const failBody = z.strictObject({ reason: optionalText(200) }).optional()
+export const failBody = z.strictObject({ reason: optionalText(200) }).optional()
 
 export function escrowRoutes(ctx: SandboxContext): Router {
   const router = Router()

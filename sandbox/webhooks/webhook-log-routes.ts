@@ -12,20 +12,20 @@ import { HttpError, notFound } from '../http/errors.js'
 import { pageMeta } from '../http/pagination.js'
 import { markAsStream } from '../http/streams.js'
 import { updateMerchant } from '../merchants/merchant-repository.js'
-import { DEFAULT_PAGE_SIZE, noBody, pageQuery, queryInteger } from '../validation/common.js'
+import { DEFAULT_PAGE_SIZE, noBody, noQuery, pageQuery, queryInteger } from '../validation/common.js'
 import { toDeliveryResource } from './webhook-log-resource.js'
 import { ResendLimiter } from './resend-limiter.js'
 import { findDeliveryForMerchant, findEventsAfter, lastEventSequence, listDeliveries } from './webhook-repository.js'
 
 const DELIVERY_STATUSES = ['pending', 'success', 'failed', 'skipped'] as const
 
-const listQuery = z.strictObject({
+export const listQuery = z.strictObject({
   ...pageQuery,
   status: z.enum(DELIVERY_STATUSES, { message: `must be one of ${DELIVERY_STATUSES.join(', ')}` }).optional(),
   checkout_id: z.string().min(1).max(64).optional(),
 })
 
-const eventsQuery = z.strictObject({ after: queryInteger(0, Number.MAX_SAFE_INTEGER).optional() })
+export const eventsQuery = z.strictObject({ after: queryInteger(0, Number.MAX_SAFE_INTEGER).optional() })
 
 /** SSE keep-alive comments, so proxies and idle timeouts leave the stream open. */
 const KEEP_ALIVE_MS = 15_000
@@ -62,6 +62,7 @@ export function webhookLogRoutes(ctx: SandboxContext): Router {
   // Finished deliveries as they happen, full entries; nothing is replayed from before connecting.
   router.get('/merchants/:merchantId/webhook-logs/stream', async (req, res) => {
     const merchant = merchantOf(req)
+    noQuery.parse(req.query)
     // Listening starts before the session opens; what arrives meanwhile waits for it.
     const waiting: WebhookDeliveryRow[] = []
     let session: Session | undefined

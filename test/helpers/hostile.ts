@@ -1,8 +1,11 @@
 // A seeded, deterministic generator of malformed requests for every endpoint the sandbox serves,
 // and a sender that signs them like an outside client. The same seed always yields the same
-// cases; nothing here reads Math.random.
+// cases; nothing here reads Math.random. Hand-written cases probe each endpoint's own rules;
+// route cases, derived from the app's router stack, reach every route, new ones included.
+import type { Express } from 'express'
+import { parseJsonBody } from '../../sandbox/http/body.js'
 import { signDigest } from '../../src/signing.js'
-import { rawRequest, readResponse, type RawResponse } from './sandbox.js'
+import { readResponse, type RawResponse } from './sandbox.js'
 
 /** mulberry32: a tiny, well-mixed 32-bit PRNG; returns floats in [0, 1). */
 export function mulberry32(seed: number): () => number {
@@ -77,8 +80,13 @@ export const ENDPOINTS = [
   'GET /sandbox/ledger/…',
   'GET /merchants/{id}/webhook-logs…',
   'POST /invoices…',
+  'GET /horizon/…',
+  'POST /horizon/transactions',
+  'POST /sandbox/wallets',
 ] as const
 export type Endpoint = (typeof ENDPOINTS)[number]
+/** The endpoint of route cases: they are spread over every route of the app. */
+export const EVERY_ROUTE = 'every route'
 
 /** Every body field of POST /payments (spec 4.1), nested ones as "amount.value". */
 export const PAYMENT_FIELDS = [
@@ -110,11 +118,16 @@ export type Expectation =
   | { kind: 'page'; status: number }
   /** GET /health: 200 {status: "ok"}. */
   | { kind: 'health' }
+  /**
+   * One of these 4xx statuses, as a JSON error body, or as an HTML page where `pageAllowed`
+   * (browser routes, registered before the JSON body parser).
+   */
+  | { kind: 'rejected'; statuses: number[]; pageAllowed: boolean }
 
 export interface HostileCase {
   /** Unique, human-readable: shown when the case fails. */
   name: string
-  endpoint: Endpoint
+  endpoint: Endpoint | typeof EVERY_ROUTE
   family: string
   /** The POST /payments body field the case targets, if any. */
   field?: PaymentField
@@ -732,26 +745,331 @@ export function generateHostileCases(seed: number, creds: HostileCredentials): H
   }
   invoice('cancel with a body', `/invoices/${rng.hex(8)}/cancel`, 400, 'POST', '{"reason":"x"}')
 
+  // --- /horizon (no credentials, like Horizon; problem documents that carry the error fields too) -----------
+  const horizonRead = (name: string, path: string, status: number, method = 'GET') =>
+    add({ endpoint: 'GET /horizon/…', family: 'horizon', method, path, name: `${path.slice(0, 60)} ${name}`, expect: error(status) })
+  for (const id of ['GABC', `G${'A'.repeat(55)}`, `S${'A'.repeat(55)}`, 'x'.repeat(3000), "'--"]) horizonRead('malformed account id', `/horizon/accounts/${id}`, 400)
+  horizonRead('undecodable account id', '/horizon/accounts/%ZZ', 400)
+  for (const hash of [rng.hex(63), 'z'.repeat(64)]) horizonRead('malformed hash', `/horizon/transactions/${hash}`, 400)
+  horizonRead('unknown hash', `/horizon/transactions/${rng.hex(64)}`, 404)
+  for (const sequence of ['abc', '-1', '99999999999']) horizonRead('malformed ledger', `/horizon/ledgers/${sequence}`, 400)
+  horizonRead('ledger not closed', `/horizon/ledgers/${rng.int(10_000, 99_999)}`, 404)
+  horizonRead('malformed operation id', '/horizon/operations/1e5', 400)
+  for (const query of ['limit=0', 'limit=201', 'order=sideways', 'cursor=-5', 'cursor=now&cursor=1', 'join=transactions', 'cursor=99999999999999999999']) {
+    horizonRead('bad paging', `/horizon/payments?${query}`, 400)
+  }
+  horizonRead('unknown parameter', '/horizon/fee_stats?x=1', 400)
+  horizonRead('no such resource', `/horizon/effects/${rng.hex(8)}`, 404)
+  horizonRead('PUT', '/horizon/transactions', 404, 'PUT')
+  horizonRead('DELETE', `/horizon/accounts/${rng.hex(8)}`, 404, 'DELETE')
+
+  const submit = (name: string, body: string, status: number, type = 'application/x-www-form-urlencoded') =>
+    add({ endpoint: 'POST /horizon/transactions', family: 'horizon-submit', method: 'POST', path: '/horizon/transactions', name: `submit ${name}`, body, headers: [['content-type', type]], expect: error(status) })
+  submit('empty form', '', 400)
+  submit('empty tx', 'tx=', 400)
+  submit('two tx fields', 'tx=AAAA&tx=BBBB', 400)
+  submit('an unknown field', 'tx=AAAA&memo=x', 400)
+  for (let i = 0; i < 4; i++) submit(`random bytes ${i} as an envelope`, `tx=${encodeURIComponent(Buffer.from(rng.hex(rng.int(8, 400)), 'hex').toString('base64'))}`, 400)
+  submit('not base64', `tx=${encodeURIComponent(rng.text(5, 40))}`, 400)
+  submit('eleven fields', Array.from({ length: 11 }, (_, i) => `f${i}=1`).join('&'), 413)
+  submit('over the size limit', `tx=${'A'.repeat(MAX_BODY_BYTES + 1)}`, 413)
+  submit('as JSON', '{"tx":"AAAA"}', 415, 'application/json')
+  submit('as text', 'tx=AAAA', 415, 'text/plain')
+  submit('in latin-1', 'tx=AAAA', 415, 'application/x-www-form-urlencoded; charset=latin1')
+
+  // --- POST /sandbox/wallets (admin token) ---------------------------------------------------------------------
+  const wallet = (name: string, body: string | undefined, status: number, headers: Array<[string, string]> = [['x-sandbox-admin-token', creds.adminToken]]) =>
+    add({ endpoint: 'POST /sandbox/wallets', family: 'wallet', method: 'POST', path: '/sandbox/wallets', name: `wallet ${name}`, body, headers, expect: error(status) })
+  wallet('without the token', '{}', 401, [])
+  wallet('with a wrong token', '{}', 401, [['x-sandbox-admin-token', rng.hex(24)]])
+  for (const bad of [{ usdc: 100 }, { usdc: '-1' }, { usdc: '1.12345678' }, { usdc: '1000000.0000001' }, { usdc: '1e3' }, { xlm: '0' }, { xlm: '0.9999999' }, { xlm: 'lots' }, { secret: `S${'A'.repeat(55)}` }, { usdc: null }]) {
+    wallet(JSON.stringify(bad).slice(0, 40), JSON.stringify(bad), 400)
+  }
+  for (const body of ['[]', '"wallet"', '{"usdc":']) wallet(`body ${body}`, body, 400)
+
+  return cases
+}
+
+// --- Route cases: every route of the app, found in its router stack ------------------------------
+
+export interface RouteInfo {
+  /** Upper case. */
+  method: string
+  /** The Express pattern, such as /payments/:id/refunds. */
+  path: string
+  /** Registered before the JSON body parser: browser pages, /health and short links. */
+  beforeBodyParser: boolean
+}
+
+export const routeLabel = (route: Pick<RouteInfo, 'method' | 'path'>): string => `${route.method} ${route.path}`
+
+interface StackLayer {
+  route?: { path: string | string[]; methods: Record<string, boolean | undefined> }
+  handle?: unknown
+  /** The path the layer was mounted at (app.use(path, router)). */
+  rawPath?: unknown
+}
+
+/**
+ * Every route of an Express app, in registration order, with the path routers are mounted at
+ * put in front. A route or mount path Express keeps in a form this cannot read (a RegExp, a
+ * list under a router) is refused loudly rather than left without cases.
+ */
+export function listRoutes(app: Express): RouteInfo[] {
+  const routes: RouteInfo[] = []
+  let bodyParserSeen = false
+  const walk = (stack: StackLayer[], prefix: string) => {
+    for (const layer of stack) {
+      const nested = (layer.handle as { stack?: StackLayer[] } | undefined)?.stack
+      if (layer.handle === parseJsonBody) {
+        bodyParserSeen = true
+      } else if (layer.route) {
+        const paths = Array.isArray(layer.route.path) ? layer.route.path : [layer.route.path]
+        for (const path of paths) {
+          if (typeof path !== 'string') throw new Error(`listRoutes: a route under "${prefix}" has a path that is not a string`)
+          const full = prefix === '' ? path : path === '/' ? prefix : `${prefix}${path}`
+          for (const [method, on] of Object.entries(layer.route.methods)) {
+            if (!on) continue
+            if (method === '_all') throw new Error(`listRoutes: ${full} is registered with .all(); name its methods so hostile cases can reach them`)
+            routes.push({ method: method.toUpperCase(), path: full, beforeBodyParser: !bodyParserSeen })
+          }
+        }
+      } else if (Array.isArray(nested)) {
+        if (typeof layer.rawPath !== 'string') throw new Error(`listRoutes: a router under "${prefix}" is mounted at a path that is not one string`)
+        walk(nested, layer.rawPath === '/' ? prefix : `${prefix}${layer.rawPath}`)
+      }
+    }
+  }
+  walk((app as unknown as { router: { stack: StackLayer[] } }).router.stack, '')
+  return routes
+}
+
+/** Whether Express would route `wirePath` (query aside) to `pattern`: ":name" is one segment, "*name" the rest, "{…}" optional. */
+export function routeMatches(pattern: string, wirePath: string): boolean {
+  let source = ''
+  for (let i = 0; i < pattern.length; i++) {
+    const char = pattern[i]!
+    const name = /^[:*]([A-Za-z_$][\w$]*)/.exec(pattern.slice(i))
+    if (name) {
+      source += char === ':' ? '[^/]+' : '.+'
+      i += name[0].length - 1
+    } else if (char === '{') source += '(?:'
+    else if (char === '}') source += ')?'
+    else source += char.replace(/[.+?^$()[\]|\\]/g, '\\$&')
+  }
+  return new RegExp(`^${source}/?$`, 'i').test(wirePath.split('?')[0]!)
+}
+
+/**
+ * How many cases reach each route, by route label: cases with its method on a path it matches,
+ * and cases on its path with a method no route of that path has (they probe the path too).
+ */
+export function casesPerRoute(cases: readonly HostileCase[], routes: readonly RouteInfo[]): Map<string, number> {
+  const counts = new Map(routes.map((route) => [routeLabel(route), 0]))
+  for (const c of cases) {
+    const onPath = routes.filter((route) => routeMatches(route.path, c.path))
+    const sameMethod = onPath.filter((route) => route.method === c.method)
+    for (const route of sameMethod.length > 0 ? sameMethod : onPath) counts.set(routeLabel(route), counts.get(routeLabel(route))! + 1)
+  }
+  return counts
+}
+
+/** The route's path with each parameter filled in by `fill`, optional groups kept. */
+function concretePath(pattern: string, fill: (name: string) => string): string {
+  return pattern.replace(/[{}]/g, '').replace(/[:*]([A-Za-z_$][\w$]*)/g, (_m, name: string) => fill(name))
+}
+
+const paramNames = (pattern: string): string[] => [...pattern.matchAll(/[:*]([A-Za-z_$][\w$]*)/g)].map((m) => m[1]!)
+
+/** A plausible value for a parameter: the shape of a real id, or the caller's own merchant id. */
+function sampleParam(name: string, pattern: string, rng: Rng, creds: HostileCredentials): string {
+  if (name === 'merchantId') return creds.direct.id
+  if (name === 'hash') return rng.hex(64)
+  if (name === 'id' && /^\/(sandbox\/)?(payments|checkout)\//.test(pattern)) return `pt_${rng.hex(32)}`
+  return `${rng.hex(8)}-${rng.hex(4)}-4${rng.hex(3)}-8${rng.hex(3)}-${rng.hex(12)}`
+}
+
+/** Path segments no route accepts as an id (already percent-encoded where it matters). */
+const HOSTILE_SEGMENTS = [
+  '%ZZ', '%', '%C3', '%E0%A4%A', '%ED%A0%80', '%FF', '%00', 'x'.repeat(5000), 'é中🙂', "'%20OR%201%3D1--", '..%2F..%2Fetc%2Fpasswd', '-1', '0', '1e309',
+  'null', 'undefined', '%2F', '%20', '__proto__', 'constructor', '%24%7B7*7%7D', '%3Cscript%3E', 'NaN', '[]', '%7B%7D',
+]
+/** Query strings no GET route accepts: unknown, out-of-range, repeated, malformed or huge parameters. */
+const HOSTILE_QUERIES = [
+  'zz_unknown=1', 'page=0', 'page=-1', 'limit=0', 'limit=1e3', 'limit=99999999999', 'page=abc', 'page=%', 'page=%ZZ', 'limit=1&limit=2', 'page[]=1',
+  'page[x]=1', '__proto__=1', 'constructor=x', `zz=${'v'.repeat(6000)}`, `${'k'.repeat(3000)}=1`, 'status=%00', 'order=sideways', 'after=-1', '%ZZ=1',
+]
+/** Bodies refused before any route reads them (sandbox/http/body.ts): [status, name, body, content-type]. */
+const PARSER_REFUSALS: Array<[number, string, string | Uint8Array, string | undefined]> = [
+  [400, 'truncated JSON', '{"zz":', undefined],
+  [400, 'single quotes', "{'zz': 1}", undefined],
+  [400, 'trailing comma', '{"zz":1,}', undefined],
+  [400, 'NaN', '{"zz":NaN}', undefined],
+  [400, 'BOM', '\ufeff{}', undefined],
+  [400, 'two documents', '{}{}', undefined],
+  [400, '33 levels', `${'['.repeat(33)}${']'.repeat(33)}`, undefined],
+  [400, '20000 levels', `${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}`, undefined],
+  [400, 'invalid UTF-8', Uint8Array.from([0x7b, 0x22, 0x7a, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0x22, 0x7d]), 'application/json'],
+  [415, 'text/plain', '{}', 'text/plain'],
+  [415, 'form', 'zz=1', 'application/x-www-form-urlencoded'],
+  [415, 'XML', '<zz/>', 'application/xml'],
+  [413, 'over 256 KiB', `{"zz":"${'o'.repeat(MAX_BODY_BYTES)}"}`, undefined],
+]
+/** Well-formed JSON that is no route's body: not an object, or an object with fields no route has. */
+const FOREIGN_BODIES = ['[]', '[{}]', '"text"', '42', 'true', 'null', '{"zz_unknown":1}', '{"__proto__":{"polluted":true}}', '{"constructor":{"prototype":{"polluted":true}}}', `{"zz":"${'z'.repeat(100_000)}"}`]
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']
+/**
+ * GET routes that answer whatever else the query holds, by design: the probe, the API's own
+ * description, and browser pages (links pick up tracking parameters). Every other GET route
+ * refuses a parameter it does not know (docs/api.md).
+ */
+const QUERY_IGNORED = [/^\/health$/, /^\/openapi\.json$/, /^\/s\//, /^\/checkout\//]
+/** How many values of each family a route gets before random variants fill up the count. */
+const PER_ROUTE = { segments: 6, queries: 5, parserRefusals: 4, foreignBodies: 4 }
+/** Over Node's 16 KiB limit on request headers: refused before routing, with 431. */
+const OVERSIZED_HEADER: [string, string] = ['x-hostile-padding', 'h'.repeat(17 * 1024)]
+
+/** JSON of random shape: nested, unicode, extreme numbers, keys no schema has. */
+function junkValue(rng: Rng, depth: number): unknown {
+  switch (rng.int(0, depth >= 4 ? 3 : 5)) {
+    case 0:
+      return rng.text(0, 40)
+    case 1:
+      return rng.pick([0, -1, -0, 1.5, 1e308, -1e308, 2 ** 53 + 1, 5e-324, rng.int(-1e9, 1e9)])
+    case 2:
+      return rng.pick([true, false, null])
+    case 3:
+      return rng.text(200, 3000, KEY_ALPHABET)
+    case 4:
+      return Array.from({ length: rng.int(0, 4) }, () => junkValue(rng, depth + 1))
+    default:
+      return junkObject(rng, depth + 1)
+  }
+}
+function junkObject(rng: Rng, depth: number): Record<string, unknown> {
+  const object: Record<string, unknown> = {}
+  setOwn(object, `zz_${rng.hex(6)}`, junkValue(rng, depth))
+  for (let i = rng.int(0, 3); i > 0; i--) setOwn(object, rng.pick(['amount', 'description', 'name', 'seconds', 'reason', rng.text(1, 12, KEY_ALPHABET)]), junkValue(rng, depth))
+  return object
+}
+
+/**
+ * `count` cases over every route in `routes`, numbered from `firstIndex`: for each route, its
+ * parameters replaced by hostile segments, junk query strings, bodies the parser refuses, bodies
+ * of the wrong shape, and headers over Node's limit; for each path, the methods it does not
+ * have. Then random variants of these, until there are `count`. Every case is signed as the
+ * direct merchant and carries the admin token, so it passes whichever authentication its route
+ * has and reaches the route's own checks.
+ */
+export function generateRouteCases(seed: number, routes: readonly RouteInfo[], creds: HostileCredentials, count: number, firstIndex = 0): HostileCase[] {
+  const rng = new Rng(seed ^ 0x7a11_0e5)
+  const cases: HostileCase[] = []
+  const credentials: Array<[string, string]> = [['x-sandbox-admin-token', creds.adminToken]]
+  const add = (route: RouteInfo, family: string, name: string, path: string, expect: Expectation, extra: Partial<HostileCase> = {}) => {
+    const method = extra.method ?? route.method
+    cases.push({
+      endpoint: EVERY_ROUTE,
+      family,
+      method,
+      path: onTheWire(path),
+      name: `#${firstIndex + cases.length} ${method} ${route.path} ${family}: ${name}`,
+      headers: [...credentials, ...(extra.headers ?? [])],
+      signAs: 'direct',
+      expect,
+      ...(extra.body !== undefined ? { body: extra.body } : {}),
+    })
+  }
+  const rejected = (route: RouteInfo, statuses: number[]): Expectation => ({ kind: 'rejected', statuses, pageAllowed: route.beforeBodyParser })
+  const sample = (route: RouteInfo) => concretePath(route.path, (name) => sampleParam(name, route.path, rng, creds))
+  // With a parameter, the lookup may refuse first (404); without one, only the input is wrong (400).
+  const refusal = (route: RouteInfo) => rejected(route, paramNames(route.path).length > 0 ? [400, 404] : [400])
+  const takesBody = (route: RouteInfo) => route.method !== 'GET' && !route.beforeBodyParser
+  const readsQuery = (route: RouteInfo) => route.method === 'GET' && !QUERY_IGNORED.some((pattern) => pattern.test(route.path))
+
+  const systematic: Array<() => void> = []
+  for (const route of routes) {
+    systematic.push(() => add(route, 'route-header', 'headers over 16 KiB', sample(route), rejected(route, [431]), { headers: [OVERSIZED_HEADER] }))
+    for (const param of paramNames(route.path)) {
+      for (const segment of rng.sample(HOSTILE_SEGMENTS, PER_ROUTE.segments)) {
+        const path = concretePath(route.path, (name) => (name === param ? segment : sampleParam(name, route.path, rng, creds)))
+        systematic.push(() => add(route, 'route-param', `${param} = ${segment.slice(0, 30)}${segment.length > 30 ? `…(${segment.length})` : ''}`, path, rejected(route, [400, 404])))
+      }
+    }
+    if (readsQuery(route)) {
+      for (const query of rng.sample(HOSTILE_QUERIES, PER_ROUTE.queries)) systematic.push(() => add(route, 'route-query', query.slice(0, 40), `${sample(route)}?${query}`, refusal(route)))
+    }
+    if (takesBody(route)) {
+      for (const [status, name, body, type] of rng.sample(PARSER_REFUSALS, PER_ROUTE.parserRefusals)) {
+        const headers: Array<[string, string]> = type === undefined ? [] : [['content-type', type]]
+        systematic.push(() => add(route, 'route-body-parser', name, sample(route), rejected(route, [status]), { body, headers }))
+      }
+      for (const body of rng.sample(FOREIGN_BODIES, PER_ROUTE.foreignBodies)) systematic.push(() => add(route, 'route-body-shape', body.slice(0, 40), sample(route), refusal(route), { body }))
+    }
+  }
+  const byPath = new Map<string, RouteInfo[]>()
+  for (const route of routes) byPath.set(route.path, [...(byPath.get(route.path) ?? []), route])
+  for (const [path, onPath] of byPath) {
+    for (const method of METHODS.filter((m) => !onPath.some((route) => route.method === m))) {
+      const route = onPath[0]!
+      const extra: Partial<HostileCase> = method === 'GET' ? { method } : { method, body: '{}' }
+      systematic.push(() => add(route, 'route-method', `${method} of ${path}`, sample(route), rejected(route, [404, 405]), extra))
+    }
+  }
+  for (const make of systematic) make()
+
+  // Random variants, as many as asked for beyond the systematic ones.
+  while (cases.length < count) {
+    const route = rng.pick(routes)
+    const params = paramNames(route.path)
+    const families = [
+      ...(params.length > 0 ? ['param'] : []),
+      ...(readsQuery(route) ? ['query'] : []),
+      ...(takesBody(route) ? ['body', 'bytes'] : []),
+    ]
+    if (families.length === 0) continue
+    switch (rng.pick(families)) {
+      case 'param': {
+        const param = rng.pick(params)
+        const segment = encodeURIComponent(rng.text(1, rng.chance(0.1) ? 4000 : 60))
+        const path = concretePath(route.path, (name) => (name === param ? segment : sampleParam(name, route.path, rng, creds)))
+        add(route, 'route-param', `random ${param} of ${segment.length} chars`, path, rejected(route, [400, 404]))
+        break
+      }
+      case 'query': {
+        const pairs = Array.from({ length: rng.int(1, 4) }, () => [`zz_${rng.text(1, 20, KEY_ALPHABET)}`, rng.text(0, rng.chance(0.1) ? 3000 : 40)] as [string, string])
+        add(route, 'route-query', `random ${pairs.length} unknown parameters`, `${sample(route)}?${encodeQuery(pairs)}`, refusal(route))
+        break
+      }
+      case 'body': {
+        const text = toJson(junkObject(rng, 0))
+        add(route, 'route-body-shape', `random object of ${text.length} bytes`, sample(route), refusal(route), { body: rng.chance(0.2) ? text.slice(0, rng.int(1, text.length - 1)) : text })
+        break
+      }
+      default: {
+        const bytes = Uint8Array.from([0x7b, 0xff, ...Array.from({ length: rng.int(0, 300) }, () => rng.int(0, 255))])
+        add(route, 'route-body-parser', `${bytes.length} random bytes`, sample(route), rejected(route, [400]), { body: bytes, headers: [['content-type', 'application/json']] })
+      }
+    }
+  }
   return cases
 }
 
 export type SendCredentials = Pick<HostileCredentials, 'direct' | 'escrow'>
 
+/** A case whose answer takes longer than this failed: a stream opened, or the server hangs. */
+export const RESPONSE_TIMEOUT_MS = 5_000
+
 /**
- * Sends a case. Cases with a string body and no repeated header go through rawRequest (which
- * signs exactly like an outside client); byte bodies and repeated headers are sent with fetch
- * directly. In header values, {{now}} is the current Unix time and {{sig}} the correct signature
- * of this request by `signAs` ({{sig:/path}}: signed over another path).
+ * Sends a case exactly as written: its bytes, its headers in order (a name may repeat), signed
+ * like an outside client by `signAs` unless the case sets x-digest-* itself. In header values,
+ * {{now}} is the current Unix time and {{sig}} the correct signature of this request by
+ * `signAs` ({{sig:/path}}: signed over another path). Rejects when no answer comes within
+ * RESPONSE_TIMEOUT_MS.
  */
 export async function sendHostile(baseUrl: string, c: HostileCase, creds: SendCredentials): Promise<RawResponse> {
   const signer = c.signAs ? creds[c.signAs] : undefined
   const names = c.headers.map(([name]) => name.toLowerCase())
   const ownDigest = names.some((name) => name.startsWith('x-digest-k') || name.startsWith('x-digest-t') || name.startsWith('x-digest-s'))
-  const repeated = new Set(names).size !== names.length
-  if (typeof c.body !== 'object' && !ownDigest && !repeated && c.signBody === undefined) {
-    return rawRequest(baseUrl, { method: c.method, path: c.path, body: c.body, headers: Object.fromEntries(c.headers), as: signer })
-  }
-
   const now = String(Math.floor(Date.now() / 1000))
   const bodyText = c.signBody ?? (typeof c.body === 'string' ? c.body : c.body === undefined ? '' : Buffer.from(c.body).toString('utf8'))
   const sign = (path: string) => (signer ? signDigest(signer.apiSecret, { path, timestamp: now, method: c.method, body: bodyText }) : '')
@@ -765,5 +1083,12 @@ export async function sendHostile(baseUrl: string, c: HostileCase, creds: SendCr
     headers.set('x-digest-timestamp', now)
     headers.set('x-digest-signature', sign(c.path))
   }
-  return readResponse(await fetch(`${baseUrl}${c.path}`, { method: c.method, headers, body: c.body, redirect: 'manual' }))
+  const response = await fetch(`${baseUrl}${c.path}`, {
+    method: c.method,
+    headers,
+    body: c.body,
+    redirect: 'manual',
+    signal: AbortSignal.timeout(RESPONSE_TIMEOUT_MS),
+  })
+  return readResponse(response)
 }

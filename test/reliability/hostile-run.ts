@@ -1,0 +1,208 @@
+// Runs the hostile-input suite against a real sandbox and judges every answer: the CI test
+// (test/e2e/hostile-input.test.ts) sends 2,000 cases, the bench calls runHostile({cases: 10_000}).
+// Nothing here imports vitest, so the bench can load it with tsx.
+import { createApp } from '../../sandbox/http/app.js'
+import type { RunningSandbox } from '../../sandbox/server.js'
+import {
+  casesPerRoute,
+  generateHostileCases,
+  generateRouteCases,
+  listRoutes,
+  sendHostile,
+  type HostileCase,
+  type HostileCredentials,
+  type RouteInfo,
+} from '../helpers/hostile.js'
+import { rawRequest, startTestSandbox, type RawResponse } from '../helpers/sandbox.js'
+
+export const CI_SEED = 0x5eed_2026
+export const CI_CASES = 2_000
+/** Each route must be reached by at least this many cases, or the suite is incomplete. */
+export const MIN_CASES_PER_ROUTE = 3
+
+const STACK_TRACE = /    at |\.ts:/
+
+export interface Outcome {
+  case: HostileCase
+  /** Undefined when no answer came (the connection broke or the request timed out). */
+  response?: RawResponse
+  error?: string
+}
+
+/** The hand-written cases, then route cases up to `total` in all, numbered as one list. */
+export function hostileSuite(seed: number, creds: HostileCredentials, routes: readonly RouteInfo[], total: number): HostileCase[] {
+  const curated = generateHostileCases(seed, creds)
+  return [...curated, ...generateRouteCases(seed, routes, creds, total - curated.length, curated.length)]
+}
+
+/**
+ * The routes a running sandbox serves: its app built again on its context with every optional
+ * control present, only to be listed (nothing in it is ever called).
+ */
+export function sandboxRoutes(sandbox: RunningSandbox): RouteInfo[] {
+  const notForListing = () => Promise.reject(new Error('this app was built only to list its routes'))
+  return listRoutes(createApp(sandbox.context, { state: { snapshots: sandbox.snapshots, restore: notForListing, reset: notForListing } }))
+}
+
+/** Everything wrong with one answer, or [] when it is what the case expects. */
+export function problems({ case: c, response, error }: Outcome): string[] {
+  if (!response) return [`no answer: ${error ?? 'unknown error'}`]
+  const found: string[] = []
+  const { status, text, json } = response
+  const type = response.headers.get('content-type') ?? ''
+  if (STACK_TRACE.test(text)) found.push('body contains a stack trace')
+  if (status >= 500) found.push(`status ${status} (server error)`)
+  const errorBody = () => {
+    if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+      found.push('body is not a JSON object')
+      return
+    }
+    const body = json as Record<string, unknown>
+    if (typeof body.statusCode !== 'number' || body.statusCode !== status) found.push(`statusCode ${String(body.statusCode)} does not equal the HTTP status`)
+    if (typeof body.reason !== 'string' || body.reason === '') found.push('reason is not a non-empty string')
+    if (typeof body.message !== 'string') found.push('message is not a string')
+    if (!type.startsWith('application/json')) found.push(`content-type ${type}`)
+  }
+  switch (c.expect.kind) {
+    case 'health':
+      if (status !== 200) found.push(`status ${status}, expected 200`)
+      if ((json as { status?: unknown } | undefined)?.status !== 'ok') found.push('body is not {"status":"ok"}')
+      break
+    case 'page':
+      if (status !== c.expect.status) found.push(`status ${status}, expected ${c.expect.status}`)
+      if (!type.startsWith('text/html')) found.push(`content-type ${type}, expected HTML`)
+      break
+    case 'error':
+      if (status < 400 || status >= 500) found.push(`status ${status} is not 4xx`)
+      if (status !== c.expect.status) found.push(`status ${status}, expected ${c.expect.status}`)
+      errorBody()
+      break
+    case 'rejected':
+      if (!c.expect.statuses.includes(status)) found.push(`status ${status}, expected one of ${c.expect.statuses.join(', ')}`)
+      if (!(c.expect.pageAllowed && type.startsWith('text/html'))) errorBody()
+      break
+  }
+  return found
+}
+
+/** One line that names the case and what was wrong, enough to replay it with the seed. */
+export function describeFailure(seed: number, outcome: Outcome, found: string[]): string {
+  const c = outcome.case
+  const body = c.body === undefined ? '' : typeof c.body === 'string' ? c.body : `<bytes ${Buffer.from(c.body).toString('hex').slice(0, 80)}>`
+  const answer = outcome.response?.text.slice(0, 200) ?? ''
+  return `seed ${seed} ${c.name}: ${found.join('; ')} | sent ${c.method} ${c.path.slice(0, 150)} ${body.slice(0, 120)} | got ${answer}`
+}
+
+/** Sends the cases one at a time, in order, so a run is the same every time. */
+export async function sendAll(baseUrl: string, cases: readonly HostileCase[], creds: HostileCredentials): Promise<Outcome[]> {
+  const outcomes: Outcome[] = []
+  for (const c of cases) {
+    try {
+      outcomes.push({ case: c, response: await sendHostile(baseUrl, c, creds) })
+    } catch (error) {
+      outcomes.push({ case: c, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) })
+    }
+  }
+  return outcomes
+}
+
+export interface FingerprintMerchant {
+  id: string
+  apiKey: string
+  apiSecret: string
+}
+
+/**
+ * What a refused request must not change, read over HTTP: each merchant's payments, refunds,
+ * invoices, invoice counter, webhook log and profile; the merchants; the ledger (accounts,
+ * balances, sequences, last transaction); the business clock's settings.
+ */
+export async function stateFingerprint(baseUrl: string, merchants: readonly FingerprintMerchant[], adminToken: string): Promise<Record<string, unknown>> {
+  const read = async (path: string, as?: FingerprintMerchant): Promise<unknown> => {
+    const response = await rawRequest(baseUrl, { method: 'GET', path, as, headers: as ? {} : { 'x-sandbox-admin-token': adminToken } })
+    if (response.status !== 200) throw new Error(`GET ${path} answered ${response.status}: ${response.text.slice(0, 200)}`)
+    return response.json
+  }
+  const total = async (path: string, as: FingerprintMerchant) => (await read(path, as) as { meta: { totalItems: number } }).meta.totalItems
+  const state: Record<string, unknown> = {}
+  for (const merchant of merchants) {
+    state[merchant.id] = {
+      payments: await total('/payments?limit=1', merchant),
+      refunds: await total('/refunds?limit=1', merchant),
+      invoices: await total('/invoices?limit=1', merchant),
+      invoiceSettings: await read('/invoices/settings', merchant),
+      webhookLog: await total(`/merchants/${merchant.id}/webhook-logs?limit=1`, merchant),
+      profile: await read('/merchant', merchant),
+    }
+  }
+  state.merchants = await read('/sandbox/merchants')
+  state.ledgerAccounts = await read('/sandbox/ledger/accounts')
+  state.lastLedgerTransaction = ((await read('/sandbox/ledger/transactions?order=desc&limit=1')) as { items: unknown[] }).items
+  // The clock's settings (offset, frozen or not), not the time it reads.
+  const { now: _now, ...clock } = (await read('/sandbox/clock')) as { now: string }
+  state.clock = clock
+  return state
+}
+
+export interface HostileRunOptions {
+  /** How many cases in all (hand-written ones included); at least the systematic ones are sent. */
+  cases?: number
+  seed?: number
+}
+
+export interface HostileRunReport {
+  seed: number
+  cases: number
+  durationMs: number
+  /** One line per case that was not answered as expected; empty when the run passed. */
+  failures: string[]
+  /** How many answers had each status. */
+  statuses: Record<number, number>
+  /** Routes reached by fewer than MIN_CASES_PER_ROUTE cases. */
+  uncoveredRoutes: string[]
+  /** What the refused requests changed; empty when nothing. */
+  stateChanges: string[]
+  healthyAfter: boolean
+}
+
+/**
+ * Starts an in-process sandbox on a fresh database file, sends the suite to it and reports.
+ * For the bench: `runHostile({cases: 10_000})`; passes when failures, uncoveredRoutes and
+ * stateChanges are all empty and healthyAfter is true.
+ */
+export async function runHostile(options: HostileRunOptions = {}): Promise<HostileRunReport> {
+  const seed = options.seed ?? CI_SEED
+  const sandbox = await startTestSandbox()
+  try {
+    const [direct, escrow] = sandbox.merchants
+    const creds: HostileCredentials = { direct: direct!, escrow: escrow!, adminToken: sandbox.identity.adminToken }
+    const routes = sandboxRoutes(sandbox)
+    const cases = hostileSuite(seed, creds, routes, options.cases ?? CI_CASES)
+    const before = await stateFingerprint(sandbox.url, sandbox.merchants, creds.adminToken)
+    const started = performance.now()
+    const outcomes = await sendAll(sandbox.url, cases, creds)
+    const durationMs = Math.round(performance.now() - started)
+    const after = await stateFingerprint(sandbox.url, sandbox.merchants, creds.adminToken)
+    const health = await rawRequest(sandbox.url, { method: 'GET', path: '/health' })
+
+    const statuses: Record<number, number> = {}
+    for (const { response } of outcomes) if (response) statuses[response.status] = (statuses[response.status] ?? 0) + 1
+    return {
+      seed,
+      cases: cases.length,
+      durationMs,
+      failures: outcomes.flatMap((outcome) => {
+        const found = problems(outcome)
+        return found.length > 0 ? [describeFailure(seed, outcome, found)] : []
+      }),
+      statuses,
+      uncoveredRoutes: [...casesPerRoute(cases, routes)].filter(([, n]) => n < MIN_CASES_PER_ROUTE).map(([route, n]) => `${route} (${n} cases)`),
+      stateChanges: Object.keys({ ...before, ...after })
+        .filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]))
+        .map((key) => `${key}: ${JSON.stringify(before[key]).slice(0, 300)} → ${JSON.stringify(after[key]).slice(0, 300)}`),
+      healthyAfter: health.status === 200 && (health.json as { status?: string } | undefined)?.status === 'ok',
+    }
+  } finally {
+    await sandbox.stop()
+  }
+}
