@@ -18,10 +18,12 @@ import InvoicesSettings from './invoices/settings.js'
 import LedgerAccounts from './ledger/accounts.js'
 import LedgerTransactions from './ledger/transactions.js'
 import LedgerTx from './ledger/tx.js'
+import LedgerWalletCreate from './ledger/wallet/create.js'
 import Listen from './listen.js'
 import Login from './login.js'
 import MerchantsCreate from './merchants/create.js'
 import MerchantsRotateSecret from './merchants/rotate-secret.js'
+import OpenApi from './openapi.js'
 import PaymentsAcceptUnderpayment from './payments/accept-underpayment.js'
 import PaymentsCreate from './payments/create.js'
 import PaymentsDeposit from './payments/deposit.js'
@@ -35,9 +37,20 @@ import PaymentsRefund from './payments/refund.js'
 import RefundsGet from './refunds/get.js'
 import RefundsList from './refunds/list.js'
 import SandboxClockAdvance from './sandbox/clock/advance.js'
+import SandboxClockFreeze from './sandbox/clock/freeze.js'
 import SandboxClockShow from './sandbox/clock/index.js'
+import SandboxClockUnfreeze from './sandbox/clock/unfreeze.js'
+import SandboxKeys from './sandbox/keys.js'
+import SandboxLogs from './sandbox/logs.js'
+import SandboxReset from './sandbox/reset.js'
+import SandboxSnapshotList from './sandbox/snapshot/list.js'
+import SandboxSnapshotRestore from './sandbox/snapshot/restore.js'
+import SandboxSnapshotSave from './sandbox/snapshot/save.js'
 import SandboxStart from './sandbox/start.js'
 import SandboxStatus from './sandbox/status.js'
+import SandboxStop from './sandbox/stop.js'
+import SandboxWait from './sandbox/wait.js'
+import ScenarioRun from './scenario/run.js'
 import Trigger from './trigger.js'
 import WebhooksGet from './webhooks/get.js'
 import WebhooksList from './webhooks/list.js'
@@ -45,6 +58,7 @@ import WebhooksPause from './webhooks/pause.js'
 import WebhooksResend from './webhooks/resend.js'
 import WebhooksResume from './webhooks/resume.js'
 import WebhooksTail from './webhooks/tail.js'
+import WebhooksTestReceiver from './webhooks/test-receiver.js'
 import WebhooksVerify from './webhooks/verify.js'
 
 export const COMMANDS = {
@@ -66,10 +80,12 @@ export const COMMANDS = {
   'ledger:accounts': LedgerAccounts,
   'ledger:transactions': LedgerTransactions,
   'ledger:tx': LedgerTx,
+  'ledger:wallet:create': LedgerWalletCreate,
   listen: Listen,
   login: Login,
   'merchants:create': MerchantsCreate,
   'merchants:rotate-secret': MerchantsRotateSecret,
+  openapi: OpenApi,
   'payments:accept-underpayment': PaymentsAcceptUnderpayment,
   'payments:create': PaymentsCreate,
   'payments:deposit': PaymentsDeposit,
@@ -84,8 +100,19 @@ export const COMMANDS = {
   'refunds:list': RefundsList,
   'sandbox:clock': SandboxClockShow,
   'sandbox:clock:advance': SandboxClockAdvance,
+  'sandbox:clock:freeze': SandboxClockFreeze,
+  'sandbox:clock:unfreeze': SandboxClockUnfreeze,
+  'sandbox:keys': SandboxKeys,
+  'sandbox:logs': SandboxLogs,
+  'sandbox:reset': SandboxReset,
+  'sandbox:snapshot:list': SandboxSnapshotList,
+  'sandbox:snapshot:restore': SandboxSnapshotRestore,
+  'sandbox:snapshot:save': SandboxSnapshotSave,
   'sandbox:start': SandboxStart,
   'sandbox:status': SandboxStatus,
+  'sandbox:stop': SandboxStop,
+  'sandbox:wait': SandboxWait,
+  'scenario:run': ScenarioRun,
   trigger: Trigger,
   'webhooks:get': WebhooksGet,
   'webhooks:list': WebhooksList,
@@ -93,5 +120,6 @@ export const COMMANDS = {
   'webhooks:resend': WebhooksResend,
   'webhooks:resume': WebhooksResume,
   'webhooks:tail': WebhooksTail,
+  'webhooks:test-receiver': WebhooksTestReceiver,
   'webhooks:verify': WebhooksVerify,
 }

@@ -11,35 +11,49 @@ import { QUOTE_PATH, quoteRoutes } from '../cross-chain/quote-routes.js'
 import { escrowRoutes } from '../escrow/escrow-routes.js'
 import { feeTierRoutes } from '../fees/fee-tier-routes.js'
 import { invoiceRoutes } from '../invoices/invoice-routes.js'
+import { HORIZON_PATH, horizonRoutes } from '../horizon/horizon-routes.js'
 import { ledgerRoutes } from '../ledger/ledger-routes.js'
+import { walletRoutes } from '../ledger/wallet-routes.js'
 import { findMerchantByApiKey } from '../merchants/merchant-repository.js'
 import { merchantRoutes } from '../merchants/merchant-routes.js'
+import { openApiRoutes } from '../openapi/openapi-routes.js'
 import { paymentRoutes } from '../payments/payment-routes.js'
 import { refundRoutes } from '../refunds/refund-routes.js'
 import { clockRoutes } from '../simulation/clock-routes.js'
 import { paymentSimulationRoutes } from '../simulation/payment-simulation-routes.js'
 import { webhookLogRoutes } from '../webhooks/webhook-log-routes.js'
+import { HealthService } from '../health/health-service.js'
+import { healthRoutes } from '../health/health-routes.js'
+import { snapshotRoutes, type SandboxStateControls } from '../snapshots/snapshot-routes.js'
 import { SIGNATURE_FAILED, UNAUTHORIZED, adminAuth, digestAuth } from './auth.js'
 import { parseJsonBody } from './body.js'
 import { errorMiddleware, notFoundRoute } from './errors.js'
 
-export function createApp(ctx: SandboxContext): Express {
+/** What the server hands the app beyond the context: its health checks and the state swaps (snapshots, reset). */
+export interface AppControls {
+  health?: HealthService
+  state?: SandboxStateControls
+}
+
+export function createApp(ctx: SandboxContext, controls: AppControls = {}): Express {
   const app = express()
   // Nothing here needs ETags, the X-Powered-By banner, or nested query objects.
   app.disable('x-powered-by')
   app.set('etag', false)
   app.set('query parser', 'simple')
 
-  app.get('/health', (_req, res) => {
-    res.json({ status: 'ok' })
-  })
+  app.use(healthRoutes(controls.health ?? new HealthService(ctx)))
+  // The API's own description is public, like /health.
+  app.use(openApiRoutes(ctx))
   app.use(shortLinkRoutes(ctx))
   app.use(checkoutRoutes(ctx))
+  // Horizon needs no credentials, like the real one, and reads form bodies (tx=…), not JSON.
+  app.use(HORIZON_PATH, horizonRoutes(ctx))
 
   app.use(parseJsonBody)
 
   // Who may call what: the admin token for sandbox-wide controls, digest auth for merchants.
-  app.use(['/sandbox/merchants', '/sandbox/clock', '/sandbox/ledger'], adminAuth(ctx.identity.adminToken))
+  app.use(['/sandbox/merchants', '/sandbox/clock', '/sandbox/ledger', '/sandbox/wallets', '/sandbox/snapshots', '/sandbox/reset'], adminAuth(ctx.identity.adminToken))
   const auth = { wallClock: ctx.wallClock, findMerchantByApiKey: (apiKey: string) => findMerchantByApiKey(ctx.db, apiKey) }
   const merchantAuth = digestAuth(auth, UNAUTHORIZED)
   const optionalMerchantAuth = digestAuth(auth, UNAUTHORIZED, { optional: true })
@@ -51,8 +65,10 @@ export function createApp(ctx: SandboxContext): Express {
   app.use(['/invoices', '/merchant', '/currencies', '/merchants'], digestAuth(auth, SIGNATURE_FAILED))
 
   app.use(adminRoutes(ctx))
+  if (controls.state) app.use(snapshotRoutes(ctx, controls.state))
   app.use(clockRoutes(ctx))
   app.use(ledgerRoutes(ctx))
+  app.use(walletRoutes(ctx))
   app.use(paymentRoutes(ctx))
   app.use(refundRoutes(ctx))
   app.use(paymentSimulationRoutes(ctx))

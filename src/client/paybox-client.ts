@@ -9,6 +9,7 @@ import type {
   AccountBalances,
   CreateMerchantRequest,
   CreatePaymentRequest,
+  CreateWalletRequest,
   CreateInvoiceRequest,
   CreateRefundRequest,
   CrossChainQuote,
@@ -35,8 +36,12 @@ import type {
   Refund,
   SandboxClock,
   SandboxFailRequest,
+  SandboxHealth,
   SandboxMerchant,
   SandboxPayRequest,
+  SandboxSnapshot,
+  SandboxStateSwap,
+  SandboxWallet,
   UpdateInvoiceSettingsRequest,
   WebhookDelivery,
   WebhooksPausedState,
@@ -175,11 +180,19 @@ export class PayboxClient {
     list: () => this.request<{ items: Currency[] }>('GET', '/currencies'),
   }
 
+  /** The OpenAPI 3.1 document of the whole API, as the server describes itself (no credentials needed). */
+  openapi(): Promise<Record<string, unknown>> {
+    return this.request<Record<string, unknown>>('GET', '/openapi.json', { auth: 'none' })
+  }
+
   readonly sandbox = {
-    health: () => this.request<{ status: string }>('GET', '/health', { auth: 'none' }),
+    /** 200 when the database, the ledger and the webhook dispatcher all work; a 503 throws PayboxApiError (its body has the checks). */
+    health: () => this.request<SandboxHealth>('GET', '/health', { auth: 'none' }),
     merchants: () => this.request<{ items: SandboxMerchant[] }>('GET', '/sandbox/merchants', { auth: 'admin' }),
     /** A new merchant with fresh keys and a funded settlement account (admin token). */
     createMerchant: (body: CreateMerchantRequest) => this.request<SandboxMerchant>('POST', '/sandbox/merchants', { auth: 'admin', body }),
+    /** A new customer wallet funded with XLM and USDC, secret included, for real Stellar tools (admin token). */
+    createWallet: (body: CreateWalletRequest = {}) => this.request<SandboxWallet>('POST', '/sandbox/wallets', { auth: 'admin', body }),
     clock: () => this.request<SandboxClock>('GET', '/sandbox/clock', { auth: 'admin' }),
     /** A sandbox customer wallet pays the payment over the ledger (default: what remains). */
     pay: (paymentId: string, body: SandboxPayRequest = {}) =>
@@ -197,6 +210,21 @@ export class PayboxClient {
         auth: 'admin',
         body: { seconds },
       }),
+    /** Business time stands still (at `at`, ISO 8601, default now) until unfrozen; advancing still moves it. */
+    freezeClock: (at?: string) => this.request<SandboxClock>('POST', '/sandbox/clock/freeze', { auth: 'admin', body: at === undefined ? {} : { at } }),
+    unfreezeClock: () => this.request<SandboxClock>('POST', '/sandbox/clock/unfreeze', { auth: 'admin' }),
+    /** Back to a fresh genesis (same seed, fixed keys and admin token). */
+    reset: () => this.request<SandboxStateSwap>('POST', '/sandbox/reset', { auth: 'admin' }),
+  }
+
+  /** Consistent copies of the sandbox's whole state (admin token). */
+  readonly snapshots = {
+    list: () => this.request<{ items: SandboxSnapshot[] }>('GET', '/sandbox/snapshots', { auth: 'admin' }),
+    save: (name: string, options: { replace?: boolean } = {}) =>
+      this.request<SandboxSnapshot>('POST', '/sandbox/snapshots', { auth: 'admin', body: { name, ...(options.replace ? { replace: true } : {}) } }),
+    /** Replaces the whole state with the snapshot's; requests wait meanwhile. */
+    restore: (name: string) => this.request<SandboxStateSwap>('POST', `/sandbox/snapshots/${encodeURIComponent(name)}/restore`, { auth: 'admin' }),
+    remove: (name: string) => this.request<void>('DELETE', `/sandbox/snapshots/${encodeURIComponent(name)}`, { auth: 'admin' }),
   }
 
   /**

@@ -124,6 +124,27 @@ export interface CreateMerchantRequest {
   escrow_fee_bps?: number
 }
 
+/** Body of POST /sandbox/wallets (admin token): decimal text with at most 7 places. */
+export interface CreateWalletRequest {
+  /** USDC the issuer pays the wallet, 0–1000000; default "100". */
+  usdc?: string
+  /** XLM the account is created with, 1–1000000; default "10000". */
+  xlm?: string
+}
+
+/** A new customer wallet on the sandbox ledger, with its secret so real Stellar tools can sign for it. */
+export interface SandboxWallet {
+  publicKey: string
+  secret: string
+  /** Decimal text with 7 places. */
+  balances: { USDC: string; XLM: string }
+  /** The issuer's USDC payment to the wallet; null when no USDC was asked for. */
+  fundingTxId: string | null
+  /** The sandbox's Horizon API: `new Horizon.Server(horizonUrl, { allowHttp: true })`. */
+  horizonUrl: string
+  networkPassphrase: string
+}
+
 /** The authenticated merchant (GET /merchant). */
 export interface Merchant {
   id: string
@@ -195,6 +216,30 @@ export interface SandboxClock {
   now: string
   /** How far business time has been advanced past the wall clock. */
   advancedSeconds: number
+  /** Present while business time is frozen: the instant it stands still at. */
+  frozenAt?: string
+}
+
+/** GET /health: each part of the sandbox and whether it works (503 when one does not). */
+export interface SandboxHealth {
+  status: 'ok' | 'failing'
+  checks: Record<'database' | 'ledger' | 'webhooks', { status: 'ok' | 'failing'; detail?: string }>
+}
+
+/** A saved copy of a sandbox's whole state (GET /sandbox/snapshots). */
+export interface SandboxSnapshot {
+  name: string
+  /** Bytes. */
+  size: number
+  createdAt: string
+}
+
+/** What a snapshot restore or a reset leaves: the merchants' keys and business time. */
+export interface SandboxStateSwap {
+  merchants: Array<Omit<SandboxMerchant, 'account' | 'escrow_fee_bps'>>
+  clock: { now: string; frozenAt?: string }
+  /** The snapshot restored (restore only). */
+  snapshot?: SandboxSnapshot
 }
 
 /** Body of POST /sandbox/payments/{id}/pay: a sandbox customer wallet pays over the ledger. */
@@ -205,6 +250,10 @@ export interface SandboxPayRequest {
   from?: string
   /** Make the payment's settlement fail when it comes. */
   failSettlement?: boolean
+  /** Send with this text memo instead of the payment's (at most 28 bytes): the money lands but pays nothing unless the memo is another payment's. */
+  memo?: string
+  /** XLM sends the same number of units in XLM: the money lands but pays nothing. Default USDC. */
+  asset?: 'USDC' | 'XLM'
 }
 
 export interface SandboxFailRequest {
@@ -343,6 +392,12 @@ export interface LedgerTransaction {
   envelopeXdr: string
   appliedAt: string
   closedAt: string | null
+  /** The payment whose memo the transaction carries, or null. */
+  payment: string | null
+  /** It carries a memo no payment has: the money landed but paid nothing. */
+  unmatched: boolean
+  /** The transaction on the sandbox's Horizon API. */
+  horizonUrl: string
 }
 
 export interface LedgerTransactionsQuery {
