@@ -2,6 +2,7 @@
 // that prints a single line and exits non-zero. ApiCommand adds the connection flags (flags
 // beat env beat profile beat the local sandbox) and a ready PayboxClient.
 import { Command, Flags, type Interfaces } from '@oclif/core'
+import { nodeHttpTransport } from '../client/node-http-transport.js'
 import { PayboxClient } from '../client/paybox-client.js'
 import { resolveConnection, type Connection } from '../config/connection.js'
 import { reportError, UserError } from './errors.js'
@@ -83,7 +84,7 @@ export abstract class ApiCommand<T extends typeof Command> extends BaseCommand<T
         'pass --api-key and --api-secret, set PAYBOX_API_KEY and PAYBOX_API_SECRET, or run: paybox login',
       )
     }
-    return new PayboxClient(connection)
+    return new PayboxClient({ ...connection, fetch: nodeHttpTransport })
   }
 
   /** A client for the sandbox's own controls, which take the admin token instead of keys. */
@@ -94,6 +95,6 @@ export abstract class ApiCommand<T extends typeof Command> extends BaseCommand<T
         'pass --admin-token, set PAYBOX_ADMIN_TOKEN, or run: paybox login --from-sandbox',
       )
     }
-    return new PayboxClient(connection)
+    return new PayboxClient({ ...connection, fetch: nodeHttpTransport })
   }
 }

@@ -55,8 +55,32 @@ export interface PayboxClientOptions {
   adminToken?: string
   /** Seconds since the epoch, for x-digest-timestamp; defaults to the real clock. */
   now?: () => number
-  fetch?: typeof fetch
+  /** Sends the requests; global `fetch` unless given. Any function that answers like fetch for these requests will do. */
+  fetch?: Transport
 }
+
+/** The one shape of request the client sends: a string URL, plain headers, a string body, no redirects followed. */
+export interface TransportRequest {
+  method?: string
+  headers: Record<string, string>
+  body?: string
+  redirect: 'manual'
+  signal?: AbortSignal
+}
+
+/** What the client reads of a response: all of it is fetch's Response. */
+export interface TransportResponse {
+  readonly ok: boolean
+  readonly status: number
+  readonly statusText: string
+  readonly headers: { get(name: string): string | null }
+  /** Read only for server-sent-event streams. */
+  readonly body: ReadableStream<Uint8Array> | null
+  text(): Promise<string>
+}
+
+/** What sends the client's requests: global `fetch` satisfies it. */
+export type Transport = (url: string, init: TransportRequest) => Promise<TransportResponse>
 
 export type AuthMode = 'merchant' | 'admin' | 'none'
 
@@ -260,7 +284,7 @@ export class PayboxClient {
     Object.assign(headers, this.#authHeaders(options.auth ?? 'merchant', method, target, body))
 
     const send = this.#options.fetch ?? fetch
-    let response: Response
+    let response: TransportResponse
     try {
       response = await send(`${this.baseUrl}${target}`, { method, headers, body: body === '' ? undefined : body, redirect: 'manual' })
     } catch (error) {
@@ -300,7 +324,7 @@ export class PayboxClient {
     const headers: Record<string, string> = { accept: 'text/event-stream', ...this.#authHeaders('merchant', 'GET', path, '') }
     if (lastEventId !== undefined) headers['last-event-id'] = lastEventId
     const send = this.#options.fetch ?? fetch
-    let response: Response
+    let response: TransportResponse
     try {
       response = await send(`${this.baseUrl}${path}`, { headers, signal: options.signal, redirect: 'manual' })
     } catch (error) {
@@ -336,7 +360,7 @@ export class PayboxClient {
   }
 }
 
-function apiErrorOf(response: Response, text: string): PayboxApiError {
+function apiErrorOf(response: TransportResponse, text: string): PayboxApiError {
   const parsed = parseJson(text)
   const error = (parsed ?? {}) as Partial<ErrorBody>
   const retryAfter = Number(response.headers.get('retry-after') ?? Number.NaN)
