@@ -1,6 +1,8 @@
 // Opens the sandbox's SQLite database, tunes it for a shared, crash-safe file, and migrates it.
 import fs from 'node:fs'
+import { createRequire } from 'node:module'
 import path from 'node:path'
+import { Worker } from 'node:worker_threads'
 import BetterSqlite3 from 'better-sqlite3'
 import { Kysely, Migrator } from 'kysely'
 import { migrationProvider } from './migrations/index.js'
@@ -41,7 +43,12 @@ export function onCommit(db: SandboxDb, listener: CommitListener): () => void {
 }
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<SandboxDb> {
-  if (options.file !== ':memory:' && !options.image) fs.mkdirSync(path.dirname(path.resolve(options.file)), { recursive: true })
+  if (options.file !== ':memory:' && !options.image) {
+    fs.mkdirSync(path.dirname(path.resolve(options.file)), { recursive: true })
+    // The database holds merchants' API secrets: a new file is readable by its owner only, and
+    // SQLite gives its -wal and -shm files the same mode.
+    fs.closeSync(fs.openSync(options.file, 'a', 0o600))
+  }
   const sqlite = new BetterSqlite3(options.image ?? options.file)
   try {
     sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 10_000}`)
@@ -52,7 +59,8 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Sandbo
     sqlite.close()
     throw error
   }
-  const dialect = new ImmediateSqliteDialect(sqlite)
+  const checkpointer = options.file === ':memory:' || options.image ? undefined : startWalCheckpointer(sqlite, options)
+  const dialect = new ImmediateSqliteDialect(sqlite, { beforeClose: checkpointer?.stop })
   const db = new Kysely<Database>({ dialect })
   sqliteHandles.set(db, sqlite)
   commitListeners.set(db, dialect.commitListeners)
@@ -63,6 +71,55 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Sandbo
     throw error
   }
   return db
+}
+
+/** WAL pages after which a request's commit checkpoints by itself: the bound if the worker falls behind. */
+export const WAL_FALLBACK_CHECKPOINT_PAGES = 8_000
+/** How often the worker copies the WAL into the database file. */
+export const WAL_CHECKPOINT_INTERVAL_MS = 100
+
+// The checkpointer's body, run as an eval worker so it needs no separate built file (tests run
+// the sources). It has its own connection: a PASSIVE checkpoint never blocks this process's writer.
+const CHECKPOINT_WORKER = `
+const { parentPort, workerData } = require('node:worker_threads')
+const Database = require(workerData.driver)
+const db = new Database(workerData.file, { fileMustExist: true })
+db.pragma('synchronous = ' + workerData.synchronous)
+const checkpoint = () => { try { db.pragma('wal_checkpoint(PASSIVE)') } catch {} }
+const timer = setInterval(checkpoint, workerData.intervalMs)
+parentPort.on('message', () => { clearInterval(timer); checkpoint(); db.close(); parentPort.close() })
+`
+
+/**
+ * Moves WAL checkpoints out of the requests: an automatic checkpoint every ~1000 pages made every
+ * so many commits pay for copying and syncing the whole WAL (the multi-millisecond tail). A worker
+ * thread checkpoints on a timer instead; the request connection keeps an automatic checkpoint at
+ * a higher mark, so the WAL stays bounded even if the worker cannot keep up.
+ */
+function startWalCheckpointer(sqlite: BetterSqlite3.Database, options: OpenDatabaseOptions): { stop: () => Promise<void> } | undefined {
+  if (sqlite.pragma('journal_mode', { simple: true }) !== 'wal') return undefined
+  sqlite.pragma(`wal_autocheckpoint = ${WAL_FALLBACK_CHECKPOINT_PAGES}`)
+  const worker = new Worker(CHECKPOINT_WORKER, {
+    eval: true,
+    workerData: {
+      driver: createRequire(import.meta.url).resolve('better-sqlite3'),
+      file: path.resolve(options.file),
+      synchronous: options.durable ? 'FULL' : 'NORMAL',
+      intervalMs: WAL_CHECKPOINT_INTERVAL_MS,
+    },
+  })
+  worker.unref()
+  // A failing checkpointer only costs speed: the request connection's own checkpoint remains.
+  worker.on('error', () => {})
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()))
+  return {
+    stop: async () => {
+      // Referenced again while it closes: an unreferenced worker would let the process end mid-stop.
+      worker.ref()
+      worker.postMessage('stop')
+      await exited
+    },
+  }
 }
 
 async function migrate(db: SandboxDb): Promise<void> {

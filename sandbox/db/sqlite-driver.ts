@@ -60,12 +60,14 @@ class ImmediateSqliteDriver implements Driver {
   readonly #db: BetterSqlite3.Database
   readonly #connection: CachedStatementConnection
   readonly #commitListeners: Set<CommitListener>
+  readonly #beforeClose: (() => Promise<void>) | undefined
   #queue: Promise<void> = Promise.resolve()
 
-  constructor(db: BetterSqlite3.Database, commitListeners: Set<CommitListener>) {
+  constructor(db: BetterSqlite3.Database, commitListeners: Set<CommitListener>, beforeClose?: () => Promise<void>) {
     this.#db = db
     this.#connection = new CachedStatementConnection(db)
     this.#commitListeners = commitListeners
+    this.#beforeClose = beforeClose
   }
 
   async init(): Promise<void> {}
@@ -101,6 +103,7 @@ class ImmediateSqliteDriver implements Driver {
   }
 
   async destroy(): Promise<void> {
+    await this.#beforeClose?.()
     if (this.#db.open) this.#db.close()
   }
 }
@@ -109,13 +112,16 @@ export class ImmediateSqliteDialect implements Dialect {
   readonly #db: BetterSqlite3.Database
   /** Called after every committed transaction (not after autocommitted single statements). */
   readonly commitListeners = new Set<CommitListener>()
+  readonly #beforeClose: (() => Promise<void>) | undefined
 
-  constructor(db: BetterSqlite3.Database) {
+  /** `beforeClose` runs when the database is destroyed, before its connection closes. */
+  constructor(db: BetterSqlite3.Database, options: { beforeClose?: () => Promise<void> } = {}) {
     this.#db = db
+    this.#beforeClose = options.beforeClose
   }
 
   createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.#db, this.commitListeners)
+    return new ImmediateSqliteDriver(this.#db, this.commitListeners, this.#beforeClose)
   }
 
   createQueryCompiler() {

@@ -64,12 +64,13 @@ export function createApp(ctx: SandboxContext, controls: AppControls = {}): Expr
   app.use('/cross-chain', optionalMerchantAuth)
   app.use(['/invoices', '/merchant', '/currencies', '/merchants'], digestAuth(auth, SIGNATURE_FAILED))
 
+  // The busiest routes first: a payment request skips the admin routers' matching.
+  app.use(paymentRoutes(ctx))
   app.use(adminRoutes(ctx))
   if (controls.state) app.use(snapshotRoutes(ctx, controls.state))
   app.use(clockRoutes(ctx))
   app.use(ledgerRoutes(ctx))
   app.use(walletRoutes(ctx))
-  app.use(paymentRoutes(ctx))
   app.use(refundRoutes(ctx))
   app.use(paymentSimulationRoutes(ctx))
   app.use(escrowRoutes(ctx))

@@ -1,20 +1,27 @@
 // Stored responses of requests made with an Idempotency-Key, per merchant.
-import type { Kysely } from 'kysely'
+import { CompiledQuery, type Kysely } from 'kysely'
 import type { Database, IdempotencyKeysTable } from '../db/schema.js'
 
-export function findIdempotencyRecord(
+// Both run in every POST with a key: built and compiled by kysely once, run with each call's values.
+let findSql: string | undefined
+let insertSql: string | undefined
+const RECORD_COLUMNS = ['merchant_id', 'key', 'request_hash', 'response_status', 'response_body', 'created_at'] as const
+
+export async function findIdempotencyRecord(
   db: Kysely<Database>,
   merchantId: string,
   key: string,
 ): Promise<IdempotencyKeysTable | undefined> {
-  return db
-    .selectFrom('idempotency_keys')
-    .selectAll()
-    .where('merchant_id', '=', merchantId)
-    .where('key', '=', key)
-    .executeTakeFirst()
+  findSql ??= db.selectFrom('idempotency_keys').selectAll().where('merchant_id', '=', merchantId).where('key', '=', key).compile().sql
+  const { rows } = await db.executeQuery<IdempotencyKeysTable>(CompiledQuery.raw(findSql, [merchantId, key]))
+  return rows[0]
 }
 
 export async function insertIdempotencyRecord(db: Kysely<Database>, record: IdempotencyKeysTable): Promise<void> {
-  await db.insertInto('idempotency_keys').values(record).execute()
+  // Compiled from the record's columns in RECORD_COLUMNS order, the order the values are bound in.
+  insertSql ??= db
+    .insertInto('idempotency_keys')
+    .values(Object.fromEntries(RECORD_COLUMNS.map((column) => [column, record[column]])) as unknown as IdempotencyKeysTable)
+    .compile().sql
+  await db.executeQuery(CompiledQuery.raw(insertSql, RECORD_COLUMNS.map((column) => record[column])))
 }

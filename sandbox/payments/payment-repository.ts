@@ -1,5 +1,5 @@
 // Payment rows: the only code that reads or writes the payments table.
-import { sql, type Kysely } from 'kysely'
+import { CompiledQuery, sql, type Kysely, type RawBuilder } from 'kysely'
 import type { Database, NewPayment, PaymentRow, PaymentUpdate } from '../db/schema.js'
 import type { PageRequest } from '../http/pagination.js'
 import { newestFirstPage } from '../db/paginate.js'
@@ -13,12 +13,28 @@ export interface PaymentFilters {
   storeId?: string
 }
 
+// The per-request queries are built and compiled by kysely once (building a 40-column insert
+// costs more than SQLite running it) and run with each call's values.
+const insertSqlByColumns = new Map<string, string>()
+
 export async function insertPayment(db: Kysely<Database>, payment: NewPayment): Promise<void> {
-  await db.insertInto('payments').values(payment).execute()
+  // As kysely's values(): a column whose value is undefined is left out.
+  const columns = (Object.keys(payment) as Array<keyof NewPayment>).filter((column) => payment[column] !== undefined)
+  const signature = columns.join()
+  let insertSql = insertSqlByColumns.get(signature)
+  if (insertSql === undefined) {
+    insertSql = db.insertInto('payments').values(payment).compile().sql
+    insertSqlByColumns.set(signature, insertSql)
+  }
+  await db.executeQuery(CompiledQuery.raw(insertSql, columns.map((column) => payment[column])))
 }
 
-export function findPaymentForMerchant(db: Kysely<Database>, merchantId: string, id: string): Promise<PaymentRow | undefined> {
-  return db.selectFrom('payments').selectAll().where('id', '=', id).where('merchant_id', '=', merchantId).executeTakeFirst()
+let forMerchantSql: string | undefined
+
+export async function findPaymentForMerchant(db: Kysely<Database>, merchantId: string, id: string): Promise<PaymentRow | undefined> {
+  forMerchantSql ??= db.selectFrom('payments').selectAll().where('id', '=', id).where('merchant_id', '=', merchantId).compile().sql
+  const { rows } = await db.executeQuery<PaymentRow>(CompiledQuery.raw(forMerchantSql, [id, merchantId]))
+  return rows[0]
 }
 
 export function findPaymentByShortCode(db: Kysely<Database>, shortCode: string): Promise<PaymentRow | undefined> {
@@ -42,7 +58,7 @@ export async function listPayments(
   if (filters.startDate !== undefined) query = query.where('created_at', '>=', filters.startDate)
   if (filters.endDate !== undefined) query = query.where('created_at', '<=', filters.endDate)
   const dated = filters.startDate !== undefined || filters.endDate !== undefined
-  return newestFirstPage(query, page, dated ? undefined : () => countPayments(db, merchantId, filters))
+  return newestFirstPage(query, page, () => (dated ? countPaymentsCreatedBetween(db, merchantId, filters) : countPayments(db, merchantId, filters)))
 }
 
 /** How many of a merchant's payments have this status and store, from the counts the triggers keep. */
@@ -53,6 +69,80 @@ async function countPayments(db: Kysely<Database>, merchantId: string, filters: 
     and (${filters.status ?? null} is null or status = ${filters.status ?? null})
     and (${filters.storeId ?? null} is null or store_id = ${filters.storeId ?? null})`.execute(db)
   return rows[0]?.total ?? 0
+}
+
+const DAY_MS = 86_400_000
+
+/**
+ * How many of a merchant's payments with this status and store were created in
+ * [startDate, endDate], exactly: whole UTC days from payment_day_counts (migration
+ * 2026-11-21T21-00), and each partial boundary day through the index, either its part inside the
+ * range or, when that is the larger part, the day's bucket minus its part outside. One statement,
+ * so one consistent snapshot even while another process writes.
+ */
+async function countPaymentsCreatedBetween(db: Kysely<Database>, merchantId: string, filters: PaymentFilters): Promise<number> {
+  const status = filters.status ?? null
+  const storeId = filters.storeId ?? null
+  const { startDate: first, endDate: last } = filters
+  if (first !== undefined && last !== undefined && first > last) return 0
+
+  const rowsWhere = (...bounds: Array<RawBuilder<unknown>>) => sql<number>`(select count(*) from payments
+    where merchant_id = ${merchantId}
+    ${status === null ? sql`` : sql`and status = ${status}`}
+    ${storeId === null ? sql`` : sql`and store_id = ${storeId}`}
+    ${sql.join(
+      bounds.map((bound) => sql`and ${bound}`),
+      sql` `,
+    )})`
+  const daysBetween = (from: number | undefined, to: number | undefined) => sql<number>`(select coalesce(sum(count), 0) from payment_day_counts
+    where merchant_id = ${merchantId}
+    ${from === undefined ? sql`` : sql`and day >= ${from}`}
+    ${to === undefined ? sql`` : sql`and day <= ${to}`}
+    ${status === null ? sql`` : sql`and status = ${status}`}
+    ${storeId === null ? sql`` : sql`and store_id = ${storeId}`})`
+  const atLeast = (ms: number) => sql`created_at >= ${ms}`
+  const atMost = (ms: number) => sql`created_at <= ${ms}`
+  const below = (ms: number) => sql`created_at < ${ms}`
+  const above = (ms: number) => sql`created_at > ${ms}`
+
+  const firstDay = first === undefined ? undefined : Math.floor(first / DAY_MS)
+  const lastDay = last === undefined ? undefined : Math.floor(last / DAY_MS)
+  // Within one day, counting the range itself touches at most that day's rows.
+  if (first !== undefined && last !== undefined && firstDay === lastDay) return selectTotal(db, rowsWhere(atLeast(first), atMost(last)))
+
+  // Days fromDay..toDay come from the buckets; a boundary day is either left out and its part in
+  // the range counted, or kept and its part outside the range subtracted.
+  const terms: Array<RawBuilder<number>> = []
+  const negated: Array<RawBuilder<number>> = []
+  let fromDay = firstDay
+  let toDay = lastDay
+  if (first !== undefined && firstDay !== undefined && first !== firstDay * DAY_MS) {
+    const dayStart = firstDay * DAY_MS
+    if (first - dayStart < DAY_MS / 2) negated.push(rowsWhere(atLeast(dayStart), below(first)))
+    else {
+      terms.push(rowsWhere(atLeast(first), below(dayStart + DAY_MS)))
+      fromDay = firstDay + 1
+    }
+  }
+  if (last !== undefined && lastDay !== undefined) {
+    const nextDayStart = (lastDay + 1) * DAY_MS
+    if (nextDayStart - last <= DAY_MS / 2) negated.push(rowsWhere(above(last), below(nextDayStart)))
+    else {
+      terms.push(rowsWhere(atLeast(lastDay * DAY_MS), atMost(last)))
+      toDay = lastDay - 1
+    }
+  }
+  const whole = fromDay !== undefined && toDay !== undefined && fromDay > toDay ? sql<number>`0` : daysBetween(fromDay, toDay)
+  const total = sql<number>`${whole}${sql.join(terms.map((term) => sql` + ${term}`), sql``)}${sql.join(
+    negated.map((term) => sql` - ${term}`),
+    sql``,
+  )}`
+  return selectTotal(db, total)
+}
+
+async function selectTotal(db: Kysely<Database>, total: RawBuilder<number>): Promise<number> {
+  const { rows } = await sql<{ total: number }>`select ${total} as total`.execute(db)
+  return Number(rows[0]?.total ?? 0)
 }
 
 export async function updatePayment(db: Kysely<Database>, id: string, changes: PaymentUpdate): Promise<void> {
@@ -94,7 +184,8 @@ export function findSettlementsInLedgers(db: Kysely<Database>, ledgerSequence: n
     .selectFrom('payments')
     .innerJoin('ledger_transactions', 'ledger_transactions.hash', 'payments.settlement_tx_id')
     .selectAll('payments')
-    .where('payments.settlement_status', '=', 'processing')
+    // A literal, not a parameter: SQLite uses the partial index payments_settling only for a query it can see matches.
+    .where('payments.settlement_status', '=', sql.lit('processing'))
     .where('ledger_transactions.ledger_sequence', '<=', ledgerSequence)
     .execute()
 }

@@ -3,6 +3,7 @@ import { Router, type Request } from 'express'
 import type { SandboxContext } from '../context.js'
 import { currentMerchant } from '../http/auth.js'
 import { badRequest } from '../http/errors.js'
+import { sendJson } from '../http/json-response.js'
 import { pageLinks, pageMeta } from '../http/pagination.js'
 import { DEFAULT_PAGE_SIZE } from '../validation/common.js'
 import { IdempotencyGate, requestFingerprint, type StoredResponse } from '../idempotency/idempotency-service.js'
@@ -37,7 +38,7 @@ export function paymentRoutes(ctx: SandboxContext): Router {
       key === undefined
         ? await ctx.db.transaction().execute(create)
         : await gate.run(merchant.id, key, requestFingerprint(req.method, req.path, req.body), ctx.clock.now(), create)
-    res.status(response.status).type('application/json').send(response.body)
+    sendJson(res, response.status, response.body)
   })
 
   router.get('/payments', async (req, res) => {
@@ -59,7 +60,7 @@ export function paymentRoutes(ctx: SandboxContext): Router {
 
   router.get('/payments/:id', async (req, res) => {
     const payment = await getPayment(ctx.db, currentMerchant(req), req.params.id)
-    res.json(render(payment))
+    sendJson(res, 200, JSON.stringify(render(payment)))
   })
 
   return router

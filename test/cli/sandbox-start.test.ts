@@ -63,8 +63,10 @@ describe('paybox sandbox start', () => {
     expect(health.status).toBe(200)
     expect(await health.json()).toMatchObject({ status: 'ok', checks: { database: { status: 'ok' }, ledger: { status: 'ok' }, webhooks: { status: 'ok' } } })
 
-    // The state file describes this process, privately.
+    // The state file describes this process, privately; the database (secrets too) and its WAL are private.
     expect(fs.statSync(stateFile).mode & 0o777).toBe(0o600)
+    expect(fs.statSync(db).mode & 0o777).toBe(0o600)
+    expect(fs.statSync(`${db}-wal`).mode & 0o777).toBe(0o600)
     expect(JSON.parse(fs.readFileSync(stateFile, 'utf8'))).toEqual({
       baseUrl: banner.baseUrl,
       adminToken: banner.adminToken,

@@ -8,6 +8,8 @@ import * as webhooks from './2026-11-21T17-00-webhooks.js'
 import * as invoices from './2026-11-21T18-00-invoices.js'
 import * as crossChainQuotes from './2026-11-21T19-00-cross-chain-quotes.js'
 import * as paymentCounts from './2026-11-21T20-30-payment-counts.js'
+import * as paymentDayCounts from './2026-11-21T21-00-payment-day-counts.js'
+import * as paymentPartialIndexes from './2026-11-21T22-00-payment-partial-indexes.js'
 
 const migrations: Record<string, Migration> = {
   '2026-11-21T13-00-initial': initial,
@@ -18,6 +20,8 @@ const migrations: Record<string, Migration> = {
   '2026-11-21T18-00-invoices': invoices,
   '2026-11-21T19-00-cross-chain-quotes': crossChainQuotes,
   '2026-11-21T20-30-payment-counts': paymentCounts,
+  '2026-11-21T21-00-payment-day-counts': paymentDayCounts,
+  '2026-11-21T22-00-payment-partial-indexes': paymentPartialIndexes,
 }
 
 export const migrationProvider: MigrationProvider = {
