@@ -1,6 +1,7 @@
 // Webhook delivery to a local receiver: the time from a payment event to the receiver (p50),
 // and how fast a backlog of queued deliveries is sent and logged (deliveries/s, the dispatcher
 // sending at most 10 at once), each delivered exactly once.
+// PAYBOX_BENCH_PROFILE_WEBHOOKS=1 runs the draining sandbox under --cpu-prof (bench/results/profiles/).
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
@@ -8,7 +9,7 @@ import BetterSqlite3 from 'better-sqlite3'
 import { v4 as uuidv4 } from 'uuid'
 import { PayboxClient } from '../../src/client/paybox-client.js'
 import { figure, percentile, type Figure } from '../lib/figures.js'
-import { directMerchant, spawnSandbox, temporaryDir } from '../lib/processes.js'
+import { directMerchant, ROOT, spawnSandbox, spawnServer, temporaryDir, type SandboxBanner } from '../lib/processes.js'
 import type { BenchSettings } from '../lib/settings.js'
 import { paymentRequest } from './api.js'
 
@@ -100,7 +101,7 @@ export async function webhookFigures(settings: BenchSettings, log: (line: string
     })()
     db.close()
 
-    sandbox = await spawnSandbox(dbFile)
+    sandbox = process.env.PAYBOX_BENCH_PROFILE_WEBHOOKS ? await spawnProfiledSandbox(dbFile) : await spawnSandbox(dbFile)
     const started = performance.now()
     const reader = new BetterSqlite3(dbFile, { readonly: true })
     const pending = reader.prepare("select count(*) as n from webhook_deliveries where status = 'pending'")
@@ -125,4 +126,14 @@ export async function webhookFigures(settings: BenchSettings, log: (line: string
   } finally {
     await receiver.close()
   }
+}
+
+/** The sandbox as spawnSandbox starts it, under the CPU profiler: the profile is written when it stops. */
+function spawnProfiledSandbox(dbFile: string) {
+  const home = temporaryDir('paybox-bench-home-')
+  const profiles = path.join(ROOT, 'bench', 'results', 'profiles')
+  return spawnServer<SandboxBanner>(['--cpu-prof', `--cpu-prof-dir=${profiles}`, 'bin/run.js', 'sandbox', 'start', '--port', '0', '--json', '--db', dbFile], {
+    PAYBOX_HOME: home,
+    PAYBOX_CONFIG_DIR: path.join(home, 'config'),
+  })
 }

@@ -5,17 +5,26 @@
 // start. Listeners hear of every finished delivery (the live tail) and every new payment event
 // (`paybox listen`).
 // For throughput: the outbox is read as soon as a transaction commits (a slow poll remains for
-// writes from another process), at most 10 deliveries are on the wire at once, over one undici
-// connection pool per receiver origin, and finished deliveries are logged in one transaction per tick.
+// writes from another process) into a queue of the oldest pending deliveries, refilled with newer
+// ones only; at most 10 deliveries wait for a receiver at once, over one undici connection pool per
+// receiver origin (its dispatch API: no stream or AbortSignal per delivery); and the deliveries
+// answered in one tick have their outcome logged in one transaction.
 import type { Kysely } from 'kysely'
-import type { Pool } from 'undici'
+import type { Dispatcher, Pool } from 'undici'
 import { onCommit } from '../db/database.js'
 import { signWebhook, WEBHOOK_SIGNATURE_HEADER } from '../../src/signing.js'
 import type { Clock } from '../clock.js'
-import type { Database, PaymentEventRow, WebhookDeliveryRow } from '../db/schema.js'
+import type { Database, MerchantRow, PaymentEventRow, WebhookDeliveryRow } from '../db/schema.js'
 import { findMerchantById } from '../merchants/merchant-repository.js'
 import { newDeliveryIdentity } from './webhook-events.js'
-import { findEventsAfter, findPendingDeliveries, insertDelivery, lastEventSequence, updateDelivery } from './webhook-repository.js'
+import {
+  findEventsAfter,
+  findPendingDeliveriesAfter,
+  insertDelivery,
+  lastEventSequence,
+  logDeliveryOutcomes,
+  updateDelivery,
+} from './webhook-repository.js'
 
 /** The receiver's time to answer (spec 6, 8). */
 export const WEBHOOK_TIMEOUT_MS = 10_000
@@ -25,6 +34,8 @@ export const WEBHOOK_USER_AGENT = 'paybox-sandbox-webhooks/1.0'
 /** The safety net: commits in this process kick the dispatcher at once; another process's are seen by polling. */
 const DEFAULT_POLL_MS = 250
 const BATCH = 100
+/** Pending deliveries read ahead into the queue. */
+const QUEUE_SIZE = 100
 /** Deliveries on the wire at once, across all receivers. */
 export const MAX_CONCURRENT_DELIVERIES = 10
 
@@ -43,6 +54,9 @@ export interface WebhookDispatcherOptions {
 export type DeliveryListener = (delivery: WebhookDeliveryRow) => void
 export type EventListener = (event: PaymentEventRow) => void
 
+/** A delivery's merchant, read once per pump for all the deliveries it sends. */
+type MerchantLookup = (merchantId: string) => Promise<MerchantRow | undefined>
+
 export class WebhookDispatcher {
   readonly #options: Required<Omit<WebhookDispatcherOptions, 'log'>> & Pick<WebhookDispatcherOptions, 'log'>
   readonly #deliveryListeners = new Set<DeliveryListener>()
@@ -51,8 +65,24 @@ export class WebhookDispatcher {
   readonly #busyPayments = new Set<string>()
   /** Deliveries being sent outside the queue (resends): the queue leaves them alone. */
   readonly #claimed = new Set<string>()
+  /** Deliveries from the queue until logged (sent, or being logged). */
   readonly #inFlight = new Set<Promise<void>>()
+  /** Ids of the deliveries in #inFlight: still pending in the outbox, but taken. */
+  readonly #taken = new Set<string>()
+  /** Queued deliveries waiting for the receiver's answer: at most MAX_CONCURRENT_DELIVERIES. */
+  #onTheWire = 0
+  /**
+   * The oldest pending deliveries not yet taken, in sequence order. Every pending delivery up to
+   * #queuedThrough is here or taken: sequences are allocated under the write lock, so a refill
+   * reads only newer ones. It is read anew at start and at each poll (another process's changes,
+   * a resend that did not finish).
+   */
+  #queue: WebhookDeliveryRow[] = []
+  #queuedThrough = 0
+  #rereadQueue = true
   readonly #abort = new AbortController()
+  /** Exchanges with receivers in progress: cancelled at stop. */
+  readonly #exchanges = new Set<DeliveryExchange>()
   #timer: NodeJS.Timeout | undefined
   #pumping: Promise<void> | undefined
   /** A pump is wanted once the current one ends (work arrived while it ran). */
@@ -78,7 +108,10 @@ export class WebhookDispatcher {
   async start(): Promise<void> {
     // Listeners hear of events from now on; deliveries are sent whenever they were queued.
     this.#eventCursor = await lastEventSequence(this.#options.db)
-    this.#timer = setInterval(() => this.kick(), this.#options.pollMs).unref()
+    this.#timer = setInterval(() => {
+      this.#rereadQueue = true
+      this.kick()
+    }, this.#options.pollMs).unref()
     this.#stopListening = onCommit(this.#options.db, () => this.#kickSoon())
     // Loads undici in the background: the first delivery need not wait, nor start-up either.
     this.#undici ??= import('undici')
@@ -92,6 +125,7 @@ export class WebhookDispatcher {
     this.#timer = undefined
     this.#stopListening?.()
     this.#abort.abort()
+    for (const exchange of this.#exchanges) exchange.cancel(new Error('The sandbox is stopping'))
     await this.#pumping
     await Promise.allSettled([...this.#inFlight])
     await Promise.allSettled([...this.#pools.values()].map((pool) => pool.destroy()))
@@ -174,38 +208,89 @@ export class WebhookDispatcher {
       this.#eventCursor = event.sequence
       for (const listener of this.#eventListeners) listener(event)
     }
-    if (this.#inFlight.size >= MAX_CONCURRENT_DELIVERIES) return
-    const claimed = new Set<string>()
-    // The oldest few: those on the wire (still pending) and enough to fill the free slots.
-    for (const delivery of await findPendingDeliveries(db, this.#inFlight.size + this.#claimed.size + 2 * MAX_CONCURRENT_DELIVERIES)) {
-      if (this.#inFlight.size >= MAX_CONCURRENT_DELIVERIES) break
-      if (this.#claimed.has(delivery.id)) continue
-      // Only the oldest pending delivery of a payment may go, and only when none is on the wire.
-      if (this.#busyPayments.has(delivery.payment_id) || claimed.has(delivery.payment_id)) {
-        claimed.add(delivery.payment_id)
-        continue
+    if (this.#onTheWire >= MAX_CONCURRENT_DELIVERIES) return
+    if (this.#rereadQueue) {
+      this.#rereadQueue = false
+      this.#queue = []
+      this.#queuedThrough = 0
+    }
+    const merchants = new Map<string, Promise<MerchantRow | undefined>>()
+    const merchantOf: MerchantLookup = (id) => {
+      let merchant = merchants.get(id)
+      if (merchant === undefined) merchants.set(id, (merchant = findMerchantById(db, id)))
+      return merchant
+    }
+    this.#sendFromQueue(merchantOf)
+    // Slots left and room in the queue: read the newer pending deliveries, and send from them too.
+    if (this.#onTheWire < MAX_CONCURRENT_DELIVERIES && this.#queue.length < QUEUE_SIZE) {
+      const newer = await findPendingDeliveriesAfter(db, this.#queuedThrough, QUEUE_SIZE - this.#queue.length)
+      if (this.#abort.signal.aborted) return
+      for (const delivery of newer) {
+        this.#queuedThrough = delivery.sequence
+        // A re-read finds those taken (still pending until logged) and those a resend is sending.
+        if (!this.#taken.has(delivery.id) && !this.#claimed.has(delivery.id)) this.#queue.push(delivery)
       }
-      claimed.add(delivery.payment_id)
-      this.#busyPayments.add(delivery.payment_id)
-      const sending: Promise<void> = this.#deliver(delivery)
-        .then(() => undefined)
-        .catch((error: unknown) => this.#giveUp(delivery, error))
-        .finally(() => {
-          this.#busyPayments.delete(delivery.payment_id)
-          this.#inFlight.delete(sending)
-          // The payment's next delivery, or another payment's, may go now.
-          this.#kickSoon()
-        })
-      this.#inFlight.add(sending)
+      if (newer.length > 0) this.#sendFromQueue(merchantOf)
     }
   }
 
-  async #deliver(delivery: WebhookDeliveryRow): Promise<WebhookDeliveryRow> {
-    const { db, clock } = this.#options
-    const merchant = await findMerchantById(db, delivery.merchant_id)
+  /** Takes what may go from the queue, oldest first, while slots are free. */
+  #sendFromQueue(merchantOf: MerchantLookup): void {
+    if (this.#queue.length === 0) return
+    const waiting: WebhookDeliveryRow[] = []
+    /** Payments with an older delivery on the wire or still waiting in this pass. */
+    const held = new Set<string>()
+    for (const delivery of this.#queue) {
+      if (this.#claimed.has(delivery.id)) continue
+      // Only the oldest pending delivery of a payment may go, and only when none is on the wire.
+      if (this.#onTheWire >= MAX_CONCURRENT_DELIVERIES || this.#busyPayments.has(delivery.payment_id) || held.has(delivery.payment_id)) {
+        held.add(delivery.payment_id)
+        waiting.push(delivery)
+        continue
+      }
+      held.add(delivery.payment_id)
+      this.#take(delivery, merchantOf)
+    }
+    this.#queue = waiting
+  }
+
+  #take(delivery: WebhookDeliveryRow, merchantOf: MerchantLookup): void {
+    this.#busyPayments.add(delivery.payment_id)
+    this.#taken.add(delivery.id)
+    this.#onTheWire++
+    let answered = false
+    // The slot is free once the receiver answered; the payment's next delivery waits until this one is logged.
+    const freeSlot = () => {
+      if (answered) return
+      answered = true
+      this.#onTheWire--
+      this.#kickSoon()
+    }
+    const sending: Promise<void> = this.#deliver(delivery, merchantOf, freeSlot)
+      .then(() => undefined)
+      .catch((error: unknown) => this.#giveUp(delivery, error))
+      .finally(() => {
+        freeSlot()
+        this.#busyPayments.delete(delivery.payment_id)
+        this.#taken.delete(delivery.id)
+        this.#inFlight.delete(sending)
+        // The payment's next delivery, or another payment's, may go now.
+        this.#kickSoon()
+      })
+    this.#inFlight.add(sending)
+  }
+
+  async #deliver(
+    delivery: WebhookDeliveryRow,
+    merchantOf: MerchantLookup = (id) => findMerchantById(this.#options.db, id),
+    answered: () => void = () => {},
+  ): Promise<WebhookDeliveryRow> {
+    const { clock } = this.#options
+    const merchant = await merchantOf(delivery.merchant_id)
     if (!merchant) throw new Error(`Webhook ${delivery.id} belongs to no merchant`)
     const refusal = merchant.webhooks_paused === 1 ? 'Not sent: webhooks are paused for this merchant' : this.#urlRefusal(delivery.url)
     const outcome = refusal !== undefined ? { status: 'skipped' as const, error_message: refusal } : await this.#send(delivery, merchant.api_secret)
+    answered()
     if (outcome === undefined) return delivery // stopped mid-send: it stays pending
     const now = clock.now()
     const finished: WebhookDeliveryRow = { ...delivery, ...outcome, updated_at: now, last_attempt_at: refusal === undefined ? now : null }
@@ -228,7 +313,10 @@ export class WebhookDispatcher {
         this.#options.db
           .transaction()
           .execute(async (trx) => {
-            for (const { row: finished } of batch) await updateDelivery(trx, finished.id, finished)
+            await logDeliveryOutcomes(
+              trx,
+              batch.map(({ row: finished }) => finished),
+            )
           })
           .then(
             () => batch.forEach(({ done }) => done()),
@@ -271,13 +359,21 @@ export class WebhookDispatcher {
     // The receiver's time starts once the connection pool is ready, not while undici loads.
     const url = new URL(delivery.url)
     const pool = await this.#poolFor(url)
+    if (this.#abort.signal.aborted) return undefined
     const started = performance.now()
-    const timeout = AbortSignal.timeout(this.#options.timeoutMs)
-    const signal = AbortSignal.any([timeout, this.#abort.signal])
     const elapsed = () => Math.round(performance.now() - started)
+    // One exchange object and one timer per delivery: undici's request() would add a body stream,
+    // an async iterator and two AbortSignals (timeout, and any() with the stop signal).
+    const exchange = new DeliveryExchange(RESPONSE_BODY_LIMIT_BYTES)
+    let timedOut = false
+    const timer = setTimeout(() => {
+      timedOut = true
+      exchange.cancel(new Error('timed out'))
+    }, this.#options.timeoutMs)
+    this.#exchanges.add(exchange)
     try {
-      // undici's request does not follow redirects: a 3xx is the receiver's answer.
-      const response = await pool.request({
+      // The dispatch API does not follow redirects: a 3xx is the receiver's answer.
+      exchange.start(pool, {
         method: 'POST',
         path: `${url.pathname}${url.search}`,
         body: delivery.request_payload,
@@ -286,10 +382,8 @@ export class WebhookDispatcher {
           'user-agent': WEBHOOK_USER_AGENT,
           [WEBHOOK_SIGNATURE_HEADER]: signWebhook(delivery.request_payload, secret),
         },
-        signal,
       })
-      const body = await readLimited(response.body, RESPONSE_BODY_LIMIT_BYTES)
-      const status = response.statusCode
+      const { status, body } = await exchange.answer
       const ok = status >= 200 && status < 300
       return {
         status: ok ? ('success' as const) : ('failed' as const),
@@ -300,28 +394,96 @@ export class WebhookDispatcher {
       }
     } catch (error) {
       if (this.#abort.signal.aborted) return undefined
-      const message = timeout.aborted
-        ? `No answer within ${this.#options.timeoutMs / 1000} s (timed out)`
-        : `Could not deliver: ${describeNetworkError(error)}`
+      const message = timedOut ? `No answer within ${this.#options.timeoutMs / 1000} s (timed out)` : `Could not deliver: ${describeNetworkError(error)}`
       return { status: 'failed' as const, http_status: null, response_body: null, error_message: message, duration_ms: elapsed() }
+    } finally {
+      clearTimeout(timer)
+      this.#exchanges.delete(exchange)
     }
   }
 }
 
-/** The response body as text, cut at `limit` bytes; the rest is not read. */
-async function readLimited(body: AsyncIterable<Buffer> & { destroy(): unknown }, limit: number): Promise<string> {
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of body) {
-    chunks.push(chunk)
-    size += chunk.byteLength
-    if (size > limit) break
+const utf8 = new TextDecoder('utf-8', { fatal: false })
+
+/**
+ * One POST to a receiver through undici's dispatch API: the answer's status and its body as text,
+ * cut at `limit` bytes (the rest is not read: the connection is closed instead).
+ */
+class DeliveryExchange implements Dispatcher.DispatchHandler {
+  readonly answer: Promise<{ status: number; body: string }>
+  readonly #limit: number
+  readonly #chunks: Buffer[] = []
+  #size = 0
+  #status = 0
+  #settled = false
+  #abortRequest: ((error?: Error) => void) | undefined
+  #cancelled: Error | undefined
+  #resolve!: (answer: { status: number; body: string }) => void
+  #reject!: (error: unknown) => void
+
+  constructor(limit: number) {
+    this.#limit = limit
+    this.answer = new Promise((resolve, reject) => {
+      this.#resolve = resolve
+      this.#reject = reject
+    })
   }
-  // Breaking out of the loop destroys the stream; an answer read to the end frees the connection.
-  body.destroy()
-  const bytes = Buffer.concat(chunks)
-  // Cut on a character boundary: a partial UTF-8 sequence at the end is dropped.
-  return new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, limit)).replace(/\uFFFD$/, '')
+
+  start(pool: Pool, options: Dispatcher.DispatchOptions): void {
+    try {
+      pool.dispatch(options, this)
+    } catch (error) {
+      this.onError(error as Error)
+    }
+  }
+
+  /** Ends the exchange with `error` (timeout, stop), closing the request if it is under way. */
+  cancel(error: Error): void {
+    if (this.#settled) return
+    this.#cancelled = error
+    if (this.#abortRequest) this.#abortRequest(error)
+    else this.onError(error)
+  }
+
+  onConnect(abort: (error?: Error) => void): void {
+    if (this.#cancelled) abort(this.#cancelled)
+    else this.#abortRequest = abort
+  }
+
+  onHeaders(statusCode: number): boolean {
+    // 1xx answers are interim: the final one follows.
+    if (statusCode >= 200) this.#status = statusCode
+    return true
+  }
+
+  onData(chunk: Buffer): boolean {
+    if (this.#settled) return true
+    this.#chunks.push(chunk)
+    this.#size += chunk.byteLength
+    if (this.#size > this.#limit) {
+      this.#finish()
+      this.#abortRequest?.(new Error('The answer is longer than the log keeps'))
+    }
+    return true
+  }
+
+  onComplete(): void {
+    this.#finish()
+  }
+
+  onError(error: Error): void {
+    if (this.#settled) return
+    this.#settled = true
+    this.#reject(error)
+  }
+
+  #finish(): void {
+    if (this.#settled) return
+    this.#settled = true
+    const bytes = this.#chunks.length === 1 ? this.#chunks[0]! : Buffer.concat(this.#chunks)
+    // Cut on a character boundary: a partial UTF-8 sequence at the end is dropped.
+    this.#resolve({ status: this.#status, body: utf8.decode(bytes.subarray(0, this.#limit)).replace(/\uFFFD$/, '') })
+  }
 }
 
 function describeNetworkError(error: unknown): string {

@@ -1,5 +1,5 @@
 // Webhook delivery rows: the only code that reads or writes the webhook_deliveries table.
-import { sql, type Kysely } from 'kysely'
+import { CompiledQuery, sql, type Kysely } from 'kysely'
 import type { Database, Insertable, PaymentEventRow, PaymentEventsTable, WebhookDeliveryRow } from '../db/schema.js'
 import type { PageRequest } from '../http/pagination.js'
 
@@ -30,7 +30,32 @@ export function findDelivery(db: Kysely<Database>, id: string): Promise<WebhookD
 
 /** Pending deliveries, oldest first. */
 export function findPendingDeliveries(db: Kysely<Database>, limit: number): Promise<WebhookDeliveryRow[]> {
-  return db.selectFrom('webhook_deliveries').selectAll().where('status', '=', 'pending').orderBy('sequence').limit(limit).execute()
+  return findPendingDeliveriesAfter(db, 0, limit)
+}
+
+// The dispatcher's hot statements, compiled once: kysely would rebuild and recompile each per
+// delivery (tens of µs), and the driver caches the prepared statement by its text.
+const PENDING_AFTER_SQL = "select * from webhook_deliveries where status = 'pending' and sequence > ? order by sequence limit ?"
+const LOG_OUTCOME_SQL = `update webhook_deliveries set status = ?, http_status = ?, response_body = ?, error_message = ?,
+  duration_ms = ?, last_attempt_at = ?, updated_at = ? where id = ?`
+const EVENTS_AFTER_SQL = 'select * from payment_events where sequence > ? order by sequence limit ?'
+
+/** Pending deliveries with a sequence after `sequence`, oldest first (through the index of pending ones). */
+export async function findPendingDeliveriesAfter(db: Kysely<Database>, sequence: number, limit: number): Promise<WebhookDeliveryRow[]> {
+  return (await db.executeQuery(CompiledQuery.raw(PENDING_AFTER_SQL, [sequence, limit]))).rows as WebhookDeliveryRow[]
+}
+
+/**
+ * Writes what happened to finished deliveries: their outcome columns only (status, answer, error,
+ * duration, times); the rest of a row never changes once queued, and rewriting it would touch every
+ * index of the table.
+ */
+export async function logDeliveryOutcomes(db: Kysely<Database>, deliveries: WebhookDeliveryRow[]): Promise<void> {
+  for (const d of deliveries) {
+    await db.executeQuery(
+      CompiledQuery.raw(LOG_OUTCOME_SQL, [d.status, d.http_status, d.response_body, d.error_message, d.duration_ms, d.last_attempt_at, d.updated_at, d.id]),
+    )
+  }
 }
 
 export interface DeliveryFilters {
@@ -63,8 +88,8 @@ export async function insertPaymentEvent(db: Kysely<Database>, event: Insertable
 }
 
 /** Events after `sequence`, oldest first. */
-export function findEventsAfter(db: Kysely<Database>, sequence: number, limit: number): Promise<PaymentEventRow[]> {
-  return db.selectFrom('payment_events').selectAll().where('sequence', '>', sequence).orderBy('sequence').limit(limit).execute()
+export async function findEventsAfter(db: Kysely<Database>, sequence: number, limit: number): Promise<PaymentEventRow[]> {
+  return (await db.executeQuery(CompiledQuery.raw(EVENTS_AFTER_SQL, [sequence, limit]))).rows as PaymentEventRow[]
 }
 
 export async function lastEventSequence(db: Kysely<Database>): Promise<number> {
