@@ -737,20 +737,13 @@ function toLedgerTransaction(row: LedgerTransactionRow, operations: LedgerOperat
     feeCharged: BigInt(row.fee_charged),
     memoType: row.memo_type,
     memo: row.memo,
-    operations: operations.map((op) => ({
-      index: op.op_index,
-      type: op.type,
-      from: op.from_account,
-      to: op.to_account,
-      asset: op.asset_code,
-      amount: BigInt(op.amount),
-    })),
+    operations: operations.map(toLedgerOperation),
     envelopeXdr: row.envelope_xdr,
     appliedAt: row.applied_at,
   }
 }
 
-function toLedgerPayment(row: OperationWithTransactionRow): LedgerPayment {
+function toLedgerOperation(row: LedgerOperationRow): LedgerOperation {
   return {
     index: row.op_index,
     type: row.type,
@@ -758,6 +751,12 @@ function toLedgerPayment(row: OperationWithTransactionRow): LedgerPayment {
     to: row.to_account,
     asset: row.asset_code,
     amount: BigInt(row.amount),
+  }
+}
+
+function toLedgerPayment(row: OperationWithTransactionRow): LedgerPayment {
+  return {
+    ...toLedgerOperation(row),
     txHash: row.tx_hash,
     txPosition: row.tx_position,
     ledgerSequence: row.ledger_sequence,
