@@ -200,7 +200,8 @@ export function findDueEscrows(db: Kysely<Database>, now: number, limit: number)
   return db
     .selectFrom('payments')
     .selectAll()
-    .where('escrow_status', '=', 'created')
+    // A literal, not a parameter: SQLite uses the partial index payments_escrow_unfunded only for a query it can see matches.
+    .where('escrow_status', '=', sql.lit('created'))
     .where('escrow_expires_at', '<=', now)
     .orderBy('escrow_expires_at')
     .limit(limit)

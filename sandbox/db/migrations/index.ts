@@ -10,6 +10,7 @@ import * as crossChainQuotes from './2026-11-21T19-00-cross-chain-quotes.js'
 import * as paymentCounts from './2026-11-21T20-30-payment-counts.js'
 import * as paymentDayCounts from './2026-11-21T21-00-payment-day-counts.js'
 import * as paymentPartialIndexes from './2026-11-21T22-00-payment-partial-indexes.js'
+import * as escrowDueIndex from './2026-11-21T23-00-escrow-due-index.js'
 
 const migrations: Record<string, Migration> = {
   '2026-11-21T13-00-initial': initial,
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-21T20-30-payment-counts': paymentCounts,
   '2026-11-21T21-00-payment-day-counts': paymentDayCounts,
   '2026-11-21T22-00-payment-partial-indexes': paymentPartialIndexes,
+  '2026-11-21T23-00-escrow-due-index': escrowDueIndex,
 }
 
 export const migrationProvider: MigrationProvider = {
