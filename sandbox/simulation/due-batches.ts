@@ -19,6 +19,10 @@ export async function handleDueInBatches<T>(
   let handled = 0
   for (;;) {
     const now = ctx.clock.now()
+    // A plain read first: on the usual idle sweep nothing is due, and a write transaction would
+    // take the write lock (which another process on the file waits for) and wake the webhook
+    // dispatcher for nothing. The transaction finds the due items again, authoritatively.
+    if ((await findDue(ctx.db, now, 1)).length === 0) return handled
     const count = await ctx.db.transaction().execute(async (trx) => {
       const due = await findDue(trx, now, BATCH)
       for (const item of due) await handle(trx, item, now)
