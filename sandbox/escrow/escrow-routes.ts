@@ -1,18 +1,15 @@
 // Merchant-authenticated escrow controls for a payment (sandbox only): release, simulated
 // funding failure, and the order's state with the contract's balance and the transactions.
 import { Router } from 'express'
-import { z } from 'zod'
 import { USDC_SCALE, formatDecimal } from '../../src/money.js'
 import { toIso } from '../clock.js'
 import type { SandboxContext } from '../context.js'
 import { currentMerchant } from '../http/auth.js'
-import { conflict } from '../http/errors.js'
 import { actOnPayment } from '../payments/payment-action.js'
 import { getPayment } from '../payments/payment-service.js'
-import { noBody, optionalText } from '../validation/common.js'
-import { failEscrow, releaseEscrow } from './escrow-service.js'
-
-export const failBody = z.strictObject({ reason: optionalText(200) }).optional()
+import { failBody } from '../simulation/payment-simulation.js'
+import { noBody } from '../validation/common.js'
+import { failEscrow, heldInCustody, releaseEscrow, requireEscrow } from './escrow-service.js'
 
 export function escrowRoutes(ctx: SandboxContext): Router {
   const router = Router()
@@ -29,7 +26,7 @@ export function escrowRoutes(ctx: SandboxContext): Router {
 
   router.get('/sandbox/payments/:id/escrow', async (req, res) => {
     const payment = await getPayment(ctx.db, currentMerchant(req), req.params.id)
-    if (payment.escrow_status === null) throw conflict('Conflict', `Payment ${payment.id} belongs to a direct merchant and has no escrow order`)
+    requireEscrow(payment)
     const custody = await ctx.ledger.balances(ctx.db, ctx.identity.escrowCustody)
     const transactions = (await ctx.ledger.listTransactionsByMemo(ctx.db, payment.memo)).map((tx) => ({
       hash: tx.hash,
@@ -44,8 +41,7 @@ export function escrowRoutes(ctx: SandboxContext): Router {
       escrow_contract_address: payment.escrow_contract_address,
       custody_account: ctx.identity.escrowCustody,
       contract_balance: formatDecimal(custody?.usdc ?? 0n, USDC_SCALE),
-      // What the custody holds for this payment: everything received and not yet released or refunded.
-      held: formatDecimal(payment.settlement_status === 'open' ? BigInt(payment.usdc_received - payment.usdc_refunded) : 0n, USDC_SCALE),
+      held: formatDecimal(heldInCustody(payment), USDC_SCALE),
       platform_fee_account: ctx.identity.platformFeeAccount,
       payee: payment.escrow_payee,
       escrow_platform_fee_bps: payment.escrow_fee_bps,

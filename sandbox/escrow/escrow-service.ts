@@ -16,8 +16,14 @@ type EscrowContext = Pick<SandboxContext, 'clock' | 'ledger' | 'identity'>
 /** The platform fee on a release: amount × bps / 10000, rounded down to the stroop (in the payee's favour). */
 export const escrowFee = (amount: bigint, bps: number): bigint => (amount * BigInt(bps)) / 10_000n
 
-function requireEscrow(payment: PaymentRow): void {
+/** 409 unless the payment is an escrow merchant's, with an escrow order. */
+export function requireEscrow(payment: PaymentRow): void {
   if (payment.escrow_status === null) throw conflict('Conflict', `Payment ${payment.id} belongs to a direct merchant and has no escrow order`)
+}
+
+/** What the custody holds for this payment: everything received and not yet released or refunded. */
+export function heldInCustody(payment: PaymentRow): bigint {
+  return payment.settlement_status === 'open' ? BigInt(payment.usdc_received - payment.usdc_refunded) : 0n
 }
 
 /** Releases a funded escrow order to its payee, less the platform fee; settlement follows its ledger. */
@@ -29,7 +35,7 @@ export async function releaseEscrow(ctx: EscrowContext, db: Kysely<Database>, pa
   if (payment.settlement_status !== 'open') {
     throw conflict('Conflict', `The escrow order of payment ${payment.id} has already been released`)
   }
-  const held = BigInt(payment.usdc_received - payment.usdc_refunded)
+  const held = heldInCustody(payment)
   if (held <= 0n) throw conflict('Conflict', `The escrow order of payment ${payment.id} holds nothing: it was refunded`)
   const fee = escrowFee(held, payment.escrow_fee_bps ?? 0)
   const now = ctx.clock.now()

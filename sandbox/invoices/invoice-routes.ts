@@ -5,7 +5,7 @@ import { findCustomersByIds } from '../customers/customer-repository.js'
 import type { InvoiceRow } from '../db/schema.js'
 import { currentMerchant } from '../http/auth.js'
 import { pageMeta } from '../http/pagination.js'
-import { DEFAULT_PAGE_SIZE, noBody, noQuery } from '../validation/common.js'
+import { noBody, noQuery, pageRequest } from '../validation/common.js'
 import { toInvoiceResource } from './invoice-resource.js'
 import { createInvoiceBody, invoiceSettingsBody, listInvoicesQuery } from './invoice-schemas.js'
 import { cancelInvoice, changeInvoiceSettings, createInvoice, getInvoice, listInvoices, readInvoiceSettings } from './invoice-service.js'
@@ -27,7 +27,7 @@ export function invoiceRoutes(ctx: SandboxContext): Router {
   router.get('/invoices', async (req, res) => {
     const merchant = currentMerchant(req)
     const query = listInvoicesQuery.parse(req.query)
-    const page = { page: query.page ?? 1, limit: query.limit ?? DEFAULT_PAGE_SIZE }
+    const page = pageRequest(query)
     const { rows, total } = await listInvoices(ctx.db, merchant, { status: query.status }, page)
     res.json({ items: await render(rows), meta: pageMeta(page, total, rows.length) })
   })

@@ -5,7 +5,6 @@
 import { z } from 'zod'
 import { createMerchantBody } from '../admin/admin-routes.js'
 import { depositBody, quoteBody } from '../cross-chain/quote-schemas.js'
-import { failBody as escrowFailBody } from '../escrow/escrow-routes.js'
 import { createWalletBody } from '../ledger/wallet-service.js'
 import { saveSnapshotBody } from '../snapshots/snapshot-routes.js'
 import { createInvoiceBody, invoiceSettingsBody, listInvoicesQuery } from '../invoices/invoice-schemas.js'
@@ -71,7 +70,6 @@ export const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
   DepositRequest: depositBody,
   SandboxPayRequest: payBody,
   SandboxFailRequest: failBody,
-  EscrowFailRequest: escrowFailBody,
   CreateMerchantRequest: createMerchantBody,
   AdvanceClockRequest: advanceBody,
   FreezeClockRequest: freezeBody,
@@ -277,7 +275,7 @@ export const OPERATIONS: Operation[] = [
   },
   {
     method: 'post', path: '/sandbox/payments/:id/escrow/fail', operationId: 'failEscrow', summary: 'Simulate a failed escrow funding', tag: 'Sandbox', ...DIGEST,
-    pathParams: PAYMENT_ID, body: 'EscrowFailRequest', success: ok('Payment'), errors: [404, 409],
+    pathParams: PAYMENT_ID, body: 'SandboxFailRequest', success: ok('Payment'), errors: [404, 409],
   },
   {
     method: 'get', path: '/sandbox/payments/:id/escrow', operationId: 'getEscrowOrder', summary: 'An escrow order with its custody and ledger transactions', tag: 'Sandbox', ...DIGEST,

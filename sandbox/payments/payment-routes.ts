@@ -5,12 +5,11 @@ import { currentMerchant } from '../http/auth.js'
 import { badRequest } from '../http/errors.js'
 import { sendJson } from '../http/json-response.js'
 import { pageLinks, pageMeta } from '../http/pagination.js'
-import { DEFAULT_PAGE_SIZE } from '../validation/common.js'
 import { IdempotencyGate, requestFingerprint, type StoredResponse } from '../idempotency/idempotency-service.js'
 import { toPaymentResource } from './payment-resource.js'
 import { createPaymentBody, listPaymentsQuery, MAX_IDEMPOTENCY_KEY_LENGTH } from './payment-schemas.js'
 import { acceptUnderpayment, createPayment, getPayment, listPayments } from './payment-service.js'
-import { noBody } from '../validation/common.js'
+import { noBody, pageRequest } from '../validation/common.js'
 
 function idempotencyKey(req: Request): string | undefined {
   const key = req.headers['idempotency-key']
@@ -44,7 +43,7 @@ export function paymentRoutes(ctx: SandboxContext): Router {
   router.get('/payments', async (req, res) => {
     const merchant = currentMerchant(req)
     const query = listPaymentsQuery.parse(req.query)
-    const page = { page: query.page ?? 1, limit: query.limit ?? DEFAULT_PAGE_SIZE }
+    const page = pageRequest(query)
     const { rows, total } = await listPayments(ctx.db, merchant, query, page)
     const meta = pageMeta(page, total, rows.length)
     const links = pageLinks(ctx.publicUrl, '/payments', req.query as Record<string, string>, meta)

@@ -63,5 +63,3 @@ export const listPaymentsQuery = z.strictObject({
   storeId: z.string().min(1).max(255).optional(),
 })
 export type ListPaymentsQuery = z.infer<typeof listPaymentsQuery>
-
-export const paymentIdParam = z.string().regex(/^pt_[0-9a-f]{32}$/, { message: 'is not a payment id' })

@@ -4,8 +4,8 @@ import { Router } from 'express'
 import type { SandboxContext } from '../context.js'
 import { currentMerchant } from '../http/auth.js'
 import { pageLinks, pageMeta } from '../http/pagination.js'
-import { findPaymentsByIds } from '../payments/payment-repository.js'
-import { DEFAULT_PAGE_SIZE } from '../validation/common.js'
+import { findPaymentById, findPaymentsByIds } from '../payments/payment-repository.js'
+import { pageRequest } from '../validation/common.js'
 import { toRefundResource } from './refund-resource.js'
 import { createRefundBody, listRefundsQuery } from './refund-schemas.js'
 import { getRefund, listRefunds, refundPayment } from './refund-service.js'
@@ -23,7 +23,7 @@ export function refundRoutes(ctx: SandboxContext): Router {
   router.get('/refunds', async (req, res) => {
     const merchant = currentMerchant(req)
     const query = listRefundsQuery.parse(req.query)
-    const page = { page: query.page ?? 1, limit: query.limit ?? DEFAULT_PAGE_SIZE }
+    const page = pageRequest(query)
     const { rows, total } = await listRefunds(ctx.db, merchant, page)
     const payments = new Map((await findPaymentsByIds(ctx.db, rows.map((row) => row.payment_id))).map((p) => [p.id, p]))
     const meta = pageMeta(page, total, rows.length)
@@ -34,7 +34,7 @@ export function refundRoutes(ctx: SandboxContext): Router {
   router.get('/refunds/:id', async (req, res) => {
     const merchant = currentMerchant(req)
     const refund = await getRefund(ctx.db, merchant, req.params.id)
-    const [payment] = await findPaymentsByIds(ctx.db, [refund.payment_id])
+    const payment = await findPaymentById(ctx.db, refund.payment_id)
     res.json(toRefundResource(refund, payment!, ctx))
   })
 

@@ -42,6 +42,7 @@ export const payBody = z
   .optional()
 export type PayBody = z.infer<typeof payBody>
 
+/** Failing a payment or an escrow order's funding: an optional reason for the history. */
 export const failBody = z.strictObject({ reason: optionalText(200) }).optional()
 export type FailBody = z.infer<typeof failBody>
 

@@ -1,5 +1,6 @@
 // Reusable request-schema pieces: URLs, ISO dates, metadata, paging query values.
 import { z } from 'zod'
+import type { PageRequest } from '../http/pagination.js'
 
 export const MAX_URL_LENGTH = 2048
 export const MAX_METADATA_KEYS = 50
@@ -46,7 +47,13 @@ export const pageQuery = {
   limit: queryInteger(1, 100).optional(),
 }
 
-export const DEFAULT_PAGE_SIZE = 20
+const DEFAULT_PAGE_SIZE = 20
+
+/** The page a list query asks for: the first, of DEFAULT_PAGE_SIZE items, unless it says otherwise. */
+export const pageRequest = (query: { page?: number; limit?: number }): PageRequest => ({
+  page: query.page ?? 1,
+  limit: query.limit ?? DEFAULT_PAGE_SIZE,
+})
 
 /** Optional text field; null is taken as "not given", as most clients mean it. */
 export const optionalText = (max: number) => z.string().trim().min(1).max(max).nullish().transform((v) => v ?? undefined)

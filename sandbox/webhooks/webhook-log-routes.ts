@@ -12,9 +12,9 @@ import { HttpError, notFound } from '../http/errors.js'
 import { pageMeta } from '../http/pagination.js'
 import { markAsStream } from '../http/streams.js'
 import { updateMerchant } from '../merchants/merchant-repository.js'
-import { DEFAULT_PAGE_SIZE, noBody, noQuery, pageQuery, queryInteger } from '../validation/common.js'
+import { noBody, noQuery, pageQuery, pageRequest, queryInteger } from '../validation/common.js'
 import { toDeliveryResource } from './webhook-log-resource.js'
-import { ResendLimiter } from './resend-limiter.js'
+import { RESENDS_PER_MINUTE, ResendLimiter } from './resend-limiter.js'
 import { findDeliveryForMerchant, findEventsAfter, lastEventSequence, listDeliveries } from './webhook-repository.js'
 
 const DELIVERY_STATUSES = ['pending', 'success', 'failed', 'skipped'] as const
@@ -54,7 +54,7 @@ export function webhookLogRoutes(ctx: SandboxContext): Router {
   router.get('/merchants/:merchantId/webhook-logs', async (req, res) => {
     const merchant = merchantOf(req)
     const query = listQuery.parse(req.query)
-    const page = { page: query.page ?? 1, limit: query.limit ?? DEFAULT_PAGE_SIZE }
+    const page = pageRequest(query)
     const { rows, total } = await listDeliveries(ctx.db, merchant.id, { status: query.status, paymentId: query.checkout_id }, page)
     res.json({ items: rows.map((row) => toDeliveryResource(row, 'summary')), meta: pageMeta(page, total, rows.length) })
   })
@@ -92,7 +92,7 @@ export function webhookLogRoutes(ctx: SandboxContext): Router {
     if (!original) throw notFound(`No webhook delivery ${req.params.id.slice(0, 64)}`)
     const taken = limiter.take(merchant.id)
     if (!taken.allowed) {
-      throw new HttpError(429, 'Too Many Requests', `At most 10 resends per minute; retry in ${taken.retryAfterSeconds} s`, {
+      throw new HttpError(429, 'Too Many Requests', `At most ${RESENDS_PER_MINUTE} resends per minute; retry in ${taken.retryAfterSeconds} s`, {
         'Retry-After': String(taken.retryAfterSeconds),
       })
     }
