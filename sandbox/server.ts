@@ -241,8 +241,9 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const controls: SandboxStateControls = {
     snapshots,
     restore: async (name, self) => {
-      await snapshots.check(name)
-      return swapState(self, replaceWith(() => snapshots.check(name)))
+      // Checked before the gate closes, so a bad snapshot holds no request up; checked once (a full integrity read).
+      const file = await snapshots.check(name)
+      return swapState(self, replaceWith(async () => file))
     },
     reset: (self) => swapState(self, replaceWith(async () => undefined)),
   }

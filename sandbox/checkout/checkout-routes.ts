@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto'
 import express, { Router, type Request, type RequestHandler, type Response } from 'express'
 import type { SandboxContext } from '../context.js'
 import type { PaymentRow } from '../db/schema.js'
-import { HttpError, notFound } from '../http/errors.js'
+import { clientErrorStatus, HttpError, notFound } from '../http/errors.js'
 import { publicLink } from '../http/public-url.js'
 import { statusAt } from '../payments/payment-lifecycle.js'
 import { walletUri } from '../payments/payment-resource.js'
@@ -209,6 +209,5 @@ const isBodyParserError = (error: unknown): boolean =>
 /** The HTTP status an error stands for: its own for HttpError and body-parser errors, else 500. */
 function statusOf(error: unknown): number {
   if (error instanceof HttpError) return error.statusCode
-  const status = typeof error === 'object' && error !== null && 'status' in error ? Number(error.status) : NaN
-  return status >= 400 && status < 500 ? status : 500
+  return clientErrorStatus(error) ?? 500
 }

@@ -3,7 +3,7 @@
 // handler that turns any error of the Horizon routes into one.
 import type { ErrorRequestHandler, RequestHandler } from 'express'
 import { ZodError } from 'zod'
-import { HttpError, describeZodError } from '../http/errors.js'
+import { HttpError, clientErrorStatus, describeZodError } from '../http/errors.js'
 import { LedgerError } from '../ledger/ledger-errors.js'
 import { failureResultXdr } from './horizon-results.js'
 
@@ -83,8 +83,8 @@ function toProblem(error: unknown): HorizonProblem | undefined {
     return new HorizonProblem(error.statusCode, error.statusCode === 404 ? 'not_found' : 'bad_request', error.reason, error.message)
   }
   // Body parsing and path decoding fail with a 4xx status and a type we can explain.
-  const status = typeof error === 'object' && error !== null && 'status' in error ? Number(error.status) : Number.NaN
-  if (status >= 400 && status < 500) {
+  const status = clientErrorStatus(error)
+  if (status !== undefined) {
     const type = (error as { type?: string }).type
     if (status === 413 || type === 'entity.too.large' || type === 'parameters.too.many') {
       return new HorizonProblem(413, 'request_entity_too_large', 'Request Entity Too Large', 'The request body is larger than the sandbox accepts.')

@@ -121,17 +121,21 @@ export function horizonRoutes(ctx: SandboxContext): Router {
     res.json(pageOf(hrefOf(req), page, await recordsAfter(page.order, page.limit, await cursorOf(page))))
   }
 
+  /** The newest closed ledger: the one before the open one, if any has closed yet. */
+  const lastClosedLedger = async () => {
+    const open = await ctx.ledger.currentLedger(ctx.db)
+    return open && open.sequence > 1 ? ctx.ledger.getLedger(ctx.db, open.sequence - 1) : undefined
+  }
+
   router.get('/', async (req, res) => {
     recordQuery.parse(req.query)
-    const open = await ctx.ledger.currentLedger(ctx.db)
-    const latest = open && open.sequence > 1 ? await ctx.ledger.getLedger(ctx.db, open.sequence - 1) : undefined
+    const latest = await lastClosedLedger()
     res.json(toRootRecord(h, latest?.closedAt == null ? undefined : { sequence: latest.sequence, closedAt: latest.closedAt }))
   })
 
   router.get('/fee_stats', async (req, res) => {
     recordQuery.parse(req.query)
-    const open = await ctx.ledger.currentLedger(ctx.db)
-    const lastClosed = open && open.sequence > 1 ? await ctx.ledger.getLedger(ctx.db, open.sequence - 1) : undefined
+    const lastClosed = await lastClosedLedger()
     const recent = await ctx.ledger.listTransactions(ctx.db, { order: 'desc', limit: FEE_STATS_WINDOW })
     // Per operation, as Horizon reports them: what was charged, and what the envelope offered.
     const charged = recent.map((tx) => tx.feeCharged / BigInt(tx.operations.length))

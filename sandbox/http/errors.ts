@@ -35,6 +35,12 @@ export async function refusedByLedgerAs<T>(status: 400 | 409, what: string, move
   }
 }
 
+/** The 4xx status an error of body-parser and friends carries in `status`, if it is one. */
+export function clientErrorStatus(error: unknown): number | undefined {
+  const status = typeof error === 'object' && error !== null && 'status' in error ? Number(error.status) : Number.NaN
+  return status >= 400 && status < 500 ? status : undefined
+}
+
 export interface ErrorBody {
   statusCode: number
   reason: string
@@ -86,8 +92,8 @@ function toErrorBody(error: unknown, log: (line: string) => void): ErrorBody {
   if (error instanceof HttpError) return { statusCode: error.statusCode, reason: error.reason, message: error.message }
   if (error instanceof ZodError) return { statusCode: 400, reason: 'Bad Request', message: describeZodError(error) }
   // Errors raised by body-parser and friends carry a 4xx status and a type we can explain.
-  const status = typeof error === 'object' && error !== null && 'status' in error ? Number(error.status) : NaN
-  if (status >= 400 && status < 500) {
+  const status = clientErrorStatus(error)
+  if (status !== undefined) {
     const type = (error as { type?: string }).type
     const message =
       type === 'entity.too.large'

@@ -6,7 +6,7 @@ import { Router } from 'express'
 import { z } from 'zod'
 import type { SandboxContext } from '../context.js'
 import type { MerchantCredentials } from '../merchants/merchant-service.js'
-import { conflict, HttpError, notFound } from '../http/errors.js'
+import { conflict, notFound, unprocessable } from '../http/errors.js'
 import { noBody, noQuery } from '../validation/common.js'
 import { GateBusyError } from './request-gate.js'
 import { SNAPSHOT_NAME, SNAPSHOT_NAME_RULE, SnapshotError, type SnapshotInfo, type SnapshotStore } from './snapshot-store.js'
@@ -36,7 +36,7 @@ function snapshotErrorAsHttp(error: unknown): never {
   if (error instanceof SnapshotError) {
     if (error.kind === 'not_found') throw notFound(error.message)
     if (error.kind === 'exists') throw conflict('Conflict', `${error.message} (replace: true overwrites it; from the CLI: snapshot save --force)`)
-    throw new HttpError(422, 'Unprocessable Entity', error.message)
+    throw unprocessable('Unprocessable Entity', error.message)
   }
   if (error instanceof GateBusyError) throw conflict('Conflict', error.message)
   throw error

@@ -131,16 +131,17 @@ export class SnapshotStore {
  */
 export function swapDatabaseFile(dbFile: string, replacement: string | undefined): { commit(): void; rollback(): void } {
   const aside = `${dbFile}.before-swap`
+  const incoming = `${dbFile}.incoming`
   const sidecars = [`${dbFile}-wal`, `${dbFile}-shm`, `${dbFile}-journal`]
+  // The copy is made before the old file is touched: if it fails, nothing has moved.
+  if (replacement !== undefined) {
+    fs.copyFileSync(replacement, incoming)
+    fs.chmodSync(incoming, 0o600)
+  }
   fs.rmSync(aside, { force: true })
   if (fs.existsSync(dbFile)) fs.renameSync(dbFile, aside)
   for (const sidecar of sidecars) fs.rmSync(sidecar, { force: true })
-  if (replacement !== undefined) {
-    const incoming = `${dbFile}.incoming`
-    fs.copyFileSync(replacement, incoming)
-    fs.chmodSync(incoming, 0o600)
-    fs.renameSync(incoming, dbFile)
-  }
+  if (replacement !== undefined) fs.renameSync(incoming, dbFile)
   return {
     commit: () => fs.rmSync(aside, { force: true }),
     rollback: () => {

@@ -24,15 +24,6 @@ export function findDeliveryForMerchant(db: Kysely<Database>, merchantId: string
   return db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).where('merchant_id', '=', merchantId).executeTakeFirst()
 }
 
-export function findDelivery(db: Kysely<Database>, id: string): Promise<WebhookDeliveryRow | undefined> {
-  return db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst()
-}
-
-/** Pending deliveries, oldest first. */
-export function findPendingDeliveries(db: Kysely<Database>, limit: number): Promise<WebhookDeliveryRow[]> {
-  return findPendingDeliveriesAfter(db, 0, limit)
-}
-
 // The dispatcher's hot statements, compiled once: kysely would rebuild and recompile each per
 // delivery (tens of µs), and the driver caches the prepared statement by its text.
 const PENDING_AFTER_SQL = "select * from webhook_deliveries where status = 'pending' and sequence > ? order by sequence limit ?"
