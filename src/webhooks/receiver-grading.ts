@@ -1,8 +1,8 @@
 // Grades an integrator's webhook receiver (`paybox webhooks test-receiver`): sends it a battery
 // of deliveries, signed as the sandbox signs them or deliberately wrong, and judges each answer
 // against what spec 5 and 6 ask of a receiver. Only the answers are seen, never side effects.
-import { describeNetworkError } from '../cli/event-forwarder.js'
 import { signWebhook, WEBHOOK_SIGNATURE_HEADER } from '../signing.js'
+import { postWebhook, type WebhookAnswer } from './post-webhook.js'
 import { sampleWebhookData, samplePaymentId, type SampleStatus } from './sample-webhooks.js'
 import { serializeWebhookBody } from './webhook-body.js'
 
@@ -16,13 +16,8 @@ export const DEDUPLICATION_RULE =
 /** accept: must be answered 2xx within the budget; reject: must not be 2xx; survive: must get an answer below 500. */
 export type Expectation = 'accept' | 'reject' | 'survive'
 
-export interface SendResult {
-  /** The receiver's HTTP status; null when there was no answer. */
-  status: number | null
-  durationMs: number
-  /** Why there was no answer (refused, dropped, timed out), or null. */
-  error: string | null
-}
+/** One delivery's answer: its HTTP status (null when none), how long it took, why there was none. */
+export type SendResult = WebhookAnswer
 
 export interface CaseResult {
   id: string
@@ -152,25 +147,6 @@ function judge(spec: CaseSpec, sends: SendResult[]): Pick<CaseResult, 'verdict' 
   return { verdict: 'pass', detail: null }
 }
 
-async function send(options: Required<Pick<GradingOptions, 'url' | 'userAgent'>> & { timeoutMs: number }, delivery: Delivery): Promise<SendResult> {
-  const started = performance.now()
-  const elapsed = () => Math.round(performance.now() - started)
-  const timeout = AbortSignal.timeout(options.timeoutMs)
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': options.userAgent }
-  if (delivery.signature !== undefined) headers[WEBHOOK_SIGNATURE_HEADER] = delivery.signature
-  try {
-    const response = await fetch(options.url, { method: 'POST', body: delivery.body, headers, redirect: 'manual', signal: timeout })
-    // Read the answer to its end: until then the receiver has not finished answering.
-    await response.arrayBuffer()
-    return { status: response.status, durationMs: elapsed(), error: null }
-  } catch (error) {
-    const reason = timeout.aborted ? `no answer within ${formatSeconds(options.timeoutMs)}` : describeNetworkError(error)
-    return { status: null, durationMs: elapsed(), error: reason }
-  }
-}
-
-const formatSeconds = (ms: number): string => `${Number((ms / 1000).toFixed(3))} s`
-
 function responseTime(cases: CaseResult[]): ResponseTimeResult {
   let slowest: ResponseTimeResult['slowest'] = null
   let timedOut = 0
@@ -194,7 +170,7 @@ export async function gradeReceiver(options: GradingOptions): Promise<GradingRep
   const cases: CaseResult[] = []
   for (const spec of battery(options.secret, (options.now ?? Date.now)())) {
     const sends: SendResult[] = []
-    for (const delivery of spec.deliveries) sends.push(await send(target, delivery))
+    for (const delivery of spec.deliveries) sends.push(await postWebhook({ ...target, ...delivery }))
     cases.push({ id: spec.id, title: spec.title, expectation: spec.expectation, expected: spec.expected, sends, ...judge(spec, sends) })
   }
   const time = responseTime(cases)

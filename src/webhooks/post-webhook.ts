@@ -1,0 +1,53 @@
+// One webhook POST as the sandbox makes it: the raw body as JSON, the X-WEBHOOK-AUTH header,
+// no redirects followed, a deadline, and the answer read to its end. Shared by `paybox listen`
+// (forwarding real events) and `paybox webhooks test-receiver` (sending the graded battery).
+import { WEBHOOK_SIGNATURE_HEADER } from '../signing.js'
+
+export interface WebhookPost {
+  url: string
+  body: string
+  /** The X-WEBHOOK-AUTH header; undefined sends none. */
+  signature: string | undefined
+  userAgent: string
+  timeoutMs: number
+  /** Ends the request early (the command stopping); the answer then has no status. */
+  signal?: AbortSignal
+}
+
+export interface WebhookAnswer {
+  /** The receiver's HTTP status; null when there was no answer. */
+  status: number | null
+  durationMs: number
+  /** Why there was no answer (refused, dropped, timed out…), or null. */
+  error: string | null
+}
+
+export async function postWebhook(post: WebhookPost): Promise<WebhookAnswer> {
+  const started = performance.now()
+  const elapsed = () => Math.round(performance.now() - started)
+  const timeout = AbortSignal.timeout(post.timeoutMs)
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': post.userAgent }
+  if (post.signature !== undefined) headers[WEBHOOK_SIGNATURE_HEADER] = post.signature
+  try {
+    const signal = post.signal ? AbortSignal.any([timeout, post.signal]) : timeout
+    const response = await fetch(post.url, { method: 'POST', body: post.body, headers, redirect: 'manual', signal })
+    // Read the answer to its end: until then the receiver has not finished answering, and the
+    // connection cannot be reused.
+    await response.arrayBuffer()
+    return { status: response.status, durationMs: elapsed(), error: null }
+  } catch (error) {
+    const reason = timeout.aborted ? `no answer within ${formatSeconds(post.timeoutMs)}` : describeNetworkError(error)
+    return { status: null, durationMs: elapsed(), error: reason }
+  }
+}
+
+const formatSeconds = (ms: number): string => `${Number((ms / 1000).toFixed(3))} s`
+
+function describeNetworkError(error: unknown): string {
+  const cause = error instanceof Error && error.cause instanceof Error ? (error.cause as NodeJS.ErrnoException) : undefined
+  if (cause?.code === 'ECONNREFUSED') return 'connection refused (ECONNREFUSED): is your server running?'
+  if (cause?.code === 'ENOTFOUND') return 'host not found (ENOTFOUND)'
+  if (cause?.code === 'ECONNRESET' || cause?.code === 'UND_ERR_SOCKET') return 'the connection was closed before an answer (ECONNRESET)'
+  if (cause?.code) return `${cause.message} (${cause.code})`
+  return error instanceof Error ? error.message : String(error)
+}
