@@ -4,7 +4,7 @@ import { BaseCommand } from '../src/cli/base-command.js'
 import { UserError } from '../src/cli/errors.js'
 import { askChoice, askSecret, askText, canPrompt } from '../src/cli/prompts.js'
 import { DEFAULT_BASE_URL } from '../src/config/connection.js'
-import { readLocalSandbox, type LocalSandboxState } from '../src/config/local-sandbox.js'
+import { defaultMerchant, readLocalSandbox, type LocalSandboxState } from '../src/config/local-sandbox.js'
 import { DEFAULT_PROFILE, maskSecret, saveProfile, type Profile } from '../src/config/profiles.js'
 
 export interface LoginResult {
@@ -73,9 +73,7 @@ export default class Login extends BaseCommand<typeof Login> {
 }
 
 function fromSandbox(local: LocalSandboxState, merchant: string | undefined): Profile {
-  const chosen = merchant
-    ? local.merchants.find((m) => m.id === merchant || m.name === merchant)
-    : (local.merchants.find((m) => m.settlement_mode === 'direct') ?? local.merchants[0])
+  const chosen = merchant ? local.merchants.find((m) => m.id === merchant || m.name === merchant) : defaultMerchant(local.merchants)
   if (!chosen) throw new UserError(`The local sandbox has no merchant "${merchant}"`, `one of: ${local.merchants.map((m) => m.name).join(', ')}`)
   return { baseUrl: local.baseUrl, apiKey: chosen.apiKey, apiSecret: chosen.apiSecret, adminToken: local.adminToken }
 }

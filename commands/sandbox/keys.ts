@@ -3,6 +3,7 @@ import type { SandboxMerchant } from '../../src/client/types.js'
 import { ApiCommand } from '../../src/cli/base-command.js'
 import { UserError } from '../../src/cli/errors.js'
 import { renderKeys, renderKeysAsEnv } from '../../src/cli/render/sandbox.js'
+import { defaultMerchant } from '../../src/config/local-sandbox.js'
 
 export interface SandboxKeysResult {
   baseUrl: string
@@ -37,7 +38,7 @@ export default class SandboxKeys extends ApiCommand<typeof SandboxKeys> {
     }
     const result: SandboxKeysResult = { baseUrl: connection.baseUrl, adminToken: connection.adminToken!, merchants }
     if (this.flags.env) {
-      this.print(renderKeysAsEnv(result.baseUrl, result.adminToken, merchants.find((m) => m.settlement_mode === 'direct') ?? merchants[0]!))
+      this.print(renderKeysAsEnv(result.baseUrl, result.adminToken, defaultMerchant(merchants)!))
     } else {
       this.print(renderKeys(result.baseUrl, result.adminToken, merchants))
     }

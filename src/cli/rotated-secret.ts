@@ -1,7 +1,7 @@
 // After `paybox merchants rotate-secret`: the CLI's own copies of the old secret. The local
 // sandbox's state file mirrors the running sandbox, so it is brought up to date; profiles are
 // the user's settings, so they are only named, with the command that updates them.
-import { readLocalSandbox, writeLocalSandbox } from '../config/local-sandbox.js'
+import { readLocalSandbox, sameOrigin, writeLocalSandbox } from '../config/local-sandbox.js'
 import { sandboxStateFile } from '../config/paths.js'
 import { loadConfig } from '../config/profiles.js'
 import type { SandboxMerchant } from '../client/types.js'
@@ -31,8 +31,4 @@ export function updateCopiesOfSecret(merchant: SandboxMerchant, baseUrl: string,
     if (sameServer && profile.apiKey === merchant.apiKey && profile.apiSecret !== merchant.apiSecret) copies.staleProfiles.push(name)
   }
   return copies
-}
-
-function sameOrigin(a: string, b: string): boolean {
-  return URL.canParse(a) && URL.canParse(b) && new URL(a).origin === new URL(b).origin
 }

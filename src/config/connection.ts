@@ -3,7 +3,7 @@
 // running locally (its state file), then the default base URL.
 import { UserError } from '../cli/errors.js'
 import { DEFAULT_PROFILE, loadConfig, type Profile, type ProfileKey } from './profiles.js'
-import { readLocalSandbox } from './local-sandbox.js'
+import { defaultMerchant, readLocalSandbox, sameOrigin } from './local-sandbox.js'
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:4242'
 
@@ -51,15 +51,11 @@ export function resolveConnection(flags: ConnectionFlags, env: NodeJS.ProcessEnv
   if (local && (baseUrl === undefined || sameOrigin(baseUrl, local.baseUrl))) {
     connection.baseUrl = baseUrl ?? local.baseUrl
     connection.adminToken ??= local.adminToken
-    const merchant = local.merchants.find((m) => m.settlement_mode === 'direct') ?? local.merchants[0]
+    const merchant = defaultMerchant(local.merchants)
     if (merchant && connection.apiKey === undefined && connection.apiSecret === undefined) {
       connection.apiKey = merchant.apiKey
       connection.apiSecret = merchant.apiSecret
     }
   }
   return connection
-}
-
-function sameOrigin(a: string, b: string): boolean {
-  return URL.canParse(a) && URL.canParse(b) && new URL(a).origin === new URL(b).origin
 }

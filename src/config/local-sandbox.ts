@@ -40,7 +40,17 @@ export function clearLocalSandbox(pid: number, env?: NodeJS.ProcessEnv): void {
  */
 export function updateLocalSandboxMerchants(baseUrl: string, merchants: LocalSandboxMerchant[], env?: NodeJS.ProcessEnv): string | undefined {
   const state = readLocalSandbox(env)
-  if (!state || !URL.canParse(baseUrl) || !URL.canParse(state.baseUrl) || new URL(state.baseUrl).origin !== new URL(baseUrl).origin) return undefined
+  if (!state || !sameOrigin(state.baseUrl, baseUrl)) return undefined
   writeLocalSandbox({ ...state, merchants }, env)
   return sandboxStateFile(env)
+}
+
+/** The merchant the CLI acts as unless told otherwise: the first direct one, else the first. */
+export function defaultMerchant<M extends { settlement_mode: string }>(merchants: M[]): M | undefined {
+  return merchants.find((m) => m.settlement_mode === 'direct') ?? merchants[0]
+}
+
+/** Whether two URLs name the same server (scheme, host and port); false if either is not a URL. */
+export function sameOrigin(a: string, b: string): boolean {
+  return URL.canParse(a) && URL.canParse(b) && new URL(a).origin === new URL(b).origin
 }
