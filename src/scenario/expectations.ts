@@ -91,7 +91,7 @@ export async function expectWebhook(args: StepArgs<'expectWebhook'>, runtime: Sc
   const { client, receiver } = runtime
   const wanted = args.deliveryStatus ?? 'success'
   // Payloads are read once per delivery: a finished delivery never changes.
-  const payloads = new Map<string, Record<string, unknown>>()
+  const payloads = new Map<string, { text: string | undefined; data: Record<string, unknown> }>()
   const within = args.within ?? DEFAULT_WEBHOOK_WITHIN
   let seen: string[] = []
   try {
@@ -103,7 +103,7 @@ export async function expectWebhook(args: StepArgs<'expectWebhook'>, runtime: Sc
         const data = delivery.status === 'pending' ? undefined : await payloadOf(delivery.id)
         seen.push(`${delivery.event_type} ${String(data?.status ?? '?')}/${String(data?.settlement_status ?? '?')} ${delivery.status}${delivery.http_status ? ` (HTTP ${delivery.http_status})` : ''}`)
         if (data === undefined || !matchesDelivery(delivery, data)) continue
-        const received = receiver !== undefined && delivery.url === receiver.url ? await receivedExactly(delivery.id) : false
+        const received = receiver !== undefined && delivery.url === receiver.url ? receivedExactly(delivery.id) : false
         const { request_payload: _payload, response_body: _response, ...entry } = delivery
         return { delivery: entry, data, received }
       }
@@ -126,18 +126,22 @@ export async function expectWebhook(args: StepArgs<'expectWebhook'>, runtime: Sc
   }
 
   async function payloadOf(id: string): Promise<Record<string, unknown>> {
-    let data = payloads.get(id)
-    if (data === undefined) {
-      const payload = (await client.webhooks.get(id)).request_payload ?? '{}'
-      data = ((JSON.parse(payload) as { data?: Record<string, unknown> }).data ?? {}) as Record<string, unknown>
-      payloads.set(id, data)
+    let payload = payloads.get(id)
+    if (payload === undefined) {
+      const text = (await client.webhooks.get(id)).request_payload
+      const data = ((JSON.parse(text ?? '{}') as { data?: Record<string, unknown> }).data ?? {}) as Record<string, unknown>
+      payload = { text, data }
+      payloads.set(id, payload)
     }
-    return data
+    return payload.data
   }
 
-  /** The log says success only after the receiver answered: by then it has the request. */
-  async function receivedExactly(id: string): Promise<boolean> {
-    const payload = (await client.webhooks.get(id)).request_payload
+  /**
+   * The log says success only after the receiver answered: by then it has the request. Only for
+   * a delivery payloadOf has read.
+   */
+  function receivedExactly(id: string): boolean {
+    const payload = payloads.get(id)!.text
     const got = receiver!.received.filter((request) => request.body === payload)
     if (got.length === 0) throw new StepFailure(`the receiver never got the body of delivery ${id}`)
     if (!got.some((request) => request.verified)) throw new StepFailure(`the receiver got delivery ${id} but its X-WEBHOOK-AUTH did not verify with the merchant's secret`)
