@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core'
-import ms from 'ms'
 import { ApiCommand } from '../../src/cli/base-command.js'
+import { durationFlag } from '../../src/cli/duration-flag.js'
 import { UserError } from '../../src/cli/errors.js'
 import { httpUrlFlag } from '../../src/cli/flag-values.js'
 import type { GradingReport } from '../../src/webhooks/receiver-grading.js'
@@ -29,7 +29,7 @@ export default class WebhooksTestReceiver extends ApiCommand<typeof WebhooksTest
 
   public async run(): Promise<GradingReport> {
     const url = httpUrlFlag(this.args.url, 'url')
-    const timeoutMs = parseTimeout(this.flags.timeout)
+    const timeoutMs = durationFlag(this.flags.timeout, 'timeout', { maxMs: 600_000, hint: 'a duration such as 10s, 500ms or 2 (seconds), at most 10m' })
     const secret = this.flags.secret ?? this.connection().apiSecret
     if (!secret) throw new UserError('No secret to sign deliveries with', 'pass --secret sk_…, set PAYBOX_API_SECRET, or run: paybox login')
 
@@ -42,13 +42,4 @@ export default class WebhooksTestReceiver extends ApiCommand<typeof WebhooksTest
     if (!report.passed) process.exitCode = 1
     return report
   }
-}
-
-/** A bare number is seconds; anything else as `ms` reads it. At most ten minutes. */
-function parseTimeout(text: string): number {
-  const milliseconds = /^\d+(\.\d+)?$/.test(text) ? Number(text) * 1000 : ms(text as ms.StringValue)
-  if (typeof milliseconds !== 'number' || !Number.isFinite(milliseconds) || milliseconds <= 0 || milliseconds > 600_000) {
-    throw new UserError(`Invalid --timeout "${text}"`, 'a duration such as 10s, 500ms or 2 (seconds), at most 10m')
-  }
-  return Math.round(milliseconds)
 }
