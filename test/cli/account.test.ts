@@ -1,22 +1,19 @@
 // `paybox balances` and `paybox fee-tier`, in-process against a real sandbox. Balances are
 // checked against the ledger itself, the fee tier against the server's own answer.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { AccountBalances, FeeTier } from '../../src/client/types.js'
-import { expectOneLineFailure, merchantEnv, runCli, runCliJson, type CliEnv } from '../helpers/cli.js'
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
+import { expectOneLineFailure, merchantEnv, runCli, runCliJson } from '../helpers/cli.js'
+import { sandboxForSuite } from '../helpers/sandbox.js'
 
 describe('paybox balances and fee-tier', () => {
-  let sandbox: TestSandbox
-  let env: () => CliEnv
+  const sandbox = sandboxForSuite()
+  const env = () => merchantEnv(sandbox)
 
   beforeAll(async () => {
-    sandbox = await startTestSandbox()
-    env = () => merchantEnv(sandbox)
     // Some money in the merchant's account, so that balances are not all genesis values.
     const payment = await sandbox.direct.payments.create({ amount: { value: 1234, currency: 'USD' }, description: 'Balance' })
     await sandbox.direct.sandbox.pay(payment.id)
   })
-  afterAll(() => sandbox.stop())
 
   /** The direct merchant's settlement account as the ledger has it. */
   const ledgerAccount = async () => {

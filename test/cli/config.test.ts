@@ -1,10 +1,10 @@
 // `paybox config …` and where commands take their connection from (flags beat env beat profile).
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { Payment } from '../../src/client/types.js'
 import { isolatedEnv, linesOf, runCli, runCliJson } from '../helpers/cli.js'
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
+import { sandboxForSuite } from '../helpers/sandbox.js'
 
 const mode = (file: string): number => fs.statSync(file).mode & 0o777
 
@@ -87,11 +87,7 @@ describe('paybox config', () => {
 })
 
 describe('connection settings', () => {
-  let sandbox: TestSandbox
-  beforeAll(async () => {
-    sandbox = await startTestSandbox()
-  })
-  afterAll(() => sandbox.stop())
+  const sandbox = sandboxForSuite()
 
   const merchant = (mode: 'direct' | 'escrow') => sandbox.merchants.find((m) => m.settlement_mode === mode)!
   const create = ['payments', 'create', '--amount', '1', '--description', 'Who am I']

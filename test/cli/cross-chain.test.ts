@@ -1,17 +1,13 @@
 // `paybox payments quote` and `paybox payments deposit` against a real sandbox.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { CrossChainQuote, Payment } from '../../src/client/types.js'
 import { expectOneLineFailure, merchantEnv, runCli, runCliJson } from '../helpers/cli.js'
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
+import { sandboxForSuite } from '../helpers/sandbox.js'
 
 const REFUND = '0x52908400098527886E0F7030069857D2E4169EE7'
 
 describe('paybox payments quote and deposit', () => {
-  let sandbox: TestSandbox
-  beforeAll(async () => {
-    sandbox = await startTestSandbox()
-  })
-  afterAll(() => sandbox.stop())
+  const sandbox = sandboxForSuite()
   const create = () => sandbox.direct.payments.create({ amount: { value: 2_000, currency: 'USD' }, description: 'From another chain' })
 
   it('quotes a payment from another chain, printing the deposit address and a QR code', async () => {

@@ -1,11 +1,11 @@
 // `paybox escrow fund|release|fail|status` and `paybox merchants create`, in-process against a
 // real sandbox: every test checks what the ledger and the payment became, not just the output.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { EscrowFundResult } from '../../commands/escrow/fund.js'
 import type { EscrowOrder, Payment, SandboxMerchant } from '../../src/client/types.js'
 import { USDC_SCALE, parseDecimal } from '../../src/money.js'
 import { expectOneLineFailure, isolatedEnv, linesOf, merchantEnv, runCli, runCliJson, type CliEnv } from '../helpers/cli.js'
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
+import { sandboxForSuite } from '../helpers/sandbox.js'
 
 interface Balances {
   custody: bigint
@@ -14,17 +14,14 @@ interface Balances {
 }
 
 describe('paybox escrow', () => {
-  let sandbox: TestSandbox
-  let env: () => CliEnv
+  const sandbox = sandboxForSuite()
+  const env = () => merchantEnv(sandbox, 'escrow')
   /** The seeded escrow merchant's settlement account: the default payee of its orders. */
   let payee: string
 
   beforeAll(async () => {
-    sandbox = await startTestSandbox()
-    env = () => merchantEnv(sandbox, 'escrow')
     payee = (await sandbox.admin.sandbox.merchants()).items.find((m) => m.settlement_mode === 'escrow')!.account
   })
-  afterAll(() => sandbox.stop())
 
   const createOrder = (value: number, currency = 'USD', extra: { escrowPlatformFee?: number } = {}): Promise<Payment> =>
     sandbox.escrow.payments.create({ amount: { value, currency }, description: `Escrow order ${value} ${currency}`, ...extra })
@@ -286,14 +283,9 @@ describe('paybox escrow', () => {
 })
 
 describe('paybox merchants create', () => {
-  let sandbox: TestSandbox
+  const sandbox = sandboxForSuite()
   const adminEnv = (): CliEnv => isolatedEnv({ PAYBOX_BASE_URL: sandbox.url, PAYBOX_ADMIN_TOKEN: sandbox.identity.adminToken })
   const merchantCount = async (): Promise<number> => (await sandbox.admin.sandbox.merchants()).items.length
-
-  beforeAll(async () => {
-    sandbox = await startTestSandbox()
-  })
-  afterAll(() => sandbox.stop())
 
   it('creates a working escrow merchant: a payment made with its keys carries its escrow order and fee', async () => {
     const { json, stderr, exitCode } = await runCliJson<SandboxMerchant>(

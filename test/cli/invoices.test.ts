@@ -1,13 +1,13 @@
 // `paybox invoices …` in-process against a real sandbox, checking what reached the server through
 // the API client; and the pure parts behind the interactive flow (reading items, tax and due
 // dates, the running total), which must compute totals exactly as the server does.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { Invoice, InvoiceLineItem, InvoiceSettings, Page } from '../../src/client/types.js'
 import { dueAnswerOf, dueDateOf, dueInOf, quantityOf, readItem, taxOf } from '../../src/cli/invoice-input.js'
 import { formatLineAmount, runningTotalLine, voidQuestion } from '../../src/cli/render/invoices.js'
 import { invoiceTotals } from '../../src/invoice-totals.js'
-import { expectOneLineFailure, linesOf, merchantEnv, runCli, runCliJson, type CliEnv } from '../helpers/cli.js'
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
+import { expectOneLineFailure, linesOf, merchantEnv, runCli, runCliJson } from '../helpers/cli.js'
+import { sandboxForSuite } from '../helpers/sandbox.js'
 
 const USD: ReadonlyMap<string, number> = new Map([
   ['USD', 2],
@@ -92,14 +92,8 @@ describe('invoice input and running totals (the interactive flow\'s pure parts)'
 })
 
 describe('paybox invoices', () => {
-  let sandbox: TestSandbox
-  let env: () => CliEnv
-
-  beforeAll(async () => {
-    sandbox = await startTestSandbox()
-    env = () => merchantEnv(sandbox)
-  })
-  afterAll(() => sandbox.stop())
+  const sandbox = sandboxForSuite()
+  const env = () => merchantEnv(sandbox)
 
   const counts = async () => ({
     invoices: (await sandbox.direct.invoices.list({ limit: 1 })).meta.totalItems,
@@ -356,11 +350,7 @@ describe('paybox invoices', () => {
 
   describe('list and settings', () => {
     // A sandbox of its own, so that the list and the numbering see only this test's invoices.
-    let own: TestSandbox
-    beforeAll(async () => {
-      own = await startTestSandbox()
-    })
-    afterAll(() => own.stop())
+    const own = sandboxForSuite()
 
     it('changes the numbering, previews exactly the next number, and the next invoice gets it', async () => {
       const ownEnv = merchantEnv(own)

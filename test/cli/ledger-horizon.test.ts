@@ -1,20 +1,14 @@
 // `paybox ledger wallet create`, and what `ledger transactions|tx` add for the Horizon API: the
 // transaction's Horizon URL, and money whose memo matches no payment shown as unmatched.
 import { Asset, Horizon, Keypair, Memo, Operation, TransactionBuilder } from '@stellar/stellar-sdk'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { LedgerAccount, LedgerTransaction, SandboxWallet } from '../../src/client/types.js'
-import { expectOneLineFailure, linesOf, merchantEnv, runCli, runCliJson, type CliEnv } from '../helpers/cli.js'
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
+import { expectOneLineFailure, linesOf, merchantEnv, runCli, runCliJson } from '../helpers/cli.js'
+import { sandboxForSuite } from '../helpers/sandbox.js'
 
 describe('paybox ledger and the Horizon API', () => {
-  let sandbox: TestSandbox
-  let env: () => CliEnv
-
-  beforeAll(async () => {
-    sandbox = await startTestSandbox({ dueWorkIntervalMs: 0 })
-    env = () => merchantEnv(sandbox)
-  })
-  afterAll(() => sandbox?.stop())
+  const sandbox = sandboxForSuite({ dueWorkIntervalMs: 0 })
+  const env = () => merchantEnv(sandbox)
 
   describe('ledger wallet create', () => {
     it('creates a funded customer wallet and prints its keys as JSON', async () => {

@@ -1,23 +1,20 @@
 // `paybox ledger accounts|transactions|tx`, in-process against a real sandbox: what the CLI
 // shows is what the ledger recorded when a customer paid.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { LedgerAccount, LedgerTransaction, Payment } from '../../src/client/types.js'
-import { expectOneLineFailure, linesOf, merchantEnv, runCli, runCliJson, type CliEnv } from '../helpers/cli.js'
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
+import { expectOneLineFailure, linesOf, merchantEnv, runCli, runCliJson } from '../helpers/cli.js'
+import { sandboxForSuite } from '../helpers/sandbox.js'
 
 describe('paybox ledger', () => {
-  let sandbox: TestSandbox
-  let env: () => CliEnv
+  const sandbox = sandboxForSuite()
+  const env = () => merchantEnv(sandbox)
   /** A payment a customer paid in full; its stellarTxId is on the ledger. */
   let paid: Payment
 
   beforeAll(async () => {
-    sandbox = await startTestSandbox()
-    env = () => merchantEnv(sandbox)
     const payment = await sandbox.direct.payments.create({ amount: { value: 1250, currency: 'USD' }, description: 'On the ledger' })
     paid = await sandbox.direct.sandbox.pay(payment.id)
   })
-  afterAll(() => sandbox.stop())
 
   const memoOf = (payment: Payment): string => new URL(payment.qrCode).searchParams.get('memo')!
 

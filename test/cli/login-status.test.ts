@@ -1,11 +1,11 @@
 // `paybox login` and `paybox sandbox status`, in-process against a real sandbox.
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { Payment, SandboxMerchant } from '../../src/client/types.js'
 import { writeLocalSandbox } from '../../src/config/local-sandbox.js'
 import { isolatedEnv, linesOf, runCli, runCliJson, type CliEnv } from '../helpers/cli.js'
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
+import { sandboxForSuite } from '../helpers/sandbox.js'
 
 interface StatusResult {
   baseUrl: string
@@ -14,11 +14,7 @@ interface StatusResult {
 }
 
 describe('login and sandbox status', () => {
-  let sandbox: TestSandbox
-  beforeAll(async () => {
-    sandbox = await startTestSandbox()
-  })
-  afterAll(() => sandbox.stop())
+  const sandbox = sandboxForSuite()
 
   const merchant = (mode: 'direct' | 'escrow') => sandbox.merchants.find((m) => m.settlement_mode === mode)!
   const readConfig = (env: CliEnv): unknown => JSON.parse(fs.readFileSync(path.join(env.PAYBOX_CONFIG_DIR!, 'config.json'), 'utf8'))

@@ -1,19 +1,13 @@
 // `paybox payments pay|fail|expire|accept-underpayment` run in-process against a real sandbox:
 // every test checks what the payment became on the server, not just what the CLI printed.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { Payment } from '../../src/client/types.js'
-import { expectOneLineFailure, linesOf, merchantEnv, runCli, runCliJson, type CliEnv } from '../helpers/cli.js'
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
+import { expectOneLineFailure, linesOf, merchantEnv, runCli, runCliJson } from '../helpers/cli.js'
+import { sandboxForSuite } from '../helpers/sandbox.js'
 
 describe('paybox payments: simulating customers and outcomes', () => {
-  let sandbox: TestSandbox
-  let env: () => CliEnv
-
-  beforeAll(async () => {
-    sandbox = await startTestSandbox()
-    env = () => merchantEnv(sandbox)
-  })
-  afterAll(() => sandbox.stop())
+  const sandbox = sandboxForSuite()
+  const env = () => merchantEnv(sandbox)
 
   const createPayment = (value: number, currency = 'USD'): Promise<Payment> =>
     sandbox.direct.payments.create({ amount: { value, currency }, description: `Simulated ${value} ${currency}` })
@@ -241,7 +235,7 @@ describe('paybox payments: simulating customers and outcomes', () => {
       expect(after.amount_paid).toBe(300)
     })
 
-    it('refuses an open payment with the server\'s 409 and leaves it open', async () => {
+    it('refuses an open payment with the server\'s 400 and leaves it open', async () => {
       const payment = await createPayment(1000)
       const result = await runCli(['payments', 'accept-underpayment', payment.id], env())
       expect(result.exitCode).toBe(1)

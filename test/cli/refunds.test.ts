@@ -1,20 +1,14 @@
 // `paybox payments refund` and `paybox refunds list|get`, in-process against a real sandbox:
 // a refund is real money going back over the ledger, so the tests look at the ledger too.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { Page, Payment, Refund } from '../../src/client/types.js'
 import { USDC_SCALE, parseDecimal } from '../../src/money.js'
-import { expectOneLineFailure, linesOf, merchantEnv, runCli, runCliJson, type CliEnv } from '../helpers/cli.js'
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
+import { expectOneLineFailure, linesOf, merchantEnv, runCli, runCliJson } from '../helpers/cli.js'
+import { sandboxForSuite } from '../helpers/sandbox.js'
 
 describe('paybox refunds', () => {
-  let sandbox: TestSandbox
-  let env: () => CliEnv
-
-  beforeAll(async () => {
-    sandbox = await startTestSandbox()
-    env = () => merchantEnv(sandbox)
-  })
-  afterAll(() => sandbox.stop())
+  const sandbox = sandboxForSuite()
+  const env = () => merchantEnv(sandbox)
 
   /** A payment of `value` cents a customer has paid in full. */
   const paidPayment = async (value: number, currency = 'USD'): Promise<Payment> => {
@@ -111,11 +105,7 @@ describe('paybox refunds', () => {
 
   describe('refunds list and get', () => {
     // A sandbox of its own, so that the list holds only this test's refunds.
-    let own: TestSandbox
-    beforeAll(async () => {
-      own = await startTestSandbox()
-    })
-    afterAll(() => own.stop())
+    const own = sandboxForSuite()
 
     it('lists refunds newest first, pages, and gets one by id', async () => {
       const ownEnv = merchantEnv(own)

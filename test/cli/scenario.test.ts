@@ -3,11 +3,11 @@
 // says so in JUnit XML too.
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { Payment } from '../../src/client/types.js'
 import type { ScenarioReport } from '../../src/scenario/run.js'
-import { expectOneLineFailure, linesOf, merchantEnv, ROOT, runCli, runCliJson, type CliEnv } from '../helpers/cli.js'
-import { startTestSandbox, temporaryDir, type TestSandbox } from '../helpers/sandbox.js'
+import { expectOneLineFailure, linesOf, merchantEnv, ROOT, runCli, runCliJson } from '../helpers/cli.js'
+import { sandboxForSuite, startTestSandbox, temporaryDir } from '../helpers/sandbox.js'
 import { parseXml, type XmlElement } from '../helpers/xml.js'
 
 const SCENARIOS = path.join(ROOT, 'scenarios')
@@ -72,13 +72,8 @@ describe('the shipped scenarios', () => {
 })
 
 describe('paybox scenario run', () => {
-  let sandbox: TestSandbox
-  let env: () => CliEnv
-  beforeAll(async () => {
-    sandbox = await startTestSandbox()
-    env = () => merchantEnv(sandbox)
-  })
-  afterAll(() => sandbox.stop())
+  const sandbox = sandboxForSuite()
+  const env = () => merchantEnv(sandbox)
 
   const broken = `name: A broken expectation
 steps:

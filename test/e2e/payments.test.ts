@@ -1,22 +1,12 @@
 import { StrKey } from '@stellar/stellar-sdk'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PayboxApiError } from '../../src/client/errors.js'
 import type { Payment } from '../../src/client/types.js'
 import { ManualClock } from '../../sandbox/clock.js'
+import { refusal } from '../helpers/refusal.js'
 import { rawRequest, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
 
 const START = Date.UTC(2026, 10, 21, 12, 0, 0)
 const MINUTE = 60_000
-
-async function apiError(promise: Promise<unknown>): Promise<PayboxApiError> {
-  try {
-    await promise
-  } catch (error) {
-    if (error instanceof PayboxApiError) return error
-    throw error
-  }
-  throw new Error('expected the request to fail')
-}
 
 describe('payments API', () => {
   let sandbox: TestSandbox
@@ -157,7 +147,7 @@ describe('payments API', () => {
     })
 
     it('refuses escrow fields from a direct merchant, naming them', async () => {
-      const error = await apiError(
+      const error = await refusal(
         sandbox.direct.payments.create({ amount: { value: 100, currency: 'USD' }, description: 'x', escrowPlatformFee: 100 }),
       )
       expect(error.statusCode).toBe(400)
@@ -171,7 +161,7 @@ describe('payments API', () => {
       ['an escrow expiry in the past', { escrowExpiresAt: new Date(START - MINUTE).toISOString() }, 'escrowExpiresAt'],
       ['an escrow fee above 10000 bps', { escrowPlatformFee: 10_001 }, 'escrowPlatformFee'],
     ])('refuses %s', async (_name, fields, field) => {
-      const error = await apiError(
+      const error = await refusal(
         sandbox.escrow.payments.create({ amount: { value: 100, currency: 'USD' }, description: 'x', ...fields }),
       )
       expect(error.statusCode).toBe(400)
@@ -190,7 +180,7 @@ describe('payments API', () => {
       ['an unknown field', { amount: { value: 1, currency: 'USD' }, description: 'x', colour: 'red' }, 'colour'],
     ])('refuses %s with 400 naming the field', async (_name, body, field) => {
       const before = (await sandbox.direct.payments.list()).meta.totalItems
-      const error = await apiError(sandbox.direct.payments.create(body as never))
+      const error = await refusal(sandbox.direct.payments.create(body as never))
       expect(error.statusCode).toBe(400)
       expect(error.message).toContain(field)
       expect((await sandbox.direct.payments.list()).meta.totalItems).toBe(before)

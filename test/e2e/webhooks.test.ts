@@ -112,7 +112,7 @@ describe('webhooks', () => {
       const payment = await create(null)
       await pay(payment.id)
       const marker = await create()
-      await finishedLogsOf(marker.id, 1) // deliveries are processed in order: the earlier payment's would be logged by now
+      await finishedLogsOf(marker.id, 1) // a delivery is queued in the same transaction as the change that causes it, so the earlier payment's would be logged by now
       expect((await logs({ checkout_id: payment.id })).meta.totalItems).toBe(0)
     })
   })
@@ -143,12 +143,13 @@ describe('webhooks', () => {
       await closed.close()
       const payment = await create(url)
       const [logged] = await finishedLogsOf(payment.id, 1)
-      expect(logged).toMatchObject({ status: 'failed', http_status: null })
+      expect(logged).toMatchObject({ status: 'failed', http_status: null, attempt_count: 1 })
       expect(logged!.error_message).toContain('ECONNREFUSED')
       // Later events are still sent; the failed one is not sent again.
       await pay(payment.id)
       const all = await finishedLogsOf(payment.id, 4)
       expect(all.filter((e) => e.event_type === 'transaction_created')).toHaveLength(1)
+      expect(all.map((e) => e.attempt_count)).toEqual([1, 1, 1, 1])
     })
   })
 
@@ -230,6 +231,9 @@ describe('resend rate limit', () => {
     for (let i = 0; i < 10; i++) expect((await resend()).status).toBe('success')
     const error = await refusal(resend())
     expect(error).toMatchObject({ statusCode: 429, reason: 'Too Many Requests' })
+    // The client reads the Retry-After header: whole seconds until the oldest resend leaves the minute.
+    expect(error.retryAfterSeconds).toBeGreaterThanOrEqual(1)
+    expect(error.retryAfterSeconds).toBeLessThanOrEqual(60)
     const raw = await fetch(`${sandbox.url}/merchants/${merchantId}/webhook-logs/${logged.id}/resend`, { method: 'POST' })
     expect(raw.status).toBe(401) // unsigned requests are refused before the limit is consulted
     expect(receiver.received).toHaveLength(11)

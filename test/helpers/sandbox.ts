@@ -3,6 +3,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { afterAll, beforeAll } from 'vitest'
 import { PayboxClient } from '../../src/client/paybox-client.js'
 import { signDigest } from '../../src/signing.js'
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sandbox/server.js'
@@ -34,6 +35,20 @@ export async function startTestSandbox(options: Partial<SandboxOptions> = {}): P
     escrow: clientFor(escrow),
     admin: new PayboxClient({ baseUrl: sandbox.url, adminToken: sandbox.identity.adminToken }),
   }
+}
+
+/**
+ * A test sandbox shared by the tests of the enclosing describe block (or file): started before
+ * them and stopped after. The returned object is filled in by beforeAll, so read it only inside
+ * tests and hooks.
+ */
+export function sandboxForSuite(options: Partial<SandboxOptions> = {}): TestSandbox {
+  const sandbox = {} as TestSandbox
+  beforeAll(async () => {
+    Object.assign(sandbox, await startTestSandbox(options))
+  })
+  afterAll(() => sandbox.stop())
+  return sandbox
 }
 
 export interface RawRequest {
