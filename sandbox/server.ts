@@ -14,11 +14,13 @@ import { openDatabase, sqliteHandleOf, type SandboxDb } from './db/database.js'
 import { DEFAULT_HOST, DEFAULT_PORT } from './defaults.js'
 import { HealthService } from './health/health-service.js'
 import { createApp } from './http/app.js'
+import { withFastRoutes } from './http/fast-routes.js'
 import { isStream } from './http/streams.js'
 import { LedgerCloser } from './ledger/ledger-closer.js'
 import { LedgerService } from './ledger/ledger-service.js'
 import { findMerchantByApiKey, listMerchants } from './merchants/merchant-repository.js'
 import { paymentReceiver } from './payments/payment-receipts.js'
+import { paymentAnswers } from './payments/payment-routes.js'
 import { toMerchantCredentials, type MerchantCredentials } from './merchants/merchant-service.js'
 import { cryptoRandom, seededRandom, type RandomSource } from './random.js'
 import { completeSettlements } from './settlement/settlement-service.js'
@@ -154,7 +156,9 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     const closer = ledgerClose === 'instant' ? undefined : new LedgerCloser(db, ledger, { intervalMs: ledgerClose, onError: (e) => log(`Ledger close failed: ${String(e)}`) })
     closer?.start()
     const health = new HealthService(context, { webhookTimeoutMs: options.webhookTimeoutMs, wallClock })
-    const app = createApp(context, { health, state: controls })
+    // The busiest payment requests skip Express; both answer through the same PaymentAnswers.
+    const payments = paymentAnswers(context)
+    const app = withFastRoutes(context, payments, createApp(context, { health, state: controls, payments }))
     const merchants = (await listMerchants(db)).map(toMerchantCredentials)
     const sweeper = startDueWorkSweeper(context, options.dueWorkIntervalMs ?? DUE_WORK_INTERVAL_MS)
     await webhooks.start()

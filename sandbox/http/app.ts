@@ -14,10 +14,9 @@ import { invoiceRoutes } from '../invoices/invoice-routes.js'
 import { HORIZON_PATH, horizonRoutes } from '../horizon/horizon-routes.js'
 import { ledgerRoutes } from '../ledger/ledger-routes.js'
 import { walletRoutes } from '../ledger/wallet-routes.js'
-import { findMerchantByApiKey } from '../merchants/merchant-repository.js'
 import { merchantRoutes } from '../merchants/merchant-routes.js'
 import { openApiRoutes } from '../openapi/openapi-routes.js'
-import { paymentRoutes } from '../payments/payment-routes.js'
+import { paymentRoutes, type PaymentAnswers } from '../payments/payment-routes.js'
 import { refundRoutes } from '../refunds/refund-routes.js'
 import { clockRoutes } from '../simulation/clock-routes.js'
 import { paymentSimulationRoutes } from '../simulation/payment-simulation-routes.js'
@@ -25,7 +24,7 @@ import { webhookLogRoutes } from '../webhooks/webhook-log-routes.js'
 import { HealthService } from '../health/health-service.js'
 import { healthRoutes } from '../health/health-routes.js'
 import { snapshotRoutes, type SandboxStateControls } from '../snapshots/snapshot-routes.js'
-import { SIGNATURE_FAILED, UNAUTHORIZED, adminAuth, digestAuth } from './auth.js'
+import { SIGNATURE_FAILED, UNAUTHORIZED, adminAuth, digestAuth, merchantAuthDeps } from './auth.js'
 import { parseJsonBody } from './body.js'
 import { errorMiddleware, notFoundRoute } from './errors.js'
 
@@ -33,6 +32,8 @@ import { errorMiddleware, notFoundRoute } from './errors.js'
 export interface AppControls {
   health?: HealthService
   state?: SandboxStateControls
+  /** How payments are created and read; shared with the fast routes in front of the app. */
+  payments?: PaymentAnswers
 }
 
 export function createApp(ctx: SandboxContext, controls: AppControls = {}): Express {
@@ -54,7 +55,7 @@ export function createApp(ctx: SandboxContext, controls: AppControls = {}): Expr
 
   // Who may call what: the admin token for sandbox-wide controls, digest auth for merchants.
   app.use(['/sandbox/merchants', '/sandbox/clock', '/sandbox/ledger', '/sandbox/wallets', '/sandbox/snapshots', '/sandbox/reset'], adminAuth(ctx.identity.adminToken))
-  const auth = { wallClock: ctx.wallClock, findMerchantByApiKey: (apiKey: string) => findMerchantByApiKey(ctx.db, apiKey) }
+  const auth = merchantAuthDeps(ctx)
   const merchantAuth = digestAuth(auth, UNAUTHORIZED)
   const optionalMerchantAuth = digestAuth(auth, UNAUTHORIZED, { optional: true })
   // Spec 5: the cross-chain quote needs no credentials, but sent ones must be valid.
@@ -65,7 +66,7 @@ export function createApp(ctx: SandboxContext, controls: AppControls = {}): Expr
   app.use(['/invoices', '/merchant', '/currencies', '/merchants'], digestAuth(auth, SIGNATURE_FAILED))
 
   // The busiest routes first: a payment request skips the admin routers' matching.
-  app.use(paymentRoutes(ctx))
+  app.use(paymentRoutes(ctx, controls.payments))
   app.use(adminRoutes(ctx))
   if (controls.state) app.use(snapshotRoutes(ctx, controls.state))
   app.use(clockRoutes(ctx))

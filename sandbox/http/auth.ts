@@ -3,10 +3,13 @@
 // A request is signed with HMAC-SHA256(secret, path + timestamp + METHOD + body). Besides the
 // exact form, two tolerated variants cover common clients: the path without its query string,
 // and the body as compact JSON (JSON.stringify of the parsed body, "" for {}). Nothing else.
+import type http from 'node:http'
 import type { Request, RequestHandler } from 'express'
 import { DIGEST_HEADERS, DIGEST_TOLERANCE_SECONDS, secretsMatch, signDigest, signaturesMatch } from '../../src/signing.js'
 import type { Clock } from '../clock.js'
+import type { SandboxContext } from '../context.js'
 import type { MerchantRow } from '../db/schema.js'
+import { findMerchantByApiKey } from '../merchants/merchant-repository.js'
 import { HttpError, unauthorized } from './errors.js'
 
 declare module 'express-serve-static-core' {
@@ -24,8 +27,18 @@ export interface DigestAuthDeps {
   findMerchantByApiKey(apiKey: string): Promise<MerchantRow | undefined>
 }
 
+/** What digest authentication reads of a request (an Express request, or a fast route's). */
+export interface SignedRequest {
+  method: string
+  /** The path and query string as sent. */
+  originalUrl: string
+  headers: http.IncomingHttpHeaders
+  rawBody?: string
+  body?: unknown
+}
+
 /** The strings a valid signature may have been computed over, exact form first. */
-export function signedPayloadVariants(req: Pick<Request, 'originalUrl' | 'rawBody' | 'body'>): { paths: string[]; bodies: string[] } {
+export function signedPayloadVariants(req: Pick<SignedRequest, 'originalUrl' | 'rawBody' | 'body'>): { paths: string[]; bodies: string[] } {
   const path = req.originalUrl
   const queryAt = path.indexOf('?')
   const paths = queryAt === -1 ? [path] : [path, path.slice(0, queryAt)]
@@ -40,45 +53,65 @@ export function signedPayloadVariants(req: Pick<Request, 'originalUrl' | 'rawBod
 const isEmptyObject = (value: unknown): boolean =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0
 
-function header(req: Request, name: string): string | undefined {
+function header(req: Pick<SignedRequest, 'headers'>, name: string): string | undefined {
   const value = req.headers[name]
   return typeof value === 'string' && value !== '' ? value : undefined
 }
 
+/** How a running sandbox finds the merchant of a key and reads the real time. */
+export function merchantAuthDeps(ctx: Pick<SandboxContext, 'db' | 'wallClock'>): DigestAuthDeps {
+  return { wallClock: ctx.wallClock, findMerchantByApiKey: (apiKey: string) => findMerchantByApiKey(ctx.db, apiKey) }
+}
+
+/**
+ * The merchant whose key signed this request; throws 401 with `reason` and what is wrong
+ * otherwise. With `optional`, a request carrying none of the three headers gets undefined.
+ */
+export async function authenticateMerchant(
+  deps: DigestAuthDeps,
+  reason: string,
+  req: SignedRequest,
+  options: { optional?: boolean } = {},
+): Promise<MerchantRow | undefined> {
+  const apiKey = header(req, DIGEST_HEADERS.key)
+  const timestamp = header(req, DIGEST_HEADERS.timestamp)
+  const signature = header(req, DIGEST_HEADERS.signature)
+  if (options.optional && apiKey === undefined && timestamp === undefined && signature === undefined) return undefined
+  const missing = [
+    [DIGEST_HEADERS.key, apiKey],
+    [DIGEST_HEADERS.timestamp, timestamp],
+    [DIGEST_HEADERS.signature, signature],
+  ].find(([, value]) => value === undefined)
+  if (missing) throw unauthorized(reason, `Missing ${missing[0]} header`)
+
+  if (!/^\d{1,12}$/.test(timestamp!)) throw unauthorized(reason, `${DIGEST_HEADERS.timestamp} must be Unix seconds`)
+  const skew = Math.abs(deps.wallClock.now() / 1000 - Number(timestamp))
+  if (skew > DIGEST_TOLERANCE_SECONDS) {
+    throw unauthorized(reason, `${DIGEST_HEADERS.timestamp} is more than ${DIGEST_TOLERANCE_SECONDS} s from the server clock`)
+  }
+
+  const merchant = await deps.findMerchantByApiKey(apiKey!)
+  if (!merchant) throw unauthorized(reason, `Unknown API key in ${DIGEST_HEADERS.key}`)
+
+  const { paths, bodies } = signedPayloadVariants(req)
+  let valid = false
+  for (const path of paths) {
+    for (const body of bodies) {
+      const expected = signDigest(merchant.api_secret, { path, timestamp: timestamp!, method: req.method, body })
+      // Evaluate every variant so the time taken does not reveal which one matched.
+      valid = signaturesMatch(expected, signature!) || valid
+    }
+  }
+  if (!valid) throw unauthorized(reason, `${DIGEST_HEADERS.signature} does not match the request`)
+  return merchant
+}
+
 export function digestAuth(deps: DigestAuthDeps, reason: string, options: { optional?: boolean } = {}): RequestHandler {
-  return async (req, _res, next) => {
-    const apiKey = header(req, DIGEST_HEADERS.key)
-    const timestamp = header(req, DIGEST_HEADERS.timestamp)
-    const signature = header(req, DIGEST_HEADERS.signature)
-    if (options.optional && apiKey === undefined && timestamp === undefined && signature === undefined) return next()
-    const missing = [
-      [DIGEST_HEADERS.key, apiKey],
-      [DIGEST_HEADERS.timestamp, timestamp],
-      [DIGEST_HEADERS.signature, signature],
-    ].find(([, value]) => value === undefined)
-    if (missing) return next(unauthorized(reason, `Missing ${missing[0]} header`))
-
-    if (!/^\d{1,12}$/.test(timestamp!)) return next(unauthorized(reason, `${DIGEST_HEADERS.timestamp} must be Unix seconds`))
-    const skew = Math.abs(deps.wallClock.now() / 1000 - Number(timestamp))
-    if (skew > DIGEST_TOLERANCE_SECONDS) {
-      return next(unauthorized(reason, `${DIGEST_HEADERS.timestamp} is more than ${DIGEST_TOLERANCE_SECONDS} s from the server clock`))
-    }
-
-    const merchant = await deps.findMerchantByApiKey(apiKey!)
-    if (!merchant) return next(unauthorized(reason, `Unknown API key in ${DIGEST_HEADERS.key}`))
-
-    const { paths, bodies } = signedPayloadVariants(req)
-    let valid = false
-    for (const path of paths) {
-      for (const body of bodies) {
-        const expected = signDigest(merchant.api_secret, { path, timestamp: timestamp!, method: req.method, body })
-        // Evaluate every variant so the time taken does not reveal which one matched.
-        valid = signaturesMatch(expected, signature!) || valid
-      }
-    }
-    if (!valid) return next(unauthorized(reason, `${DIGEST_HEADERS.signature} does not match the request`))
-    req.merchant = merchant
-    next()
+  return (req, _res, next) => {
+    authenticateMerchant(deps, reason, req, options).then((merchant) => {
+      if (merchant) req.merchant = merchant
+      next()
+    }, next)
   }
 }
 

@@ -1,5 +1,8 @@
 // Reads request bodies as raw bytes (the digest signature covers them exactly), then parses
 // JSON strictly: wrong content type, invalid UTF-8, malformed or absurdly nested JSON are 4xx.
+// The Express middleware and the fast routes (fast-routes.ts) read and decode through the same
+// two functions below.
+import type http from 'node:http'
 import express, { type RequestHandler } from 'express'
 import { HttpError, badRequest } from './errors.js'
 
@@ -15,38 +18,69 @@ declare module 'express-serve-static-core' {
   }
 }
 
+/** A request body as received (rawBody) and parsed (body: undefined when there is none). */
+export interface JsonBody {
+  rawBody: string
+  body: unknown
+}
+
 const readRaw = express.raw({ type: () => true, limit: MAX_BODY_BYTES })
 // ignoreBOM keeps a leading byte order mark in rawBody: the signature covers the bytes as sent,
 // and JSON.parse then refuses the BOM as malformed JSON instead of auth failing with no clue why.
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 
-export const parseJsonBody: RequestHandler = (req, res, next) => {
-  readRaw(req, res, (error?: unknown) => {
-    if (error) return next(error)
-    const bytes = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0)
-    req.body = undefined
-    req.rawBody = ''
-    if (bytes.length === 0) return next()
-    const type = req.headers['content-type']
-    if (type !== undefined && !/^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(type)) {
-      return next(new HttpError(415, 'Unsupported Media Type', 'Request bodies must be JSON (Content-Type: application/json)'))
-    }
-    try {
-      req.rawBody = utf8.decode(bytes)
-    } catch {
-      return next(badRequest('Request body is not valid UTF-8'))
-    }
-    if (req.rawBody.trim() === '') return next()
-    try {
-      req.body = JSON.parse(req.rawBody) as unknown
-    } catch (parseError) {
-      return next(badRequest(`Malformed JSON body: ${(parseError as Error).message}`))
-    }
-    if (jsonDepth(req.body, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
-      return next(badRequest(`JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`))
-    }
-    next()
+/**
+ * The body's bytes, read by body-parser (size limit, inflating gzip/deflate bodies, aborted
+ * uploads); its errors carry the 4xx status errorResponse explains.
+ */
+export function readRawBody(req: http.IncomingMessage, res: http.ServerResponse): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const carrier = req as http.IncomingMessage & { body?: unknown }
+    readRaw(carrier as express.Request, res as express.Response, (error?: unknown) => {
+      if (error) return reject(error)
+      resolve(Buffer.isBuffer(carrier.body) ? carrier.body : Buffer.alloc(0))
+    })
   })
+}
+
+/** Decodes and parses a body read by readRawBody; throws the HttpError a bad one deserves. */
+export function decodeJsonBody(bytes: Buffer, contentType: string | undefined): JsonBody {
+  if (bytes.length === 0) return { rawBody: '', body: undefined }
+  if (contentType !== undefined && !/^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(contentType)) {
+    throw new HttpError(415, 'Unsupported Media Type', 'Request bodies must be JSON (Content-Type: application/json)')
+  }
+  let rawBody: string
+  try {
+    rawBody = utf8.decode(bytes)
+  } catch {
+    throw badRequest('Request body is not valid UTF-8')
+  }
+  if (rawBody.trim() === '') return { rawBody, body: undefined }
+  let body: unknown
+  try {
+    body = JSON.parse(rawBody) as unknown
+  } catch (parseError) {
+    throw badRequest(`Malformed JSON body: ${(parseError as Error).message}`)
+  }
+  if (jsonDepth(body, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw badRequest(`JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`)
+  return { rawBody, body }
+}
+
+export const parseJsonBody: RequestHandler = (req, res, next) => {
+  readRawBody(req, res)
+    .then((bytes) => decodeJsonBody(bytes, req.headers['content-type']))
+    .then(
+      ({ rawBody, body }) => {
+        req.rawBody = rawBody
+        req.body = body
+        next()
+      },
+      (error: unknown) => {
+        req.rawBody = ''
+        req.body = undefined
+        next(error)
+      },
+    )
 }
 
 /** Depth of a parsed JSON value, computed without recursion and cut off past `limit`. */

@@ -1,7 +1,9 @@
 // Typed HTTP errors and the one middleware that turns any error into {statusCode, reason, message}.
+import type http from 'node:http'
 import type { ErrorRequestHandler, RequestHandler } from 'express'
 import { ZodError } from 'zod'
 import { LedgerError } from '../ledger/ledger-errors.js'
+import { sendJson } from './json-response.js'
 
 export class HttpError extends Error {
   constructor(
@@ -80,12 +82,19 @@ export const notFoundRoute: RequestHandler = (req, _res, next) => {
   next(new HttpError(404, 'Not Found', `No route for ${req.method} ${req.path}`))
 }
 
+/** The answer to any error: its JSON body, and the headers an HttpError asks for (Retry-After…). */
+export function errorResponse(error: unknown, log: (line: string) => void): { body: ErrorBody; headers: Record<string, string> } {
+  return { body: toErrorBody(error, log), headers: error instanceof HttpError ? error.headers : {} }
+}
+
+/** Sends errorResponse's answer (the one error mapping of Express and the fast routes alike). */
+export function sendError(res: http.ServerResponse, error: unknown, log: (line: string) => void): void {
+  const { body, headers } = errorResponse(error, log)
+  sendJson(res, body.statusCode, JSON.stringify(body), headers)
+}
+
 export function errorMiddleware(log: (line: string) => void): ErrorRequestHandler {
-  return (error: unknown, _req, res, _next) => {
-    const body = toErrorBody(error, log)
-    if (error instanceof HttpError) res.set(error.headers)
-    res.status(body.statusCode).json(body)
-  }
+  return (error: unknown, _req, res, _next) => sendError(res, error, log)
 }
 
 function toErrorBody(error: unknown, log: (line: string) => void): ErrorBody {

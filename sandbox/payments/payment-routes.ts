@@ -1,6 +1,10 @@
 // HTTP face of payments (spec 4.1–4.3): validates input, owns the transaction, renders JSON.
-import { Router, type Request } from 'express'
+// Creating and reading one payment are also answered by the fast routes (http/fast-routes.ts),
+// through the same paymentAnswers.
+import type http from 'node:http'
+import { Router } from 'express'
 import type { SandboxContext } from '../context.js'
+import type { MerchantRow } from '../db/schema.js'
 import { currentMerchant } from '../http/auth.js'
 import { badRequest } from '../http/errors.js'
 import { sendJson } from '../http/json-response.js'
@@ -11,8 +15,8 @@ import { createPaymentBody, listPaymentsQuery, MAX_IDEMPOTENCY_KEY_LENGTH } from
 import { acceptUnderpayment, createPayment, getPayment, listPayments } from './payment-service.js'
 import { noBody, pageRequest } from '../validation/common.js'
 
-function idempotencyKey(req: Request): string | undefined {
-  const key = req.headers['idempotency-key']
+function idempotencyKey(headers: http.IncomingHttpHeaders): string | undefined {
+  const key = headers['idempotency-key']
   if (key === undefined) return undefined
   if (typeof key !== 'string' || key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
     throw badRequest(`Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`)
@@ -20,23 +24,46 @@ function idempotencyKey(req: Request): string | undefined {
   return key
 }
 
-export function paymentRoutes(ctx: SandboxContext): Router {
-  const router = Router()
+/** What POST /payments is given, whichever way it arrived. */
+export interface CreatePaymentCall {
+  merchant: MerchantRow
+  headers: http.IncomingHttpHeaders
+  /** The parsed JSON body. */
+  body: unknown
+}
+
+export interface PaymentAnswers {
+  /** POST /payments: a new payment, or the stored answer to a repeated Idempotency-Key. */
+  create(call: CreatePaymentCall): Promise<StoredResponse>
+  /** GET /payments/{id}: the payment as JSON text. */
+  get(merchant: MerchantRow, id: string): Promise<string>
+}
+
+export function paymentAnswers(ctx: SandboxContext): PaymentAnswers {
   const gate = new IdempotencyGate(ctx.db)
+  return {
+    async create({ merchant, headers, body: given }) {
+      const body = createPaymentBody.parse(given)
+      const key = idempotencyKey(headers)
+      const create = async (trx: typeof ctx.db): Promise<StoredResponse> => {
+        const payment = await createPayment(ctx, trx, merchant, body)
+        return { status: 200, body: JSON.stringify(toPaymentResource(payment, ctx)) }
+      }
+      if (key === undefined) return ctx.db.transaction().execute(create)
+      return gate.run(merchant.id, key, requestFingerprint('POST', '/payments', given), ctx.clock.now(), create)
+    },
+    async get(merchant, id) {
+      return JSON.stringify(toPaymentResource(await getPayment(ctx.db, merchant, id), ctx))
+    },
+  }
+}
+
+export function paymentRoutes(ctx: SandboxContext, answers = paymentAnswers(ctx)): Router {
+  const router = Router()
   const render = (row: Parameters<typeof toPaymentResource>[0]) => toPaymentResource(row, ctx)
 
   router.post('/payments', async (req, res) => {
-    const merchant = currentMerchant(req)
-    const body = createPaymentBody.parse(req.body)
-    const key = idempotencyKey(req)
-    const create = async (trx: typeof ctx.db): Promise<StoredResponse> => {
-      const payment = await createPayment(ctx, trx, merchant, body)
-      return { status: 200, body: JSON.stringify(render(payment)) }
-    }
-    const response =
-      key === undefined
-        ? await ctx.db.transaction().execute(create)
-        : await gate.run(merchant.id, key, requestFingerprint(req.method, req.path, req.body), ctx.clock.now(), create)
+    const response = await answers.create({ merchant: currentMerchant(req), headers: req.headers, body: req.body })
     sendJson(res, response.status, response.body)
   })
 
@@ -58,8 +85,7 @@ export function paymentRoutes(ctx: SandboxContext): Router {
   })
 
   router.get('/payments/:id', async (req, res) => {
-    const payment = await getPayment(ctx.db, currentMerchant(req), req.params.id)
-    sendJson(res, 200, JSON.stringify(render(payment)))
+    sendJson(res, 200, await answers.get(currentMerchant(req), req.params.id))
   })
 
   return router

@@ -1,0 +1,49 @@
+// The two busiest requests, POST /payments and GET /payments/{id}, answered straight from
+// node:http in front of Express. Express's routing, middleware chain and response helpers cost
+// more than everything else a payment read does (docs/performance.md). The answers are Express's
+// to the byte: the same body reading and decoding (body.ts), digest authentication (auth.ts),
+// route code (paymentAnswers) and error mapping (errors.ts). Only the plainest form of each
+// request is taken; anything else (a query string, a trailing slash, other letter case, an
+// encoded id, a compressed body, HEAD) goes to Express, which also serves every other route.
+import type http from 'node:http'
+import type { SandboxContext } from '../context.js'
+import type { MerchantRow } from '../db/schema.js'
+import type { PaymentAnswers } from '../payments/payment-routes.js'
+import { UNAUTHORIZED, authenticateMerchant, merchantAuthDeps } from './auth.js'
+import { decodeJsonBody, readRawBody } from './body.js'
+import { sendError } from './errors.js'
+import { sendJson } from './json-response.js'
+
+const PAYMENT_PATH = /^\/payments\/([A-Za-z0-9_-]{1,64})$/
+
+type FastRoute = (merchant: MerchantRow, body: unknown, req: http.IncomingMessage) => Promise<{ status: number; body: string }>
+
+export function withFastRoutes(ctx: SandboxContext, payments: PaymentAnswers, express: http.RequestListener): http.RequestListener {
+  const auth = merchantAuthDeps(ctx)
+  const create: FastRoute = (merchant, body, req) => payments.create({ merchant, headers: req.headers, body })
+
+  async function answer(req: http.IncomingMessage, res: http.ServerResponse, route: FastRoute): Promise<void> {
+    try {
+      const { rawBody, body } = decodeJsonBody(await readRawBody(req, res), req.headers['content-type'])
+      const signed = { method: req.method!, originalUrl: req.url!, headers: req.headers, rawBody, body }
+      const merchant = (await authenticateMerchant(auth, UNAUTHORIZED, signed))!
+      const response = await route(merchant, body, req)
+      sendJson(res, response.status, response.body)
+    } catch (error) {
+      sendError(res, error, ctx.log)
+    }
+  }
+
+  return (req, res) => {
+    const { method, url = '' } = req
+    if (req.headers['content-encoding'] === undefined) {
+      if (method === 'POST' && url === '/payments') return void answer(req, res, create)
+      const read = method === 'GET' ? PAYMENT_PATH.exec(url) : null
+      if (read) {
+        const id = read[1]!
+        return void answer(req, res, async (merchant) => ({ status: 200, body: await payments.get(merchant, id) }))
+      }
+    }
+    return express(req, res)
+  }
+}
