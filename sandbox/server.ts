@@ -10,7 +10,7 @@ import type { Duplex } from 'node:stream'
 import { bootstrap, countBoot, isNewSandbox, type SandboxIdentity } from './bootstrap.js'
 import { systemClock, toIso, type AdvanceableClock, type Clock } from './clock.js'
 import type { SandboxContext } from './context.js'
-import { openDatabase, sqliteHandleOf, type SandboxDb } from './db/database.js'
+import { openDatabase, withCommittedHandle, type SandboxDb } from './db/database.js'
 import { DEFAULT_HOST, DEFAULT_PORT } from './defaults.js'
 import { HealthService } from './health/health-service.js'
 import { createApp } from './http/app.js'
@@ -193,7 +193,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       const current = core!
       const adminToken = current.context.identity.adminToken
       // An in-memory database dies with its connection: keep an image to fall back on.
-      const memoryImage = options.db === ':memory:' ? sqliteHandleOf(current.context.db).serialize() : undefined
+      const memoryImage = options.db === ':memory:' ? await withCommittedHandle(current.context.db, (handle) => handle.serialize()) : undefined
       await current.stop()
       const swap = await replace(options.db).catch(async (error: unknown) => {
         core = await startCore(...(await reopen(memoryImage, adminToken)), publicUrl)

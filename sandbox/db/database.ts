@@ -24,12 +24,25 @@ export interface OpenDatabaseOptions {
 
 /** The better-sqlite3 handle under each kysely instance, for what kysely cannot do (online backup). */
 const sqliteHandles = new WeakMap<SandboxDb, BetterSqlite3.Database>()
+const dialects = new WeakMap<SandboxDb, ImmediateSqliteDialect>()
 
 /** The raw better-sqlite3 handle of a database opened by openDatabase. */
 export function sqliteHandleOf(db: SandboxDb): BetterSqlite3.Database {
   const handle = sqliteHandles.get(db)
   if (!handle) throw new Error('This database was not opened by openDatabase')
   return handle
+}
+
+/**
+ * Runs `work` on the raw handle while holding the database's only connection, after every
+ * finished transaction is committed (they may share a pending COMMIT: sqlite-driver.ts), so it
+ * sees exactly the committed state and nothing else can change it meanwhile.
+ */
+export function withCommittedHandle<T>(db: SandboxDb, work: (handle: BetterSqlite3.Database) => Promise<T> | T): Promise<T> {
+  return db.connection().execute(async () => {
+    dialects.get(db)?.commitPending()
+    return work(sqliteHandleOf(db))
+  })
 }
 
 const commitListeners = new WeakMap<SandboxDb, Set<CommitListener>>()
@@ -63,6 +76,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Sandbo
   const dialect = new ImmediateSqliteDialect(sqlite, { beforeClose: checkpointer?.stop })
   const db = new Kysely<Database>({ dialect })
   sqliteHandles.set(db, sqlite)
+  dialects.set(db, dialect)
   commitListeners.set(db, dialect.commitListeners)
   try {
     await migrate(db)

@@ -1,8 +1,20 @@
-// A kysely driver for better-sqlite3 that differs from kysely's own in two ways the sandbox
-// needs: write transactions start with BEGIN IMMEDIATE (so two processes sharing one database
-// file queue on the busy timeout instead of failing with SQLITE_BUSY on lock upgrade), and
-// prepared statements are cached by SQL text instead of being prepared anew for every query.
-// It also tells listeners after each commit, so the webhook dispatcher sends new work at once.
+// A kysely driver for better-sqlite3 that differs from kysely's own in what the sandbox needs:
+// - write transactions start with BEGIN IMMEDIATE, so two processes sharing one database file
+//   queue on the busy timeout instead of failing with SQLITE_BUSY on lock upgrade;
+// - prepared statements are cached by SQL text instead of being prepared anew for every query;
+// - transactions that finish in the same turn of the event loop share one COMMIT (group commit);
+// - listeners hear of each commit, so the webhook dispatcher sends new work at once.
+//
+// Group commit. A COMMIT writes every page the transaction changed to the WAL; a new payment
+// changes about fifteen (the row, its indexes, the count tables, the outbox, the idempotency
+// key), and writing them cost more than all the statements together. So each kysely transaction
+// is a SAVEPOINT inside one outer BEGIN IMMEDIATE … COMMIT, and the COMMIT runs once no more
+// transactions are waiting in this turn: one set of page writes for all of them. A transaction
+// still only returns once its COMMIT is done (a caller never answers before its write is
+// durable), one that fails rolls back to its savepoint alone, and a statement run outside any
+// transaction that writes commits the group at once. Reads between two transactions see what
+// the earlier ones wrote before their shared COMMIT; only if that COMMIT itself failed (a disk
+// error) would a read have seen a write that was then lost, and that write's caller gets the error.
 import type BetterSqlite3 from 'better-sqlite3'
 import {
   CompiledQuery,
@@ -18,13 +30,61 @@ import {
 
 const STATEMENT_CACHE_SIZE = 500
 
-class CachedStatementConnection implements DatabaseConnection {
+export type CommitListener = () => void
+
+/** One hold of the connection, from acquire to release; its transaction, if it began one. */
+class Lease implements DatabaseConnection {
+  /** Inside its transaction (between BEGIN and COMMIT/ROLLBACK). */
+  inTransaction = false
+  #release: (() => void) | undefined
+
+  constructor(
+    private readonly driver: ImmediateSqliteDriver,
+    release: () => void,
+  ) {
+    this.#release = release
+  }
+
+  executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+    return Promise.resolve(this.driver.run<R>(compiledQuery, this))
+  }
+
+  /** Lets the next caller have the connection; idempotent. */
+  release(): void {
+    const release = this.#release
+    this.#release = undefined
+    release?.()
+  }
+
+  // eslint-disable-next-line require-yield
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('Streaming queries are not used by the sandbox')
+  }
+}
+
+interface GroupMember {
+  resolve(): void
+  reject(error: unknown): void
+}
+
+/** One connection, handed to one caller at a time (better-sqlite3 is synchronous). */
+class ImmediateSqliteDriver implements Driver {
   readonly #db: BetterSqlite3.Database
   readonly #statements = new Map<string, BetterSqlite3.Statement>()
+  readonly #commitListeners: Set<CommitListener>
+  readonly #beforeClose: (() => Promise<void>) | undefined
+  #queue: Promise<void> = Promise.resolve()
+  /** The open outer transaction's finished members, waiting for its COMMIT; undefined when none is open. */
+  #group: GroupMember[] | undefined
+  #commitScheduled = false
 
-  constructor(db: BetterSqlite3.Database) {
+  constructor(db: BetterSqlite3.Database, commitListeners: Set<CommitListener>, beforeClose?: () => Promise<void>) {
     this.#db = db
+    this.#commitListeners = commitListeners
+    this.#beforeClose = beforeClose
   }
+
+  async init(): Promise<void> {}
 
   #prepare(sql: string): BetterSqlite3.Statement {
     let statement = this.#statements.get(sql)
@@ -39,70 +99,128 @@ class CachedStatementConnection implements DatabaseConnection {
     return statement
   }
 
-  executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+  #exec(sql: string): void {
+    this.#prepare(sql).run()
+  }
+
+  run<R>(compiledQuery: CompiledQuery, lease: Lease): QueryResult<R> {
     const statement = this.#prepare(compiledQuery.sql)
     const parameters = compiledQuery.parameters as unknown[]
-    if (statement.reader) return Promise.resolve({ rows: statement.all(parameters) as R[] })
-    const { changes, lastInsertRowid } = statement.run(parameters)
-    return Promise.resolve({ numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] })
+    if (statement.reader) return { rows: statement.all(parameters) as R[] }
+    try {
+      const { changes, lastInsertRowid } = statement.run(parameters)
+      return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] }
+    } finally {
+      // A write outside any transaction is durable when it returns, like an autocommit one.
+      if (!lease.inTransaction && this.#group !== undefined) this.#commitGroup()
+    }
   }
 
-  // eslint-disable-next-line require-yield
-  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
-    throw new Error('Streaming queries are not used by the sandbox')
-  }
-}
-
-export type CommitListener = () => void
-
-/** One connection, handed to one caller at a time (better-sqlite3 is synchronous). */
-class ImmediateSqliteDriver implements Driver {
-  readonly #db: BetterSqlite3.Database
-  readonly #connection: CachedStatementConnection
-  readonly #commitListeners: Set<CommitListener>
-  readonly #beforeClose: (() => Promise<void>) | undefined
-  #queue: Promise<void> = Promise.resolve()
-
-  constructor(db: BetterSqlite3.Database, commitListeners: Set<CommitListener>, beforeClose?: () => Promise<void>) {
-    this.#db = db
-    this.#connection = new CachedStatementConnection(db)
-    this.#commitListeners = commitListeners
-    this.#beforeClose = beforeClose
-  }
-
-  async init(): Promise<void> {}
-
-  async acquireConnection(): Promise<DatabaseConnection> {
+  #acquire(): Promise<() => void> {
     let release!: () => void
     const previous = this.#queue
     this.#queue = new Promise<void>((resolve) => (release = resolve))
-    await previous
-    this.#release = release
-    return this.#connection
+    return previous.then(() => release)
   }
 
-  #release: (() => void) | undefined
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return new Lease(this, await this.#acquire())
+  }
 
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'))
+    const lease = connection as Lease
+    // SQLite ended the open transaction by itself after an error: its waiting members are told.
+    if (this.#group !== undefined && !this.#db.inTransaction) this.#commitGroup()
+    if (this.#group === undefined) {
+      this.#exec('begin immediate')
+      this.#group = []
+    }
+    try {
+      this.#exec('savepoint member')
+    } catch (error) {
+      if (this.#group.length === 0) this.#endEmptyGroup()
+      throw error
+    }
+    lease.inTransaction = true
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('commit'))
-    for (const listener of this.#commitListeners) listener()
+    const lease = connection as Lease
+    this.#exec('release member')
+    lease.inTransaction = false
+    const committed = new Promise<void>((resolve, reject) => this.#group!.push({ resolve, reject }))
+    // The next transaction waiting for the connection joins this group.
+    lease.release()
+    this.#scheduleCommit()
+    await committed
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('rollback'))
+    const lease = connection as Lease
+    // kysely also calls this when the shared COMMIT failed: that transaction is over already.
+    if (!lease.inTransaction) return
+    lease.inTransaction = false
+    // SQLite rolls back the whole transaction by itself on some errors (disk full, I/O); then
+    // the members waiting for its COMMIT are told it failed.
+    if (!this.#db.inTransaction) return this.#commitGroup()
+    this.#exec('rollback to member')
+    this.#exec('release member')
+    if (this.#group?.length === 0) this.#endEmptyGroup()
   }
 
-  async releaseConnection(): Promise<void> {
-    const release = this.#release
-    this.#release = undefined
-    release?.()
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    ;(connection as Lease).release()
+  }
+
+  /** Commits the group once the transactions already waiting for the connection have joined it. */
+  #scheduleCommit(): void {
+    if (this.#commitScheduled) return
+    this.#commitScheduled = true
+    setImmediate(() => {
+      this.#commitScheduled = false
+      void this.#acquire().then((release) => {
+        try {
+          this.commitPending()
+        } finally {
+          release()
+        }
+      })
+    })
+  }
+
+  #commitGroup(): void {
+    const members = this.#group ?? []
+    this.#group = undefined
+    try {
+      if (!this.#db.inTransaction) throw new Error('SQLite rolled the transaction back after an error')
+      this.#exec('commit')
+    } catch (error) {
+      if (this.#db.inTransaction) this.#exec('rollback')
+      for (const member of members) member.reject(error)
+      return
+    }
+    for (const member of members) member.resolve()
+    for (const listener of this.#commitListeners) listener()
+  }
+
+  /** Ends an outer transaction no member finished in (its only one failed). */
+  #endEmptyGroup(): void {
+    this.#group = undefined
+    if (this.#db.inTransaction) this.#exec('rollback')
+  }
+
+  /** Commits the finished transactions waiting for it now; only while holding the connection. */
+  commitPending(): void {
+    if (this.#group !== undefined) this.#commitGroup()
   }
 
   async destroy(): Promise<void> {
+    const release = await this.#acquire()
+    try {
+      this.commitPending()
+    } finally {
+      release()
+    }
     await this.#beforeClose?.()
     if (this.#db.open) this.#db.close()
   }
@@ -110,9 +228,10 @@ class ImmediateSqliteDriver implements Driver {
 
 export class ImmediateSqliteDialect implements Dialect {
   readonly #db: BetterSqlite3.Database
-  /** Called after every committed transaction (not after autocommitted single statements). */
+  /** Called after every COMMIT (not after autocommitted single statements). */
   readonly commitListeners = new Set<CommitListener>()
   readonly #beforeClose: (() => Promise<void>) | undefined
+  #driver: ImmediateSqliteDriver | undefined
 
   /** `beforeClose` runs when the database is destroyed, before its connection closes. */
   constructor(db: BetterSqlite3.Database, options: { beforeClose?: () => Promise<void> } = {}) {
@@ -121,7 +240,13 @@ export class ImmediateSqliteDialect implements Dialect {
   }
 
   createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.#db, this.commitListeners, this.#beforeClose)
+    this.#driver = new ImmediateSqliteDriver(this.#db, this.commitListeners, this.#beforeClose)
+    return this.#driver
+  }
+
+  /** Commits the finished transactions waiting for it now; only while holding the connection. */
+  commitPending(): void {
+    this.#driver?.commitPending()
   }
 
   createQueryCompiler() {

@@ -4,7 +4,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
-import { sqliteHandleOf, type SandboxDb } from '../db/database.js'
+import { withCommittedHandle, type SandboxDb } from '../db/database.js'
 import { migrationProvider } from '../db/migrations/index.js'
 
 export const SNAPSHOT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
@@ -75,10 +75,8 @@ export class SnapshotStore {
     fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 })
     const partial = `${file}.${process.pid}.partial`
     try {
-      await db.connection().execute(async () => {
-        // All pages in one step: nothing else can use the connection meanwhile anyway.
-        await sqliteHandleOf(db).backup(partial, { progress: () => 1_000_000 })
-      })
+      // All pages in one step: nothing else can use the connection meanwhile anyway.
+      await withCommittedHandle(db, (handle) => handle.backup(partial, { progress: () => 1_000_000 }))
       // A self-contained file: no WAL next to it is needed to read it.
       const copy = new BetterSqlite3(partial)
       try {

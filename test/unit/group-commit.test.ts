@@ -1,0 +1,107 @@
+// The driver's group commit (sandbox/db/sqlite-driver.ts): transactions that finish in one turn
+// of the event loop share a COMMIT, yet each still returns only once its write is durable, fails
+// alone, and never reports success for a write the shared COMMIT lost.
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import BetterSqlite3 from 'better-sqlite3'
+import { Kysely, sql } from 'kysely'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { ImmediateSqliteDialect } from '../../sandbox/db/sqlite-driver.js'
+
+interface Schema {
+  items: { id: number; owner: number | null }
+  owners: { id: number }
+}
+
+describe('group commit', () => {
+  let file: string
+  let raw: BetterSqlite3.Database
+  let dialect: ImmediateSqliteDialect
+  let db: Kysely<Schema>
+  /** Another connection to the same file: it sees only what is committed. */
+  let observer: BetterSqlite3.Database
+  const committedIds = () => observer.prepare('select id from items order by id').all().map((row) => (row as { id: number }).id)
+
+  beforeEach(() => {
+    file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'paybox-group-commit-')), 'db.sqlite')
+    raw = new BetterSqlite3(file)
+    raw.pragma('journal_mode = WAL')
+    raw.pragma('foreign_keys = ON')
+    raw.exec(`create table owners (id integer primary key);
+      create table items (id integer primary key, owner integer references owners (id) deferrable initially deferred);
+      insert into owners values (1);`)
+    dialect = new ImmediateSqliteDialect(raw)
+    db = new Kysely<Schema>({ dialect })
+    observer = new BetterSqlite3(file, { readonly: true })
+  })
+  afterEach(async () => {
+    observer.close()
+    await db.destroy()
+    fs.rmSync(path.dirname(file), { recursive: true, force: true })
+  })
+
+  const insertItem = (id: number, owner: number | null = 1) =>
+    db.transaction().execute(async (trx) => {
+      await trx.insertInto('items').values({ id, owner }).execute()
+    })
+
+  it('shares one COMMIT among transactions finishing together, each returning once its row is committed', async () => {
+    let commits = 0
+    dialect.commitListeners.add(() => commits++)
+    const seenOnReturn: number[][] = []
+    await Promise.all([1, 2, 3, 4, 5].map((id) => insertItem(id).then(() => seenOnReturn.push(committedIds()))))
+    expect(commits).toBe(1)
+    for (const seen of seenOnReturn) expect(seen).toEqual([1, 2, 3, 4, 5])
+
+    // One at a time, each is its own group.
+    await insertItem(6)
+    await insertItem(7)
+    expect(commits).toBe(3)
+    expect(committedIds()).toEqual([1, 2, 3, 4, 5, 6, 7])
+  })
+
+  it('rolls back a failing transaction alone: the others of its group commit', async () => {
+    const outcomes = await Promise.allSettled([
+      insertItem(1),
+      db.transaction().execute(async (trx) => {
+        await trx.insertInto('items').values({ id: 2, owner: 1 }).execute()
+        throw new Error('changed my mind')
+      }),
+      insertItem(3),
+      insertItem(1), // a duplicate key: fails on its statement
+    ])
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'rejected'])
+    expect(committedIds()).toEqual([1, 3])
+  })
+
+  it('reports the failure of a shared COMMIT to every transaction in it, and keeps none of their rows', async () => {
+    // A deferred foreign key is checked at COMMIT: item 2's missing owner fails the whole group.
+    const outcomes = await Promise.allSettled([insertItem(1), insertItem(2, 99), insertItem(3)])
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected', 'rejected'])
+    expect(committedIds()).toEqual([])
+    // The connection is usable again afterwards.
+    await insertItem(4)
+    expect(committedIds()).toEqual([4])
+  })
+
+  it('makes a write outside any transaction durable before it returns, with the group it joined', async () => {
+    const grouped = insertItem(1)
+    // Once the transaction above has begun, the write below waits for the connection and runs
+    // after it finished, before the COMMIT scheduled for the next turn (only microtasks run here).
+    for (let turns = 0; !raw.inTransaction; turns++) {
+      if (turns > 1000) throw new Error('the transaction never began')
+      await Promise.resolve()
+    }
+    const single = sql`insert into items (id, owner) values (2, 1)`.execute(db).then(() => committedIds())
+    expect(await single).toEqual([1, 2])
+    await grouped
+  })
+
+  it('lets readers of this connection see finished transactions before their COMMIT', async () => {
+    const finished = insertItem(1)
+    const read = await db.selectFrom('items').select('id').execute()
+    await finished
+    expect(read.map((row) => row.id)).toEqual([1])
+  })
+})
