@@ -1,7 +1,7 @@
 // `npm run bench`: every performance figure of the sandbox and the CLI beside its control,
 // measured in one run on 127.0.0.1, printed as a table and written to bench/results/latest.json.
 // --quick runs smaller sizes for a smoke test; --durable measures with synchronous=FULL;
-// --only=api,lists,webhooks,cli,startup runs some sections.
+// --only=api,lists,webhooks,cli,reliability runs some sections; --seed=N reseeds the reliability runs.
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -11,6 +11,7 @@ import { benchSettings } from './lib/settings.js'
 import { apiFigures } from './sections/api.js'
 import { cliFigures } from './sections/cli.js'
 import { listFigures } from './sections/lists.js'
+import { reliabilityFigures } from './sections/reliability.js'
 import { webhookFigures } from './sections/webhooks.js'
 
 const settings = benchSettings(process.argv.slice(2))
@@ -45,6 +46,7 @@ await section('lists', async () => {
 })
 await section('webhooks', () => webhookFigures(settings, log))
 await section('cli', () => cliFigures(settings, log))
+await section('reliability', () => reliabilityFigures(settings, log))
 
 for (const [when, bytes] of Object.entries(memory)) {
   figures.push({ section: 'memory', name: `sandbox RSS ${when === 'afterApiLoad' ? 'after the API load' : `after the list load (${settings.listPayments.toLocaleString('en-US')} payments)`}`, value: bytes / 2 ** 20, unit: 'MB' })

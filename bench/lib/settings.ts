@@ -14,10 +14,24 @@ export interface BenchSettings {
   webhookLatencySamples: number
   /** Spawns per CLI figure (the median is reported). */
   cliSpawns: number
+  /** Hostile-input cases sent (CI sends 2,000). */
+  hostileCases: number
+  /** SIGKILL rounds of the crash-safety run (CI runs 3). */
+  crashRounds: number
+  /** Past this, the reliability section stops and reports what it ran (its figures then miss their goals). */
+  reliabilityBudgetSeconds: number
+  /** --seed=N: the reliability runs' seed instead of their fixed ones, to explore or to replay a run. */
+  reliabilitySeed?: number
 }
 
 export function benchSettings(argv: string[]): BenchSettings {
   const quick = argv.includes('--quick')
+  const seed = argv.find((arg) => arg.startsWith('--seed='))?.slice('--seed='.length)
+  const reliabilitySeed = seed === undefined ? undefined : seed.trim() === '' ? Number.NaN : Number(seed)
+  // The runs' generators take 32-bit seeds.
+  if (reliabilitySeed !== undefined && !(Number.isInteger(reliabilitySeed) && reliabilitySeed >= 0 && reliabilitySeed <= 0xffff_ffff)) {
+    throw new Error(`--seed must be a whole number from 0 to 0xffffffff (decimal or 0x…), not ${seed}`)
+  }
   return {
     quick,
     durable: argv.includes('--durable'),
@@ -27,5 +41,9 @@ export function benchSettings(argv: string[]): BenchSettings {
     webhookBacklog: quick ? 1_000 : 20_000,
     webhookLatencySamples: quick ? 50 : 300,
     cliSpawns: quick ? 5 : 20,
+    hostileCases: quick ? 2_000 : 10_000,
+    crashRounds: quick ? 3 : 10,
+    reliabilityBudgetSeconds: quick ? 60 : 150,
+    reliabilitySeed,
   }
 }

@@ -21,6 +21,7 @@ export const CI_CASES = 2_000
 export const MIN_CASES_PER_ROUTE = 3
 
 const STACK_TRACE = /    at |\.ts:/
+const NOT_A_JSON_OBJECT = 'body is not a JSON object'
 
 export interface Outcome {
   case: HostileCase
@@ -54,7 +55,7 @@ export function problems({ case: c, response, error }: Outcome): string[] {
   if (status >= 500) found.push(`status ${status} (server error)`)
   const errorBody = () => {
     if (typeof json !== 'object' || json === null || Array.isArray(json)) {
-      found.push('body is not a JSON object')
+      found.push(NOT_A_JSON_OBJECT)
       return
     }
     const body = json as Record<string, unknown>
@@ -93,10 +94,11 @@ export function describeFailure(seed: number, outcome: Outcome, found: string[])
   return `seed ${seed} ${c.name}: ${found.join('; ')} | sent ${c.method} ${c.path.slice(0, 150)} ${body.slice(0, 120)} | got ${answer}`
 }
 
-/** Sends the cases one at a time, in order, so a run is the same every time. */
-export async function sendAll(baseUrl: string, cases: readonly HostileCase[], creds: HostileCredentials): Promise<Outcome[]> {
+/** Sends the cases one at a time, in order, so a run is the same every time; stops sending once `signal` aborts. */
+export async function sendAll(baseUrl: string, cases: readonly HostileCase[], creds: HostileCredentials, signal?: AbortSignal): Promise<Outcome[]> {
   const outcomes: Outcome[] = []
   for (const c of cases) {
+    if (signal?.aborted) break
     try {
       outcomes.push({ case: c, response: await sendHostile(baseUrl, c, creds) })
     } catch (error) {
@@ -148,14 +150,20 @@ export interface HostileRunOptions {
   /** How many cases in all (hand-written ones included); at least the systematic ones are sent. */
   cases?: number
   seed?: number
+  /** Stops sending (the bench's time budget): the cases not sent are reported, not judged. */
+  signal?: AbortSignal
 }
 
 export interface HostileRunReport {
   seed: number
   cases: number
+  /** Cases sent: all of them unless `signal` stopped the run. */
+  sent: number
   durationMs: number
   /** One line per case that was not answered as expected; empty when the run passed. */
   failures: string[]
+  /** Answers that had to carry a JSON error body and carried something else (also in failures). */
+  nonJsonErrorBodies: number
   /** How many answers had each status. */
   statuses: Record<number, number>
   /** Routes reached by fewer than MIN_CASES_PER_ROUTE cases. */
@@ -167,8 +175,8 @@ export interface HostileRunReport {
 
 /**
  * Starts an in-process sandbox on a fresh database file, sends the suite to it and reports.
- * For the bench: `runHostile({cases: 10_000})`; passes when failures, uncoveredRoutes and
- * stateChanges are all empty and healthyAfter is true.
+ * For the bench: `runHostile({cases: 10_000})`; passes when every case was sent, failures,
+ * uncoveredRoutes and stateChanges are all empty and healthyAfter is true.
  */
 export async function runHostile(options: HostileRunOptions = {}): Promise<HostileRunReport> {
   const seed = options.seed ?? CI_SEED
@@ -180,21 +188,21 @@ export async function runHostile(options: HostileRunOptions = {}): Promise<Hosti
     const cases = hostileSuite(seed, creds, routes, options.cases ?? CI_CASES)
     const before = await stateFingerprint(sandbox.url, sandbox.merchants, creds.adminToken)
     const started = performance.now()
-    const outcomes = await sendAll(sandbox.url, cases, creds)
+    const outcomes = await sendAll(sandbox.url, cases, creds, options.signal)
     const durationMs = Math.round(performance.now() - started)
     const after = await stateFingerprint(sandbox.url, sandbox.merchants, creds.adminToken)
     const health = await rawRequest(sandbox.url, { method: 'GET', path: '/health' })
 
     const statuses: Record<number, number> = {}
     for (const { response } of outcomes) if (response) statuses[response.status] = (statuses[response.status] ?? 0) + 1
+    const judged = outcomes.map((outcome) => ({ outcome, found: problems(outcome) })).filter(({ found }) => found.length > 0)
     return {
       seed,
       cases: cases.length,
+      sent: outcomes.length,
       durationMs,
-      failures: outcomes.flatMap((outcome) => {
-        const found = problems(outcome)
-        return found.length > 0 ? [describeFailure(seed, outcome, found)] : []
-      }),
+      failures: judged.map(({ outcome, found }) => describeFailure(seed, outcome, found)),
+      nonJsonErrorBodies: judged.filter(({ found }) => found.includes(NOT_A_JSON_OBJECT)).length,
       statuses,
       uncoveredRoutes: [...casesPerRoute(cases, routes)].filter(([, n]) => n < MIN_CASES_PER_ROUTE).map(([route, n]) => `${route} (${n} cases)`),
       stateChanges: Object.keys({ ...before, ...after })
