@@ -74,8 +74,16 @@ export async function listDeliveries(
   return { rows, total: Number(total) }
 }
 
-export async function insertPaymentEvent(db: Kysely<Database>, event: Insertable<PaymentEventsTable>): Promise<void> {
-  await db.insertInto('payment_events').values(event).execute()
+const EVENT_COLUMNS = ['merchant_id', 'payment_id', 'event_type', 'payload', 'created_at'] as const
+// Runs for every change of a payment: compiled by kysely once, run with each call's values.
+let insertEventSql: string | undefined
+
+export async function insertPaymentEvent(db: Kysely<Database>, event: Pick<Insertable<PaymentEventsTable>, (typeof EVENT_COLUMNS)[number]>): Promise<void> {
+  insertEventSql ??= db
+    .insertInto('payment_events')
+    .values(Object.fromEntries(EVENT_COLUMNS.map((column) => [column, event[column]])) as Insertable<PaymentEventsTable>)
+    .compile().sql
+  await db.executeQuery(CompiledQuery.raw(insertEventSql, EVENT_COLUMNS.map((column) => event[column])))
 }
 
 /** Events after `sequence`, oldest first. */
