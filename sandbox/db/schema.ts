@@ -139,6 +139,8 @@ export interface PaymentsTable {
   usdc_refunded: number
   /** 1 when a simulation asked for this payment's settlement to fail. */
   settlement_will_fail: number
+  /** Bumped by a trigger on every change of the row (migration 2026-11-22T00-00). */
+  version: Generated<number>
 }
 
 export interface RefundsTable {

@@ -37,6 +37,15 @@ export async function findPaymentForMerchant(db: Kysely<Database>, merchantId: s
   return rows[0]
 }
 
+let versionSql: string | undefined
+
+/** The version of a merchant's payment (bumped by a trigger on every change), without reading the row. */
+export async function findPaymentVersion(db: Kysely<Database>, merchantId: string, id: string): Promise<number | undefined> {
+  versionSql ??= db.selectFrom('payments').select('version').where('id', '=', id).where('merchant_id', '=', merchantId).compile().sql
+  const { rows } = await db.executeQuery<{ version: number }>(CompiledQuery.raw(versionSql, [id, merchantId]))
+  return rows[0]?.version
+}
+
 export function findPaymentByShortCode(db: Kysely<Database>, shortCode: string): Promise<PaymentRow | undefined> {
   return db.selectFrom('payments').selectAll().where('short_code', '=', shortCode).executeTakeFirst()
 }

@@ -12,7 +12,8 @@ import { pageLinks, pageMeta } from '../http/pagination.js'
 import { IdempotencyGate, requestFingerprint, type StoredResponse } from '../idempotency/idempotency-service.js'
 import { toPaymentResource } from './payment-resource.js'
 import { createPaymentBody, listPaymentsQuery, MAX_IDEMPOTENCY_KEY_LENGTH } from './payment-schemas.js'
-import { acceptUnderpayment, createPayment, getPayment, listPayments } from './payment-service.js'
+import { acceptUnderpayment, createPayment, getPayment, getPaymentVersion, listPayments } from './payment-service.js'
+import { RenderedPayments } from './rendered-payments.js'
 import { noBody, pageRequest } from '../validation/common.js'
 
 function idempotencyKey(headers: http.IncomingHttpHeaders): string | undefined {
@@ -41,6 +42,7 @@ export interface PaymentAnswers {
 
 export function paymentAnswers(ctx: SandboxContext): PaymentAnswers {
   const gate = new IdempotencyGate(ctx.db)
+  const rendered = new RenderedPayments()
   return {
     async create({ merchant, headers, body: given }) {
       const body = createPaymentBody.parse(given)
@@ -53,7 +55,10 @@ export function paymentAnswers(ctx: SandboxContext): PaymentAnswers {
       return gate.run(merchant.id, key, requestFingerprint('POST', '/payments', given), ctx.clock.now(), create)
     },
     async get(merchant, id) {
-      return JSON.stringify(toPaymentResource(await getPayment(ctx.db, merchant, id), ctx))
+      const kept = rendered.get(id, await getPaymentVersion(ctx.db, merchant, id))
+      if (kept !== undefined) return kept
+      const payment = await getPayment(ctx.db, merchant, id)
+      return rendered.set(id, payment.version, JSON.stringify(toPaymentResource(payment, ctx)))
     },
   }
 }

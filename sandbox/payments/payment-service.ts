@@ -15,6 +15,7 @@ import { moveTo, savePaymentChange } from './payment-lifecycle.js'
 import {
   findPaymentById,
   findPaymentForMerchant,
+  findPaymentVersion,
   insertPayment,
   listPayments as listPaymentRows,
   type PaymentFilters,
@@ -99,6 +100,7 @@ export async function createPayment(
     settled_at: null,
     usdc_refunded: 0,
     settlement_will_fail: 0,
+    version: 0,
   }
   await insertPayment(db, payment)
   await recordPaymentEvent(db, undefined, payment)
@@ -115,9 +117,20 @@ function escrowTerms(merchant: MerchantRow, body: CreatePaymentBody, now: number
 
 /** A merchant's payment; another merchant's id is as unknown as a made-up one. */
 export async function getPayment(db: Kysely<Database>, merchant: MerchantRow, id: string): Promise<PaymentRow> {
-  const payment = id.length <= 64 ? await findPaymentForMerchant(db, merchant.id, id) : undefined
-  if (!payment) throw notFound(`No payment ${id}`)
-  return payment
+  return found(id, id.length <= MAX_PAYMENT_ID_LENGTH ? await findPaymentForMerchant(db, merchant.id, id) : undefined)
+}
+
+/** The version of a merchant's payment (it changes with every change of the payment); 404 as getPayment. */
+export async function getPaymentVersion(db: Kysely<Database>, merchant: MerchantRow, id: string): Promise<number> {
+  return found(id, id.length <= MAX_PAYMENT_ID_LENGTH ? await findPaymentVersion(db, merchant.id, id) : undefined)
+}
+
+/** Longer ids are no payment's: not looked up. */
+const MAX_PAYMENT_ID_LENGTH = 64
+
+function found<T>(id: string, value: T | undefined): T {
+  if (value === undefined) throw notFound(`No payment ${id}`)
+  return value
 }
 
 export function listPayments(db: Kysely<Database>, merchant: MerchantRow, filters: PaymentFilters, page: PageRequest) {

@@ -11,6 +11,7 @@ import * as paymentCounts from './2026-11-21T20-30-payment-counts.js'
 import * as paymentDayCounts from './2026-11-21T21-00-payment-day-counts.js'
 import * as paymentPartialIndexes from './2026-11-21T22-00-payment-partial-indexes.js'
 import * as escrowDueIndex from './2026-11-21T23-00-escrow-due-index.js'
+import * as paymentVersions from './2026-11-22T00-00-payment-versions.js'
 
 const migrations: Record<string, Migration> = {
   '2026-11-21T13-00-initial': initial,
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-21T21-00-payment-day-counts': paymentDayCounts,
   '2026-11-21T22-00-payment-partial-indexes': paymentPartialIndexes,
   '2026-11-21T23-00-escrow-due-index': escrowDueIndex,
+  '2026-11-22T00-00-payment-versions': paymentVersions,
 }
 
 export const migrationProvider: MigrationProvider = {
