@@ -4,9 +4,11 @@
 // - `paybox --version` is answered without loading oclif (about 60 ms of import and config):
 //   the same line oclif prints, name/version platform-arch node-version;
 // - a command line that names a command imports that command's module only, not all of them
-//   through dist/commands/index.js, and runs it as oclif's run() does. Help, topics, and
-//   anything that does not name a command exactly go to oclif as they are.
-import { readFileSync } from 'node:fs'
+//   through dist/commands/index.js, and runs it as oclif's execute() does. The module comes from
+//   dist/bundle (npm run build bundles oclif with each command: a few files instead of ~160)
+//   unless a compile since has left the bundle behind. Help, topics, and anything that does not
+//   name a command exactly go to oclif as they are.
+import { readFileSync, statSync } from 'node:fs'
 import os from 'node:os'
 import { fileURLToPath } from 'node:url'
 
@@ -19,31 +21,35 @@ if (argv.length === 1 && argv[0] === '--version') {
   const arch = os.arch() === 'ia32' ? 'x86' : os.arch()
   process.stdout.write(`${pjson.name}/${pjson.version} ${platform}-${arch} node-${process.version}\n`)
 } else {
-  const [named, oclif] = await Promise.all([commandNamedBy(argv), import('@oclif/core')])
+  const dist = new URL(bundleIsCurrent() ? '../dist/bundle/' : '../dist/', import.meta.url)
+  const named = await commandNamedBy(argv, dist)
   if (named && oclifTakesSameId(named)) {
-    // As oclif's execute(): flush stdout, and turn any error into its message and exit code.
-    await runNamedCommand(oclif, named)
-      .then(async (result) => {
-        oclif.flush()
-        return result
-      })
-      .catch(oclif.handle)
+    const { executeNamedCommand } = await import(new URL('src/cli/run-command.js', dist).href)
+    await executeNamedCommand(fileURLToPath(new URL('..', import.meta.url)), pjson, named)
   } else {
+    const oclif = await import('@oclif/core')
     await oclif.execute({ dir: import.meta.url })
   }
+}
+
+/** A bundle at least as new as the compiled commands it was made from (tsc rewrites them all). */
+function bundleIsCurrent() {
+  const modified = (file) => statSync(new URL(file, import.meta.url), { throwIfNoEntry: false })?.mtimeMs
+  const bundled = modified('../dist/bundle/src/cli/run-command.js')
+  return bundled !== undefined && bundled >= (modified('../dist/commands/command-files.js') ?? Infinity)
 }
 
 /**
  * The command whose id the leading words of argv spell (`payments get …` → payments:get), imported,
  * and the rest of argv; undefined for help, a topic, or a line that names no command.
  */
-async function commandNamedBy(argv) {
+async function commandNamedBy(argv, dist) {
   const helpFlags = new Set(['--help', ...(pjson.oclif.additionalHelpFlags ?? [])])
   for (const arg of argv) {
     if (arg === '--') break
     if (helpFlags.has(arg)) return undefined
   }
-  const { COMMAND_FILES } = await import('../dist/commands/command-files.js')
+  const { COMMAND_FILES } = await import(new URL('commands/command-files.js', dist).href)
   let words = 1
   if ((pjson.oclif.topicSeparator ?? ':') !== ':' && !argv[0]?.includes(':')) {
     // As oclif's normalizeArgv: the longest run of words that is a command id or a topic of one.
@@ -53,7 +59,7 @@ async function commandNamedBy(argv) {
   }
   const id = argv.slice(0, words).join(':')
   if (!Object.hasOwn(COMMAND_FILES, id)) return undefined
-  const { default: command } = await import(new URL(`../dist/commands/${COMMAND_FILES[id]}`, import.meta.url).href)
+  const { default: command } = await import(new URL(`commands/${COMMAND_FILES[id]}`, dist).href)
   return { id, command, argv: argv.slice(words) }
 }
 
@@ -65,26 +71,4 @@ function oclifTakesSameId({ command, argv }) {
   const next = argv[0]
   if (next === undefined || next.startsWith('-') || next.includes('=')) return true
   return command.strict === false || Object.keys(command.args ?? {}).length > 0
-}
-
-/** What oclif's run() does once it has found the command: init hook, prerun, run, postrun, finally. */
-async function runNamedCommand({ Config, Performance }, { id, command, argv }) {
-  // oclif's Config without the command list, which only help and finding a command need, and
-  // which would import every command module.
-  const root = fileURLToPath(new URL('..', import.meta.url))
-  const config = await Config.load({ root, pjson: { ...pjson, oclif: { ...pjson.oclif, commands: undefined } } })
-  // As oclif's findCommand() leaves a command class it found.
-  Object.assign(command, { id, plugin: config.rootPlugin })
-  let error
-  try {
-    await config.runHook('init', { argv, id })
-    return await config.runCommand(id, argv, { id, pluginName: config.name, load: async () => command })
-  } catch (caught) {
-    error = caught
-    throw caught
-  } finally {
-    await Performance.collect()
-    Performance.debug()
-    await config.runHook('finally', { argv, Command: command, error, id })
-  }
 }

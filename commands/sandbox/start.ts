@@ -5,6 +5,7 @@ import { defaultDatabaseFile, snapshotsDir } from '../../src/config/paths.js'
 import { clearLocalSandbox, writeLocalSandbox } from '../../src/config/local-sandbox.js'
 import { clearSandboxPid, writeSandboxPid } from '../../src/config/sandbox-process.js'
 import { reportError } from '../../src/cli/errors.js'
+import { loadColours } from '../../src/cli/output.js'
 import { renderBanner, type SandboxBanner } from '../../src/cli/render/sandbox.js'
 import { DEFAULT_HOST, DEFAULT_PORT } from '../../sandbox/defaults.js'
 
@@ -53,6 +54,8 @@ export default class SandboxStart extends Command {
 
   public async run(): Promise<void> {
     const { flags } = await this.parse(SandboxStart)
+    // Not a BaseCommand: it loads the banner's colours itself.
+    if (!flags.json) await loadColours()
     if (flags['public-url'] !== undefined && !/^https?:$/.test(URL.canParse(flags['public-url']) ? new URL(flags['public-url']).protocol : '')) {
       this.error(`--public-url must be an absolute http(s) URL, got "${flags['public-url']}"`, { exit: 2 })
     }

@@ -6,7 +6,7 @@ import { nodeHttpTransport } from '../client/node-http-transport.js'
 import { PayboxClient } from '../client/paybox-client.js'
 import { resolveConnection, type Connection } from '../config/connection.js'
 import { reportError, UserError } from './errors.js'
-import { chalk } from './output.js'
+import { chalk, loadColours } from './output.js'
 
 type AnyFlags = Interfaces.FlagInput
 export type CommandFlags<T extends typeof Command, B extends AnyFlags> = Interfaces.InferredFlags<B & T['flags']>
@@ -29,6 +29,8 @@ export abstract class BaseCommand<T extends typeof Command, B extends AnyFlags =
     })
     this.flags = flags as CommandFlags<T, B>
     this.args = args as CommandArgs<T>
+    // --json discards human output: only text pays for loading the colours.
+    if (!this.jsonEnabled()) await loadColours()
   }
 
   /** Writes human output; with --json nothing but the returned result reaches stdout. */
@@ -51,6 +53,7 @@ export abstract class BaseCommand<T extends typeof Command, B extends AnyFlags =
     if (this.jsonEnabled()) {
       this.logJson({ error: { message: report.message, statusCode: report.statusCode, reason: report.reason } })
     }
+    await loadColours()
     process.stderr.write(`${chalk.red('Error:')} ${report.message}\n`)
   }
 }

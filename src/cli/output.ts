@@ -1,11 +1,37 @@
 // Human-readable output: colours (off without a terminal or with NO_COLOR), tables and QR
 // codes. Commands print through these so that --json output stays one clean JSON document.
-import chalk from 'chalk'
-import Table from 'cli-table3'
+// Their libraries load only when text is wanted (a cold start pays ~10 ms for chalk and
+// cli-table3): chalk when BaseCommand calls loadColours() (no --json, or an error to print),
+// cli-table3 at the first table drawn, qrcode-terminal at the first QR code.
+import { createRequire } from 'node:module'
+import type { ChalkInstance } from 'chalk'
+import type CliTable3 from 'cli-table3'
 
-if (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '') chalk.level = 0
+let loaded: ChalkInstance | undefined
 
-export { chalk }
+/**
+ * chalk's calls and chains (chalk.green.bold) looked up when they are called: styled once
+ * loadColours() has loaded chalk, plain text before (even if taken before, as a colour map is).
+ */
+const styled = (styles: PropertyKey[]): unknown =>
+  new Proxy(
+    (...text: unknown[]): string => {
+      if (loaded === undefined) return text.join(' ')
+      const style = styles.reduce<unknown>((chain, name) => (chain as Record<PropertyKey, unknown>)[name], loaded)
+      return (style as (...text: unknown[]) => string)(...text)
+    },
+    { get: (_target, name) => (name === 'level' ? (loaded?.level ?? 0) : styled([...styles, name])) },
+  )
+
+export const chalk = styled([]) as ChalkInstance
+
+/** Loads chalk, once. */
+export async function loadColours(): Promise<void> {
+  if (loaded !== undefined) return
+  const { default: instance } = await import('chalk')
+  if (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '') instance.level = 0
+  loaded = instance
+}
 
 const STATUS_COLOURS: Record<string, (text: string) => string> = {
   open: chalk.cyan,
@@ -21,16 +47,22 @@ const STATUS_COLOURS: Record<string, (text: string) => string> = {
 
 export const colourStatus = (status: string): string => (STATUS_COLOURS[status] ?? ((text: string) => text))(status)
 
+// A commonjs package, so it can load the moment a table is drawn: commands that build one
+// under --json and discard it keep working, and pay for it.
+let Table: CliTable3 | undefined
+const newTable = (options: CliTable3.TableConstructorOptions): CliTable3.Table =>
+  new (Table ??= createRequire(import.meta.url)('cli-table3') as CliTable3)(options)
+
 /** A table with a header row. */
 export function table(head: string[], rows: Array<Array<string | number>>): string {
-  const output = new Table({ head: head.map((title) => chalk.bold(title)), style: { head: [], border: [] } })
+  const output = newTable({ head: head.map((title) => chalk.bold(title)), style: { head: [], border: [] } })
   output.push(...rows.map((row) => row.map(String)))
   return output.toString()
 }
 
 /** A two-column table of labels and values, skipping empty values. */
 export function details(entries: Array<[string, string | number | undefined]>): string {
-  const output = new Table({ style: { head: [], border: [] } })
+  const output = newTable({ style: { head: [], border: [] } })
   for (const [label, value] of entries) {
     if (value !== undefined && value !== '') output.push({ [chalk.bold(label)]: String(value) })
   }

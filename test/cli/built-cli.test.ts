@@ -1,13 +1,15 @@
 // The installed entry point (bin/run.js over the compiled dist/) takes shortcuts for cold start:
-// it answers --version itself and imports only the command a line names. Whatever it answers
-// must be exactly what plain oclif answers for the same line over the same dist/.
+// it answers --version itself and imports only the command a line names, bundled with oclif
+// (dist/bundle). Whatever it answers must be exactly what plain oclif answers for the same line
+// over the compiled dist/, and --json must not load what only human output needs.
 import { execFile } from 'node:child_process'
+import fs from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ROOT, merchantEnv, type CliEnv } from '../helpers/cli.js'
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
+import { startTestSandbox, temporaryDir, type TestSandbox } from '../helpers/sandbox.js'
 
 const run = promisify(execFile)
 
@@ -36,6 +38,32 @@ async function paybox(how: 'run.js' | 'plain oclif', argv: string[], env: CliEnv
   }
 }
 
+/**
+ * Every module a run of bin/run.js loads (file URLs of ES modules, paths of CommonJS ones), seen
+ * by a preload that logs each load and, at exit, require's cache.
+ */
+async function modulesLoadedBy(argv: string[], env: CliEnv): Promise<string[]> {
+  const dir = temporaryDir('paybox-modules-')
+  const log = path.join(dir, 'loaded.txt')
+  const hooks = `import { appendFileSync } from 'node:fs'
+export async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context) }`
+  const preload = path.join(dir, 'log-modules.mjs')
+  fs.writeFileSync(
+    preload,
+    `import { appendFileSync } from 'node:fs'
+import { createRequire, register } from 'node:module'
+register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)})
+process.on('exit', () => appendFileSync(${JSON.stringify(log)}, Object.keys(createRequire(import.meta.url).cache).join('\\n')))
+`,
+  )
+  const childEnv: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME }
+  for (const [key, value] of Object.entries(env)) if (value !== undefined) childEnv[key] = value
+  await run(process.execPath, ['--import', pathToFileURL(preload).href, RUN_JS, ...argv], { cwd: ROOT, env: childEnv })
+  return fs.readFileSync(log, 'utf8').split('\n').filter((line) => line !== '')
+}
+
+const fromPackage = (modules: string[], name: string): string[] => modules.filter((module) => module.includes(`node_modules/${name}/`))
+
 describe('the built CLI (bin/run.js)', () => {
   let sandbox: TestSandbox
   let env: CliEnv
@@ -54,6 +82,19 @@ describe('the built CLI (bin/run.js)', () => {
     expect(built.code).toBe(0)
     expect(JSON.parse(built.stdout)).toMatchObject({ id: paymentId, amount: { value: 1250, currency: 'USD' } })
     expect(built).toEqual(await paybox('plain oclif', ['payments', 'get', paymentId, '--json'], env))
+  })
+
+  it('runs a named command from the bundle, oclif included, and loads no text rendering for --json', async () => {
+    const modules = await modulesLoadedBy(['payments', 'get', paymentId, '--json'], env)
+    expect(modules).toContain(pathToFileURL(path.join(ROOT, 'dist', 'bundle', 'commands', 'payments', 'get.js')).href)
+    expect(fromPackage(modules, '@oclif/core')).toEqual([])
+    for (const name of ['chalk', 'cli-table3', 'qrcode-terminal']) expect(fromPackage(modules, name)).toEqual([])
+  })
+
+  it('loads colours and tables for the same command without --json', async () => {
+    const modules = await modulesLoadedBy(['payments', 'get', paymentId], env)
+    expect(fromPackage(modules, 'chalk')).not.toEqual([])
+    expect(fromPackage(modules, 'cli-table3')).not.toEqual([])
   })
 
   it.each([

@@ -1,0 +1,41 @@
+// What oclif's execute() does once bin/run.js has found the command a line names, without the
+// command list (which only help and finding a command need, and which imports every command
+// module). bin/run.js imports it from the bundle beside the command, so both use one oclif.
+import { Config, Performance, flush, handle, type Command, type Interfaces } from '@oclif/core'
+
+export interface NamedCommand {
+  id: string
+  command: Command.Class
+  /** argv after the words of the id. */
+  argv: string[]
+}
+
+/** Runs the command as execute() would: then flush stdout, or print the error and set the exit code. */
+export async function executeNamedCommand(root: string, pjson: Interfaces.PJSON, named: NamedCommand): Promise<void> {
+  await runNamedCommand(root, pjson, named)
+    .then(() => {
+      void flush()
+    })
+    .catch(handle)
+}
+
+/** As oclif's run() from there: init hook, prerun, run, postrun, then the finally hook. */
+async function runNamedCommand(root: string, pjson: Interfaces.PJSON, { id, command, argv }: NamedCommand): Promise<unknown> {
+  const config = await Config.load({ root, pjson: { ...pjson, oclif: { ...pjson.oclif, commands: undefined } } })
+  // As oclif's findCommand() leaves a command class it found.
+  Object.assign(command, { id, plugin: config.plugins.get(config.name) })
+  // runCommand reads only these of a found command (and load()).
+  const loadable = { id, pluginName: config.name, load: async () => command } as unknown as Command.Loadable
+  let error: Error | undefined
+  try {
+    await config.runHook('init', { argv, id })
+    return await config.runCommand(id, argv, loadable)
+  } catch (caught) {
+    error = caught as Error
+    throw caught
+  } finally {
+    await Performance.collect()
+    Performance.debug()
+    await config.runHook('finally', { argv, Command: loadable, error, id })
+  }
+}
