@@ -24,7 +24,9 @@ export function figure(section: string, name: string, value: number, unit: strin
 const format = (value: number, unit: string): string => {
   if (unit === 'req/s' || unit === 'deliveries/s') return `${Math.round(value).toLocaleString('en-US')} ${unit}`
   if (unit === 'MB') return `${value.toFixed(0)} MB`
-  return `${value < 10 ? value.toFixed(1) : Math.round(value).toLocaleString('en-US')} ${unit}`
+  // Counts (cases, rounds…) are whole; only measured values under 10 get a decimal.
+  const whole = Number.isInteger(value) || value >= 10
+  return `${whole ? Math.round(value).toLocaleString('en-US') : value.toFixed(1)} ${unit}`
 }
 
 export function renderTable(figures: Figure[]): string {
