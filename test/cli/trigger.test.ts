@@ -1,46 +1,24 @@
 // `paybox trigger <event> --webhook-url URL` run in-process against a real sandbox and a real
 // receiver: the receiver gets exactly the events of the requested path, signed, and the command
 // prints what the sandbox logged once every delivery has finished.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import type { TriggerResult } from '../../src/cli/webhook-trigger.js'
-import { expectOneLineFailure, linesOf, merchantEnv, runCli, runCliJson, type CliEnv } from '../helpers/cli.js'
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
-import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js'
-
-interface WebhookData {
-  type: string
-  id: string
-  status: string
-  settlement_status: string
-  amount: { value: number; currency: string }
-}
+import { expectOneLineFailure, linesOf, merchantEnv, runCli, runCliJson } from '../helpers/cli.js'
+import { sandboxForSuite } from '../helpers/sandbox.js'
+import { receivedFor, webhookData, webhookReceiverForSuite } from '../helpers/webhook-receiver.js'
 
 describe('paybox trigger', () => {
-  let sandbox: TestSandbox
-  let receiver: WebhookReceiver
-  let env: () => CliEnv
-  const dataOf = (raw: Buffer) => (JSON.parse(raw.toString('utf8')) as { data: WebhookData }).data
-  const receivedFor = (paymentId: string) => receiver.received.filter((r) => dataOf(r.raw).id === paymentId)
-  const eventsOf = (paymentId: string) => receivedFor(paymentId).map((r) => `${dataOf(r.raw).type}:${dataOf(r.raw).status}/${dataOf(r.raw).settlement_status}`)
-
-  beforeAll(async () => {
-    sandbox = await startTestSandbox({ webhookPollMs: 20 })
-    receiver = await startWebhookReceiver(sandbox.merchants[0]!.apiSecret)
-    env = () => merchantEnv(sandbox)
-  })
-  afterAll(async () => {
-    await sandbox.stop()
-    await receiver.close()
-  })
-  beforeEach(() => {
-    receiver.answer = () => ({ status: 200, body: 'ok' })
-  })
+  const sandbox = sandboxForSuite({ webhookPollMs: 20 })
+  const receiver = webhookReceiverForSuite(() => sandbox.merchants[0]!.apiSecret)
+  const env = () => merchantEnv(sandbox)
+  const eventsOf = (paymentId: string) =>
+    receivedFor(receiver, paymentId).map((r) => webhookData(r.raw)).map((d) => `${d.type}:${d.status}/${d.settlement_status}`)
 
   const trigger = (args: string[]) => runCliJson<TriggerResult>(['trigger', ...args, '--webhook-url', receiver.url], env())
 
   /** Every delivery was received, verified, and is what the command returned, in order. */
   function expectDelivered(result: TriggerResult): void {
-    const received = receivedFor(result.payment.id)
+    const received = receivedFor(receiver, result.payment.id)
     expect(received.every((r) => r.verified)).toBe(true)
     expect(result.deliveries.map((d) => d.request_payload)).toEqual(received.map((r) => r.raw.toString('utf8')))
     expect(result.deliveries.every((d) => d.status === 'success' && d.http_status === 200)).toBe(true)
@@ -97,7 +75,7 @@ describe('paybox trigger', () => {
     const { json, exitCode } = await trigger(['transaction_created', '--currency', 'eur', '--amount', '25'])
     expect(exitCode).toBe(0)
     expect(json.payment.amount).toEqual({ value: 2500, currency: 'EUR' })
-    expect(dataOf(receivedFor(json.payment.id)[0]!.raw).amount).toEqual({ value: 2500, currency: 'EUR' })
+    expect(webhookData(receivedFor(receiver, json.payment.id)[0]!.raw).amount).toEqual({ value: 2500, currency: 'EUR' })
   })
 
   it('without --amount the payment is 10 of the currency, whatever its decimals', async () => {

@@ -2,35 +2,23 @@
 // process: a line per finished delivery, in colour on request, NDJSON with --json, reconnection
 // when the stream drops, and exit 0 on SIGTERM.
 import path from 'node:path'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { Payment, WebhookDelivery } from '../../src/client/types.js'
 import { linesOf, merchantEnv, spawnCli, type CliEnv } from '../helpers/cli.js'
 import { startRunning, stopRunning, type Running } from '../helpers/long-running-cli.js'
-import { startTestSandbox, temporaryDir, type TestSandbox } from '../helpers/sandbox.js'
+import { sandboxForSuite, startTestSandbox, temporaryDir, type TestSandbox } from '../helpers/sandbox.js'
 import { waitFor } from '../helpers/wait.js'
-import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js'
+import { webhookReceiverForSuite } from '../helpers/webhook-receiver.js'
 
 /** Starts `paybox webhooks tail …` and waits until it is subscribed. */
 const tail = (args: string[], env: CliEnv): Promise<Running> => startRunning(['webhooks', 'tail', ...args], env, 'Waiting for webhook deliveries')
 const stop = stopRunning
 
 describe('paybox webhooks tail', () => {
-  let sandbox: TestSandbox
-  let receiver: WebhookReceiver
+  const sandbox = sandboxForSuite({ webhookPollMs: 20 })
+  const receiver = webhookReceiverForSuite(() => sandbox.merchants[0]!.apiSecret)
   const create = (): Promise<Payment> =>
     sandbox.direct.payments.create({ amount: { value: 1000, currency: 'USD' }, description: 'Tailed', webhookUrl: receiver.url })
-
-  beforeAll(async () => {
-    sandbox = await startTestSandbox({ webhookPollMs: 20 })
-    receiver = await startWebhookReceiver(sandbox.merchants[0]!.apiSecret)
-  })
-  afterAll(async () => {
-    await sandbox.stop()
-    await receiver.close()
-  })
-  beforeEach(() => {
-    receiver.answer = () => ({ status: 200, body: 'ok' })
-  })
 
   it('prints a coloured line per finished delivery: green success, red failed, yellow skipped; exits 0 on SIGTERM', async () => {
     const running = await tail([], merchantEnv(sandbox, 'direct', { FORCE_COLOR: '1' }))

@@ -3,18 +3,16 @@
 // the receiver got and what the sandbox logged, not only what the CLI printed.
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { PayboxClient } from '../../src/client/paybox-client.js'
 import type { Page, Payment, SandboxMerchant, WebhookDelivery, WebhooksPausedState } from '../../src/client/types.js'
 import { writeLocalSandbox } from '../../src/config/local-sandbox.js'
 import { saveProfile } from '../../src/config/profiles.js'
 import { expectOneLineFailure, linesOf, merchantEnv, runCli, runCliJson, spawnCli, type CliEnv } from '../helpers/cli.js'
-import { startTestSandbox, temporaryDir, type TestSandbox } from '../helpers/sandbox.js'
+import { sandboxForSuite, startTestSandbox, temporaryDir } from '../helpers/sandbox.js'
 import { spawnSandbox } from '../helpers/sandbox-process.js'
 import { waitFor } from '../helpers/wait.js'
-import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js'
-
-const dataOf = (raw: Buffer) => (JSON.parse(raw.toString('utf8')) as { data: { id: string; type: string; status: string } }).data
+import { receivedFor, startWebhookReceiver, webhookReceiverForSuite } from '../helpers/webhook-receiver.js'
 
 /** The payment's deliveries once none is pending, oldest first. */
 async function finishedDeliveries(client: PayboxClient, paymentId: string, count: number): Promise<WebhookDelivery[]> {
@@ -25,25 +23,11 @@ async function finishedDeliveries(client: PayboxClient, paymentId: string, count
 }
 
 describe('paybox webhooks: the delivery log', () => {
-  let sandbox: TestSandbox
-  let receiver: WebhookReceiver
-  let env: () => CliEnv
+  const sandbox = sandboxForSuite({ webhookPollMs: 20, webhookTimeoutMs: 300 })
+  const receiver = webhookReceiverForSuite(() => sandbox.merchants[0]!.apiSecret)
+  const env = () => merchantEnv(sandbox)
   const create = (webhookUrl: string | undefined = receiver.url): Promise<Payment> =>
     sandbox.direct.payments.create({ amount: { value: 1000, currency: 'USD' }, description: 'Webhooked', webhookUrl })
-  const receivedFor = (paymentId: string) => receiver.received.filter((r) => dataOf(r.raw).id === paymentId)
-
-  beforeAll(async () => {
-    sandbox = await startTestSandbox({ webhookPollMs: 20, webhookTimeoutMs: 300 })
-    receiver = await startWebhookReceiver(sandbox.merchants[0]!.apiSecret)
-    env = () => merchantEnv(sandbox)
-  })
-  afterAll(async () => {
-    await sandbox.stop()
-    await receiver.close()
-  })
-  beforeEach(() => {
-    receiver.answer = () => ({ status: 200, body: 'ok' })
-  })
 
   describe('webhooks list', () => {
     it('shows the deliveries of a payment newest first, and --json is the log page as the server has it', async () => {
@@ -99,7 +83,7 @@ describe('paybox webhooks: the delivery log', () => {
       receiver.answer = () => ({ status: 202, body: 'accepted by the test' })
       const payment = await create()
       const [delivery] = await finishedDeliveries(sandbox.direct, payment.id, 1)
-      const [received] = receivedFor(payment.id)
+      const [received] = receivedFor(receiver, payment.id)
 
       const { json, exitCode } = await runCliJson<WebhookDelivery>(['webhooks', 'get', delivery!.id], env())
       expect(exitCode).toBe(0)
@@ -132,7 +116,7 @@ describe('paybox webhooks: the delivery log', () => {
       expect(json).toMatchObject({ status: 'success', resend_of: original!.id, attempt_count: 2, checkout_id: payment.id, http_status: 200 })
       expect(json.id).not.toBe(original!.id)
 
-      const [first, again] = receivedFor(payment.id)
+      const [first, again] = receivedFor(receiver, payment.id)
       expect(again).toBeDefined()
       expect(again!.raw.equals(first!.raw)).toBe(true)
       expect(again!.verified).toBe(true)
@@ -142,7 +126,7 @@ describe('paybox webhooks: the delivery log', () => {
       const human = await runCli(['webhooks', 'resend', original!.id], env())
       expect(human.exitCode).toBe(0)
       expect(human.stdout).toContain(original!.id) // as "Resend of"
-      expect(receivedFor(payment.id)).toHaveLength(3)
+      expect(receivedFor(receiver, payment.id)).toHaveLength(3)
     })
   })
 
@@ -156,7 +140,7 @@ describe('paybox webhooks: the delivery log', () => {
       const skipped = await create()
       const [entry] = await finishedDeliveries(sandbox.direct, skipped.id, 1)
       expect(entry).toMatchObject({ status: 'skipped', http_status: null, error_message: 'Not sent: webhooks are paused for this merchant' })
-      expect(receivedFor(skipped.id)).toHaveLength(0)
+      expect(receivedFor(receiver, skipped.id)).toHaveLength(0)
 
       const resumed = await runCli(['webhooks', 'resume'], env())
       expect(resumed.exitCode).toBe(0)
@@ -165,8 +149,8 @@ describe('paybox webhooks: the delivery log', () => {
       const sent = await create()
       const [delivered] = await finishedDeliveries(sandbox.direct, sent.id, 1)
       expect(delivered!.status).toBe('success')
-      expect(receivedFor(sent.id)).toHaveLength(1)
-      expect(receivedFor(skipped.id)).toHaveLength(0)
+      expect(receivedFor(receiver, sent.id)).toHaveLength(1)
+      expect(receivedFor(receiver, skipped.id)).toHaveLength(0)
     })
 
     it('pause says how to undo it', async () => {
@@ -208,16 +192,8 @@ describe('paybox webhooks resend: the rate limit', () => {
 })
 
 describe('paybox merchants rotate-secret', () => {
-  let sandbox: TestSandbox
-  let receiver: WebhookReceiver
-  beforeAll(async () => {
-    sandbox = await startTestSandbox({ webhookPollMs: 20 })
-    receiver = await startWebhookReceiver(sandbox.merchants[0]!.apiSecret)
-  })
-  afterAll(async () => {
-    await sandbox.stop()
-    await receiver.close()
-  })
+  const sandbox = sandboxForSuite({ webhookPollMs: 20 })
+  const receiver = webhookReceiverForSuite(() => sandbox.merchants[0]!.apiSecret)
 
   it('prints the new secret; the old one stops working and webhooks are signed with the new one', async () => {
     const merchant = sandbox.merchants[0]!
@@ -296,25 +272,19 @@ describe('paybox merchants rotate-secret', () => {
 describe('paybox webhooks verify', () => {
   const secret = 'sk_test_0123456789abcdef0123456789abcdef01234567'
   let dir: string
-  let receiver: WebhookReceiver
-  let sandbox: TestSandbox
+  const sandbox = sandboxForSuite({ webhookPollMs: 20, defaultCredentials: { apiKey: 'pk_test_verify', apiSecret: secret } })
+  const receiver = webhookReceiverForSuite(() => secret)
   let body: Buffer
   let signature: string
 
   beforeAll(async () => {
     dir = temporaryDir('paybox-verify-')
     // A real delivery: its bytes and header, as a receiver would save them.
-    sandbox = await startTestSandbox({ webhookPollMs: 20, defaultCredentials: { apiKey: 'pk_test_verify', apiSecret: secret } })
-    receiver = await startWebhookReceiver(secret)
     await sandbox.direct.payments.create({ amount: { value: 100, currency: 'USD' }, description: 'Verify me ✓', webhookUrl: receiver.url })
     const [delivered] = await waitFor('a delivery', () => (receiver.received.length > 0 ? receiver.received : undefined))
     body = delivered!.raw
     signature = delivered!.headers['x-webhook-auth'] as string
     fs.writeFileSync(path.join(dir, 'body.json'), body)
-  })
-  afterAll(async () => {
-    await sandbox.stop()
-    await receiver.close()
   })
 
   const env = (): CliEnv => ({ CI: '1', PAYBOX_HOME: dir, PAYBOX_CONFIG_DIR: path.join(dir, 'config') })

@@ -5,12 +5,12 @@ import { Validator } from '@seriousme/openapi-schema-validator'
 import Ajv2020Module from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 import type { Express } from 'express'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { Payment, WebhookDelivery } from '../../src/client/types.js'
 import { createApp } from '../../sandbox/http/app.js'
-import { rawRequest, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
+import { rawRequest, sandboxForSuite } from '../helpers/sandbox.js'
 import { waitFor } from '../helpers/wait.js'
-import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js'
+import { webhookReceiverForSuite } from '../helpers/webhook-receiver.js'
 
 // CommonJS modules: TypeScript sees their namespace, Node their export; both carry .default.
 const Ajv2020 = Ajv2020Module.default
@@ -55,14 +55,12 @@ const label = (route: RegisteredRoute) => `${route.method.toUpperCase()} ${route
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']
 
 describe('the OpenAPI document', () => {
-  let sandbox: TestSandbox
-  let receiver: WebhookReceiver
+  const sandbox = sandboxForSuite({ webhookPollMs: 20 })
+  const receiver = webhookReceiverForSuite(() => sandbox.merchants[0]!.apiSecret)
   let doc: Json
   let ajv: InstanceType<typeof Ajv2020>
 
   beforeAll(async () => {
-    sandbox = await startTestSandbox({ webhookPollMs: 20 })
-    receiver = await startWebhookReceiver(sandbox.merchants[0]!.apiSecret)
     const response = await rawRequest(sandbox.url, { method: 'GET', path: '/openapi.json' })
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toMatch(/^application\/json/)
@@ -70,10 +68,6 @@ describe('the OpenAPI document', () => {
     ajv = new Ajv2020({ strict: false, allErrors: true })
     addFormats(ajv)
     ajv.addSchema({ $id: 'openapi', components: doc.components })
-  })
-  afterAll(async () => {
-    await sandbox.stop()
-    await receiver.close()
   })
 
   const operationById = (operationId: string): Json => {

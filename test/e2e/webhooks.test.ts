@@ -1,31 +1,23 @@
 // Webhooks end to end against a real receiver: signed delivery of every payment event, in
 // order; failures recorded and not retried; the delivery log byte for byte; resend after a
 // secret rotation; pause; the live streams; and pending deliveries surviving a restart.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { Payment, WebhookDelivery } from '../../src/client/types.js'
 import { signDigest, verifyWebhook } from '../../src/signing.js'
-import { startTestSandbox, temporaryDir, type TestSandbox } from '../helpers/sandbox.js'
+import { sandboxForSuite, startTestSandbox, temporaryDir } from '../helpers/sandbox.js'
 import { refusal } from '../helpers/refusal.js'
 import { waitFor } from '../helpers/wait.js'
-import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js'
+import { receivedFor, startWebhookReceiver, webhookData, webhookReceiverForSuite } from '../helpers/webhook-receiver.js'
 import path from 'node:path'
 
 type LogEntry = WebhookDelivery
-
-interface WebhookData {
-  type: string
-  id: string
-  status: string
-  settlement_status: string
-  [field: string]: unknown
-}
 
 // Long enough that a loaded machine never times out a receiver that does answer.
 const TIMEOUT_MS = 1500
 
 describe('webhooks', () => {
-  let sandbox: TestSandbox
-  let receiver: WebhookReceiver
+  const sandbox = sandboxForSuite({ webhookTimeoutMs: TIMEOUT_MS, webhookPollMs: 20 })
+  const receiver = webhookReceiverForSuite(() => sandbox.merchants[0]!.apiSecret)
   let merchantId: string
   const logs = (query: Record<string, string | number> = {}) =>
     sandbox.direct.request<{ items: LogEntry[]; meta: { totalItems: number } }>('GET', `/merchants/${merchantId}/webhook-logs`, { query })
@@ -39,31 +31,20 @@ describe('webhooks', () => {
   const create = (webhookUrl: string | null = receiver.url) =>
     sandbox.direct.payments.create({ amount: { value: 1000, currency: 'USD' }, description: 'Webhooked', webhookUrl: webhookUrl ?? undefined })
   const pay = (id: string, body: Record<string, unknown> = {}) => sandbox.direct.request<Payment>('POST', `/sandbox/payments/${id}/pay`, { body })
-  const dataOf = (raw: Buffer) => (JSON.parse(raw.toString('utf8')) as { data: WebhookData }).data
-  const receivedFor = (paymentId: string) => receiver.received.filter((r) => dataOf(r.raw).id === paymentId)
 
-  beforeAll(async () => {
-    sandbox = await startTestSandbox({ webhookTimeoutMs: TIMEOUT_MS, webhookPollMs: 20 })
+  beforeAll(() => {
     merchantId = sandbox.merchants[0]!.id
-    receiver = await startWebhookReceiver(sandbox.merchants[0]!.apiSecret)
-  })
-  afterAll(async () => {
-    await sandbox.stop()
-    await receiver.close()
-  })
-  beforeEach(() => {
-    receiver.answer = () => ({ status: 200, body: 'ok' })
   })
 
   describe('delivery', () => {
     it('POSTs transaction_created, signed over the exact bytes, and logs exactly what was sent', async () => {
       const payment = await create()
-      const [delivered] = await waitFor('the created event', () => (receivedFor(payment.id).length > 0 ? receivedFor(payment.id) : undefined))
+      const [delivered] = await waitFor('the created event', () => (receivedFor(receiver, payment.id).length > 0 ? receivedFor(receiver, payment.id) : undefined))
       expect(delivered!.verified).toBe(true)
       expect(delivered!.headers['content-type']).toBe('application/json')
       expect(delivered!.headers['user-agent']).toMatch(/^paybox-sandbox-webhooks\//)
       expect(delivered!.headers['x-webhook-auth']).toMatch(/^[0-9a-f]{64}$/)
-      const data = dataOf(delivered!.raw)
+      const data = webhookData(delivered!.raw)
       expect(Object.keys(data).sort()).toEqual(
         ['type', 'id', 'status', 'settlement_status', 'amount', 'settlement_amount', 'settlement_currency', 'settlement_fee', 'amount_paid', 'amount_received', 'amount_remaining', 'history', 'metadata'].sort(),
       )
@@ -84,7 +65,7 @@ describe('webhooks', () => {
       await pay(payment.id, { amount: 400 })
       await pay(payment.id)
       const entries = await finishedLogsOf(payment.id, 5)
-      const sent = receivedFor(payment.id).map((r) => dataOf(r.raw))
+      const sent = receivedFor(receiver, payment.id).map((r) => webhookData(r.raw))
       expect(sent.map((d) => `${d.type}:${d.status}/${d.settlement_status}`)).toEqual([
         'transaction_created:open/open',
         'transaction_updated:underpaid/open',
@@ -105,7 +86,7 @@ describe('webhooks', () => {
       expect((await finishedLogsOf(failed.id, 2)).map((e) => e.event_type)).toEqual(['transaction_created', 'transaction_failed'])
       // Payments' deliveries go in parallel: the other payment's may finish a moment later.
       await finishedLogsOf(expired.id, 2)
-      expect(dataOf(receivedFor(expired.id).at(-1)!.raw)).toMatchObject({ type: 'transaction_updated', status: 'expired' })
+      expect(webhookData(receivedFor(receiver, expired.id).at(-1)!.raw)).toMatchObject({ type: 'transaction_updated', status: 'expired' })
     })
 
     it('logs nothing for a payment without webhookUrl', async () => {
@@ -189,11 +170,11 @@ describe('webhooks', () => {
       const oldSecret = receiver.secret
       receiver.secret = rotated.apiSecret
       try {
-        const before = receivedFor(payment.id).length
+        const before = receivedFor(receiver, payment.id).length
         const resent = await client.request<LogEntry>('POST', `/merchants/${merchantId}/webhook-logs/${original!.id}/resend`)
         expect(resent).toMatchObject({ status: 'success', resend_of: original!.id, attempt_count: 2, checkout_id: payment.id })
         expect(resent.id).not.toBe(original!.id)
-        const replay = receivedFor(payment.id)[before]!
+        const replay = receivedFor(receiver, payment.id)[before]!
         expect(replay.verified).toBe(true)
         expect(replay.raw.toString('utf8')).toBe((await client.request<LogEntry>('GET', `/merchants/${merchantId}/webhook-logs/${original!.id}`)).request_payload)
         expect(resent.request_payload).toBe(replay.raw.toString('utf8'))
@@ -209,16 +190,8 @@ describe('webhooks', () => {
 })
 
 describe('resend rate limit', () => {
-  let sandbox: TestSandbox
-  let receiver: WebhookReceiver
-  beforeAll(async () => {
-    sandbox = await startTestSandbox({ webhookPollMs: 20 })
-    receiver = await startWebhookReceiver(sandbox.merchants[0]!.apiSecret)
-  })
-  afterAll(async () => {
-    await sandbox.stop()
-    await receiver.close()
-  })
+  const sandbox = sandboxForSuite({ webhookPollMs: 20 })
+  const receiver = webhookReceiverForSuite(() => sandbox.merchants[0]!.apiSecret)
 
   it('allows 10 resends a minute per merchant and answers the 11th 429 with Retry-After', async () => {
     const merchantId = sandbox.merchants[0]!.id

@@ -4,7 +4,9 @@
 // sandbox's timeout without sleeping).
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, beforeEach } from 'vitest'
 import { verifyWebhook } from '../../src/signing.js'
+import type { WebhookData } from '../../src/webhooks/webhook-body.js'
 
 export interface ReceivedWebhook {
   path: string
@@ -28,18 +30,21 @@ export interface WebhookReceiver {
   close(): Promise<void>
 }
 
-export async function startWebhookReceiver(secret: string): Promise<WebhookReceiver> {
+const answerOk = (): Answer => ({ status: 200, body: 'ok' })
+
+/** Starts a receiver; `receiver` is the object to make it in (a suite's, filled once it runs). */
+export async function startWebhookReceiver(secret: string, receiver = {} as WebhookReceiver): Promise<WebhookReceiver> {
   const hanging = new Set<http.ServerResponse>()
-  const receiver: WebhookReceiver = {
+  Object.assign(receiver, {
     url: '',
     received: [],
     secret,
-    answer: () => ({ status: 200, body: 'ok' }),
+    answer: answerOk,
     close: async () => {
       for (const response of hanging) response.destroy()
       await new Promise<void>((resolve) => server.close(() => resolve()))
     },
-  }
+  } satisfies WebhookReceiver)
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (chunk: Buffer) => chunks.push(chunk))
@@ -65,3 +70,27 @@ export async function startWebhookReceiver(secret: string): Promise<WebhookRecei
   receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`
   return receiver
 }
+
+/**
+ * A receiver shared by the tests of the enclosing describe block: started before them (after
+ * hooks registered earlier, such as sandboxForSuite's), with the secret `secretOf` then gives;
+ * answering 200 "ok" again at the start of each test; closed after them.
+ */
+export function webhookReceiverForSuite(secretOf: () => string): WebhookReceiver {
+  const receiver = {} as WebhookReceiver
+  beforeAll(async () => {
+    await startWebhookReceiver(secretOf(), receiver)
+  })
+  beforeEach(() => {
+    receiver.answer = answerOk
+  })
+  afterAll(() => receiver.close())
+  return receiver
+}
+
+/** The `data` of a webhook body as received. */
+export const webhookData = (raw: Buffer): WebhookData => (JSON.parse(raw.toString('utf8')) as { data: WebhookData }).data
+
+/** What the receiver got about one payment, in the order it arrived. */
+export const receivedFor = (receiver: WebhookReceiver, paymentId: string): ReceivedWebhook[] =>
+  receiver.received.filter((r) => webhookData(r.raw).id === paymentId)
