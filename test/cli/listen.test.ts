@@ -10,18 +10,16 @@ import { expectOneLineFailure, linesOf, merchantEnv, runCli, type CliEnv } from 
 import { startRunning, stopRunning, type Running } from '../helpers/long-running-cli.js'
 import { startTestSandbox, temporaryDir, type TestSandbox } from '../helpers/sandbox.js'
 import { waitFor } from '../helpers/wait.js'
-import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js'
+import { startWebhookReceiver, webhookData, type WebhookReceiver } from '../helpers/webhook-receiver.js'
 
 /** Starts `paybox listen …` and waits until it is subscribed. */
 const listen = (args: string[], env: CliEnv): Promise<Running> => startRunning(['listen', ...args], env, 'Ready: forwarding payment events')
 const stop = stopRunning
 
-const dataOf = (raw: Buffer) => (JSON.parse(raw.toString('utf8')) as { data: { id: string; type: string; status: string } }).data
-
 describe('paybox listen', () => {
   let local: WebhookReceiver
   let remote: WebhookReceiver
-  const forwardedIds = () => local.received.map((r) => dataOf(r.raw).id)
+  const forwardedIds = () => local.received.map((r) => webhookData(r.raw).id)
 
   beforeAll(async () => {
     local = await startWebhookReceiver('set per test')
@@ -46,7 +44,7 @@ describe('paybox listen', () => {
       const plain = await first.direct.payments.create({ amount: { value: 500, currency: 'USD' }, description: 'No webhook URL' })
       await waitFor('the plain payment forwarded', () => forwardedIds().includes(plain.id))
       const [forwardedPlain] = local.received
-      expect(dataOf(forwardedPlain!.raw)).toMatchObject({ type: 'transaction_created', id: plain.id, status: 'open' })
+      expect(webhookData(forwardedPlain!.raw)).toMatchObject({ type: 'transaction_created', id: plain.id, status: 'open' })
       expect(forwardedPlain!.verified).toBe(true)
       expect(forwardedPlain!.headers['content-type']).toBe('application/json')
       expect(forwardedPlain!.headers['user-agent']).toMatch(/^paybox-listen\//)
@@ -55,7 +53,7 @@ describe('paybox listen', () => {
       // With a webhookUrl: the forwarded bytes and signature are the ones the sandbox sent.
       const hooked = await first.direct.payments.create({ amount: { value: 500, currency: 'USD' }, description: 'Webhooked', webhookUrl: remote.url })
       await waitFor('both copies of the event', () => forwardedIds().includes(hooked.id) && remote.received.length === 1)
-      const forwarded = local.received.find((r) => dataOf(r.raw).id === hooked.id)!
+      const forwarded = local.received.find((r) => webhookData(r.raw).id === hooked.id)!
       const sent = remote.received[0]!
       expect(forwarded.raw.equals(sent.raw)).toBe(true)
       expect(forwarded.headers['x-webhook-auth']).toBe(sent.headers['x-webhook-auth'])
@@ -86,7 +84,7 @@ describe('paybox listen', () => {
       const live = await back.direct.payments.create({ amount: { value: 900, currency: 'USD' }, description: 'After the drop' })
       await waitFor('the live event after the drop', () => forwardedIds().includes(live.id))
 
-      expect(local.received.map((r) => `${dataOf(r.raw).id}:${dataOf(r.raw).type}:${dataOf(r.raw).status}`)).toEqual([
+      expect(local.received.map((r) => `${webhookData(r.raw).id}:${webhookData(r.raw).type}:${webhookData(r.raw).status}`)).toEqual([
         `${plain.id}:transaction_created:open`,
         `${hooked.id}:transaction_created:open`,
         `${missed.id}:transaction_created:open`,
