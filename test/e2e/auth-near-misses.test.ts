@@ -4,9 +4,8 @@
 // stack: a new route is held to its family's authentication unless it is listed public here.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ManualClock } from '../../sandbox/clock.js'
-import { signDigest } from '../../src/signing.js'
 import { onTheWire, routeLabel, type RouteInfo } from '../helpers/hostile.js'
-import { rawRequest, startTestSandbox, type RawResponse, type TestSandbox } from '../helpers/sandbox.js'
+import { rawRequest, rewriteSignature, sendSignedAttempt, startTestSandbox, type SignedAttempt, type TestSandbox } from '../helpers/sandbox.js'
 import { sandboxRoutes, stateFingerprint } from '../reliability/hostile-run.js'
 
 // Authentication reads the injected wall clock, so timestamps just outside the 300 s window are
@@ -32,17 +31,6 @@ interface Credentials {
   id: string
   apiKey: string
   apiSecret: string
-}
-
-interface Attempt {
-  method: string
-  path: string
-  body?: string
-  /** What the signature covers, and with which secret; the key header is sent as `key`. */
-  sign: { method: string; path: string; body: string; timestamp: string; secret: string }
-  key: string
-  /** Rewrites the signature before sending. */
-  signature?: (correct: string) => string
 }
 
 describe('authentication near misses on every route', () => {
@@ -72,14 +60,10 @@ describe('authentication near misses on every route', () => {
         .replace(/[:*][A-Za-z_$][\w$]*/g, (name) => (name === ':hash' ? 'a'.repeat(64) : `pt_${'0'.repeat(32)}`)),
     )
 
-  async function attempt(a: Attempt): Promise<RawResponse> {
-    const correct = signDigest(a.sign.secret, a.sign)
-    const headers = { 'x-digest-key': a.key, 'x-digest-timestamp': a.sign.timestamp, 'x-digest-signature': a.signature ? a.signature(correct) : correct }
-    return rawRequest(sandbox.url, { method: a.method, path: a.path, body: a.body, headers })
-  }
+  const attempt = (a: SignedAttempt) => sendSignedAttempt(sandbox.url, a)
 
   /** A correctly signed request by A for the route: each near miss changes one thing of it. */
-  const exact = (route: RouteInfo): Attempt => {
+  const exact = (route: RouteInfo): SignedAttempt => {
     const path = pathOf(route)
     const body = route.method === 'GET' ? undefined : '{"note":"signed"}'
     return { method: route.method, path, body, sign: { method: route.method, path, body: body ?? '', timestamp: NOW, secret: merchantA.apiSecret }, key: merchantA.apiKey }
@@ -89,10 +73,10 @@ describe('authentication near misses on every route', () => {
   const neighbourOf = (path: string) =>
     path.includes('pt_') ? path.replace(/pt_0{32}/, `pt_${'1'.repeat(32)}`) : path.includes(merchantA.id) ? path.replace(merchantA.id, merchantB.id) : `${path}/x`
 
-  const nearMisses = (route: RouteInfo): Array<[string, Attempt]> => {
+  const nearMisses = (route: RouteInfo): Array<[string, SignedAttempt]> => {
     const a = exact(route)
-    const misses: Array<[string, Attempt]> = [
-      ['no signature at all', { ...a, key: '', signature: () => '' }],
+    const misses: Array<[string, SignedAttempt]> = [
+      ['no signature at all', { ...a, key: '', tweak: rewriteSignature(() => '') }],
       ['swapped method', { ...a, sign: { ...a.sign, method: a.method === 'GET' ? 'POST' : 'GET' } }],
       ['path swap (signed for another route)', { ...a, sign: { ...a.sign, path: a.path === '/currencies' ? '/payments' : '/currencies' } }],
       ['path swap (signed for a neighbour)', { ...a, sign: { ...a.sign, path: neighbourOf(a.path) } }],
@@ -100,10 +84,10 @@ describe('authentication near misses on every route', () => {
       ['future timestamp (301 s ahead)', { ...a, sign: { ...a.sign, timestamp: String(NOW_SECONDS + 301) } }],
       ["another merchant's key", { ...a, key: merchantB.apiKey }],
       ["another merchant's secret", { ...a, sign: { ...a.sign, secret: merchantB.apiSecret } }],
-      ['truncated signature', { ...a, signature: (s) => s.slice(0, 63) }],
-      ['uppercase hex', { ...a, signature: (s) => s.toUpperCase() }],
-      ['"sha256=" prefix', { ...a, signature: (s) => `sha256=${s}` }],
-      ['base64 instead of hex', { ...a, signature: (s) => Buffer.from(s, 'hex').toString('base64') }],
+      ['truncated signature', { ...a, tweak: rewriteSignature((s) => s.slice(0, 63)) }],
+      ['uppercase hex', { ...a, tweak: rewriteSignature((s) => s.toUpperCase()) }],
+      ['"sha256=" prefix', { ...a, tweak: rewriteSignature((s) => `sha256=${s}`) }],
+      ['base64 instead of hex', { ...a, tweak: rewriteSignature((s) => Buffer.from(s, 'hex').toString('base64')) }],
     ]
     if (a.body !== undefined) misses.push(['tampered body', { ...a, body: '{"note":"tampered"}' }])
     else misses.push(['tampered query', { ...a, path: `${a.path}?limit=6`, sign: { ...a.sign, path: `${a.path}?limit=5` } }])

@@ -3,8 +3,7 @@
 // one merchant can never see another's payments, and that the admin API wants its token.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ManualClock } from '../../sandbox/clock.js'
-import { signDigest } from '../../src/signing.js'
-import { rawRequest, startTestSandbox, type RawRequest, type RawResponse, type TestSandbox } from '../helpers/sandbox.js'
+import { rawRequest, rewriteSignature, sendSignedAttempt, startTestSandbox, type RawRequest, type RawResponse, type SignedAttempt, type TestSandbox } from '../helpers/sandbox.js'
 
 type Credentials = { apiKey: string; apiSecret: string }
 
@@ -133,30 +132,10 @@ describe('digest authentication over real HTTP', () => {
   })
 
   describe('refused signatures', () => {
-    interface Attempt {
-      /** The request as sent. */
-      method: string
-      path: string
-      body?: string
-      /** What the signature was computed over and with. */
-      sign: { method: string; path: string; body: string; timestamp: string; secret: string }
-      key: string
-      /** Rewrites the three headers before sending. */
-      tweak?: (headers: Record<string, string>) => void
-    }
-
-    async function attempt(a: Attempt): Promise<RawResponse> {
-      const headers: Record<string, string> = {
-        'x-digest-key': a.key,
-        'x-digest-timestamp': a.sign.timestamp,
-        'x-digest-signature': signDigest(a.sign.secret, a.sign),
-      }
-      a.tweak?.(headers)
-      return rawRequest(sandbox.url, { method: a.method, path: a.path, body: a.body, headers })
-    }
+    const attempt = (a: SignedAttempt) => sendSignedAttempt(sandbox.url, a)
 
     /** A correct GET of `path` as merchant A; each case changes exactly one thing. */
-    const base = (path: string): Attempt => ({
+    const base = (path: string): SignedAttempt => ({
       method: 'GET',
       path,
       sign: { method: 'GET', path, body: '', timestamp: NOW, secret: merchantA.apiSecret },
@@ -216,17 +195,11 @@ describe('digest authentication over real HTTP', () => {
         })
 
         it('for a truncated signature', async () => {
-          const tweak = (h: Record<string, string>) => {
-            h['x-digest-signature'] = h['x-digest-signature']!.slice(0, 63)
-          }
-          expect401(await attempt({ ...base(path), tweak }), reason, /does not match/)
+          expect401(await attempt({ ...base(path), tweak: rewriteSignature((s) => s.slice(0, 63)) }), reason, /does not match/)
         })
 
         it('for the correct signature in UPPERCASE hex', async () => {
-          const tweak = (h: Record<string, string>) => {
-            h['x-digest-signature'] = h['x-digest-signature']!.toUpperCase()
-          }
-          expect401(await attempt({ ...base(path), tweak }), reason, /does not match/)
+          expect401(await attempt({ ...base(path), tweak: rewriteSignature((s) => s.toUpperCase()) }), reason, /does not match/)
         })
 
         for (const header of ['x-digest-key', 'x-digest-timestamp', 'x-digest-signature']) {

@@ -97,6 +97,38 @@ export async function rawRequest(baseUrl: string, request: RawRequest): Promise<
   return readResponse(response)
 }
 
+/**
+ * A request whose digest headers are computed over `sign` (which may differ from what is sent:
+ * another path, method, body, timestamp or secret), with `key` as x-digest-key.
+ */
+export interface SignedAttempt {
+  method: string
+  path: string
+  body?: string
+  sign: { method: string; path: string; body: string; timestamp: string; secret: string }
+  key: string
+  /** Rewrites the three digest headers before sending (a truncated signature, a missing header…). */
+  tweak?: (headers: Record<string, string>) => void
+}
+
+/** Sends an attempt as is, for authentication tests. */
+export function sendSignedAttempt(baseUrl: string, a: SignedAttempt): Promise<RawResponse> {
+  const headers: Record<string, string> = {
+    'x-digest-key': a.key,
+    'x-digest-timestamp': a.sign.timestamp,
+    'x-digest-signature': signDigest(a.sign.secret, a.sign),
+  }
+  a.tweak?.(headers)
+  return rawRequest(baseUrl, { method: a.method, path: a.path, body: a.body, headers })
+}
+
+/** A tweak replacing the correct signature with what `change` makes of it. */
+export const rewriteSignature =
+  (change: (correct: string) => string) =>
+  (headers: Record<string, string>): void => {
+    headers['x-digest-signature'] = change(headers['x-digest-signature']!)
+  }
+
 /** Reads a response whole, with its JSON when it is JSON. */
 export async function readResponse(response: Response): Promise<RawResponse> {
   const text = await response.text()
