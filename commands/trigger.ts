@@ -3,7 +3,7 @@ import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../src/client/types.
 import { ApiCommand } from '../src/cli/base-command.js'
 import { UserError } from '../src/cli/errors.js'
 import { httpUrlFlag, minorUnitsFlag } from '../src/cli/flag-values.js'
-import { precisionsOf } from '../src/cli/render/payments.js'
+import { fetchPrecisions } from '../src/cli/render/payments.js'
 import { renderTriggerResult } from '../src/cli/render/webhooks.js'
 import { TRIGGER_STATUSES, triggerEvent, type TriggerResult, type TriggerStatus } from '../src/cli/webhook-trigger.js'
 
@@ -43,7 +43,7 @@ export default class Trigger extends ApiCommand<typeof Trigger> {
     }
     const webhookUrl = httpUrlFlag(flags['webhook-url'], 'webhook-url')
     const client = this.client()
-    const precisions = precisionsOf((await client.currencies.list()).items)
+    const precisions = await fetchPrecisions(client)
     const amount = minorUnitsFlag(flags.amount ?? '10', flags.currency, precisions)
     const status = event === 'transaction_updated' ? ((flags.status ?? 'paid') as TriggerStatus) : undefined
     const result = await triggerEvent(

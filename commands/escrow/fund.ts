@@ -5,7 +5,7 @@ import { UserError } from '../../src/cli/errors.js'
 import { accountAddressFlag, minorUnitsFlag } from '../../src/cli/flag-values.js'
 import { usdcWorth } from '../../src/cli/payment-simulation.js'
 import { renderEscrowOrder } from '../../src/cli/render/escrow.js'
-import { precisionsOf, renderPayment, renderPaySummary } from '../../src/cli/render/payments.js'
+import { fetchPrecisions, renderPayment, renderPaySummary } from '../../src/cli/render/payments.js'
 
 export interface EscrowFundResult {
   payment: Payment
@@ -43,7 +43,7 @@ export default class EscrowFund extends ApiCommand<typeof EscrowFund> {
     if (before.escrow_status === undefined) {
       throw new UserError(`Payment ${before.id} belongs to a direct merchant and has no escrow order`, `pay it with: paybox payments pay ${before.id}`)
     }
-    const precisions = precisionsOf((await client.currencies.list()).items)
+    const precisions = await fetchPrecisions(client)
     const amount = flags.amount === undefined ? undefined : minorUnitsFlag(flags.amount, before.amount.currency, precisions)
 
     const payment = await client.sandbox.pay(args.paymentId, { amount, from })

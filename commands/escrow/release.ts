@@ -2,7 +2,7 @@ import { Args } from '@oclif/core'
 import type { Payment } from '../../src/client/types.js'
 import { ApiCommand } from '../../src/cli/base-command.js'
 import { renderEscrowRelease } from '../../src/cli/render/escrow.js'
-import { precisionsOf, renderPayment } from '../../src/cli/render/payments.js'
+import { fetchPrecisions, renderPayment } from '../../src/cli/render/payments.js'
 
 export default class EscrowRelease extends ApiCommand<typeof EscrowRelease> {
   static override args = {
@@ -20,7 +20,7 @@ export default class EscrowRelease extends ApiCommand<typeof EscrowRelease> {
     const client = this.client()
     const payment = await client.escrow.release(this.args.paymentId)
     if (!this.jsonEnabled()) {
-      this.print(renderPayment(payment, precisionsOf((await client.currencies.list()).items)))
+      this.print(renderPayment(payment, await fetchPrecisions(client)))
       this.print(renderEscrowRelease(payment))
     }
     return payment

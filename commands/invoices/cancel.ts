@@ -4,7 +4,7 @@ import { ApiCommand } from '../../src/cli/base-command.js'
 import { UserError } from '../../src/cli/errors.js'
 import { askConfirmOrCancel, canPrompt } from '../../src/cli/prompts.js'
 import { renderInvoice, voidQuestion } from '../../src/cli/render/invoices.js'
-import { precisionsOf } from '../../src/cli/render/payments.js'
+import { fetchPrecisions, type Precisions } from '../../src/cli/render/payments.js'
 
 export default class InvoicesCancel extends ApiCommand<typeof InvoicesCancel> {
   static override args = {
@@ -25,6 +25,9 @@ export default class InvoicesCancel extends ApiCommand<typeof InvoicesCancel> {
   public async run(): Promise<Invoice> {
     const { args, flags } = this
     const client = this.client()
+    // Asked once, for the question and for the answer.
+    let precisions: Promise<Precisions> | undefined
+    const precisionsOnce = () => (precisions ??= fetchPrecisions(client))
     if (!flags.yes) {
       if (!canPrompt() || this.jsonEnabled()) {
         throw new UserError(
@@ -32,16 +35,17 @@ export default class InvoicesCancel extends ApiCommand<typeof InvoicesCancel> {
           'pass --yes; paybox does not ask without a terminal, when CI is set, or with --json',
         )
       }
-      const [invoice, currencies] = await Promise.all([client.invoices.get(args.id), client.currencies.list()])
-      const question = voidQuestion(invoice, await client.payments.get(invoice.payment_id), precisionsOf(currencies.items))
+      const invoice = await client.invoices.get(args.id)
+      const [payment, known] = await Promise.all([client.payments.get(invoice.payment_id), precisionsOnce()])
+      const question = voidQuestion(invoice, payment, known)
       if (!(await askConfirmOrCancel(question, `Canceled; invoice ${invoice.invoice_number} was not voided`))) {
         throw new UserError(`Invoice ${invoice.invoice_number} was not voided`)
       }
     }
     const voided = await client.invoices.cancel(args.id)
     if (!this.jsonEnabled()) {
-      const [payment, currencies] = await Promise.all([client.payments.get(voided.payment_id), client.currencies.list()])
-      this.print(renderInvoice(voided, precisionsOf(currencies.items), payment))
+      const [payment, known] = await Promise.all([client.payments.get(voided.payment_id), precisionsOnce()])
+      this.print(renderInvoice(voided, known, payment))
     }
     return voided
   }

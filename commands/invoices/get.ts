@@ -3,7 +3,7 @@ import type { Invoice } from '../../src/client/types.js'
 import { ApiCommand } from '../../src/cli/base-command.js'
 import { terminalQr } from '../../src/cli/output.js'
 import { isPayable, renderInvoice } from '../../src/cli/render/invoices.js'
-import { precisionsOf } from '../../src/cli/render/payments.js'
+import { fetchPrecisions } from '../../src/cli/render/payments.js'
 
 export default class InvoicesGet extends ApiCommand<typeof InvoicesGet> {
   static override args = {
@@ -17,8 +17,8 @@ export default class InvoicesGet extends ApiCommand<typeof InvoicesGet> {
     const client = this.client()
     const invoice = await client.invoices.get(this.args.id)
     if (!this.jsonEnabled()) {
-      const [payment, currencies] = await Promise.all([client.payments.get(invoice.payment_id), client.currencies.list()])
-      this.print(renderInvoice(invoice, precisionsOf(currencies.items), payment))
+      const [payment, precisions] = await Promise.all([client.payments.get(invoice.payment_id), fetchPrecisions(client)])
+      this.print(renderInvoice(invoice, precisions, payment))
       if (isPayable(payment)) this.print(await terminalQr(payment.qrCode))
     }
     return invoice

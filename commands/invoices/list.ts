@@ -2,7 +2,7 @@ import { Flags } from '@oclif/core'
 import { INVOICE_STATUSES, type Invoice, type InvoiceStatus, type Page } from '../../src/client/types.js'
 import { ApiCommand } from '../../src/cli/base-command.js'
 import { renderInvoicePage } from '../../src/cli/render/invoices.js'
-import { precisionsOf } from '../../src/cli/render/payments.js'
+import { fetchPrecisions } from '../../src/cli/render/payments.js'
 
 export default class InvoicesList extends ApiCommand<typeof InvoicesList> {
   static override summary = 'List invoices, newest first'
@@ -22,7 +22,7 @@ export default class InvoicesList extends ApiCommand<typeof InvoicesList> {
     const { flags } = this
     const client = this.client()
     const page = await client.invoices.list({ status: flags.status as InvoiceStatus | undefined, page: flags.page, limit: flags.limit })
-    if (!this.jsonEnabled()) this.print(renderInvoicePage(page, precisionsOf((await client.currencies.list()).items)))
+    if (!this.jsonEnabled()) this.print(renderInvoicePage(page, await fetchPrecisions(client)))
     return page
   }
 }

@@ -5,7 +5,7 @@ import { UserError } from '../../src/cli/errors.js'
 import { metadataFlag, minorUnitsFlag } from '../../src/cli/flag-values.js'
 import { terminalQr } from '../../src/cli/output.js'
 import { valueOrPrompt } from '../../src/cli/prompts.js'
-import { precisionsOf, renderPayment } from '../../src/cli/render/payments.js'
+import { fetchPrecisions, renderPayment } from '../../src/cli/render/payments.js'
 
 export default class PaymentsCreate extends ApiCommand<typeof PaymentsCreate> {
   static override summary = 'Create a payment'
@@ -40,7 +40,7 @@ export default class PaymentsCreate extends ApiCommand<typeof PaymentsCreate> {
     const client = this.client()
     const amountText = await valueOrPrompt(flags.amount, 'amount', `Amount in ${flags.currency}`)
     const description = await valueOrPrompt(flags.description, 'description', 'Description shown to the customer')
-    const precisions = precisionsOf((await client.currencies.list()).items)
+    const precisions = await fetchPrecisions(client)
     if (!precisions.has(flags.currency)) throw new UserError(`Unsupported --currency ${flags.currency}`, `one of ${[...precisions.keys()].join(', ')}`)
     const value = minorUnitsFlag(amountText, flags.currency, precisions)
 

@@ -3,7 +3,7 @@ import type { CrossChainQuote, Payment } from '../../src/client/types.js'
 import { ApiCommand } from '../../src/cli/base-command.js'
 import { UserError } from '../../src/cli/errors.js'
 import { renderQuote } from '../../src/cli/render/cross-chain.js'
-import { precisionsOf, renderPayment } from '../../src/cli/render/payments.js'
+import { fetchPrecisions, renderPayment } from '../../src/cli/render/payments.js'
 
 export default class PaymentsDeposit extends ApiCommand<typeof PaymentsDeposit> {
   static override args = {
@@ -27,7 +27,7 @@ export default class PaymentsDeposit extends ApiCommand<typeof PaymentsDeposit> 
     const result = await client.crossChain.deposit(this.args.quoteId, amount === undefined ? {} : { amountIn: amount })
     if (!this.jsonEnabled()) {
       this.print(renderQuote(result.quote))
-      this.print(renderPayment(result.payment, precisionsOf((await client.currencies.list()).items)))
+      this.print(renderPayment(result.payment, await fetchPrecisions(client)))
     }
     return result
   }

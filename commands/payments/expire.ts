@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core'
 import type { Payment } from '../../src/client/types.js'
 import { ApiCommand } from '../../src/cli/base-command.js'
-import { precisionsOf, renderPayment } from '../../src/cli/render/payments.js'
+import { fetchPrecisions, renderPayment } from '../../src/cli/render/payments.js'
 
 export default class PaymentsExpire extends ApiCommand<typeof PaymentsExpire> {
   static override args = {
@@ -14,7 +14,7 @@ export default class PaymentsExpire extends ApiCommand<typeof PaymentsExpire> {
   public async run(): Promise<Payment> {
     const client = this.client()
     const payment = await client.sandbox.expire(this.args.id)
-    if (!this.jsonEnabled()) this.print(renderPayment(payment, precisionsOf((await client.currencies.list()).items)))
+    if (!this.jsonEnabled()) this.print(renderPayment(payment, await fetchPrecisions(client)))
     return payment
   }
 }

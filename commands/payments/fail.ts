@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 import type { Payment } from '../../src/client/types.js'
 import { ApiCommand } from '../../src/cli/base-command.js'
-import { precisionsOf, renderPayment } from '../../src/cli/render/payments.js'
+import { fetchPrecisions, renderPayment } from '../../src/cli/render/payments.js'
 
 export default class PaymentsFail extends ApiCommand<typeof PaymentsFail> {
   static override args = {
@@ -21,7 +21,7 @@ export default class PaymentsFail extends ApiCommand<typeof PaymentsFail> {
   public async run(): Promise<Payment> {
     const client = this.client()
     const payment = await client.sandbox.fail(this.args.id, { reason: this.flags.reason })
-    if (!this.jsonEnabled()) this.print(renderPayment(payment, precisionsOf((await client.currencies.list()).items)))
+    if (!this.jsonEnabled()) this.print(renderPayment(payment, await fetchPrecisions(client)))
     return payment
   }
 }

@@ -2,7 +2,7 @@ import { Args, Flags } from '@oclif/core'
 import type { Payment } from '../../src/client/types.js'
 import { ApiCommand } from '../../src/cli/base-command.js'
 import { terminalQr } from '../../src/cli/output.js'
-import { precisionsOf, renderPayment } from '../../src/cli/render/payments.js'
+import { fetchPrecisions, renderPayment } from '../../src/cli/render/payments.js'
 
 export default class PaymentsGet extends ApiCommand<typeof PaymentsGet> {
   static override args = {
@@ -19,7 +19,7 @@ export default class PaymentsGet extends ApiCommand<typeof PaymentsGet> {
     const client = this.client()
     const payment = await client.payments.get(this.args.id)
     if (!this.jsonEnabled()) {
-      this.print(renderPayment(payment, precisionsOf((await client.currencies.list()).items)))
+      this.print(renderPayment(payment, await fetchPrecisions(client)))
       if (this.flags.qr) this.print(await terminalQr(payment.qrCode))
     }
     return payment

@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core'
 import type { Page, Payment } from '../../src/client/types.js'
 import { ApiCommand } from '../../src/cli/base-command.js'
-import { precisionsOf, renderPaymentPage } from '../../src/cli/render/payments.js'
+import { fetchPrecisions, renderPaymentPage } from '../../src/cli/render/payments.js'
 
 export default class PaymentsList extends ApiCommand<typeof PaymentsList> {
   static override summary = 'List payments, newest first'
@@ -30,7 +30,7 @@ export default class PaymentsList extends ApiCommand<typeof PaymentsList> {
       endDate: this.flags.until,
       storeId: this.flags['store-id'],
     })
-    if (!this.jsonEnabled()) this.print(renderPaymentPage(page, precisionsOf((await client.currencies.list()).items)))
+    if (!this.jsonEnabled()) this.print(renderPaymentPage(page, await fetchPrecisions(client)))
     return page
   }
 }

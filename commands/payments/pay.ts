@@ -3,7 +3,7 @@ import type { Payment } from '../../src/client/types.js'
 import { ApiCommand } from '../../src/cli/base-command.js'
 import { accountAddressFlag, minorUnitsFlag, oneOfFlags } from '../../src/cli/flag-values.js'
 import { overpaymentOf, remainingOf, underpaymentOf, usdcWorth } from '../../src/cli/payment-simulation.js'
-import { formatAmount, precisionsOf, renderPayment, renderPaySummary } from '../../src/cli/render/payments.js'
+import { formatAmount, fetchPrecisions, renderPayment, renderPaySummary } from '../../src/cli/render/payments.js'
 import { USDC_SCALE, formatDecimal } from '../../src/money.js'
 
 export default class PaymentsPay extends ApiCommand<typeof PaymentsPay> {
@@ -44,7 +44,7 @@ export default class PaymentsPay extends ApiCommand<typeof PaymentsPay> {
     const client = this.client()
     const from = flags.from === undefined ? undefined : await accountAddressFlag(flags.from, 'from')
     const before = await client.payments.get(args.id)
-    const precisions = precisionsOf((await client.currencies.list()).items)
+    const precisions = await fetchPrecisions(client)
     let amount: number | undefined
     if (flags.amount !== undefined) amount = minorUnitsFlag(flags.amount, before.amount.currency, precisions)
     else if (flags.underpay) amount = underpaymentOf(before, precisions)

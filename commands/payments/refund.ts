@@ -2,7 +2,7 @@ import { Args, Flags } from '@oclif/core'
 import type { Refund } from '../../src/client/types.js'
 import { ApiCommand } from '../../src/cli/base-command.js'
 import { metadataFlag, minorUnitsFlag } from '../../src/cli/flag-values.js'
-import { precisionsOf } from '../../src/cli/render/payments.js'
+import { fetchPrecisions } from '../../src/cli/render/payments.js'
 import { renderRefund } from '../../src/cli/render/refunds.js'
 
 export default class PaymentsRefund extends ApiCommand<typeof PaymentsRefund> {
@@ -33,7 +33,7 @@ export default class PaymentsRefund extends ApiCommand<typeof PaymentsRefund> {
     let amount: number | undefined
     if (flags.amount !== undefined) {
       const { currency } = (await client.payments.get(args.id)).amount
-      amount = minorUnitsFlag(flags.amount, currency, precisionsOf((await client.currencies.list()).items))
+      amount = minorUnitsFlag(flags.amount, currency, await fetchPrecisions(client))
     }
     const refund = await client.payments.refund(args.id, { amount, description: flags.description, metadata })
     this.print(renderRefund(refund))

@@ -4,7 +4,7 @@ import ms from 'ms'
 import type { CreateInvoiceRequest, CreatePaymentRequest, SandboxPayRequest } from '../client/types.js'
 import { dueInOf } from '../cli/invoice-input.js'
 import { overpaymentOf, underpaymentOf } from '../cli/payment-simulation.js'
-import { precisionsOf } from '../cli/render/payments.js'
+import { fetchPrecisions } from '../cli/render/payments.js'
 import { expectBalance, expectInvoiceNumber, expectValue, expectWebhook } from './expectations.js'
 import { StepFailure, type ScenarioRuntime } from './runtime.js'
 import type { StepAction, StepArgs } from './schema.js'
@@ -43,7 +43,7 @@ export const STEP_HANDLERS: { [A in StepAction]: Handler<A> } = {
     if (underpay || overpay) {
       // The same amounts `paybox payments pay --underpay|--overpay` sends.
       const payment = await client.payments.get(id)
-      body.amount = underpay ? underpaymentOf(payment, precisionsOf((await client.currencies.list()).items)) : overpaymentOf(payment)
+      body.amount = underpay ? underpaymentOf(payment, await fetchPrecisions(client)) : overpaymentOf(payment)
     }
     return client.sandbox.pay(id, body)
   },

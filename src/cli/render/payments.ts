@@ -1,5 +1,6 @@
 // How payments look in the terminal.
 import { minorToMajorUnits } from '../../money.js'
+import type { PayboxClient } from '../../client/paybox-client.js'
 import type { Currency, Page, Payment } from '../../client/types.js'
 import { colourStatus, details, table } from '../output.js'
 import { formatUsdc } from '../usdc.js'
@@ -7,6 +8,9 @@ import { formatUsdc } from '../usdc.js'
 export type Precisions = ReadonlyMap<string, number>
 
 export const precisionsOf = (currencies: Currency[]): Precisions => new Map(currencies.map((c) => [c.code, c.precision]))
+
+/** The precision of every currency the sandbox prices in, asked of it. */
+export const fetchPrecisions = async (client: PayboxClient): Promise<Precisions> => precisionsOf((await client.currencies.list()).items)
 
 export function formatAmount(value: number, currency: string, precisions: Precisions): string {
   const precision = precisions.get(currency)
