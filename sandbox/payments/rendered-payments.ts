@@ -24,8 +24,4 @@ export class RenderedPayments {
     if (this.#texts.size > this.capacity) this.#texts.delete(this.#texts.keys().next().value!)
     return text
   }
-
-  get size(): number {
-    return this.#texts.size
-  }
 }

@@ -1,6 +1,6 @@
 // A version per payment, bumped by a trigger on every change of the row, whoever makes it (any
 // code path, another process on the same file). GET /payments/{id} keeps the JSON it rendered
-// for a version and reads only the version to know it is still right (payment-answers.ts).
+// for a version and reads only the version to know it is still right (payments/rendered-payments.ts).
 // Adding a column with a constant default rewrites nothing, even on a million rows.
 // Migrations never import app code: the schema here is frozen as of this migration.
 import { sql, type Kysely } from 'kysely'
