@@ -85,9 +85,12 @@ describe('paybox sandbox snapshot / reset', () => {
     expectOneLineFailure(await runCli(['sandbox', 'snapshot', 'restore', 'nope'], env), '404 Not Found: No snapshot named "nope"')
 
     // Unseeded, a reset makes new merchant keys: the CLI's state file follows, so commands keep working.
+    const keyBefore = sandbox.merchants[0]!.apiKey
     const reset = await runCliJson<SandboxStateSwap>(['sandbox', 'reset'], env)
     expect(reset.exitCode).toBe(0)
-    expect(reset.json.merchants[0]!.apiKey).not.toBe(sandbox.merchants[0]!.apiKey)
+    expect(reset.json.merchants[0]!.apiKey).not.toBe(keyBefore)
+    // The test's handle on the sandbox follows the swap too.
+    expect(sandbox.merchants[0]!.apiKey).toBe(reset.json.merchants[0]!.apiKey)
     const state = JSON.parse(fs.readFileSync(path.join(env.PAYBOX_HOME!, 'sandbox.json'), 'utf8')) as { adminToken: string; merchants: unknown }
     expect(state.merchants).toEqual(reset.json.merchants)
     expect(state.adminToken).toBe(sandbox.identity.adminToken)

@@ -96,9 +96,10 @@ describe('sandbox snapshots', () => {
     await admin.sandbox.advanceClock(3600)
     expect((await direct.payments.list()).meta.totalItems).toBe(2)
 
+    const keys = sandbox.merchants.map((m) => m.apiKey)
     const restored = await admin.snapshots.restore('base')
     expect(restored.snapshot?.name).toBe('base')
-    expect(restored.merchants.map((m) => m.apiKey)).toEqual(sandbox.merchants.map((m) => m.apiKey))
+    expect(restored.merchants.map((m) => m.apiKey)).toEqual(keys)
 
     // The same clients keep working: same keys, same admin token.
     const payments = await expectConsistent(running)
@@ -155,13 +156,15 @@ describe('sandbox snapshots', () => {
     const running = await start({ seed: 'snapshot-reset', frozenAt: Date.UTC(2026, 0, 1) })
     const { direct, admin, sandbox } = running
     const genesisAccounts = (await admin.ledger.accounts()).items
+    const genesisMerchants = sandbox.merchants
     const payment = await createPayment(direct, 'Before the reset')
     await direct.sandbox.pay(payment.id)
     await admin.sandbox.createMerchant({ name: 'Extra', settlement_mode: 'direct' })
     await admin.sandbox.advanceClock(60)
 
     const reset = await admin.sandbox.reset()
-    expect(reset.merchants).toEqual(sandbox.merchants)
+    expect(reset.merchants).toEqual(genesisMerchants)
+    expect(sandbox.merchants).toEqual(genesisMerchants)
     expect((await direct.payments.list()).meta.totalItems).toBe(0)
     expect((await admin.sandbox.merchants()).items.map((m) => m.name)).toEqual(['Acme Store', 'Bazaar Marketplace'])
     expect((await admin.ledger.accounts()).items).toEqual(genesisAccounts)

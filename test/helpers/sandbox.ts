@@ -28,13 +28,22 @@ export async function startTestSandbox(options: Partial<SandboxOptions> = {}): P
   if (!direct || !escrow) throw new Error('the sandbox did not seed its two merchants')
   const clientFor = (m: { apiKey: string; apiSecret: string }) =>
     new PayboxClient({ baseUrl: sandbox.url, apiKey: m.apiKey, apiSecret: m.apiSecret, adminToken: sandbox.identity.adminToken })
-  return {
-    ...sandbox,
+  const clients = {
     dbFile,
     direct: clientFor(direct),
     escrow: clientFor(escrow),
     admin: new PayboxClient({ baseUrl: sandbox.url, adminToken: sandbox.identity.adminToken }),
   }
+  return withPropertiesOf(clients, sandbox)
+}
+
+/**
+ * `target` with `source`'s properties as they are defined: the running sandbox's identity,
+ * merchants and context are getters (a snapshot restore or reset replaces them), and a spread
+ * or Object.assign would freeze their values at the time of the copy.
+ */
+function withPropertiesOf<T extends object, S extends object>(target: T, source: S): T & S {
+  return Object.defineProperties(target, Object.getOwnPropertyDescriptors(source)) as T & S
 }
 
 /**
@@ -45,7 +54,7 @@ export async function startTestSandbox(options: Partial<SandboxOptions> = {}): P
 export function sandboxForSuite(options: Partial<SandboxOptions> = {}): TestSandbox {
   const sandbox = {} as TestSandbox
   beforeAll(async () => {
-    Object.assign(sandbox, await startTestSandbox(options))
+    withPropertiesOf(sandbox, await startTestSandbox(options))
   })
   afterAll(() => sandbox.stop())
   return sandbox
