@@ -6,6 +6,7 @@ import os from 'node:os'
 import path from 'node:path'
 import readline from 'node:readline'
 import { fileURLToPath } from 'node:url'
+import type { SandboxBanner } from '../../src/cli/render/sandbox.js'
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
@@ -65,12 +66,8 @@ function rssOf(pid: number | undefined): number | undefined {
   }
 }
 
-export interface SandboxBanner {
-  baseUrl: string
-  adminToken: string
-  database: string
-  merchants: Array<{ id: string; name: string; apiKey: string; apiSecret: string; settlement_mode: string }>
-}
+/** What `sandbox start --json` prints when ready (the CLI's own type). */
+export type { SandboxBanner } from '../../src/cli/render/sandbox.js'
 
 /** The real product: the built CLI's `sandbox start`, with its own PAYBOX_HOME. */
 export function spawnSandbox(dbFile: string, extraArgs: string[] = []): Promise<ServerProcess<SandboxBanner>> {

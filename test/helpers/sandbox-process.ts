@@ -1,18 +1,12 @@
 // Runs `paybox sandbox start --json` as a separate process (through spawnCli) and waits for the
 // JSON line it prints once it accepts connections: for tests that need a second process.
 import path from 'node:path'
+import type { SandboxBanner } from '../../src/cli/render/sandbox.js'
 import { spawnCli, type SpawnedCli } from './cli.js'
 import { temporaryDir } from './sandbox.js'
 
-export interface SandboxBannerJson {
-  baseUrl: string
-  horizonUrl: string
-  adminToken: string
-  merchants: Array<{ id: string; name: string; apiKey: string; apiSecret: string; settlement_mode: string }>
-}
-
 export interface SandboxProcess {
-  banner: SandboxBannerJson
+  banner: SandboxBanner
   process: SpawnedCli
   /** Sends the signal and resolves with the exit code once the process has exited. */
   stop(signal?: NodeJS.Signals): Promise<number | null>
@@ -21,7 +15,7 @@ export interface SandboxProcess {
 export async function spawnSandbox(args: string[]): Promise<SandboxProcess> {
   const home = temporaryDir('paybox-home-')
   const spawned = spawnCli(['sandbox', 'start', '--json', ...args], { PAYBOX_HOME: home, PAYBOX_CONFIG_DIR: path.join(home, 'config') })
-  const banner = JSON.parse(await spawned.firstLine) as SandboxBannerJson
+  const banner = JSON.parse(await spawned.firstLine) as SandboxBanner
   return {
     banner,
     process: spawned,
