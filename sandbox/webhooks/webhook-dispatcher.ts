@@ -13,6 +13,7 @@ import type { Kysely } from 'kysely'
 import type { Dispatcher, Pool } from 'undici'
 import { onCommit } from '../db/database.js'
 import { signWebhook, WEBHOOK_SIGNATURE_HEADER } from '../../src/signing.js'
+import { describeNetworkError } from '../../src/webhooks/post-webhook.js'
 import type { Clock } from '../clock.js'
 import type { Database, MerchantRow, PaymentEventRow, WebhookDeliveryRow } from '../db/schema.js'
 import { findMerchantById } from '../merchants/merchant-repository.js'
@@ -484,19 +485,4 @@ class DeliveryExchange implements Dispatcher.DispatchHandler {
     // Cut on a character boundary: a partial UTF-8 sequence at the end is dropped.
     this.#resolve({ status: this.#status, body: utf8.decode(bytes.subarray(0, this.#limit)).replace(/\uFFFD$/, '') })
   }
-}
-
-function describeNetworkError(error: unknown): string {
-  // undici's request reports socket errors directly; fetch wrapped them in `cause`.
-  const cause =
-    error instanceof Error && error.cause instanceof Error
-      ? (error.cause as NodeJS.ErrnoException)
-      : error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string'
-        ? (error as NodeJS.ErrnoException)
-        : undefined
-  if (cause?.code === 'ECONNREFUSED') return 'connection refused (ECONNREFUSED)'
-  if (cause?.code === 'ENOTFOUND') return 'host not found (ENOTFOUND)'
-  if (cause?.code === 'ECONNRESET' || cause?.code === 'UND_ERR_SOCKET') return 'the connection was closed before an answer (ECONNRESET)'
-  if (cause?.code) return `${cause.message} (${cause.code})`
-  return error instanceof Error ? error.message : String(error)
 }

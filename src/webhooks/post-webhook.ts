@@ -36,16 +36,27 @@ export async function postWebhook(post: WebhookPost): Promise<WebhookAnswer> {
     await response.arrayBuffer()
     return { status: response.status, durationMs: elapsed(), error: null }
   } catch (error) {
-    const reason = timeout.aborted ? `no answer within ${formatSeconds(post.timeoutMs)}` : describeNetworkError(error)
+    const reason = timeout.aborted ? `no answer within ${formatSeconds(post.timeoutMs)}` : describeNetworkError(error, ': is your server running?')
     return { status: null, durationMs: elapsed(), error: reason }
   }
 }
 
 const formatSeconds = (ms: number): string => `${Number((ms / 1000).toFixed(3))} s`
 
-function describeNetworkError(error: unknown): string {
-  const cause = error instanceof Error && error.cause instanceof Error ? (error.cause as NodeJS.ErrnoException) : undefined
-  if (cause?.code === 'ECONNREFUSED') return 'connection refused (ECONNREFUSED): is your server running?'
+/** The socket error under a failed request: undici's request reports it directly, fetch in `cause`. */
+function socketErrorOf(error: unknown): NodeJS.ErrnoException | undefined {
+  if (!(error instanceof Error)) return undefined
+  if (error.cause instanceof Error) return error.cause as NodeJS.ErrnoException
+  return typeof (error as NodeJS.ErrnoException).code === 'string' ? (error as NodeJS.ErrnoException) : undefined
+}
+
+/**
+ * Why a request to a webhook receiver got no answer, in words (the sandbox's delivery log and the
+ * CLI's receiver tools say it alike); `refusedHint` follows a refused connection.
+ */
+export function describeNetworkError(error: unknown, refusedHint = ''): string {
+  const cause = socketErrorOf(error)
+  if (cause?.code === 'ECONNREFUSED') return `connection refused (ECONNREFUSED)${refusedHint}`
   if (cause?.code === 'ENOTFOUND') return 'host not found (ENOTFOUND)'
   if (cause?.code === 'ECONNRESET' || cause?.code === 'UND_ERR_SOCKET') return 'the connection was closed before an answer (ECONNRESET)'
   if (cause?.code) return `${cause.message} (${cause.code})`
