@@ -205,9 +205,14 @@ export class WebhookDispatcher {
 
   async #pump(): Promise<void> {
     const { db } = this.#options
-    for (const event of await findEventsAfter(db, this.#eventCursor, BATCH)) {
-      this.#eventCursor = event.sequence
-      for (const listener of this.#eventListeners) listener(event)
+    if (this.#eventListeners.size === 0) {
+      // Nobody to tell: keep the cursor at the newest event without reading any.
+      this.#eventCursor = await lastEventSequence(db)
+    } else {
+      for (const event of await findEventsAfter(db, this.#eventCursor, BATCH)) {
+        this.#eventCursor = event.sequence
+        for (const listener of this.#eventListeners) listener(event)
+      }
     }
     if (this.#onTheWire >= MAX_CONCURRENT_DELIVERIES) return
     if (this.#rereadQueue) {
