@@ -101,7 +101,11 @@ describe('group commit', () => {
   it('lets readers of this connection see finished transactions before their COMMIT', async () => {
     const finished = insertItem(1)
     const read = await db.selectFrom('items').select('id').execute()
+    // Only microtasks have run since: the COMMIT, due in the next turn, has not happened yet.
+    const committedWhenRead = committedIds()
     await finished
     expect(read.map((row) => row.id)).toEqual([1])
+    expect(committedWhenRead).toEqual([])
+    expect(committedIds()).toEqual([1])
   })
 })
