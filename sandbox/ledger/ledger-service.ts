@@ -274,6 +274,8 @@ export class LedgerService {
       timebounds: { minTime: 0, maxTime: nowSeconds + TRANSFER_TIMEOUT_SECONDS },
     })
     const applied: OperationResultCode[] = []
+    // Read once per transaction, not once per operation.
+    let usdc: Promise<Asset> | undefined
     for (const payment of input.payments) {
       if (!StrKey.isValidEd25519PublicKey(payment.to) && !StrKey.isValidMed25519PublicKey(payment.to)) {
         // Contracts (C…) cannot be paid by a classic payment: funds for the escrow contract go to its custody account.
@@ -282,7 +284,7 @@ export class LedgerService {
       if (payment.amount <= 0n || payment.amount > INT64_MAX) {
         throw operationFailure(applied, 'op_malformed', `The amount must be between 1 stroop and ${INT64_MAX} stroops`)
       }
-      const asset = payment.asset === 'XLM' ? Asset.native() : await this.#usdcAsset(db)
+      const asset = payment.asset === 'XLM' ? Asset.native() : await (usdc ??= this.#usdcAsset(db))
       const amount = formatDecimal(payment.amount, USDC_SCALE)
       builder.addOperation(
         Operation.payment({ destination: payment.to, asset, amount, ...(payment.from === input.source ? {} : { source: payment.from }) }),
