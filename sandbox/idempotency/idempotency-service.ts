@@ -20,16 +20,25 @@ export interface StoredResponse {
   body: string
 }
 
-/** JSON with object keys sorted, so that key order does not make two requests differ. */
+/**
+ * JSON with object keys sorted (by UTF-16 code units, as Array.prototype.sort orders strings),
+ * so that key order does not make two requests differ. Built by appending: it runs on every
+ * request with an Idempotency-Key.
+ */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
-  if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value)
-      .filter(([, item]) => item !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'null'
+  if (Array.isArray(value)) {
+    let text = '['
+    for (let i = 0; i < value.length; i++) text += (i === 0 ? '' : ',') + canonicalJson(value[i])
+    return `${text}]`
   }
-  return JSON.stringify(value) ?? 'null'
+  const object = value as Record<string, unknown>
+  let text = ''
+  for (const key of Object.keys(object).sort()) {
+    const item = object[key]
+    if (item !== undefined) text += `,${JSON.stringify(key)}:${canonicalJson(item)}`
+  }
+  return `{${text.slice(1)}}`
 }
 
 export function requestFingerprint(method: string, path: string, body: unknown): string {

@@ -30,7 +30,13 @@ export function buildPayUri(input: PayUriInput): string {
     // accounts do not exist.
     network_passphrase: input.networkPassphrase ?? SANDBOX_NETWORK_PASSPHRASE,
   })
-  if (input.message) params.set('msg', [...input.message].slice(0, SEP7_MESSAGE_LIMIT).join(''))
+  if (input.message) params.set('msg', truncateCodePoints(input.message, SEP7_MESSAGE_LIMIT))
   // URLSearchParams encodes spaces as "+", which SEP-0007 readers do not all accept.
   return `web+stellar:pay?${params.toString().replace(/\+/g, '%20')}`
+}
+
+/** The first `limit` code points of a text (no surrogate pair cut in half). */
+function truncateCodePoints(text: string, limit: number): string {
+  // Never more code points than UTF-16 units: a short text needs no walk through it.
+  return text.length <= limit ? text : [...text].slice(0, limit).join('')
 }

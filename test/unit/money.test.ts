@@ -8,6 +8,8 @@ import {
   parseDecimal,
 } from '../../src/money.js'
 import { CURRENCIES, findCurrency, toUsdcStroops } from '../../sandbox/currencies/currency-table.js'
+import { MAX_USDC_STROOPS } from '../../sandbox/payments/payment-service.js'
+import { usdcNumber } from '../../sandbox/payments/payment-resource.js'
 
 const currency = (code: string) => {
   const found = findCurrency(code)
@@ -79,5 +81,18 @@ describe('pricing in USDC', () => {
       expect([0, 2, 3]).toContain(c.precision)
     }
     expect(CURRENCIES.map((c) => c.code)).toEqual(expect.arrayContaining(['USD', 'EUR', 'GBP', 'JPY', 'CHF', 'CAD', 'AUD', 'MXN', 'BRL']))
+  })
+})
+
+describe('usdcNumber', () => {
+  it('is the number the decimal text of the amount parses to', () => {
+    const max = Number(MAX_USDC_STROOPS)
+    const edges = [0, 1, 5, 9, 10, 99, 1_000_000, 9_999_999, 10_000_000, 12_345_678, 123_456_789_012, max - 1, max, 2 ** 53 - 1]
+    let seed = 7
+    const next = () => (seed = (seed * 48_271) % 2_147_483_647)
+    const random = Array.from({ length: 20_000 }, () => (next() * 2 ** 22 + (next() % 2 ** 22)) % max)
+    for (const stroops of [...edges, ...random]) {
+      expect(usdcNumber(stroops), String(stroops)).toBe(Number(formatDecimalShort(BigInt(stroops), 7)))
+    }
   })
 })
