@@ -13,6 +13,7 @@ import { LedgerService } from './ledger/ledger-service.js'
 import { createMerchant } from './merchants/merchant-service.js'
 import { hex, type RandomSource } from './random.js'
 import { readState, writeState } from './state/sandbox-state.js'
+import { runTransaction } from './db/database.js'
 
 export const SEEDED_MERCHANTS = [
   { name: 'Acme Store', settlementMode: 'direct', escrowFeeBps: 0 },
@@ -41,7 +42,7 @@ export async function isNewSandbox(db: Kysely<Database>): Promise<boolean> {
 
 /** Counts this start and returns its number, which keys the seeded random stream of the boot. */
 export async function countBoot(db: Kysely<Database>): Promise<number> {
-  return db.transaction().execute(async (trx) => {
+  return runTransaction(db, async (trx) => {
     const boots = Number((await readState(trx, 'boot_count')) ?? '0')
     await writeState(trx, 'boot_count', String(boots + 1))
     return boots
@@ -57,7 +58,7 @@ export interface BootstrapOptions {
 
 export async function bootstrap(db: Kysely<Database>, random: RandomSource, now: number, options: BootstrapOptions = {}): Promise<SandboxIdentity> {
   const { defaultCredentials } = options
-  return db.transaction().execute(async (trx) => {
+  return runTransaction(db, async (trx) => {
     if ((await readState(trx, 'admin_token')) === undefined) {
       // Drawn even when kept, so that the rest of a seeded genesis is the same either way.
       const drawn = `adm_${hex(random, 24)}`

@@ -7,6 +7,7 @@ import { createMerchant, rotateSecret, toMerchantCredentials } from '../merchant
 import { noBody, noQuery } from '../validation/common.js'
 import { z } from 'zod'
 import type { MerchantRow } from '../db/schema.js'
+import { runTransaction } from '../db/database.js'
 
 export const createMerchantBody = z.strictObject({
   name: z.string().trim().min(1, { message: 'must not be empty' }).max(200),
@@ -31,7 +32,7 @@ export function adminRoutes(ctx: SandboxContext): Router {
     if (body.settlement_mode === 'direct' && body.escrow_fee_bps !== undefined) {
       throw badRequest('escrow_fee_bps: only for merchants with settlement_mode escrow')
     }
-    const merchant = await ctx.db.transaction().execute((trx) =>
+    const merchant = await runTransaction(ctx.db, (trx) =>
       createMerchant(trx, ctx.random, { name: body.name, settlementMode: body.settlement_mode, escrowFeeBps: body.escrow_fee_bps }, ctx.clock.now()),
     )
     res.status(201).json(adminView(merchant))
@@ -40,7 +41,7 @@ export function adminRoutes(ctx: SandboxContext): Router {
   // New deliveries and resends are signed with the new secret from the moment this answers.
   router.post('/sandbox/merchants/:id/rotate-secret', async (req, res) => {
     noBody.parse(req.body)
-    const merchant = await ctx.db.transaction().execute(async (trx) => {
+    const merchant = await runTransaction(ctx.db, async (trx) => {
       const found = await findMerchantById(trx, req.params.id)
       if (!found) throw notFound(`No merchant ${req.params.id.slice(0, 64)}`)
       return rotateSecret(trx, ctx.random, found)

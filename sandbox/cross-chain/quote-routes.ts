@@ -11,6 +11,7 @@ import { noQuery } from '../validation/common.js'
 import { BRIDGE_FEE_BPS, ORIGIN_CHAINS } from './chains.js'
 import { depositBody, quoteBody } from './quote-schemas.js'
 import { createQuote, simulateDeposit, toQuoteResource } from './quote-service.js'
+import { runTransaction } from '../db/database.js'
 
 /** Paths of the quote endpoint, which authenticates only when credentials are sent. */
 export const QUOTE_PATH = /^\/payments\/[^/]+\/cross-chain\/quote\/?$/
@@ -28,7 +29,7 @@ export function quoteRoutes(ctx: SandboxContext): Router {
 
   router.post('/payments/:id/cross-chain/quote', async (req, res) => {
     const body = quoteBody.parse(req.body)
-    const quote = await ctx.db.transaction().execute(async (trx) => {
+    const quote = await runTransaction(ctx.db, async (trx) => {
       const payment = req.params.id.length <= 64 ? await findPaymentById(trx, req.params.id) : undefined
       // Signed requests see only their own merchant's payments, like everywhere else.
       if (!payment || (req.merchant && payment.merchant_id !== req.merchant.id)) throw notFound(`No payment ${req.params.id.slice(0, 64)}`)
@@ -40,7 +41,7 @@ export function quoteRoutes(ctx: SandboxContext): Router {
   router.post('/sandbox/cross-chain/quotes/:quoteId/deposit', async (req, res) => {
     const merchant = currentMerchant(req)
     const body = depositBody.parse(req.body)
-    const { quote, payment } = await ctx.db.transaction().execute((trx) => simulateDeposit(ctx, trx, merchant.id, req.params.quoteId, body))
+    const { quote, payment } = await runTransaction(ctx.db, (trx) => simulateDeposit(ctx, trx, merchant.id, req.params.quoteId, body))
     res.json({ quote: toQuoteResource(quote, ctx.clock.now()), payment: toPaymentResource(payment, ctx) })
   })
   return router

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 import { Worker } from 'node:worker_threads'
 import BetterSqlite3 from 'better-sqlite3'
-import { Kysely, Migrator } from 'kysely'
+import { Kysely, Migrator, type Transaction } from 'kysely'
 import { migrationProvider } from './migrations/index.js'
 import type { Database } from './schema.js'
 import { ImmediateSqliteDialect, type CommitListener } from './sqlite-driver.js'
@@ -43,6 +43,18 @@ export function withCommittedHandle<T>(db: SandboxDb, work: (handle: BetterSqlit
     dialects.get(db)?.commitPending()
     return work(sqliteHandleOf(db))
   })
+}
+
+/**
+ * Runs `work` in one transaction: everything it writes commits together or not at all, and it
+ * returns once committed. The sandbox's transactions all start here: it is
+ * `db.transaction().execute(work)` without kysely's layers around each query (sqlite-driver.ts).
+ */
+export function runTransaction<T>(db: SandboxDb, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  if (db.isTransaction) throw new Error('A transaction cannot start another one: pass it on instead')
+  const dialect = dialects.get(db)
+  if (!dialect) throw new Error('This database was not opened by openDatabase')
+  return dialect.transaction<Database, T>(work)
 }
 
 const commitListeners = new WeakMap<SandboxDb, Set<CommitListener>>()

@@ -15,12 +15,21 @@
 // transaction that writes commits the group at once. Reads between two transactions see what
 // the earlier ones wrote before their shared COMMIT; only if that COMMIT itself failed (a disk
 // error) would a read have seen a write that was then lost, and that write's caller gets the error.
+//
+// Transactions without kysely's per-query layers. kysely's db.transaction().execute() wraps each
+// query of a transaction in an asserting executor, a fresh executor and a single-connection
+// queue, a handful of promises each: per new payment more CPU and garbage than its statements
+// cost. ImmediateSqliteDialect.transaction() gives the callback a kysely Transaction whose
+// executor runs each query straight on the held connection (and refuses once it has ended), with
+// the same acquire, BEGIN/SAVEPOINT, commit and rollback steps as kysely's.
 import type BetterSqlite3 from 'better-sqlite3'
 import {
   CompiledQuery,
+  DefaultQueryExecutor,
   SqliteAdapter,
   SqliteIntrospector,
   SqliteQueryCompiler,
+  Transaction,
   type DatabaseConnection,
   type Dialect,
   type Driver,
@@ -60,6 +69,30 @@ class Lease implements DatabaseConnection {
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error('Streaming queries are not used by the sandbox')
   }
+}
+
+/** Runs a transaction's queries on its lease, and none once the transaction has ended. */
+class TransactionExecutor extends DefaultQueryExecutor {
+  readonly #lease: Lease
+
+  constructor(compiler: SqliteQueryCompiler, adapter: SqliteAdapter, lease: Lease) {
+    super(compiler, adapter, {
+      provideConnection: (consumer) => {
+        assertOpen(lease)
+        return consumer(lease)
+      },
+    })
+    this.#lease = lease
+  }
+
+  override executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+    assertOpen(this.#lease)
+    return this.#lease.executeQuery<R>(compiledQuery)
+  }
+}
+
+function assertOpen(lease: Lease): void {
+  if (!lease.inTransaction) throw new Error('This transaction has already ended: its queries must finish before it returns')
 }
 
 interface GroupMember {
@@ -123,7 +156,7 @@ class ImmediateSqliteDriver implements Driver {
     return previous.then(() => release)
   }
 
-  async acquireConnection(): Promise<DatabaseConnection> {
+  async acquireConnection(): Promise<Lease> {
     return new Lease(this, await this.#acquire())
   }
 
@@ -170,6 +203,24 @@ class ImmediateSqliteDriver implements Driver {
 
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
     ;(connection as Lease).release()
+  }
+
+  /** kysely's TransactionBuilder.execute, step for step, with `work` given the lease itself. */
+  async transaction<T>(work: (lease: Lease) => Promise<T>): Promise<T> {
+    const lease = await this.acquireConnection()
+    try {
+      await this.beginTransaction(lease)
+      try {
+        const result = await work(lease)
+        await this.commitTransaction(lease)
+        return result
+      } catch (error) {
+        await this.rollbackTransaction(lease)
+        throw error
+      }
+    } finally {
+      lease.release()
+    }
   }
 
   /** Commits the group once the transactions already waiting for the connection have joined it. */
@@ -232,6 +283,9 @@ export class ImmediateSqliteDialect implements Dialect {
   readonly commitListeners = new Set<CommitListener>()
   readonly #beforeClose: (() => Promise<void>) | undefined
   #driver: ImmediateSqliteDriver | undefined
+  // Shared by the transactions of transaction(): compiling is synchronous and keeps no state between queries.
+  readonly #compiler = new SqliteQueryCompiler()
+  readonly #adapter = new SqliteAdapter()
 
   /** `beforeClose` runs when the database is destroyed, before its connection closes. */
   constructor(db: BetterSqlite3.Database, options: { beforeClose?: () => Promise<void> } = {}) {
@@ -247,6 +301,18 @@ export class ImmediateSqliteDialect implements Dialect {
   /** Commits the finished transactions waiting for it now; only while holding the connection. */
   commitPending(): void {
     this.#driver?.commitPending()
+  }
+
+  /**
+   * Runs `work` in a transaction of the kysely instance over this dialect: what
+   * `db.transaction().execute(work)` does, without kysely's layers around each query.
+   */
+  transaction<DB, T>(work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
+    const driver = this.#driver
+    if (driver === undefined) throw new Error('The dialect has no driver yet: create a Kysely instance with it first')
+    return driver.transaction((lease) =>
+      work(new Transaction<DB>({ config: { dialect: this }, dialect: this, driver, executor: new TransactionExecutor(this.#compiler, this.#adapter, lease) })),
+    )
   }
 
   createQueryCompiler() {

@@ -32,6 +32,7 @@ import {
   type HorizonContext,
 } from './horizon-resources.js'
 import { lastEventCursor, streamRecords } from './horizon-stream.js'
+import { runTransaction } from '../db/database.js'
 
 export const HORIZON_PATH = '/horizon'
 
@@ -189,7 +190,7 @@ export function horizonRoutes(ctx: SandboxContext): Router {
     }
     const { tx: envelopeXdr } = submitForm.parse(req.body ?? {})
     try {
-      const applied = await ctx.db.transaction().execute((trx) => ctx.ledger.applyEnvelope(trx, envelopeXdr))
+      const applied = await runTransaction(ctx.db, (trx) => ctx.ledger.applyEnvelope(trx, envelopeXdr))
       res.json(toTransactionRecord(h, applied))
     } catch (error) {
       if (error instanceof LedgerError) throw ledgerProblem(error, envelopeXdr)

@@ -11,6 +11,7 @@ import type { Kysely } from 'kysely'
 import type { Database } from '../db/schema.js'
 import { HttpError } from '../http/errors.js'
 import { findIdempotencyRecord, insertIdempotencyRecord } from './idempotency-repository.js'
+import { runTransaction } from '../db/database.js'
 
 export const IN_FLIGHT_REASON = 'A request with this Idempotency-Key is already being processed'
 export const REUSED_REASON = 'Idempotency-Key reused for a different request'
@@ -65,7 +66,7 @@ export class IdempotencyGate {
     if (this.#inFlight.has(slot)) throw new HttpError(409, IN_FLIGHT_REASON, 'Retry after the first request has finished')
     this.#inFlight.add(slot)
     try {
-      return await this.db.transaction().execute(async (trx) => {
+      return await runTransaction(this.db, async (trx) => {
         const existing = await findIdempotencyRecord(trx, merchantId, key)
         if (existing) {
           if (existing.request_hash !== fingerprint) {

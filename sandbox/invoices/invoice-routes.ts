@@ -9,6 +9,7 @@ import { noBody, noQuery, pageRequest } from '../validation/common.js'
 import { toInvoiceResource } from './invoice-resource.js'
 import { createInvoiceBody, invoiceSettingsBody, listInvoicesQuery } from './invoice-schemas.js'
 import { cancelInvoice, changeInvoiceSettings, createInvoice, getInvoice, listInvoices, readInvoiceSettings } from './invoice-service.js'
+import { runTransaction } from '../db/database.js'
 
 export function invoiceRoutes(ctx: SandboxContext): Router {
   const router = Router()
@@ -20,7 +21,7 @@ export function invoiceRoutes(ctx: SandboxContext): Router {
   router.post('/invoices', async (req, res) => {
     const merchant = currentMerchant(req)
     const body = createInvoiceBody.parse(req.body)
-    const { invoice, customer } = await ctx.db.transaction().execute((trx) => createInvoice(ctx, trx, merchant, body))
+    const { invoice, customer } = await runTransaction(ctx.db, (trx) => createInvoice(ctx, trx, merchant, body))
     res.json(toInvoiceResource(invoice, customer))
   })
 
@@ -40,7 +41,7 @@ export function invoiceRoutes(ctx: SandboxContext): Router {
   router.post('/invoices/settings', async (req, res) => {
     const merchant = currentMerchant(req)
     const body = invoiceSettingsBody.parse(req.body)
-    res.json(await ctx.db.transaction().execute((trx) => changeInvoiceSettings(trx, merchant, body, ctx.clock.now())))
+    res.json(await runTransaction(ctx.db, (trx) => changeInvoiceSettings(trx, merchant, body, ctx.clock.now())))
   })
 
   router.get('/invoices/:id', async (req, res) => {
@@ -51,7 +52,7 @@ export function invoiceRoutes(ctx: SandboxContext): Router {
   router.post('/invoices/:id/cancel', async (req, res) => {
     const merchant = currentMerchant(req)
     noBody.parse(req.body)
-    const invoice = await ctx.db.transaction().execute((trx) => cancelInvoice(ctx, trx, merchant, req.params.id))
+    const invoice = await runTransaction(ctx.db, (trx) => cancelInvoice(ctx, trx, merchant, req.params.id))
     res.json((await render([invoice]))[0])
   })
   return router

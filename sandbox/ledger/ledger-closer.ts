@@ -1,6 +1,6 @@
 // Closes ledgers on a timer, for a LedgerService in 'timer' mode: transactions applied between
 // two ticks share one ledger, as on Stellar, where a ledger closes every few seconds.
-import type { SandboxDb } from '../db/database.js'
+import { runTransaction, type SandboxDb } from '../db/database.js'
 import type { LedgerInfo, LedgerService } from './ledger-service.js'
 
 export interface LedgerCloserOptions {
@@ -40,7 +40,7 @@ export class LedgerCloser {
 
   /** Closes the open ledger now, in its own immediate transaction. */
   closeNow(): Promise<LedgerInfo> {
-    return this.#db.transaction().execute((trx) => this.#ledger.closeLedger(trx))
+    return runTransaction(this.#db, (trx) => this.#ledger.closeLedger(trx))
   }
 
   #tick(): void {

@@ -5,12 +5,13 @@ import type { SandboxContext } from '../context.js'
 import { HORIZON_PATH } from '../horizon/horizon-routes.js'
 import { refusedByLedgerAs } from '../http/errors.js'
 import { createWallet, createWalletBody } from './wallet-service.js'
+import { runTransaction } from '../db/database.js'
 
 export function walletRoutes(ctx: SandboxContext): Router {
   return Router().post('/sandbox/wallets', async (req, res) => {
     const body = createWalletBody.parse(req.body)
     const wallet = await refusedByLedgerAs(400, 'the wallet funding', () =>
-      ctx.db.transaction().execute((trx) => createWallet(ctx, trx, body, ctx.clock.now())),
+      runTransaction(ctx.db, (trx) => createWallet(ctx, trx, body, ctx.clock.now())),
     )
     res.status(201).json({
       publicKey: wallet.publicKey,

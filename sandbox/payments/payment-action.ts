@@ -7,6 +7,7 @@ import type { PaymentRow } from '../db/schema.js'
 import { currentMerchant } from '../http/auth.js'
 import { toPaymentResource } from './payment-resource.js'
 import { getPayment } from './payment-service.js'
+import { runTransaction } from '../db/database.js'
 
 export async function actOnPayment(
   ctx: SandboxContext,
@@ -15,6 +16,6 @@ export async function actOnPayment(
 ): Promise<Record<string, unknown>> {
   const merchant = currentMerchant(req)
   const id = String(req.params.id)
-  const payment = await ctx.db.transaction().execute(async (trx) => act(trx, await getPayment(trx, merchant, id)))
+  const payment = await runTransaction(ctx.db, async (trx) => act(trx, await getPayment(trx, merchant, id)))
   return toPaymentResource(payment, ctx)
 }

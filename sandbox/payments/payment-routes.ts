@@ -15,6 +15,7 @@ import { createPaymentBody, listPaymentsQuery, MAX_IDEMPOTENCY_KEY_LENGTH } from
 import { acceptUnderpayment, createPayment, getPayment, getPaymentVersion, listPayments } from './payment-service.js'
 import { RenderedPayments } from './rendered-payments.js'
 import { noBody, pageRequest } from '../validation/common.js'
+import { runTransaction } from '../db/database.js'
 
 function idempotencyKey(headers: http.IncomingHttpHeaders): string | undefined {
   const key = headers['idempotency-key']
@@ -51,7 +52,7 @@ export function paymentAnswers(ctx: SandboxContext): PaymentAnswers {
         const payment = await createPayment(ctx, trx, merchant, body)
         return { status: 200, body: JSON.stringify(toPaymentResource(payment, ctx)) }
       }
-      if (key === undefined) return ctx.db.transaction().execute(create)
+      if (key === undefined) return runTransaction(ctx.db, create)
       return gate.run(merchant.id, key, requestFingerprint('POST', '/payments', given), ctx.clock.now(), create)
     },
     async get(merchant, id) {
@@ -85,7 +86,7 @@ export function paymentRoutes(ctx: SandboxContext, answers = paymentAnswers(ctx)
   router.post('/payments/:id/accept-underpayment', async (req, res) => {
     const merchant = currentMerchant(req)
     noBody.parse(req.body)
-    const payment = await ctx.db.transaction().execute((trx) => acceptUnderpayment(ctx, trx, merchant, req.params.id))
+    const payment = await runTransaction(ctx.db, (trx) => acceptUnderpayment(ctx, trx, merchant, req.params.id))
     res.json(render(payment))
   })
 

@@ -9,6 +9,7 @@ import { failDueEscrows } from '../escrow/escrow-service.js'
 import { markOverdueInvoices } from '../invoices/invoice-sync.js'
 import { expireDuePayments } from '../payments/payment-expiry.js'
 import { deleteState, readState, writeState } from '../state/sandbox-state.js'
+import { runTransaction } from '../db/database.js'
 
 export async function readAdvancedMs(db: Kysely<Database>): Promise<number> {
   return Number((await readState(db, 'clock_advanced_ms')) ?? '0')
@@ -27,7 +28,7 @@ export async function loadBusinessClock(db: Kysely<Database>, wall: Clock): Prom
 
 /** Moves business time forward by `ms`, then processes everything that came due. */
 export async function advanceClock(ctx: SandboxContext, ms: number): Promise<DueWorkReport> {
-  await ctx.db.transaction().execute(async (trx) => {
+  await runTransaction(ctx.db, async (trx) => {
     const frozenAt = await readFrozenAtMs(trx)
     // A frozen clock moves its instant; a running one its offset. The offset is also kept
     // while frozen so that advancedSeconds counts what was advanced.
@@ -49,7 +50,7 @@ export async function writeFrozenAt(db: Kysely<Database>, atMs: number): Promise
  */
 export async function freezeClock(ctx: SandboxContext, atMs?: number): Promise<void> {
   const clock = controllableClock(ctx)
-  await ctx.db.transaction().execute(async (trx) => {
+  await runTransaction(ctx.db, async (trx) => {
     clock.freeze(atMs ?? clock.now())
     await writeFrozenAt(trx, clock.frozenAtMs!)
   })
@@ -58,7 +59,7 @@ export async function freezeClock(ctx: SandboxContext, atMs?: number): Promise<v
 /** Business time runs on from the instant it was frozen at. */
 export async function unfreezeClock(ctx: SandboxContext): Promise<void> {
   const clock = controllableClock(ctx)
-  await ctx.db.transaction().execute(async (trx) => {
+  await runTransaction(ctx.db, async (trx) => {
     clock.unfreeze()
     await deleteState(trx, 'clock_frozen_at')
     await writeState(trx, 'clock_advanced_ms', String(clock.offsetMs))

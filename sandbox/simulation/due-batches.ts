@@ -4,6 +4,7 @@
 import type { Kysely } from 'kysely'
 import type { SandboxContext } from '../context.js'
 import type { Database } from '../db/schema.js'
+import { runTransaction } from '../db/database.js'
 
 const BATCH = 200
 
@@ -23,7 +24,7 @@ export async function handleDueInBatches<T>(
     // take the write lock (which another process on the file waits for) and wake the webhook
     // dispatcher for nothing. The transaction finds the due items again, authoritatively.
     if ((await findDue(ctx.db, now, 1)).length === 0) return handled
-    const count = await ctx.db.transaction().execute(async (trx) => {
+    const count = await runTransaction(ctx.db, async (trx) => {
       const due = await findDue(trx, now, BATCH)
       for (const item of due) await handle(trx, item, now)
       return due.length

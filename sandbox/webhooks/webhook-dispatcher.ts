@@ -11,7 +11,7 @@
 // answered in one tick have their outcome logged in one transaction.
 import type { Kysely } from 'kysely'
 import type { Dispatcher, Pool } from 'undici'
-import { onCommit } from '../db/database.js'
+import { onCommit, runTransaction } from '../db/database.js'
 import { signWebhook, WEBHOOK_SIGNATURE_HEADER } from '../../src/signing.js'
 import { describeNetworkError } from '../../src/webhooks/post-webhook.js'
 import type { Clock } from '../clock.js'
@@ -177,7 +177,7 @@ export class WebhookDispatcher {
    */
   async resend(original: WebhookDeliveryRow): Promise<WebhookDeliveryRow> {
     const now = this.#options.clock.now()
-    const delivery = await this.#options.db.transaction().execute(async (trx) => {
+    const delivery = await runTransaction(this.#options.db, async (trx) => {
       const row: WebhookDeliveryRow = {
         ...original,
         ...(await newDeliveryIdentity(trx, original.payment_id)),
@@ -316,9 +316,7 @@ export class WebhookDispatcher {
       setImmediate(() => {
         const batch = this.#unlogged
         this.#unlogged = []
-        this.#options.db
-          .transaction()
-          .execute(async (trx) => {
+        runTransaction(this.#options.db, async (trx) => {
             await logDeliveryOutcomes(
               trx,
               batch.map(({ row: finished }) => finished),

@@ -1,11 +1,12 @@
 // The driver's group commit (sandbox/db/sqlite-driver.ts): transactions that finish in one turn
 // of the event loop share a COMMIT, yet each still returns only once its write is durable, fails
-// alone, and never reports success for a write the shared COMMIT lost.
+// alone, and never reports success for a write the shared COMMIT lost. Each case runs with
+// kysely's own transactions and with the dialect's (the sandbox's runTransaction).
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
-import { Kysely, sql } from 'kysely'
+import { Kysely, sql, type Transaction } from 'kysely'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ImmediateSqliteDialect } from '../../sandbox/db/sqlite-driver.js'
 
@@ -14,7 +15,13 @@ interface Schema {
   owners: { id: number }
 }
 
-describe('group commit', () => {
+type Runner = (dialect: ImmediateSqliteDialect, db: Kysely<Schema>, work: (trx: Transaction<Schema>) => Promise<void>) => Promise<void>
+const runners: Array<[string, Runner]> = [
+  ['db.transaction().execute', (_dialect, db, work) => db.transaction().execute(work)],
+  ['dialect.transaction', (dialect, _db, work) => dialect.transaction<Schema, void>(work)],
+]
+
+describe.each(runners)('group commit through %s', (_name, run) => {
   let file: string
   let raw: BetterSqlite3.Database
   let dialect: ImmediateSqliteDialect
@@ -42,7 +49,7 @@ describe('group commit', () => {
   })
 
   const insertItem = (id: number, owner: number | null = 1) =>
-    db.transaction().execute(async (trx) => {
+    run(dialect, db, async (trx) => {
       await trx.insertInto('items').values({ id, owner }).execute()
     })
 
@@ -64,7 +71,7 @@ describe('group commit', () => {
   it('rolls back a failing transaction alone: the others of its group commit', async () => {
     const outcomes = await Promise.allSettled([
       insertItem(1),
-      db.transaction().execute(async (trx) => {
+      run(dialect, db, async (trx) => {
         await trx.insertInto('items').values({ id: 2, owner: 1 }).execute()
         throw new Error('changed my mind')
       }),
@@ -106,6 +113,16 @@ describe('group commit', () => {
     await finished
     expect(read.map((row) => row.id)).toEqual([1])
     expect(committedWhenRead).toEqual([])
+    expect(committedIds()).toEqual([1])
+  })
+
+  it('refuses a query on a transaction that has ended', async () => {
+    let kept: Transaction<Schema> | undefined
+    await run(dialect, db, async (trx) => {
+      kept = trx
+      await trx.insertInto('items').values({ id: 1, owner: 1 }).execute()
+    })
+    await expect(kept!.insertInto('items').values({ id: 2, owner: 1 }).execute()).rejects.toThrow(/already (ended|committed)/)
     expect(committedIds()).toEqual([1])
   })
 })
