@@ -9,6 +9,8 @@ import { migrationProvider } from './migrations/index.js'
 import type { Database } from './schema.js'
 import { ImmediateSqliteDialect, type CommitListener } from './sqlite-driver.js'
 
+export { runStatement } from './sqlite-driver.js'
+
 export type SandboxDb = Kysely<Database>
 
 export interface OpenDatabaseOptions {
@@ -84,6 +86,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Sandbo
     // savepoint keeps the original of every page it changes in a sub-journal: in memory, not in
     // a temporary file (30 µs less per new payment).
     sqlite.pragma('temp_store = MEMORY')
+    sqlite.pragma('cache_size = -32768')
   } catch (error) {
     sqlite.close()
     throw error
@@ -91,6 +94,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Sandbo
   const checkpointer = options.file === ':memory:' || options.image ? undefined : startWalCheckpointer(sqlite, options)
   const dialect = new ImmediateSqliteDialect(sqlite, { beforeClose: checkpointer?.stop })
   const db = new Kysely<Database>({ dialect })
+  dialect.serve(db)
   sqliteHandles.set(db, sqlite)
   dialects.set(db, dialect)
   commitListeners.set(db, dialect.commitListeners)

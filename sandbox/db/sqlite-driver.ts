@@ -21,7 +21,10 @@
 // queue, a handful of promises each: per new payment more CPU and garbage than its statements
 // cost. ImmediateSqliteDialect.transaction() gives the callback a kysely Transaction whose
 // executor runs each query straight on the held connection (and refuses once it has ended), with
-// the same acquire, BEGIN/SAVEPOINT, commit and rollback steps as kysely's.
+// the same acquire, BEGIN/SAVEPOINT, commit and rollback steps as kysely's. runStatement() runs
+// one SQL text on such a transaction, or on a root instance through the connection queue,
+// without kysely's executor, connection provider and CompiledQuery objects: the per-request
+// queries (merchant lookup, payment insert and read, idempotency record) go through it.
 import type BetterSqlite3 from 'better-sqlite3'
 import {
   CompiledQuery,
@@ -55,7 +58,13 @@ class Lease implements DatabaseConnection {
   }
 
   executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
-    return Promise.resolve(this.driver.run<R>(compiledQuery, this))
+    return Promise.resolve(this.driver.run<R>(compiledQuery.sql, compiledQuery.parameters, this.inTransaction))
+  }
+
+  /** A statement of this lease's transaction (registered for runStatement). */
+  runStatement<R>(sql: string, parameters: readonly unknown[]): Promise<QueryResult<R>> {
+    assertOpen(this)
+    return Promise.resolve(this.driver.run<R>(sql, parameters, true))
   }
 
   /** Lets the next caller have the connection; idempotent. */
@@ -107,6 +116,8 @@ class ImmediateSqliteDriver implements Driver {
   readonly #commitListeners: Set<CommitListener>
   readonly #beforeClose: (() => Promise<void>) | undefined
   #queue: Promise<void> = Promise.resolve()
+  /** Holders and waiters of the connection. */
+  #claims = 0
   /** The open outer transaction's finished members, waiting for its COMMIT; undefined when none is open. */
   #group: GroupMember[] | undefined
   #commitScheduled = false
@@ -136,23 +147,51 @@ class ImmediateSqliteDriver implements Driver {
     this.#prepare(sql).run()
   }
 
-  run<R>(compiledQuery: CompiledQuery, lease: Lease): QueryResult<R> {
-    const statement = this.#prepare(compiledQuery.sql)
-    const parameters = compiledQuery.parameters as unknown[]
+  /** Runs one statement on the connection; the caller holds it (or nobody does and nobody waits). */
+  run<R>(sql: string, parameters: readonly unknown[], inTransaction: boolean): QueryResult<R> {
+    const statement = this.#prepare(sql)
     if (statement.reader) return { rows: statement.all(parameters) as R[] }
     try {
       const { changes, lastInsertRowid } = statement.run(parameters)
       return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] }
     } finally {
       // A write outside any transaction is durable when it returns, like an autocommit one.
-      if (!lease.inTransaction && this.#group !== undefined) this.#commitGroup()
+      if (!inTransaction && this.#group !== undefined) this.#commitGroup()
     }
   }
 
+  /** A statement outside any transaction (registered for runStatement on a root instance). */
+  runStatement<R>(sql: string, parameters: readonly unknown[]): Promise<QueryResult<R>> {
+    // Nobody holds or waits for the connection: running now is what the queue would do next.
+    if (this.#claims === 0) {
+      try {
+        return Promise.resolve(this.run<R>(sql, parameters, false))
+      } catch (error) {
+        return Promise.reject(error)
+      }
+    }
+    return this.#acquire().then((release) => {
+      try {
+        return this.run<R>(sql, parameters, false)
+      } finally {
+        release()
+      }
+    })
+  }
+
   #acquire(): Promise<() => void> {
+    this.#claims++
     let release!: () => void
     const previous = this.#queue
-    this.#queue = new Promise<void>((resolve) => (release = resolve))
+    this.#queue = new Promise<void>((resolve) => {
+      let released = false
+      release = () => {
+        if (released) return
+        released = true
+        this.#claims--
+        resolve()
+      }
+    })
     return previous.then(() => release)
   }
 
@@ -310,9 +349,17 @@ export class ImmediateSqliteDialect implements Dialect {
   transaction<DB, T>(work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
     const driver = this.#driver
     if (driver === undefined) throw new Error('The dialect has no driver yet: create a Kysely instance with it first')
-    return driver.transaction((lease) =>
-      work(new Transaction<DB>({ config: { dialect: this }, dialect: this, driver, executor: new TransactionExecutor(this.#compiler, this.#adapter, lease) })),
-    )
+    return driver.transaction((lease) => {
+      const trx = new Transaction<DB>({ config: { dialect: this }, dialect: this, driver, executor: new TransactionExecutor(this.#compiler, this.#adapter, lease) })
+      statementTargets.set(trx, lease)
+      return work(trx)
+    })
+  }
+
+  /** Lets runStatement run on `db`, the kysely instance created over this dialect. */
+  serve(db: QueryRunner): void {
+    if (this.#driver === undefined) throw new Error('The dialect has no driver yet: create a Kysely instance with it first')
+    statementTargets.set(db, this.#driver)
   }
 
   createQueryCompiler() {
@@ -326,4 +373,27 @@ export class ImmediateSqliteDialect implements Dialect {
   createIntrospector(db: Kysely<unknown>) {
     return new SqliteIntrospector(db)
   }
+}
+
+/** What runStatement needs of a kysely instance, whatever its database type. */
+export interface QueryRunner {
+  executeQuery<R>(query: CompiledQuery<R>): Promise<QueryResult<R>>
+}
+
+interface StatementTarget {
+  runStatement<R>(sql: string, parameters: readonly unknown[]): Promise<QueryResult<R>>
+}
+
+/** Root instances (served by their dialect) and the transactions of ImmediateSqliteDialect.transaction(). */
+const statementTargets = new WeakMap<object, StatementTarget>()
+
+/**
+ * Runs one SQL text with its parameters for `db`: on its connection if it is a transaction of
+ * ImmediateSqliteDialect.transaction(), through the connection queue if it is a root instance its
+ * dialect serves, and through kysely otherwise. Same result as
+ * `db.executeQuery(CompiledQuery.raw(sql, parameters))`, without kysely's layers.
+ */
+export function runStatement<R>(db: QueryRunner, sql: string, parameters: readonly unknown[]): Promise<QueryResult<R>> {
+  const target = statementTargets.get(db)
+  return target === undefined ? db.executeQuery<R>(CompiledQuery.raw(sql, [...parameters])) : target.runStatement<R>(sql, parameters)
 }

@@ -1,5 +1,6 @@
 // Stored responses of requests made with an Idempotency-Key, per merchant.
-import { CompiledQuery, type Kysely } from 'kysely'
+import type { Kysely } from 'kysely'
+import { runStatement } from '../db/database.js'
 import type { Database, IdempotencyKeysTable } from '../db/schema.js'
 
 // Both run in every POST with a key: built and compiled by kysely once, run with each call's values.
@@ -13,7 +14,7 @@ export async function findIdempotencyRecord(
   key: string,
 ): Promise<IdempotencyKeysTable | undefined> {
   findSql ??= db.selectFrom('idempotency_keys').selectAll().where('merchant_id', '=', merchantId).where('key', '=', key).compile().sql
-  const { rows } = await db.executeQuery<IdempotencyKeysTable>(CompiledQuery.raw(findSql, [merchantId, key]))
+  const { rows } = await runStatement<IdempotencyKeysTable>(db, findSql, [merchantId, key])
   return rows[0]
 }
 
@@ -23,5 +24,5 @@ export async function insertIdempotencyRecord(db: Kysely<Database>, record: Idem
     .insertInto('idempotency_keys')
     .values(Object.fromEntries(RECORD_COLUMNS.map((column) => [column, record[column]])) as unknown as IdempotencyKeysTable)
     .compile().sql
-  await db.executeQuery(CompiledQuery.raw(insertSql, RECORD_COLUMNS.map((column) => record[column])))
+  await runStatement(db, insertSql, RECORD_COLUMNS.map((column) => record[column]))
 }

@@ -1,5 +1,6 @@
 // Merchant rows: the only code that reads or writes the merchants table.
-import { CompiledQuery, type Kysely } from 'kysely'
+import type { Kysely } from 'kysely'
+import { runStatement } from '../db/database.js'
 import type { Database, MerchantRow, NewMerchant } from '../db/schema.js'
 
 export async function insertMerchant(db: Kysely<Database>, merchant: NewMerchant): Promise<void> {
@@ -12,7 +13,7 @@ let byApiKeySql: string | undefined
 
 export async function findMerchantByApiKey(db: Kysely<Database>, apiKey: string): Promise<MerchantRow | undefined> {
   byApiKeySql ??= db.selectFrom('merchants').selectAll().where('api_key', '=', apiKey).compile().sql
-  const { rows } = await db.executeQuery<MerchantRow>(CompiledQuery.raw(byApiKeySql, [apiKey]))
+  const { rows } = await runStatement<MerchantRow>(db, byApiKeySql, [apiKey])
   return rows[0]
 }
 

@@ -1,5 +1,6 @@
 // Payment rows: the only code that reads or writes the payments table.
-import { CompiledQuery, sql, type Kysely, type RawBuilder } from 'kysely'
+import { sql, type Kysely, type RawBuilder } from 'kysely'
+import { runStatement } from '../db/database.js'
 import type { Database, NewPayment, PaymentRow, PaymentUpdate } from '../db/schema.js'
 import type { PageRequest } from '../http/pagination.js'
 import { newestFirstPage } from '../db/paginate.js'
@@ -26,14 +27,14 @@ export async function insertPayment(db: Kysely<Database>, payment: NewPayment): 
     insertSql = db.insertInto('payments').values(payment).compile().sql
     insertSqlByColumns.set(signature, insertSql)
   }
-  await db.executeQuery(CompiledQuery.raw(insertSql, columns.map((column) => payment[column])))
+  await runStatement(db, insertSql, columns.map((column) => payment[column]))
 }
 
 let forMerchantSql: string | undefined
 
 export async function findPaymentForMerchant(db: Kysely<Database>, merchantId: string, id: string): Promise<PaymentRow | undefined> {
   forMerchantSql ??= db.selectFrom('payments').selectAll().where('id', '=', id).where('merchant_id', '=', merchantId).compile().sql
-  const { rows } = await db.executeQuery<PaymentRow>(CompiledQuery.raw(forMerchantSql, [id, merchantId]))
+  const { rows } = await runStatement<PaymentRow>(db, forMerchantSql, [id, merchantId])
   return rows[0]
 }
 
@@ -42,7 +43,7 @@ let versionSql: string | undefined
 /** The version of a merchant's payment (bumped by a trigger on every change), without reading the row. */
 export async function findPaymentVersion(db: Kysely<Database>, merchantId: string, id: string): Promise<number | undefined> {
   versionSql ??= db.selectFrom('payments').select('version').where('id', '=', id).where('merchant_id', '=', merchantId).compile().sql
-  const { rows } = await db.executeQuery<{ version: number }>(CompiledQuery.raw(versionSql, [id, merchantId]))
+  const { rows } = await runStatement<{ version: number }>(db, versionSql, [id, merchantId])
   return rows[0]?.version
 }
 

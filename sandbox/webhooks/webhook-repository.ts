@@ -1,5 +1,6 @@
 // Webhook delivery rows: the only code that reads or writes the webhook_deliveries table.
-import { CompiledQuery, sql, type Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
+import { runStatement } from '../db/database.js'
 import type { Database, Insertable, PaymentEventRow, PaymentEventsTable, WebhookDeliveryRow } from '../db/schema.js'
 import type { PageRequest } from '../http/pagination.js'
 
@@ -33,7 +34,7 @@ const EVENTS_AFTER_SQL = 'select * from payment_events where sequence > ? order 
 
 /** Pending deliveries with a sequence after `sequence`, oldest first (through the index of pending ones). */
 export async function findPendingDeliveriesAfter(db: Kysely<Database>, sequence: number, limit: number): Promise<WebhookDeliveryRow[]> {
-  return (await db.executeQuery(CompiledQuery.raw(PENDING_AFTER_SQL, [sequence, limit]))).rows as WebhookDeliveryRow[]
+  return (await runStatement(db, PENDING_AFTER_SQL, [sequence, limit])).rows as WebhookDeliveryRow[]
 }
 
 /**
@@ -43,9 +44,7 @@ export async function findPendingDeliveriesAfter(db: Kysely<Database>, sequence:
  */
 export async function logDeliveryOutcomes(db: Kysely<Database>, deliveries: WebhookDeliveryRow[]): Promise<void> {
   for (const d of deliveries) {
-    await db.executeQuery(
-      CompiledQuery.raw(LOG_OUTCOME_SQL, [d.status, d.http_status, d.response_body, d.error_message, d.duration_ms, d.last_attempt_at, d.updated_at, d.id]),
-    )
+    await runStatement(db, LOG_OUTCOME_SQL, [d.status, d.http_status, d.response_body, d.error_message, d.duration_ms, d.last_attempt_at, d.updated_at, d.id])
   }
 }
 
@@ -83,12 +82,12 @@ export async function insertPaymentEvent(db: Kysely<Database>, event: Pick<Inser
     .insertInto('payment_events')
     .values(Object.fromEntries(EVENT_COLUMNS.map((column) => [column, event[column]])) as Insertable<PaymentEventsTable>)
     .compile().sql
-  await db.executeQuery(CompiledQuery.raw(insertEventSql, EVENT_COLUMNS.map((column) => event[column])))
+  await runStatement(db, insertEventSql, EVENT_COLUMNS.map((column) => event[column]))
 }
 
 /** Events after `sequence`, oldest first. */
 export async function findEventsAfter(db: Kysely<Database>, sequence: number, limit: number): Promise<PaymentEventRow[]> {
-  return (await db.executeQuery(CompiledQuery.raw(EVENTS_AFTER_SQL, [sequence, limit]))).rows as PaymentEventRow[]
+  return (await runStatement(db, EVENTS_AFTER_SQL, [sequence, limit])).rows as PaymentEventRow[]
 }
 
 export async function lastEventSequence(db: Kysely<Database>): Promise<number> {

@@ -8,7 +8,7 @@ import path from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { Kysely, sql, type Transaction } from 'kysely'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { ImmediateSqliteDialect } from '../../sandbox/db/sqlite-driver.js'
+import { ImmediateSqliteDialect, runStatement } from '../../sandbox/db/sqlite-driver.js'
 
 interface Schema {
   items: { id: number; owner: number | null }
@@ -40,6 +40,7 @@ describe.each(runners)('group commit through %s', (_name, run) => {
       insert into owners values (1);`)
     dialect = new ImmediateSqliteDialect(raw)
     db = new Kysely<Schema>({ dialect })
+    dialect.serve(db)
     observer = new BetterSqlite3(file, { readonly: true })
   })
   afterEach(async () => {
@@ -124,5 +125,39 @@ describe.each(runners)('group commit through %s', (_name, run) => {
     })
     await expect(kept!.insertInto('items').values({ id: 2, owner: 1 }).execute()).rejects.toThrow(/already (ended|committed)/)
     expect(committedIds()).toEqual([1])
+  })
+
+  it('runs a statement on a transaction inside it, and a root one after the transaction holding the connection', async () => {
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    const transaction = run(dialect, db, async (trx) => {
+      await runStatement(trx, 'insert into items (id, owner) values (?, ?)', [1, 1])
+      await held
+      await runStatement(trx, 'insert into items (id, owner) values (?, ?)', [2, 1])
+    })
+    for (let turns = 0; !raw.inTransaction; turns++) {
+      if (turns > 1000) throw new Error('the transaction never began')
+      await Promise.resolve()
+    }
+    // Issued while the transaction holds the connection: it must not see the transaction half done.
+    const count = runStatement<{ n: number }>(db, 'select count(*) as n from items', [])
+    release()
+    expect((await count).rows).toEqual([{ n: 2 }])
+    await transaction
+    expect(committedIds()).toEqual([1, 2])
+
+    // A root write outside any transaction is durable on return.
+    await runStatement(db, 'insert into items (id, owner) values (?, ?)', [3, 1])
+    expect(committedIds()).toEqual([1, 2, 3])
+  })
+
+  it('rolls back what a transaction ran through runStatement when it fails', async () => {
+    const failed = run(dialect, db, async (trx) => {
+      await runStatement(trx, 'insert into items (id, owner) values (?, ?)', [1, 1])
+      throw new Error('changed my mind')
+    })
+    await expect(failed).rejects.toThrow('changed my mind')
+    await insertItem(2)
+    expect(committedIds()).toEqual([2])
   })
 })
