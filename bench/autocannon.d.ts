@@ -33,6 +33,12 @@ declare module 'autocannon' {
     duration: number
     '2xx': number
   }
+  /** A run started with a callback: it reports each answer as it comes, then 'done'. */
+  export interface Instance {
+    on(event: 'response', listener: (client: unknown, statusCode: number, bytes: number, responseTimeMs: number) => void): this
+    once(event: 'done', listener: (result: Result) => void): this
+  }
   function autocannon(options: Options): Promise<Result>
+  function autocannon(options: Options, callback: (error: Error | null, result: Result) => void): Instance
   export default autocannon
 }

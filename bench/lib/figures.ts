@@ -24,8 +24,9 @@ export function figure(section: string, name: string, value: number, unit: strin
 const format = (value: number, unit: string): string => {
   if (unit === 'req/s' || unit === 'deliveries/s') return `${Math.round(value).toLocaleString('en-US')} ${unit}`
   if (unit === 'MB') return `${value.toFixed(0)} MB`
-  // Counts (cases, rounds…) are whole; only measured values under 10 get a decimal.
-  const whole = Number.isInteger(value) || value >= 10
+  // Counts (cases, rounds…) are whole; measured values get a decimal under 10, and latencies
+  // under 100 ms (a p99 of 25.4 ms against a goal of 25 must not read "25 ms").
+  const whole = Number.isInteger(value) || value >= (unit === 'ms' ? 100 : 10)
   return `${whole ? Math.round(value).toLocaleString('en-US') : value.toFixed(1)} ${unit}`
 }
 

@@ -5,6 +5,11 @@ export interface BenchSettings {
   durable: boolean
   /** Seconds of load per measured figure. */
   loadSeconds: number
+  /**
+   * A figure with a control is measured in this many rounds of control then sandbox, loadSeconds
+   * each side in all: the machine's speed drifts, and alternating spreads the drift over both.
+   */
+  controlRounds: number
   warmupSeconds: number
   /** Payments in the list database. */
   listPayments: number
@@ -35,7 +40,8 @@ export function benchSettings(argv: string[]): BenchSettings {
   return {
     quick,
     durable: argv.includes('--durable'),
-    loadSeconds: quick ? 2 : 8,
+    loadSeconds: quick ? 2 : 9,
+    controlRounds: quick ? 1 : 3,
     warmupSeconds: quick ? 1 : 2,
     listPayments: quick ? 20_000 : 1_000_000,
     webhookBacklog: quick ? 1_000 : 20_000,

@@ -4,7 +4,7 @@ import path from 'node:path'
 import { PayboxClient } from '../../src/client/paybox-client.js'
 import type { CreatePaymentRequest } from '../../src/client/types.js'
 import { figure, type Figure } from '../lib/figures.js'
-import { runLoad, signedHeaders, type Credentials, type LoadResult } from '../lib/load.js'
+import { pooled, runLoad, signedHeaders, type Credentials, type LoadResult } from '../lib/load.js'
 import { directMerchant, spawnSandbox, spawnServer, temporaryDir } from '../lib/processes.js'
 import type { BenchSettings } from '../lib/settings.js'
 
@@ -49,19 +49,29 @@ export async function apiFigures(settings: BenchSettings, log: (line: string) =>
     await sandboxWrite(8, settings.warmupSeconds)
 
     const figures: Figure[] = []
-    const pair = async (label: string, connections: number, subject: () => Promise<LoadResult>, reference: () => Promise<LoadResult>) => {
-      // Control first, then the sandbox, back to back: the ratio compares like with like.
-      const c = await reference()
-      const s = await subject()
+    const roundSeconds = settings.loadSeconds / settings.controlRounds
+    const pair = async (label: string, connections: number, subject: (seconds: number) => Promise<LoadResult>, reference: (seconds: number) => Promise<LoadResult>) => {
+      // Control, then the sandbox, back to back, in alternating rounds: the ratio compares like
+      // with like even when the machine's speed drifts. Each side's rounds are pooled: all its
+      // requests over all its time, percentiles over all its answers.
+      const controls: LoadResult[] = []
+      const sandboxes: LoadResult[] = []
+      for (let round = 1; round <= settings.controlRounds; round++) {
+        controls.push(await reference(roundSeconds))
+        sandboxes.push(await subject(roundSeconds))
+        const [c, s] = [controls.at(-1)!, sandboxes.at(-1)!]
+        if (settings.controlRounds > 1) log(`  ${label} @${connections} round ${round}: control ${Math.round(c.requestsPerSecond)} req/s, sandbox ${Math.round(s.requestsPerSecond)} req/s`)
+      }
+      const [c, s] = [pooled(controls), pooled(sandboxes)]
       for (const [who, r] of [['control', c], ['sandbox', s]] as const) {
-        log(`  ${label} @${connections} ${who}: ${Math.round(r.requestsPerSecond)} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms${r.failures ? `, ${r.failures} FAILED` : ''}`)
+        log(`  ${label} @${connections} ${who}: ${Math.round(r.requestsPerSecond)} req/s, p50 ${r.p50Ms.toFixed(1)} ms, p99 ${r.p99Ms.toFixed(1)} ms${r.failures ? `, ${r.failures} FAILED` : ''}`)
         if (r.failures > 0) throw new Error(`${label} (${who}) had ${r.failures} failed requests: the figure would be meaningless`)
       }
       return { c, s }
     }
 
     for (const connections of [8, 50]) {
-      const { c, s } = await pair('POST /payments', connections, () => sandboxWrite(connections, settings.loadSeconds), () => controlWrite(connections, settings.loadSeconds))
+      const { c, s } = await pair('POST /payments', connections, (seconds) => sandboxWrite(connections, seconds), (seconds) => controlWrite(connections, seconds))
       const heavy = connections === 50
       figures.push(
         figure('api', `POST /payments @${connections} conn`, s.requestsPerSecond, 'req/s', {
@@ -94,8 +104,8 @@ export async function apiFigures(settings: BenchSettings, log: (line: string) =>
     const { c: readC, s: readS } = await pair(
       'GET /payments/{id}',
       50,
-      () => load(sandbox.banner.baseUrl, credentials, 50, settings.loadSeconds, 'GET', (n) => `/payments/${paymentIds[n % paymentIds.length]}`),
-      () => load(control.banner.url, control.banner, 50, settings.loadSeconds, 'GET', (n) => `/control/items/${itemIds[n % itemIds.length]}`),
+      (seconds) => load(sandbox.banner.baseUrl, credentials, 50, seconds, 'GET', (n) => `/payments/${paymentIds[n % paymentIds.length]}`),
+      (seconds) => load(control.banner.url, control.banner, 50, seconds, 'GET', (n) => `/control/items/${itemIds[n % itemIds.length]}`),
     )
     figures.push(
       figure('api', 'GET /payments/{id} @50 conn', readS.requestsPerSecond, 'req/s', {
