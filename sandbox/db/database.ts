@@ -107,8 +107,16 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Sandbo
   return db
 }
 
-/** WAL pages after which a request's commit checkpoints by itself: the bound if the worker falls behind. */
-export const WAL_FALLBACK_CHECKPOINT_PAGES = 8_000
+/**
+ * WAL pages after which a request's commit checkpoints by itself. Under steady writes this is
+ * also when the WAL starts over: the worker's checkpoints never end exactly where a write
+ * transaction begins, which a restart needs. That checkpoint (the frames since the worker's last
+ * one, two syncs) stalls one commit for 10-40 ms, so it should be rare: at 40,000 pages
+ * (~160 MB) it comes every ~3 s of a sandbox's full write speed. The WAL file keeps its size
+ * after a restart (cutting it back stalled that commit further) until the database closes.
+ */
+export const WAL_FALLBACK_CHECKPOINT_PAGES = 40_000
+
 /** How often the worker copies the WAL into the database file. */
 export const WAL_CHECKPOINT_INTERVAL_MS = 100
 
