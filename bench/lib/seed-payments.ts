@@ -8,6 +8,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { v7 as uuidv7 } from 'uuid'
+import { MEMO_RANDOM_BYTES, paymentMemo } from '../../sandbox/payments/payment-service.js'
 import { directMerchant, ROOT, spawnSandbox } from './processes.js'
 
 /** Bump when the seeded rows change shape, so stale caches are not reused. */
@@ -91,7 +92,7 @@ export async function seededDatabase(count: number, log: (line: string) => void)
         merchantRow.name,
         JSON.stringify({ orderId: `order-${i}` }),
         i % 5 === 4 ? null : SEEDED_STORES[i % SEEDED_STORES.length],
-        `pb-${r.subarray(19, 27).toString('hex')}`,
+        paymentMemo(createdAt, r.subarray(19, 19 + MEMO_RANDOM_BYTES)),
         merchantRow.account_id,
         r.subarray(24, 40).toString('hex'),
         r.subarray(27, 35).toString('base64url'),

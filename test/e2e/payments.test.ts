@@ -105,7 +105,11 @@ describe('payments API', () => {
       expect(params.get('asset_code')).toBe('USDC')
       expect(params.get('asset_issuer')).toBe(sandbox.identity.usdcIssuer)
       expect(params.get('memo_type')).toBe('MEMO_TEXT')
-      expect(Buffer.byteLength(params.get('memo')!)).toBeLessThanOrEqual(28)
+      // 28 bytes at most (MEMO_TEXT): "pb-", the creation time in ms, random hex.
+      const memo = params.get('memo')!
+      expect(memo).toMatch(/^pb-[0-9a-f]{25}$/)
+      expect(Buffer.byteLength(memo)).toBeLessThanOrEqual(28)
+      expect(Number.parseInt(memo.slice(3, 14), 16)).toBe(Date.parse(payment.createdAt))
       expect(params.get('msg')).toBe('Order #1042')
     })
 
