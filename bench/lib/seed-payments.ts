@@ -12,7 +12,7 @@ import { MEMO_RANDOM_BYTES, paymentMemo } from '../../sandbox/payments/payment-s
 import { directMerchant, ROOT, spawnSandbox } from './processes.js'
 
 /** Bump when the seeded rows change shape, so stale caches are not reused. */
-const SEED_VERSION = 1
+const SEED_VERSION = 2
 const BATCH = 10_000
 const DAY_MS = 86_400_000
 
