@@ -61,10 +61,10 @@ class Lease implements DatabaseConnection {
     return Promise.resolve(this.driver.run<R>(compiledQuery.sql, compiledQuery.parameters, this.inTransaction))
   }
 
-  /** A statement of this lease's transaction (registered for runStatement). */
-  runStatement<R>(sql: string, parameters: readonly unknown[]): Promise<QueryResult<R>> {
+  /** A statement of this lease's transaction (registered for runStatement); refused once it has ended. */
+  async runStatement<R>(sql: string, parameters: readonly unknown[]): Promise<QueryResult<R>> {
     assertOpen(this)
-    return Promise.resolve(this.driver.run<R>(sql, parameters, true))
+    return this.driver.run<R>(sql, parameters, true)
   }
 
   /** Lets the next caller have the connection; idempotent. */
@@ -80,13 +80,14 @@ class Lease implements DatabaseConnection {
   }
 }
 
-/** Runs a transaction's queries on its lease, and none once the transaction has ended. */
+/** Runs a transaction's queries as statements of its lease (refused once it has ended). */
 class TransactionExecutor extends DefaultQueryExecutor {
   readonly #lease: Lease
 
   constructor(compiler: SqliteQueryCompiler, adapter: SqliteAdapter, lease: Lease) {
+    // What asks for the connection itself (kysely's own executors, as withPlugin makes) gets the lease.
     super(compiler, adapter, {
-      provideConnection: (consumer) => {
+      provideConnection: async (consumer) => {
         assertOpen(lease)
         return consumer(lease)
       },
@@ -95,8 +96,7 @@ class TransactionExecutor extends DefaultQueryExecutor {
   }
 
   override executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
-    assertOpen(this.#lease)
-    return this.#lease.executeQuery<R>(compiledQuery)
+    return this.#lease.runStatement<R>(compiledQuery.sql, compiledQuery.parameters)
   }
 }
 
@@ -161,22 +161,15 @@ class ImmediateSqliteDriver implements Driver {
   }
 
   /** A statement outside any transaction (registered for runStatement on a root instance). */
-  runStatement<R>(sql: string, parameters: readonly unknown[]): Promise<QueryResult<R>> {
+  async runStatement<R>(sql: string, parameters: readonly unknown[]): Promise<QueryResult<R>> {
     // Nobody holds or waits for the connection: running now is what the queue would do next.
-    if (this.#claims === 0) {
-      try {
-        return Promise.resolve(this.run<R>(sql, parameters, false))
-      } catch (error) {
-        return Promise.reject(error)
-      }
+    if (this.#claims === 0) return this.run<R>(sql, parameters, false)
+    const release = await this.#acquire()
+    try {
+      return this.run<R>(sql, parameters, false)
+    } finally {
+      release()
     }
-    return this.#acquire().then((release) => {
-      try {
-        return this.run<R>(sql, parameters, false)
-      } finally {
-        release()
-      }
-    })
   }
 
   #acquire(): Promise<() => void> {
@@ -347,8 +340,7 @@ export class ImmediateSqliteDialect implements Dialect {
    * `db.transaction().execute(work)` does, without kysely's layers around each query.
    */
   transaction<DB, T>(work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
-    const driver = this.#driver
-    if (driver === undefined) throw new Error('The dialect has no driver yet: create a Kysely instance with it first')
+    const driver = this.#createdDriver()
     return driver.transaction((lease) => {
       const trx = new Transaction<DB>({ config: { dialect: this }, dialect: this, driver, executor: new TransactionExecutor(this.#compiler, this.#adapter, lease) })
       statementTargets.set(trx, lease)
@@ -358,8 +350,12 @@ export class ImmediateSqliteDialect implements Dialect {
 
   /** Lets runStatement run on `db`, the kysely instance created over this dialect. */
   serve(db: QueryRunner): void {
+    statementTargets.set(db, this.#createdDriver())
+  }
+
+  #createdDriver(): ImmediateSqliteDriver {
     if (this.#driver === undefined) throw new Error('The dialect has no driver yet: create a Kysely instance with it first')
-    statementTargets.set(db, this.#driver)
+    return this.#driver
   }
 
   createQueryCompiler() {

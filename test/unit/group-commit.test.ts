@@ -151,6 +151,16 @@ describe.each(runners)('group commit through %s', (_name, run) => {
     expect(committedIds()).toEqual([1, 2, 3])
   })
 
+  it('runs the queries of an instance derived from the transaction (withoutPlugins) inside it', async () => {
+    const failed = run(dialect, db, async (trx) => {
+      await trx.withoutPlugins().insertInto('items').values({ id: 1, owner: 1 }).execute()
+      expect(await trx.selectFrom('items').select('id').execute()).toEqual([{ id: 1 }])
+      throw new Error('changed my mind')
+    })
+    await expect(failed).rejects.toThrow('changed my mind')
+    expect(committedIds()).toEqual([])
+  })
+
   it('rolls back what a transaction ran through runStatement when it fails', async () => {
     const failed = run(dialect, db, async (trx) => {
       await runStatement(trx, 'insert into items (id, owner) values (?, ?)', [1, 1])
