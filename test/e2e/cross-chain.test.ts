@@ -4,7 +4,7 @@ import bs58 from 'bs58'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CrossChainQuote, Payment } from '../../src/client/types.js'
 import { ManualClock } from '../../sandbox/clock.js'
-import { rawRequest, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
+import { rawRequest, ledgerSupply, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
 import { refusal } from '../helpers/refusal.js'
 
 type Quote = CrossChainQuote
@@ -116,7 +116,7 @@ describe('cross-chain quotes', () => {
   })
 
   it('conserves USDC: the bridge mints what it delivers', async () => {
-    const report = await sandbox.context.db.transaction().execute((trx) => sandbox.context.ledger.checkInvariants(trx))
+    const report = await ledgerSupply(sandbox)
     expect(report.usdc.circulating).toBe(report.usdc.issued)
   })
 })

@@ -5,7 +5,7 @@ import type { Payment } from '../../src/client/types.js'
 import { PayboxClient } from '../../src/client/paybox-client.js'
 import { ManualClock } from '../../sandbox/clock.js'
 import { refusal } from '../helpers/refusal.js'
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
+import { ledgerSupply, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
 import { waitFor } from '../helpers/wait.js'
 import { startWebhookReceiver } from '../helpers/webhook-receiver.js'
 
@@ -150,7 +150,7 @@ describe('escrow', () => {
   })
 
   it('conserves USDC through every escrow movement', async () => {
-    const report = await sandbox.context.db.transaction().execute((trx) => sandbox.context.ledger.checkInvariants(trx))
+    const report = await ledgerSupply(sandbox)
     expect(report.usdc.circulating).toBe(report.usdc.issued)
   })
 })

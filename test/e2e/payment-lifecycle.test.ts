@@ -3,8 +3,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Payment } from '../../src/client/types.js'
 import { ManualClock } from '../../sandbox/clock.js'
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
+import { ledgerSupply, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
 import { refusal } from '../helpers/refusal.js'
+import { runTransaction } from '../../sandbox/db/database.js'
 
 const START = Date.UTC(2026, 10, 21, 12, 0, 0)
 
@@ -94,7 +95,7 @@ describe('the payment lifecycle', () => {
       expect(paid).toMatchObject({ status: 'paid', settlement_status: 'processing' })
       expect(paid.settlement_stellarTxId).toMatch(/^[0-9a-f]{64}$/)
 
-      const closed = await timed.context.db.transaction().execute((trx) => timed.context.ledger.closeLedger(trx))
+      const closed = await runTransaction(timed.context.db, (trx) => timed.context.ledger.closeLedger(trx))
       const settled = await timed.direct.payments.get(payment.id)
       expect(settled.settlement_status).toBe('paid')
       expect(settled.history.at(-1)).toMatchObject({ status: 'settled', description: `Settled to the merchant account in ledger ${closed.sequence}` })
@@ -184,7 +185,7 @@ describe('the payment lifecycle', () => {
       clock.advance(30 * 60 * 1000)
       const params = new URL(payment.qrCode).searchParams
       const [customer] = await sandbox.context.ledger.listAccounts(sandbox.context.db, { role: 'customer' })
-      await sandbox.context.db.transaction().execute((trx) =>
+      await runTransaction(sandbox.context.db, (trx) =>
         sandbox.context.ledger.transfer(trx, { from: customer!.publicKey, to: params.get('destination')!, asset: 'USDC', amount: 100_000_000n, memo: params.get('memo')! }),
       )
       const after = await sandbox.direct.payments.get(payment.id)
@@ -202,7 +203,7 @@ describe('the payment lifecycle', () => {
   })
 
   it('conserves USDC across everything above', async () => {
-    const report = await sandbox.context.db.transaction().execute((trx) => sandbox.context.ledger.checkInvariants(trx))
+    const report = await ledgerSupply(sandbox)
     expect(report.usdc.circulating).toBe(report.usdc.issued)
   })
 })

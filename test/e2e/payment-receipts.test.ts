@@ -1,8 +1,9 @@
 import { Keypair, TransactionBuilder } from '@stellar/stellar-sdk'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ManualClock } from '../../sandbox/clock.js'
-import { rawRequest, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
+import { rawRequest, ledgerSupply, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
 import { refusal } from '../helpers/refusal.js'
+import { runTransaction } from '../../sandbox/db/database.js'
 
 const START = Date.UTC(2026, 10, 21, 12, 0, 0)
 
@@ -64,13 +65,13 @@ describe('customers paying over the ledger', () => {
     const params = new URL(payment.qrCode).searchParams
     const { db, ledger } = sandbox.context
     const [customer] = await ledger.listAccounts(db, { role: 'customer' })
-    await db.transaction().execute((trx) =>
+    await runTransaction(db, (trx) =>
       ledger.transfer(trx, { from: customer!.publicKey, to: params.get('destination')!, asset: 'USDC', amount: 30_000_000n, memo: params.get('memo')! }),
     )
     expect(await sandbox.direct.payments.get(payment.id)).toMatchObject({ status: 'paid', amount_paid: 300 })
 
     const before = await sandbox.direct.payments.list()
-    await db.transaction().execute((trx) =>
+    await runTransaction(db, (trx) =>
       ledger.transfer(trx, { from: customer!.publicKey, to: params.get('destination')!, asset: 'USDC', amount: 10_000_000n, memo: 'pb-unknown' }),
     )
     expect(await sandbox.direct.payments.list()).toEqual(before)
@@ -121,7 +122,7 @@ describe('customers paying over the ledger', () => {
 
   it('conserves USDC across every movement', async () => {
     // checkInvariants throws on any negative balance or unbalanced books.
-    const supply = await sandbox.context.db.transaction().execute((trx) => sandbox.context.ledger.checkInvariants(trx))
+    const supply = await ledgerSupply(sandbox)
     expect(supply.usdc).toEqual({ issued: 5n * 1_000_000n * 10_000_000n, circulating: 5n * 1_000_000n * 10_000_000n })
     expect(supply.xlm.inAccounts + supply.xlm.feePool).toBe(supply.xlm.totalCoins)
     const accounts = await sandbox.context.ledger.listAccounts(sandbox.context.db)

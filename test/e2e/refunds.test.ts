@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page, Payment, Refund } from '../../src/client/types.js'
 import { ManualClock } from '../../sandbox/clock.js'
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
+import { ledgerSupply, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
 import { refusal } from '../helpers/refusal.js'
 
 describe('refunds', () => {
@@ -170,7 +170,7 @@ describe('refunds', () => {
   })
 
   it('conserves USDC through every refund', async () => {
-    const report = await sandbox.context.db.transaction().execute((trx) => sandbox.context.ledger.checkInvariants(trx))
+    const report = await ledgerSupply(sandbox)
     expect(report.usdc.circulating).toBe(report.usdc.issued)
   })
 })

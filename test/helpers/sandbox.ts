@@ -6,6 +6,8 @@ import path from 'node:path'
 import { afterAll, beforeAll } from 'vitest'
 import { PayboxClient } from '../../src/client/paybox-client.js'
 import { signDigest } from '../../src/signing.js'
+import { runTransaction } from '../../sandbox/db/database.js'
+import type { SupplyReport } from '../../sandbox/ledger/ledger-service.js'
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sandbox/server.js'
 
 export interface TestSandbox extends RunningSandbox {
@@ -15,6 +17,11 @@ export interface TestSandbox extends RunningSandbox {
   escrow: PayboxClient
   admin: PayboxClient
   dbFile: string
+}
+
+/** The ledger's supply report, read in one transaction (checkInvariants throws on broken books). */
+export function ledgerSupply(sandbox: Pick<RunningSandbox, 'context'>): Promise<SupplyReport> {
+  return runTransaction(sandbox.context.db, (trx) => sandbox.context.ledger.checkInvariants(trx))
 }
 
 export function temporaryDir(prefix = 'paybox-test-'): string {

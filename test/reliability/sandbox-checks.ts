@@ -2,7 +2,7 @@
 // payments by idempotency key, gapless invoice numbers, the ledger's invariants, the webhook
 // outbox. Shared by the crash-safety and two-process tests.
 import { systemClock } from '../../sandbox/clock.js'
-import { openDatabase } from '../../sandbox/db/database.js'
+import { openDatabase, runTransaction } from '../../sandbox/db/database.js'
 import type { WebhookDeliveriesTable } from '../../sandbox/db/schema.js'
 import { LedgerService, type SupplyReport } from '../../sandbox/ledger/ledger-service.js'
 import { rawRequest, type RawResponse } from '../helpers/sandbox.js'
@@ -70,7 +70,7 @@ export async function inspectDatabaseFile(file: string): Promise<{ supply: Suppl
   const db = await openDatabase({ file })
   try {
     const ledger = new LedgerService({ clock: systemClock })
-    return await db.transaction().execute(async (trx) => ({
+    return await runTransaction(db, async (trx) => ({
       supply: await ledger.checkInvariants(trx),
       deliveries: await trx.selectFrom('webhook_deliveries').selectAll().orderBy('sequence').execute(),
     }))

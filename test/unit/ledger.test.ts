@@ -2,7 +2,7 @@ import { Account, Asset, Keypair, Operation, TransactionBuilder, type Transactio
 import { afterEach, describe, expect, it } from 'vitest'
 import { bootstrap, CUSTOMER_USDC_ENDOWMENT, CUSTOMER_WALLET_COUNT, type SandboxIdentity } from '../../sandbox/bootstrap.js'
 import { ManualClock } from '../../sandbox/clock.js'
-import { openDatabase, type SandboxDb } from '../../sandbox/db/database.js'
+import { openDatabase, runTransaction, type SandboxDb } from '../../sandbox/db/database.js'
 import {
   GENESIS_XLM_ENDOWMENT,
   newKeypair,
@@ -50,10 +50,10 @@ async function newSandboxLedger(options: { seed?: string; closeMode?: LedgerClos
 }
 
 const transfer = (t: TestLedger, input: TransferInput): Promise<LedgerTransaction> =>
-  t.db.transaction().execute((trx) => t.ledger.transfer(trx, input))
+  runTransaction(t.db, (trx) => t.ledger.transfer(trx, input))
 
 const applyEnvelope = (t: TestLedger, envelope: string): Promise<LedgerTransaction> =>
-  t.db.transaction().execute((trx) => t.ledger.applyEnvelope(trx, envelope))
+  runTransaction(t.db, (trx) => t.ledger.applyEnvelope(trx, envelope))
 
 async function keypairOf(db: SandboxDb, publicKey: string): Promise<Keypair> {
   const row = await findAccount(db, publicKey)
@@ -401,7 +401,7 @@ describe('payments of several accounts in one transaction', () => {
   it('signs with every operation source, applies all of it, and sets each operation source apart', async () => {
     const t = await newSandboxLedger()
     const [a, b, c] = t.customers as [string, string, string]
-    const tx = await t.db.transaction().execute((trx) =>
+    const tx = await runTransaction(t.db, (trx) =>
       t.ledger.pay(trx, {
         source: a,
         payments: [
@@ -426,7 +426,7 @@ describe('payments of several accounts in one transaction', () => {
     const t = await newSandboxLedger()
     const [a, b, c] = t.customers as [string, string, string]
     const before = await snapshot(t.db)
-    const attempt = t.db.transaction().execute((trx) =>
+    const attempt = runTransaction(t.db, (trx) =>
       t.ledger.pay(trx, {
         source: a,
         payments: [
@@ -495,7 +495,7 @@ describe('ledger closing', () => {
     expect(await t.ledger.currentLedger(t.db)).toMatchObject({ sequence: first, closedAt: null, transactionCount: 3 })
 
     t.clock.advance(5_000)
-    const closed = await t.db.transaction().execute((trx) => t.ledger.closeLedger(trx))
+    const closed = await runTransaction(t.db, (trx) => t.ledger.closeLedger(trx))
     expect(closed).toMatchObject({ sequence: first, transactionCount: 3, closedAt: GENESIS_TIME + 5_000 })
     const next = await transfer(t, { from: t.customers[3]!, to: t.merchants[1]!, asset: 'USDC', amount: 7n })
     expect(next.ledgerSequence).toBe(first + 1)
