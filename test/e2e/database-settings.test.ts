@@ -1,0 +1,40 @@
+// The durability promise in the README rests on these settings of the sandbox's SQLite file:
+// WAL with synchronous=NORMAL by default, FULL with --durable, the database readable by its
+// owner only, and the checkpoint and cache sizes docs/performance.md explains.
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { WAL_FALLBACK_CHECKPOINT_PAGES, sqliteHandleOf } from '../../sandbox/db/database.js'
+import { startSandbox, type RunningSandbox } from '../../sandbox/server.js'
+import { temporaryDir } from '../helpers/sandbox.js'
+
+const SYNCHRONOUS = { NORMAL: 1, FULL: 2 }
+
+describe('the sandbox database file', () => {
+  let running: RunningSandbox | undefined
+  afterEach(async () => {
+    await running?.stop()
+    running = undefined
+  })
+
+  const start = async (durable?: boolean) => {
+    const file = path.join(temporaryDir(), 'sandbox.db')
+    running = await startSandbox({ port: 0, db: file, durable, log: () => {} })
+    return { file, handle: sqliteHandleOf(running.context.db) }
+  }
+
+  it('is a WAL database synced at checkpoints (NORMAL), readable by its owner only', async () => {
+    const { file, handle } = await start()
+    expect(handle.pragma('journal_mode', { simple: true })).toBe('wal')
+    expect(handle.pragma('synchronous', { simple: true })).toBe(SYNCHRONOUS.NORMAL)
+    expect(handle.pragma('foreign_keys', { simple: true })).toBe(1)
+    expect(handle.pragma('wal_autocheckpoint', { simple: true })).toBe(WAL_FALLBACK_CHECKPOINT_PAGES)
+    expect(handle.pragma('cache_size', { simple: true })).toBe(-32_768)
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600)
+  })
+
+  it('syncs every commit with durable (sandbox start --durable)', async () => {
+    const { handle } = await start(true)
+    expect(handle.pragma('synchronous', { simple: true })).toBe(SYNCHRONOUS.FULL)
+  })
+})
