@@ -74,7 +74,6 @@ class Lease implements DatabaseConnection {
     release?.()
   }
 
-  // eslint-disable-next-line require-yield
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error('Streaming queries are not used by the sandbox')
   }

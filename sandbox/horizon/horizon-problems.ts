@@ -4,7 +4,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express'
 import { ZodError } from 'zod'
 import { HttpError, clientErrorStatus, describeZodError } from '../http/errors.js'
-import { LedgerError } from '../ledger/ledger-errors.js'
+import type { LedgerError } from '../ledger/ledger-errors.js'
 import { failureResultXdr } from './horizon-results.js'
 
 const PROBLEM_TYPE_BASE = 'https://stellar.org/horizon-errors/'

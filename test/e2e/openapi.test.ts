@@ -16,7 +16,7 @@ import { webhookReceiverForSuite } from '../helpers/webhook-receiver.js'
 const Ajv2020 = Ajv2020Module.default
 const addFormats = addFormatsModule.default
 
-type Json = Record<string, any>
+type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any -- walks arbitrary OpenAPI JSON
 
 interface RegisteredRoute {
   method: string

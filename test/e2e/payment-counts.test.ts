@@ -88,10 +88,22 @@ describe('date-filtered payment list totals', () => {
     try {
       const where = ['merchant_id = ?']
       const params: Array<string | number> = [merchantId]
-      if (filter.status !== undefined) where.push('status = ?') && params.push(filter.status)
-      if (filter.storeId !== undefined) where.push('store_id = ?') && params.push(filter.storeId)
-      if (from !== undefined) where.push('created_at >= ?') && params.push(from)
-      if (to !== undefined) where.push('created_at <= ?') && params.push(to)
+      if (filter.status !== undefined) {
+        where.push('status = ?')
+        params.push(filter.status)
+      }
+      if (filter.storeId !== undefined) {
+        where.push('store_id = ?')
+        params.push(filter.storeId)
+      }
+      if (from !== undefined) {
+        where.push('created_at >= ?')
+        params.push(from)
+      }
+      if (to !== undefined) {
+        where.push('created_at <= ?')
+        params.push(to)
+      }
       return (db.prepare(`select count(*) as n from payments where ${where.join(' and ')}`).get(...params) as { n: number }).n
     } finally {
       db.close()
