@@ -4,6 +4,7 @@ import type { SandboxIdentity } from './bootstrap.js'
 import type { AdvanceableClock, Clock } from './clock.js'
 import type { SandboxDb } from './db/database.js'
 import type { LedgerService } from './ledger/ledger-service.js'
+import type { PaymentChanges } from './payments/payment-changes.js'
 import type { RandomSource } from './random.js'
 import type { WebhookDispatcher } from './webhooks/webhook-dispatcher.js'
 
@@ -19,6 +20,8 @@ export interface SandboxContext {
   identity: SandboxIdentity
   /** The simulated Stellar network every movement of money goes through. */
   ledger: LedgerService
+  /** Writes payment changes, and runs what follows each (sandbox/reactions.ts). */
+  payments: PaymentChanges
   /** Sends webhook deliveries in the background and tells listeners about them. */
   webhooks: WebhookDispatcher
   log: (line: string) => void

@@ -19,11 +19,11 @@ import { isStream } from './http/streams.js'
 import { LedgerCloser } from './ledger/ledger-closer.js'
 import { LedgerService } from './ledger/ledger-service.js'
 import { findMerchantByApiKey, listMerchants } from './merchants/merchant-repository.js'
-import { paymentReceiver } from './payments/payment-receipts.js'
+import { PaymentChanges } from './payments/payment-changes.js'
 import { paymentAnswers } from './payments/payment-routes.js'
+import { wireReactions } from './reactions.js'
 import { toMerchantCredentials, type MerchantCredentials } from './merchants/merchant-service.js'
 import { cryptoRandom, seededRandom, type RandomSource } from './random.js'
-import { completeSettlements } from './settlement/settlement-service.js'
 import { loadBusinessClock, readFrozenAtMs, writeFrozenAt } from './simulation/clock-service.js'
 import { DUE_WORK_INTERVAL_MS, startDueWorkSweeper } from './simulation/due-work-sweeper.js'
 import { GateBusyError, RequestGate } from './snapshots/request-gate.js'
@@ -150,9 +150,8 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       pollMs: options.webhookPollMs,
       log,
     })
-    const context: SandboxContext = { db, clock, wallClock, random, publicUrl, identity, ledger, webhooks, log }
-    ledger.onApplied(paymentReceiver(context))
-    ledger.onClosed(completeSettlements)
+    const context: SandboxContext = { db, clock, wallClock, random, publicUrl, identity, ledger, payments: new PaymentChanges(), webhooks, log }
+    wireReactions(context)
     const closer = ledgerClose === 'instant' ? undefined : new LedgerCloser(db, ledger, { intervalMs: ledgerClose, onError: (e) => log(`Ledger close failed: ${String(e)}`) })
     closer?.start()
     const health = new HealthService(context, { webhookTimeoutMs: options.webhookTimeoutMs, wallClock })

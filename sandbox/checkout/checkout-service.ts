@@ -53,7 +53,7 @@ const DECLINED = 'customer wallet declined'
 
 /** Runs one button on a payment already checked against its token; returns the payment after it. */
 export function runCheckoutAction(
-  ctx: Pick<SandboxContext, 'clock' | 'ledger'>,
+  ctx: Pick<SandboxContext, 'clock' | 'ledger' | 'payments'>,
   db: Kysely<Database>,
   payment: PaymentRow,
   action: CheckoutAction,

@@ -7,11 +7,11 @@ import { formatUsdcAmount } from '../../src/money.js'
 import type { SandboxContext } from '../context.js'
 import type { Database, LedgerAssetCode, PaymentRow } from '../db/schema.js'
 import { conflict, refusedByLedgerAs } from '../http/errors.js'
-import { appendHistory, moveSettlementTo, moveTo, savePaymentChange } from '../payments/payment-lifecycle.js'
+import { appendHistory, moveSettlementTo, moveTo } from '../payments/payment-lifecycle.js'
 import { findDueEscrows, findPaymentById } from '../payments/payment-repository.js'
 import { handleDueInBatches } from '../simulation/due-batches.js'
 
-type EscrowContext = Pick<SandboxContext, 'clock' | 'ledger' | 'identity'>
+type EscrowContext = Pick<SandboxContext, 'clock' | 'ledger' | 'identity' | 'payments'>
 
 /** The platform fee on a release: amount × bps / 10000, rounded down to the stroop (in the payee's favour). */
 export const escrowFee = (amount: bigint, bps: number): bigint => (amount * BigInt(bps)) / 10_000n
@@ -47,7 +47,7 @@ export async function releaseEscrow(ctx: EscrowContext, db: Kysely<Database>, pa
   await ctx.ledger.inOneLedger(db, async () => {
     const { hash } = await refusedByLedgerAs(409, 'the release', () => ctx.ledger.pay(db, { source: custody, payments: parts, memo: payment.memo }))
     const description = `Escrow released: ${formatUsdcAmount(held - fee)} to ${payment.escrow_payee}, platform fee ${formatUsdcAmount(fee)} (${payment.escrow_fee_bps} bps)`
-    await savePaymentChange(db, payment, {
+    await ctx.payments.save(db, payment, {
       ...moveSettlementTo(payment, 'processing', description, now),
       settlement_amount: Number(held - fee),
       settlement_fee: Number(fee),
@@ -67,15 +67,15 @@ export async function failEscrow(ctx: EscrowContext, db: Kysely<Database>, payme
   const now = ctx.clock.now()
   const failed = moveTo(payment, 'failed', `Escrow funding failed: ${reason}`, now)
   const history = appendHistory(failed.history, { time: now, status: 'escrow_failed', description: 'Escrow order failed' })
-  return savePaymentChange(db, payment, { ...failed, history, escrow_status: 'failed' })
+  return ctx.payments.save(db, payment, { ...failed, history, escrow_status: 'failed' })
 }
 
 /** Orders not funded by their escrow expiry fail, and their payments expire; returns how many. */
-export function failDueEscrows(ctx: Pick<SandboxContext, 'db' | 'clock'>): Promise<number> {
+export function failDueEscrows(ctx: Pick<SandboxContext, 'db' | 'clock' | 'payments'>): Promise<number> {
   return handleDueInBatches(ctx, findDueEscrows, (db, payment, now) => {
     const payable = payment.status === 'open' || payment.status === 'underpaid'
     const change = payable ? moveTo(payment, 'expired', 'Escrow order not funded by its expiry', now) : { history: payment.history, updated_at: now }
     const history = appendHistory(change.history, { time: now, status: 'escrow_failed', description: 'Escrow order expired unfunded' })
-    return savePaymentChange(db, payment, { ...change, history, escrow_status: 'failed' })
+    return ctx.payments.save(db, payment, { ...change, history, escrow_status: 'failed' })
   })
 }

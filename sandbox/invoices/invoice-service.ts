@@ -7,7 +7,7 @@ import { findCustomerForMerchant, insertCustomer } from '../customers/customer-r
 import type { CustomerRow, Database, InvoiceRow, InvoiceSettingsRow, MerchantRow } from '../db/schema.js'
 import { badRequest, conflict, notFound } from '../http/errors.js'
 import type { PageRequest } from '../http/pagination.js'
-import { moveTo, savePaymentChange } from '../payments/payment-lifecycle.js'
+import { moveTo } from '../payments/payment-lifecycle.js'
 import { findPaymentById } from '../payments/payment-repository.js'
 import { MAX_AMOUNT_VALUE } from '../payments/payment-schemas.js'
 import { MAX_USDC_STROOPS, createPayment } from '../payments/payment-service.js'
@@ -172,7 +172,7 @@ export function listInvoices(db: Kysely<Database>, merchant: MerchantRow, filter
 }
 
 /** Voids an unpaid invoice and expires its payment link (spec 3.1); a paid invoice needs a refund instead. */
-export async function cancelInvoice(ctx: Pick<SandboxContext, 'clock'>, db: Kysely<Database>, merchant: MerchantRow, id: string): Promise<InvoiceRow> {
+export async function cancelInvoice(ctx: Pick<SandboxContext, 'clock' | 'payments'>, db: Kysely<Database>, merchant: MerchantRow, id: string): Promise<InvoiceRow> {
   const invoice = await getInvoice(db, merchant, id)
   if (invoice.status === 'paid') {
     throw conflict('Conflict', `Invoice ${invoice.invoice_number} is paid and cannot be voided; issue a refund on its payment ${invoice.payment_id} instead`)
@@ -181,7 +181,7 @@ export async function cancelInvoice(ctx: Pick<SandboxContext, 'clock'>, db: Kyse
   const now = ctx.clock.now()
   const payment = await findPaymentById(db, invoice.payment_id)
   if (payment && (payment.status === 'open' || payment.status === 'underpaid')) {
-    await savePaymentChange(db, payment, { ...moveTo(payment, 'expired', `Payment link expired: invoice ${invoice.invoice_number} voided`, now), expires_at: now })
+    await ctx.payments.save(db, payment, { ...moveTo(payment, 'expired', `Payment link expired: invoice ${invoice.invoice_number} voided`, now), expires_at: now })
   }
   const voided = { status: 'voided' as const, updated_at: now }
   await updateInvoice(db, invoice.id, voided)

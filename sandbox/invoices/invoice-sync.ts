@@ -8,8 +8,8 @@ import { handleDueInBatches } from '../simulation/due-batches.js'
 import { findInvoiceByPayment, findOverdueCandidates, updateInvoice } from './invoice-repository.js'
 
 /** Called with every payment change, in its transaction. */
-export async function followPaymentIntoInvoice(db: Kysely<Database>, before: PaymentRow, after: PaymentRow): Promise<void> {
-  if (after.status !== 'paid' || before.status === 'paid') return
+export async function followPaymentIntoInvoice(db: Kysely<Database>, before: PaymentRow | undefined, after: PaymentRow): Promise<void> {
+  if (after.status !== 'paid' || before?.status === 'paid') return
   const invoice = await findInvoiceByPayment(db, after.id)
   if (invoice && (invoice.status === 'sent' || invoice.status === 'overdue')) {
     await updateInvoice(db, invoice.id, { status: 'paid', updated_at: after.updated_at })

@@ -4,7 +4,7 @@
 import { z } from 'zod'
 import { HORIZON_PATH, submitForm } from '../horizon/horizon-routes.js'
 import { pageQuery, recordQuery } from '../horizon/horizon-paging.js'
-import type { Operation } from './operations.js'
+import type { Operation } from './operation.js'
 
 export const HORIZON_REQUEST_SCHEMAS: Record<string, z.ZodType> = { HorizonSubmitForm: submitForm }
 

@@ -1,10 +1,10 @@
 // Open payments whose expiresAt has passed on the business clock become expired.
 import type { SandboxContext } from '../context.js'
 import { handleDueInBatches } from '../simulation/due-batches.js'
-import { moveTo, savePaymentChange } from './payment-lifecycle.js'
+import { moveTo } from './payment-lifecycle.js'
 import { findDuePayments } from './payment-repository.js'
 
 /** Expires every due payment; returns how many it expired. */
-export function expireDuePayments(ctx: Pick<SandboxContext, 'db' | 'clock'>): Promise<number> {
-  return handleDueInBatches(ctx, findDuePayments, (db, payment, now) => savePaymentChange(db, payment, moveTo(payment, 'expired', 'Payment expired', now)))
+export function expireDuePayments(ctx: Pick<SandboxContext, 'db' | 'clock' | 'payments'>): Promise<number> {
+  return handleDueInBatches(ctx, findDuePayments, (db, payment, now) => ctx.payments.save(db, payment, moveTo(payment, 'expired', 'Payment expired', now)))
 }

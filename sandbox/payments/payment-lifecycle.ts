@@ -1,16 +1,14 @@
 // The payment state machines (docs/payment-lifecycle.md): `status` and `settlement_status`.
 // Pure: given a payment row and what happened, they say whether the move is allowed and what
-// the row becomes. Services persist the result with savePaymentChange; nothing else changes a
-// payment's status.
-import type { Kysely } from 'kysely'
-import type { Database, PaymentRow, PaymentUpdate } from '../db/schema.js'
+// the row becomes. Services persist the result with PaymentChanges (payment-changes.ts); nothing
+// else changes a payment's status.
+import type { HistoryEntry } from '../../src/client/types.js'
+import type { PaymentRow } from '../db/schema.js'
 import { toIso } from '../clock.js'
 import { conflict } from '../http/errors.js'
-import { followPaymentIntoInvoice } from '../invoices/invoice-sync.js'
-import { recordPaymentEvent } from '../webhooks/webhook-events.js'
-import { updatePayment } from './payment-repository.js'
 import type { PaymentStatus } from './payment-schemas.js'
-import type { HistoryEntry } from './payment-service.js'
+
+export type { HistoryEntry }
 
 /** Where each status may go next. paid, expired, failed and canceled are final. */
 export const PAYMENT_TRANSITIONS: Readonly<Record<PaymentStatus, readonly PaymentStatus[]>> = {
@@ -93,16 +91,4 @@ export function appendHistory(historyJson: string, entry: HistoryEntry): string 
   const history = JSON.parse(historyJson) as HistoryEntry[]
   history.push(entry)
   return JSON.stringify(history)
-}
-
-/**
- * Writes a change to a payment, logs the webhook event it makes (if any) and moves its
- * invoice along, all in the same transaction, and returns the row as it now is.
- */
-export async function savePaymentChange(db: Kysely<Database>, payment: PaymentRow, changes: PaymentUpdate): Promise<PaymentRow> {
-  await updatePayment(db, payment.id, changes)
-  const after = { ...payment, ...changes } as PaymentRow
-  await recordPaymentEvent(db, payment, after)
-  await followPaymentIntoInvoice(db, payment, after)
-  return after
 }

@@ -6,12 +6,16 @@ import type { Kysely } from 'kysely'
 import { divideRoundHalfUp, formatUsdcAmount } from '../../src/money.js'
 import type { Database, PaymentRow } from '../db/schema.js'
 import type { AppliedListener, LedgerTransaction } from '../ledger/ledger-service.js'
-import { startSettlement, type SettlementDeps } from '../settlement/settlement-service.js'
-import { appendHistory, moveTo, savePaymentChange, statusAt } from './payment-lifecycle.js'
+import type { PaymentChanges } from './payment-changes.js'
+import { appendHistory, moveTo, statusAt } from './payment-lifecycle.js'
 import { findPaymentByMemo } from './payment-repository.js'
 
+interface ReceiptDeps {
+  payments: PaymentChanges
+}
+
 /** The ledger listener: credits the payment whose memo a transaction carries, if any. */
-export function paymentReceiver(deps: SettlementDeps): AppliedListener {
+export function paymentReceiver(deps: ReceiptDeps): AppliedListener {
   return async (db, tx) => {
     if (tx.memoType !== 'text' || !tx.memo) return
     const payment = await findPaymentByMemo(db, tx.memo)
@@ -35,7 +39,7 @@ export function usdcForValue(payment: Pick<PaymentRow, 'amount_value' | 'usdc_am
 }
 
 async function recordReceipt(
-  deps: SettlementDeps,
+  deps: ReceiptDeps,
   db: Kysely<Database>,
   payment: PaymentRow,
   received: bigint,
@@ -53,7 +57,7 @@ async function recordReceipt(
   // Money for an open payment past its expiry, not yet swept: the payment expires first, as it
   // would have, and the money lands without counting towards it.
   if (statusAt(payment, now) !== payment.status) {
-    await savePaymentChange(db, payment, moveTo(payment, 'expired', 'Payment expired', now))
+    await deps.payments.save(db, payment, moveTo(payment, 'expired', 'Payment expired', now))
     return
   }
   if (payment.status === 'open' || payment.status === 'underpaid') {
@@ -63,8 +67,7 @@ async function recordReceipt(
       target === payment.status
         ? { history: appendHistory(payment.history, { time: now, status: target, description }), updated_at: now }
         : moveTo(payment, target, description, now)
-    const updated = await savePaymentChange(db, payment, { ...receipt, ...change })
-    if (target === 'paid') await startSettlement(deps, db, updated, now)
+    await deps.payments.save(db, payment, { ...receipt, ...change })
     return
   }
   // A paid payment takes an overpayment, which stays in the merchant's account as received (it
@@ -72,6 +75,6 @@ async function recordReceipt(
   // landed on the ledger all the same.
   if (payment.status === 'paid') {
     const history = appendHistory(payment.history, { time: now, status: 'paid', description: `Additional payment received (${usdc})` })
-    await savePaymentChange(db, payment, { ...receipt, history, updated_at: now })
+    await deps.payments.save(db, payment, { ...receipt, history, updated_at: now })
   }
 }

@@ -8,7 +8,7 @@ import type { PaymentRow } from '../db/schema.js'
 import { publicLink } from '../http/public-url.js'
 import { USDC_ASSET_CODE } from '../ledger/ledger-accounts.js'
 import { buildPayUri } from '../ledger/sep7.js'
-import type { HistoryEntry } from './payment-service.js'
+import type { HistoryEntry } from './payment-lifecycle.js'
 
 export interface PaymentLinks {
   publicUrl: string

@@ -9,9 +9,7 @@ import { USDC_SCALE, formatDecimalShort } from '../../src/money.js'
 import type { PageRequest } from '../http/pagination.js'
 import { isAccountAddress } from '../ledger/ledger-accounts.js'
 import { base64url, hex } from '../random.js'
-import { startSettlement, type SettlementDeps } from '../settlement/settlement-service.js'
-import { recordPaymentEvent } from '../webhooks/webhook-events.js'
-import { moveTo, savePaymentChange } from './payment-lifecycle.js'
+import { moveTo, type HistoryEntry } from './payment-lifecycle.js'
 import {
   findPaymentById,
   findPaymentForMerchant,
@@ -26,12 +24,6 @@ export const DEFAULT_EXPIRY_MS = 30 * 60 * 1000
 export const DEFAULT_ESCROW_EXPIRY_MS = 7 * 24 * 60 * 60 * 1000
 /** USDC above this, per payment, is refused: it keeps every stroop count a safe integer. */
 export const MAX_USDC_STROOPS = 10n ** 15n
-
-export interface HistoryEntry {
-  time: number
-  status: string
-  description: string
-}
 
 const ESCROW_FIELDS = ['escrowPayee', 'escrowPlatformFee', 'escrowExpiresAt'] as const
 
@@ -103,7 +95,7 @@ export async function createPayment(
     version: 0,
   }
   await insertPayment(db, payment)
-  await recordPaymentEvent(db, undefined, payment)
+  await ctx.payments.created(db, payment)
   return payment
 }
 
@@ -155,7 +147,7 @@ export function listPayments(db: Kysely<Database>, merchant: MerchantRow, filter
  * and that amount settles. Anything else is refused with the reason.
  */
 export async function acceptUnderpayment(
-  deps: SettlementDeps & Pick<SandboxContext, 'clock'>,
+  ctx: Pick<SandboxContext, 'clock' | 'payments'>,
   db: Kysely<Database>,
   merchant: MerchantRow,
   id: string,
@@ -164,10 +156,9 @@ export async function acceptUnderpayment(
   if (payment.status !== 'underpaid') {
     throw badRequest(`Payment ${payment.id} is ${payment.status}; only an underpaid payment can have its underpayment accepted`)
   }
-  const now = deps.clock.now()
+  const now = ctx.clock.now()
   const received = `${formatDecimalShort(BigInt(payment.usdc_received), USDC_SCALE)} of ${formatDecimalShort(BigInt(payment.usdc_amount), USDC_SCALE)} USDC`
-  const accepted = await savePaymentChange(db, payment, moveTo(payment, 'paid', `Underpayment accepted (${received} received)`, now))
-  await startSettlement(deps, db, accepted, now)
+  await ctx.payments.save(db, payment, moveTo(payment, 'paid', `Underpayment accepted (${received} received)`, now))
   // As it is now: the settlement's ledger may already have closed.
   return (await findPaymentById(db, payment.id))!
 }

@@ -11,14 +11,14 @@ import type { SandboxContext } from '../context.js'
 import type { Database, MerchantRow, PaymentRow, RefundRow } from '../db/schema.js'
 import { badRequest, conflict, notFound, refusedByLedgerAs } from '../http/errors.js'
 import type { PageRequest } from '../http/pagination.js'
-import { appendHistory, moveTo, savePaymentChange } from '../payments/payment-lifecycle.js'
+import { appendHistory, moveTo } from '../payments/payment-lifecycle.js'
 import { amountPaidFor, usdcForValue } from '../payments/payment-receipts.js'
 import { getPayment } from '../payments/payment-service.js'
 import { findRefundForMerchant, insertRefund, listRefunds as listRefundRows } from './refund-repository.js'
 import type { CreateRefundBody } from './refund-schemas.js'
 
 export async function refundPayment(
-  ctx: Pick<SandboxContext, 'clock' | 'random' | 'ledger' | 'identity'>,
+  ctx: Pick<SandboxContext, 'clock' | 'random' | 'ledger' | 'identity' | 'payments'>,
   db: Kysely<Database>,
   merchant: MerchantRow,
   paymentId: string,
@@ -65,7 +65,7 @@ export async function refundPayment(
     payment.status === 'underpaid'
       ? moveTo(payment, 'canceled', `${description}; underpaid payment canceled`, now)
       : { history: appendHistory(payment.history, { time: now, status: 'refunded', description }), updated_at: now }
-  return { refund, payment: await savePaymentChange(db, payment, { ...change, ...refunded }) }
+  return { refund, payment: await ctx.payments.save(db, payment, { ...change, ...refunded }) }
 }
 
 /** The USDC to refund for `value` smallest units of the pricing currency, or all that is left. */

@@ -10,24 +10,33 @@ import type { SandboxIdentity } from '../bootstrap.js'
 import type { Database, PaymentRow } from '../db/schema.js'
 import { feeFor } from '../fees/fee-tiers.js'
 import { merchantFeeTier } from '../fees/fee-tier-service.js'
-import type { LedgerInfo, LedgerService } from '../ledger/ledger-service.js'
+import type { ClosedListener, LedgerService } from '../ledger/ledger-service.js'
 import { findMerchantById } from '../merchants/merchant-repository.js'
-import { appendHistory, moveSettlementTo, savePaymentChange } from '../payments/payment-lifecycle.js'
+import type { PaymentChangeEffect, PaymentChanges } from '../payments/payment-changes.js'
+import { appendHistory, moveSettlementTo } from '../payments/payment-lifecycle.js'
 import { findSettlementsInLedgers } from '../payments/payment-repository.js'
 
 export interface SettlementDeps {
   ledger: LedgerService
   identity: Pick<SandboxIdentity, 'platformFeeAccount'>
+  payments: PaymentChanges
+}
+
+/** The payment-change effect: a payment that has just become paid starts settling. */
+export function settleWhenPaid(deps: SettlementDeps): PaymentChangeEffect {
+  return async (db, before, after) => {
+    if (after.status === 'paid' && before !== undefined && before.status !== 'paid') await startSettlement(deps, db, after, after.updated_at)
+  }
 }
 
 /**
  * Starts settling a payment that has just become paid, in the caller's transaction, and
  * returns the row as it now is. Everything received settles, overpayments included.
  */
-export async function startSettlement(deps: SettlementDeps, db: Kysely<Database>, payment: PaymentRow, now: number): Promise<PaymentRow> {
+async function startSettlement(deps: SettlementDeps, db: Kysely<Database>, payment: PaymentRow, now: number): Promise<PaymentRow> {
   if (payment.escrow_status !== null) {
     const history = appendHistory(payment.history, { time: now, status: 'escrow_funded', description: 'Escrow order funded' })
-    return savePaymentChange(db, payment, { escrow_status: 'funded', history, updated_at: now })
+    return deps.payments.save(db, payment, { escrow_status: 'funded', history, updated_at: now })
   }
   const merchant = await findMerchantById(db, payment.merchant_id)
   if (!merchant) throw new Error(`Payment ${payment.id} belongs to no merchant`)
@@ -37,7 +46,7 @@ export async function startSettlement(deps: SettlementDeps, db: Kysely<Database>
   const amounts = { settlement_amount: Number(received - fee), settlement_fee: Number(fee) }
   if (payment.settlement_will_fail === 1) {
     const change = moveSettlementTo(payment, 'failed', 'Settlement failed (simulated); the funds stay in the merchant account', now)
-    return savePaymentChange(db, payment, { ...change, ...amounts })
+    return deps.payments.save(db, payment, { ...change, ...amounts })
   }
   // The payment records its settlement transaction before that transaction's ledger can close.
   return deps.ledger.inOneLedger(db, async () => {
@@ -48,15 +57,17 @@ export async function startSettlement(deps: SettlementDeps, db: Kysely<Database>
     })
     const description = `Settlement submitted: ${formatUsdcAmount(received - fee)} to the merchant, fee ${formatUsdcAmount(fee)} (${tier.name}, ${tier.rateBps / 100}%)`
     const change = moveSettlementTo(payment, 'processing', description, now)
-    return savePaymentChange(db, payment, { ...change, ...amounts, settlement_tx_id: tx.hash })
+    return deps.payments.save(db, payment, { ...change, ...amounts, settlement_tx_id: tx.hash })
   })
 }
 
 /** The ledger-close listener: settlements whose transaction is now in a closed ledger are paid. */
-export async function completeSettlements(db: Kysely<Database>, ledger: LedgerInfo): Promise<void> {
-  const closedAt = ledger.closedAt ?? ledger.openedAt
-  for (const payment of await findSettlementsInLedgers(db, ledger.sequence)) {
-    const change = moveSettlementTo(payment, 'paid', `Settled to the merchant account in ledger ${ledger.sequence}`, closedAt)
-    await savePaymentChange(db, payment, { ...change, settled_at: closedAt })
+export function completeSettlements(deps: Pick<SettlementDeps, 'payments'>): ClosedListener {
+  return async (db, ledger) => {
+    const closedAt = ledger.closedAt ?? ledger.openedAt
+    for (const payment of await findSettlementsInLedgers(db, ledger.sequence)) {
+      const change = moveSettlementTo(payment, 'paid', `Settled to the merchant account in ledger ${ledger.sequence}`, closedAt)
+      await deps.payments.save(db, payment, { ...change, settled_at: closedAt })
+    }
   }
 }

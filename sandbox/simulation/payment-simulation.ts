@@ -12,7 +12,7 @@ import type { SandboxContext } from '../context.js'
 import type { Database, PaymentRow } from '../db/schema.js'
 import { badRequest, conflict, refusedByLedgerAs } from '../http/errors.js'
 import { isAccountAddress } from '../ledger/ledger-accounts.js'
-import { moveTo, requirePayable, savePaymentChange } from '../payments/payment-lifecycle.js'
+import { moveTo, requirePayable } from '../payments/payment-lifecycle.js'
 import { usdcForValue } from '../payments/payment-receipts.js'
 import { findPaymentById } from '../payments/payment-repository.js'
 import { pricingAmount } from '../payments/payment-schemas.js'
@@ -46,7 +46,7 @@ export type PayBody = z.infer<typeof payBody>
 export const failBody = z.strictObject({ reason: optionalText(200) }).optional()
 export type FailBody = z.infer<typeof failBody>
 
-type SimulationContext = Pick<SandboxContext, 'clock' | 'ledger'>
+type SimulationContext = Pick<SandboxContext, 'clock' | 'ledger' | 'payments'>
 
 /**
  * Pays `amount` (default: what remains) from a customer wallet; returns the updated payment.
@@ -66,7 +66,7 @@ export async function simulateCustomerPayment(
   const account = await ctx.ledger.getAccount(db, from)
   if (!account || account.role !== 'customer') throw badRequest(`from: ${from} is not a customer wallet of this sandbox`)
   // Recorded before the money moves: settlement starts inside the ledger transaction that pays.
-  if (body?.failSettlement) await savePaymentChange(db, payment, { settlement_will_fail: 1 })
+  if (body?.failSettlement) await ctx.payments.save(db, payment, { settlement_will_fail: 1 })
   await refusedByLedgerAs(400, "the customer's payment", () =>
     ctx.ledger.transfer(db, { from, to: payment.destination, asset: body?.asset ?? 'USDC', amount: usdc, memo: body?.memo ?? payment.memo }),
   )
@@ -76,7 +76,7 @@ export async function simulateCustomerPayment(
 /** A processing failure: an open or underpaid payment becomes failed. */
 export function failPayment(ctx: SimulationContext, db: Kysely<Database>, payment: PaymentRow, body: FailBody): Promise<PaymentRow> {
   const reason = body?.reason ?? 'simulated processing failure'
-  return savePaymentChange(db, payment, moveTo(payment, 'failed', `Payment failed: ${reason}`, ctx.clock.now()))
+  return ctx.payments.save(db, payment, moveTo(payment, 'failed', `Payment failed: ${reason}`, ctx.clock.now()))
 }
 
 /** Expiry now instead of at expiresAt: only an open payment, with nothing received, expires. */
@@ -85,7 +85,7 @@ export function expirePayment(ctx: SimulationContext, db: Kysely<Database>, paym
     throw conflict('Conflict', `Payment ${payment.id} is underpaid: it does not expire; accept the underpayment or refund it`)
   }
   const now = ctx.clock.now()
-  return savePaymentChange(db, payment, { ...moveTo(payment, 'expired', 'Payment expired (simulated)', now), expires_at: now })
+  return ctx.payments.save(db, payment, { ...moveTo(payment, 'expired', 'Payment expired (simulated)', now), expires_at: now })
 }
 
 /** The customer cancels on the checkout page: only before paying anything. */
@@ -93,7 +93,7 @@ export function cancelPayment(ctx: SimulationContext, db: Kysely<Database>, paym
   if (payment.status === 'underpaid') {
     throw conflict('Conflict', `Payment ${payment.id} is underpaid: the customer cannot cancel after paying part`)
   }
-  return savePaymentChange(db, payment, moveTo(payment, 'canceled', 'Payment canceled by the customer', ctx.clock.now()))
+  return ctx.payments.save(db, payment, moveTo(payment, 'canceled', 'Payment canceled by the customer', ctx.clock.now()))
 }
 
 /** The customer wallet with the most USDC, so repeated simulations do not run one dry. */

@@ -1,0 +1,46 @@
+// How one endpoint is described for the OpenAPI document: the shape operations.ts and
+// horizon-operations.ts both fill in.
+import type { z } from 'zod'
+
+/** Who may call an endpoint: digest auth (spec 5), digest auth only when sent, the admin token, anyone. */
+export type Security = 'digest' | 'optional-digest' | 'admin' | 'none'
+
+/** What an endpoint answers on success. */
+export type SuccessResponse =
+  | { status: number; description: string; json: string; eventStream?: string }
+  | { status: number; description: string; html: true }
+  | { status: number; description: string; eventStream: string }
+  | { status: 302 | 303; description: string; redirect: true }
+  | { status: 204; description: string; empty: true }
+
+export interface Operation {
+  method: 'get' | 'post' | 'delete'
+  /** As Express registers it: /payments/:id. */
+  path: string
+  operationId: string
+  summary: string
+  description?: string
+  tag: string
+  security: Security
+  /** The reason of a 401 on this endpoint (spec 7 differs by endpoint family). */
+  authReason?: 'Unauthorized' | 'Signature verification failed'
+  pathParams?: Record<string, string>
+  query?: z.ZodObject
+  /** Extra request headers. */
+  headers?: Array<{ name: string; description: string; schema: Record<string, unknown> }>
+  /** The request body, by its component name in REQUEST_SCHEMAS. */
+  body?: string
+  /** A form body (the checkout's buttons): field → description. */
+  form?: Record<string, string>
+  /** A form body described by a request schema component (Horizon's submit). */
+  formBody?: string
+  success: SuccessResponse[]
+  /** Error statuses the route can answer besides those every JSON route can (400, 413, 415, 500) and 401 from its security. */
+  errors: number[]
+  /** The error answers are HTML pages instead of JSON (the checkout). */
+  htmlErrors?: boolean
+  /** Answered before the JSON body reader: it cannot produce 413 or 415. */
+  beforeBodyParser?: boolean
+  /** The component its errors are, when not the shared Error (Horizon's problem documents). */
+  errorSchema?: string
+}

@@ -1,0 +1,35 @@
+// Every change of a payment is written here, and what follows a change (the webhook outbox,
+// the invoice, settlement) runs right after it, in the same transaction. What follows is
+// registered in one place, sandbox/reactions.ts.
+import type { Kysely } from 'kysely'
+import type { Database, PaymentRow, PaymentUpdate } from '../db/schema.js'
+import { updatePayment } from './payment-repository.js'
+
+/** Runs after a payment was created (`before` undefined) or changed, inside that transaction. */
+export type PaymentChangeEffect = (db: Kysely<Database>, before: PaymentRow | undefined, after: PaymentRow) => Promise<unknown>
+
+export class PaymentChanges {
+  readonly #effects: PaymentChangeEffect[] = []
+
+  /** Adds an effect; effects run in the order they were added. */
+  onChange(effect: PaymentChangeEffect): void {
+    this.#effects.push(effect)
+  }
+
+  /** A payment was just inserted: its effects (the creation event) follow. */
+  async created(db: Kysely<Database>, payment: PaymentRow): Promise<void> {
+    await this.#follow(db, undefined, payment)
+  }
+
+  /** Writes `changes` to the payment, runs what follows, and returns the row as it now is. */
+  async save(db: Kysely<Database>, payment: PaymentRow, changes: PaymentUpdate): Promise<PaymentRow> {
+    await updatePayment(db, payment.id, changes)
+    const after = { ...payment, ...changes } as PaymentRow
+    await this.#follow(db, payment, after)
+    return after
+  }
+
+  async #follow(db: Kysely<Database>, before: PaymentRow | undefined, after: PaymentRow): Promise<void> {
+    for (const effect of this.#effects) await effect(db, before, after)
+  }
+}
