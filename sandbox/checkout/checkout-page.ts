@@ -1,7 +1,9 @@
 // The HTML of the hosted checkout: the payment page with its sandbox buttons, the outcome page
 // a button leads to, and the error page. Self-contained (no external assets, works offline);
-// the only script and stylesheet are inline and carry the response's CSP nonce. Every piece of
-// text passes through escapeHtml.
+// the only script and stylesheet are inline and carry the response's CSP nonce. Every page is
+// built with ghtml's auto-escaping tag: every interpolated value is escaped, except a fragment
+// this file built itself, which is marked `!${…}`.
+import { html } from 'ghtml'
 import { formatUsdcAmount, minorToMajorUnits } from '../../src/money.js'
 import { findCurrency } from '../currencies/currency-table.js'
 import type { PaymentRow } from '../db/schema.js'
@@ -11,8 +13,6 @@ import { CHECKOUT_TEXT, type Lang } from './checkout-text.js'
 
 /** How long the outcome page waits before sending the customer back to the merchant. */
 export const REDIRECT_DELAY_SECONDS = 3
-
-export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
 
 export interface PageFrame {
   lang: Lang
@@ -113,46 +113,40 @@ interface LayoutOptions extends PageFrame {
 
 function layout(options: LayoutOptions): string {
   const { lang, nonce } = options
-  const refresh = options.refreshTo
-    ? `<meta http-equiv="refresh" content="${REDIRECT_DELAY_SECONDS};url=${escapeHtml(options.refreshTo)}">`
-    : ''
+  const refresh = options.refreshTo ? html`<meta http-equiv="refresh" content="${REDIRECT_DELAY_SECONDS};url=${options.refreshTo}">` : ''
   const languages = options.languages
   const other = languages ? (Object.keys(languages) as Lang[]).filter((code) => code !== lang) : []
   const switchTo = (code: Lang) =>
-    `<a data-testid="lang-${code}" href="${escapeHtml(languages![code])}" hreflang="${code}" lang="${code}">${escapeHtml(CHECKOUT_TEXT[code].languageName)}</a>`
-  const nav = other.length ? `<nav>${other.map(switchTo).join(' ')}</nav>` : ''
-  const script = options.script ? `<script nonce="${nonce}">${options.script}</script>` : ''
-  return `<!doctype html>
-<html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer">${refresh}
-<title>${escapeHtml(options.title)}</title><style nonce="${nonce}">${STYLE}</style></head>
-<body><main>${nav}
-${options.body}
-</main>${script}</body></html>`
+    html`<a data-testid="lang-${code}" href="${languages![code]}" hreflang="${code}" lang="${code}">${CHECKOUT_TEXT[code].languageName}</a>`
+  const nav = other.length ? html`<nav>!${other.map(switchTo)}</nav>` : ''
+  // The style and script are this file's own constants, not data: they go in as they are.
+  const script = options.script ? html`<script nonce="${nonce}">!${options.script}</script>` : ''
+  return html`<!doctype html>
+<html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer">!${refresh}
+<title>${options.title}</title><style nonce="${nonce}">!${STYLE}</style></head>
+<body><main>!${nav}
+!${options.body}
+</main>!${script}</body></html>`
 }
 
-const item = (label: string, testId: string, value: string): string =>
-  `<dt>${escapeHtml(label)}</dt><dd data-testid="${testId}">${escapeHtml(value)}</dd>`
+const item = (label: string, testId: string, value: string): string => html`<dt>${label}</dt><dd data-testid="${testId}">${value}</dd>`
 
 /** The payment's ledger transaction, linked to it on the sandbox's Horizon API (beside the checkout, whatever the public URL's path). */
 function transactionItem(label: string, links: CheckoutLinks, hash: string): string {
   const href = new URL(`..${HORIZON_PATH}/transactions/${encodeURIComponent(hash)}`, links.checkout).href
-  return `<dt>${escapeHtml(label)}</dt><dd data-testid="stellar-tx"><a data-testid="stellar-tx-link" href="${escapeHtml(href)}">${escapeHtml(hash)}</a></dd>`
+  return html`<dt>${label}</dt><dd data-testid="stellar-tx"><a data-testid="stellar-tx-link" href="${href}">${hash}</a></dd>`
 }
 
 function statusItem(lang: Lang, status: string): string {
   const label = CHECKOUT_TEXT[lang].statuses[status] ?? status
-  const dt = `<dt>${escapeHtml(CHECKOUT_TEXT[lang].status)}</dt>`
-  return `${dt}<dd data-testid="status" data-status="${escapeHtml(status)}">${escapeHtml(label)}</dd>`
+  return html`<dt>${CHECKOUT_TEXT[lang].status}</dt><dd data-testid="status" data-status="${status}">${label}</dd>`
 }
 
 /** Amount asked, what has arrived and what remains. */
 function amountItems(lang: Lang, payment: PaymentRow, status: string): string[] {
   const t = CHECKOUT_TEXT[lang]
   const currency = payment.amount_currency
-  const items = [
-    item(t.amount, 'amount', formatAmount(payment.amount_value, currency)),
-    item(t.usdc, 'usdc', formatUsdc(payment.usdc_amount)),
-  ]
+  const items = [item(t.amount, 'amount', formatAmount(payment.amount_value, currency)), item(t.usdc, 'usdc', formatUsdc(payment.usdc_amount))]
   if (payment.amount_paid > 0 || payment.usdc_received > 0) {
     items.push(item(t.paidSoFar, 'amount-paid', `${formatAmount(payment.amount_paid, currency)} (${formatUsdc(payment.usdc_received)})`))
   }
@@ -166,8 +160,8 @@ function remainingText(payment: PaymentRow): string {
 }
 
 function header(payment: PaymentRow): string {
-  return `<h1 data-testid="merchant">${escapeHtml(payment.merchant_name)}</h1>
-<p data-testid="description">${escapeHtml(payment.description)}</p>`
+  return html`<h1 data-testid="merchant">${payment.merchant_name}</h1>
+<p data-testid="description">${payment.description}</p>`
 }
 
 function actionForm(view: CheckoutPageView, action: CheckoutAction): string {
@@ -179,11 +173,11 @@ function actionForm(view: CheckoutPageView, action: CheckoutAction): string {
       : action === 'pay-part' || action === 'overpay'
         ? actionAmount(payment, action)
         : undefined
-  const detail = pays === undefined ? '' : `<span class="detail">${escapeHtml(formatAmount(pays, payment.amount_currency))}</span>`
-  const secondary = action === 'fail' || action === 'cancel' ? ' class="secondary"' : ''
-  return `<form method="post" action="${escapeHtml(view.links.action(action))}">
-<input type="hidden" name="auth_token" value="${escapeHtml(view.links.authToken)}"><input type="hidden" name="lang" value="${view.lang}">
-<button type="submit" data-testid="action-${action}"${secondary}>${escapeHtml(t.actions[action])}${detail}</button></form>`
+  const detail = pays === undefined ? '' : html`<span class="detail">${formatAmount(pays, payment.amount_currency)}</span>`
+  const secondary = action === 'fail' || action === 'cancel' ? html` class="secondary"` : ''
+  return html`<form method="post" action="${view.links.action(action)}">
+<input type="hidden" name="auth_token" value="${view.links.authToken}"><input type="hidden" name="lang" value="${view.lang}">
+<button type="submit" data-testid="action-${action}"!${secondary}>${t.actions[action]}!${detail}</button></form>`
 }
 
 /** The checkout page: the payment, and the ways to pay it while it can be paid. */
@@ -196,26 +190,24 @@ export function renderCheckoutPage(view: CheckoutPageView): string {
   if (status === 'open') {
     const secondsLeft = Math.max(0, Math.floor((payment.expires_at - view.now) / 1000))
     const expiresAt = new Date(payment.expires_at).toISOString()
-    const countdown = `data-seconds-left="${secondsLeft}" data-expired-text="${escapeHtml(t.expiredNow)}"`
     items.push(
-      `<dt>${escapeHtml(t.timeLeft)}</dt><dd><time data-testid="time-left" datetime="${expiresAt}" ${countdown}>${formatTimeLeft(secondsLeft)}</time></dd>`,
+      html`<dt>${t.timeLeft}</dt><dd><time data-testid="time-left" datetime="${expiresAt}" data-seconds-left="${secondsLeft}" data-expired-text="${t.expiredNow}">${formatTimeLeft(secondsLeft)}</time></dd>`,
     )
     script = COUNTDOWN_SCRIPT
   }
   if (payment.stellar_tx_id) items.push(transactionItem(t.transaction, view.links, payment.stellar_tx_id))
 
-  const closed =
-    actions.length === 0 ? `<p class="notice ${escapeHtml(status)}" data-testid="notice">${escapeHtml(t.closed[status] ?? '')}</p>` : ''
+  const closed = actions.length === 0 ? html`<p class="notice ${status}" data-testid="notice">${t.closed[status] ?? ''}</p>` : ''
   const ways =
     actions.length === 0
       ? returnLink(lang, payment, status)
-      : `<section data-testid="wallet" data-payable>
-<img class="qr" data-testid="qr" src="${view.qrDataUrl}" alt="${escapeHtml(t.qrAlt)}">
-<p>${escapeHtml(t.scanHint)}</p>
-<dl><dt>${escapeHtml(t.walletUri)}</dt><dd><code data-testid="wallet-uri">${escapeHtml(view.walletUri)}</code></dd></dl>
+      : html`<section data-testid="wallet" data-payable>
+<img class="qr" data-testid="qr" src="${view.qrDataUrl}" alt="${t.qrAlt}">
+<p>${t.scanHint}</p>
+<dl><dt>${t.walletUri}</dt><dd><code data-testid="wallet-uri">${view.walletUri}</code></dd></dl>
 </section>
-<section class="actions" data-testid="actions" data-payable><h2>${escapeHtml(t.sandboxActions)}</h2>
-${actions.map((action) => actionForm(view, action)).join('\n')}
+<section class="actions" data-testid="actions" data-payable><h2>${t.sandboxActions}</h2>
+!${actions.map((action) => actionForm(view, action)).join('\n')}
 </section>`
 
   return layout({
@@ -223,10 +215,10 @@ ${actions.map((action) => actionForm(view, action)).join('\n')}
     nonce: view.nonce,
     title: t.pageTitle(payment.merchant_name),
     languages: view.links.languages,
-    body: `${header(payment)}
-${closed}
-<dl>${items.join('\n')}</dl>
-${ways}`,
+    body: html`!${header(payment)}
+!${closed}
+<dl>!${items.join('\n')}</dl>
+!${ways}`,
     ...(script ? { script } : {}),
   })
 }
@@ -240,7 +232,7 @@ function returnLink(lang: Lang, payment: PaymentRow, status: string): string {
   const url = returnUrl(payment, status)
   if (!url) return ''
   const label = CHECKOUT_TEXT[lang].returnTo(payment.merchant_name)
-  return `<p><a class="button" data-testid="return-link" href="${escapeHtml(url)}">${escapeHtml(label)}</a></p>`
+  return html`<p><a class="button" data-testid="return-link" href="${url}">${label}</a></p>`
 }
 
 /**
@@ -261,11 +253,11 @@ export function renderOutcomePage(view: OutcomePageView): string {
   const autoRedirect = status === 'paid' || status === 'canceled' ? returnUrl(payment, status) : undefined
   let next: string
   if (status === 'underpaid') {
-    next = `<p><a class="button" data-testid="pay-rest" href="${escapeHtml(view.links.checkout)}">${escapeHtml(t.payRest)}</a></p>`
+    next = html`<p><a class="button" data-testid="pay-rest" href="${view.links.checkout}">${t.payRest}</a></p>`
   } else if (autoRedirect) {
-    next = `<p data-testid="redirecting">${escapeHtml(t.redirecting(payment.merchant_name))}</p>${returnLink(lang, payment, status)}`
+    next = html`<p data-testid="redirecting">${t.redirecting(payment.merchant_name)}</p>!${returnLink(lang, payment, status)}`
   } else if (status === 'paid') {
-    next = `<p data-testid="confirmation">${escapeHtml(t.confirmation)}</p>`
+    next = html`<p data-testid="confirmation">${t.confirmation}</p>`
   } else {
     next = returnLink(lang, payment, status)
   }
@@ -276,23 +268,21 @@ export function renderOutcomePage(view: OutcomePageView): string {
     title: t.pageTitle(payment.merchant_name),
     languages: view.links.languages,
     ...(autoRedirect ? { refreshTo: autoRedirect } : {}),
-    body: `${header(payment)}
-<p class="notice ${escapeHtml(status)}" data-testid="outcome" data-outcome="${escapeHtml(status)}">${escapeHtml(message)}</p>
-<dl>${items.join('\n')}</dl>
-${next}`,
+    body: html`!${header(payment)}
+<p class="notice ${status}" data-testid="outcome" data-outcome="${status}">${message}</p>
+<dl>!${items.join('\n')}</dl>
+!${next}`,
   })
 }
 
 /** An error in the page's language: never payment data unless the caller holds the token. */
 export function renderErrorPage(view: ErrorPageView): string {
   const t = CHECKOUT_TEXT[view.lang]
-  const back = view.backLink
-    ? `<p><a class="button" data-testid="back-to-payment" href="${escapeHtml(view.backLink)}">${escapeHtml(t.backToPayment)}</a></p>`
-    : ''
+  const back = view.backLink ? html`<p><a class="button" data-testid="back-to-payment" href="${view.backLink}">${t.backToPayment}</a></p>` : ''
   return layout({
     lang: view.lang,
     nonce: view.nonce,
     title: t.errorTitle,
-    body: `<h1 data-testid="error">${escapeHtml(view.message)}</h1>\n${back}`,
+    body: html`<h1 data-testid="error">${view.message}</h1>\n!${back}`,
   })
 }
