@@ -3,7 +3,7 @@ import ms from 'ms'
 import { z } from 'zod'
 import { defaultDatabaseFile, snapshotsDir } from '../../src/config/paths.js'
 import { clearLocalSandbox, writeLocalSandbox } from '../../src/config/local-sandbox.js'
-import { clearSandboxPid, writeSandboxPid } from '../../src/config/sandbox-process.js'
+import { claimSandboxPid, clearSandboxPid } from '../../src/config/sandbox-process.js'
 import { reportError } from '../../src/cli/errors.js'
 import { loadColours } from '../../src/cli/output.js'
 import { renderBanner, type SandboxBanner } from '../../src/cli/render/sandbox.js'
@@ -70,6 +70,8 @@ export default class SandboxStart extends Command {
     const database = flags.db ?? defaultDatabaseFile()
     // Loaded here, not at the top: other commands must not pay for the server's modules.
     const { startSandbox } = await import('../../sandbox/server.js')
+    // Before the database opens: a second sandbox from this data folder is refused, not started.
+    claimSandboxPid(process.pid)
     const sandbox = await startSandbox({
       port: flags.port,
       host: flags.host,
@@ -82,6 +84,9 @@ export default class SandboxStart extends Command {
       requireHttps: flags['require-https'],
       ledgerClose,
       defaultCredentials: flags['api-key'] && flags['api-secret'] ? { apiKey: flags['api-key'], apiSecret: flags['api-secret'] } : undefined,
+    }).catch((error: unknown) => {
+      clearSandboxPid(process.pid)
+      throw error
     })
     const banner: SandboxBanner = {
       baseUrl: sandbox.url,
@@ -101,7 +106,6 @@ export default class SandboxStart extends Command {
       process.once('SIGTERM', shutDown)
     })
     writeLocalSandbox({ baseUrl: sandbox.url, adminToken: banner.adminToken, pid: process.pid, merchants: sandbox.merchants })
-    writeSandboxPid(process.pid)
     // With --json, stdout is the banner alone; a log (that of a detached sandbox) still says when it started.
     if (flags.json) process.stderr.write(`Sandbox listening on ${sandbox.url} (pid ${process.pid}, database ${database})\n`)
     this.log(flags.json ? JSON.stringify(banner) : renderBanner(banner))
