@@ -43,6 +43,15 @@ export abstract class BaseCommand<T extends typeof Command, B extends AnyFlags =
     this.logToStderr(text)
   }
 
+  /**
+   * The command ran but did not succeed: one line on stderr and exit 1, while its result is still
+   * printed (and is the --json document) for whoever wants the details.
+   */
+  protected reportFailure(message: string): void {
+    process.exitCode = 1
+    process.stderr.write(`${chalk.red('Error:')} ${message}\n`)
+  }
+
   protected override async catch(error: Interfaces.CommandError): Promise<void> {
     // this.exit() inside a command travels as an error too: let it through untouched.
     if ((error as { code?: string }).code === 'EEXIT') throw error
