@@ -1,6 +1,6 @@
 // Reading flag values that oclif cannot check by itself: amounts in major units, metadata
 // entries, Stellar addresses and transaction hashes. Each failure names its flag in one line.
-import { majorToMinorUnits } from '../money.js'
+import { readAmount } from './amount-input.js'
 import { UserError } from './errors.js'
 import type { Precisions } from './render/payments.js'
 
@@ -11,11 +11,9 @@ import type { Precisions } from './render/payments.js'
 export function minorUnitsFlag(text: string, currency: string, precisions: Precisions, flag = 'amount'): number {
   const precision = precisions.get(currency)
   if (precision === undefined) throw new UserError(`Unsupported currency ${currency}`, `one of ${[...precisions.keys()].join(', ')}`)
-  const value = majorToMinorUnits(text, precision)
-  if (value === undefined || value <= 0) {
-    throw new UserError(`--${flag} must be a positive amount with at most ${precision} decimal places for ${currency}, got "${text}"`)
-  }
-  return value
+  const reading = readAmount(text, currency, precision)
+  if ('expected' in reading) throw new UserError(`--${flag} must be ${reading.expected}, got "${text}"`)
+  return reading.value
 }
 
 /**

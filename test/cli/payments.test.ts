@@ -1,7 +1,8 @@
 // `paybox payments …` and `paybox currencies` run in-process against a real sandbox over HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Currency, Page, Payment } from '../../src/client/types.js'
-import { isolatedEnv, linesOf, runCli, runCliJson, type CliEnv } from '../helpers/cli.js'
+import { expectOneLineFailure, isolatedEnv, linesOf, runCli, runCliJson, type CliEnv } from '../helpers/cli.js'
+import { runOnTerminal } from '../helpers/terminal.js'
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
 
 describe('paybox payments and currencies', () => {
@@ -70,6 +71,35 @@ describe('paybox payments and currencies', () => {
         'Error: --amount must be a positive amount with at most 2 decimal places for USD, got "12.345"\n',
       )
       expect(await totalPayments()).toBe(before)
+    })
+
+    it('refuses an --amount too large for the API by its size, not its decimals', async () => {
+      const before = await totalPayments()
+      expectOneLineFailure(
+        await runCli(['payments', 'create', '--amount', '99999999999999', '--description', 'Too big'], env()),
+        '--amount must be no more than 1000000000.00 USD, got "99999999999999"',
+      )
+      expectOneLineFailure(
+        await runCli(['payments', 'create', '--amount', '100000000001', '--currency', 'JPY', '--description', 'Too big'], env()),
+        '--amount must be no more than 100000000000 JPY, got "100000000001"',
+      )
+      expect(await totalPayments()).toBe(before)
+    })
+
+    it('on a terminal, checks the amount at its question before asking the next', async () => {
+      const terminal = runOnTerminal(['payments', 'create', '--currency', 'EUR'], env())
+      await terminal.waitForText('Amount in EUR')
+      terminal.type('abc')
+      await terminal.waitForText('Enter a positive amount with at most 2 decimal places for EUR')
+      expect(terminal.screen()).not.toContain('Description')
+      terminal.type('\x15999999999999')
+      await terminal.waitForText('Enter no more than 1000000000.00 EUR')
+      terminal.type('\x1512.50')
+      await terminal.waitForText('Description shown to the customer')
+      terminal.type('Typed at the prompt')
+      expect(await terminal.exited).toBe(0)
+      const id = /pt_[0-9a-f]+/.exec(terminal.screen())![0]
+      expect((await sandbox.direct.payments.get(id)).amount).toEqual({ value: 1250, currency: 'EUR' })
     })
 
     it('returns the same payment for a repeated --idempotency-key', async () => {
