@@ -20,11 +20,22 @@ export interface ErrorReport {
   reason?: string
 }
 
+const wordsOf = (text: string): string[] => text.toLowerCase().match(/[a-z0-9]+/g) ?? []
+
+/**
+ * "Not Found: No invoice nope", but not "Asset is not supported: Asset DOGE is not supported":
+ * a message that already says every word of the reason is said alone.
+ */
+function apiErrorText(reason: string, message: string): string {
+  if (!message || message === reason) return reason
+  const said = new Set(wordsOf(message))
+  return wordsOf(reason).every((word) => said.has(word)) ? message : `${reason}: ${message}`
+}
+
 /** Flattens any error into the one line the CLI prints, and the exit code it exits with. */
 export function reportError(error: unknown): ErrorReport {
   if (error instanceof PayboxApiError) {
-    const detail = error.message && error.message !== error.reason ? `: ${error.message}` : ''
-    return { message: `${error.statusCode} ${error.reason}${detail}`, exitCode: 1, statusCode: error.statusCode, reason: error.reason }
+    return { message: `${error.statusCode} ${apiErrorText(error.reason, error.message)}`, exitCode: 1, statusCode: error.statusCode, reason: error.reason }
   }
   if (error instanceof PayboxConnectionError) {
     return { message: `${error.message} (is the sandbox running? start it with: paybox sandbox start)`, exitCode: 1 }

@@ -54,8 +54,13 @@ export function transactionHashArg(text: string): string {
 }
 
 /** An absolute http(s) URL, such as a webhook receiver's; other schemes are refused. */
-export function httpUrlFlag(text: string, flag: string): string {
+export const httpUrlFlag = (text: string, flag: string): string => httpUrlOf(text, `--${flag}`)
+
+/** The same for a positional argument, named as --help shows it: <url>. */
+export const httpUrlArg = (text: string, arg: string): string => httpUrlOf(text, `<${arg}>`)
+
+function httpUrlOf(text: string, named: string): string {
   const protocol = URL.canParse(text) ? new URL(text).protocol : undefined
-  if (protocol !== 'http:' && protocol !== 'https:') throw new UserError(`--${flag} must be an absolute http(s) URL, got "${text}"`)
+  if (protocol !== 'http:' && protocol !== 'https:') throw new UserError(`${named} must be an absolute http(s) URL, got "${text}"`)
   return text
 }

@@ -6,6 +6,7 @@
 import { createRequire } from 'node:module'
 import type { ChalkInstance } from 'chalk'
 import type CliTable3 from 'cli-table3'
+import type { PageMeta } from '../client/types.js'
 
 let loaded: ChalkInstance | undefined
 
@@ -59,6 +60,13 @@ export function table(head: string[], rows: Array<Array<string | number>>): stri
   output.push(...rows.map((row) => row.map(String)))
   return output.toString()
 }
+
+/** "1 payment", "3 payments". */
+export const counted = (count: number, singular: string, plural = `${singular}s`): string => `${count} ${count === 1 ? singular : plural}`
+
+/** The line under a page of a list: "Page 2 of 5 (87 payments)". */
+export const pageLine = ({ currentPage, totalPages, totalItems }: PageMeta, singular: string, plural?: string): string =>
+  `Page ${currentPage} of ${Math.max(totalPages, 1)} (${counted(totalItems, singular, plural)})`
 
 /** A two-column table of labels and values, skipping empty values. */
 export function details(entries: Array<[string, string | number | undefined]>): string {
