@@ -57,13 +57,13 @@ export default class SandboxStart extends Command {
     // Not a BaseCommand: it loads the banner's colours itself.
     if (!flags.json) await loadColours()
     if (flags['public-url'] !== undefined && !/^https?:$/.test(URL.canParse(flags['public-url']) ? new URL(flags['public-url']).protocol : '')) {
-      this.error(`--public-url must be an absolute http(s) URL, got "${flags['public-url']}"`, { exit: 2 })
+      this.error(`--public-url must be an absolute http(s) URL, got "${flags['public-url']}"`)
     }
     const ledgerClose = parseLedgerClose(flags['ledger-close'])
-    if (ledgerClose === undefined) this.error(`--ledger-close must be "instant" or a duration such as 5s or 500ms, got "${flags['ledger-close']}"`, { exit: 2 })
+    if (ledgerClose === undefined) this.error(`--ledger-close must be "instant" or a duration such as 5s or 500ms, got "${flags['ledger-close']}"`)
     const frozenAt = flags['frozen-at']
     if (frozenAt !== undefined && !isoDateTime.safeParse(frozenAt).success) {
-      this.error(`--frozen-at must be an ISO 8601 date-time with a zone, such as 2026-01-01T00:00:00Z, got "${frozenAt}"`, { exit: 2 })
+      this.error(`--frozen-at must be an ISO 8601 date-time with a zone, such as 2026-01-01T00:00:00Z, got "${frozenAt}"`)
     }
     if (flags.detach) return this.detach(flags.json)
 
@@ -131,6 +131,8 @@ export default class SandboxStart extends Command {
 
   protected override async catch(error: Error & { code?: string }): Promise<void> {
     if (error.code === 'EEXIT') throw error
+    // As BaseCommand: a failed parse still counts as parsed, or oclif's dev mode adds a warning line.
+    Object.assign(this, { parsed: true })
     const message =
       error.code === 'EADDRINUSE'
         ? `${error.message}: another process uses that port (try --port 0)`

@@ -48,7 +48,8 @@ export function reportError(error: unknown): ErrorReport {
       .split('\n')
       .map((line) => line.trim())
       .filter((line) => line !== '' && !/^See more help with/i.test(line))
-    return { message: `${lines.join(': ').replace(/:\s*:/g, ':')} (see --help)`, exitCode: oclif.exit ?? 2 }
+    // Exit 1 like every other failure: one code for a refused flag, whoever refuses it (README, The CLI).
+    return { message: `${lines.join(': ').replace(/:\s*:/g, ':')} (see --help)`, exitCode: 1 }
   }
   const message = error instanceof Error ? error.message : String(error)
   return { message: `Unexpected error: ${message}. This is a bug in paybox; DEBUG=* shows more.`, exitCode: 70 }

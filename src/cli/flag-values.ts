@@ -17,8 +17,8 @@ export function minorUnitsFlag(text: string, currency: string, precisions: Preci
 }
 
 /**
- * Fails when more than one of `names` is given. oclif's own `exclusive` reports each pair twice
- * and exits as a usage error (2); a choice between alternatives is a plain user error (1).
+ * Fails when more than one of `names` is given, in one line: oclif's own `exclusive` reports
+ * each pair twice.
  */
 export function oneOfFlags(flags: Record<string, unknown>, names: string[]): void {
   const dashed = (list: string[]): string[] => list.map((name) => `--${name}`)

@@ -153,7 +153,7 @@ describe('paybox listen', () => {
 
     it('no --forward-to', async () => {
       const result = await runCli(['listen'], env())
-      expect(result.exitCode).toBe(2)
+      expect(result.exitCode).toBe(1)
       expect(linesOf(result.stderr)).toHaveLength(1)
       expect(result.stderr).toContain('Missing required flag forward-to')
     })

@@ -1,7 +1,7 @@
 // The one-line messages and small texts a new user reads first (issue #18, item 9), each as the
 // user saw it: naming what they typed the way they typed it, once, in plain words.
 import { describe, expect, it } from 'vitest'
-import { expectOneLineFailure, linesOf, merchantEnv, runCli } from '../helpers/cli.js'
+import { expectOneLineFailure, isolatedEnv, linesOf, merchantEnv, runCli, spawnCli } from '../helpers/cli.js'
 import { sandboxForSuite } from '../helpers/sandbox.js'
 
 describe('messages a newcomer reads', () => {
@@ -31,5 +31,13 @@ describe('messages a newcomer reads', () => {
     expect(exitCode).toBe(0)
     expect(stdout).not.toMatch(/expiredPayments|overdueInvoices|failedEscrows/)
     for (const label of ['Payments expired', 'Invoices now overdue', 'Escrow orders failed']) expect(stdout).toMatch(new RegExp(`${label}\\s*│\\s*0\\s`))
+  })
+
+  it('a bad flag exits 1 in sandbox start as everywhere else, in one line', async () => {
+    expectOneLineFailure(await runCli(['payments', 'list', '--bogus'], env()), 'Nonexistent flag: --bogus (see --help)')
+    expectOneLineFailure(await runCli(['payments', 'list', '--limit', 'abc'], env()), 'Parsing --limit: Expected an integer but received: abc (see --help)')
+    const start = spawnCli(['sandbox', 'start', '--port', 'abc'], isolatedEnv())
+    expect((await start.exited).code).toBe(1)
+    expect(start.stderr()).toBe('Error: Parsing --port: Expected an integer but received: abc (see --help)\n')
   })
 })

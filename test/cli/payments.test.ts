@@ -187,7 +187,7 @@ describe('paybox payments and currencies', () => {
     it('rejects --limit 500 with one line and a non-zero exit', async () => {
       const { stdout, stderr, exitCode, error } = await runCli(['payments', 'list', '--limit', '500'], env())
       expect(error).toBeUndefined()
-      expect(exitCode).toBe(2)
+      expect(exitCode).toBe(1)
       expect(stdout).toBe('')
       expect(linesOf(stderr)).toHaveLength(1)
       expect(stderr).toBe('Error: Parsing --limit: Expected an integer less than or equal to 100 but received: 500 (see --help)\n')
@@ -210,7 +210,7 @@ describe('paybox payments and currencies', () => {
     it('an unknown flag fails with one non-empty stderr line', async () => {
       const { stdout, stderr, exitCode, error } = await runCli(['payments', 'list', '--bogus'], env())
       expect(error).toBeUndefined()
-      expect(exitCode).toBe(2)
+      expect(exitCode).toBe(1)
       expect(stdout).toBe('')
       expect(linesOf(stderr)).toHaveLength(1)
       expect(stderr).toBe('Error: Nonexistent flag: --bogus (see --help)\n')
@@ -219,7 +219,7 @@ describe('paybox payments and currencies', () => {
     it('a non-integer --limit fails with one non-empty stderr line', async () => {
       const { stdout, stderr, exitCode, error } = await runCli(['payments', 'list', '--limit', 'abc'], env())
       expect(error).toBeUndefined()
-      expect(exitCode).toBe(2)
+      expect(exitCode).toBe(1)
       expect(stdout).toBe('')
       expect(linesOf(stderr)).toHaveLength(1)
       expect(stderr).toBe('Error: Parsing --limit: Expected an integer but received: abc (see --help)\n')

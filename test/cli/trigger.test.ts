@@ -129,7 +129,6 @@ describe('paybox trigger', () => {
       refuse(
         ['transaction_refunded', '--webhook-url', 'http://127.0.0.1:9/hooks'],
         'Expected transaction_refunded to be one of: transaction_created, transaction_updated, transaction_failed (see --help)',
-        2,
       ))
     it('--status with another event than transaction_updated', () =>
       refuse(['transaction_created', '--status', 'paid', '--webhook-url', 'http://127.0.0.1:9/hooks'], '--status applies only to transaction_updated, not transaction_created'))
