@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { defaultDatabaseFile, snapshotsDir } from '../../src/config/paths.js'
 import { clearLocalSandbox, writeLocalSandbox } from '../../src/config/local-sandbox.js'
 import { claimSandboxPid, clearSandboxPid } from '../../src/config/sandbox-process.js'
+import { flagNamesOf } from '../../src/cli/did-you-mean.js'
 import { reportError } from '../../src/cli/errors.js'
 import { loadColours } from '../../src/cli/output.js'
 import { renderBanner, type SandboxBanner } from '../../src/cli/render/sandbox.js'
@@ -138,7 +139,7 @@ export default class SandboxStart extends Command {
         ? `${error.message}: another process uses that port (try --port 0)`
         : error.code === 'ESANDBOXCONFIG'
           ? error.message
-          : reportError(error).message
+          : reportError(error, flagNamesOf(SandboxStart)).message
     process.stderr.write(`Error: ${message}\n`)
     process.exitCode = 1
   }

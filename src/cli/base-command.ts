@@ -5,6 +5,7 @@ import { Command, Flags, type Interfaces } from '@oclif/core'
 import { nodeHttpTransport } from '../client/node-http-transport.js'
 import { PayboxClient } from '../client/paybox-client.js'
 import { resolveConnection, type Connection } from '../config/connection.js'
+import { flagNamesOf } from './did-you-mean.js'
 import { reportError, UserError } from './errors.js'
 import { chalk, loadColours } from './output.js'
 
@@ -57,7 +58,7 @@ export abstract class BaseCommand<T extends typeof Command, B extends AnyFlags =
     if ((error as { code?: string }).code === 'EEXIT') throw error
     // A failed parse still counts as parsed; otherwise oclif's dev mode warns that it never ran.
     Object.assign(this, { parsed: true })
-    const report = reportError(error)
+    const report = reportError(error, flagNamesOf(this.ctor))
     process.exitCode = report.exitCode
     if (this.jsonEnabled()) {
       this.logJson({ error: { message: report.message, statusCode: report.statusCode, reason: report.reason } })

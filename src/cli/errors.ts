@@ -1,6 +1,7 @@
 // Errors the CLI reports: a UserError is something the user can fix (bad flag value, missing
 // setting) and prints as one line with a hint; anything unexpected is reported as a bug.
 import { PayboxApiError, PayboxConnectionError } from '../client/errors.js'
+import { flagSuggestion } from './did-you-mean.js'
 
 export class UserError extends Error {
   constructor(
@@ -32,8 +33,11 @@ function apiErrorText(reason: string, message: string): string {
   return wordsOf(reason).every((word) => said.has(word)) ? message : `${reason}: ${message}`
 }
 
-/** Flattens any error into the one line the CLI prints, and the exit code it exits with. */
-export function reportError(error: unknown): ErrorReport {
+/**
+ * Flattens any error into the one line the CLI prints, and the exit code it exits with.
+ * `knownFlags`, the command's flag names, let an unknown flag be answered with the nearest one.
+ */
+export function reportError(error: unknown, knownFlags: readonly string[] = []): ErrorReport {
   if (error instanceof PayboxApiError) {
     return { message: `${error.statusCode} ${apiErrorText(error.reason, error.message)}`, exitCode: 1, statusCode: error.statusCode, reason: error.reason }
   }
@@ -49,7 +53,9 @@ export function reportError(error: unknown): ErrorReport {
       .map((line) => line.trim())
       .filter((line) => line !== '' && !/^See more help with/i.test(line))
     // Exit 1 like every other failure: one code for a refused flag, whoever refuses it (README, The CLI).
-    return { message: `${lines.join(': ').replace(/:\s*:/g, ':')} (see --help)`, exitCode: 1 }
+    const unknownFlags = (error as { flags?: unknown }).flags
+    const suggestion = Array.isArray(unknownFlags) ? flagSuggestion(unknownFlags.map(String), knownFlags) : ''
+    return { message: `${lines.join(': ').replace(/:\s*:/g, ':')}${suggestion} (see --help)`, exitCode: 1 }
   }
   const message = error instanceof Error ? error.message : String(error)
   return { message: `Unexpected error: ${message}. This is a bug in paybox; DEBUG=* shows more.`, exitCode: 70 }
