@@ -102,6 +102,21 @@ describe('paybox payments and currencies', () => {
       expect((await sandbox.direct.payments.get(id)).amount).toEqual({ value: 1250, currency: 'EUR' })
     })
 
+    it('fits its table to a 100-column terminal; --wide and piped output keep the wallet URI whole', async () => {
+      const args = ['payments', 'create', '--amount', '12.50', '--description', 'Fits']
+      const fitted = runOnTerminal(args, env(), 100)
+      expect(await fitted.exited).toBe(0)
+      const lines = fitted.screen().split(/\r?\n/).filter((line) => line.includes('│') || line.includes('─'))
+      expect(lines.length).toBeGreaterThan(10)
+      for (const line of lines) expect(line.length).toBeLessThanOrEqual(100)
+      expect(fitted.screen()).toMatch(/Wallet URI +│ web\+stellar:pay\?destination=G[^\s]*…/)
+
+      const wide = runOnTerminal([...args, '--wide'], env(), 100)
+      expect(await wide.exited).toBe(0)
+      const piped = await runCli(args, env())
+      for (const output of [wide.screen().replace(/\r?\n/g, ''), piped.stdout]) expect(output).toMatch(/web\+stellar:pay\?destination=G[A-Z0-9]{55}&[^\s│]*memo=[^\s│]+/)
+    })
+
     it('returns the same payment for a repeated --idempotency-key', async () => {
       const argv = ['payments', 'create', '--amount', '3', '--description', 'Once', '--idempotency-key', 'k1']
       const before = await totalPayments()
