@@ -2,7 +2,7 @@ import { Flags } from '@oclif/core'
 import type { PaymentEvent } from '../src/client/types.js'
 import { ApiCommand } from '../src/cli/base-command.js'
 import { eventFilter, eventsFlag } from '../src/cli/event-filter.js'
-import { forwardPayload, type ForwardedEvent, type ForwardTarget } from '../src/cli/event-forwarder.js'
+import { doubleDeliveryWarning, forwardPayload, type ForwardedEvent, type ForwardTarget } from '../src/cli/event-forwarder.js'
 import { httpUrlFlag } from '../src/cli/flag-values.js'
 import { followStream, jsonLine, streamNotice, untilStopped } from '../src/cli/live-stream.js'
 import { forwardLine } from '../src/cli/render/webhooks.js'
@@ -34,6 +34,8 @@ export default class Listen extends ApiCommand<typeof Listen> {
     // The sequence of the last event forwarded (or, before the first, the latest when the stream
     // opened): a reconnection resumes after it, so nothing is lost or forwarded twice.
     let lastSequence: number | undefined
+    // Said once: a receiver that gets events twice is worth one line, not one per payment.
+    let warnedOfDoubles = false
     await untilStopped((signal) => {
       const target: ForwardTarget = { url, secret: connection.apiSecret!, userAgent: `paybox-listen/${this.config.version}`, signal }
       const forward = async (event: PaymentEvent) => {
@@ -42,6 +44,13 @@ export default class Listen extends ApiCommand<typeof Listen> {
           // Filtered out is handled: a reconnection resumes after it too.
           lastSequence = event.sequence
           return
+        }
+        if (!warnedOfDoubles) {
+          const warning = await doubleDeliveryWarning(client, event, url)
+          if (warning !== undefined) {
+            warnedOfDoubles = true
+            streamNotice(warning)
+          }
         }
         const outcome = await forwardPayload(target, event.payload)
         if (outcome === undefined) return // stopped mid-forward

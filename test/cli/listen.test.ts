@@ -159,6 +159,27 @@ describe('paybox listen', () => {
     }
   })
 
+  it('warns once, on stderr, when a payment\'s own webhookUrl is the URL it forwards to', async () => {
+    const sandbox = await startTestSandbox({ webhookPollMs: 20 })
+    try {
+      local.secret = sandbox.merchants[0]!.apiSecret
+      const listening = await listen(['--forward-to', local.url], merchantEnv(sandbox))
+      const plain = await sandbox.direct.payments.create({ amount: { value: 100, currency: 'USD' }, description: 'Only forwarded' })
+      const doubled = await sandbox.direct.payments.create({ amount: { value: 100, currency: 'USD' }, description: 'Twice', webhookUrl: local.url })
+      const again = await sandbox.direct.payments.create({ amount: { value: 100, currency: 'USD' }, description: 'Twice again', webhookUrl: local.url })
+      await waitFor('both copies of the last payment\'s event', () => local.received.filter((r) => webhookData(r.raw).id === again.id).length === 2)
+      const warnings = linesOf(listening.spawned.stderr()).filter((line) => line.startsWith('Warning:'))
+      expect(warnings).toEqual([
+        `Warning: payment ${doubled.id} sends its webhooks to ${local.url} itself, and listen forwards them there too: ` +
+          'your receiver gets each of its events twice (use listen or a webhookUrl, not both)',
+      ])
+      expect(warnings.join('')).not.toContain(plain.id)
+      expect(await stop(listening)).toEqual({ code: 0, signal: null })
+    } finally {
+      await sandbox.stop()
+    }
+  })
+
   describe('refuses bad flags in one line', () => {
     it('an --events name that is not an event', async () => {
       expectOneLineFailure(
