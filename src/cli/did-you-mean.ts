@@ -1,6 +1,13 @@
 // "Did you mean …?" for a mistyped command or flag: the nearest known name by edit distance,
 // when it is near enough to be a typo. Never a question to answer: nothing here prompts.
-import { closest, distance } from 'fastest-levenshtein'
+import { createRequire } from 'node:module'
+
+type Levenshtein = typeof import('fastest-levenshtein')
+let levenshtein: Levenshtein | undefined
+// Required when a suggestion is wanted, not at every start: only a mistyped line pays for it.
+const loaded = (): Levenshtein => (levenshtein ??= createRequire(import.meta.url)('fastest-levenshtein') as Levenshtein)
+const closest = (typed: string, candidates: string[]): string => loaded().closest(typed, candidates)
+const distance = (a: string, b: string): number => loaded().distance(a, b)
 
 /**
  * The candidate nearest to `typed`, if at most a third of the letters of the words that differ
