@@ -23,7 +23,6 @@ afterEach(() => {
 })
 
 const quote = (word: string): string => `'${word.replaceAll("'", "'\\''")}'`
-// eslint-disable-next-line no-control-regex
 const ANSI = /\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07/g
 
 export function runOnTerminal(argv: string[], env: CliEnv, columns = 100): TerminalSession {
