@@ -10,6 +10,10 @@ describe('did you mean', () => {
     expectOneLineFailure(await runCli(['sandbox', 'clock', 'advanse', '1m'], isolatedEnv()), 'Unknown command "sandbox clock advanse". Did you mean paybox sandbox clock advance?')
   })
 
+  it('suggests a topic', async () => {
+    expectOneLineFailure(await runCli(['paymnts'], isolatedEnv()), 'Unknown command "paymnts". Did you mean paybox payments?')
+  })
+
   it('says where the commands are listed when nothing is near', async () => {
     expectOneLineFailure(await runCli(['frobnicate'], isolatedEnv()), 'Unknown command "frobnicate" (see paybox --help for the commands)')
   })
