@@ -1,6 +1,7 @@
 // `paybox sandbox start` as a real child process (node bin/dev.js): its one-line JSON banner,
 // the state file it leaves for the CLI, a clean exit on SIGTERM, and stable keys.
 import fs from 'node:fs'
+import net from 'node:net'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Page, Payment } from '../../src/client/types.js'
@@ -136,6 +137,24 @@ describe('paybox sandbox start', () => {
     const { spawned, banner } = await start(path.join(temporaryDir(), 'sandbox.db'), env)
     expect(fs.readFileSync(path.join(env.PAYBOX_HOME, 'sandbox.pid'), 'utf8')).toBe(`${spawned.child.pid}\n`)
     expect(JSON.parse(fs.readFileSync(path.join(env.PAYBOX_HOME, 'sandbox.json'), 'utf8')).baseUrl).toBe(banner.baseUrl)
+    expect(await stop(spawned)).toEqual({ code: 0, signal: null })
+  })
+
+  it('leaves no pid file behind when it cannot start, so the next start is not refused', async () => {
+    const env = isolatedEnv()
+    const taken = net.createServer()
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve))
+    try {
+      const port = (taken.address() as net.AddressInfo).port
+      const failed = spawnCli(['sandbox', 'start', '--port', String(port), '--db', ':memory:'], env)
+      running.push(failed)
+      expect((await failed.exited).code).toBe(1)
+      expect(failed.stderr()).toContain('another process uses that port')
+      expect(fs.existsSync(path.join(env.PAYBOX_HOME, 'sandbox.pid'))).toBe(false)
+    } finally {
+      taken.close()
+    }
+    const { spawned } = await start(':memory:', env)
     expect(await stop(spawned)).toEqual({ code: 0, signal: null })
   })
 })
