@@ -5,7 +5,7 @@ import { UserError } from '../src/cli/errors.js'
 import { httpUrlFlag, minorUnitsFlag } from '../src/cli/flag-values.js'
 import { fetchPrecisions } from '../src/cli/render/payments.js'
 import { renderTriggerResult } from '../src/cli/render/webhooks.js'
-import { TRIGGER_STATUSES, triggerEvent, type TriggerResult, type TriggerStatus } from '../src/cli/webhook-trigger.js'
+import { TRIGGER_STATUSES, triggerEvent, undeliveredProblem, type TriggerResult, type TriggerStatus } from '../src/cli/webhook-trigger.js'
 
 /** Long enough for five deliveries to a receiver that times out, and a ledger close. */
 const TRIGGER_TIMEOUT_MS = 60_000
@@ -20,7 +20,7 @@ export default class Trigger extends ApiCommand<typeof Trigger> {
     'Creates a payment with --webhook-url and drives it through the states that emit the event: transaction_created just ' +
     'creates it; transaction_updated pays half (--status underpaid) or all of it (paid; settled also waits for the settlement); ' +
     'transaction_failed fails it. Then waits until the sandbox has logged each of the payment\'s deliveries as finished, and ' +
-    'prints the payment id and every event it emitted with your receiver\'s answer.'
+    'prints the payment id and every event it emitted with your receiver\'s answer. Exits 1 when a delivery did not get a 2xx answer.'
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> transaction_created --webhook-url http://localhost:3000/webhooks',
@@ -52,6 +52,8 @@ export default class Trigger extends ApiCommand<typeof Trigger> {
       precisions,
     )
     this.print(renderTriggerResult(result))
+    const problem = undeliveredProblem(result)
+    if (problem !== undefined) this.reportFailure(problem)
     return result
   }
 }

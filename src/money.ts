@@ -4,6 +4,9 @@
 /** USDC amounts on the ledger have 7 decimal places, like every Stellar asset. */
 export const USDC_SCALE = 7
 
+/** The largest amount the API accepts, in the currency's smallest unit. */
+export const MAX_AMOUNT_VALUE = 100_000_000_000
+
 const DECIMAL_TEXT = /^(\d+)(?:\.(\d+))?$/
 
 /**

@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core'
 import type { CreatePaymentRequest, Payment } from '../../src/client/types.js'
+import { amountAnswerCheck } from '../../src/cli/amount-input.js'
 import { ApiCommand } from '../../src/cli/base-command.js'
 import { UserError } from '../../src/cli/errors.js'
 import { metadataFlag, minorUnitsFlag } from '../../src/cli/flag-values.js'
@@ -38,10 +39,12 @@ export default class PaymentsCreate extends ApiCommand<typeof PaymentsCreate> {
   public async run(): Promise<Payment> {
     const { flags } = this
     const client = this.client()
-    const amountText = await valueOrPrompt(flags.amount, 'amount', `Amount in ${flags.currency}`)
-    const description = await valueOrPrompt(flags.description, 'description', 'Description shown to the customer')
+    // The currency's precision first: a typed amount is checked at its question, not after the next.
     const precisions = await fetchPrecisions(client)
-    if (!precisions.has(flags.currency)) throw new UserError(`Unsupported --currency ${flags.currency}`, `one of ${[...precisions.keys()].join(', ')}`)
+    const precision = precisions.get(flags.currency)
+    if (precision === undefined) throw new UserError(`Unsupported --currency ${flags.currency}`, `one of ${[...precisions.keys()].join(', ')}`)
+    const amountText = await valueOrPrompt(flags.amount, 'amount', `Amount in ${flags.currency}`, amountAnswerCheck(flags.currency, precision))
+    const description = await valueOrPrompt(flags.description, 'description', 'Description shown to the customer')
     const value = minorUnitsFlag(amountText, flags.currency, precisions)
 
     const request: CreatePaymentRequest = {

@@ -3,7 +3,8 @@ import ms from 'ms'
 import { z } from 'zod'
 import { defaultDatabaseFile, snapshotsDir } from '../../src/config/paths.js'
 import { clearLocalSandbox, writeLocalSandbox } from '../../src/config/local-sandbox.js'
-import { clearSandboxPid, writeSandboxPid } from '../../src/config/sandbox-process.js'
+import { claimSandboxPid, clearSandboxPid } from '../../src/config/sandbox-process.js'
+import { flagNamesOf } from '../../src/cli/did-you-mean.js'
 import { reportError } from '../../src/cli/errors.js'
 import { loadColours } from '../../src/cli/output.js'
 import { renderBanner, type SandboxBanner } from '../../src/cli/render/sandbox.js'
@@ -57,19 +58,21 @@ export default class SandboxStart extends Command {
     // Not a BaseCommand: it loads the banner's colours itself.
     if (!flags.json) await loadColours()
     if (flags['public-url'] !== undefined && !/^https?:$/.test(URL.canParse(flags['public-url']) ? new URL(flags['public-url']).protocol : '')) {
-      this.error(`--public-url must be an absolute http(s) URL, got "${flags['public-url']}"`, { exit: 2 })
+      this.error(`--public-url must be an absolute http(s) URL, got "${flags['public-url']}"`)
     }
     const ledgerClose = parseLedgerClose(flags['ledger-close'])
-    if (ledgerClose === undefined) this.error(`--ledger-close must be "instant" or a duration such as 5s or 500ms, got "${flags['ledger-close']}"`, { exit: 2 })
+    if (ledgerClose === undefined) this.error(`--ledger-close must be "instant" or a duration such as 5s or 500ms, got "${flags['ledger-close']}"`)
     const frozenAt = flags['frozen-at']
     if (frozenAt !== undefined && !isoDateTime.safeParse(frozenAt).success) {
-      this.error(`--frozen-at must be an ISO 8601 date-time with a zone, such as 2026-01-01T00:00:00Z, got "${frozenAt}"`, { exit: 2 })
+      this.error(`--frozen-at must be an ISO 8601 date-time with a zone, such as 2026-01-01T00:00:00Z, got "${frozenAt}"`)
     }
     if (flags.detach) return this.detach(flags.json)
 
     const database = flags.db ?? defaultDatabaseFile()
     // Loaded here, not at the top: other commands must not pay for the server's modules.
     const { startSandbox } = await import('../../sandbox/server.js')
+    // Before the database opens: a second sandbox from this data folder is refused, not started.
+    claimSandboxPid(process.pid)
     const sandbox = await startSandbox({
       port: flags.port,
       host: flags.host,
@@ -82,6 +85,9 @@ export default class SandboxStart extends Command {
       requireHttps: flags['require-https'],
       ledgerClose,
       defaultCredentials: flags['api-key'] && flags['api-secret'] ? { apiKey: flags['api-key'], apiSecret: flags['api-secret'] } : undefined,
+    }).catch((error: unknown) => {
+      clearSandboxPid(process.pid)
+      throw error
     })
     const banner: SandboxBanner = {
       baseUrl: sandbox.url,
@@ -101,7 +107,6 @@ export default class SandboxStart extends Command {
       process.once('SIGTERM', shutDown)
     })
     writeLocalSandbox({ baseUrl: sandbox.url, adminToken: banner.adminToken, pid: process.pid, merchants: sandbox.merchants })
-    writeSandboxPid(process.pid)
     // With --json, stdout is the banner alone; a log (that of a detached sandbox) still says when it started.
     if (flags.json) process.stderr.write(`Sandbox listening on ${sandbox.url} (pid ${process.pid}, database ${database})\n`)
     this.log(flags.json ? JSON.stringify(banner) : renderBanner(banner))
@@ -127,12 +132,14 @@ export default class SandboxStart extends Command {
 
   protected override async catch(error: Error & { code?: string }): Promise<void> {
     if (error.code === 'EEXIT') throw error
+    // As BaseCommand: a failed parse still counts as parsed, or oclif's dev mode adds a warning line.
+    Object.assign(this, { parsed: true })
     const message =
       error.code === 'EADDRINUSE'
         ? `${error.message}: another process uses that port (try --port 0)`
         : error.code === 'ESANDBOXCONFIG'
           ? error.message
-          : reportError(error).message
+          : reportError(error, flagNamesOf(SandboxStart)).message
     process.stderr.write(`Error: ${message}\n`)
     process.exitCode = 1
   }

@@ -1,4 +1,5 @@
 import fs from 'node:fs'
+import path from 'node:path'
 import { Args, Flags, type Interfaces } from '@oclif/core'
 import { ApiCommand } from '../../src/cli/base-command.js'
 import { UserError } from '../../src/cli/errors.js'
@@ -56,6 +57,8 @@ export default class ScenarioRun extends ApiCommand<typeof ScenarioRun> {
   private async writeJunit(file: string, report: ScenarioReport): Promise<void> {
     const { junitXml } = await import('../../src/scenario/junit.js')
     try {
+      // As every test runner does: reports/ need not exist in a fresh clone.
+      fs.mkdirSync(path.dirname(file), { recursive: true })
       fs.writeFileSync(file, junitXml(report))
     } catch (error) {
       throw new UserError(`Cannot write the JUnit report to ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`)

@@ -2,7 +2,7 @@ import { Args, Flags } from '@oclif/core'
 import { ApiCommand } from '../../src/cli/base-command.js'
 import { durationFlag } from '../../src/cli/duration-flag.js'
 import { UserError } from '../../src/cli/errors.js'
-import { httpUrlFlag } from '../../src/cli/flag-values.js'
+import { httpUrlArg } from '../../src/cli/flag-values.js'
 import type { GradingReport } from '../../src/webhooks/receiver-grading.js'
 
 export default class WebhooksTestReceiver extends ApiCommand<typeof WebhooksTestReceiver> {
@@ -28,7 +28,7 @@ export default class WebhooksTestReceiver extends ApiCommand<typeof WebhooksTest
   }
 
   public async run(): Promise<GradingReport> {
-    const url = httpUrlFlag(this.args.url, 'url')
+    const url = httpUrlArg(this.args.url, 'url')
     const timeoutMs = durationFlag(this.flags.timeout, 'timeout', { maxMs: 600_000, hint: 'a duration such as 10s, 500ms or 2 (seconds), at most 10m' })
     const secret = this.flags.secret ?? this.connection().apiSecret
     if (!secret) throw new UserError('No secret to sign deliveries with', 'pass --secret sk_…, set PAYBOX_API_SECRET, or run: paybox login')

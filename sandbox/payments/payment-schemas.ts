@@ -1,6 +1,7 @@
 // Request schemas of the payments endpoints (spec 4.1, 4.2). Unknown fields are refused so that
 // a misspelt field is an error rather than silently ignored.
 import { z } from 'zod'
+import { MAX_AMOUNT_VALUE } from '../../src/money.js'
 import { SUPPORTED_CURRENCY_CODES } from '../currencies/currency-table.js'
 import {
   httpUrl,
@@ -11,8 +12,7 @@ import {
   pageQuery,
 } from '../validation/common.js'
 
-/** The largest amount.value accepted, in the currency's smallest unit. */
-export const MAX_AMOUNT_VALUE = 100_000_000_000
+export { MAX_AMOUNT_VALUE }
 export const MAX_EXPIRES_IN_HOURS = 24 * 365
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255
 

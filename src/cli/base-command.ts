@@ -5,15 +5,22 @@ import { Command, Flags, type Interfaces } from '@oclif/core'
 import { nodeHttpTransport } from '../client/node-http-transport.js'
 import { PayboxClient } from '../client/paybox-client.js'
 import { resolveConnection, type Connection } from '../config/connection.js'
+import { flagNamesOf } from './did-you-mean.js'
 import { reportError, UserError } from './errors.js'
-import { chalk, loadColours } from './output.js'
+import { chalk, fitTablesTo, loadColours } from './output.js'
 
 type AnyFlags = Interfaces.FlagInput
 export type CommandFlags<T extends typeof Command, B extends AnyFlags> = Interfaces.InferredFlags<B & T['flags']>
 export type CommandArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>
 
-export abstract class BaseCommand<T extends typeof Command, B extends AnyFlags = AnyFlags> extends Command {
+/** Flags of every command's output. */
+export const outputFlags = {
+  wide: Flags.boolean({ helpGroup: 'GLOBAL', description: 'Draw tables whole, however wide (on a terminal they are cut to fit it)' }),
+}
+
+export abstract class BaseCommand<T extends typeof Command, B extends AnyFlags = typeof outputFlags> extends Command {
   static override enableJsonFlag = true
+  static override baseFlags: AnyFlags = outputFlags
 
   protected flags!: CommandFlags<T, B>
   protected args!: CommandArgs<T>
@@ -31,6 +38,9 @@ export abstract class BaseCommand<T extends typeof Command, B extends AnyFlags =
     this.args = args as CommandArgs<T>
     // --json discards human output: only text pays for loading the colours.
     if (!this.jsonEnabled()) await loadColours()
+    // A terminal shows tables cut to its width; piped output stays whole for whoever reads it.
+    const wide = (this.flags as { wide?: boolean }).wide === true
+    fitTablesTo(!wide && !this.jsonEnabled() && process.stdout.isTTY ? process.stdout.columns : undefined)
   }
 
   /** Writes human output; with --json nothing but the returned result reaches stdout. */
@@ -43,12 +53,21 @@ export abstract class BaseCommand<T extends typeof Command, B extends AnyFlags =
     this.logToStderr(text)
   }
 
+  /**
+   * The command ran but did not succeed: one line on stderr and exit 1, while its result is still
+   * printed (and is the --json document) for whoever wants the details.
+   */
+  protected reportFailure(message: string): void {
+    process.exitCode = 1
+    process.stderr.write(`${chalk.red('Error:')} ${message}\n`)
+  }
+
   protected override async catch(error: Interfaces.CommandError): Promise<void> {
     // this.exit() inside a command travels as an error too: let it through untouched.
     if ((error as { code?: string }).code === 'EEXIT') throw error
     // A failed parse still counts as parsed; otherwise oclif's dev mode warns that it never ran.
     Object.assign(this, { parsed: true })
-    const report = reportError(error)
+    const report = reportError(error, flagNamesOf(this.ctor))
     process.exitCode = report.exitCode
     if (this.jsonEnabled()) {
       this.logJson({ error: { message: report.message, statusCode: report.statusCode, reason: report.reason } })
@@ -66,8 +85,8 @@ export const connectionFlags = {
   profile: Flags.string({ helpGroup: 'CONNECTION', description: 'Profile from the config file [env: PAYBOX_PROFILE]' }),
 }
 
-export abstract class ApiCommand<T extends typeof Command> extends BaseCommand<T, typeof connectionFlags> {
-  static override baseFlags = connectionFlags
+export abstract class ApiCommand<T extends typeof Command> extends BaseCommand<T, typeof outputFlags & typeof connectionFlags> {
+  static override baseFlags: AnyFlags = { ...outputFlags, ...connectionFlags }
 
   /** The resolved connection settings of this invocation. */
   protected connection(): Connection {

@@ -1,6 +1,7 @@
 // Errors the CLI reports: a UserError is something the user can fix (bad flag value, missing
 // setting) and prints as one line with a hint; anything unexpected is reported as a bug.
 import { PayboxApiError, PayboxConnectionError } from '../client/errors.js'
+import { flagSuggestion } from './did-you-mean.js'
 
 export class UserError extends Error {
   constructor(
@@ -20,11 +21,25 @@ export interface ErrorReport {
   reason?: string
 }
 
-/** Flattens any error into the one line the CLI prints, and the exit code it exits with. */
-export function reportError(error: unknown): ErrorReport {
+const wordsOf = (text: string): string[] => text.toLowerCase().match(/[a-z0-9]+/g) ?? []
+
+/**
+ * "Not Found: No invoice nope", but not "Asset is not supported: Asset DOGE is not supported":
+ * a message that already says every word of the reason is said alone.
+ */
+function apiErrorText(reason: string, message: string): string {
+  if (!message || message === reason) return reason
+  const said = new Set(wordsOf(message))
+  return wordsOf(reason).every((word) => said.has(word)) ? message : `${reason}: ${message}`
+}
+
+/**
+ * Flattens any error into the one line the CLI prints, and the exit code it exits with.
+ * `knownFlags`, the command's flag names, let an unknown flag be answered with the nearest one.
+ */
+export function reportError(error: unknown, knownFlags: readonly string[] = []): ErrorReport {
   if (error instanceof PayboxApiError) {
-    const detail = error.message && error.message !== error.reason ? `: ${error.message}` : ''
-    return { message: `${error.statusCode} ${error.reason}${detail}`, exitCode: 1, statusCode: error.statusCode, reason: error.reason }
+    return { message: `${error.statusCode} ${apiErrorText(error.reason, error.message)}`, exitCode: 1, statusCode: error.statusCode, reason: error.reason }
   }
   if (error instanceof PayboxConnectionError) {
     return { message: `${error.message} (is the sandbox running? start it with: paybox sandbox start)`, exitCode: 1 }
@@ -37,7 +52,10 @@ export function reportError(error: unknown): ErrorReport {
       .split('\n')
       .map((line) => line.trim())
       .filter((line) => line !== '' && !/^See more help with/i.test(line))
-    return { message: `${lines.join(': ').replace(/:\s*:/g, ':')} (see --help)`, exitCode: oclif.exit ?? 2 }
+    // Exit 1 like every other failure: one code for a refused flag, whoever refuses it (README, The CLI).
+    const unknownFlags = (error as { flags?: unknown }).flags
+    const suggestion = Array.isArray(unknownFlags) ? flagSuggestion(unknownFlags.map(String), knownFlags) : ''
+    return { message: `${lines.join(': ').replace(/:\s*:/g, ':')}${suggestion} (see --help)`, exitCode: 1 }
   }
   const message = error instanceof Error ? error.message : String(error)
   return { message: `Unexpected error: ${message}. This is a bug in paybox; DEBUG=* shows more.`, exitCode: 70 }

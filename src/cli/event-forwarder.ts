@@ -1,5 +1,6 @@
 // What `paybox listen` does with each payment event: POSTs its payload, byte for byte, to a
 // local URL, signed exactly as the sandbox signs a webhook, and reports how the receiver answered.
+import type { PayboxClient } from '../client/paybox-client.js'
 import type { PaymentEvent } from '../client/types.js'
 import { signWebhook } from '../signing.js'
 import { postWebhook } from '../webhooks/post-webhook.js'
@@ -32,4 +33,19 @@ export async function forwardPayload(target: ForwardTarget, payload: string): Pr
   const answer = await postWebhook({ url, body: payload, signature: signWebhook(payload, target.secret), userAgent, timeoutMs: FORWARD_TIMEOUT_MS, signal })
   if (answer.status === null && signal.aborted) return undefined
   return { status: answer.status, duration_ms: answer.durationMs, error: answer.error }
+}
+
+/**
+ * The warning for a payment whose own webhookUrl is the URL `listen` forwards to: the sandbox
+ * sends its events there and listen forwards them too, so the receiver gets each twice.
+ * Asked of a payment's first event only (one request per new payment); undefined otherwise.
+ */
+export async function doubleDeliveryWarning(client: PayboxClient, event: PaymentEvent, forwardTo: string): Promise<string | undefined> {
+  if (event.event_type !== 'transaction_created') return undefined
+  const { webhookUrl } = await client.payments.get(event.checkout_id).catch(() => ({ webhookUrl: undefined }))
+  if (!webhookUrl || !URL.canParse(webhookUrl) || new URL(webhookUrl).href !== new URL(forwardTo).href) return undefined
+  return (
+    `Warning: payment ${event.checkout_id} sends its webhooks to ${forwardTo} itself, and listen forwards them there too: ` +
+    'your receiver gets each of its events twice (use listen or a webhookUrl, not both)'
+  )
 }

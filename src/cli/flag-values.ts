@@ -1,6 +1,6 @@
 // Reading flag values that oclif cannot check by itself: amounts in major units, metadata
 // entries, Stellar addresses and transaction hashes. Each failure names its flag in one line.
-import { majorToMinorUnits } from '../money.js'
+import { readAmount } from './amount-input.js'
 import { UserError } from './errors.js'
 import type { Precisions } from './render/payments.js'
 
@@ -11,16 +11,14 @@ import type { Precisions } from './render/payments.js'
 export function minorUnitsFlag(text: string, currency: string, precisions: Precisions, flag = 'amount'): number {
   const precision = precisions.get(currency)
   if (precision === undefined) throw new UserError(`Unsupported currency ${currency}`, `one of ${[...precisions.keys()].join(', ')}`)
-  const value = majorToMinorUnits(text, precision)
-  if (value === undefined || value <= 0) {
-    throw new UserError(`--${flag} must be a positive amount with at most ${precision} decimal places for ${currency}, got "${text}"`)
-  }
-  return value
+  const reading = readAmount(text, currency, precision)
+  if ('expected' in reading) throw new UserError(`--${flag} must be ${reading.expected}, got "${text}"`)
+  return reading.value
 }
 
 /**
- * Fails when more than one of `names` is given. oclif's own `exclusive` reports each pair twice
- * and exits as a usage error (2); a choice between alternatives is a plain user error (1).
+ * Fails when more than one of `names` is given, in one line: oclif's own `exclusive` reports
+ * each pair twice.
  */
 export function oneOfFlags(flags: Record<string, unknown>, names: string[]): void {
   const dashed = (list: string[]): string[] => list.map((name) => `--${name}`)
@@ -56,8 +54,13 @@ export function transactionHashArg(text: string): string {
 }
 
 /** An absolute http(s) URL, such as a webhook receiver's; other schemes are refused. */
-export function httpUrlFlag(text: string, flag: string): string {
+export const httpUrlFlag = (text: string, flag: string): string => httpUrlOf(text, `--${flag}`)
+
+/** The same for a positional argument, named as --help shows it: <url>. */
+export const httpUrlArg = (text: string, arg: string): string => httpUrlOf(text, `<${arg}>`)
+
+function httpUrlOf(text: string, named: string): string {
   const protocol = URL.canParse(text) ? new URL(text).protocol : undefined
-  if (protocol !== 'http:' && protocol !== 'https:') throw new UserError(`--${flag} must be an absolute http(s) URL, got "${text}"`)
+  if (protocol !== 'http:' && protocol !== 'https:') throw new UserError(`${named} must be an absolute http(s) URL, got "${text}"`)
   return text
 }

@@ -5,7 +5,8 @@
 import ms from 'ms'
 import type { CustomerType, InvoiceLineItem, NewCustomer, PostalAddress } from '../client/types.js'
 import { QUANTITY_SCALE, TAX_SCALE } from '../invoice-totals.js'
-import { majorToMinorUnits, parseDecimal } from '../money.js'
+import { parseDecimal } from '../money.js'
+import { readAmount, type AmountReading } from './amount-input.js'
 import { UserError } from './errors.js'
 
 /** The API's limits: a line's quantity, and lines per invoice. */
@@ -15,10 +16,6 @@ export const MAX_LINE_ITEMS = 100
 export const EXPECTED = {
   item: '"description;quantity;unit price"',
   quantity: `a number greater than 0 and at most ${MAX_QUANTITY}, with at most ${QUANTITY_SCALE} decimal places`,
-  unitPrice: (currency: string, precision: number) =>
-    precision === 0
-      ? `a whole amount of ${currency}, 0 or more`
-      : `an amount of ${currency} of 0 or more with at most ${precision} decimal place${precision === 1 ? '' : 's'}`,
   tax: `a percentage from 0 to 100 with at most ${TAX_SCALE} decimal places`,
   due: 'a date (2026-12-31, meaning 23:59:59 UTC that day) or a date-time with an offset (2026-12-31T17:00:00Z)',
   dueIn: 'a duration such as 30d, 2w or 12h',
@@ -34,9 +31,7 @@ export function quantityOf(text: string): number | undefined {
 }
 
 /** A unit price in major units ("10.00") as smallest units of the currency; 0 is allowed (a free line). */
-export function unitPriceOf(text: string, precision: number): number | undefined {
-  return majorToMinorUnits(text, precision)
-}
+export const unitPriceOf = (text: string, currency: string, precision: number): AmountReading => readAmount(text, currency, precision, 'zero')
 
 /** A tax percentage ("21", "7.25", "21%"). */
 export function taxOf(text: string): number | undefined {
@@ -61,9 +56,9 @@ export function readItem(text: string, currency: string, precision: number): Ite
   if (description === '') return { problem: 'needs a description before the quantity' }
   const quantity = quantityOf(quantityText)
   if (quantity === undefined) return { problem: `has quantity "${quantityText}"; it must be ${EXPECTED.quantity}` }
-  const unitPrice = unitPriceOf(priceText, precision)
-  if (unitPrice === undefined) return { problem: `has unit price "${priceText}"; it must be ${EXPECTED.unitPrice(currency, precision)}` }
-  return { item: { description, quantity, unit_price: unitPrice } }
+  const unitPrice = unitPriceOf(priceText, currency, precision)
+  if ('expected' in unitPrice) return { problem: `has unit price "${priceText}"; it must be ${unitPrice.expected}` }
+  return { item: { description, quantity, unit_price: unitPrice.value } }
 }
 
 export function itemFlag(text: string, currency: string, precision: number, flag = 'item'): InvoiceLineItem {

@@ -4,8 +4,10 @@
 // cli-table3): chalk when BaseCommand calls loadColours() (no --json, or an error to print),
 // cli-table3 at the first table drawn, qrcode-terminal at the first QR code.
 import { createRequire } from 'node:module'
+import { stripVTControlCharacters } from 'node:util'
 import type { ChalkInstance } from 'chalk'
 import type CliTable3 from 'cli-table3'
+import type { PageMeta } from '../client/types.js'
 
 let loaded: ChalkInstance | undefined
 
@@ -53,20 +55,61 @@ let Table: CliTable3 | undefined
 const newTable = (options: CliTable3.TableConstructorOptions): CliTable3.Table =>
   new (Table ??= createRequire(import.meta.url)('cli-table3') as CliTable3)(options)
 
-/** A table with a header row. */
-export function table(head: string[], rows: Array<Array<string | number>>): string {
-  const output = newTable({ head: head.map((title) => chalk.bold(title)), style: { head: [], border: [] } })
-  output.push(...rows.map((row) => row.map(String)))
+let tableWidth: number | undefined
+
+/**
+ * Every table drawn from now on fits in `width` columns (a terminal's), its widest columns cut
+ * short with "…"; undefined draws them whole (piped output, --wide, --json).
+ */
+export function fitTablesTo(width: number | undefined): void {
+  tableWidth = width
+}
+
+/** Columns are not cut narrower than this: a table wider than the terminal beats unreadable cells. */
+const MIN_COLUMN = 8
+
+/**
+ * The width of each column (padding included, as cli-table3 counts it) for cells of these
+ * widths to fit in `width`: the widest columns are cut to one common cap, the others stay whole.
+ * Undefined when the table fits as it is.
+ */
+export function fittedColumnWidths(cellWidths: number[][], width: number): number[] | undefined {
+  const natural = cellWidths.reduce<number[]>((widest, row) => row.map((cell, i) => Math.max(widest[i] ?? 0, cell + 2)), [])
+  const borders = natural.length + 1
+  const total = (cap: number) => natural.reduce((sum, column) => sum + Math.min(column, cap), borders)
+  if (total(Infinity) <= width) return undefined
+  let cap = Math.max(...natural)
+  while (cap > MIN_COLUMN && total(cap) > width) cap -= 1
+  return natural.map((column) => Math.min(column, cap))
+}
+
+const visibleWidth = (text: string): number => Math.max(0, ...stripVTControlCharacters(text).split('\n').map((line) => line.length))
+
+/** `rows` (the header first, if `head` is given) as a table, fitted to the terminal if one is set. */
+function drawn(options: CliTable3.TableConstructorOptions, rows: string[][]): string {
+  const widths = tableWidth === undefined ? undefined : fittedColumnWidths(rows.map((row) => row.map(visibleWidth)), tableWidth)
+  const output = newTable({ ...options, ...(widths && { colWidths: widths }), style: { head: [], border: [] } })
+  output.push(...rows.slice(options.head ? 1 : 0))
   return output.toString()
 }
 
+/** A table with a header row. */
+export function table(head: string[], rows: Array<Array<string | number>>): string {
+  const bold = head.map((title) => chalk.bold(title))
+  return drawn({ head: bold }, [bold, ...rows.map((row) => row.map(String))])
+}
+
+/** "1 payment", "3 payments". */
+export const counted = (count: number, singular: string, plural = `${singular}s`): string => `${count} ${count === 1 ? singular : plural}`
+
+/** The line under a page of a list: "Page 2 of 5 (87 payments)". */
+export const pageLine = ({ currentPage, totalPages, totalItems }: PageMeta, singular: string, plural?: string): string =>
+  `Page ${currentPage} of ${Math.max(totalPages, 1)} (${counted(totalItems, singular, plural)})`
+
 /** A two-column table of labels and values, skipping empty values. */
 export function details(entries: Array<[string, string | number | undefined]>): string {
-  const output = newTable({ style: { head: [], border: [] } })
-  for (const [label, value] of entries) {
-    if (value !== undefined && value !== '') output.push({ [chalk.bold(label)]: String(value) })
-  }
-  return output.toString()
+  const rows = entries.filter(([, value]) => value !== undefined && value !== '').map(([label, value]) => [chalk.bold(label), String(value)])
+  return drawn({}, rows)
 }
 
 /** Renders text as a QR code made of terminal characters. */

@@ -1,6 +1,7 @@
 // The only place that asks the user questions. Nothing prompts without a terminal or in CI:
 // a command that lacks a value fails instead and names the flag that provides it.
 import type { CreateInvoiceRequest, Currency, Customer, CustomerType, InvoiceLineItem, NewCustomer, PostalAddress } from '../client/types.js'
+import { amountAnswerCheck } from './amount-input.js'
 import { UserError } from './errors.js'
 import { dueAnswerOf, EXPECTED, isEmailLike, MAX_LINE_ITEMS, quantityOf, taxOf, unitPriceOf } from './invoice-input.js'
 import { customerLabel, renderInvoiceDraft, runningTotalLine } from './render/invoices.js'
@@ -10,12 +11,21 @@ export function canPrompt(env: NodeJS.ProcessEnv = process.env): boolean {
   return Boolean(process.stdin.isTTY && process.stdout.isTTY) && !env.CI
 }
 
-/** Returns `value` if given; otherwise asks on a terminal, or fails naming `flag`. */
-export async function valueOrPrompt(value: string | undefined, flag: string, question: string): Promise<string> {
+/**
+ * Returns `value` if given; otherwise asks on a terminal, or fails naming `flag`. `validate`
+ * checks an answer before the next question (true, or the hint to show), as the flag's own
+ * reader would.
+ */
+export async function valueOrPrompt(
+  value: string | undefined,
+  flag: string,
+  question: string,
+  validate?: (answer: string) => true | string,
+): Promise<string> {
   if (value !== undefined) return value
   if (!canPrompt()) throw new UserError(`Missing --${flag}`, `pass --${flag}; paybox does not prompt without a terminal or when CI is set`)
   const { input } = await import('@inquirer/prompts')
-  return input({ message: question, required: true })
+  return input({ message: question, required: true, validate })
 }
 
 /**
@@ -105,13 +115,11 @@ async function askInvoiceQuestions(context: InvoicePromptContext): Promise<Creat
       await input({ message: 'Quantity', default: '1', validate: (text) => quantityOf(text) !== undefined || `Enter ${EXPECTED.quantity}` }),
     )!
     const unitPrice = unitPriceOf(
-      await input({
-        message: `Unit price in ${currency}`,
-        validate: (text) => unitPriceOf(text, precision) !== undefined || `Enter ${EXPECTED.unitPrice(currency, precision)}`,
-      }),
+      await input({ message: `Unit price in ${currency}`, validate: amountAnswerCheck(currency, precision, 'zero') }),
+      currency,
       precision,
-    )!
-    items.push({ description: description.trim(), quantity, unit_price: unitPrice })
+    ) as { value: number }
+    items.push({ description: description.trim(), quantity, unit_price: unitPrice.value })
     context.show(runningTotalLine(items, taxPercentage, currency, precisions))
   } while (items.length < MAX_LINE_ITEMS && (await confirm({ message: 'Add another item?', default: false })))
 

@@ -21,7 +21,8 @@ export async function executeNamedCommand(root: string, pjson: Interfaces.PJSON,
 
 /** As oclif's run() from there: init hook, prerun, run, postrun, then the finally hook. */
 async function runNamedCommand(root: string, pjson: Interfaces.PJSON, { id, command, argv }: NamedCommand): Promise<unknown> {
-  const config = await Config.load({ root, pjson: { ...pjson, oclif: { ...pjson.oclif, commands: undefined } } })
+  // Without plugins: a command named here is always one of ours (plugins add only autocomplete).
+  const config = await Config.load({ root, pjson: { ...pjson, oclif: { ...pjson.oclif, commands: undefined, plugins: undefined } } })
   // As oclif's findCommand() leaves a command class it found.
   Object.assign(command, { id, plugin: config.plugins.get(config.name) })
   // runCommand reads only these of a found command (and load()).

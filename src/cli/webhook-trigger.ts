@@ -73,3 +73,15 @@ async function settled(client: PayboxClient, id: string, timeoutMs: number): Pro
     timeoutMs,
   )
 }
+
+/**
+ * What went wrong when a delivery the trigger waited for did not get a 2xx answer, in one line;
+ * undefined when every one did.
+ */
+export function undeliveredProblem({ payment, deliveries }: TriggerResult): string | undefined {
+  const failed = deliveries.filter((delivery) => delivery.status !== 'success')
+  if (failed.length === 0) return undefined
+  const reasons = new Set(failed.map((d) => (d.http_status !== null ? `HTTP ${d.http_status}` : (d.error_message ?? d.status))))
+  const url = payment.webhookUrl ?? failed[0]!.url
+  return `${failed.length} of ${deliveries.length} webhook deliveries to ${url} did not get a 2xx answer (${[...reasons].join('; ')})`
+}

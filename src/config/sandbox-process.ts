@@ -21,10 +21,34 @@ export function readSandboxPid(env?: NodeJS.ProcessEnv): number | undefined {
   return Number.isInteger(pid) && pid > 0 ? pid : undefined
 }
 
-export function writeSandboxPid(pid: number, env?: NodeJS.ProcessEnv): void {
+/**
+ * Makes this data folder's pid file name `pid`, or fails naming the sandbox already running from
+ * it: two sandboxes sharing one state file would lose track of each other. The file appears
+ * whole and at once (a hard link fails if it exists), so two starts racing cannot both win.
+ * A pid file whose process is gone is stale and taken over.
+ */
+export function claimSandboxPid(pid: number, env?: NodeJS.ProcessEnv): void {
   const file = sandboxPidFile(env)
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 })
-  fs.writeFileSync(file, `${pid}\n`, { mode: 0o600 })
+  const draft = `${file}.${pid}`
+  fs.writeFileSync(draft, `${pid}\n`, { mode: 0o600 })
+  try {
+    for (;;) {
+      try {
+        fs.linkSync(draft, file)
+        return
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+      }
+      const holder = readSandboxPid(env)
+      // Our own pid in the file is a stale one from an earlier process (containers reuse pids).
+      if (holder !== undefined && holder !== pid && isProcessAlive(holder)) throw alreadyRunning(holder, env)
+      if (holder === undefined) fs.rmSync(file, { force: true })
+      else clearSandboxPid(holder, env)
+    }
+  } finally {
+    fs.rmSync(draft, { force: true })
+  }
 }
 
 /** Removes the pid file if it still names `pid`. */
@@ -49,6 +73,16 @@ export function runningSandboxPid(env?: NodeJS.ProcessEnv): number | undefined {
   return pid !== undefined && isProcessAlive(pid) ? pid : undefined
 }
 
+/** Names the sandbox running from this data folder, and how to run another beside it. */
+function alreadyRunning(pid: number, env?: NodeJS.ProcessEnv): UserError {
+  const state = readLocalSandbox(env)
+  const at = state?.pid === pid ? ` at ${state.baseUrl}` : ''
+  return new UserError(
+    `A sandbox from ${dataDir(env)} is already running${at} (pid ${pid})`,
+    'stop it first with paybox sandbox stop, or give another one its own data folder: PAYBOX_HOME=<folder> paybox sandbox start --port <port>',
+  )
+}
+
 export interface DetachedSandbox {
   pid: number
   /** The first line the sandbox printed on stdout: its JSON banner. */
@@ -64,9 +98,7 @@ export interface DetachedSandbox {
  */
 export async function launchDetachedSandbox(entry: string, args: string[], env: NodeJS.ProcessEnv = process.env, timeoutMs = 60_000): Promise<DetachedSandbox> {
   const running = runningSandboxPid(env)
-  if (running !== undefined) {
-    throw new UserError(`A sandbox from ${dataDir(env)} is already running (pid ${running})`, 'stop it first: paybox sandbox stop')
-  }
+  if (running !== undefined) throw alreadyRunning(running, env)
   fs.mkdirSync(dataDir(env), { recursive: true, mode: 0o700 })
   const logFile = sandboxLogFile(env)
   const bannerFile = path.join(dataDir(env), `sandbox.banner.${process.pid}`)

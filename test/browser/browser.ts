@@ -1,11 +1,25 @@
 // What browser tests share: the system's Chromium driven by playwright-core (no browser
 // download; PAYBOX_CHROMIUM points elsewhere), and a stand-in merchant site on 127.0.0.1 for
 // the checkout to send customers back to.
+import fs from 'node:fs'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { chromium, type Browser } from 'playwright-core'
 
 export const CHROMIUM_PATH = process.env.PAYBOX_CHROMIUM ?? '/usr/bin/chromium'
+
+/**
+ * Whether the browser suites can run. `npm test` on a machine without Chromium skips them with
+ * one line saying what to install; .ci/run sets PAYBOX_REQUIRE_BROWSER=1, where a missing
+ * Chromium fails the run instead of quietly testing less.
+ */
+export function chromiumAvailable(): boolean {
+  if (fs.existsSync(CHROMIUM_PATH)) return true
+  const missing = `no Chromium at ${CHROMIUM_PATH}`
+  if (process.env.PAYBOX_REQUIRE_BROWSER === '1') throw new Error(`The browser tests must run (PAYBOX_REQUIRE_BROWSER=1) but there is ${missing}`)
+  console.warn(`Skipping the browser tests: ${missing} (install Debian's chromium package, or set PAYBOX_CHROMIUM to a Chromium binary)`)
+  return false
+}
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] })

@@ -4,10 +4,10 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { CreatePaymentRequest, Payment } from '../../src/client/types.js'
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
-import { launchChromium, startMerchantSite, type MerchantSite } from './browser.js'
+import { chromiumAvailable, launchChromium, startMerchantSite, type MerchantSite } from './browser.js'
 
 // Starting Chromium takes a few seconds, more on a busy machine; nothing here times anything.
-describe('hosted checkout in a browser', { timeout: 60_000 }, () => {
+describe.runIf(chromiumAvailable())('hosted checkout in a browser', { timeout: 60_000 }, () => {
   let sandbox: TestSandbox
   let browser: Browser
   let shop: MerchantSite

@@ -97,6 +97,11 @@ describe('the built CLI (bin/run.js)', () => {
     expect(fromPackage(modules, 'cli-table3')).not.toEqual([])
   })
 
+  it('answers a mistyped command with the nearest one, in one line, as from the sources', async () => {
+    const built = await paybox('run.js', ['payments', 'creat', '--amount', '5'], env)
+    expect(built).toEqual({ stdout: '', stderr: 'Error: Unknown command "payments creat". Did you mean paybox payments create?\n', code: 1 })
+  })
+
   it.each([
     '--version',
     '--help',
@@ -107,6 +112,8 @@ describe('the built CLI (bin/run.js)', () => {
     'payments get <payment> --bogus',
     'paymnts get',
     'sandbox clock nonsense',
+    'payments creat',
+    'autocomplete --help',
   ])('gives oclif\'s exact answer to: paybox %s', async (line: string) => {
     // Split on spaces: no word of these lines contains one.
     const argv = line.split(' ').map((word) => (word === PAYMENT ? paymentId : word))

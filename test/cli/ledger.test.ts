@@ -47,7 +47,7 @@ describe('paybox ledger', () => {
 
     it('an unknown --role is refused by the flag parser in one line', async () => {
       const result = await runCli(['ledger', 'accounts', '--role', 'banker'], env())
-      expect(result.exitCode).toBe(2)
+      expect(result.exitCode).toBe(1)
       expect(result.stdout).toBe('')
       expect(linesOf(result.stderr)).toHaveLength(1)
       expect(result.stderr).toContain('--role')
@@ -100,7 +100,7 @@ describe('paybox ledger', () => {
 
     it('--limit 201 is refused by the flag parser in one line', async () => {
       const result = await runCli(['ledger', 'transactions', '--limit', '201'], env())
-      expectOneLineFailure(result, 'Parsing --limit: Expected an integer less than or equal to 200 but received: 201 (see --help)', 2)
+      expectOneLineFailure(result, 'Parsing --limit: Expected an integer less than or equal to 200 but received: 201 (see --help)')
     })
   })
 

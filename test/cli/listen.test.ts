@@ -142,7 +142,52 @@ describe('paybox listen', () => {
     }
   })
 
+  it('--events forwards only the events named', async () => {
+    const sandbox = await startTestSandbox({ webhookPollMs: 20 })
+    try {
+      local.secret = sandbox.merchants[0]!.apiSecret
+      const listening = await listen(['--forward-to', local.url, '--events', 'transaction_failed', '--json'], merchantEnv(sandbox))
+      const payment = await sandbox.direct.payments.create({ amount: { value: 100, currency: 'USD' }, description: 'Filtered' })
+      await sandbox.direct.sandbox.fail(payment.id)
+      // Events come in order: once the failed one is forwarded, the created one was passed over.
+      await waitFor('the failed event forwarded', () => listening.lines.length >= 1)
+      expect(listening.lines.map((line) => (JSON.parse(line) as ForwardedEvent).event_type)).toEqual(['transaction_failed'])
+      expect(local.received.filter((r) => webhookData(r.raw).id === payment.id).map((r) => webhookData(r.raw).type)).toEqual(['transaction_failed'])
+      expect(await stop(listening)).toEqual({ code: 0, signal: null })
+    } finally {
+      await sandbox.stop()
+    }
+  })
+
+  it('warns once, on stderr, when a payment\'s own webhookUrl is the URL it forwards to', async () => {
+    const sandbox = await startTestSandbox({ webhookPollMs: 20 })
+    try {
+      local.secret = sandbox.merchants[0]!.apiSecret
+      const listening = await listen(['--forward-to', local.url], merchantEnv(sandbox))
+      const plain = await sandbox.direct.payments.create({ amount: { value: 100, currency: 'USD' }, description: 'Only forwarded' })
+      const doubled = await sandbox.direct.payments.create({ amount: { value: 100, currency: 'USD' }, description: 'Twice', webhookUrl: local.url })
+      const again = await sandbox.direct.payments.create({ amount: { value: 100, currency: 'USD' }, description: 'Twice again', webhookUrl: local.url })
+      await waitFor('both copies of the last payment\'s event', () => local.received.filter((r) => webhookData(r.raw).id === again.id).length === 2)
+      const warnings = linesOf(listening.spawned.stderr()).filter((line) => line.startsWith('Warning:'))
+      expect(warnings).toEqual([
+        `Warning: payment ${doubled.id} sends its webhooks to ${local.url} itself, and listen forwards them there too: ` +
+          'your receiver gets each of its events twice (use listen or a webhookUrl, not both)',
+      ])
+      expect(warnings.join('')).not.toContain(plain.id)
+      expect(await stop(listening)).toEqual({ code: 0, signal: null })
+    } finally {
+      await sandbox.stop()
+    }
+  })
+
   describe('refuses bad flags in one line', () => {
+    it('an --events name that is not an event', async () => {
+      expectOneLineFailure(
+        await runCli(['listen', '--forward-to', 'http://127.0.0.1:9/hooks', '--events', 'transaction_updatd'], env()),
+        'Expected --events=transaction_updatd to be one of: transaction_created, transaction_updated, transaction_failed (see --help)',
+      )
+    })
+
     const env = () => ({ CI: '1', PAYBOX_HOME: temporaryDir(), PAYBOX_CONFIG_DIR: temporaryDir() })
 
     it('a --forward-to that is not an http(s) URL', async () => {
@@ -153,7 +198,7 @@ describe('paybox listen', () => {
 
     it('no --forward-to', async () => {
       const result = await runCli(['listen'], env())
-      expect(result.exitCode).toBe(2)
+      expect(result.exitCode).toBe(1)
       expect(linesOf(result.stderr)).toHaveLength(1)
       expect(result.stderr).toContain('Missing required flag forward-to')
     })

@@ -1,7 +1,8 @@
 // `paybox payments …` and `paybox currencies` run in-process against a real sandbox over HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Currency, Page, Payment } from '../../src/client/types.js'
-import { isolatedEnv, linesOf, runCli, runCliJson, type CliEnv } from '../helpers/cli.js'
+import { expectOneLineFailure, isolatedEnv, linesOf, runCli, runCliJson, type CliEnv } from '../helpers/cli.js'
+import { runOnTerminal } from '../helpers/terminal.js'
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
 
 describe('paybox payments and currencies', () => {
@@ -70,6 +71,50 @@ describe('paybox payments and currencies', () => {
         'Error: --amount must be a positive amount with at most 2 decimal places for USD, got "12.345"\n',
       )
       expect(await totalPayments()).toBe(before)
+    })
+
+    it('refuses an --amount too large for the API by its size, not its decimals', async () => {
+      const before = await totalPayments()
+      expectOneLineFailure(
+        await runCli(['payments', 'create', '--amount', '99999999999999', '--description', 'Too big'], env()),
+        '--amount must be no more than 1000000000.00 USD, got "99999999999999"',
+      )
+      expectOneLineFailure(
+        await runCli(['payments', 'create', '--amount', '100000000001', '--currency', 'JPY', '--description', 'Too big'], env()),
+        '--amount must be no more than 100000000000 JPY, got "100000000001"',
+      )
+      expect(await totalPayments()).toBe(before)
+    })
+
+    it('on a terminal, checks the amount at its question before asking the next', async () => {
+      const terminal = runOnTerminal(['payments', 'create', '--currency', 'EUR'], env())
+      await terminal.waitForText('Amount in EUR')
+      terminal.type('abc')
+      await terminal.waitForText('Enter a positive amount with at most 2 decimal places for EUR')
+      expect(terminal.screen()).not.toContain('Description')
+      terminal.type('\x15999999999999')
+      await terminal.waitForText('Enter no more than 1000000000.00 EUR')
+      terminal.type('\x1512.50')
+      await terminal.waitForText('Description shown to the customer')
+      terminal.type('Typed at the prompt')
+      expect(await terminal.exited).toBe(0)
+      const id = /pt_[0-9a-f]+/.exec(terminal.screen())![0]
+      expect((await sandbox.direct.payments.get(id)).amount).toEqual({ value: 1250, currency: 'EUR' })
+    })
+
+    it('fits its table to a 100-column terminal; --wide and piped output keep the wallet URI whole', async () => {
+      const args = ['payments', 'create', '--amount', '12.50', '--description', 'Fits']
+      const fitted = runOnTerminal(args, env(), 100)
+      expect(await fitted.exited).toBe(0)
+      const lines = fitted.screen().split(/\r?\n/).filter((line) => line.includes('│') || line.includes('─'))
+      expect(lines.length).toBeGreaterThan(10)
+      for (const line of lines) expect(line.length).toBeLessThanOrEqual(100)
+      expect(fitted.screen()).toMatch(/Wallet URI +│ web\+stellar:pay\?destination=G[^\s]*…/)
+
+      const wide = runOnTerminal([...args, '--wide'], env(), 100)
+      expect(await wide.exited).toBe(0)
+      const piped = await runCli(args, env())
+      for (const output of [wide.screen().replace(/\r?\n/g, ''), piped.stdout]) expect(output).toMatch(/web\+stellar:pay\?destination=G[A-Z0-9]{55}&[^\s│]*memo=[^\s│]+/)
     })
 
     it('returns the same payment for a repeated --idempotency-key', async () => {
@@ -157,7 +202,7 @@ describe('paybox payments and currencies', () => {
     it('rejects --limit 500 with one line and a non-zero exit', async () => {
       const { stdout, stderr, exitCode, error } = await runCli(['payments', 'list', '--limit', '500'], env())
       expect(error).toBeUndefined()
-      expect(exitCode).toBe(2)
+      expect(exitCode).toBe(1)
       expect(stdout).toBe('')
       expect(linesOf(stderr)).toHaveLength(1)
       expect(stderr).toBe('Error: Parsing --limit: Expected an integer less than or equal to 100 but received: 500 (see --help)\n')
@@ -180,7 +225,7 @@ describe('paybox payments and currencies', () => {
     it('an unknown flag fails with one non-empty stderr line', async () => {
       const { stdout, stderr, exitCode, error } = await runCli(['payments', 'list', '--bogus'], env())
       expect(error).toBeUndefined()
-      expect(exitCode).toBe(2)
+      expect(exitCode).toBe(1)
       expect(stdout).toBe('')
       expect(linesOf(stderr)).toHaveLength(1)
       expect(stderr).toBe('Error: Nonexistent flag: --bogus (see --help)\n')
@@ -189,7 +234,7 @@ describe('paybox payments and currencies', () => {
     it('a non-integer --limit fails with one non-empty stderr line', async () => {
       const { stdout, stderr, exitCode, error } = await runCli(['payments', 'list', '--limit', 'abc'], env())
       expect(error).toBeUndefined()
-      expect(exitCode).toBe(2)
+      expect(exitCode).toBe(1)
       expect(stdout).toBe('')
       expect(linesOf(stderr)).toHaveLength(1)
       expect(stderr).toBe('Error: Parsing --limit: Expected an integer but received: abc (see --help)\n')

@@ -144,7 +144,7 @@ describe('paybox refunds', () => {
 
     it('--limit 0 is refused by the flag parser in one line', async () => {
       const result = await runCli(['refunds', 'list', '--limit', '0'], merchantEnv(own))
-      expectOneLineFailure(result, 'Parsing --limit: Expected an integer greater than or equal to 1 but received: 0 (see --help)', 2)
+      expectOneLineFailure(result, 'Parsing --limit: Expected an integer greater than or equal to 1 but received: 0 (see --help)')
     })
   })
 })

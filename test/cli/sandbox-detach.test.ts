@@ -78,7 +78,10 @@ describe('paybox sandbox start --detach, wait, logs, keys, stop', () => {
 
     const again = await startDetached(env)
     expect(again.code).toBe(1)
-    expect(again.stderr).toBe(`Error: A sandbox from ${env.PAYBOX_HOME} is already running (pid ${pid}) (stop it first: paybox sandbox stop)\n`)
+    expect(again.stderr).toBe(
+      `Error: A sandbox from ${env.PAYBOX_HOME} is already running at ${banner.baseUrl} (pid ${pid}) ` +
+        '(stop it first with paybox sandbox stop, or give another one its own data folder: PAYBOX_HOME=<folder> paybox sandbox start --port <port>)\n',
+    )
 
     const stopped = await runCliJson<{ pid: number; baseUrl: string }>(['sandbox', 'stop'], env)
     expect(stopped.exitCode).toBe(0)

@@ -1,6 +1,7 @@
 // `paybox sandbox start` as a real child process (node bin/dev.js): its one-line JSON banner,
 // the state file it leaves for the CLI, a clean exit on SIGTERM, and stable keys.
 import fs from 'node:fs'
+import net from 'node:net'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Page, Payment } from '../../src/client/types.js'
@@ -102,5 +103,58 @@ describe('paybox sandbox start', () => {
     const [stoppedFirst, stoppedSecond] = await Promise.all([stop(first.spawned), stop(second.spawned)])
     expect(stoppedFirst).toEqual({ code: 0, signal: null })
     expect(stoppedSecond).toEqual({ code: 0, signal: null })
+  })
+
+  it('refuses a second sandbox from the same data folder in one line, so neither loses track of the other', async () => {
+    const env = isolatedEnv()
+    const stateFile = path.join(env.PAYBOX_HOME, 'sandbox.json')
+    const pidFile = path.join(env.PAYBOX_HOME, 'sandbox.pid')
+    const first = await start(path.join(temporaryDir(), 'first.db'), env)
+    const state = fs.readFileSync(stateFile, 'utf8')
+
+    const second = spawnCli(['sandbox', 'start', '--port', '0', '--db', path.join(temporaryDir(), 'second.db')], env)
+    running.push(second)
+    expect((await second.exited).code).toBe(1)
+    expect(second.stderr()).toBe(
+      `Error: A sandbox from ${env.PAYBOX_HOME} is already running at ${first.banner.baseUrl} (pid ${first.spawned.child.pid}) ` +
+        '(stop it first with paybox sandbox stop, or give another one its own data folder: PAYBOX_HOME=<folder> paybox sandbox start --port <port>)\n',
+    )
+    // The first sandbox's files are untouched, and the CLI still finds and stops it.
+    expect(fs.readFileSync(stateFile, 'utf8')).toBe(state)
+    expect(fs.readFileSync(pidFile, 'utf8')).toBe(`${first.spawned.child.pid}\n`)
+    const stopped = await runCliJson<{ pid: number; baseUrl: string }>(['sandbox', 'stop'], env)
+    expect(stopped.json).toEqual({ pid: first.spawned.child.pid, baseUrl: first.banner.baseUrl })
+    expect((await first.spawned.exited).code).toBe(0)
+  })
+
+  it('starts over the files of a sandbox whose process is gone', async () => {
+    const env = isolatedEnv()
+    const dead = spawnCli(['--version'], env)
+    await dead.exited
+    fs.mkdirSync(env.PAYBOX_HOME, { recursive: true })
+    fs.writeFileSync(path.join(env.PAYBOX_HOME, 'sandbox.pid'), `${dead.child.pid}\n`)
+    fs.writeFileSync(path.join(env.PAYBOX_HOME, 'sandbox.json'), JSON.stringify({ baseUrl: 'http://127.0.0.1:1', adminToken: 'adm_x', pid: dead.child.pid, merchants: [] }))
+    const { spawned, banner } = await start(path.join(temporaryDir(), 'sandbox.db'), env)
+    expect(fs.readFileSync(path.join(env.PAYBOX_HOME, 'sandbox.pid'), 'utf8')).toBe(`${spawned.child.pid}\n`)
+    expect(JSON.parse(fs.readFileSync(path.join(env.PAYBOX_HOME, 'sandbox.json'), 'utf8')).baseUrl).toBe(banner.baseUrl)
+    expect(await stop(spawned)).toEqual({ code: 0, signal: null })
+  })
+
+  it('leaves no pid file behind when it cannot start, so the next start is not refused', async () => {
+    const env = isolatedEnv()
+    const taken = net.createServer()
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve))
+    try {
+      const port = (taken.address() as net.AddressInfo).port
+      const failed = spawnCli(['sandbox', 'start', '--port', String(port), '--db', ':memory:'], env)
+      running.push(failed)
+      expect((await failed.exited).code).toBe(1)
+      expect(failed.stderr()).toContain('another process uses that port')
+      expect(fs.existsSync(path.join(env.PAYBOX_HOME, 'sandbox.pid'))).toBe(false)
+    } finally {
+      taken.close()
+    }
+    const { spawned } = await start(':memory:', env)
+    expect(await stop(spawned)).toEqual({ code: 0, signal: null })
   })
 })

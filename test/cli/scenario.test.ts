@@ -128,6 +128,16 @@ steps:
     expect(failure.text).toBe('status was "underpaid", expected "paid"')
   })
 
+  it('creates the folder of the JUnit report, as the README\'s CI one-liner needs in a fresh clone', async () => {
+    const file = scenarioFile(broken)
+    const junit = path.join(path.dirname(file), 'reports', 'nested', 'broken.xml')
+    const { stdout, stderr, exitCode } = await runCli(['scenario', 'run', file, '--junit', junit], env())
+    expect(stderr).toBe('')
+    expect(exitCode).toBe(1)
+    expect(linesOf(stdout).at(-1)).toMatch(/^Scenario failed: 1 failed/)
+    expect(parseXml(fs.readFileSync(junit, 'utf8')).attributes).toMatchObject({ tests: '4', failures: '1' })
+  })
+
   it('refuses a scenario with a schema error at its line and column, exiting 2 before running anything', async () => {
     const before = (await sandbox.direct.payments.list({ limit: 1 })).meta.totalItems
     const file = scenarioFile(`name: Bad amount

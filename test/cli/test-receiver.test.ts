@@ -230,7 +230,7 @@ describe('paybox webhooks test-receiver', () => {
   })
 
   it('refuses a URL that is not http(s) and an unreadable --timeout in one line', async () => {
-    expectOneLineFailure(await runCli(['webhooks', 'test-receiver', 'ftp://127.0.0.1/x', '--secret', SECRET], isolatedEnv()), '--url must be an absolute http(s) URL, got "ftp://127.0.0.1/x"')
+    expectOneLineFailure(await runCli(['webhooks', 'test-receiver', 'ftp://127.0.0.1/x', '--secret', SECRET], isolatedEnv()), '<url> must be an absolute http(s) URL, got "ftp://127.0.0.1/x"')
     expectOneLineFailure(
       await runCli(['webhooks', 'test-receiver', 'http://127.0.0.1:9/x', '--secret', SECRET, '--timeout', 'soon'], isolatedEnv()),
       'Invalid --timeout "soon" (a duration such as 10s, 500ms or 2 (seconds), at most 10m)',

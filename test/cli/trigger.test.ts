@@ -87,8 +87,9 @@ describe('paybox trigger', () => {
   it('prints the payment id and each event with the receiver\'s answer, failures included', async () => {
     receiver.answer = () => ({ status: 503, body: 'down for maintenance' })
     const { stdout, stderr, exitCode } = await runCli(['trigger', 'transaction_updated', '--status', 'underpaid', '--webhook-url', receiver.url], env())
-    expect(exitCode).toBe(0)
-    expect(stderr).toBe('')
+    // Every delivery it waited for failed: that is a failed trigger, said in one line.
+    expect(exitCode).toBe(1)
+    expect(stderr).toBe(`Error: 2 of 2 webhook deliveries to ${receiver.url} did not get a 2xx answer (HTTP 503)\n`)
     const id = /Payment (pt_[0-9a-f]+) \(underpaid, settlement open\) emitted 2 webhook events to /.exec(stdout)?.[1]
     expect(id).toBeDefined()
     const rows = linesOf(stdout).filter((line) => line.includes('transaction_'))
@@ -102,6 +103,15 @@ describe('paybox trigger', () => {
     const logged = (await sandbox.direct.webhooks.list({ checkout_id: id })).items
     expect(logged.map((d) => d.status)).toEqual(['failed', 'failed'])
     for (const delivery of logged) expect(stdout).toContain(delivery.id)
+  })
+
+  it('exits 1 when the receiver cannot be reached, naming why, and still returns the deliveries with --json', async () => {
+    const closed = 'http://127.0.0.1:9/hooks'
+    const { json, stderr, exitCode } = await runCliJson<TriggerResult>(['trigger', 'transaction_failed', '--webhook-url', closed], env())
+    expect(exitCode).toBe(1)
+    expect(json.deliveries.map((d) => d.status)).toEqual(['failed', 'failed'])
+    expect(linesOf(stderr)).toHaveLength(1)
+    expect(stderr).toMatch(new RegExp(`^Error: 2 of 2 webhook deliveries to ${closed} did not get a 2xx answer \\(.*ECONNREFUSED.*\\)\\n$`))
   })
 
   describe('refuses bad input in one line and creates nothing', () => {
@@ -119,7 +129,6 @@ describe('paybox trigger', () => {
       refuse(
         ['transaction_refunded', '--webhook-url', 'http://127.0.0.1:9/hooks'],
         'Expected transaction_refunded to be one of: transaction_created, transaction_updated, transaction_failed (see --help)',
-        2,
       ))
     it('--status with another event than transaction_updated', () =>
       refuse(['transaction_created', '--status', 'paid', '--webhook-url', 'http://127.0.0.1:9/hooks'], '--status applies only to transaction_updated, not transaction_created'))

@@ -4,7 +4,7 @@
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Payment, WebhookDelivery } from '../../src/client/types.js'
-import { linesOf, merchantEnv, spawnCli, type CliEnv } from '../helpers/cli.js'
+import { expectOneLineFailure, linesOf, merchantEnv, runCli, spawnCli, type CliEnv } from '../helpers/cli.js'
 import { startRunning, stopRunning, type Running } from '../helpers/long-running-cli.js'
 import { sandboxForSuite, startTestSandbox, temporaryDir, type TestSandbox } from '../helpers/sandbox.js'
 import { waitFor } from '../helpers/wait.js'
@@ -68,6 +68,26 @@ describe('paybox webhooks tail', () => {
       expect(entry.status).toBe('success')
     }
     expect(await stop(running)).toEqual({ code: 0, signal: null })
+  })
+
+  it('--events shows only the events named', async () => {
+    const running = await tail(['--events', 'transaction_updated,transaction_failed', '--json'], merchantEnv(sandbox))
+    const payment = await create()
+    // The created event's delivery finishes first: the stream, in finishing order, would show it before the next.
+    await waitFor('the created delivery to finish', async () => (await sandbox.direct.webhooks.list({ checkout_id: payment.id })).items.every((d) => d.status !== 'pending'))
+    await sandbox.direct.sandbox.pay(payment.id, { amount: 400 })
+    await sandbox.direct.sandbox.fail(payment.id)
+    const shown = () => running.lines.map((line) => JSON.parse(line) as WebhookDelivery).filter((d) => d.checkout_id === payment.id)
+    await waitFor('the failed delivery on stdout', () => shown().some((d) => d.event_type === 'transaction_failed'))
+    expect(shown().map((d) => d.event_type)).toEqual(['transaction_updated', 'transaction_failed'])
+    expect(await stop(running)).toEqual({ code: 0, signal: null })
+  })
+
+  it('--events refuses a name that is not an event in one line', async () => {
+    expectOneLineFailure(
+      await runCli(['webhooks', 'tail', '--events', 'transaction_updated,transaction_refunded'], merchantEnv(sandbox)),
+      'Expected --events=transaction_refunded to be one of: transaction_created, transaction_updated, transaction_failed (see --help)',
+    )
   })
 
   it('reconnects when the stream drops and keeps printing', async () => {

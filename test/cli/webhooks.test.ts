@@ -72,9 +72,9 @@ describe('paybox webhooks: the delivery log', () => {
 
     it('refuses an unknown --status and a --limit over 100 in one line, before calling the API', async () => {
       const status = await runCli(['webhooks', 'list', '--status', 'lost'], env())
-      expectOneLineFailure(status, 'Expected --status=lost to be one of: pending, success, failed, skipped (see --help)', 2)
+      expectOneLineFailure(status, 'Expected --status=lost to be one of: pending, success, failed, skipped (see --help)')
       const limit = await runCli(['webhooks', 'list', '--limit', '101'], env())
-      expectOneLineFailure(limit, 'Parsing --limit: Expected an integer less than or equal to 100 but received: 101 (see --help)', 2)
+      expectOneLineFailure(limit, 'Parsing --limit: Expected an integer less than or equal to 100 but received: 101 (see --help)')
     })
   })
 
@@ -327,7 +327,7 @@ describe('paybox webhooks verify', () => {
     const missing = path.join(dir, 'missing.json')
     expectOneLineFailure(await verify(missing), `Cannot read --file ${missing}: ENOENT`)
     const noSecret = await runCli(['webhooks', 'verify', '--signature', signature, '--file', path.join(dir, 'body.json')], env())
-    expect(noSecret.exitCode).toBe(2)
+    expect(noSecret.exitCode).toBe(1)
     expect(linesOf(noSecret.stderr)).toHaveLength(1)
     expect(noSecret.stderr).toContain('Missing required flag secret')
   })

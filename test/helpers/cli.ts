@@ -76,6 +76,7 @@ function loadConfig(): Promise<Config> {
     settings.enableAutoTranspile = false
     const pjson = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'))
     pjson.oclif.commands.target = './commands/index.ts'
+    for (const [event, target] of Object.entries<string>(pjson.oclif.hooks ?? {})) pjson.oclif.hooks[event] = target.replace(/^\.\/dist\/(.*)\.js$/, './$1.ts')
     return Config.load({ root: ROOT, pjson })
   })()
   return configPromise

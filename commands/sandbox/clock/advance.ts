@@ -3,7 +3,7 @@ import ms from 'ms'
 import type { SandboxClock } from '../../../src/client/types.js'
 import { ApiCommand } from '../../../src/cli/base-command.js'
 import { UserError } from '../../../src/cli/errors.js'
-import { details } from '../../../src/cli/output.js'
+import { renderClockAdvance } from '../../../src/cli/render/sandbox.js'
 
 export default class SandboxClockAdvance extends ApiCommand<typeof SandboxClockAdvance> {
   static override args = {
@@ -16,13 +16,7 @@ export default class SandboxClockAdvance extends ApiCommand<typeof SandboxClockA
   public async run(): Promise<SandboxClock & { processed: Record<string, number> }> {
     const milliseconds = parseDuration(this.args.duration)
     const result = await this.adminClient().sandbox.advanceClock(milliseconds / 1000)
-    this.print(
-      details([
-        ['Business time', result.now],
-        ['Advanced by (total)', `${result.advancedSeconds} s`],
-        ...Object.entries(result.processed).map(([what, count]): [string, string] => [what, String(count)]),
-      ]),
-    )
+    this.print(renderClockAdvance(result))
     return result
   }
 }

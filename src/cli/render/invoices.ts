@@ -3,7 +3,7 @@
 import type { CreateInvoiceRequest, Customer, Invoice, InvoiceLineItem, InvoiceSettings, Page, Payment } from '../../client/types.js'
 import { invoiceTotals, lineAmount, QUANTITY_SCALE, type InvoiceTotals } from '../../invoice-totals.js'
 import { formatDecimal, formatDecimalShort } from '../../money.js'
-import { chalk, colourStatus, details, table } from '../output.js'
+import { chalk, colourStatus, details, pageLine, table } from '../output.js'
 import { formatAmount, type Precisions } from './payments.js'
 
 const INVOICE_STATUS_COLOURS: Record<string, (text: string) => string> = {
@@ -118,8 +118,7 @@ export function renderInvoicePage(page: Page<Invoice>, precisions: Precisions): 
     invoice.issued_at,
     invoice.id,
   ])
-  const { currentPage, totalPages, totalItems } = page.meta
-  return `${table(['Number', 'Status', 'Customer', 'Total', 'Due', 'Issued', 'Id'], rows)}\nPage ${currentPage} of ${Math.max(totalPages, 1)} (${totalItems} invoices)`
+  return `${table(['Number', 'Status', 'Customer', 'Total', 'Due', 'Issued', 'Id'], rows)}\n${pageLine(page.meta, 'invoice')}`
 }
 
 /** The question before voiding: which invoice, for how much, to whom, what it does, and money already received. */

@@ -2,7 +2,7 @@
 import { minorToMajorUnits } from '../../money.js'
 import type { PayboxClient } from '../../client/paybox-client.js'
 import type { Currency, Page, Payment } from '../../client/types.js'
-import { colourStatus, details, table } from '../output.js'
+import { colourStatus, details, pageLine, table } from '../output.js'
 import { formatUsdc } from '../usdc.js'
 
 export type Precisions = ReadonlyMap<string, number>
@@ -45,8 +45,7 @@ export function renderPaymentPage(page: Page<Payment>, precisions: Precisions): 
     p.description.length > 40 ? `${p.description.slice(0, 39)}…` : p.description,
     p.createdAt,
   ])
-  const { currentPage, totalPages, totalItems } = page.meta
-  return `${table(['Id', 'Status', 'Amount', 'Description', 'Created'], rows)}\nPage ${currentPage} of ${Math.max(totalPages, 1)} (${totalItems} payments)`
+  return `${table(['Id', 'Status', 'Amount', 'Description', 'Created'], rows)}\n${pageLine(page.meta, 'payment')}`
 }
 
 /** The line after a simulated customer payment: "Paid 5.00 USD (5.0000000 USDC) from G…; status underpaid". */

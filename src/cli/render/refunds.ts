@@ -1,6 +1,6 @@
 // How refunds look in the terminal. Refund amounts are USDC, as they went back over the ledger.
 import type { Page, Refund } from '../../client/types.js'
-import { colourStatus, details, table } from '../output.js'
+import { colourStatus, details, pageLine, table } from '../output.js'
 import { formatUsdc, stroopsOf } from '../usdc.js'
 
 export function renderRefund(refund: Refund): string {
@@ -26,6 +26,5 @@ export function renderRefundPage(page: Page<Refund>): string {
     r.description.length > 40 ? `${r.description.slice(0, 39)}…` : r.description,
     r.createdAt,
   ])
-  const { currentPage, totalPages, totalItems } = page.meta
-  return `${table(['Id', 'Amount', 'Status', 'Payment', 'Description', 'Created'], rows)}\nPage ${currentPage} of ${Math.max(totalPages, 1)} (${totalItems} refunds)`
+  return `${table(['Id', 'Amount', 'Status', 'Payment', 'Description', 'Created'], rows)}\n${pageLine(page.meta, 'refund')}`
 }

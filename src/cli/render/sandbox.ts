@@ -98,3 +98,18 @@ export function renderClock(clock: SandboxClock): string {
     ['Advanced by', `${clock.advancedSeconds} s`],
   ])
 }
+
+/** What advancing the clock processed, as the API names it, in words. */
+const PROCESSED_LABELS: Record<string, string> = {
+  expiredPayments: 'Payments expired',
+  overdueInvoices: 'Invoices now overdue',
+  failedEscrows: 'Escrow orders failed',
+}
+
+export function renderClockAdvance(result: SandboxClock & { processed: Record<string, number> }): string {
+  return details([
+    ['Business time', result.now],
+    ['Advanced by (total)', `${result.advancedSeconds} s`],
+    ...Object.entries(result.processed).map(([what, count]): [string, string] => [PROCESSED_LABELS[what] ?? what, String(count)]),
+  ])
+}

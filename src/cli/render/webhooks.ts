@@ -3,7 +3,7 @@
 import type { Page, PaymentEvent, SandboxMerchant, WebhookDelivery } from '../../client/types.js'
 import type { ForwardOutcome } from '../event-forwarder.js'
 import type { TriggerResult } from '../webhook-trigger.js'
-import { chalk, details, table } from '../output.js'
+import { chalk, counted, details, pageLine, table } from '../output.js'
 
 const DELIVERY_COLOURS: Record<string, (text: string) => string> = {
   success: chalk.green,
@@ -32,8 +32,7 @@ export function paymentStateIn(payload: string | undefined): string | undefined 
 export function renderDeliveryPage(page: Page<WebhookDelivery>): string {
   if (page.items.length === 0) return 'No webhook deliveries match.'
   const rows = page.items.map((d) => [d.created_at, d.event_type, d.checkout_id, colourDelivery(d.status), httpOf(d), durationOf(d.duration_ms), d.id])
-  const { currentPage, totalPages, totalItems } = page.meta
-  return `${table(['Time', 'Event', 'Payment', 'Status', 'HTTP', 'Duration', 'Id'], rows)}\nPage ${currentPage} of ${Math.max(totalPages, 1)} (${totalItems} deliveries)`
+  return `${table(['Time', 'Event', 'Payment', 'Status', 'HTTP', 'Duration', 'Id'], rows)}\n${pageLine(page.meta, 'delivery', 'deliveries')}`
 }
 
 /** Every field of one entry, then the payload as pretty JSON and the receiver's answer. */
@@ -118,9 +117,8 @@ export function renderTriggerResult(result: TriggerResult): string {
     durationOf(d.duration_ms),
     d.id,
   ])
-  const count = deliveries.length === 1 ? '1 webhook event' : `${deliveries.length} webhook events`
   return [
-    `Payment ${chalk.bold(payment.id)} (${payment.status}, settlement ${payment.settlement_status}) emitted ${count} to ${payment.webhookUrl ?? 'its webhook URL'}:`,
+    `Payment ${chalk.bold(payment.id)} (${payment.status}, settlement ${payment.settlement_status}) emitted ${counted(deliveries.length, 'webhook event')} to ${payment.webhookUrl ?? 'its webhook URL'}:`,
     table(['Time', 'Event', 'Payment status', 'Delivery', 'HTTP', 'Duration', 'Id'], rows),
   ].join('\n')
 }

@@ -1,0 +1,17 @@
+// oclif's command_not_found hook: a mistyped command is one line on stderr, in the words the
+// user types ("payments creat", not "payments:creat"), with the nearest command if there is one;
+// exit 1 like every failure. It never prompts (@oclif/plugin-not-found asks on a terminal).
+import type { Hook } from '@oclif/core'
+import { nearestCommand } from './did-you-mean.js'
+
+const hook: Hook.CommandNotFound = async function ({ id, config }) {
+  const spoken = (commandId: string): string => commandId.replaceAll(':', config.topicSeparator)
+  // Topics too: `paybox paymnts` means the payments topic, whose help lists its commands.
+  const visible = [...config.commands.filter((command) => !command.hidden).map((command) => command.id), ...config.topics.filter((topic) => !topic.hidden).map((topic) => topic.name)]
+  const { typed, match } = nearestCommand(id, visible)
+  const hint = match === undefined ? ` (see ${config.bin} --help for the commands)` : `. Did you mean ${config.bin} ${spoken(match)}?`
+  process.stderr.write(`Error: Unknown command "${spoken(typed)}"${hint}\n`)
+  process.exitCode = 1
+}
+
+export default hook
