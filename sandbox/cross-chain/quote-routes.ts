@@ -5,6 +5,9 @@ import { Router } from 'express'
 import type { SandboxContext } from '../context.js'
 import { currentMerchant } from '../http/auth.js'
 import { notFound } from '../http/errors.js'
+import { idempotentRequest } from '../http/idempotent-request.js'
+import { sendJson } from '../http/json-response.js'
+import { answerOnce } from '../idempotency/idempotency-service.js'
 import { findPaymentById } from '../payments/payment-repository.js'
 import { toPaymentResource } from '../payments/payment-resource.js'
 import { noQuery } from '../validation/common.js'
@@ -41,8 +44,11 @@ export function quoteRoutes(ctx: SandboxContext): Router {
   router.post('/sandbox/cross-chain/quotes/:quoteId/deposit', async (req, res) => {
     const merchant = currentMerchant(req)
     const body = depositBody.parse(req.body)
-    const { quote, payment } = await runTransaction(ctx.db, (trx) => simulateDeposit(ctx, trx, merchant.id, req.params.quoteId, body))
-    res.json({ quote: toQuoteResource(quote, ctx.clock.now()), payment: toPaymentResource(payment, ctx) })
+    const answer = await answerOnce(ctx.db, idempotentRequest(req), ctx.clock.now(), async (trx) => {
+      const { quote, payment } = await simulateDeposit(ctx, trx, merchant.id, req.params.quoteId, body)
+      return { quote: toQuoteResource(quote, ctx.clock.now()), payment: toPaymentResource(payment, ctx) }
+    })
+    sendJson(res, answer.status, answer.body)
   })
   return router
 }

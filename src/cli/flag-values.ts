@@ -1,5 +1,6 @@
 // Reading flag values that oclif cannot check by itself: amounts in major units, metadata
 // entries, Stellar addresses and transaction hashes. Each failure names its flag in one line.
+import { Flags } from '@oclif/core'
 import { majorToMinorUnits } from '../money.js'
 import { UserError } from './errors.js'
 import type { Precisions } from './render/payments.js'
@@ -61,3 +62,7 @@ export function httpUrlFlag(text: string, flag: string): string {
   if (protocol !== 'http:' && protocol !== 'https:') throw new UserError(`--${flag} must be an absolute http(s) URL, got "${text}"`)
   return text
 }
+
+/** --idempotency-key of the commands that move money: sent as the Idempotency-Key header. */
+export const idempotencyKeyFlag = (effect: string) =>
+  Flags.string({ description: `Idempotency-Key header: retrying with the same key never ${effect} twice` })
