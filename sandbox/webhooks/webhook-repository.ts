@@ -32,9 +32,24 @@ const LOG_OUTCOME_SQL = `update webhook_deliveries set status = ?, http_status =
   duration_ms = ?, last_attempt_at = ?, updated_at = ? where id = ?`
 const EVENTS_AFTER_SQL = 'select * from payment_events where sequence > ? order by sequence limit ?'
 
-/** Pending deliveries with a sequence after `sequence`, oldest first (through the index of pending ones). */
-export async function findPendingDeliveriesAfter(db: Kysely<Database>, sequence: number, limit: number): Promise<WebhookDeliveryRow[]> {
-  return (await runStatement(db, PENDING_AFTER_SQL, [sequence, limit])).rows as WebhookDeliveryRow[]
+const PENDING_AFTER_EXCEPT_SQL =
+  "select * from webhook_deliveries where status = 'pending' and sequence > ? and merchant_id not in (select value from json_each(?)) order by sequence limit ?"
+
+/**
+ * Pending deliveries with a sequence after `sequence`, oldest first (through the index of pending
+ * ones), leaving out those of the merchants in `exceptMerchants`.
+ */
+export async function findPendingDeliveriesAfter(
+  db: Kysely<Database>,
+  sequence: number,
+  limit: number,
+  exceptMerchants: string[] = [],
+): Promise<WebhookDeliveryRow[]> {
+  const { rows } =
+    exceptMerchants.length === 0
+      ? await runStatement(db, PENDING_AFTER_SQL, [sequence, limit])
+      : await runStatement(db, PENDING_AFTER_EXCEPT_SQL, [sequence, JSON.stringify(exceptMerchants), limit])
+  return rows as WebhookDeliveryRow[]
 }
 
 /**
