@@ -20,6 +20,7 @@ import { describeNetworkError } from '../../src/webhooks/post-webhook.js'
 import type { Clock } from '../clock.js'
 import type { Database, MerchantRow, PaymentEventRow, WebhookDeliveryRow } from '../db/schema.js'
 import { findMerchantById } from '../merchants/merchant-repository.js'
+import { EgressRefusedError, WebhookEgress } from './webhook-egress.js'
 import { newDeliveryIdentity } from './webhook-events.js'
 import {
   findEventsAfter,
@@ -55,6 +56,8 @@ export interface WebhookDispatcherOptions {
   clock: Clock
   /** Refuse (skip) plain-http URLs. */
   requireHttps?: boolean
+  /** Where deliveries may go (a shared sandbox refuses internal addresses); default: anywhere. */
+  egress?: WebhookEgress
   timeoutMs?: number
   /** How often the outbox is read for new work. */
   pollMs?: number
@@ -119,6 +122,7 @@ export class WebhookDispatcher {
     this.#options = {
       ...options,
       requireHttps: options.requireHttps ?? false,
+      egress: options.egress ?? new WebhookEgress(),
       timeoutMs: options.timeoutMs ?? WEBHOOK_TIMEOUT_MS,
       pollMs: options.pollMs ?? DEFAULT_POLL_MS,
     }
@@ -149,6 +153,11 @@ export class WebhookDispatcher {
     await Promise.allSettled([...this.#inFlight])
     await Promise.allSettled([...this.#pools.values()].map((pool) => pool.destroy()))
     this.#pools.clear()
+  }
+
+  /** Why a payment may not have `url` as its webhookUrl (a shared sandbox's internal address), or undefined. */
+  webhookUrlRefusal(url: string): string | undefined {
+    return this.#options.egress.urlRefusal(url)
   }
 
   onDelivery(listener: DeliveryListener): () => void {
@@ -408,8 +417,9 @@ export class WebhookDispatcher {
   async #poolFor(url: URL): Promise<Pool> {
     let pool = this.#pools.get(url.origin)
     if (pool === undefined) {
-      const { Pool } = await (this.#undici ??= import('undici'))
-      pool = this.#pools.get(url.origin) ?? new Pool(url.origin, { connections: MAX_DELIVERIES_PER_ORIGIN })
+      const { Pool, buildConnector } = await (this.#undici ??= import('undici'))
+      const connect = this.#options.egress.connector(buildConnector)
+      pool = this.#pools.get(url.origin) ?? new Pool(url.origin, { connections: MAX_DELIVERIES_PER_ORIGIN, ...(connect ? { connect } : {}) })
       this.#pools.set(url.origin, pool)
     }
     return pool
@@ -429,7 +439,8 @@ export class WebhookDispatcher {
     const protocol = URL.canParse(url) ? new URL(url).protocol : undefined
     if (protocol !== 'http:' && protocol !== 'https:') return 'Not sent: the webhook URL is not an http(s) URL'
     if (this.#options.requireHttps && protocol !== 'https:') return 'Not sent: the sandbox runs with --require-https and the URL is http'
-    return undefined
+    const refusal = this.#options.egress.urlRefusal(url)
+    return refusal === undefined ? undefined : `Not sent: ${refusal}`
   }
 
   /** POSTs the stored payload, signed with the merchant's current secret; undefined if stopped meanwhile. */
@@ -472,6 +483,10 @@ export class WebhookDispatcher {
       }
     } catch (error) {
       if (this.#abort.signal.aborted) return undefined
+      // Refused before a byte was sent, with the same words whatever listens there: no port scan.
+      if (error instanceof EgressRefusedError || (error as { code?: string } | undefined)?.code === 'EWEBHOOKEGRESS') {
+        return { status: 'skipped' as const, http_status: null, response_body: null, error_message: `Not sent: ${(error as Error).message}`, duration_ms: null }
+      }
       const message = timedOut ? `No answer within ${this.#options.timeoutMs / 1000} s (timed out)` : `Could not deliver: ${describeNetworkError(error)}`
       return { status: 'failed' as const, http_status: null, response_body: null, error_message: message, duration_ms: elapsed() }
     } finally {
