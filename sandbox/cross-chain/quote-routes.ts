@@ -10,7 +10,6 @@ import { sendJson } from '../http/json-response.js'
 import { answerOnce } from '../idempotency/idempotency-service.js'
 import { findPaymentById } from '../payments/payment-repository.js'
 import { toPaymentResource } from '../payments/payment-resource.js'
-import { noQuery } from '../validation/common.js'
 import { BRIDGE_FEE_BPS, ORIGIN_CHAINS } from './chains.js'
 import { depositBody, quoteBody } from './quote-schemas.js'
 import { createQuote, simulateDeposit, toQuoteResource } from './quote-service.js'
@@ -23,7 +22,6 @@ export function quoteRoutes(ctx: SandboxContext): Router {
   const router = Router()
 
   router.get('/cross-chain/chains', (req, res) => {
-    noQuery.parse(req.query)
     res.json({
       bridgeFeeBps: BRIDGE_FEE_BPS,
       items: ORIGIN_CHAINS.map((chain) => ({ id: chain.id, name: chain.name, addressFormat: chain.addressFormat, tokens: chain.tokens })),
