@@ -4,10 +4,7 @@
 // values of the parameters they declare.
 import { Router, type RequestHandler } from 'express'
 import type { Operation } from '../openapi/operations.js'
-import { badRequest } from './errors.js'
-
-/** Long parameter names are shortened before they are echoed. */
-const echo = (text: string): string => (text.length > 64 ? `${text.slice(0, 61)}…` : text)
+import { badRequest, echoNames } from './errors.js'
 
 export function strictQuery(operations: readonly Operation[]): RequestHandler {
   const router = Router()
@@ -19,10 +16,7 @@ export function strictQuery(operations: readonly Operation[]): RequestHandler {
     const known = new Set(operation.query ? Object.keys(operation.query.shape) : [])
     router[operation.method](operation.path, (req, _res, next) => {
       const unknown = Object.keys(req.query as Record<string, unknown>).filter((name) => !known.has(name))
-      if (unknown.length > 0) {
-        const names = unknown.slice(0, 5).map(echo).join(', ') + (unknown.length > 5 ? ', …' : '')
-        return next(badRequest(`unknown query parameter${unknown.length > 1 ? 's' : ''}: ${names}`))
-      }
+      if (unknown.length > 0) return next(badRequest(`unknown query parameter${unknown.length > 1 ? 's' : ''}: ${echoNames(unknown)}`))
       // The rest of this table is not the route: Express goes on to the real one.
       next('router')
     })
