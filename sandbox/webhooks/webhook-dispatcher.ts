@@ -11,7 +11,7 @@
 // tick have their outcome logged in one transaction.
 // For fairness: a merchant, and a receiver origin, each have at most 10 deliveries on the wire, so
 // a receiver that never answers holds its own share only; when everything queued waits on such a
-// share, the outbox is read past it for other merchants' deliveries.
+// share, the outbox is read past those deliveries for others'.
 import type { Kysely } from 'kysely'
 import type { Dispatcher, Pool } from 'undici'
 import { onCommit, runTransaction } from '../db/database.js'
@@ -268,15 +268,16 @@ export class WebhookDispatcher {
       if (newer.length > 0) this.#queuedThrough = newer.at(-1)!.sequence
       if (this.#enqueue(newer)) this.#sendFromQueue(merchantOf)
     }
-    // Slots left, but what is queued waits on a merchant's full share and more is pending: read
-    // past that merchant's deliveries for other merchants' (the queue keeps its order;
-    // #queuedThrough stays). Once per reading of the queue: the read walks the slow merchant's
-    // backlog, which may be long.
+    // Slots left, but what is queued waits on a full share (a merchant's, or a receiver's) and more
+    // is pending: read past those merchants' and those URLs' deliveries for others (the queue keeps
+    // its order; #queuedThrough stays). Once per reading of the queue: the read walks the slow
+    // receivers' backlog, which may be long.
     if (!more || this.#readPast || this.#onTheWire >= MAX_CONCURRENT_DELIVERIES || this.#queue.length >= MAX_QUEUE_SIZE) return
-    const full = [...this.#wireByMerchant].filter(([, count]) => count >= MAX_DELIVERIES_PER_MERCHANT).map(([merchantId]) => merchantId)
-    if (full.length === 0) return
+    const fullMerchants = [...this.#wireByMerchant].filter(([, count]) => count >= MAX_DELIVERIES_PER_MERCHANT).map(([merchantId]) => merchantId)
+    const fullUrls = [...new Set(this.#queue.map((d) => d.url))].filter((url) => (this.#wireByOrigin.get(this.#originOf(url)) ?? 0) >= MAX_DELIVERIES_PER_ORIGIN)
+    if (fullMerchants.length === 0 && fullUrls.length === 0) return
     this.#readPast = true
-    const others = await findPendingDeliveriesAfter(db, this.#queuedThrough, MAX_QUEUE_SIZE - this.#queue.length, full)
+    const others = await findPendingDeliveriesAfter(db, this.#queuedThrough, MAX_QUEUE_SIZE - this.#queue.length, { merchants: fullMerchants, urls: fullUrls })
     if (this.#abort.signal.aborted) return
     if (this.#enqueue(others)) this.#sendFromQueue(merchantOf)
   }

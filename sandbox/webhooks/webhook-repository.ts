@@ -32,23 +32,23 @@ const LOG_OUTCOME_SQL = `update webhook_deliveries set status = ?, http_status =
   duration_ms = ?, last_attempt_at = ?, updated_at = ? where id = ?`
 const EVENTS_AFTER_SQL = 'select * from payment_events where sequence > ? order by sequence limit ?'
 
-const PENDING_AFTER_EXCEPT_SQL =
-  "select * from webhook_deliveries where status = 'pending' and sequence > ? and merchant_id not in (select value from json_each(?)) order by sequence limit ?"
+const PENDING_AFTER_EXCEPT_SQL = `select * from webhook_deliveries where status = 'pending' and sequence > ?
+  and merchant_id not in (select value from json_each(?)) and url not in (select value from json_each(?)) order by sequence limit ?`
 
 /**
  * Pending deliveries with a sequence after `sequence`, oldest first (through the index of pending
- * ones), leaving out those of the merchants in `exceptMerchants`.
+ * ones), leaving out those of the merchants and to the URLs in `except`.
  */
 export async function findPendingDeliveriesAfter(
   db: Kysely<Database>,
   sequence: number,
   limit: number,
-  exceptMerchants: string[] = [],
+  except?: { merchants: string[]; urls: string[] },
 ): Promise<WebhookDeliveryRow[]> {
   const { rows } =
-    exceptMerchants.length === 0
+    except === undefined
       ? await runStatement(db, PENDING_AFTER_SQL, [sequence, limit])
-      : await runStatement(db, PENDING_AFTER_EXCEPT_SQL, [sequence, JSON.stringify(exceptMerchants), limit])
+      : await runStatement(db, PENDING_AFTER_EXCEPT_SQL, [sequence, JSON.stringify(except.merchants), JSON.stringify(except.urls), limit])
   return rows as WebhookDeliveryRow[]
 }
 
