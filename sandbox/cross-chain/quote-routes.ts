@@ -5,9 +5,7 @@ import { Router } from 'express'
 import type { SandboxContext } from '../context.js'
 import { currentMerchant } from '../http/auth.js'
 import { notFound } from '../http/errors.js'
-import { idempotentRequest } from '../http/idempotent-request.js'
-import { sendJson } from '../http/json-response.js'
-import { answerOnce } from '../idempotency/idempotency-service.js'
+import { answerIdempotently } from '../http/idempotent-answer.js'
 import { findPaymentById } from '../payments/payment-repository.js'
 import { toPaymentResource } from '../payments/payment-resource.js'
 import { BRIDGE_FEE_BPS, ORIGIN_CHAINS } from './chains.js'
@@ -42,11 +40,10 @@ export function quoteRoutes(ctx: SandboxContext): Router {
   router.post('/sandbox/cross-chain/quotes/:quoteId/deposit', async (req, res) => {
     const merchant = currentMerchant(req)
     const body = depositBody.parse(req.body)
-    const answer = await answerOnce(ctx.db, idempotentRequest(req), ctx.clock.now(), async (trx) => {
+    await answerIdempotently(ctx, req, res, async (trx) => {
       const { quote, payment } = await simulateDeposit(ctx, trx, merchant.id, req.params.quoteId, body)
       return { quote: toQuoteResource(quote, ctx.clock.now()), payment: toPaymentResource(payment, ctx) }
     })
-    sendJson(res, answer.status, answer.body)
   })
   return router
 }

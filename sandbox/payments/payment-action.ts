@@ -5,9 +5,7 @@ import type { Request, Response } from 'express'
 import type { SandboxContext } from '../context.js'
 import type { PaymentRow } from '../db/schema.js'
 import { currentMerchant } from '../http/auth.js'
-import { idempotentRequest } from '../http/idempotent-request.js'
-import { sendJson } from '../http/json-response.js'
-import { answerOnce } from '../idempotency/idempotency-service.js'
+import { answerIdempotently } from '../http/idempotent-answer.js'
 import { toPaymentResource } from './payment-resource.js'
 import { getPayment } from './payment-service.js'
 
@@ -19,8 +17,5 @@ export async function actOnPayment(
 ): Promise<void> {
   const merchant = currentMerchant(req)
   const id = String(req.params.id)
-  const answer = await answerOnce(ctx.db, idempotentRequest(req), ctx.clock.now(), async (trx) =>
-    toPaymentResource(await act(trx, await getPayment(trx, merchant, id)), ctx),
-  )
-  sendJson(res, answer.status, answer.body)
+  await answerIdempotently(ctx, req, res, async (trx) => toPaymentResource(await act(trx, await getPayment(trx, merchant, id)), ctx))
 }

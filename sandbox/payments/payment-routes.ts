@@ -6,10 +6,10 @@ import { Router } from 'express'
 import type { SandboxContext } from '../context.js'
 import type { MerchantRow } from '../db/schema.js'
 import { currentMerchant } from '../http/auth.js'
-import { idempotentRequest } from '../http/idempotent-request.js'
+import { answerIdempotently } from '../http/idempotent-answer.js'
 import { sendJson } from '../http/json-response.js'
 import { pageLinks, pageMeta } from '../http/pagination.js'
-import { answerOnce, idempotencyGate, type StoredResponse } from '../idempotency/idempotency-service.js'
+import { idempotencyGate, type StoredResponse } from '../idempotency/idempotency-service.js'
 import { toPaymentResource } from './payment-resource.js'
 import { createPaymentBody, listPaymentsQuery } from './payment-schemas.js'
 import { acceptUnderpayment, createPayment, getPayment, getPaymentVersion, listPayments } from './payment-service.js'
@@ -73,8 +73,7 @@ export function paymentRoutes(ctx: SandboxContext, answers = paymentAnswers(ctx)
   router.post('/payments/:id/accept-underpayment', async (req, res) => {
     const merchant = currentMerchant(req)
     noBody.parse(req.body)
-    const answer = await answerOnce(ctx.db, idempotentRequest(req), ctx.clock.now(), async (trx) => render(await acceptUnderpayment(ctx, trx, merchant, req.params.id)))
-    sendJson(res, answer.status, answer.body)
+    await answerIdempotently(ctx, req, res, async (trx) => render(await acceptUnderpayment(ctx, trx, merchant, req.params.id)))
   })
 
   router.get('/payments/:id', async (req, res) => {

@@ -3,9 +3,7 @@
 import { Router } from 'express'
 import type { SandboxContext } from '../context.js'
 import { currentMerchant } from '../http/auth.js'
-import { idempotentRequest } from '../http/idempotent-request.js'
-import { sendJson } from '../http/json-response.js'
-import { answerOnce } from '../idempotency/idempotency-service.js'
+import { answerIdempotently } from '../http/idempotent-answer.js'
 import { pageLinks, pageMeta } from '../http/pagination.js'
 import { findPaymentById, findPaymentsByIds } from '../payments/payment-repository.js'
 import { pageRequest } from '../validation/common.js'
@@ -19,11 +17,10 @@ export function refundRoutes(ctx: SandboxContext): Router {
   router.post('/payments/:id/refunds', async (req, res) => {
     const merchant = currentMerchant(req)
     const body = createRefundBody.parse(req.body)
-    const answer = await answerOnce(ctx.db, idempotentRequest(req), ctx.clock.now(), async (trx) => {
+    await answerIdempotently(ctx, req, res, async (trx) => {
       const { refund, payment } = await refundPayment(ctx, trx, merchant, req.params.id, body)
       return toRefundResource(refund, payment, ctx)
     })
-    sendJson(res, answer.status, answer.body)
   })
 
   router.get('/refunds', async (req, res) => {
