@@ -30,6 +30,7 @@ import { GateBusyError, RequestGate } from './snapshots/request-gate.js'
 import type { SandboxStateControls, StateSwapResult } from './snapshots/snapshot-routes.js'
 import { SnapshotStore, swapDatabaseFile } from './snapshots/snapshot-store.js'
 import { WebhookDispatcher } from './webhooks/webhook-dispatcher.js'
+import { AllowListError, WebhookEgress } from './webhooks/webhook-egress.js'
 
 export { DEFAULT_HOST, DEFAULT_PORT } from './defaults.js'
 
@@ -61,6 +62,10 @@ export interface SandboxOptions {
   clock?: AdvanceableClock
   /** Skip (do not send) webhooks to plain-http URLs. */
   requireHttps?: boolean
+  /** Others can reach this sandbox: among other things, webhooks to internal addresses are refused. */
+  shared?: boolean
+  /** On a shared sandbox, CIDR ranges, addresses or hosts webhooks may go to anyway (--allow-webhook-to). */
+  allowWebhookTo?: string[]
   /** How long a webhook receiver has to answer; default 10 s (spec 6). Tests shorten it. */
   webhookTimeoutMs?: number
   /** How often queued webhooks are looked for; default 100 ms. */
@@ -102,6 +107,7 @@ interface Core {
 export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
   const host = options.host ?? DEFAULT_HOST
   const wallClock = options.wallClock ?? systemClock
+  const egress = webhookEgress(options)
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`))
   const snapshots = new SnapshotStore(options.snapshotDir ?? defaultSnapshotDir(options.db))
 
@@ -146,6 +152,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       db,
       clock,
       requireHttps: options.requireHttps,
+      egress,
       timeoutMs: options.webhookTimeoutMs,
       pollMs: options.webhookPollMs,
       log,
@@ -296,6 +303,15 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
 let memorySandboxes = 0
 
 /** Next to a database file; a sandbox in memory gets a folder of its own under the temporary folder, made on first save. */
+/** Where webhooks may go; a malformed --allow-webhook-to entry is refused before anything starts. */
+function webhookEgress(options: SandboxOptions): WebhookEgress {
+  try {
+    return new WebhookEgress({ shared: options.shared, allow: options.allowWebhookTo })
+  } catch (error) {
+    throw error instanceof AllowListError ? new SandboxConfigError(error.message) : error
+  }
+}
+
 function defaultSnapshotDir(db: string): string {
   if (db === ':memory:') return path.join(os.tmpdir(), `paybox-snapshots-${process.pid}-${++memorySandboxes}`)
   return path.join(path.dirname(path.resolve(db)), 'snapshots')

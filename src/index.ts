@@ -1,5 +1,5 @@
 // The paybox library: the signed API client and webhook verification for receivers.
-export { PayboxClient, type PayboxClientOptions, type RequestOptions } from './client/paybox-client.js'
+export { PayboxClient, type IdempotencyOptions, type PayboxClientOptions, type RequestOptions } from './client/paybox-client.js'
 export { PayboxApiError, PayboxConnectionError } from './client/errors.js'
 export type * from './client/types.js'
 export { signDigest, signWebhook, verifyWebhook, DIGEST_HEADERS, WEBHOOK_SIGNATURE_HEADER } from './signing.js'

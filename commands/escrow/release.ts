@@ -1,6 +1,7 @@
 import { Args } from '@oclif/core'
 import type { Payment } from '../../src/client/types.js'
 import { ApiCommand } from '../../src/cli/base-command.js'
+import { idempotencyKeyFlag } from '../../src/cli/flag-values.js'
 import { renderEscrowRelease } from '../../src/cli/render/escrow.js'
 import { fetchPrecisions, renderPayment } from '../../src/cli/render/payments.js'
 
@@ -16,9 +17,13 @@ export default class EscrowRelease extends ApiCommand<typeof EscrowRelease> {
 
   static override examples = ['<%= config.bin %> <%= command.id %> pt_0194…', '<%= config.bin %> <%= command.id %> pt_0194… --json']
 
+  static override flags = {
+    'idempotency-key': idempotencyKeyFlag('releases'),
+  }
+
   public async run(): Promise<Payment> {
     const client = this.client()
-    const payment = await client.escrow.release(this.args.paymentId)
+    const payment = await client.escrow.release(this.args.paymentId, { idempotencyKey: this.flags['idempotency-key'] })
     if (!this.jsonEnabled()) {
       this.print(renderPayment(payment, await fetchPrecisions(client)))
       this.print(renderEscrowRelease(payment))

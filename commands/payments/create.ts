@@ -3,7 +3,7 @@ import type { CreatePaymentRequest, Payment } from '../../src/client/types.js'
 import { amountAnswerCheck } from '../../src/cli/amount-input.js'
 import { ApiCommand } from '../../src/cli/base-command.js'
 import { UserError } from '../../src/cli/errors.js'
-import { metadataFlag, minorUnitsFlag } from '../../src/cli/flag-values.js'
+import { idempotencyKeyFlag, metadataFlag, minorUnitsFlag } from '../../src/cli/flag-values.js'
 import { terminalQr } from '../../src/cli/output.js'
 import { valueOrPrompt } from '../../src/cli/prompts.js'
 import { fetchPrecisions, renderPayment } from '../../src/cli/render/payments.js'
@@ -32,7 +32,7 @@ export default class PaymentsCreate extends ApiCommand<typeof PaymentsCreate> {
     'escrow-payee': Flags.string({ description: 'Escrow payee account (escrow merchants)' }),
     'escrow-platform-fee': Flags.integer({ description: 'Escrow platform fee in basis points (escrow merchants)', min: 0, max: 10_000 }),
     'escrow-expires-at': Flags.string({ description: 'Escrow order expiry, ISO 8601 (escrow merchants)' }),
-    'idempotency-key': Flags.string({ description: 'Idempotency-Key header: retrying with it never creates a second payment' }),
+    'idempotency-key': idempotencyKeyFlag('creates a payment'),
     qr: Flags.boolean({ description: 'Print the wallet payment URI as a QR code' }),
   }
 

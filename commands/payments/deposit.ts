@@ -2,6 +2,7 @@ import { Args, Flags } from '@oclif/core'
 import type { CrossChainQuote, Payment } from '../../src/client/types.js'
 import { ApiCommand } from '../../src/cli/base-command.js'
 import { UserError } from '../../src/cli/errors.js'
+import { idempotencyKeyFlag } from '../../src/cli/flag-values.js'
 import { renderQuote } from '../../src/cli/render/cross-chain.js'
 import { fetchPrecisions, renderPayment } from '../../src/cli/render/payments.js'
 
@@ -16,6 +17,7 @@ export default class PaymentsDeposit extends ApiCommand<typeof PaymentsDeposit> 
 
   static override flags = {
     amount: Flags.string({ description: 'Amount sent, in the origin token (default: the quoted amount)' }),
+    'idempotency-key': idempotencyKeyFlag('deposits'),
   }
 
   public async run(): Promise<{ quote: CrossChainQuote; payment: Payment }> {
@@ -24,7 +26,9 @@ export default class PaymentsDeposit extends ApiCommand<typeof PaymentsDeposit> 
       throw new UserError(`--amount must be a positive decimal amount of the origin token, got "${amount}"`)
     }
     const client = this.client()
-    const result = await client.crossChain.deposit(this.args.quoteId, amount === undefined ? {} : { amountIn: amount })
+    const result = await client.crossChain.deposit(this.args.quoteId, amount === undefined ? {} : { amountIn: amount }, {
+      idempotencyKey: this.flags['idempotency-key'],
+    })
     if (!this.jsonEnabled()) {
       this.print(renderQuote(result.quote))
       this.print(renderPayment(result.payment, await fetchPrecisions(client)))

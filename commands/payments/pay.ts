@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 import type { Payment } from '../../src/client/types.js'
 import { ApiCommand } from '../../src/cli/base-command.js'
-import { accountAddressFlag, minorUnitsFlag, oneOfFlags } from '../../src/cli/flag-values.js'
+import { accountAddressFlag, idempotencyKeyFlag, minorUnitsFlag, oneOfFlags } from '../../src/cli/flag-values.js'
 import { overpaymentOf, remainingOf, underpaymentOf, usdcWorth } from '../../src/cli/payment-simulation.js'
 import { formatAmount, fetchPrecisions, renderPayment, renderPaySummary } from '../../src/cli/render/payments.js'
 import { USDC_SCALE, formatDecimal } from '../../src/money.js'
@@ -36,6 +36,7 @@ export default class PaymentsPay extends ApiCommand<typeof PaymentsPay> {
     'fail-settlement': Flags.boolean({ description: 'Make the settlement of this payment fail when it comes' }),
     memo: Flags.string({ description: 'Send with this text memo instead of the payment\'s (a wrong memo: the money lands, pays nothing)' }),
     asset: Flags.string({ description: 'Send this asset; XLM is a wrong asset: the money lands, pays nothing', options: ['USDC', 'XLM'] }),
+    'idempotency-key': idempotencyKeyFlag('pays'),
   }
 
   public async run(): Promise<Payment> {
@@ -51,7 +52,7 @@ export default class PaymentsPay extends ApiCommand<typeof PaymentsPay> {
     else if (flags.overpay) amount = overpaymentOf(before)
 
     const asset = flags.asset as 'USDC' | 'XLM' | undefined
-    const payment = await client.sandbox.pay(args.id, { amount, from, failSettlement: flags['fail-settlement'] || undefined, memo: flags.memo, asset })
+    const payment = await client.sandbox.pay(args.id, { amount, from, failSettlement: flags['fail-settlement'] || undefined, memo: flags.memo, asset }, { idempotencyKey: flags['idempotency-key'] })
     if (!this.jsonEnabled() && (flags.memo !== undefined || asset === 'XLM')) {
       // A mistaken payment credits nothing: say what was sent instead of what was paid.
       const units = amount ?? remainingOf(before)

@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 import type { Refund } from '../../src/client/types.js'
 import { ApiCommand } from '../../src/cli/base-command.js'
-import { metadataFlag, minorUnitsFlag } from '../../src/cli/flag-values.js'
+import { idempotencyKeyFlag, metadataFlag, minorUnitsFlag } from '../../src/cli/flag-values.js'
 import { fetchPrecisions } from '../../src/cli/render/payments.js'
 import { renderRefund } from '../../src/cli/render/refunds.js'
 
@@ -24,6 +24,7 @@ export default class PaymentsRefund extends ApiCommand<typeof PaymentsRefund> {
     amount: Flags.string({ description: 'Amount in major units of the payment\'s currency (default: all that is refundable)' }),
     description: Flags.string({ description: 'Why the money goes back' }),
     metadata: Flags.string({ description: 'Metadata entry key=value (repeatable)', multiple: true }),
+    'idempotency-key': idempotencyKeyFlag('refunds'),
   }
 
   public async run(): Promise<Refund> {
@@ -35,7 +36,7 @@ export default class PaymentsRefund extends ApiCommand<typeof PaymentsRefund> {
       const { currency } = (await client.payments.get(args.id)).amount
       amount = minorUnitsFlag(flags.amount, currency, await fetchPrecisions(client))
     }
-    const refund = await client.payments.refund(args.id, { amount, description: flags.description, metadata })
+    const refund = await client.payments.refund(args.id, { amount, description: flags.description, metadata }, { idempotencyKey: flags['idempotency-key'] })
     this.print(renderRefund(refund))
     return refund
   }

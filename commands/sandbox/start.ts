@@ -49,6 +49,10 @@ export default class SandboxStart extends Command {
     }),
     durable: Flags.boolean({ description: 'synchronous=FULL: acknowledged writes also survive power loss (slower)' }),
     'require-https': Flags.boolean({ description: 'Skip (log, but do not send) webhooks to plain-http URLs' }),
+    'allow-webhook-to': Flags.string({
+      description: 'On a shared sandbox, a CIDR range, address or host webhooks may go to although internal (repeatable)',
+      multiple: true,
+    }),
     detach: Flags.boolean({ description: 'Run in the background; print the banner once it is ready and exit (stop it with paybox sandbox stop)' }),
     json: Flags.boolean({ description: 'Print the startup information as one JSON line' }),
   }
@@ -83,6 +87,7 @@ export default class SandboxStart extends Command {
       snapshotDir: snapshotsDir(),
       durable: flags.durable,
       requireHttps: flags['require-https'],
+      allowWebhookTo: flags['allow-webhook-to'],
       ledgerClose,
       defaultCredentials: flags['api-key'] && flags['api-secret'] ? { apiKey: flags['api-key'], apiSecret: flags['api-secret'] } : undefined,
     }).catch((error: unknown) => {

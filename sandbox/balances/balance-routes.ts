@@ -7,7 +7,6 @@ import { currentMerchant } from '../http/auth.js'
 import { badRequest } from '../http/errors.js'
 import { USDC_ASSET_CODE } from '../ledger/ledger-accounts.js'
 import type { AccountBalances } from '../ledger/ledger-service.js'
-import { noQuery } from '../validation/common.js'
 
 type AssetKey = keyof AccountBalances
 
@@ -28,7 +27,6 @@ export function balanceRoutes(ctx: SandboxContext): Router {
 
   router.get('/accounts/balances', async (req, res) => {
     const merchant = currentMerchant(req)
-    noQuery.parse(req.query)
     const balances = await balancesOf(merchant.account_id)
     res.json({
       account: merchant.account_id,
@@ -41,7 +39,6 @@ export function balanceRoutes(ctx: SandboxContext): Router {
 
   router.get('/accounts/balances/:assetId', async (req, res) => {
     const merchant = currentMerchant(req)
-    noQuery.parse(req.query)
     const asset = assetOf(req.params.assetId, ctx.identity.usdcIssuer)
     if (!asset) {
       throw badRequest(`Asset ${req.params.assetId.slice(0, 80)} is not supported: use USDC, USDC:${ctx.identity.usdcIssuer}, native or XLM`, 'Asset is not supported')

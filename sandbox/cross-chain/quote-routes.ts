@@ -5,9 +5,9 @@ import { Router } from 'express'
 import type { SandboxContext } from '../context.js'
 import { currentMerchant } from '../http/auth.js'
 import { notFound } from '../http/errors.js'
+import { answerIdempotently } from '../http/idempotent-answer.js'
 import { findPaymentById } from '../payments/payment-repository.js'
 import { toPaymentResource } from '../payments/payment-resource.js'
-import { noQuery } from '../validation/common.js'
 import { BRIDGE_FEE_BPS, ORIGIN_CHAINS } from './chains.js'
 import { depositBody, quoteBody } from './quote-schemas.js'
 import { createQuote, simulateDeposit, toQuoteResource } from './quote-service.js'
@@ -20,7 +20,6 @@ export function quoteRoutes(ctx: SandboxContext): Router {
   const router = Router()
 
   router.get('/cross-chain/chains', (req, res) => {
-    noQuery.parse(req.query)
     res.json({
       bridgeFeeBps: BRIDGE_FEE_BPS,
       items: ORIGIN_CHAINS.map((chain) => ({ id: chain.id, name: chain.name, addressFormat: chain.addressFormat, tokens: chain.tokens })),
@@ -41,8 +40,10 @@ export function quoteRoutes(ctx: SandboxContext): Router {
   router.post('/sandbox/cross-chain/quotes/:quoteId/deposit', async (req, res) => {
     const merchant = currentMerchant(req)
     const body = depositBody.parse(req.body)
-    const { quote, payment } = await runTransaction(ctx.db, (trx) => simulateDeposit(ctx, trx, merchant.id, req.params.quoteId, body))
-    res.json({ quote: toQuoteResource(quote, ctx.clock.now()), payment: toPaymentResource(payment, ctx) })
+    await answerIdempotently(ctx, req, res, async (trx) => {
+      const { quote, payment } = await simulateDeposit(ctx, trx, merchant.id, req.params.quoteId, body)
+      return { quote: toQuoteResource(quote, ctx.clock.now()), payment: toPaymentResource(payment, ctx) }
+    })
   })
   return router
 }

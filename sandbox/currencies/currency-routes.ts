@@ -1,13 +1,11 @@
 // GET /currencies (spec 4.13): the supported pricing currencies, without meta.
 import { Router } from 'express'
-import { noQuery } from '../validation/common.js'
 import { CURRENCIES } from './currency-table.js'
 
 const ITEMS = CURRENCIES.map(({ name, code, symbol, precision }) => ({ resource: 'currencies', name, code, symbol, precision }))
 
 export function currencyRoutes(): Router {
-  return Router().get('/currencies', (req, res) => {
-    noQuery.parse(req.query)
+  return Router().get('/currencies', (_req, res) => {
     res.json({ items: ITEMS })
   })
 }

@@ -16,12 +16,12 @@ export function escrowRoutes(ctx: SandboxContext): Router {
 
   router.post('/sandbox/payments/:id/escrow/release', async (req, res) => {
     noBody.parse(req.body)
-    res.json(await actOnPayment(ctx, req, (trx, payment) => releaseEscrow(ctx, trx, payment)))
+    await actOnPayment(ctx, req, res, (trx, payment) => releaseEscrow(ctx, trx, payment))
   })
 
   router.post('/sandbox/payments/:id/escrow/fail', async (req, res) => {
     const reason = failBody.parse(req.body)?.reason ?? 'simulated funding failure'
-    res.json(await actOnPayment(ctx, req, (trx, payment) => failEscrow(ctx, trx, payment, reason)))
+    await actOnPayment(ctx, req, res, (trx, payment) => failEscrow(ctx, trx, payment, reason))
   })
 
   router.get('/sandbox/payments/:id/escrow', async (req, res) => {

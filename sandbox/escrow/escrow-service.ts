@@ -9,7 +9,9 @@ import type { Database, LedgerAssetCode, PaymentRow } from '../db/schema.js'
 import { conflict, refusedByLedgerAs } from '../http/errors.js'
 import { appendHistory, moveSettlementTo, moveTo } from '../payments/payment-lifecycle.js'
 import { findDueEscrows, findPaymentById } from '../payments/payment-repository.js'
+import { findMerchantById } from '../merchants/merchant-repository.js'
 import { handleDueInBatches } from '../simulation/due-batches.js'
+import { escrowPayeeRefusal } from './escrow-payee.js'
 
 type EscrowContext = Pick<SandboxContext, 'clock' | 'ledger' | 'identity' | 'payments'>
 
@@ -35,6 +37,10 @@ export async function releaseEscrow(ctx: EscrowContext, db: Kysely<Database>, pa
   if (payment.settlement_status !== 'open') {
     throw conflict('Conflict', `The escrow order of payment ${payment.id} has already been released`)
   }
+  // Orders stored before payees were checked at creation are checked again here.
+  const merchant = await findMerchantById(db, payment.merchant_id)
+  const payeeRefusal = merchant && (await escrowPayeeRefusal(db, merchant, payment.escrow_payee!))
+  if (payeeRefusal) throw conflict('Conflict', `The escrow order of payment ${payment.id} cannot be released: ${payeeRefusal}`)
   const held = heldInCustody(payment)
   if (held <= 0n) throw conflict('Conflict', `The escrow order of payment ${payment.id} holds nothing: it was refunded`)
   const fee = escrowFee(held, payment.escrow_fee_bps ?? 0)

@@ -2,12 +2,10 @@
 import { Router } from 'express'
 import type { SandboxContext } from '../context.js'
 import { currentMerchant } from '../http/auth.js'
-import { noQuery } from '../validation/common.js'
 import { merchantFeeTier, toFeeTierResource } from './fee-tier-service.js'
 
 export function feeTierRoutes(ctx: SandboxContext): Router {
   return Router().get('/merchant/fee-tier', async (req, res) => {
-    noQuery.parse(req.query)
     const tier = await merchantFeeTier(ctx.db, currentMerchant(req).id, ctx.clock.now())
     res.json(toFeeTierResource(tier))
   })

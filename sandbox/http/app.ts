@@ -23,10 +23,12 @@ import { paymentSimulationRoutes } from '../simulation/payment-simulation-routes
 import { webhookLogRoutes } from '../webhooks/webhook-log-routes.js'
 import { HealthService } from '../health/health-service.js'
 import { healthRoutes } from '../health/health-routes.js'
+import { OPERATIONS } from '../openapi/operations.js'
 import { snapshotRoutes, type SandboxStateControls } from '../snapshots/snapshot-routes.js'
 import { SIGNATURE_FAILED, UNAUTHORIZED, adminAuth, digestAuth, merchantAuthDeps } from './auth.js'
 import { parseJsonBody } from './body.js'
 import { errorMiddleware, notFoundRoute } from './errors.js'
+import { strictQuery } from './strict-query.js'
 
 /** What the server hands the app beyond the context: its health checks and the state swaps (snapshots, reset). */
 export interface AppControls {
@@ -64,6 +66,8 @@ export function createApp(ctx: SandboxContext, controls: AppControls = {}): Expr
   )
   app.use('/cross-chain', optionalMerchantAuth)
   app.use(['/invoices', '/merchant', '/currencies', '/merchants'], digestAuth(auth, SIGNATURE_FAILED))
+  // A query parameter no route declares is refused on every route (docs/api.md).
+  app.use(strictQuery(OPERATIONS))
 
   // The busiest routes first: a payment request skips the admin routers' matching.
   app.use(paymentRoutes(ctx, controls.payments))

@@ -52,6 +52,9 @@ export interface ErrorBody {
 /** Long names sent by a client are shortened before they are echoed in a message. */
 const echo = (text: string): string => (text.length > 64 ? `${text.slice(0, 61)}…` : text)
 
+/** Names a client sent that were refused, as a message lists them: at most five, each shortened. */
+export const echoNames = (names: readonly string[]): string => names.slice(0, 5).map(echo).join(', ') + (names.length > 5 ? ', …' : '')
+
 /** Describes the first problems zod found, naming the field: "amount.value: must be an integer". */
 export function describeZodError(error: ZodError): string {
   return error.issues
@@ -60,8 +63,7 @@ export function describeZodError(error: ZodError): string {
       const field = echo(issue.path.map(String).join('.'))
       if (issue.code === 'unrecognized_keys') {
         const where = field ? ` in ${field}` : ''
-        const keys = issue.keys.slice(0, 5).map(echo).join(', ') + (issue.keys.length > 5 ? ', …' : '')
-        return `unknown field${issue.keys.length > 1 ? 's' : ''}${where}: ${keys}`
+        return `unknown field${issue.keys.length > 1 ? 's' : ''}${where}: ${echoNames(issue.keys)}`
       }
       return field ? `${field}: ${issue.message}` : issue.message
     })

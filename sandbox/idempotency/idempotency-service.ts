@@ -1,18 +1,21 @@
-// Idempotency-Key semantics (spec 4.1): a replay returns the original response byte for byte
-// and creates nothing; a reuse with a different request is 422; a key whose first request is
-// still running in this process is 409.
+// Idempotency-Key semantics (spec 4.1), for every money-moving POST (payments, refunds,
+// simulated pays, accept-underpayment, escrow release, deposits): a replay returns the original
+// response byte for byte and moves nothing; a reuse with a different request (another body, or
+// another endpoint) is 422; a key whose first request is still running in this process is 409.
 //
 // The lookup, the work and the stored response commit in one immediate transaction, so across
 // processes sharing the database a second request waits for the first and then replays it, and
 // a crash can never leave a key that claims a response which was not stored. Keys are kept
 // forever (the spec asks for at least 24 hours); a sandbox database is disposable.
 import { createHash } from 'node:crypto'
+import type http from 'node:http'
 import type { Kysely } from 'kysely'
 import type { Database } from '../db/schema.js'
-import { HttpError } from '../http/errors.js'
+import { HttpError, badRequest } from '../http/errors.js'
 import { findIdempotencyRecord, insertIdempotencyRecord } from './idempotency-repository.js'
 import { runTransaction } from '../db/database.js'
 
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255
 export const IN_FLIGHT_REASON = 'A request with this Idempotency-Key is already being processed'
 export const REUSED_REASON = 'Idempotency-Key reused for a different request'
 
@@ -46,10 +49,40 @@ export function requestFingerprint(method: string, path: string, body: unknown):
   return createHash('sha256').update(`${method.toUpperCase()} ${path}\n${canonicalJson(body ?? null)}`).digest('hex')
 }
 
+/** The request's Idempotency-Key header, if it sent one; a malformed one is a 400. */
+export function idempotencyKey(headers: http.IncomingHttpHeaders): string | undefined {
+  const key = headers['idempotency-key']
+  if (key === undefined) return undefined
+  if (typeof key !== 'string' || key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+    throw badRequest(`Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`)
+  }
+  return key
+}
+
+/** A POST that may carry an Idempotency-Key, as the gate needs to know it. */
+export interface IdempotentRequest {
+  merchantId: string
+  headers: http.IncomingHttpHeaders
+  /** The path without its query string: part of what a replay must repeat. */
+  path: string
+  /** The parsed JSON body (undefined when none was sent). */
+  body: unknown
+}
+
 export class IdempotencyGate {
   readonly #inFlight = new Set<string>()
 
   constructor(private readonly db: Kysely<Database>) {}
+
+  /**
+   * Answers a POST once per key: without an Idempotency-Key, `work` simply runs in a
+   * transaction; with one, as `run` says. Validate the body before: a refused request stores nothing.
+   */
+  answer(request: IdempotentRequest, now: number, work: (trx: Kysely<Database>) => Promise<StoredResponse>): Promise<StoredResponse> {
+    const key = idempotencyKey(request.headers)
+    if (key === undefined) return runTransaction(this.db, work)
+    return this.run(request.merchantId, key, requestFingerprint('POST', request.path, request.body), now, work)
+  }
 
   /**
    * Runs `work` once per (merchant, key): the first call's response is stored in the same
@@ -89,4 +122,23 @@ export class IdempotencyGate {
       this.#inFlight.delete(slot)
     }
   }
+}
+
+const gates = new WeakMap<Kysely<Database>, IdempotencyGate>()
+
+/** The one gate of a database: a key in flight on any endpoint is in flight for all of them. */
+export function idempotencyGate(db: Kysely<Database>): IdempotencyGate {
+  let gate = gates.get(db)
+  if (gate === undefined) gates.set(db, (gate = new IdempotencyGate(db)))
+  return gate
+}
+
+/** Runs a money-moving POST through the database's gate and answers its result as JSON (200). */
+export function answerOnce(
+  db: Kysely<Database>,
+  request: IdempotentRequest,
+  now: number,
+  work: (trx: Kysely<Database>) => Promise<unknown>,
+): Promise<StoredResponse> {
+  return idempotencyGate(db).answer(request, now, async (trx) => ({ status: 200, body: JSON.stringify(await work(trx)) }))
 }

@@ -9,7 +9,8 @@ import { createWalletBody } from '../ledger/wallet-service.js'
 import { saveSnapshotBody } from '../snapshots/snapshot-routes.js'
 import { createInvoiceBody, invoiceSettingsBody, listInvoicesQuery } from '../invoices/invoice-schemas.js'
 import { accountsQuery, transactionsQuery } from '../ledger/ledger-routes.js'
-import { createPaymentBody, listPaymentsQuery, MAX_IDEMPOTENCY_KEY_LENGTH } from '../payments/payment-schemas.js'
+import { createPaymentBody, listPaymentsQuery } from '../payments/payment-schemas.js'
+import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../idempotency/idempotency-service.js'
 import { createRefundBody, listRefundsQuery } from '../refunds/refund-schemas.js'
 import { advanceBody, freezeBody } from '../simulation/clock-routes.js'
 import { failBody, payBody } from '../simulation/payment-simulation.js'
@@ -43,6 +44,14 @@ const DIGEST = { security: 'digest', authReason: 'Unauthorized' } as const
 const DIGEST_SVF = { security: 'digest', authReason: 'Signature verification failed' } as const
 const ADMIN = { security: 'admin', tag: 'Sandbox' } as const
 const ok = (json: string, description = 'OK'): SuccessResponse[] => [{ status: 200, description, json }]
+/** The header every money-moving POST honours (sandbox/idempotency/idempotency-service.ts). */
+const IDEMPOTENT: Operation['headers'] = [
+  {
+    name: 'Idempotency-Key',
+    description: 'Replays return the first answer and move nothing; the same key with another body or endpoint is 422, a key still in progress 409',
+    schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH },
+  },
+]
 
 export const OPERATIONS: Operation[] = [
   // Public
@@ -92,8 +101,7 @@ export const OPERATIONS: Operation[] = [
   // Payments (spec 4.1–4.5)
   {
     method: 'post', path: '/payments', operationId: 'createPayment', summary: 'Create a payment', tag: 'Payments', ...DIGEST,
-    headers: [{ name: 'Idempotency-Key', description: 'Replays return the first answer; a different body with the same key is 422, a key still in progress 409', schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH } }],
-    body: 'CreatePaymentRequest', success: ok('Payment'), errors: [409, 422],
+    headers: IDEMPOTENT, body: 'CreatePaymentRequest', success: ok('Payment'), errors: [409, 422],
   },
   {
     method: 'get', path: '/payments', operationId: 'listPayments', summary: 'List payments, newest first', tag: 'Payments', ...DIGEST,
@@ -105,7 +113,7 @@ export const OPERATIONS: Operation[] = [
   },
   {
     method: 'post', path: '/payments/:id/accept-underpayment', operationId: 'acceptUnderpayment', summary: 'Accept an underpaid payment as paid', tag: 'Payments', ...DIGEST,
-    pathParams: PAYMENT_ID, body: 'NoBody', success: ok('Payment'), errors: [404, 409],
+    pathParams: PAYMENT_ID, body: 'NoBody', success: ok('Payment'), headers: IDEMPOTENT, errors: [404, 409, 422],
   },
   {
     method: 'post', path: '/payments/:id/cross-chain/quote', operationId: 'createCrossChainQuote', summary: 'Quote a payment from another chain', tag: 'Payments',
@@ -118,7 +126,7 @@ export const OPERATIONS: Operation[] = [
   },
   {
     method: 'post', path: '/payments/:id/refunds', operationId: 'refundPayment', summary: 'Refund a payment (default: everything still refundable)', tag: 'Refunds', ...DIGEST,
-    pathParams: PAYMENT_ID, body: 'CreateRefundRequest', success: ok('Refund'), errors: [404, 409],
+    pathParams: PAYMENT_ID, body: 'CreateRefundRequest', success: ok('Refund'), headers: IDEMPOTENT, errors: [404, 409, 422],
   },
   {
     method: 'get', path: '/refunds', operationId: 'listRefunds', summary: 'List refunds, newest first', tag: 'Refunds', ...DIGEST,
@@ -217,23 +225,23 @@ export const OPERATIONS: Operation[] = [
   // Sandbox extensions, merchant auth: simulations and escrow
   {
     method: 'post', path: '/sandbox/payments/:id/pay', operationId: 'simulatePay', summary: 'A sandbox customer wallet pays over the ledger (default: what remains)', tag: 'Sandbox', ...DIGEST,
-    pathParams: PAYMENT_ID, body: 'SandboxPayRequest', success: ok('Payment'), errors: [404, 409],
+    pathParams: PAYMENT_ID, body: 'SandboxPayRequest', success: ok('Payment'), headers: IDEMPOTENT, errors: [404, 409, 422],
   },
   {
     method: 'post', path: '/sandbox/payments/:id/fail', operationId: 'simulateFailure', summary: 'Simulate a processing failure', tag: 'Sandbox', ...DIGEST,
-    pathParams: PAYMENT_ID, body: 'SandboxFailRequest', success: ok('Payment'), errors: [404, 409],
+    pathParams: PAYMENT_ID, body: 'SandboxFailRequest', success: ok('Payment'), headers: IDEMPOTENT, errors: [404, 409, 422],
   },
   {
     method: 'post', path: '/sandbox/payments/:id/expire', operationId: 'simulateExpiry', summary: 'Expire an open payment now', tag: 'Sandbox', ...DIGEST,
-    pathParams: PAYMENT_ID, body: 'NoBody', success: ok('Payment'), errors: [404, 409],
+    pathParams: PAYMENT_ID, body: 'NoBody', success: ok('Payment'), headers: IDEMPOTENT, errors: [404, 409, 422],
   },
   {
     method: 'post', path: '/sandbox/payments/:id/escrow/release', operationId: 'releaseEscrow', summary: 'Release a funded escrow order to its payee', tag: 'Sandbox', ...DIGEST,
-    pathParams: PAYMENT_ID, body: 'NoBody', success: ok('Payment'), errors: [404, 409],
+    pathParams: PAYMENT_ID, body: 'NoBody', success: ok('Payment'), headers: IDEMPOTENT, errors: [404, 409, 422],
   },
   {
     method: 'post', path: '/sandbox/payments/:id/escrow/fail', operationId: 'failEscrow', summary: 'Simulate a failed escrow funding', tag: 'Sandbox', ...DIGEST,
-    pathParams: PAYMENT_ID, body: 'SandboxFailRequest', success: ok('Payment'), errors: [404, 409],
+    pathParams: PAYMENT_ID, body: 'SandboxFailRequest', success: ok('Payment'), headers: IDEMPOTENT, errors: [404, 409, 422],
   },
   {
     method: 'get', path: '/sandbox/payments/:id/escrow', operationId: 'getEscrowOrder', summary: 'An escrow order with its custody and ledger transactions', tag: 'Sandbox', ...DIGEST,
@@ -241,7 +249,7 @@ export const OPERATIONS: Operation[] = [
   },
   {
     method: 'post', path: '/sandbox/cross-chain/quotes/:quoteId/deposit', operationId: 'simulateDeposit', summary: 'The bridged deposit of a quote arrives', tag: 'Sandbox', ...DIGEST,
-    pathParams: { quoteId: 'Quote id (qt_…)' }, body: 'DepositRequest', success: ok('DepositResult'), errors: [404, 409],
+    pathParams: { quoteId: 'Quote id (qt_…)' }, body: 'DepositRequest', success: ok('DepositResult'), headers: IDEMPOTENT, errors: [404, 409, 422],
   },
 
   // Sandbox extensions, admin token

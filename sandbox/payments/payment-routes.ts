@@ -6,25 +6,15 @@ import { Router } from 'express'
 import type { SandboxContext } from '../context.js'
 import type { MerchantRow } from '../db/schema.js'
 import { currentMerchant } from '../http/auth.js'
-import { badRequest } from '../http/errors.js'
+import { answerIdempotently } from '../http/idempotent-answer.js'
 import { sendJson } from '../http/json-response.js'
 import { pageLinks, pageMeta } from '../http/pagination.js'
-import { IdempotencyGate, requestFingerprint, type StoredResponse } from '../idempotency/idempotency-service.js'
+import { idempotencyGate, type StoredResponse } from '../idempotency/idempotency-service.js'
 import { toPaymentResource } from './payment-resource.js'
-import { createPaymentBody, listPaymentsQuery, MAX_IDEMPOTENCY_KEY_LENGTH } from './payment-schemas.js'
+import { createPaymentBody, listPaymentsQuery } from './payment-schemas.js'
 import { acceptUnderpayment, createPayment, getPayment, getPaymentVersion, listPayments } from './payment-service.js'
 import { RenderedPayments } from './rendered-payments.js'
 import { noBody, pageRequest } from '../validation/common.js'
-import { runTransaction } from '../db/database.js'
-
-function idempotencyKey(headers: http.IncomingHttpHeaders): string | undefined {
-  const key = headers['idempotency-key']
-  if (key === undefined) return undefined
-  if (typeof key !== 'string' || key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
-    throw badRequest(`Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`)
-  }
-  return key
-}
 
 /** What POST /payments is given, whichever way it arrived. */
 export interface CreatePaymentCall {
@@ -42,18 +32,15 @@ export interface PaymentAnswers {
 }
 
 export function paymentAnswers(ctx: SandboxContext): PaymentAnswers {
-  const gate = new IdempotencyGate(ctx.db)
+  const gate = idempotencyGate(ctx.db)
   const rendered = new RenderedPayments()
   return {
     async create({ merchant, headers, body: given }) {
       const body = createPaymentBody.parse(given)
-      const key = idempotencyKey(headers)
-      const create = async (trx: typeof ctx.db): Promise<StoredResponse> => {
+      return gate.answer({ merchantId: merchant.id, headers, path: '/payments', body: given }, ctx.clock.now(), async (trx) => {
         const payment = await createPayment(ctx, trx, merchant, body)
         return { status: 200, body: JSON.stringify(toPaymentResource(payment, ctx)) }
-      }
-      if (key === undefined) return runTransaction(ctx.db, create)
-      return gate.run(merchant.id, key, requestFingerprint('POST', '/payments', given), ctx.clock.now(), create)
+      })
     },
     async get(merchant, id) {
       const kept = rendered.get(id, await getPaymentVersion(ctx.db, merchant, id))
@@ -86,8 +73,7 @@ export function paymentRoutes(ctx: SandboxContext, answers = paymentAnswers(ctx)
   router.post('/payments/:id/accept-underpayment', async (req, res) => {
     const merchant = currentMerchant(req)
     noBody.parse(req.body)
-    const payment = await runTransaction(ctx.db, (trx) => acceptUnderpayment(ctx, trx, merchant, req.params.id))
-    res.json(render(payment))
+    await answerIdempotently(ctx, req, res, async (trx) => render(await acceptUnderpayment(ctx, trx, merchant, req.params.id)))
   })
 
   router.get('/payments/:id', async (req, res) => {

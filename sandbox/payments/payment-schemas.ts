@@ -14,7 +14,6 @@ import {
 
 export { MAX_AMOUNT_VALUE }
 export const MAX_EXPIRES_IN_HOURS = 24 * 365
-export const MAX_IDEMPOTENCY_KEY_LENGTH = 255
 
 /** An amount in the smallest unit of a payment's pricing currency, as the simulations and refunds take it. */
 export const pricingAmount = z

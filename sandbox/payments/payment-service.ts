@@ -7,6 +7,7 @@ import type { Database, MerchantRow, PaymentRow } from '../db/schema.js'
 import { badRequest, notFound } from '../http/errors.js'
 import { USDC_SCALE, formatDecimalShort } from '../../src/money.js'
 import type { PageRequest } from '../http/pagination.js'
+import { escrowPayeeRefusal } from '../escrow/escrow-payee.js'
 import { isAccountAddress } from '../ledger/ledger-accounts.js'
 import { base64url, hex } from '../random.js'
 import { moveTo, type HistoryEntry } from './payment-lifecycle.js'
@@ -40,7 +41,11 @@ export async function createPayment(
   if (usdc <= 0n) throw badRequest(`amount.value: ${body.amount.value} ${currency.code} is less than the smallest USDC amount`)
   if (usdc > MAX_USDC_STROOPS) throw badRequest('amount.value: the amount exceeds the sandbox limit of 100,000,000 USDC per payment')
 
+  const webhookRefusal = body.webhookUrl ? ctx.webhooks.webhookUrlRefusal(body.webhookUrl) : undefined
+  if (webhookRefusal !== undefined) throw badRequest(`webhookUrl: ${webhookRefusal}`)
   const escrow = merchant.settlement_mode === 'escrow' ? escrowTerms(merchant, body, now) : undefined
+  const payeeRefusal = escrow && (await escrowPayeeRefusal(db, merchant, escrow.payee))
+  if (payeeRefusal) throw badRequest(`escrowPayee: ${payeeRefusal}`)
   if (!escrow) {
     const given = ESCROW_FIELDS.filter((field) => body[field] !== undefined && body[field] !== null)
     if (given.length > 0) {

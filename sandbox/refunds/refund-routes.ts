@@ -3,13 +3,13 @@
 import { Router } from 'express'
 import type { SandboxContext } from '../context.js'
 import { currentMerchant } from '../http/auth.js'
+import { answerIdempotently } from '../http/idempotent-answer.js'
 import { pageLinks, pageMeta } from '../http/pagination.js'
 import { findPaymentById, findPaymentsByIds } from '../payments/payment-repository.js'
 import { pageRequest } from '../validation/common.js'
 import { toRefundResource } from './refund-resource.js'
 import { createRefundBody, listRefundsQuery } from './refund-schemas.js'
 import { getRefund, listRefunds, refundPayment } from './refund-service.js'
-import { runTransaction } from '../db/database.js'
 
 export function refundRoutes(ctx: SandboxContext): Router {
   const router = Router()
@@ -17,8 +17,10 @@ export function refundRoutes(ctx: SandboxContext): Router {
   router.post('/payments/:id/refunds', async (req, res) => {
     const merchant = currentMerchant(req)
     const body = createRefundBody.parse(req.body)
-    const { refund, payment } = await runTransaction(ctx.db, (trx) => refundPayment(ctx, trx, merchant, req.params.id, body))
-    res.json(toRefundResource(refund, payment, ctx))
+    await answerIdempotently(ctx, req, res, async (trx) => {
+      const { refund, payment } = await refundPayment(ctx, trx, merchant, req.params.id, body)
+      return toRefundResource(refund, payment, ctx)
+    })
   })
 
   router.get('/refunds', async (req, res) => {

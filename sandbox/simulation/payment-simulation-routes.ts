@@ -10,15 +10,15 @@ export function paymentSimulationRoutes(ctx: SandboxContext): Router {
 
   router.post('/sandbox/payments/:id/pay', async (req, res) => {
     const body = payBody.parse(req.body)
-    res.json(await actOnPayment(ctx, req, (trx, payment) => simulateCustomerPayment(ctx, trx, payment, body)))
+    await actOnPayment(ctx, req, res, (trx, payment) => simulateCustomerPayment(ctx, trx, payment, body))
   })
   router.post('/sandbox/payments/:id/fail', async (req, res) => {
     const body = failBody.parse(req.body)
-    res.json(await actOnPayment(ctx, req, (trx, payment) => failPayment(ctx, trx, payment, body)))
+    await actOnPayment(ctx, req, res, (trx, payment) => failPayment(ctx, trx, payment, body))
   })
   router.post('/sandbox/payments/:id/expire', async (req, res) => {
     noBody.parse(req.body)
-    res.json(await actOnPayment(ctx, req, (trx, payment) => expirePayment(ctx, trx, payment)))
+    await actOnPayment(ctx, req, res, (trx, payment) => expirePayment(ctx, trx, payment))
   })
   return router
 }

@@ -7,7 +7,7 @@ import { z } from 'zod'
 import type { SandboxContext } from '../context.js'
 import type { MerchantCredentials } from '../merchants/merchant-service.js'
 import { conflict, notFound, unprocessable } from '../http/errors.js'
-import { noBody, noQuery } from '../validation/common.js'
+import { noBody } from '../validation/common.js'
 import { GateBusyError } from './request-gate.js'
 import { SNAPSHOT_NAME, SNAPSHOT_NAME_RULE, SnapshotError, type SnapshotInfo, type SnapshotStore } from './snapshot-store.js'
 
@@ -62,7 +62,6 @@ export function snapshotRoutes(ctx: SandboxContext, controls: SandboxStateContro
   const { snapshots } = controls
 
   router.get('/sandbox/snapshots', (req, res) => {
-    noQuery.parse(req.query)
     res.json({ items: snapshots.list() })
   })
 
@@ -73,7 +72,6 @@ export function snapshotRoutes(ctx: SandboxContext, controls: SandboxStateContro
   })
 
   router.get('/sandbox/snapshots/:name', async (req, res) => {
-    noQuery.parse(req.query)
     res.json(await answering(() => snapshots.get(nameParam(req.params.name))))
   })
 

@@ -60,6 +60,3 @@ export const optionalText = (max: number) => z.string().trim().min(1).max(max).n
 
 /** For endpoints that take no body: nothing, or an empty JSON object. */
 export const noBody = z.strictObject({}).optional()
-
-/** For GET endpoints that take no query parameters: any one sent is refused, like an unknown field. */
-export const noQuery = z.strictObject({})

@@ -6,9 +6,12 @@
 // (`paybox listen`).
 // For throughput: the outbox is read as soon as a transaction commits (a slow poll remains for
 // writes from another process) into a queue of the oldest pending deliveries, refilled with newer
-// ones only; at most 10 deliveries wait for a receiver at once, over one undici connection pool per
-// receiver origin (its dispatch API: no stream or AbortSignal per delivery); and the deliveries
-// answered in one tick have their outcome logged in one transaction.
+// ones only; deliveries wait for receivers over one undici connection pool per receiver origin
+// (its dispatch API: no stream or AbortSignal per delivery); and the deliveries answered in one
+// tick have their outcome logged in one transaction.
+// For fairness: a merchant, and a receiver origin, each have at most 10 deliveries on the wire, so
+// a receiver that never answers holds its own share only; when everything queued waits on such a
+// share, the outbox is read past those deliveries for others'.
 import type { Kysely } from 'kysely'
 import type { Dispatcher, Pool } from 'undici'
 import { onCommit, runTransaction } from '../db/database.js'
@@ -17,6 +20,7 @@ import { describeNetworkError } from '../../src/webhooks/post-webhook.js'
 import type { Clock } from '../clock.js'
 import type { Database, MerchantRow, PaymentEventRow, WebhookDeliveryRow } from '../db/schema.js'
 import { findMerchantById } from '../merchants/merchant-repository.js'
+import { EgressRefusedError, WebhookEgress } from './webhook-egress.js'
 import { newDeliveryIdentity } from './webhook-events.js'
 import {
   findEventsAfter,
@@ -37,8 +41,14 @@ const DEFAULT_POLL_MS = 250
 const BATCH = 100
 /** Pending deliveries read ahead into the queue. */
 const QUEUE_SIZE = 100
-/** Deliveries on the wire at once, across all receivers. */
-export const MAX_CONCURRENT_DELIVERIES = 10
+/** What the queue may grow to with deliveries read past those waiting on a merchant's share. */
+const MAX_QUEUE_SIZE = 4 * QUEUE_SIZE
+/** Deliveries on the wire at once, across all receivers: bounds the sandbox's sockets. */
+export const MAX_CONCURRENT_DELIVERIES = 64
+/** Deliveries of one merchant on the wire at once: its slow receivers cannot hold everyone's. */
+export const MAX_DELIVERIES_PER_MERCHANT = 10
+/** Deliveries to one receiver origin at once (its connection pool's size). */
+export const MAX_DELIVERIES_PER_ORIGIN = 10
 
 export interface WebhookDispatcherOptions {
   db: Kysely<Database>
@@ -46,6 +56,8 @@ export interface WebhookDispatcherOptions {
   clock: Clock
   /** Refuse (skip) plain-http URLs. */
   requireHttps?: boolean
+  /** Where deliveries may go (a shared sandbox refuses internal addresses); default: anywhere. */
+  egress?: WebhookEgress
   timeoutMs?: number
   /** How often the outbox is read for new work. */
   pollMs?: number
@@ -72,6 +84,11 @@ export class WebhookDispatcher {
   readonly #taken = new Set<string>()
   /** Queued deliveries waiting for the receiver's answer: at most MAX_CONCURRENT_DELIVERIES. */
   #onTheWire = 0
+  /** Of those, per merchant and per receiver origin (entries removed at zero). */
+  readonly #wireByMerchant = new Map<string, number>()
+  readonly #wireByOrigin = new Map<string, number>()
+  /** Receiver origins by URL, so a waiting delivery's URL is not parsed at every pass. */
+  readonly #origins = new Map<string, string>()
   /**
    * The oldest pending deliveries not yet taken, in sequence order. Every pending delivery up to
    * #queuedThrough is here or taken: sequences are allocated under the write lock, so a refill
@@ -79,8 +96,12 @@ export class WebhookDispatcher {
    * a resend that did not finish).
    */
   #queue: WebhookDeliveryRow[] = []
+  /** Ids in #queue: a refill may meet deliveries already read past a merchant's share. */
+  #queuedIds = new Set<string>()
   #queuedThrough = 0
   #rereadQueue = true
+  /** The outbox was read past a full merchant's deliveries since the queue was last read anew. */
+  #readPast = false
   readonly #abort = new AbortController()
   /** Exchanges with receivers in progress: cancelled at stop. */
   readonly #exchanges = new Set<DeliveryExchange>()
@@ -101,6 +122,7 @@ export class WebhookDispatcher {
     this.#options = {
       ...options,
       requireHttps: options.requireHttps ?? false,
+      egress: options.egress ?? new WebhookEgress(),
       timeoutMs: options.timeoutMs ?? WEBHOOK_TIMEOUT_MS,
       pollMs: options.pollMs ?? DEFAULT_POLL_MS,
     }
@@ -131,6 +153,11 @@ export class WebhookDispatcher {
     await Promise.allSettled([...this.#inFlight])
     await Promise.allSettled([...this.#pools.values()].map((pool) => pool.destroy()))
     this.#pools.clear()
+  }
+
+  /** Why a payment may not have `url` as its webhookUrl (a shared sandbox's internal address), or undefined. */
+  webhookUrlRefusal(url: string): string | undefined {
+    return this.#options.egress.urlRefusal(url)
   }
 
   onDelivery(listener: DeliveryListener): () => void {
@@ -218,7 +245,9 @@ export class WebhookDispatcher {
     if (this.#rereadQueue) {
       this.#rereadQueue = false
       this.#queue = []
+      this.#queuedIds = new Set()
       this.#queuedThrough = 0
+      this.#readPast = false
     }
     const merchants = new Map<string, Promise<MerchantRow | undefined>>()
     const merchantOf: MerchantLookup = (id) => {
@@ -227,17 +256,56 @@ export class WebhookDispatcher {
       return merchant
     }
     this.#sendFromQueue(merchantOf)
+    if (this.#onTheWire >= MAX_CONCURRENT_DELIVERIES) return
     // Slots left and room in the queue: read the newer pending deliveries, and send from them too.
-    if (this.#onTheWire < MAX_CONCURRENT_DELIVERIES && this.#queue.length < QUEUE_SIZE) {
-      const newer = await findPendingDeliveriesAfter(db, this.#queuedThrough, QUEUE_SIZE - this.#queue.length)
+    /** Whether the outbox may hold pending deliveries past #queuedThrough. */
+    let more = true
+    if (this.#queue.length < QUEUE_SIZE) {
+      const limit = QUEUE_SIZE - this.#queue.length
+      const newer = await findPendingDeliveriesAfter(db, this.#queuedThrough, limit)
       if (this.#abort.signal.aborted) return
-      for (const delivery of newer) {
-        this.#queuedThrough = delivery.sequence
-        // A re-read finds those taken (still pending until logged) and those a resend is sending.
-        if (!this.#taken.has(delivery.id) && !this.#claimed.has(delivery.id)) this.#queue.push(delivery)
-      }
-      if (newer.length > 0) this.#sendFromQueue(merchantOf)
+      more = newer.length === limit
+      if (newer.length > 0) this.#queuedThrough = newer.at(-1)!.sequence
+      if (this.#enqueue(newer)) this.#sendFromQueue(merchantOf)
     }
+    // Slots left, but what is queued waits on a full share (a merchant's, or a receiver's) and more
+    // is pending: read past those merchants' and those URLs' deliveries for others (the queue keeps
+    // its order; #queuedThrough stays). Once per reading of the queue: the read walks the slow
+    // receivers' backlog, which may be long.
+    if (!more || this.#readPast || this.#onTheWire >= MAX_CONCURRENT_DELIVERIES || this.#queue.length >= MAX_QUEUE_SIZE) return
+    const fullMerchants = [...this.#wireByMerchant].filter(([, count]) => count >= MAX_DELIVERIES_PER_MERCHANT).map(([merchantId]) => merchantId)
+    const fullUrls = [...new Set(this.#queue.map((d) => d.url))].filter((url) => (this.#wireByOrigin.get(this.#originOf(url)) ?? 0) >= MAX_DELIVERIES_PER_ORIGIN)
+    if (fullMerchants.length === 0 && fullUrls.length === 0) return
+    this.#readPast = true
+    const others = await findPendingDeliveriesAfter(db, this.#queuedThrough, MAX_QUEUE_SIZE - this.#queue.length, { merchants: fullMerchants, urls: fullUrls })
+    if (this.#abort.signal.aborted) return
+    if (this.#enqueue(others)) this.#sendFromQueue(merchantOf)
+  }
+
+  /**
+   * Adds deliveries to the queue in sequence order, leaving out those already queued, taken (still
+   * pending until logged) or being resent. Whether any was added.
+   */
+  #enqueue(rows: WebhookDeliveryRow[]): boolean {
+    const fresh = rows.filter((row) => !this.#queuedIds.has(row.id) && !this.#taken.has(row.id) && !this.#claimed.has(row.id))
+    if (fresh.length === 0) return false
+    for (const row of fresh) this.#queuedIds.add(row.id)
+    const last = this.#queue.at(-1)
+    this.#queue.push(...fresh)
+    // Rows read past a merchant's share may be newer than a later refill's: keep sequence order.
+    if (last !== undefined && fresh[0]!.sequence < last.sequence) this.#queue.sort((a, b) => a.sequence - b.sequence)
+    return true
+  }
+
+  /** The origin (scheme, host, port) a delivery goes to; its URL when it has none. */
+  #originOf(url: string): string {
+    let origin = this.#origins.get(url)
+    if (origin === undefined) {
+      if (this.#origins.size >= MAX_QUEUE_SIZE * 4) this.#origins.clear()
+      origin = URL.canParse(url) ? new URL(url).origin : url
+      this.#origins.set(url, origin)
+    }
+    return origin
   }
 
   /** Takes what may go from the queue, oldest first, while slots are free. */
@@ -247,14 +315,25 @@ export class WebhookDispatcher {
     /** Payments with an older delivery on the wire or still waiting in this pass. */
     const held = new Set<string>()
     for (const delivery of this.#queue) {
-      if (this.#claimed.has(delivery.id)) continue
-      // Only the oldest pending delivery of a payment may go, and only when none is on the wire.
-      if (this.#onTheWire >= MAX_CONCURRENT_DELIVERIES || this.#busyPayments.has(delivery.payment_id) || held.has(delivery.payment_id)) {
+      if (this.#claimed.has(delivery.id)) {
+        this.#queuedIds.delete(delivery.id)
+        continue
+      }
+      // Only the oldest pending delivery of a payment may go, only when none is on the wire, and
+      // only within its merchant's and its receiver's share.
+      if (
+        this.#onTheWire >= MAX_CONCURRENT_DELIVERIES ||
+        this.#busyPayments.has(delivery.payment_id) ||
+        held.has(delivery.payment_id) ||
+        (this.#wireByMerchant.get(delivery.merchant_id) ?? 0) >= MAX_DELIVERIES_PER_MERCHANT ||
+        (this.#wireByOrigin.get(this.#originOf(delivery.url)) ?? 0) >= MAX_DELIVERIES_PER_ORIGIN
+      ) {
         held.add(delivery.payment_id)
         waiting.push(delivery)
         continue
       }
       held.add(delivery.payment_id)
+      this.#queuedIds.delete(delivery.id)
       this.#take(delivery, merchantOf)
     }
     this.#queue = waiting
@@ -263,13 +342,18 @@ export class WebhookDispatcher {
   #take(delivery: WebhookDeliveryRow, merchantOf: MerchantLookup): void {
     this.#busyPayments.add(delivery.payment_id)
     this.#taken.add(delivery.id)
+    const origin = this.#originOf(delivery.url)
     this.#onTheWire++
+    countIn(this.#wireByMerchant, delivery.merchant_id, 1)
+    countIn(this.#wireByOrigin, origin, 1)
     let answered = false
     // The slot is free once the receiver answered; the payment's next delivery waits until this one is logged.
     const freeSlot = () => {
       if (answered) return
       answered = true
       this.#onTheWire--
+      countIn(this.#wireByMerchant, delivery.merchant_id, -1)
+      countIn(this.#wireByOrigin, origin, -1)
       this.#kickSoon()
     }
     const sending: Promise<void> = this.#deliver(delivery, merchantOf, freeSlot)
@@ -334,8 +418,9 @@ export class WebhookDispatcher {
   async #poolFor(url: URL): Promise<Pool> {
     let pool = this.#pools.get(url.origin)
     if (pool === undefined) {
-      const { Pool } = await (this.#undici ??= import('undici'))
-      pool = this.#pools.get(url.origin) ?? new Pool(url.origin, { connections: MAX_CONCURRENT_DELIVERIES })
+      const { Pool, buildConnector } = await (this.#undici ??= import('undici'))
+      const connect = this.#options.egress.connector(buildConnector)
+      pool = this.#pools.get(url.origin) ?? new Pool(url.origin, { connections: MAX_DELIVERIES_PER_ORIGIN, ...(connect ? { connect } : {}) })
       this.#pools.set(url.origin, pool)
     }
     return pool
@@ -355,7 +440,8 @@ export class WebhookDispatcher {
     const protocol = URL.canParse(url) ? new URL(url).protocol : undefined
     if (protocol !== 'http:' && protocol !== 'https:') return 'Not sent: the webhook URL is not an http(s) URL'
     if (this.#options.requireHttps && protocol !== 'https:') return 'Not sent: the sandbox runs with --require-https and the URL is http'
-    return undefined
+    const refusal = this.#options.egress.urlRefusal(url)
+    return refusal === undefined ? undefined : `Not sent: ${refusal}`
   }
 
   /** POSTs the stored payload, signed with the merchant's current secret; undefined if stopped meanwhile. */
@@ -398,6 +484,10 @@ export class WebhookDispatcher {
       }
     } catch (error) {
       if (this.#abort.signal.aborted) return undefined
+      // Refused before a byte was sent, with the same words whatever listens there: no port scan.
+      if (error instanceof EgressRefusedError || (error as { code?: string } | undefined)?.code === 'EWEBHOOKEGRESS') {
+        return { status: 'skipped' as const, http_status: null, response_body: null, error_message: `Not sent: ${(error as Error).message}`, duration_ms: null }
+      }
       const message = timedOut ? `No answer within ${this.#options.timeoutMs / 1000} s (timed out)` : `Could not deliver: ${describeNetworkError(error)}`
       return { status: 'failed' as const, http_status: null, response_body: null, error_message: message, duration_ms: elapsed() }
     } finally {
@@ -405,6 +495,13 @@ export class WebhookDispatcher {
       this.#exchanges.delete(exchange)
     }
   }
+}
+
+/** Adds `by` to a count in `counts`, dropping it at zero so the map holds only what is on the wire. */
+function countIn(counts: Map<string, number>, key: string, by: number): void {
+  const count = (counts.get(key) ?? 0) + by
+  if (count > 0) counts.set(key, count)
+  else counts.delete(key)
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: false })

@@ -12,7 +12,7 @@ import { HttpError, notFound } from '../http/errors.js'
 import { pageMeta } from '../http/pagination.js'
 import { markAsStream } from '../http/streams.js'
 import { updateMerchant } from '../merchants/merchant-repository.js'
-import { noBody, noQuery, pageQuery, pageRequest, queryInteger } from '../validation/common.js'
+import { noBody, pageQuery, pageRequest, queryInteger } from '../validation/common.js'
 import { toDeliveryResource } from './webhook-log-resource.js'
 import { RESENDS_PER_MINUTE, ResendLimiter } from './resend-limiter.js'
 import { findDeliveryForMerchant, findEventsAfter, lastEventSequence, listDeliveries } from './webhook-repository.js'
@@ -62,7 +62,6 @@ export function webhookLogRoutes(ctx: SandboxContext): Router {
   // Finished deliveries as they happen, full entries; nothing is replayed from before connecting.
   router.get('/merchants/:merchantId/webhook-logs/stream', async (req, res) => {
     const merchant = merchantOf(req)
-    noQuery.parse(req.query)
     // Listening starts before the session opens; what arrives meanwhile waits for it.
     const waiting: WebhookDeliveryRow[] = []
     let session: Session | undefined

@@ -32,9 +32,24 @@ const LOG_OUTCOME_SQL = `update webhook_deliveries set status = ?, http_status =
   duration_ms = ?, last_attempt_at = ?, updated_at = ? where id = ?`
 const EVENTS_AFTER_SQL = 'select * from payment_events where sequence > ? order by sequence limit ?'
 
-/** Pending deliveries with a sequence after `sequence`, oldest first (through the index of pending ones). */
-export async function findPendingDeliveriesAfter(db: Kysely<Database>, sequence: number, limit: number): Promise<WebhookDeliveryRow[]> {
-  return (await runStatement(db, PENDING_AFTER_SQL, [sequence, limit])).rows as WebhookDeliveryRow[]
+const PENDING_AFTER_EXCEPT_SQL = `select * from webhook_deliveries where status = 'pending' and sequence > ?
+  and merchant_id not in (select value from json_each(?)) and url not in (select value from json_each(?)) order by sequence limit ?`
+
+/**
+ * Pending deliveries with a sequence after `sequence`, oldest first (through the index of pending
+ * ones), leaving out those of the merchants and to the URLs in `except`.
+ */
+export async function findPendingDeliveriesAfter(
+  db: Kysely<Database>,
+  sequence: number,
+  limit: number,
+  except?: { merchants: string[]; urls: string[] },
+): Promise<WebhookDeliveryRow[]> {
+  const { rows } =
+    except === undefined
+      ? await runStatement(db, PENDING_AFTER_SQL, [sequence, limit])
+      : await runStatement(db, PENDING_AFTER_EXCEPT_SQL, [sequence, JSON.stringify(except.merchants), JSON.stringify(except.urls), limit])
+  return rows as WebhookDeliveryRow[]
 }
 
 /**

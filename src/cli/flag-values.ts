@@ -1,5 +1,6 @@
 // Reading flag values that oclif cannot check by itself: amounts in major units, metadata
 // entries, Stellar addresses and transaction hashes. Each failure names its flag in one line.
+import { Flags } from '@oclif/core'
 import { readAmount } from './amount-input.js'
 import { UserError } from './errors.js'
 import type { Precisions } from './render/payments.js'
@@ -64,3 +65,7 @@ function httpUrlOf(text: string, named: string): string {
   if (protocol !== 'http:' && protocol !== 'https:') throw new UserError(`${named} must be an absolute http(s) URL, got "${text}"`)
   return text
 }
+
+/** --idempotency-key of the commands that move money: sent as the Idempotency-Key header. */
+export const idempotencyKeyFlag = (effect: string) =>
+  Flags.string({ description: `Idempotency-Key header: retrying with the same key never ${effect} twice` })

@@ -100,6 +100,14 @@ export interface StreamOptions {
   idleTimeoutMs?: number
 }
 
+/** For money-moving POSTs: retried with the same key, the request moves money once and answers the same. */
+export interface IdempotencyOptions {
+  idempotencyKey?: string
+}
+
+const idempotencyHeaders = (options: IdempotencyOptions): Record<string, string> =>
+  options.idempotencyKey ? { 'Idempotency-Key': options.idempotencyKey } : {}
+
 export const ADMIN_TOKEN_HEADER = 'x-sandbox-admin-token'
 const DEFAULT_STREAM_IDLE_MS = 45_000
 
@@ -115,18 +123,16 @@ export class PayboxClient {
   }
 
   readonly payments = {
-    create: (body: CreatePaymentRequest, options: { idempotencyKey?: string } = {}) =>
-      this.request<Payment>('POST', '/payments', {
-        body,
-        headers: options.idempotencyKey ? { 'Idempotency-Key': options.idempotencyKey } : {},
-      }),
+    create: (body: CreatePaymentRequest, options: IdempotencyOptions = {}) =>
+      this.request<Payment>('POST', '/payments', { body, headers: idempotencyHeaders(options) }),
     get: (id: string) => this.request<Payment>('GET', `/payments/${encodeURIComponent(id)}`),
     list: (query: ListPaymentsQuery = {}) => this.request<Page<Payment>>('GET', '/payments', { query: { ...query } }),
     /** Takes what an underpaid payment received as payment in full: it becomes paid. */
-    acceptUnderpayment: (id: string) => this.request<Payment>('POST', `/payments/${encodeURIComponent(id)}/accept-underpayment`),
+    acceptUnderpayment: (id: string, options: IdempotencyOptions = {}) =>
+      this.request<Payment>('POST', `/payments/${encodeURIComponent(id)}/accept-underpayment`, { headers: idempotencyHeaders(options) }),
     /** Pays the customer back over the ledger (default: everything still refundable). */
-    refund: (id: string, body: CreateRefundRequest = {}) =>
-      this.request<Refund>('POST', `/payments/${encodeURIComponent(id)}/refunds`, { body }),
+    refund: (id: string, body: CreateRefundRequest = {}, options: IdempotencyOptions = {}) =>
+      this.request<Refund>('POST', `/payments/${encodeURIComponent(id)}/refunds`, { body, headers: idempotencyHeaders(options) }),
   }
 
   readonly refunds = {
@@ -184,8 +190,11 @@ export class PayboxClient {
     quote: (paymentId: string, body: CrossChainQuoteRequest) =>
       this.request<CrossChainQuote>('POST', `/payments/${encodeURIComponent(paymentId)}/cross-chain/quote`, { body }),
     /** The customer's deposit arrives (default: the quoted amount): the bridge pays the payment over the ledger. */
-    deposit: (quoteId: string, body: { amountIn?: string } = {}) =>
-      this.request<{ quote: CrossChainQuote; payment: Payment }>('POST', `/sandbox/cross-chain/quotes/${encodeURIComponent(quoteId)}/deposit`, { body }),
+    deposit: (quoteId: string, body: { amountIn?: string } = {}, options: IdempotencyOptions = {}) =>
+      this.request<{ quote: CrossChainQuote; payment: Payment }>('POST', `/sandbox/cross-chain/quotes/${encodeURIComponent(quoteId)}/deposit`, {
+        body,
+        headers: idempotencyHeaders(options),
+      }),
   }
 
   readonly invoices = {
@@ -219,8 +228,8 @@ export class PayboxClient {
     createWallet: (body: CreateWalletRequest = {}) => this.request<SandboxWallet>('POST', '/sandbox/wallets', { auth: 'admin', body }),
     clock: () => this.request<SandboxClock>('GET', '/sandbox/clock', { auth: 'admin' }),
     /** A sandbox customer wallet pays the payment over the ledger (default: what remains). */
-    pay: (paymentId: string, body: SandboxPayRequest = {}) =>
-      this.request<Payment>('POST', `/sandbox/payments/${encodeURIComponent(paymentId)}/pay`, { body }),
+    pay: (paymentId: string, body: SandboxPayRequest = {}, options: IdempotencyOptions = {}) =>
+      this.request<Payment>('POST', `/sandbox/payments/${encodeURIComponent(paymentId)}/pay`, { body, headers: idempotencyHeaders(options) }),
     /** Simulates a processing failure: the payment becomes failed. */
     fail: (paymentId: string, body: SandboxFailRequest = {}) =>
       this.request<Payment>('POST', `/sandbox/payments/${encodeURIComponent(paymentId)}/fail`, { body }),
@@ -257,7 +266,8 @@ export class PayboxClient {
    */
   readonly escrow = {
     /** Pays the payee what the order holds less the platform fee, and the platform the fee, in one ledger transaction. */
-    release: (paymentId: string) => this.request<Payment>('POST', `/sandbox/payments/${encodeURIComponent(paymentId)}/escrow/release`),
+    release: (paymentId: string, options: IdempotencyOptions = {}) =>
+      this.request<Payment>('POST', `/sandbox/payments/${encodeURIComponent(paymentId)}/escrow/release`, { headers: idempotencyHeaders(options) }),
     /** Simulates a failed funding of an unfunded order: the order and its payment fail. */
     fail: (paymentId: string, body: SandboxFailRequest = {}) =>
       this.request<Payment>('POST', `/sandbox/payments/${encodeURIComponent(paymentId)}/escrow/fail`, { body }),

@@ -32,6 +32,16 @@ describe('paybox payments: simulating customers and outcomes', () => {
       expect((await stored(payment.id)).amount_paid).toBe(750)
     })
 
+    it('--idempotency-key: a retried pay answers the first one and pays once', async () => {
+      const payment = await createPayment(1000)
+      const args = ['payments', 'pay', payment.id, '--amount', '1.00', '--idempotency-key', 'cli-pay-1']
+      const first = await runCliJson<Payment>(args, env())
+      const retry = await runCliJson<Payment>(args, env())
+      expect(first.exitCode).toBe(0)
+      expect(retry.json).toEqual(first.json)
+      expect((await stored(payment.id)).amount_paid).toBe(100)
+    })
+
     it('--overpay pays what remains plus a tenth of the amount, and the payment is paid', async () => {
       const payment = await createPayment(1000)
       await sandbox.direct.sandbox.pay(payment.id, { amount: 400 })

@@ -44,6 +44,17 @@ describe('paybox refunds', () => {
       expect(await sandbox.direct.refunds.get(refund.refund_id)).toEqual(refund)
     })
 
+    it('with --idempotency-key, a retried refund answers the first one and moves money once', async () => {
+      const payment = await paidPayment(1000)
+      const args = ['payments', 'refund', payment.id, '--amount', '1.00', '--idempotency-key', 'cli-refund-1']
+      const first = await runCliJson<Refund>(args, env())
+      const retry = await runCliJson<Refund>(args, env())
+      expect(first.exitCode).toBe(0)
+      expect(retry.json).toEqual(first.json)
+      const refunds = (await sandbox.direct.refunds.list({ limit: 100 })).items.filter((refund) => refund.paymentId === payment.id)
+      expect(refunds).toHaveLength(1)
+    })
+
     it('without --amount refunds everything still refundable, after which nothing is', async () => {
       const payment = await paidPayment(1000)
       await sandbox.direct.payments.refund(payment.id, { amount: 300 })

@@ -6,7 +6,7 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Page, Payment } from '../../src/client/types.js'
 import type { SandboxBanner } from '../../src/cli/render/sandbox.js'
-import { isolatedEnv, runCliJson, spawnCli, type CliEnv, type SpawnedCli } from '../helpers/cli.js'
+import { expectOneLineFailure, isolatedEnv, runCli, runCliJson, spawnCli, type CliEnv, type SpawnedCli } from '../helpers/cli.js'
 import { temporaryDir } from '../helpers/sandbox.js'
 
 const running: SpawnedCli[] = []
@@ -156,5 +156,10 @@ describe('paybox sandbox start', () => {
     }
     const { spawned } = await start(':memory:', env)
     expect(await stop(spawned)).toEqual({ code: 0, signal: null })
+  })
+
+  it('refuses a malformed --allow-webhook-to in one line, before starting', async () => {
+    const result = await runCli(['sandbox', 'start', '--port', '0', '--db', ':memory:', '--allow-webhook-to', '127.0.0.0/8', '--allow-webhook-to', '10.0.0.0/33'], isolatedEnv())
+    expectOneLineFailure(result, '--allow-webhook-to "10.0.0.0/33" is not a CIDR range (10.0.0.0/8), an address or a host name')
   })
 })

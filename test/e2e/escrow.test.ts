@@ -149,6 +149,28 @@ describe('escrow', () => {
     expect((await refusal(sandbox.admin.request('POST', '/sandbox/merchants', { auth: 'admin', body: { name: 'D', settlement_mode: 'direct', escrow_fee_bps: 5 } }))).statusCode).toBe(400)
   })
 
+  it("refuses another merchant's account, or the sandbox's own, as escrowPayee, so no refund can draw on it", async () => {
+    const directAccount = (await sandbox.admin.sandbox.merchants()).items[0]!.account
+    const directBefore = await usdcOf(directAccount)
+    for (const payee of [directAccount, sandbox.identity.escrowCustody, sandbox.identity.platformFeeAccount]) {
+      const error = await refusal(create({ escrowPayee: payee }))
+      expect(error.statusCode, payee).toBe(400)
+      expect(error.message).toContain(`escrowPayee: ${payee} is `)
+    }
+    expect((await refusal(create({ escrowPayee: directAccount }))).message).toContain("another merchant's account")
+    // The merchant's own account is still a payee, named or by default.
+    expect((await create({ escrowPayee: escrowAccount })).escrow_status).toBe('created')
+
+    // An order stored with such a payee before the check (an older database) is not released.
+    const payment = await create()
+    await post(`/sandbox/payments/${payment.id}/pay`, {})
+    await sandbox.context.db.updateTable('payments').set({ escrow_payee: directAccount }).where('id', '=', payment.id).execute()
+    const error = await refusal(post(`/sandbox/payments/${payment.id}/escrow/release`))
+    expect(error.statusCode).toBe(409)
+    expect(error.message).toContain("another merchant's account")
+    expect(await usdcOf(directAccount)).toBe(directBefore)
+  })
+
   it('conserves USDC through every escrow movement', async () => {
     const report = await ledgerSupply(sandbox)
     expect(report.usdc.circulating).toBe(report.usdc.issued)

@@ -71,6 +71,93 @@ describe('Idempotency-Key on POST /payments', () => {
   })
 })
 
+describe('Idempotency-Key on every money-moving POST', () => {
+  let sandbox: TestSandbox
+  beforeAll(async () => {
+    sandbox = await startTestSandbox({ dueWorkIntervalMs: 0 })
+  })
+  afterAll(() => sandbox.stop())
+
+  const direct = () => sandbox.merchants[0]!
+  const escrow = () => sandbox.merchants[1]!
+  const send = (path: string, key: string, body: unknown = {}, merchant = direct()) =>
+    rawRequest(sandbox.url, { method: 'POST', path, body: JSON.stringify(body), headers: { 'Idempotency-Key': key }, as: merchant })
+  /** A payment of the merchant, paid in full (or by `amount` smallest units). */
+  const paidPayment = async (merchant = direct(), amount?: number) => {
+    const created = await rawRequest(sandbox.url, { method: 'POST', path: '/payments', body: body('Money-moving'), as: merchant })
+    const id = (created.json as { id: string }).id
+    const paid = await rawRequest(sandbox.url, { method: 'POST', path: `/sandbox/payments/${id}/pay`, body: JSON.stringify(amount === undefined ? {} : { amount }), as: merchant })
+    expect(paid.status).toBe(200)
+    return id
+  }
+  /** Sends the same request three times: each answer must be the first, byte for byte. */
+  const thrice = async (path: string, key: string, payload: unknown = {}, merchant = direct()) => {
+    const answers = [await send(path, key, payload, merchant), await send(path, key, payload, merchant), await send(path, key, payload, merchant)]
+    expect(answers[0]!.status, answers[0]!.text).toBe(200)
+    for (const answer of answers) expect(answer.text).toBe(answers[0]!.text)
+    return answers[0]!.json as Record<string, unknown>
+  }
+
+  it('makes one refund from three refunds sent with one key', async () => {
+    const id = await paidPayment()
+    await thrice(`/payments/${id}/refunds`, 'refund-once', { amount: 100 })
+    const refunds = (await sandbox.direct.refunds.list()).items.filter((refund) => refund.paymentId === id)
+    expect(refunds).toHaveLength(1)
+    expect(refunds[0]!.amount.value).toBe(1)
+  })
+
+  it('makes one refund from 20 parallel refunds with one key', async () => {
+    const id = await paidPayment()
+    const responses = await Promise.all(Array.from({ length: 20 }, () => send(`/payments/${id}/refunds`, 'refund-parallel', { amount: 100 })))
+    expectOneOriginal(responses)
+    expect((await sandbox.direct.refunds.list()).items.filter((refund) => refund.paymentId === id)).toHaveLength(1)
+  })
+
+  it('answers 422 for a refund key reused with another amount, or on another endpoint, moving nothing', async () => {
+    const id = await paidPayment()
+    await send(`/payments/${id}/refunds`, 'refund-reuse', { amount: 100 })
+    const otherAmount = await send(`/payments/${id}/refunds`, 'refund-reuse', { amount: 200 })
+    expect(otherAmount.json).toMatchObject({ statusCode: 422, reason: REUSED_REASON })
+    const otherEndpoint = await send(`/sandbox/payments/${id}/pay`, 'refund-reuse', {})
+    expect(otherEndpoint.json).toMatchObject({ statusCode: 422, reason: REUSED_REASON })
+    expect((await sandbox.direct.refunds.list()).items.filter((refund) => refund.paymentId === id)).toHaveLength(1)
+  })
+
+  it('pays once for three simulated pays with one key', async () => {
+    const created = await rawRequest(sandbox.url, { method: 'POST', path: '/payments', body: body('Pay once'), as: direct() })
+    const id = (created.json as { id: string }).id
+    const paid = await thrice(`/sandbox/payments/${id}/pay`, 'pay-once', { amount: 1000 })
+    expect(paid).toMatchObject({ status: 'underpaid', amount_paid: 1000 })
+    expect(await sandbox.direct.payments.get(id)).toMatchObject({ status: 'underpaid', amount_paid: 1000 })
+  })
+
+  it('replays accept-underpayment instead of refusing the second one', async () => {
+    const id = await paidPayment(direct(), 1000)
+    expect(await thrice(`/payments/${id}/accept-underpayment`, 'accept-once')).toMatchObject({ id, status: 'paid' })
+  })
+
+  it('releases an escrow order once for three releases with one key', async () => {
+    const id = await paidPayment(escrow())
+    const released = await thrice(`/sandbox/payments/${id}/escrow/release`, 'release-once', {}, escrow())
+    expect(released).toMatchObject({ id, settlement_status: 'paid' })
+    const transactions = (await sandbox.escrow.escrow.status(id)).transactions
+    expect(transactions.filter((tx) => tx.operations.some((op) => op.from === sandbox.identity.escrowCustody))).toHaveLength(1)
+  })
+
+  it('delivers a cross-chain deposit once for three deposits with one key', async () => {
+    const created = await rawRequest(sandbox.url, { method: 'POST', path: '/payments', body: body('Deposit once'), as: direct() })
+    const id = (created.json as { id: string }).id
+    const quote = await rawRequest(sandbox.url, {
+      method: 'POST',
+      path: `/payments/${id}/cross-chain/quote`,
+      body: JSON.stringify({ originChain: 'base', originToken: 'USDC', refundAddress: '0x52908400098527886E0F7030069857D2E4169EE7' }),
+    })
+    const quoteId = (quote.json as { quoteId: string }).quoteId
+    const deposited = await thrice(`/sandbox/cross-chain/quotes/${quoteId}/deposit`, 'deposit-once')
+    expect(deposited).toMatchObject({ quote: { status: 'completed' }, payment: { id, status: 'paid' } })
+  })
+})
+
 /** Every answer is the original 200, byte for byte, or a 409 for a request still in flight. */
 function expectOneOriginal(responses: RawResponse[]): void {
   const successes = responses.filter((r) => r.status === 200)

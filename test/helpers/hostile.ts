@@ -894,7 +894,7 @@ const HOSTILE_SEGMENTS = [
   '%ZZ', '%', '%C3', '%E0%A4%A', '%ED%A0%80', '%FF', '%00', 'x'.repeat(5000), 'é中🙂', "'%20OR%201%3D1--", '..%2F..%2Fetc%2Fpasswd', '-1', '0', '1e309',
   'null', 'undefined', '%2F', '%20', '__proto__', 'constructor', '%24%7B7*7%7D', '%3Cscript%3E', 'NaN', '[]', '%7B%7D',
 ]
-/** Query strings no GET route accepts: unknown, out-of-range, repeated, malformed or huge parameters. */
+/** Query strings no route accepts: unknown, out-of-range, repeated, malformed or huge parameters. */
 const HOSTILE_QUERIES = [
   'zz_unknown=1', 'page=0', 'page=-1', 'limit=0', 'limit=1e3', 'limit=99999999999', 'page=abc', 'page=%', 'page=%ZZ', 'limit=1&limit=2', 'page[]=1',
   'page[x]=1', '__proto__=1', 'constructor=x', `zz=${'v'.repeat(6000)}`, `${'k'.repeat(3000)}=1`, 'status=%00', 'order=sideways', 'after=-1', '%ZZ=1',
@@ -921,7 +921,7 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']
 /**
  * GET routes that answer whatever else the query holds, by design: the probe, the API's own
  * description, and browser pages (links pick up tracking parameters). Every other GET route
- * refuses a parameter it does not know (docs/api.md).
+ * refuses a parameter it does not know, and so does every other route (docs/api.md).
  */
 const QUERY_IGNORED = [/^\/health$/, /^\/openapi\.json$/, /^\/s\//, /^\/checkout\//]
 /** How many values of each family a route gets before random variants fill up the count. */
@@ -984,7 +984,8 @@ export function generateRouteCases(seed: number, routes: readonly RouteInfo[], c
   // With a parameter, the lookup may refuse first (404); without one, only the input is wrong (400).
   const refusal = (route: RouteInfo) => rejected(route, paramNames(route.path).length > 0 ? [400, 404] : [400])
   const takesBody = (route: RouteInfo) => route.method !== 'GET' && !route.beforeBodyParser
-  const readsQuery = (route: RouteInfo) => route.method === 'GET' && !QUERY_IGNORED.some((pattern) => pattern.test(route.path))
+  // Every JSON route refuses a parameter it does not declare, POSTs included (?amount= on a refund).
+  const readsQuery = (route: RouteInfo) => (route.method === 'GET' || !route.beforeBodyParser) && !QUERY_IGNORED.some((pattern) => pattern.test(route.path))
 
   const systematic: Array<() => void> = []
   for (const route of routes) {

@@ -1,0 +1,21 @@
+// Answers a money-moving POST through the idempotency gate: once per Idempotency-Key, the
+// stored answer byte for byte after that (sandbox/idempotency/idempotency-service.ts).
+import type { Request, Response } from 'express'
+import type { Kysely } from 'kysely'
+import type { SandboxContext } from '../context.js'
+import type { Database } from '../db/schema.js'
+import { answerOnce } from '../idempotency/idempotency-service.js'
+import { currentMerchant } from './auth.js'
+import { sendJson } from './json-response.js'
+
+/** Runs `work` in a transaction (through the gate when a key is sent) and sends its result as JSON. */
+export async function answerIdempotently(
+  ctx: Pick<SandboxContext, 'db' | 'clock'>,
+  req: Request,
+  res: Response,
+  work: (trx: Kysely<Database>) => Promise<unknown>,
+): Promise<void> {
+  const request = { merchantId: currentMerchant(req).id, headers: req.headers, path: req.originalUrl.split('?')[0]!, body: req.body as unknown }
+  const answer = await answerOnce(ctx.db, request, ctx.clock.now(), work)
+  sendJson(res, answer.status, answer.body)
+}

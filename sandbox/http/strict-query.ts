@@ -1,0 +1,25 @@
+// The strict-query rule for every JSON route, derived from the endpoint table: a query
+// parameter a route does not declare is refused before the route runs, so `?amount=100` can
+// never slip past a route that reads its amount from the body. Routes still validate the
+// values of the parameters they declare.
+import { Router, type RequestHandler } from 'express'
+import type { Operation } from '../openapi/operation.js'
+import { badRequest, echoNames } from './errors.js'
+
+export function strictQuery(operations: readonly Operation[]): RequestHandler {
+  const router = Router()
+  // Express matches the first route registered; a literal segment must win over a parameter
+  // (webhook-logs/stream before webhook-logs/:id), as it does in the routers themselves.
+  const byParams = (operation: Operation) => (operation.path.match(/:/g) ?? []).length
+  const routed = operations.filter((operation) => !operation.beforeBodyParser).sort((a, b) => byParams(a) - byParams(b))
+  for (const operation of routed) {
+    const known = new Set(operation.query ? Object.keys(operation.query.shape) : [])
+    router[operation.method](operation.path, (req, _res, next) => {
+      const unknown = Object.keys(req.query as Record<string, unknown>).filter((name) => !known.has(name))
+      if (unknown.length > 0) return next(badRequest(`unknown query parameter${unknown.length > 1 ? 's' : ''}: ${echoNames(unknown)}`))
+      // The rest of this table is not the route: Express goes on to the real one.
+      next('router')
+    })
+  }
+  return (req, res, next) => (req.originalUrl.includes('?') ? router(req, res, next) : next())
+}
