@@ -48,6 +48,9 @@ export default class SandboxStart extends Command {
     }),
     durable: Flags.boolean({ description: 'synchronous=FULL: acknowledged writes also survive power loss (slower)' }),
     'require-https': Flags.boolean({ description: 'Skip (log, but do not send) webhooks to plain-http URLs' }),
+    shared: Flags.boolean({
+      description: 'Stricter defaults for a sandbox others reach over a network: rate limits, tighter connection bounds, a private database (on for any non-loopback --host)',
+    }),
     detach: Flags.boolean({ description: 'Run in the background; print the banner once it is ready and exit (stop it with paybox sandbox stop)' }),
     json: Flags.boolean({ description: 'Print the startup information as one JSON line' }),
   }
@@ -80,6 +83,7 @@ export default class SandboxStart extends Command {
       snapshotDir: snapshotsDir(),
       durable: flags.durable,
       requireHttps: flags['require-https'],
+      shared: flags.shared,
       ledgerClose,
       defaultCredentials: flags['api-key'] && flags['api-secret'] ? { apiKey: flags['api-key'], apiSecret: flags['api-secret'] } : undefined,
     })
