@@ -358,9 +358,13 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
     socket.destroy()
     return
   }
-  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400
-  const reason = status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'
-  const body = JSON.stringify({ statusCode: status, reason, message: status === 431 ? 'Request headers are too large' : 'Malformed HTTP request' })
+  const [status, reason, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', 'Request headers are too large']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'The request was not received in time']
+        : [400, 'Bad Request', 'Malformed HTTP request']
+  const body = JSON.stringify({ statusCode: status, reason, message })
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   )
