@@ -3,10 +3,10 @@
 // client address, event streams are bounded the same way (429 past it), and every Horizon stream
 // is fed by one change feed instead of polling the database itself. Clients on other loopback
 // addresses (127.0.0.2, …) stand for other machines.
-import http from 'node:http'
 import net from 'node:net'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { LOCAL_LIMITS } from '../../sandbox/limits/sandbox-limits.js'
+import { idleConnections as openIdle, openStream as open, type OpenedStream } from '../helpers/connections.js'
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
 import { waitFor } from '../helpers/wait.js'
 
@@ -26,52 +26,8 @@ async function sandboxWith(options: Parameters<typeof startTestSandbox>[0]): Pro
   return sandbox
 }
 
-/** Opens `count` connections from `from` that send nothing; resolves once each is connected or refused. */
-async function idleConnections(sandbox: TestSandbox, count: number, from = '127.0.0.1'): Promise<net.Socket[]> {
-  const opened = Array.from({ length: count }, () => {
-    const socket = net.connect({ host: '127.0.0.1', port: sandbox.port, localAddress: from })
-    socket.on('error', () => {})
-    sockets.push(socket)
-    return new Promise<net.Socket>((resolve) => {
-      socket.once('connect', () => resolve(socket))
-      socket.once('close', () => resolve(socket))
-    })
-  })
-  return Promise.all(opened)
-}
-
-interface OpenedStream {
-  status: number
-  headers: http.IncomingHttpHeaders
-  /** The event names received so far. */
-  events: string[]
-  /** The whole body, for a refused stream. */
-  body: Promise<string>
-  close(): void
-}
-
-/** A Horizon event stream over its own connection from `from`, once its status is known. */
-function openStream(sandbox: TestSandbox, path: string, from = '127.0.0.1'): Promise<OpenedStream> {
-  return new Promise((resolve, reject) => {
-    const request = http.get(`${sandbox.url}${path}`, { agent: false, localAddress: from, headers: { accept: 'text/event-stream' } }, (response) => {
-      const events: string[] = []
-      let text = ''
-      response.setEncoding('utf8')
-      const body = new Promise<string>((done) => {
-        response.on('data', (chunk: string) => {
-          text += chunk
-          for (const match of chunk.matchAll(/^event: ?(.+)$/gm)) events.push(match[1]!)
-        })
-        response.on('end', () => done(text))
-        response.on('close', () => done(text))
-      })
-      const stream = { status: response.statusCode ?? 0, headers: response.headers, events, body, close: () => request.destroy() }
-      streams.push(stream)
-      resolve(stream)
-    })
-    request.on('error', reject)
-  })
-}
+const idleConnections = (sandbox: TestSandbox, count: number, from?: string) => openIdle(sandbox, count, from, sockets)
+const openStream = (sandbox: TestSandbox, path: string, from?: string) => open(sandbox, path, from, streams)
 
 /** The bound a test gives a connection to close: far above the limits under test, far below Node's old 300 s. */
 const stillOpenAfter = (ms: number) => new Promise((resolve) => setTimeout(() => resolve('still open'), ms).unref())
