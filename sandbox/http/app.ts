@@ -49,9 +49,7 @@ export function createApp(ctx: SandboxContext, controls: AppControls = {}): Expr
   app.use(openApiRoutes(ctx))
   app.use(shortLinkRoutes(ctx))
   // Under --shared, what anyone may do without credentials is limited per client address.
-  const publicLimit = publicRouteLimit(ctx.rateLimits?.publicRoutes)
-  app.post('/checkout/:id/actions/:action', publicLimit)
-  app.post(`${HORIZON_PATH}/transactions`, publicLimit)
+  app.use(publicRouteLimit(ctx.rateLimits?.publicRoutes, /^\/(checkout\/[^/]+\/actions\/[^/]+|horizon\/transactions)\/?$/i))
   app.use(checkoutRoutes(ctx))
   // Horizon needs no credentials, like the real one, and reads form bodies (tx=…), not JSON.
   app.use(HORIZON_PATH, horizonRoutes(ctx))
@@ -67,7 +65,7 @@ export function createApp(ctx: SandboxContext, controls: AppControls = {}): Expr
   app.use(['/payments', '/refunds', '/accounts', '/sandbox/payments', '/sandbox/cross-chain'], (req, res, next) =>
     QUOTE_PATH.test(req.originalUrl.split('?')[0]!) ? optionalMerchantAuth(req, res, next) : merchantAuth(req, res, next),
   )
-  app.post('/payments/:id/cross-chain/quote', publicLimit)
+  app.use(publicRouteLimit(ctx.rateLimits?.publicRoutes, QUOTE_PATH))
   app.use('/cross-chain', optionalMerchantAuth)
   app.use(['/invoices', '/merchant', '/currencies', '/merchants'], digestAuth(auth, SIGNATURE_FAILED))
 

@@ -21,10 +21,16 @@ export function takeOrRefuse(limiter: RateLimiter | undefined, key: string, what
 
 export const clientAddressOf = (req: Request): string => clientAddress(req.socket)
 
-/** Limits requests without credentials (quotes, checkout actions, submissions) per client address; an authenticated one counts against its key instead. */
-export function publicRouteLimit(limiter: RateLimiter | undefined): RequestHandler {
+/**
+ * Limits POSTs to `paths` made without credentials (quotes, checkout actions, submissions) per
+ * client address; an authenticated one counts against its key instead. A middleware rather than
+ * routes, so the app's route table stays the API's.
+ */
+export function publicRouteLimit(limiter: RateLimiter | undefined, paths: RegExp): RequestHandler {
   return (req, _res, next) => {
-    if (limiter && req.merchant === undefined) takeOrRefuse(limiter, clientAddressOf(req), 'requests without credentials from your address')
+    if (limiter && req.method === 'POST' && req.merchant === undefined && paths.test(req.path)) {
+      takeOrRefuse(limiter, clientAddressOf(req), 'requests without credentials from your address')
+    }
     next()
   }
 }
