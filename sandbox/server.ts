@@ -19,9 +19,9 @@ import { ConnectionGuard } from './http/connection-guard.js'
 import { withFastRoutes } from './http/fast-routes.js'
 import { isStream } from './http/streams.js'
 import { LedgerCloser } from './ledger/ledger-closer.js'
+import { LedgerService } from './ledger/ledger-service.js'
 import { createRateLimits } from './limits/rate-limiter.js'
 import { isLoopbackHost, limitsFor, type SandboxLimits } from './limits/sandbox-limits.js'
-import { LedgerService } from './ledger/ledger-service.js'
 import { findMerchantByApiKey, listMerchants } from './merchants/merchant-repository.js'
 import { paymentReceiver } from './payments/payment-receipts.js'
 import { paymentAnswers } from './payments/payment-routes.js'
@@ -96,7 +96,6 @@ export interface RunningSandbox {
   /** Stops accepting, lets in-flight requests finish, then closes the database. */
   stop(): Promise<void>
 }
-
 
 const SHUTDOWN_GRACE_MS = 5_000
 export const DEFAULT_LEDGER_CLOSE_MS = 5_000
