@@ -7,7 +7,7 @@ import net from 'node:net'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { LOCAL_LIMITS } from '../../sandbox/limits/sandbox-limits.js'
 import { idleConnections as openIdle, openStream as open, type OpenedStream } from '../helpers/connections.js'
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
+import { rawRequest, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
 import { waitFor } from '../helpers/wait.js'
 
 const started: TestSandbox[] = []
@@ -102,6 +102,17 @@ describe('connection bounds', () => {
 
     first.close()
     await waitFor('a stream slot to free up', async () => (await openStream(sandbox, path, '127.0.0.4')).status === 200)
+  })
+
+  it('counts the webhook log and payment event streams (webhooks tail, listen) against the same bound', async () => {
+    const sandbox = await sandboxWith({ limits: { maxStreams: 1 } })
+    expect((await openStream(sandbox, '/horizon/payments?cursor=now')).status).toBe(200)
+    const merchant = sandbox.merchants[0]!
+    for (const stream of ['webhook-logs/stream', 'events/stream']) {
+      const refused = await rawRequest(sandbox.url, { method: 'GET', path: `/merchants/${merchant.id}/${stream}`, as: merchant })
+      expect(refused.status, stream).toBe(429)
+      expect(refused.json).toMatchObject({ statusCode: 429, reason: 'Too Many Requests', message: expect.stringContaining('Too many open event streams (at most 1') })
+    }
   })
 })
 
