@@ -4,6 +4,7 @@ import type { SandboxIdentity } from './bootstrap.js'
 import type { AdvanceableClock, Clock } from './clock.js'
 import type { SandboxDb } from './db/database.js'
 import type { LedgerService } from './ledger/ledger-service.js'
+import type { RateLimits } from './limits/rate-limiter.js'
 import type { PaymentChanges } from './payments/payment-changes.js'
 import type { RandomSource } from './random.js'
 import type { WebhookDispatcher } from './webhooks/webhook-dispatcher.js'
@@ -25,4 +26,6 @@ export interface SandboxContext {
   /** Sends webhook deliveries in the background and tells listeners about them. */
   webhooks: WebhookDispatcher
   log: (line: string) => void
+  /** Rate limits on requests (only under --shared); none: not limited. */
+  rateLimits?: RateLimits
 }

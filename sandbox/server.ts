@@ -9,15 +9,19 @@ import path from 'node:path'
 import type { Duplex } from 'node:stream'
 import { bootstrap, countBoot, isNewSandbox, type SandboxIdentity } from './bootstrap.js'
 import { systemClock, toIso, type AdvanceableClock, type Clock } from './clock.js'
+import { SandboxConfigError } from './config-error.js'
 import type { SandboxContext } from './context.js'
 import { openDatabase, withCommittedHandle, type SandboxDb } from './db/database.js'
 import { DEFAULT_HOST, DEFAULT_PORT } from './defaults.js'
 import { HealthService } from './health/health-service.js'
 import { createApp } from './http/app.js'
+import { ConnectionGuard } from './http/connection-guard.js'
 import { withFastRoutes } from './http/fast-routes.js'
 import { isStream } from './http/streams.js'
 import { LedgerCloser } from './ledger/ledger-closer.js'
 import { LedgerService } from './ledger/ledger-service.js'
+import { createRateLimits } from './limits/rate-limiter.js'
+import { isLoopbackHost, limitsFor, type SandboxLimits } from './limits/sandbox-limits.js'
 import { findMerchantByApiKey, listMerchants } from './merchants/merchant-repository.js'
 import { PaymentChanges } from './payments/payment-changes.js'
 import { paymentAnswers } from './payments/payment-routes.js'
@@ -33,6 +37,7 @@ import { WebhookDispatcher } from './webhooks/webhook-dispatcher.js'
 import { AllowListError, WebhookEgress } from './webhooks/webhook-egress.js'
 
 export { DEFAULT_HOST, DEFAULT_PORT } from './defaults.js'
+export { SandboxConfigError } from './config-error.js'
 
 export interface SandboxOptions {
   /** 0 picks any free port. */
@@ -62,14 +67,19 @@ export interface SandboxOptions {
   clock?: AdvanceableClock
   /** Skip (do not send) webhooks to plain-http URLs. */
   requireHttps?: boolean
-  /** Others can reach this sandbox: among other things, webhooks to internal addresses are refused. */
-  shared?: boolean
   /** On a shared sandbox, CIDR ranges, addresses or hosts webhooks may go to anyway (--allow-webhook-to). */
   allowWebhookTo?: string[]
   /** How long a webhook receiver has to answer; default 10 s (spec 6). Tests shorten it. */
   webhookTimeoutMs?: number
   /** How often queued webhooks are looked for; default 100 ms. */
   webhookPollMs?: number
+  /**
+   * Stricter defaults for a sandbox others reach over a network (docs/security.md): rate limits,
+   * tighter connection and stream bounds, a private database file. Any non-loopback host turns it on.
+   */
+  shared?: boolean
+  /** Overrides of the mode's limits (sandbox/limits/sandbox-limits.ts). */
+  limits?: Partial<SandboxLimits>
   log?: (line: string) => void
 }
 
@@ -83,13 +93,11 @@ export interface RunningSandbox {
   context: SandboxContext
   server: http.Server
   snapshots: SnapshotStore
+  /** Whether the stricter --shared defaults apply, and the limits in force. */
+  shared: boolean
+  limits: SandboxLimits
   /** Stops accepting, lets in-flight requests finish, then closes the database. */
   stop(): Promise<void>
-}
-
-/** Options start refuses: one line the CLI can print as is. */
-export class SandboxConfigError extends Error {
-  readonly code = 'ESANDBOXCONFIG'
 }
 
 const SHUTDOWN_GRACE_MS = 5_000
@@ -107,9 +115,13 @@ interface Core {
 export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
   const host = options.host ?? DEFAULT_HOST
   const wallClock = options.wallClock ?? systemClock
-  const egress = webhookEgress(options)
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`))
   const snapshots = new SnapshotStore(options.snapshotDir ?? defaultSnapshotDir(options.db))
+  const shared = options.shared === true || !isLoopbackHost(host)
+  const limits = limitsFor(shared, options.limits)
+  const egress = webhookEgress(shared, options.allowWebhookTo)
+  // Outlive a restore or reset: swapping the state must not hand out fresh budgets.
+  const rateLimits = createRateLimits(limits, wallClock)
 
   /** Counts the boot, seeds a new database and checks the options an existing one must match. */
   async function openState(db: SandboxDb, keepAdminToken?: string) {
@@ -157,7 +169,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       pollMs: options.webhookPollMs,
       log,
     })
-    const context: SandboxContext = { db, clock, wallClock, random, publicUrl, identity, ledger, payments: new PaymentChanges(), webhooks, log }
+    const context: SandboxContext = { db, clock, wallClock, random, publicUrl, identity, ledger, payments: new PaymentChanges(), webhooks, log, rateLimits }
     wireReactions(context)
     const closer = ledgerClose === 'instant' ? undefined : new LedgerCloser(db, ledger, { intervalMs: ledgerClose, onError: (e) => log(`Ledger close failed: ${String(e)}`) })
     closer?.start()
@@ -258,8 +270,15 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     reset: (self) => swapState(self, replaceWith(async () => undefined)),
   }
 
-  const firstDb = await openDatabase({ file: options.db, durable: options.durable })
-  const server = http.createServer()
+  const firstDb = await openDatabase({ file: options.db, durable: options.durable, refuseOpenModes: shared })
+  const server = http.createServer({
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    // How often those timeouts are checked (Node's default, 30 s, would let a slow client overstay them).
+    connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs),
+  })
+  new ConnectionGuard(limits).attach(server)
   try {
     const state = await openState(firstDb)
     await listen(server, options.port ?? DEFAULT_PORT, host)
@@ -272,6 +291,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     throw error
   }
   const { port } = server.address() as AddressInfo
+  if (shared && options.shared !== true) log(`Note: ${host} is not a loopback address, so shared mode is on (rate limits, tighter bounds: docs/security.md)`)
   const inFlight = trackResponses(server)
   server.on('clientError', answerClientError)
   server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => gate.admit(res, () => core!.app(req, res)))
@@ -296,22 +316,24 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     },
     server,
     snapshots,
+    shared,
+    limits,
     stop,
   }
 }
 
 let memorySandboxes = 0
 
-/** Next to a database file; a sandbox in memory gets a folder of its own under the temporary folder, made on first save. */
 /** Where webhooks may go; a malformed --allow-webhook-to entry is refused before anything starts. */
-function webhookEgress(options: SandboxOptions): WebhookEgress {
+function webhookEgress(shared: boolean, allow: string[] | undefined): WebhookEgress {
   try {
-    return new WebhookEgress({ shared: options.shared, allow: options.allowWebhookTo })
+    return new WebhookEgress({ shared, allow })
   } catch (error) {
     throw error instanceof AllowListError ? new SandboxConfigError(error.message) : error
   }
 }
 
+/** Next to a database file; a sandbox in memory gets a folder of its own under the temporary folder, made on first save. */
 function defaultSnapshotDir(db: string): string {
   if (db === ':memory:') return path.join(os.tmpdir(), `paybox-snapshots-${process.pid}-${++memorySandboxes}`)
   return path.join(path.dirname(path.resolve(db)), 'snapshots')
@@ -319,12 +341,24 @@ function defaultSnapshotDir(db: string): string {
 
 function listen(server: http.Server, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    server.once('error', reject)
+    const failed = (error: NodeJS.ErrnoException) => reject(hostError(error, host) ?? error)
+    server.once('error', failed)
     server.listen(port, host, () => {
-      server.off('error', reject)
+      server.off('error', failed)
       resolve()
     })
   })
+}
+
+/** An address this machine cannot bind, as the user's mistake it is. */
+function hostError(error: NodeJS.ErrnoException, host: string): SandboxConfigError | undefined {
+  if (error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN' || error.code === 'EAI_FAIL') {
+    return new SandboxConfigError(`--host ${host} is not an IP address or a host name that resolves: use 127.0.0.1, or an address of this machine`)
+  }
+  if (error.code === 'EADDRNOTAVAIL' || error.code === 'EINVAL') {
+    return new SandboxConfigError(`--host ${host} is not an address of this machine: use 127.0.0.1, or 0.0.0.0 for every interface`)
+  }
+  return undefined
 }
 
 /**
@@ -336,9 +370,13 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
     socket.destroy()
     return
   }
-  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400
-  const reason = status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'
-  const body = JSON.stringify({ statusCode: status, reason, message: status === 431 ? 'Request headers are too large' : 'Malformed HTTP request' })
+  const [status, reason, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', 'Request headers are too large']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'The request was not received in time']
+        : [400, 'Bad Request', 'Malformed HTTP request']
+  const body = JSON.stringify({ statusCode: status, reason, message })
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   )

@@ -53,6 +53,9 @@ export default class SandboxStart extends Command {
       description: 'On a shared sandbox, a CIDR range, address or host webhooks may go to although internal (repeatable)',
       multiple: true,
     }),
+    shared: Flags.boolean({
+      description: 'Stricter defaults for a sandbox others reach over a network: rate limits, tighter connection bounds, a private database (on for any non-loopback --host)',
+    }),
     detach: Flags.boolean({ description: 'Run in the background; print the banner once it is ready and exit (stop it with paybox sandbox stop)' }),
     json: Flags.boolean({ description: 'Print the startup information as one JSON line' }),
   }
@@ -88,6 +91,7 @@ export default class SandboxStart extends Command {
       durable: flags.durable,
       requireHttps: flags['require-https'],
       allowWebhookTo: flags['allow-webhook-to'],
+      shared: flags.shared,
       ledgerClose,
       defaultCredentials: flags['api-key'] && flags['api-secret'] ? { apiKey: flags['api-key'], apiSecret: flags['api-secret'] } : undefined,
     }).catch((error: unknown) => {

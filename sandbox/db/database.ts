@@ -5,6 +5,7 @@ import path from 'node:path'
 import { Worker } from 'node:worker_threads'
 import BetterSqlite3 from 'better-sqlite3'
 import { Kysely, Migrator, type Transaction } from 'kysely'
+import { SandboxConfigError } from '../config-error.js'
 import { migrationProvider } from './migrations/index.js'
 import type { Database } from './schema.js'
 import { ImmediateSqliteDialect, type CommitListener } from './sqlite-driver.js'
@@ -22,6 +23,8 @@ export interface OpenDatabaseOptions {
   busyTimeoutMs?: number
   /** A serialized database to load into memory instead of opening `file` (restoring a snapshot into a :memory: sandbox). */
   image?: Buffer
+  /** Refuse a file others may read, instead of making it private (the sandbox's --shared mode). */
+  refuseOpenModes?: boolean
 }
 
 /** The better-sqlite3 handle under each kysely instance, for what kysely cannot do (online backup). */
@@ -70,13 +73,9 @@ export function onCommit(db: SandboxDb, listener: CommitListener): () => void {
 }
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<SandboxDb> {
-  if (options.file !== ':memory:' && !options.image) {
-    fs.mkdirSync(path.dirname(path.resolve(options.file)), { recursive: true })
-    // The database holds merchants' API secrets: a new file is readable by its owner only, and
-    // SQLite gives its -wal and -shm files the same mode.
-    fs.closeSync(fs.openSync(options.file, 'a', 0o600))
-  }
-  const sqlite = new BetterSqlite3(options.image ?? options.file)
+  const onDisk = options.file !== ':memory:' && !options.image
+  if (onDisk) prepareDatabaseFile(options.file)
+  const sqlite = openSqlite(options)
   try {
     sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 10_000}`)
     sqlite.pragma('journal_mode = WAL')
@@ -87,6 +86,12 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Sandbo
     // a temporary file (30 µs less per new payment).
     sqlite.pragma('temp_store = MEMORY')
     sqlite.pragma('cache_size = -32768')
+  } catch (error) {
+    sqlite.close()
+    throw notADatabase(error, options.file) ?? error
+  }
+  try {
+    if (onDisk) keepPrivate(options.file, options.refuseOpenModes ?? false)
   } catch (error) {
     sqlite.close()
     throw error
@@ -105,6 +110,66 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Sandbo
     throw error
   }
   return db
+}
+
+/** The files of a database: the file itself, then those SQLite keeps beside it. */
+const databaseFiles = (file: string) => [file, `${file}-wal`, `${file}-shm`]
+
+/**
+ * Makes sure `file` can be the database, creating it private: the database holds merchants' API
+ * secrets. A user's mistake (a folder, a SQLite URI, an unwritable place) is a SandboxConfigError.
+ */
+function prepareDatabaseFile(file: string): void {
+  // better-sqlite3 takes no URIs: `file:x.db?mode=ro` would be a file of that name, and writable.
+  if (/^file:/i.test(file)) throw new SandboxConfigError(`--db ${file}: SQLite URIs are not supported; pass a file path (or :memory:)`)
+  const found = statOf(file)
+  if (found?.isDirectory()) throw new SandboxConfigError(`--db ${file} is a folder: name a database file, such as ${path.join(file, 'sandbox.db')}`)
+  if (found && !found.isFile()) throw new SandboxConfigError(`--db ${file} is not a regular file: name a database file`)
+  try {
+    fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true })
+    // A new file is readable by its owner only, and SQLite gives its -wal and -shm files the same mode.
+    fs.closeSync(fs.openSync(file, 'a', 0o600))
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    throw new SandboxConfigError(`--db ${file} cannot be created or opened for writing (${code ?? String(error)}): choose a writable place`)
+  }
+}
+
+/** An existing database others may read is made private, or, if so asked, refused. */
+function keepPrivate(file: string, refuseOpenModes: boolean): void {
+  for (const each of databaseFiles(file)) {
+    const mode = statOf(each)?.mode
+    if (mode === undefined || (mode & 0o077) === 0) continue
+    const octal = (mode & 0o777).toString(8).padStart(4, '0')
+    if (refuseOpenModes) {
+      throw new SandboxConfigError(`${each} has mode ${octal}, readable by other users: a shared sandbox needs it private (chmod 600 ${each})`)
+    }
+    // An older file, or one copied in: made private as a new one would be.
+    fs.chmodSync(each, 0o600)
+  }
+}
+
+function statOf(file: string): fs.Stats | undefined {
+  try {
+    return fs.statSync(file)
+  } catch {
+    return undefined
+  }
+}
+
+function openSqlite(options: OpenDatabaseOptions): BetterSqlite3.Database {
+  try {
+    return new BetterSqlite3(options.image ?? options.file)
+  } catch (error) {
+    throw notADatabase(error, options.file) ?? error
+  }
+}
+
+/** SQLite's "file is not a database", as the user's mistake it is. */
+function notADatabase(error: unknown, file: string): SandboxConfigError | undefined {
+  const code = (error as { code?: unknown }).code
+  if (code !== 'SQLITE_NOTADB' && code !== 'SQLITE_CORRUPT') return undefined
+  return new SandboxConfigError(`--db ${file} is not a paybox database (SQLite: ${(error as Error).message}): name another file, or move this one away`)
 }
 
 /**

@@ -80,7 +80,8 @@ function toProblem(error: unknown): HorizonProblem | undefined {
     return badRequestProblem(describeZodError(error), field || undefined)
   }
   if (error instanceof HttpError && error.statusCode < 500) {
-    return new HorizonProblem(error.statusCode, error.statusCode === 404 ? 'not_found' : 'bad_request', error.reason, error.message)
+    const type = error.statusCode === 404 ? 'not_found' : error.statusCode === 429 ? 'rate_limit_exceeded' : 'bad_request'
+    return new HorizonProblem(error.statusCode, type, error.reason, error.message)
   }
   // Body parsing and path decoding fail with a 4xx status and a type we can explain.
   const status = clientErrorStatus(error)
@@ -103,5 +104,7 @@ export const horizonNotFound: RequestHandler = (req, _res, next) => {
 export const horizonErrors: ErrorRequestHandler = (error: unknown, _req, res, next) => {
   const problem = toProblem(error)
   if (!problem) return next(error)
+  // Retry-After on a 429, like every other error's headers.
+  if (error instanceof HttpError) res.set(error.headers)
   res.status(problem.status).json(problemDocument(problem))
 }

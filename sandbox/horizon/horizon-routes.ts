@@ -31,7 +31,7 @@ import {
   type AccountActivity,
   type HorizonContext,
 } from './horizon-resources.js'
-import { lastEventCursor, streamRecords } from './horizon-stream.js'
+import { lastEventCursor, ledgerFeed, streamRecords } from './horizon-stream.js'
 import { runTransaction } from '../db/database.js'
 
 export const HORIZON_PATH = '/horizon'
@@ -67,6 +67,8 @@ export function horizonRoutes(ctx: SandboxContext): Router {
     },
   }
   const hrefOf = (req: Request) => `${h.baseUrl}${req.path}`
+  // Every stream of this router hears of ledger changes from this one feed.
+  const feed = ledgerFeed(ctx)
 
   // Date is the business clock: server.fetchTimebounds() then gives bounds the ledger accepts
   // even after `sandbox clock advance`.
@@ -116,7 +118,7 @@ export function horizonRoutes(ctx: SandboxContext): Router {
     if (wantsStream(req)) {
       if (page.order === 'desc') throw badRequestProblem('order: a stream runs oldest first; order=desc cannot be streamed', 'order')
       const start = lastEventCursor(req) ?? (await cursorOf(page)) ?? 0n
-      await streamRecords(req, res, start, (cursor, limit) => recordsAfter('asc', limit, cursor), ctx.log)
+      await streamRecords(req, res, start, (cursor, limit) => recordsAfter('asc', limit, cursor), feed, ctx.log)
       return
     }
     res.json(pageOf(hrefOf(req), page, await recordsAfter(page.order, page.limit, await cursorOf(page))))

@@ -1,12 +1,14 @@
 // Horizon's streaming mode (server-sent events) for record lists such as an account's payments:
 // an "open" event ("hello"), then every record past the cursor as a message whose id is its
-// paging token, as records land. The database is polled, like the webhook dispatcher does, so
-// transactions applied by any process sharing the database file are seen too.
+// paging token, as records land. Every stream is woken by one ChangeFeed when the ledger moves
+// (this process's commits at once, another process's through one poll), and only then reads.
 import { createSession } from 'better-sse'
 import type { Request, Response } from 'express'
+import type { SandboxContext } from '../context.js'
+import { ChangeFeed } from '../db/change-feed.js'
 import { markAsStream } from '../http/streams.js'
 
-/** How often a stream looks for new records. */
+/** How often the one poll looks for transactions another process applied to the same database file. */
 export const STREAM_POLL_MS = 100
 /** Records read per query while catching up. */
 const BATCH = 200
@@ -20,17 +22,33 @@ export function lastEventCursor(req: Request): bigint | undefined {
   return id !== undefined && /^\d{1,19}$/.test(id) && BigInt(id) < 2n ** 63n ? BigInt(id) : undefined
 }
 
+/** What Horizon streams watch: the newest transaction, and the open ledger (ledgers close without any). */
+export function ledgerFeed(ctx: Pick<SandboxContext, 'db' | 'ledger'>): ChangeFeed {
+  return new ChangeFeed(
+    ctx.db,
+    async (db) => `${await ctx.ledger.lastPosition(db)}:${(await ctx.ledger.currentLedger(db))?.sequence ?? 0}`,
+    STREAM_POLL_MS,
+  )
+}
+
 /**
  * Streams the records after `start` until the client goes away (or the sandbox stops, which
- * ends every marked stream).
+ * ends every marked stream), reading again each time `feed` says the ledger moved.
  */
-export async function streamRecords(req: Request, res: Response, start: bigint, recordsAfter: RecordsAfter, log: (line: string) => void): Promise<void> {
+export async function streamRecords(
+  req: Request,
+  res: Response,
+  start: bigint,
+  recordsAfter: RecordsAfter,
+  feed: ChangeFeed,
+  log: (line: string) => void,
+): Promise<void> {
   let cursor = start
   let closed = false
-  let timer: NodeJS.Timeout | undefined
+  let stopListening = () => {}
   res.once('close', () => {
     closed = true
-    clearTimeout(timer)
+    stopListening()
   })
   markAsStream(res)
   // The SDK restarts a stream that has been silent for 15 s itself; comments would not count.
@@ -38,24 +56,40 @@ export async function streamRecords(req: Request, res: Response, start: bigint, 
   // Its id is the starting cursor: an EventSource reconnecting before any record resumes there.
   session.push('hello', 'open', cursor.toString())
 
-  const poll = async (): Promise<void> => {
-    try {
-      for (;;) {
-        const records = await recordsAfter(cursor, BATCH)
-        for (const record of records) {
-          if (closed) return
-          session.push(record, 'message', record.paging_token)
-          cursor = BigInt(record.paging_token)
-        }
-        if (records.length < BATCH) break
+  const readAll = async (): Promise<void> => {
+    for (;;) {
+      const records = await recordsAfter(cursor, BATCH)
+      for (const record of records) {
+        if (closed) return
+        session.push(record, 'message', record.paging_token)
+        cursor = BigInt(record.paging_token)
       }
+      if (records.length < BATCH) return
+    }
+  }
+  // One read at a time; a change heard during one is read right after it.
+  let reading = false
+  let readAgain = false
+  const read = async (): Promise<void> => {
+    if (reading || closed) {
+      readAgain = true
+      return
+    }
+    reading = true
+    try {
+      do {
+        readAgain = false
+        await readAll()
+      } while (readAgain && !closed)
     } catch (error) {
       if (closed) return
       log(`Horizon stream stopped: ${error instanceof Error ? error.message : String(error)}`)
       res.end()
-      return
+    } finally {
+      reading = false
     }
-    if (!closed) timer = setTimeout(() => void poll(), STREAM_POLL_MS)
   }
-  await poll()
+  // Listening starts before the first read, so a record landing in between is read again, not missed.
+  if (!closed) stopListening = feed.subscribe(() => void read())
+  await read()
 }

@@ -28,6 +28,7 @@ import { snapshotRoutes, type SandboxStateControls } from '../snapshots/snapshot
 import { SIGNATURE_FAILED, UNAUTHORIZED, adminAuth, digestAuth, merchantAuthDeps } from './auth.js'
 import { parseJsonBody } from './body.js'
 import { errorMiddleware, notFoundRoute } from './errors.js'
+import { publicRouteLimit } from './rate-limit.js'
 import { strictQuery } from './strict-query.js'
 
 /** What the server hands the app beyond the context: its health checks and the state swaps (snapshots, reset). */
@@ -49,6 +50,8 @@ export function createApp(ctx: SandboxContext, controls: AppControls = {}): Expr
   // The API's own description is public, like /health.
   app.use(openApiRoutes(ctx))
   app.use(shortLinkRoutes(ctx))
+  // Under --shared, what anyone may do without credentials is limited per client address.
+  app.use(publicRouteLimit(ctx.rateLimits?.publicRoutes, /^\/(checkout\/[^/]+\/actions\/[^/]+|horizon\/transactions)\/?$/i))
   app.use(checkoutRoutes(ctx))
   // Horizon needs no credentials, like the real one, and reads form bodies (tx=…), not JSON.
   app.use(HORIZON_PATH, horizonRoutes(ctx))
@@ -56,7 +59,7 @@ export function createApp(ctx: SandboxContext, controls: AppControls = {}): Expr
   app.use(parseJsonBody)
 
   // Who may call what: the admin token for sandbox-wide controls, digest auth for merchants.
-  app.use(['/sandbox/merchants', '/sandbox/clock', '/sandbox/ledger', '/sandbox/wallets', '/sandbox/snapshots', '/sandbox/reset'], adminAuth(ctx.identity.adminToken))
+  app.use(['/sandbox/merchants', '/sandbox/clock', '/sandbox/ledger', '/sandbox/wallets', '/sandbox/snapshots', '/sandbox/reset'], adminAuth(ctx.identity.adminToken, ctx.rateLimits?.adminFailures))
   const auth = merchantAuthDeps(ctx)
   const merchantAuth = digestAuth(auth, UNAUTHORIZED)
   const optionalMerchantAuth = digestAuth(auth, UNAUTHORIZED, { optional: true })
@@ -64,6 +67,7 @@ export function createApp(ctx: SandboxContext, controls: AppControls = {}): Expr
   app.use(['/payments', '/refunds', '/accounts', '/sandbox/payments', '/sandbox/cross-chain'], (req, res, next) =>
     QUOTE_PATH.test(req.originalUrl.split('?')[0]!) ? optionalMerchantAuth(req, res, next) : merchantAuth(req, res, next),
   )
+  app.use(publicRouteLimit(ctx.rateLimits?.publicRoutes, QUOTE_PATH))
   app.use('/cross-chain', optionalMerchantAuth)
   app.use(['/invoices', '/merchant', '/currencies', '/merchants'], digestAuth(auth, SIGNATURE_FAILED))
   // A query parameter no route declares is refused on every route (docs/api.md).

@@ -9,8 +9,10 @@ import { DIGEST_HEADERS, DIGEST_TOLERANCE_SECONDS, secretsMatch, signDigest, sig
 import type { Clock } from '../clock.js'
 import type { SandboxContext } from '../context.js'
 import type { MerchantRow } from '../db/schema.js'
+import type { RateLimiter } from '../limits/rate-limiter.js'
 import { findMerchantByApiKey } from '../merchants/merchant-repository.js'
 import { HttpError, unauthorized } from './errors.js'
+import { clientAddressOf, takeOrRefuse, tooManyRequests } from './rate-limit.js'
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -25,6 +27,8 @@ export const UNAUTHORIZED = 'Unauthorized'
 export interface DigestAuthDeps {
   wallClock: Clock
   findMerchantByApiKey(apiKey: string): Promise<MerchantRow | undefined>
+  /** Requests per API key, counted once authenticated (--shared); none: not limited. */
+  apiKeyLimiter?: RateLimiter
 }
 
 /** What digest authentication reads of a request (an Express request, or a fast route's). */
@@ -59,8 +63,12 @@ function header(req: Pick<SignedRequest, 'headers'>, name: string): string | und
 }
 
 /** How a running sandbox finds the merchant of a key and reads the real time. */
-export function merchantAuthDeps(ctx: Pick<SandboxContext, 'db' | 'wallClock'>): DigestAuthDeps {
-  return { wallClock: ctx.wallClock, findMerchantByApiKey: (apiKey: string) => findMerchantByApiKey(ctx.db, apiKey) }
+export function merchantAuthDeps(ctx: Pick<SandboxContext, 'db' | 'wallClock' | 'rateLimits'>): DigestAuthDeps {
+  return {
+    wallClock: ctx.wallClock,
+    findMerchantByApiKey: (apiKey: string) => findMerchantByApiKey(ctx.db, apiKey),
+    apiKeyLimiter: ctx.rateLimits?.apiKey,
+  }
 }
 
 /**
@@ -95,14 +103,19 @@ export async function authenticateMerchant(
 
   const signs = (path: string, body: string) =>
     signaturesMatch(signDigest(merchant.api_secret, { path, timestamp: timestamp!, method: req.method, body }), signature!)
+  if (!signedBy(signs, req)) throw unauthorized(reason, `${DIGEST_HEADERS.signature} does not match the request`)
+  // Counted once authenticated: nobody can spend another merchant's budget with bad signatures.
+  takeOrRefuse(deps.apiKeyLimiter, apiKey!, 'requests for this API key')
+  return merchant
+}
+
+/** Whether one of the forms a request may be signed over matches. */
+function signedBy(signs: (path: string, body: string) => boolean, req: SignedRequest): boolean {
   // The exact form first: what nearly every client signs, and the variants cost a re-serialized
   // body. Which form matched is no secret (the caller chose it); each comparison is constant-time.
-  if (signs(req.originalUrl, req.rawBody ?? '')) return merchant
+  if (signs(req.originalUrl, req.rawBody ?? '')) return true
   const { paths, bodies } = signedPayloadVariants(req)
-  for (const path of paths) {
-    for (const body of bodies) if (signs(path, body)) return merchant
-  }
-  throw unauthorized(reason, `${DIGEST_HEADERS.signature} does not match the request`)
+  return paths.some((path) => bodies.some((body) => signs(path, body)))
 }
 
 export function digestAuth(deps: DigestAuthDeps, reason: string, options: { optional?: boolean } = {}): RequestHandler {
@@ -116,13 +129,22 @@ export function digestAuth(deps: DigestAuthDeps, reason: string, options: { opti
 
 export const ADMIN_TOKEN_HEADER = 'x-sandbox-admin-token'
 
-/** Guards sandbox-wide controls with the admin token printed at start. */
-export function adminAuth(adminToken: string): RequestHandler {
+/**
+ * Guards sandbox-wide controls with the admin token printed at start. With `failures` (--shared),
+ * a client address that sent too many missing or wrong tokens is answered 429 until its bucket
+ * refills, so the token cannot be guessed at speed.
+ */
+export function adminAuth(adminToken: string, failures?: RateLimiter): RequestHandler {
   return (req, _res, next) => {
+    const address = clientAddressOf(req)
+    const wait = failures?.retryAfter(address)
+    if (wait !== undefined) return next(tooManyRequests(`Too many failed ${ADMIN_TOKEN_HEADER} attempts from your address`, wait))
     const given = header(req, ADMIN_TOKEN_HEADER)
-    if (given === undefined) return next(new HttpError(401, UNAUTHORIZED, `Missing ${ADMIN_TOKEN_HEADER} header`))
-    if (!secretsMatch(adminToken, given)) return next(new HttpError(401, UNAUTHORIZED, `Wrong ${ADMIN_TOKEN_HEADER}`))
-    next()
+    const refusal =
+      given === undefined ? `Missing ${ADMIN_TOKEN_HEADER} header` : secretsMatch(adminToken, given) ? undefined : `Wrong ${ADMIN_TOKEN_HEADER}`
+    if (refusal === undefined) return next()
+    failures?.take(address)
+    next(new HttpError(401, UNAUTHORIZED, refusal))
   }
 }
 

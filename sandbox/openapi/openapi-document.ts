@@ -103,7 +103,8 @@ const ERROR_RESPONSES: Record<string, { status: number; description: string; hea
   UnprocessableEntity: { status: 422, description: 'Idempotency-Key reused for a different request (POST /payments), or a snapshot the sandbox cannot use' },
   TooManyRequests: {
     status: 429,
-    description: 'Too Many Requests: at most 10 resends a minute',
+    description:
+      'Too Many Requests: at most 10 resends a minute; under --shared, a rate limit (per API key, or admin-token failures per address); an open-stream bound (docs/security.md)',
     headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } },
   },
   InternalServerError: { status: 500, description: 'Internal Server Error: an unexpected failure (logged by the sandbox)' },
@@ -138,6 +139,8 @@ export function errorStatuses(operation: Operation): number[] {
   if (!operation.beforeBodyParser) for (const status of [400, 413, 415]) statuses.add(status)
   else if (readsInput || operation.form || operation.formBody) statuses.add(400)
   if (operation.security !== 'none') statuses.add(401)
+  // Rate limits (--shared) count authenticated requests and admin-token failures; streams are bounded.
+  if (operation.security !== 'none' || operation.success.some((response) => 'eventStream' in response && response.eventStream !== undefined)) statuses.add(429)
   statuses.add(500)
   return [...statuses].sort((a, b) => a - b)
 }

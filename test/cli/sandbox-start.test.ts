@@ -6,7 +6,7 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Page, Payment } from '../../src/client/types.js'
 import type { SandboxBanner } from '../../src/cli/render/sandbox.js'
-import { expectOneLineFailure, isolatedEnv, runCli, runCliJson, spawnCli, type CliEnv, type SpawnedCli } from '../helpers/cli.js'
+import { expectOneLineFailure, isolatedEnv, linesOf, runCli, runCliJson, spawnCli, type CliEnv, type SpawnOptions, type SpawnedCli } from '../helpers/cli.js'
 import { temporaryDir } from '../helpers/sandbox.js'
 
 const running: SpawnedCli[] = []
@@ -21,8 +21,8 @@ afterEach(async () => {
   }
 })
 
-async function start(db: string, env: CliEnv, extra: string[] = []): Promise<{ spawned: SpawnedCli; banner: SandboxBanner }> {
-  const spawned = spawnCli(['sandbox', 'start', '--port', '0', '--db', db, '--json', ...extra], env)
+async function start(db: string, env: CliEnv, extra: string[] = [], options: SpawnOptions = {}): Promise<{ spawned: SpawnedCli; banner: SandboxBanner }> {
+  const spawned = spawnCli(['sandbox', 'start', '--port', '0', '--db', db, '--json', ...extra], env, options)
   running.push(spawned)
   const line = await spawned.firstLine
   return { spawned, banner: JSON.parse(line) as SandboxBanner }
@@ -161,5 +161,79 @@ describe('paybox sandbox start', () => {
   it('refuses a malformed --allow-webhook-to in one line, before starting', async () => {
     const result = await runCli(['sandbox', 'start', '--port', '0', '--db', ':memory:', '--allow-webhook-to', '127.0.0.0/8', '--allow-webhook-to', '10.0.0.0/33'], isolatedEnv())
     expectOneLineFailure(result, '--allow-webhook-to "10.0.0.0/33" is not a CIDR range (10.0.0.0/8), an address or a host name')
+  })
+
+  describe('refuses what the user can fix, in one line with exit 1', () => {
+    /** Runs a start expected to fail: what it printed and how it exited (a start that serves instead is stopped). */
+    async function failedStart(args: string[], options: SpawnOptions = {}) {
+      const spawned = spawnCli(['sandbox', 'start', '--port', '0', '--json', ...args], isolatedEnv(), options)
+      running.push(spawned)
+      const served = await spawned.firstLine.then(
+        () => true,
+        () => false,
+      )
+      if (served) spawned.child.kill('SIGKILL')
+      const exit = await spawned.exited
+      return { served, exit, stderr: spawned.stderr() }
+    }
+
+    const expectUserError = (result: Awaited<ReturnType<typeof failedStart>>, says: RegExp) => {
+      expect(result.served).toBe(false)
+      expect(result.exit).toEqual({ code: 1, signal: null })
+      expect(linesOf(result.stderr)).toHaveLength(1)
+      expect(result.stderr).toMatch(says)
+      expect(result.stderr).not.toMatch(/bug/i)
+    }
+
+    it('a --db file that is not a database', async () => {
+      const file = path.join(temporaryDir(), 'garbage.db')
+      fs.writeFileSync(file, 'this is not a database, just some text long enough to be read as a header\n'.repeat(20))
+      expectUserError(await failedStart(['--db', file]), /^Error: --db .*garbage\.db is not a paybox database.*name another file/)
+    })
+
+    it('a --db naming a folder', async () => {
+      const dir = temporaryDir()
+      expectUserError(await failedStart(['--db', dir]), new RegExp(`^Error: --db ${dir} is a folder: name a database file, such as ${dir}/sandbox.db`))
+    })
+
+    it('a --host that is no address', async () => {
+      expectUserError(await failedStart(['--db', ':memory:', '--host', '999.1.1.1']), /^Error: --host 999\.1\.1\.1 is not an IP address or a host name that resolves/)
+    })
+
+    it('a SQLite URI as --db, creating nothing', async () => {
+      const cwd = temporaryDir()
+      expectUserError(await failedStart(['--db', 'file:sandbox.db?mode=ro'], { cwd }), /^Error: --db file:sandbox\.db\?mode=ro: SQLite URIs are not supported/)
+      expect(fs.readdirSync(cwd)).toEqual([])
+    })
+
+    it('--shared with a database file others may read', async () => {
+      const db = path.join(temporaryDir(), 'open.db')
+      fs.writeFileSync(db, '')
+      fs.chmodSync(db, 0o644)
+      expectUserError(await failedStart(['--db', db, '--shared']), new RegExp(`^Error: ${db} has mode 0644, readable by other users: .*chmod 600 ${db}`))
+      expect(fs.statSync(db).mode & 0o777).toBe(0o644)
+    })
+  })
+
+  it('makes an existing database readable by others private', async () => {
+    const env = isolatedEnv()
+    const db = path.join(temporaryDir(), 'sandbox.db')
+    const first = await start(db, env)
+    expect(await stop(first.spawned)).toEqual({ code: 0, signal: null })
+    for (const file of [db, `${db}-wal`, `${db}-shm`]) if (fs.existsSync(file)) fs.chmodSync(file, 0o644)
+
+    const again = await start(db, env)
+    expect(fs.statSync(db).mode & 0o777).toBe(0o600)
+    for (const file of [`${db}-wal`, `${db}-shm`]) if (fs.existsSync(file)) expect(fs.statSync(file).mode & 0o777).toBe(0o600)
+    expect(await stop(again.spawned)).toEqual({ code: 0, signal: null })
+  })
+
+  it('says in one line that a non-loopback --host turns shared mode on', async () => {
+    const db = path.join(temporaryDir(), 'sandbox.db')
+    const { spawned, banner } = await start(db, isolatedEnv(), ['--host', '0.0.0.0'])
+    expect(banner.baseUrl).toMatch(/^http:\/\/0\.0\.0\.0:\d+$/)
+    const notes = linesOf(spawned.stderr()).filter((line) => /shared mode/.test(line))
+    expect(notes).toEqual(['Note: 0.0.0.0 is not a loopback address, so shared mode is on (rate limits, tighter bounds: docs/security.md)'])
+    expect(await stop(spawned)).toEqual({ code: 0, signal: null })
   })
 })

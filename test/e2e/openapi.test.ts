@@ -146,7 +146,11 @@ describe('the OpenAPI document', () => {
     expect(operationById('createCrossChainQuote').security).toEqual([{}, { digestKey: [], digestTimestamp: [], digestSignature: [] }])
     expect(operationById('listLedgerAccounts').security).toEqual([{ adminToken: [] }])
     expect(operationById('getHealth').security).toEqual([])
-    expect(Object.keys(operationById('createPayment').responses)).toEqual(['200', '400', '401', '409', '413', '415', '422', '500'])
+    expect(Object.keys(operationById('createPayment').responses)).toEqual(['200', '400', '401', '409', '413', '415', '422', '429', '500'])
+    // Rate limits and stream bounds (docs/security.md): every authenticated route, and every stream.
+    expect(Object.keys(operationById('listLedgerAccounts').responses)).toContain('429')
+    expect(Object.keys(operationById('horizonTransactions').responses)).toContain('429')
+    expect(Object.keys(operationById('getHealth').responses)).not.toContain('429')
   })
 
   it('request bodies are the schemas the server validates with: what the document accepts is accepted, what it refuses is refused', async () => {

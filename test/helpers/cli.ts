@@ -165,12 +165,23 @@ export interface SpawnedCli {
   stderr(): string
 }
 
+export interface SpawnOptions {
+  /** Working folder (default: the repository). */
+  cwd?: string
+  /** The process's soft limit on open files (RLIMIT_NOFILE), set through the shell's ulimit. */
+  fileLimit?: number
+}
+
 /** Starts `node bin/dev.js <argv…>` with only the given PAYBOX_* environment. */
-export function spawnCli(argv: string[], env: CliEnv): SpawnedCli {
+export function spawnCli(argv: string[], env: CliEnv, options: SpawnOptions = {}): SpawnedCli {
   const childEnv: NodeJS.ProcessEnv = {}
   for (const [key, value] of Object.entries(process.env)) if (!CONTROLLED_ENV.test(key) && key !== 'NODE_OPTIONS') childEnv[key] = value
   for (const [key, value] of Object.entries(env)) if (value !== undefined) childEnv[key] = value
-  const child = spawn(process.execPath, [DEV_BIN, ...argv], { cwd: ROOT, env: childEnv, stdio: 'pipe' })
+  const [command, args] =
+    options.fileLimit === undefined
+      ? [process.execPath, [DEV_BIN, ...argv]]
+      : ['/bin/sh', ['-c', `ulimit -n ${Math.floor(options.fileLimit)} && exec "$0" "$@"`, process.execPath, DEV_BIN, ...argv]]
+  const child = spawn(command, args, { cwd: options.cwd ?? ROOT, env: childEnv, stdio: 'pipe' })
   let stderr = ''
   child.stderr.setEncoding('utf8')
   child.stderr.on('data', (chunk: string) => {
