@@ -1,9 +1,9 @@
 // The reliability proofs of issue 9 at bench size, with the same code as their CI tests: the
-// hostile-input suite (test/reliability/hostile-run.ts; 10,000 seeded malformed requests, CI sends
-// 2,000) and crash safety (test/reliability/crash-run.ts; 10 SIGKILL rounds on one file, CI 3).
+// hostile-input suite (harness/hostile-run.ts; 10,000 seeded malformed requests, CI sends
+// 2,000) and crash safety (harness/crash-run.ts; 10 SIGKILL rounds on one file, CI 3).
 // The section stops at its time budget, so a hung sandbox cannot push the bench past 5 minutes.
-import { CRASH_SEED, runCrashRounds } from '../../test/reliability/crash-run.js'
-import { CI_SEED, runHostile } from '../../test/reliability/hostile-run.js'
+import { CRASH_SEED, runCrashRounds } from '../../harness/crash-run.js'
+import { CI_SEED, runHostile } from '../../harness/hostile-run.js'
 import { figure, type Figure } from '../lib/figures.js'
 import type { BenchSettings } from '../lib/settings.js'
 

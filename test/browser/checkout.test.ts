@@ -3,7 +3,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { CreatePaymentRequest, Payment } from '../../src/client/types.js'
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
+import { startTestSandbox, type TestSandbox } from '../../harness/sandbox.js'
 import { chromiumAvailable, launchChromium, startMerchantSite, type MerchantSite } from './browser.js'
 
 // Starting Chromium takes a few seconds, more on a busy machine; nothing here times anything.

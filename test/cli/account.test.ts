@@ -2,8 +2,8 @@
 // checked against the ledger itself, the fee tier against the server's own answer.
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { AccountBalances, FeeTier } from '../../src/client/types.js'
-import { expectOneLineFailure, merchantEnv, runCli, runCliJson } from '../helpers/cli.js'
-import { sandboxForSuite } from '../helpers/sandbox.js'
+import { expectOneLineFailure, merchantEnv, runCli, runCliJson } from '../../harness/cli.js'
+import { sandboxForSuite } from '../../harness/sandbox.js'
 
 describe('paybox balances and fee-tier', () => {
   const sandbox = sandboxForSuite()

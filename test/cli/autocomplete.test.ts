@@ -6,8 +6,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
-import { isolatedEnv, runCli, spawnCli } from '../helpers/cli.js'
-import { temporaryDir } from '../helpers/sandbox.js'
+import { isolatedEnv, runCli, spawnCli } from '../../harness/cli.js'
+import { temporaryDir } from '../../harness/sandbox.js'
 
 const run = promisify(execFile)
 

@@ -8,8 +8,8 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ROOT, merchantEnv, type CliEnv } from '../helpers/cli.js'
-import { startTestSandbox, temporaryDir, type TestSandbox } from '../helpers/sandbox.js'
+import { ROOT, merchantEnv, type CliEnv } from '../../harness/cli.js'
+import { startTestSandbox, temporaryDir, type TestSandbox } from '../../harness/sandbox.js'
 
 const run = promisify(execFile)
 

@@ -3,8 +3,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Payment } from '../../src/client/types.js'
-import { isolatedEnv, linesOf, runCli, runCliJson } from '../helpers/cli.js'
-import { sandboxForSuite } from '../helpers/sandbox.js'
+import { isolatedEnv, linesOf, runCli, runCliJson } from '../../harness/cli.js'
+import { sandboxForSuite } from '../../harness/sandbox.js'
 
 const mode = (file: string): number => fs.statSync(file).mode & 0o777
 

@@ -1,8 +1,8 @@
 // `paybox payments quote` and `paybox payments deposit` against a real sandbox.
 import { describe, expect, it } from 'vitest'
 import type { CrossChainQuote, Payment } from '../../src/client/types.js'
-import { expectOneLineFailure, merchantEnv, runCli, runCliJson } from '../helpers/cli.js'
-import { sandboxForSuite } from '../helpers/sandbox.js'
+import { expectOneLineFailure, merchantEnv, runCli, runCliJson } from '../../harness/cli.js'
+import { sandboxForSuite } from '../../harness/sandbox.js'
 
 const REFUND = '0x52908400098527886E0F7030069857D2E4169EE7'
 

@@ -1,7 +1,7 @@
 // A mistyped command or flag is answered in one line with the nearest right one, in the words
 // the user types (`payments create`, not `payments:create`), exit 1, and never a question.
 import { describe, expect, it } from 'vitest'
-import { expectOneLineFailure, isolatedEnv, runCli, spawnCli } from '../helpers/cli.js'
+import { expectOneLineFailure, isolatedEnv, runCli, spawnCli } from '../../harness/cli.js'
 
 describe('did you mean', () => {
   it('suggests the nearest command, space-separated', async () => {

@@ -4,8 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import type { EscrowFundResult } from '../../commands/escrow/fund.js'
 import type { EscrowOrder, Payment, SandboxMerchant } from '../../src/client/types.js'
 import { USDC_SCALE, parseDecimal } from '../../src/money.js'
-import { expectOneLineFailure, isolatedEnv, linesOf, merchantEnv, runCli, runCliJson, type CliEnv } from '../helpers/cli.js'
-import { sandboxForSuite } from '../helpers/sandbox.js'
+import { expectOneLineFailure, isolatedEnv, linesOf, merchantEnv, runCli, runCliJson, type CliEnv } from '../../harness/cli.js'
+import { sandboxForSuite } from '../../harness/sandbox.js'
 
 interface Balances {
   custody: bigint

@@ -6,8 +6,8 @@ import type { Invoice, InvoiceLineItem, InvoiceSettings, Page } from '../../src/
 import { dueAnswerOf, dueDateOf, dueInOf, quantityOf, readItem, taxOf } from '../../src/cli/invoice-input.js'
 import { formatLineAmount, runningTotalLine, voidQuestion } from '../../src/cli/render/invoices.js'
 import { invoiceTotals } from '../../src/invoice-totals.js'
-import { expectOneLineFailure, linesOf, merchantEnv, runCli, runCliJson } from '../helpers/cli.js'
-import { sandboxForSuite } from '../helpers/sandbox.js'
+import { expectOneLineFailure, linesOf, merchantEnv, runCli, runCliJson } from '../../harness/cli.js'
+import { sandboxForSuite } from '../../harness/sandbox.js'
 
 const USD: ReadonlyMap<string, number> = new Map([
   ['USD', 2],

@@ -3,8 +3,8 @@
 import { Asset, Horizon, Keypair, Memo, Operation, TransactionBuilder } from '@stellar/stellar-sdk'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { LedgerAccount, LedgerTransaction, SandboxWallet } from '../../src/client/types.js'
-import { expectOneLineFailure, linesOf, merchantEnv, runCli, runCliJson } from '../helpers/cli.js'
-import { sandboxForSuite } from '../helpers/sandbox.js'
+import { expectOneLineFailure, linesOf, merchantEnv, runCli, runCliJson } from '../../harness/cli.js'
+import { sandboxForSuite } from '../../harness/sandbox.js'
 
 describe('paybox ledger and the Horizon API', () => {
   const sandbox = sandboxForSuite({ dueWorkIntervalMs: 0 })

@@ -2,8 +2,8 @@
 // shows is what the ledger recorded when a customer paid.
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { LedgerAccount, LedgerTransaction, Payment } from '../../src/client/types.js'
-import { expectOneLineFailure, linesOf, merchantEnv, runCli, runCliJson } from '../helpers/cli.js'
-import { sandboxForSuite } from '../helpers/sandbox.js'
+import { expectOneLineFailure, linesOf, merchantEnv, runCli, runCliJson } from '../../harness/cli.js'
+import { sandboxForSuite } from '../../harness/sandbox.js'
 
 describe('paybox ledger', () => {
   const sandbox = sandboxForSuite()

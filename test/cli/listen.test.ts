@@ -6,11 +6,11 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { WebhookDelivery } from '../../src/client/types.js'
 import type { ForwardedEvent } from '../../src/cli/event-forwarder.js'
-import { expectOneLineFailure, linesOf, merchantEnv, runCli, type CliEnv } from '../helpers/cli.js'
-import { startRunning, stopRunning, type Running } from '../helpers/long-running-cli.js'
-import { startTestSandbox, temporaryDir, type TestSandbox } from '../helpers/sandbox.js'
-import { waitFor } from '../helpers/wait.js'
-import { startWebhookReceiver, webhookData, type WebhookReceiver } from '../helpers/webhook-receiver.js'
+import { expectOneLineFailure, linesOf, merchantEnv, runCli, type CliEnv } from '../../harness/cli.js'
+import { startRunning, stopRunning, type Running } from '../../harness/long-running-cli.js'
+import { startTestSandbox, temporaryDir, type TestSandbox } from '../../harness/sandbox.js'
+import { waitFor } from '../../harness/wait.js'
+import { startWebhookReceiver, webhookData, type WebhookReceiver } from '../../harness/webhook-receiver.js'
 
 /** Starts `paybox listen …` and waits until it is subscribed. */
 const listen = (args: string[], env: CliEnv): Promise<Running> => startRunning(['listen', ...args], env, 'Ready: forwarding payment events')

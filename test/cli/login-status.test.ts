@@ -4,8 +4,8 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Payment, SandboxMerchant } from '../../src/client/types.js'
 import { writeLocalSandbox } from '../../src/config/local-sandbox.js'
-import { isolatedEnv, linesOf, runCli, runCliJson, type CliEnv } from '../helpers/cli.js'
-import { sandboxForSuite } from '../helpers/sandbox.js'
+import { isolatedEnv, linesOf, runCli, runCliJson, type CliEnv } from '../../harness/cli.js'
+import { sandboxForSuite } from '../../harness/sandbox.js'
 
 interface StatusResult {
   baseUrl: string

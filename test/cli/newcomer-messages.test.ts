@@ -1,8 +1,8 @@
 // The one-line messages and small texts a new user reads first (issue #18, item 9), each as the
 // user saw it: naming what they typed the way they typed it, once, in plain words.
 import { describe, expect, it } from 'vitest'
-import { expectOneLineFailure, isolatedEnv, linesOf, merchantEnv, runCli, spawnCli } from '../helpers/cli.js'
-import { sandboxForSuite } from '../helpers/sandbox.js'
+import { expectOneLineFailure, isolatedEnv, linesOf, merchantEnv, runCli, spawnCli } from '../../harness/cli.js'
+import { sandboxForSuite } from '../../harness/sandbox.js'
 
 describe('messages a newcomer reads', () => {
   const sandbox = sandboxForSuite()

@@ -3,8 +3,8 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { isolatedEnv, linesOf, runCli, runCliJson } from '../helpers/cli.js'
-import { rawRequest, startTestSandbox, temporaryDir, type TestSandbox } from '../helpers/sandbox.js'
+import { isolatedEnv, linesOf, runCli, runCliJson } from '../../harness/cli.js'
+import { rawRequest, startTestSandbox, temporaryDir, type TestSandbox } from '../../harness/sandbox.js'
 
 describe('paybox openapi', () => {
   let sandbox: TestSandbox

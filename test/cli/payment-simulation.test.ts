@@ -2,8 +2,8 @@
 // every test checks what the payment became on the server, not just what the CLI printed.
 import { describe, expect, it } from 'vitest'
 import type { Payment } from '../../src/client/types.js'
-import { expectOneLineFailure, linesOf, merchantEnv, runCli, runCliJson } from '../helpers/cli.js'
-import { sandboxForSuite } from '../helpers/sandbox.js'
+import { expectOneLineFailure, linesOf, merchantEnv, runCli, runCliJson } from '../../harness/cli.js'
+import { sandboxForSuite } from '../../harness/sandbox.js'
 
 describe('paybox payments: simulating customers and outcomes', () => {
   const sandbox = sandboxForSuite()

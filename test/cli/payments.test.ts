@@ -1,9 +1,9 @@
 // `paybox payments …` and `paybox currencies` run in-process against a real sandbox over HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Currency, Page, Payment } from '../../src/client/types.js'
-import { expectOneLineFailure, isolatedEnv, linesOf, runCli, runCliJson, type CliEnv } from '../helpers/cli.js'
-import { runOnTerminal } from '../helpers/terminal.js'
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
+import { expectOneLineFailure, isolatedEnv, linesOf, runCli, runCliJson, type CliEnv } from '../../harness/cli.js'
+import { runOnTerminal } from '../../harness/terminal.js'
+import { startTestSandbox, type TestSandbox } from '../../harness/sandbox.js'
 
 describe('paybox payments and currencies', () => {
   let sandbox: TestSandbox

@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest'
 import type { Page, Payment, Refund } from '../../src/client/types.js'
 import { USDC_SCALE, parseDecimal } from '../../src/money.js'
-import { expectOneLineFailure, linesOf, merchantEnv, runCli, runCliJson } from '../helpers/cli.js'
-import { sandboxForSuite } from '../helpers/sandbox.js'
+import { expectOneLineFailure, linesOf, merchantEnv, runCli, runCliJson } from '../../harness/cli.js'
+import { sandboxForSuite } from '../../harness/sandbox.js'
 
 describe('paybox refunds', () => {
   const sandbox = sandboxForSuite()

@@ -7,8 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { Payment } from '../../src/client/types.js'
 import type { SandboxBanner } from '../../src/cli/render/sandbox.js'
 import { isProcessAlive, readSandboxPid } from '../../src/config/sandbox-process.js'
-import { expectOneLineFailure, isolatedEnv, linesOf, runCli, runCliJson, spawnCli, type CliEnv } from '../helpers/cli.js'
-import { temporaryDir } from '../helpers/sandbox.js'
+import { expectOneLineFailure, isolatedEnv, linesOf, runCli, runCliJson, spawnCli, type CliEnv } from '../../harness/cli.js'
+import { temporaryDir } from '../../harness/sandbox.js'
 
 const homes: CliEnv[] = []
 

@@ -4,8 +4,8 @@
 // are checked as separate processes too, with no CI variable and a stdin that stays open.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { COMMANDS } from '../../commands/index.js'
-import { linesOf, merchantEnv, runCli, spawnCli, type CliEnv } from '../helpers/cli.js'
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
+import { linesOf, merchantEnv, runCli, spawnCli, type CliEnv } from '../../harness/cli.js'
+import { startTestSandbox, type TestSandbox } from '../../harness/sandbox.js'
 
 /** Commands that run until stopped (servers, live tails): not a question of prompting. */
 const RUNS_UNTIL_STOPPED = new Set(['sandbox:start', 'webhooks:tail', 'listen'])

@@ -8,9 +8,9 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { SHARED_LIMITS } from '../../sandbox/limits/sandbox-limits.js'
 import type { SandboxBanner } from '../../src/cli/render/sandbox.js'
-import { isolatedEnv, spawnCli, type SpawnOptions, type SpawnedCli } from '../helpers/cli.js'
-import { idleConnections, openStream, type OpenedStream, type Target } from '../helpers/connections.js'
-import { temporaryDir } from '../helpers/sandbox.js'
+import { isolatedEnv, spawnCli, type SpawnOptions, type SpawnedCli } from '../../harness/cli.js'
+import { idleConnections, openStream, type OpenedStream, type Target } from '../../harness/connections.js'
+import { temporaryDir } from '../../harness/sandbox.js'
 
 const running: SpawnedCli[] = []
 const sockets: net.Socket[] = []

@@ -6,8 +6,8 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Page, Payment } from '../../src/client/types.js'
 import type { SandboxBanner } from '../../src/cli/render/sandbox.js'
-import { expectOneLineFailure, isolatedEnv, linesOf, runCli, runCliJson, spawnCli, type CliEnv, type SpawnOptions, type SpawnedCli } from '../helpers/cli.js'
-import { temporaryDir } from '../helpers/sandbox.js'
+import { expectOneLineFailure, isolatedEnv, linesOf, runCli, runCliJson, spawnCli, type CliEnv, type SpawnOptions, type SpawnedCli } from '../../harness/cli.js'
+import { temporaryDir } from '../../harness/sandbox.js'
 
 const running: SpawnedCli[] = []
 

@@ -5,8 +5,8 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Page, Payment, SandboxClock, SandboxSnapshot, SandboxStateSwap } from '../../src/client/types.js'
 import { writeLocalSandbox } from '../../src/config/local-sandbox.js'
-import { expectOneLineFailure, isolatedEnv, runCli, runCliJson, type CliEnv } from '../helpers/cli.js'
-import { rawRequest, startTestSandbox, temporaryDir, type TestSandbox } from '../helpers/sandbox.js'
+import { expectOneLineFailure, isolatedEnv, runCli, runCliJson, type CliEnv } from '../../harness/cli.js'
+import { rawRequest, startTestSandbox, temporaryDir, type TestSandbox } from '../../harness/sandbox.js'
 
 const started: TestSandbox[] = []
 afterEach(async () => {

@@ -4,9 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Payment } from '../../src/client/types.js'
 import { USDC_SCALE, parseDecimal } from '../../src/money.js'
-import { expectOneLineFailure, linesOf, merchantEnv, runCli, runCliJson } from '../helpers/cli.js'
-import { refusal } from '../helpers/refusal.js'
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
+import { expectOneLineFailure, linesOf, merchantEnv, runCli, runCliJson } from '../../harness/cli.js'
+import { refusal } from '../../harness/refusal.js'
+import { startTestSandbox, type TestSandbox } from '../../harness/sandbox.js'
 
 describe('paying with a wrong memo or a wrong asset', () => {
   let sandbox: TestSandbox

@@ -6,9 +6,9 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Payment } from '../../src/client/types.js'
 import type { ScenarioReport } from '../../src/scenario/run.js'
-import { expectOneLineFailure, linesOf, merchantEnv, ROOT, runCli, runCliJson } from '../helpers/cli.js'
-import { sandboxForSuite, startTestSandbox, temporaryDir } from '../helpers/sandbox.js'
-import { parseXml, type XmlElement } from '../helpers/xml.js'
+import { expectOneLineFailure, linesOf, merchantEnv, ROOT, runCli, runCliJson } from '../../harness/cli.js'
+import { sandboxForSuite, startTestSandbox, temporaryDir } from '../../harness/sandbox.js'
+import { parseXml, type XmlElement } from '../../harness/xml.js'
 
 const SCENARIOS = path.join(ROOT, 'scenarios')
 const shipped = fs.readdirSync(SCENARIOS).filter((name) => /\.(ya?ml|json)$/.test(name) && !name.endsWith('.schema.json'))

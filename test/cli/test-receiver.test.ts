@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { verifyWebhook } from '../../src/signing.js'
 import type { GradingReport } from '../../src/webhooks/receiver-grading.js'
-import { expectOneLineFailure, isolatedEnv, linesOf, runCli, runCliJson } from '../helpers/cli.js'
+import { expectOneLineFailure, isolatedEnv, linesOf, runCli, runCliJson } from '../../harness/cli.js'
 
 const SECRET = 'sk_test_receiver_grading_secret'
 const MUST_REJECT = ['bad-signature', 're-serialized', 'empty-signature', 'missing-signature', 'tampered-body']

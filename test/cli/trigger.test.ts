@@ -3,9 +3,9 @@
 // prints what the sandbox logged once every delivery has finished.
 import { beforeEach, describe, expect, it } from 'vitest'
 import type { TriggerResult } from '../../src/cli/webhook-trigger.js'
-import { expectOneLineFailure, linesOf, merchantEnv, runCli, runCliJson } from '../helpers/cli.js'
-import { sandboxForSuite } from '../helpers/sandbox.js'
-import { receivedFor, webhookData, webhookReceiverForSuite } from '../helpers/webhook-receiver.js'
+import { expectOneLineFailure, linesOf, merchantEnv, runCli, runCliJson } from '../../harness/cli.js'
+import { sandboxForSuite } from '../../harness/sandbox.js'
+import { receivedFor, webhookData, webhookReceiverForSuite } from '../../harness/webhook-receiver.js'
 
 describe('paybox trigger', () => {
   const sandbox = sandboxForSuite({ webhookPollMs: 20 })

@@ -4,11 +4,11 @@
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Payment, WebhookDelivery } from '../../src/client/types.js'
-import { expectOneLineFailure, linesOf, merchantEnv, runCli, spawnCli, type CliEnv } from '../helpers/cli.js'
-import { startRunning, stopRunning, type Running } from '../helpers/long-running-cli.js'
-import { sandboxForSuite, startTestSandbox, temporaryDir, type TestSandbox } from '../helpers/sandbox.js'
-import { waitFor } from '../helpers/wait.js'
-import { webhookReceiverForSuite } from '../helpers/webhook-receiver.js'
+import { expectOneLineFailure, linesOf, merchantEnv, runCli, spawnCli, type CliEnv } from '../../harness/cli.js'
+import { startRunning, stopRunning, type Running } from '../../harness/long-running-cli.js'
+import { sandboxForSuite, startTestSandbox, temporaryDir, type TestSandbox } from '../../harness/sandbox.js'
+import { waitFor } from '../../harness/wait.js'
+import { webhookReceiverForSuite } from '../../harness/webhook-receiver.js'
 
 /** Starts `paybox webhooks tail …` and waits until it is subscribed. */
 const tail = (args: string[], env: CliEnv): Promise<Running> => startRunning(['webhooks', 'tail', ...args], env, 'Waiting for webhook deliveries')

@@ -8,11 +8,11 @@ import { PayboxClient } from '../../src/client/paybox-client.js'
 import type { Page, Payment, SandboxMerchant, WebhookDelivery, WebhooksPausedState } from '../../src/client/types.js'
 import { writeLocalSandbox } from '../../src/config/local-sandbox.js'
 import { saveProfile } from '../../src/config/profiles.js'
-import { expectOneLineFailure, linesOf, merchantEnv, runCli, runCliJson, spawnCli, type CliEnv } from '../helpers/cli.js'
-import { sandboxForSuite, startTestSandbox, temporaryDir } from '../helpers/sandbox.js'
-import { spawnSandbox } from '../helpers/sandbox-process.js'
-import { waitFor } from '../helpers/wait.js'
-import { receivedFor, startWebhookReceiver, webhookReceiverForSuite } from '../helpers/webhook-receiver.js'
+import { expectOneLineFailure, linesOf, merchantEnv, runCli, runCliJson, spawnCli, type CliEnv } from '../../harness/cli.js'
+import { sandboxForSuite, startTestSandbox, temporaryDir } from '../../harness/sandbox.js'
+import { spawnSandbox } from '../../harness/sandbox-process.js'
+import { waitFor } from '../../harness/wait.js'
+import { receivedFor, startWebhookReceiver, webhookReceiverForSuite } from '../../harness/webhook-receiver.js'
 
 /** The payment's deliveries once none is pending, oldest first. */
 async function finishedDeliveries(client: PayboxClient, paymentId: string, count: number): Promise<WebhookDelivery[]> {

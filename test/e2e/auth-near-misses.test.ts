@@ -4,9 +4,9 @@
 // stack: a new route is held to its family's authentication unless it is listed public here.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ManualClock } from '../../sandbox/clock.js'
-import { onTheWire, routeLabel, type RouteInfo } from '../helpers/hostile.js'
-import { rawRequest, rewriteSignature, sendSignedAttempt, startTestSandbox, type SignedAttempt, type TestSandbox } from '../helpers/sandbox.js'
-import { sandboxRoutes, stateFingerprint } from '../reliability/hostile-run.js'
+import { onTheWire, routeLabel, type RouteInfo } from '../../harness/hostile.js'
+import { rawRequest, rewriteSignature, sendSignedAttempt, startTestSandbox, type SignedAttempt, type TestSandbox } from '../../harness/sandbox.js'
+import { sandboxRoutes, stateFingerprint } from '../../harness/hostile-run.js'
 
 // Authentication reads the injected wall clock, so timestamps just outside the 300 s window are
 // exact rather than racing the real clock.

@@ -3,7 +3,7 @@ import { PNG } from 'pngjs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Payment } from '../../src/client/types.js'
 import { ManualClock } from '../../sandbox/clock.js'
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
+import { startTestSandbox, type TestSandbox } from '../../harness/sandbox.js'
 
 const START = Date.UTC(2026, 10, 21, 12, 0, 0)
 const MINUTE = 60_000

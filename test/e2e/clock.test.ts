@@ -1,9 +1,9 @@
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ManualClock } from '../../sandbox/clock.js'
-import { isolatedEnv, runCli, runCliJson } from '../helpers/cli.js'
-import { refusal } from '../helpers/refusal.js'
-import { rawRequest, startTestSandbox, temporaryDir, type TestSandbox } from '../helpers/sandbox.js'
+import { isolatedEnv, runCli, runCliJson } from '../../harness/cli.js'
+import { refusal } from '../../harness/refusal.js'
+import { rawRequest, startTestSandbox, temporaryDir, type TestSandbox } from '../../harness/sandbox.js'
 
 const START = Date.UTC(2026, 10, 21, 12, 0, 0)
 const MINUTE = 60_000

@@ -6,9 +6,9 @@
 import net from 'node:net'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { LOCAL_LIMITS } from '../../sandbox/limits/sandbox-limits.js'
-import { idleConnections as openIdle, openStream as open, type OpenedStream } from '../helpers/connections.js'
-import { rawRequest, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
-import { waitFor } from '../helpers/wait.js'
+import { idleConnections as openIdle, openStream as open, type OpenedStream } from '../../harness/connections.js'
+import { rawRequest, startTestSandbox, type TestSandbox } from '../../harness/sandbox.js'
+import { waitFor } from '../../harness/wait.js'
 
 const started: TestSandbox[] = []
 const sockets: net.Socket[] = []

@@ -4,8 +4,8 @@ import bs58 from 'bs58'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CrossChainQuote, Payment } from '../../src/client/types.js'
 import { ManualClock } from '../../sandbox/clock.js'
-import { rawRequest, ledgerSupply, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
-import { refusal } from '../helpers/refusal.js'
+import { rawRequest, ledgerSupply, startTestSandbox, type TestSandbox } from '../../harness/sandbox.js'
+import { refusal } from '../../harness/refusal.js'
 
 type Quote = CrossChainQuote
 

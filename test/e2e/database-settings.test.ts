@@ -6,7 +6,7 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { WAL_FALLBACK_CHECKPOINT_PAGES, sqliteHandleOf } from '../../sandbox/db/database.js'
 import { startSandbox, type RunningSandbox } from '../../sandbox/server.js'
-import { temporaryDir } from '../helpers/sandbox.js'
+import { temporaryDir } from '../../harness/sandbox.js'
 
 const SYNCHRONOUS = { NORMAL: 1, FULL: 2 }
 

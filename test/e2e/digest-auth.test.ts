@@ -3,7 +3,7 @@
 // one merchant can never see another's payments, and that the admin API wants its token.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ManualClock } from '../../sandbox/clock.js'
-import { rawRequest, rewriteSignature, sendSignedAttempt, startTestSandbox, type RawRequest, type RawResponse, type SignedAttempt, type TestSandbox } from '../helpers/sandbox.js'
+import { rawRequest, rewriteSignature, sendSignedAttempt, startTestSandbox, type RawRequest, type RawResponse, type SignedAttempt, type TestSandbox } from '../../harness/sandbox.js'
 
 type Credentials = { apiKey: string; apiSecret: string }
 

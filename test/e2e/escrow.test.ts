@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Payment } from '../../src/client/types.js'
 import { PayboxClient } from '../../src/client/paybox-client.js'
 import { ManualClock } from '../../sandbox/clock.js'
-import { refusal } from '../helpers/refusal.js'
-import { ledgerSupply, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
-import { waitFor } from '../helpers/wait.js'
-import { startWebhookReceiver } from '../helpers/webhook-receiver.js'
+import { refusal } from '../../harness/refusal.js'
+import { ledgerSupply, startTestSandbox, type TestSandbox } from '../../harness/sandbox.js'
+import { waitFor } from '../../harness/wait.js'
+import { startWebhookReceiver } from '../../harness/webhook-receiver.js'
 
 const DAY = 24 * 3600 * 1000
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '../../sandbox/http/app.js'
 import { withFastRoutes } from '../../sandbox/http/fast-routes.js'
 import { paymentAnswers } from '../../sandbox/payments/payment-routes.js'
-import { rawRequest, sandboxForSuite, type RawRequest, type RawResponse } from '../helpers/sandbox.js'
+import { rawRequest, sandboxForSuite, type RawRequest, type RawResponse } from '../../harness/sandbox.js'
 
 async function serve(listener: http.RequestListener): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer(listener)

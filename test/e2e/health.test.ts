@@ -6,9 +6,9 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { sqliteHandleOf } from '../../sandbox/db/database.js'
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sandbox/server.js'
 import { PayboxClient } from '../../src/client/paybox-client.js'
-import { rawRequest, temporaryDir } from '../helpers/sandbox.js'
-import { waitFor } from '../helpers/wait.js'
-import { startWebhookReceiver } from '../helpers/webhook-receiver.js'
+import { rawRequest, temporaryDir } from '../../harness/sandbox.js'
+import { waitFor } from '../../harness/wait.js'
+import { startWebhookReceiver } from '../../harness/webhook-receiver.js'
 
 const started: RunningSandbox[] = []
 afterEach(async () => {

@@ -5,8 +5,8 @@ import { Asset, Horizon, Keypair, Memo, NotFoundError, Operation, TransactionBui
 import { createParser, type EventSourceMessage } from 'eventsource-parser'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { LedgerTransaction, Payment, Refund, SandboxWallet } from '../../src/client/types.js'
-import { readResponse, ledgerSupply, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
-import { waitFor } from '../helpers/wait.js'
+import { readResponse, ledgerSupply, startTestSandbox, type TestSandbox } from '../../harness/sandbox.js'
+import { waitFor } from '../../harness/wait.js'
 
 describe('Horizon API: history, paging and problems', () => {
   let sandbox: TestSandbox

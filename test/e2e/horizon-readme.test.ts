@@ -7,8 +7,8 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import { Asset, Horizon, Keypair, Operation, TransactionBuilder } from '@stellar/stellar-sdk'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ROOT } from '../helpers/cli.js'
-import { startTestSandbox, temporaryDir, type TestSandbox } from '../helpers/sandbox.js'
+import { ROOT } from '../../harness/cli.js'
+import { startTestSandbox, temporaryDir, type TestSandbox } from '../../harness/sandbox.js'
 
 const run = promisify(execFile)
 

@@ -2,8 +2,8 @@
 // submitted transaction is applied at once, into the open ledger, which Horizon serves once closed.
 import { Asset, Horizon, Keypair, Memo, Operation, TransactionBuilder } from '@stellar/stellar-sdk'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
-import { waitFor } from '../helpers/wait.js'
+import { startTestSandbox, type TestSandbox } from '../../harness/sandbox.js'
+import { waitFor } from '../../harness/wait.js'
 
 let sandbox: TestSandbox
 beforeAll(async () => {

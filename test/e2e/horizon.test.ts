@@ -5,8 +5,8 @@
 import { Asset, Horizon, Keypair, Memo, Operation, TransactionBuilder, xdr, type Transaction } from '@stellar/stellar-sdk'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Payment, SandboxWallet } from '../../src/client/types.js'
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
-import { waitFor } from '../helpers/wait.js'
+import { startTestSandbox, type TestSandbox } from '../../harness/sandbox.js'
+import { waitFor } from '../../harness/wait.js'
 
 /** What a failed request carried: the SDK rejects with its HTTP client's error, whose response holds Horizon's problem. */
 interface Problem {

@@ -4,8 +4,8 @@
 // come from the app's router stack, so a new endpoint is attacked without anyone listing it.
 // A failure prints the seed and the case; the bench runs the same suite with 10,000 cases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ENDPOINTS, EVERY_ROUTE, PAYMENT_FIELDS, casesPerRoute, generateHostileCases, routeLabel, type HostileCase, type HostileCredentials, type RouteInfo } from '../helpers/hostile.js'
-import { rawRequest, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
+import { ENDPOINTS, EVERY_ROUTE, PAYMENT_FIELDS, casesPerRoute, generateHostileCases, routeLabel, type HostileCase, type HostileCredentials, type RouteInfo } from '../../harness/hostile.js'
+import { rawRequest, startTestSandbox, type TestSandbox } from '../../harness/sandbox.js'
 import {
   CI_CASES,
   CI_SEED,
@@ -17,7 +17,7 @@ import {
   sendAll,
   stateFingerprint,
   type Outcome,
-} from '../reliability/hostile-run.js'
+} from '../../harness/hostile-run.js'
 
 const SEED = CI_SEED
 
@@ -59,7 +59,7 @@ describe('hostile input: every malformed request to every route gets a clean 4xx
     expect(serialize(hostileSuite(SEED + 1, creds, routes, CI_CASES))).not.toBe(serialize(cases))
     expect(new Set(cases.map((c) => c.name)).size).toBe(cases.length)
 
-    // A route no case reaches fails here, by name: add cases for it in test/helpers/hostile.ts.
+    // A route no case reaches fails here, by name: add cases for it in harness/hostile.ts.
     const thin = [...casesPerRoute(cases, routes)].filter(([, count]) => count < MIN_CASES_PER_ROUTE)
     expect(thin, 'routes reached by too few hostile cases').toEqual([])
 

@@ -1,8 +1,8 @@
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { IN_FLIGHT_REASON, REUSED_REASON } from '../../sandbox/idempotency/idempotency-service.js'
-import { rawRequest, startTestSandbox, temporaryDir, type RawResponse, type TestSandbox } from '../helpers/sandbox.js'
-import { spawnSandbox, type SandboxProcess } from '../helpers/sandbox-process.js'
+import { rawRequest, startTestSandbox, temporaryDir, type RawResponse, type TestSandbox } from '../../harness/sandbox.js'
+import { spawnSandbox, type SandboxProcess } from '../../harness/sandbox-process.js'
 
 const body = (description: string) => JSON.stringify({ amount: { value: 2500, currency: 'USD' }, description })
 

@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Invoice, Payment } from '../../src/client/types.js'
 import { ManualClock } from '../../sandbox/clock.js'
 import { PayboxClient } from '../../src/client/paybox-client.js'
-import { refusal } from '../helpers/refusal.js'
-import { startTestSandbox, temporaryDir, type TestSandbox } from '../helpers/sandbox.js'
-import { spawnSandbox, type SandboxProcess } from '../helpers/sandbox-process.js'
+import { refusal } from '../../harness/refusal.js'
+import { startTestSandbox, temporaryDir, type TestSandbox } from '../../harness/sandbox.js'
+import { spawnSandbox, type SandboxProcess } from '../../harness/sandbox-process.js'
 
 
 const START = Date.UTC(2026, 10, 21, 12, 0, 0)

@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Payment } from '../../src/client/types.js'
 import { ManualClock } from '../../sandbox/clock.js'
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
-import { refusal } from '../helpers/refusal.js'
+import { startTestSandbox, type TestSandbox } from '../../harness/sandbox.js'
+import { refusal } from '../../harness/refusal.js'
 
 const DAY = 24 * 60 * 60 * 1000
 

@@ -8,9 +8,9 @@ import type { Express } from 'express'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { Payment, WebhookDelivery } from '../../src/client/types.js'
 import { createApp } from '../../sandbox/http/app.js'
-import { rawRequest, sandboxForSuite } from '../helpers/sandbox.js'
-import { waitFor } from '../helpers/wait.js'
-import { webhookReceiverForSuite } from '../helpers/webhook-receiver.js'
+import { rawRequest, sandboxForSuite } from '../../harness/sandbox.js'
+import { waitFor } from '../../harness/wait.js'
+import { webhookReceiverForSuite } from '../../harness/webhook-receiver.js'
 
 // CommonJS modules: TypeScript sees their namespace, Node their export; both carry .default.
 const Ajv2020 = Ajv2020Module.default

@@ -3,7 +3,7 @@
 import BetterSqlite3 from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ManualClock } from '../../sandbox/clock.js'
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
+import { startTestSandbox, type TestSandbox } from '../../harness/sandbox.js'
 
 describe('payment list totals', () => {
   let sandbox: TestSandbox

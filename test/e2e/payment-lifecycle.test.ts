@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Payment } from '../../src/client/types.js'
 import { ManualClock } from '../../sandbox/clock.js'
-import { ledgerSupply, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
-import { refusal } from '../helpers/refusal.js'
+import { ledgerSupply, startTestSandbox, type TestSandbox } from '../../harness/sandbox.js'
+import { refusal } from '../../harness/refusal.js'
 import { runTransaction } from '../../sandbox/db/database.js'
 
 const START = Date.UTC(2026, 10, 21, 12, 0, 0)

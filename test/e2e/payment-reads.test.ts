@@ -4,8 +4,8 @@
 import BetterSqlite3 from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 import type { Payment } from '../../src/client/types.js'
-import { refusal } from '../helpers/refusal.js'
-import { sandboxForSuite } from '../helpers/sandbox.js'
+import { refusal } from '../../harness/refusal.js'
+import { sandboxForSuite } from '../../harness/sandbox.js'
 
 describe('reading a payment again', () => {
   const sandbox = sandboxForSuite()

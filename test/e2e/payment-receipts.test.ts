@@ -1,8 +1,8 @@
 import { Keypair, TransactionBuilder } from '@stellar/stellar-sdk'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ManualClock } from '../../sandbox/clock.js'
-import { rawRequest, ledgerSupply, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
-import { refusal } from '../helpers/refusal.js'
+import { rawRequest, ledgerSupply, startTestSandbox, type TestSandbox } from '../../harness/sandbox.js'
+import { refusal } from '../../harness/refusal.js'
 import { runTransaction } from '../../sandbox/db/database.js'
 
 const START = Date.UTC(2026, 10, 21, 12, 0, 0)

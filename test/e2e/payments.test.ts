@@ -2,8 +2,8 @@ import { StrKey } from '@stellar/stellar-sdk'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Payment } from '../../src/client/types.js'
 import { ManualClock } from '../../sandbox/clock.js'
-import { refusal } from '../helpers/refusal.js'
-import { rawRequest, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
+import { refusal } from '../../harness/refusal.js'
+import { rawRequest, startTestSandbox, type TestSandbox } from '../../harness/sandbox.js'
 
 const START = Date.UTC(2026, 10, 21, 12, 0, 0)
 const MINUTE = 60_000

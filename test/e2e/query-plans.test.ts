@@ -4,7 +4,7 @@
 import { expect, it } from 'vitest'
 import { sqliteHandleOf } from '../../sandbox/db/database.js'
 import { processDueWork } from '../../sandbox/simulation/clock-service.js'
-import { sandboxForSuite } from '../helpers/sandbox.js'
+import { sandboxForSuite } from '../../harness/sandbox.js'
 
 /** Tables that grow with use; a full scan of one is a bench figure waiting to collapse. */
 const LARGE_TABLES = ['payments', 'payment_events', 'webhook_deliveries', 'invoices', 'refunds', 'idempotency_keys', 'ledger_transactions', 'ledger_operations']

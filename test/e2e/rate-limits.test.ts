@@ -7,7 +7,7 @@ import http from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
 import { ManualClock } from '../../sandbox/clock.js'
 import type { SandboxLimits } from '../../sandbox/limits/sandbox-limits.js'
-import { rawRequest, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
+import { rawRequest, startTestSandbox, type TestSandbox } from '../../harness/sandbox.js'
 
 const started: TestSandbox[] = []
 afterEach(async () => {

@@ -4,10 +4,10 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { LedgerTransaction, Page, Payment, WebhookDelivery } from '../../src/client/types.js'
 import { startSandbox, type RunningSandbox } from '../../sandbox/server.js'
-import { isolatedEnv, runCliJson, type CliEnv } from '../helpers/cli.js'
-import { temporaryDir } from '../helpers/sandbox.js'
-import { waitFor } from '../helpers/wait.js'
-import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js'
+import { isolatedEnv, runCliJson, type CliEnv } from '../../harness/cli.js'
+import { temporaryDir } from '../../harness/sandbox.js'
+import { waitFor } from '../../harness/wait.js'
+import { startWebhookReceiver, type WebhookReceiver } from '../../harness/webhook-receiver.js'
 
 // Ahead of the wall clock: the CLI checks a due date against this computer's clock.
 const FROZEN_AT = Date.UTC(2027, 0, 1)

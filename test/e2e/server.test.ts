@@ -2,7 +2,7 @@ import http from 'node:http'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { signDigest } from '../../src/signing.js'
-import { rawRequest, startTestSandbox, temporaryDir } from '../helpers/sandbox.js'
+import { rawRequest, startTestSandbox, temporaryDir } from '../../harness/sandbox.js'
 
 describe('sandbox server', () => {
   it('answers /health without auth and unknown routes with a JSON 404', async () => {

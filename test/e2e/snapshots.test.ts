@@ -7,9 +7,9 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { PayboxClient } from '../../src/client/paybox-client.js'
 import type { Payment } from '../../src/client/types.js'
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sandbox/server.js'
-import { refusal } from '../helpers/refusal.js'
-import { temporaryDir } from '../helpers/sandbox.js'
-import { waitFor } from '../helpers/wait.js'
+import { refusal } from '../../harness/refusal.js'
+import { temporaryDir } from '../../harness/sandbox.js'
+import { waitFor } from '../../harness/wait.js'
 
 const started: RunningSandbox[] = []
 afterEach(async () => {

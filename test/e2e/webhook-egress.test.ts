@@ -9,8 +9,8 @@ import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { WebhookDelivery } from '../../src/client/types.js'
 import { SandboxConfigError } from '../../sandbox/server.js'
-import { rawRequest, startTestSandbox, temporaryDir, type TestSandbox } from '../helpers/sandbox.js'
-import { waitFor } from '../helpers/wait.js'
+import { rawRequest, startTestSandbox, temporaryDir, type TestSandbox } from '../../harness/sandbox.js'
+import { waitFor } from '../../harness/wait.js'
 
 /** An "internal service": answers every request with a secret, counting them. */
 async function startInternalService(): Promise<{ port: number; hits: () => number; close: () => Promise<void> }> {

@@ -6,9 +6,9 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, describe, expect, it } from 'vitest'
 import { PayboxClient } from '../../src/client/paybox-client.js'
 import { MAX_DELIVERIES_PER_MERCHANT, MAX_DELIVERIES_PER_ORIGIN } from '../../sandbox/webhooks/webhook-dispatcher.js'
-import { sandboxForSuite } from '../helpers/sandbox.js'
-import { waitFor } from '../helpers/wait.js'
-import { receivedFor, startWebhookReceiver } from '../helpers/webhook-receiver.js'
+import { sandboxForSuite } from '../../harness/sandbox.js'
+import { waitFor } from '../../harness/wait.js'
+import { receivedFor, startWebhookReceiver } from '../../harness/webhook-receiver.js'
 
 /** Accepts connections and reads what is sent, never answering. */
 async function startBlackHole(): Promise<{ url: string; connections: () => number; close: () => Promise<void> }> {

@@ -4,10 +4,10 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { Payment, WebhookDelivery } from '../../src/client/types.js'
 import { signDigest, verifyWebhook } from '../../src/signing.js'
-import { sandboxForSuite, startTestSandbox, temporaryDir } from '../helpers/sandbox.js'
-import { refusal } from '../helpers/refusal.js'
-import { waitFor } from '../helpers/wait.js'
-import { receivedFor, startWebhookReceiver, webhookData, webhookReceiverForSuite } from '../helpers/webhook-receiver.js'
+import { sandboxForSuite, startTestSandbox, temporaryDir } from '../../harness/sandbox.js'
+import { refusal } from '../../harness/refusal.js'
+import { waitFor } from '../../harness/wait.js'
+import { receivedFor, startWebhookReceiver, webhookData, webhookReceiverForSuite } from '../../harness/webhook-receiver.js'
 import path from 'node:path'
 
 type LogEntry = WebhookDelivery

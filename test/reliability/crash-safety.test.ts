@@ -6,9 +6,9 @@
 // webhook deliveries left pending by the crash are delivered after the restart. The rounds live in
 // crash-run.ts, which the bench runs with more of them.
 import { afterAll, describe, expect, it } from 'vitest'
-import { startTestSandbox } from '../helpers/sandbox.js'
-import { CI_ROUNDS, CRASH_SEED, runCrashRounds, verifyAcknowledged, type Acknowledged } from './crash-run.js'
-import { signed } from './sandbox-checks.js'
+import { startTestSandbox } from '../../harness/sandbox.js'
+import { CI_ROUNDS, CRASH_SEED, runCrashRounds, verifyAcknowledged, type Acknowledged } from '../../harness/crash-run.js'
+import { signed } from '../../harness/sandbox-checks.js'
 
 describe('crash safety: SIGKILL at a seeded moment loses nothing acknowledged', () => {
   // A run cut off by the test's timeout kills its sandbox processes when aborted.

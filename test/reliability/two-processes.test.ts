@@ -4,10 +4,10 @@
 // ever reaches a client: writes take an immediate lock and wait for each other.
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Rng } from '../helpers/hostile.js'
-import { temporaryDir, type RawResponse } from '../helpers/sandbox.js'
-import { spawnSandbox, type SandboxProcess } from '../helpers/sandbox-process.js'
-import { inspectDatabaseFile, listInvoices, numberingProblems, paymentsByKey, signed, type Merchant } from './sandbox-checks.js'
+import { Rng } from '../../harness/hostile.js'
+import { temporaryDir, type RawResponse } from '../../harness/sandbox.js'
+import { spawnSandbox, type SandboxProcess } from '../../harness/sandbox-process.js'
+import { inspectDatabaseFile, listInvoices, numberingProblems, paymentsByKey, signed, type Merchant } from '../../harness/sandbox-checks.js'
 
 const SEED = 0x2b0c_e55e
 const KEYS = 40

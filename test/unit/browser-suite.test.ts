@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { ROOT } from '../helpers/cli.js'
+import { ROOT } from '../../harness/cli.js'
 
 const VITEST = path.join(ROOT, 'node_modules', 'vitest', 'vitest.mjs')
 

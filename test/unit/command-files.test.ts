@@ -4,7 +4,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { COMMAND_FILES } from '../../commands/command-files.js'
-import { ROOT } from '../helpers/cli.js'
+import { ROOT } from '../../harness/cli.js'
 
 const COMMANDS_DIR = path.join(ROOT, 'commands')
 const NOT_COMMANDS = new Set(['index.ts', 'command-files.ts'])

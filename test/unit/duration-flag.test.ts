@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { durationFlag } from '../../src/cli/duration-flag.js'
-import { UserError } from '../../src/cli/errors.js'
+import { UserError } from '../../src/user-error.js'
 
 describe('durationFlag', () => {
   it('reads bare numbers as seconds, fractions included, and units as ms reads them', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { publicLink } from '../../sandbox/http/public-url.js'
+import { publicLink } from '../../sandbox/public-links.js'
 import { SEP7_MESSAGE_LIMIT, buildPayUri } from '../../sandbox/ledger/sep7.js'
 
 describe('publicLink', () => {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest'
 import { escapeXml, junitXml } from '../../src/scenario/junit.js'
 import type { ScenarioReport } from '../../src/scenario/run.js'
-import { parseXml } from '../helpers/xml.js'
+import { parseXml } from '../../harness/xml.js'
 
 const nasty = `<tag attr="x"> & 'quoted' \u0001 bell \u0007, line\nbreak\ttab, emoji 🧾, lone \uD800 surrogate`
 

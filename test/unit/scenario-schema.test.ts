@@ -7,7 +7,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js'
 import { parse } from 'yaml'
 import { describe, expect, it } from 'vitest'
 import { scenarioJsonSchemaText, SCENARIO_SCHEMA_ID } from '../../src/scenario/schema.js'
-import { ROOT } from '../helpers/cli.js'
+import { ROOT } from '../../harness/cli.js'
 
 const SCENARIOS = path.join(ROOT, 'scenarios')
 const published = fs.readFileSync(path.join(SCENARIOS, 'scenario.schema.json'), 'utf8')

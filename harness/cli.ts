@@ -18,7 +18,7 @@ import { register } from 'tsx/esm/api'
 import { expect } from 'vitest'
 import { temporaryDir, type TestSandbox } from './sandbox.js'
 
-export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+export const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const DEV_BIN = path.join(ROOT, 'bin', 'dev.js')
 
 /** Variables the CLI reads that must never leak in from the developer's shell. */

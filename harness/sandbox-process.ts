@@ -1,7 +1,7 @@
 // Runs `paybox sandbox start --json` as a separate process (through spawnCli) and waits for the
 // JSON line it prints once it accepts connections: for tests that need a second process.
 import path from 'node:path'
-import type { SandboxBanner } from '../../src/cli/render/sandbox.js'
+import type { SandboxBanner } from '../src/cli/render/sandbox.js'
 import { spawnCli, type SpawnedCli } from './cli.js'
 import { temporaryDir } from './sandbox.js'
 

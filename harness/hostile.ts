@@ -3,8 +3,8 @@
 // cases; nothing here reads Math.random. Hand-written cases probe each endpoint's own rules;
 // route cases, derived from the app's router stack, reach every route, new ones included.
 import type { Express } from 'express'
-import { parseJsonBody } from '../../sandbox/http/body.js'
-import { signDigest } from '../../src/signing.js'
+import { parseJsonBody } from '../sandbox/http/body.js'
+import { signDigest } from '../src/signing.js'
 import { readResponse, type RawResponse } from './sandbox.js'
 
 /** mulberry32: a tiny, well-mixed 32-bit PRNG; returns floats in [0, 1). */

@@ -1,8 +1,8 @@
 // Runs the hostile-input suite against a real sandbox and judges every answer: the CI test
 // (test/e2e/hostile-input.test.ts) sends 2,000 cases, the bench calls runHostile({cases: 10_000}).
 // Nothing here imports vitest, so the bench can load it with tsx.
-import { createApp } from '../../sandbox/http/app.js'
-import type { RunningSandbox } from '../../sandbox/server.js'
+import { createApp } from '../sandbox/http/app.js'
+import type { RunningSandbox } from '../sandbox/server.js'
 import {
   casesPerRoute,
   generateHostileCases,
@@ -12,8 +12,8 @@ import {
   type HostileCase,
   type HostileCredentials,
   type RouteInfo,
-} from '../helpers/hostile.js'
-import { rawRequest, startTestSandbox, type RawResponse } from '../helpers/sandbox.js'
+} from './hostile.js'
+import { rawRequest, startTestSandbox, type RawResponse } from './sandbox.js'
 
 export const CI_SEED = 0x5eed_2026
 export const CI_CASES = 2_000

@@ -1,11 +1,11 @@
 // What the reliability tests check about a sandbox's state, over HTTP and in its database file:
 // payments by idempotency key, gapless invoice numbers, the ledger's invariants, the webhook
 // outbox. Shared by the crash-safety and two-process tests.
-import { systemClock } from '../../sandbox/clock.js'
-import { openDatabase, runTransaction } from '../../sandbox/db/database.js'
-import type { WebhookDeliveriesTable } from '../../sandbox/db/schema.js'
-import { LedgerService, type SupplyReport } from '../../sandbox/ledger/ledger-service.js'
-import { rawRequest, type RawResponse } from '../helpers/sandbox.js'
+import { systemClock } from '../sandbox/clock.js'
+import { openDatabase, runTransaction } from '../sandbox/db/database.js'
+import type { WebhookDeliveriesTable } from '../sandbox/db/schema.js'
+import { LedgerService, type SupplyReport } from '../sandbox/ledger/ledger-service.js'
+import { rawRequest, type RawResponse } from './sandbox.js'
 
 export interface Merchant {
   id: string

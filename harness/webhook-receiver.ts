@@ -5,8 +5,8 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, beforeEach } from 'vitest'
-import { verifyWebhook } from '../../src/signing.js'
-import type { WebhookData } from '../../src/webhooks/webhook-body.js'
+import { verifyWebhook } from '../src/signing.js'
+import type { WebhookData } from '../src/webhooks/webhook-body.js'
 
 export interface ReceivedWebhook {
   path: string

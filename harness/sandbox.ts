@@ -4,11 +4,11 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll } from 'vitest'
-import { PayboxClient } from '../../src/client/paybox-client.js'
-import { signDigest } from '../../src/signing.js'
-import { runTransaction } from '../../sandbox/db/database.js'
-import type { SupplyReport } from '../../sandbox/ledger/ledger-service.js'
-import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sandbox/server.js'
+import { PayboxClient } from '../src/client/paybox-client.js'
+import { signDigest } from '../src/signing.js'
+import { runTransaction } from '../sandbox/db/database.js'
+import type { SupplyReport } from '../sandbox/ledger/ledger-service.js'
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '../sandbox/server.js'
 
 export interface TestSandbox extends RunningSandbox {
   /** A client for the seeded direct merchant. */

@@ -7,11 +7,11 @@
 // test/reliability/crash-safety.test.ts runs 3 rounds, the bench 10. The checks are not vitest
 // expectations: each one that fails becomes a line of `violations`, so tsx can run this too.
 import path from 'node:path'
-import { Rng } from '../helpers/hostile.js'
-import { temporaryDir, type RawResponse } from '../helpers/sandbox.js'
-import { spawnSandbox, type SandboxProcess } from '../helpers/sandbox-process.js'
-import { waitFor } from '../helpers/wait.js'
-import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js'
+import { Rng } from './hostile.js'
+import { temporaryDir, type RawResponse } from './sandbox.js'
+import { spawnSandbox, type SandboxProcess } from './sandbox-process.js'
+import { waitFor } from './wait.js'
+import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.js'
 import { inspectDatabaseFile, listInvoices, numberingProblems, paymentsByKey, signed, type Merchant } from './sandbox-checks.js'
 
 export const CRASH_SEED = 0xc7a5_4009
