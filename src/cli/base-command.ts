@@ -6,7 +6,8 @@ import { nodeHttpTransport } from '../client/node-http-transport.js'
 import { PayboxClient } from '../client/paybox-client.js'
 import { resolveConnection, type Connection } from '../config/connection.js'
 import { flagNamesOf } from './did-you-mean.js'
-import { reportError, UserError } from './errors.js'
+import { reportError } from './errors.js'
+import { UserError } from '../user-error.js'
 import { chalk, fitTablesTo, loadColours } from './output.js'
 
 type AnyFlags = Interfaces.FlagInput

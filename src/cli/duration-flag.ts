@@ -1,7 +1,7 @@
 // Duration flags (--timeout 30s): a number of seconds (1.5 included), or what `ms` reads
 // (500ms, 2m). One reading for every command, so `--timeout 1.5` never means 1.5 ms.
 import ms from 'ms'
-import { UserError } from './errors.js'
+import { UserError } from '../user-error.js'
 
 export interface DurationFlagOptions {
   /** The longest accepted, in ms. */

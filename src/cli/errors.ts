@@ -1,17 +1,8 @@
 // Errors the CLI reports: a UserError is something the user can fix (bad flag value, missing
 // setting) and prints as one line with a hint; anything unexpected is reported as a bug.
 import { PayboxApiError, PayboxConnectionError } from '../client/errors.js'
+import { UserError } from '../user-error.js'
 import { flagSuggestion } from './did-you-mean.js'
-
-export class UserError extends Error {
-  constructor(
-    message: string,
-    readonly hint?: string,
-  ) {
-    super(message)
-    this.name = 'UserError'
-  }
-}
 
 export interface ErrorReport {
   message: string

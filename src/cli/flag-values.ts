@@ -2,7 +2,7 @@
 // entries, Stellar addresses and transaction hashes. Each failure names its flag in one line.
 import { Flags } from '@oclif/core'
 import { readAmount } from './amount-input.js'
-import { UserError } from './errors.js'
+import { UserError } from '../user-error.js'
 import type { Precisions } from './render/payments.js'
 
 /**

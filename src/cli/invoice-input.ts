@@ -7,7 +7,7 @@ import type { CustomerType, InvoiceLineItem, NewCustomer, PostalAddress } from '
 import { QUANTITY_SCALE, TAX_SCALE } from '../invoice-totals.js'
 import { parseDecimal } from '../money.js'
 import { readAmount, type AmountReading } from './amount-input.js'
-import { UserError } from './errors.js'
+import { UserError } from '../user-error.js'
 
 /** The API's limits: a line's quantity, and lines per invoice. */
 export const MAX_QUANTITY = 1_000_000

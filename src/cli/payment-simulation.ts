@@ -2,7 +2,7 @@
 // All amounts are integers in the smallest unit of the payment's pricing currency.
 import type { Payment } from '../client/types.js'
 import { divideRoundHalfUp } from '../money.js'
-import { UserError } from './errors.js'
+import { UserError } from '../user-error.js'
 import { formatAmount, type Precisions } from './render/payments.js'
 import { stroopsOf } from './usdc.js'
 

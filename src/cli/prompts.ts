@@ -2,7 +2,7 @@
 // a command that lacks a value fails instead and names the flag that provides it.
 import type { CreateInvoiceRequest, Currency, Customer, CustomerType, InvoiceLineItem, NewCustomer, PostalAddress } from '../client/types.js'
 import { amountAnswerCheck } from './amount-input.js'
-import { UserError } from './errors.js'
+import { UserError } from '../user-error.js'
 import { dueAnswerOf, EXPECTED, isEmailLike, MAX_LINE_ITEMS, quantityOf, taxOf, unitPriceOf } from './invoice-input.js'
 import { customerLabel, renderInvoiceDraft, runningTotalLine } from './render/invoices.js'
 import { precisionsOf } from './render/payments.js'

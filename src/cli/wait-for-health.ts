@@ -5,7 +5,7 @@ import { setTimeout as delay } from 'node:timers/promises'
 import { PayboxApiError, PayboxConnectionError } from '../client/errors.js'
 import { PayboxClient } from '../client/paybox-client.js'
 import type { SandboxHealth } from '../client/types.js'
-import { UserError } from './errors.js'
+import { UserError } from '../user-error.js'
 
 const FIRST_RETRY_MS = 50
 const LONGEST_RETRY_MS = 500

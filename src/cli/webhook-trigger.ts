@@ -3,7 +3,7 @@
 // waits until the sandbox has logged every delivery of that payment as finished.
 import type { PayboxClient } from '../client/paybox-client.js'
 import type { Payment, WebhookDelivery, WebhookEventType } from '../client/types.js'
-import { UserError } from './errors.js'
+import { UserError } from '../user-error.js'
 import { underpaymentOf } from './payment-simulation.js'
 import { pollUntil } from './poll.js'
 import type { Precisions } from './render/payments.js'

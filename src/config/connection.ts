@@ -1,7 +1,7 @@
 // Which sandbox or API the CLI talks to, and as whom. Each setting is taken from the first
 // place that has it: flags, then environment (PAYBOX_*), then the profile, then the sandbox
 // running locally (its state file), then the default base URL.
-import { UserError } from '../cli/errors.js'
+import { UserError } from '../user-error.js'
 import { DEFAULT_PROFILE, loadConfig, type Profile, type ProfileKey } from './profiles.js'
 import { defaultMerchant, readLocalSandbox, sameOrigin } from './local-sandbox.js'
 

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
-import { UserError } from '../cli/errors.js'
+import { UserError } from '../user-error.js'
 import { clearLocalSandbox, readLocalSandbox } from './local-sandbox.js'
 import { dataDir, sandboxLogFile, sandboxPidFile } from './paths.js'
 

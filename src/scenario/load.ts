@@ -3,7 +3,7 @@
 import fs from 'node:fs'
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml'
 import type { z } from 'zod'
-import { UserError } from '../cli/errors.js'
+import { UserError } from '../user-error.js'
 import { formatPath, referencesIn, ScenarioReferenceError, stringsIn } from './interpolate.js'
 import { actionOf, scenarioSchema, STEP_ACTION_NAMES, STEP_ACTIONS, type Scenario } from './schema.js'
 
