@@ -1,7 +1,7 @@
 // Sandbox-wide merchant administration (behind the admin token, see http/app.ts).
 import { Router } from 'express'
 import type { SandboxContext } from '../context.js'
-import { badRequest, notFound } from '../http/errors.js'
+import { badRequest, notFound } from '../errors.js'
 import { findMerchantById, listMerchants } from '../merchants/merchant-repository.js'
 import { createMerchant, rotateSecret, toMerchantCredentials } from '../merchants/merchant-service.js'
 import { noBody } from '../validation/common.js'

@@ -4,7 +4,7 @@ import { Router } from 'express'
 import { USDC_SCALE, formatDecimal } from '../../src/money.js'
 import type { SandboxContext } from '../context.js'
 import { currentMerchant } from '../http/auth.js'
-import { badRequest } from '../http/errors.js'
+import { badRequest } from '../errors.js'
 import { USDC_ASSET_CODE } from '../ledger/ledger-accounts.js'
 import type { AccountBalances } from '../ledger/ledger-service.js'
 

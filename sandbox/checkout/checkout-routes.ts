@@ -6,8 +6,9 @@ import { randomBytes } from 'node:crypto'
 import express, { Router, type Request, type RequestHandler, type Response } from 'express'
 import type { SandboxContext } from '../context.js'
 import type { PaymentRow } from '../db/schema.js'
-import { clientErrorStatus, HttpError, notFound } from '../http/errors.js'
-import { publicLink } from '../http/public-url.js'
+import { ApiError, notFound } from '../errors.js'
+import { clientErrorStatus } from '../http/errors.js'
+import { publicLink } from '../public-links.js'
 import { statusAt } from '../payments/payment-lifecycle.js'
 import { walletUri } from '../payments/payment-resource.js'
 import { renderCheckoutPage, renderErrorPage, renderOutcomePage, type CheckoutLinks } from './checkout-page.js'
@@ -207,8 +208,8 @@ export function checkoutRoutes(ctx: SandboxContext): Router {
 const isBodyParserError = (error: unknown): boolean =>
   typeof error === 'object' && error !== null && 'type' in error && typeof error.type === 'string'
 
-/** The HTTP status an error stands for: its own for HttpError and body-parser errors, else 500. */
+/** The HTTP status an error stands for: its own for ApiError and body-parser errors, else 500. */
 function statusOf(error: unknown): number {
-  if (error instanceof HttpError) return error.statusCode
+  if (error instanceof ApiError) return error.statusCode
   return clientErrorStatus(error) ?? 500
 }

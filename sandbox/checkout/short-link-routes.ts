@@ -1,7 +1,7 @@
 // Short shareable links: GET /s/{code} answers 302 to the payment's hostedUrl.
 import { Router } from 'express'
 import type { SandboxContext } from '../context.js'
-import { notFound } from '../http/errors.js'
+import { notFound } from '../errors.js'
 import { findPaymentByShortCode } from '../payments/payment-repository.js'
 import { hostedUrl } from '../payments/payment-resource.js'
 

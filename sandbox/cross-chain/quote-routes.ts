@@ -4,7 +4,7 @@
 import { Router } from 'express'
 import type { SandboxContext } from '../context.js'
 import { currentMerchant } from '../http/auth.js'
-import { notFound } from '../http/errors.js'
+import { notFound } from '../errors.js'
 import { answerIdempotently } from '../http/idempotent-answer.js'
 import { findPaymentById } from '../payments/payment-repository.js'
 import { toPaymentResource } from '../payments/payment-resource.js'

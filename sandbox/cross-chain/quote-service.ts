@@ -6,7 +6,7 @@ import { formatDecimal, formatDecimalShort, parseDecimal, USDC_SCALE } from '../
 import { toIso } from '../clock.js'
 import type { SandboxContext } from '../context.js'
 import type { CrossChainQuoteRow, Database, PaymentRow } from '../db/schema.js'
-import { badRequest, conflict, notFound } from '../http/errors.js'
+import { badRequest, conflict, notFound } from '../errors.js'
 import { createLedgerAccount } from '../ledger/ledger-accounts.js'
 import { requirePayable } from '../payments/payment-lifecycle.js'
 import { findPaymentById } from '../payments/payment-repository.js'

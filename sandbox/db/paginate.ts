@@ -1,8 +1,13 @@
 // One page of a list query, newest first, and how many rows match in all: what the payment,
 // refund and invoice lists answer with. The query carries its filters; the page says which slice.
 import { sql, type Selectable, type SelectQueryBuilder } from 'kysely'
-import type { PageRequest } from '../http/pagination.js'
 import type { Database } from './schema.js'
+
+/** Which page of a list, counted from 1, and how many items a page holds. */
+export interface PageRequest {
+  page: number
+  limit: number
+}
 
 /** Tables listed newest first: each has created_at, and an id that breaks ties within a millisecond. */
 type ListedTable = 'payments' | 'refunds' | 'invoices'

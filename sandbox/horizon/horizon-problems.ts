@@ -3,7 +3,8 @@
 // handler that turns any error of the Horizon routes into one.
 import type { ErrorRequestHandler, RequestHandler } from 'express'
 import { ZodError } from 'zod'
-import { HttpError, clientErrorStatus, describeZodError } from '../http/errors.js'
+import { ApiError } from '../errors.js'
+import { clientErrorStatus, describeZodError } from '../http/errors.js'
 import type { LedgerError } from '../ledger/ledger-errors.js'
 import { failureResultXdr } from './horizon-results.js'
 
@@ -79,7 +80,7 @@ function toProblem(error: unknown): HorizonProblem | undefined {
     const field = error.issues[0]?.path.map(String).join('.')
     return badRequestProblem(describeZodError(error), field || undefined)
   }
-  if (error instanceof HttpError && error.statusCode < 500) {
+  if (error instanceof ApiError && error.statusCode < 500) {
     const type = error.statusCode === 404 ? 'not_found' : error.statusCode === 429 ? 'rate_limit_exceeded' : 'bad_request'
     return new HorizonProblem(error.statusCode, type, error.reason, error.message)
   }
@@ -105,6 +106,6 @@ export const horizonErrors: ErrorRequestHandler = (error: unknown, _req, res, ne
   const problem = toProblem(error)
   if (!problem) return next(error)
   // Retry-After on a 429, like every other error's headers.
-  if (error instanceof HttpError) res.set(error.headers)
+  if (error instanceof ApiError) res.set(error.headers)
   res.status(problem.status).json(problemDocument(problem))
 }

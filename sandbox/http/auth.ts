@@ -11,7 +11,7 @@ import type { SandboxContext } from '../context.js'
 import type { MerchantRow } from '../db/schema.js'
 import type { RateLimiter } from '../limits/rate-limiter.js'
 import { findMerchantByApiKey } from '../merchants/merchant-repository.js'
-import { HttpError, unauthorized } from './errors.js'
+import { ApiError, unauthorized } from '../errors.js'
 import { clientAddressOf, takeOrRefuse, tooManyRequests } from './rate-limit.js'
 
 declare module 'express-serve-static-core' {
@@ -144,7 +144,7 @@ export function adminAuth(adminToken: string, failures?: RateLimiter): RequestHa
       given === undefined ? `Missing ${ADMIN_TOKEN_HEADER} header` : secretsMatch(adminToken, given) ? undefined : `Wrong ${ADMIN_TOKEN_HEADER}`
     if (refusal === undefined) return next()
     failures?.take(address)
-    next(new HttpError(401, UNAUTHORIZED, refusal))
+    next(new ApiError(401, UNAUTHORIZED, refusal))
   }
 }
 

@@ -4,7 +4,7 @@
 // two functions below.
 import type http from 'node:http'
 import express, { type RequestHandler } from 'express'
-import { HttpError, badRequest } from './errors.js'
+import { ApiError, badRequest } from '../errors.js'
 
 /** The documented upper bound of a request body. */
 export const MAX_BODY_BYTES = 256 * 1024
@@ -43,11 +43,11 @@ export function readRawBody(req: http.IncomingMessage, res: http.ServerResponse)
   })
 }
 
-/** Decodes and parses a body read by readRawBody; throws the HttpError a bad one deserves. */
+/** Decodes and parses a body read by readRawBody; throws the ApiError a bad one deserves. */
 export function decodeJsonBody(bytes: Buffer, contentType: string | undefined): JsonBody {
   if (bytes.length === 0) return { rawBody: '', body: undefined }
   if (contentType !== undefined && !/^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(contentType)) {
-    throw new HttpError(415, 'Unsupported Media Type', 'Request bodies must be JSON (Content-Type: application/json)')
+    throw new ApiError(415, 'Unsupported Media Type', 'Request bodies must be JSON (Content-Type: application/json)')
   }
   let rawBody: string
   try {

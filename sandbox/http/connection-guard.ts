@@ -5,7 +5,7 @@
 import type http from 'node:http'
 import type net from 'node:net'
 import type { SandboxLimits } from '../limits/sandbox-limits.js'
-import { HttpError } from './errors.js'
+import { ApiError } from '../errors.js'
 
 type GuardLimits = Pick<SandboxLimits, 'maxConnections' | 'maxConnectionsPerClient' | 'maxStreams' | 'maxStreamsPerClient'>
 
@@ -69,7 +69,7 @@ export class ConnectionGuard {
     const { maxStreams, maxStreamsPerClient } = this.limits
     if (client.streams >= maxStreamsPerClient || this.#streams >= maxStreams) {
       const which = client.streams >= maxStreamsPerClient ? `${maxStreamsPerClient} per client` : `${maxStreams} in all`
-      throw new HttpError(429, 'Too Many Requests', `Too many open event streams (at most ${which}): close one, or retry later`, {
+      throw new ApiError(429, 'Too Many Requests', `Too many open event streams (at most ${which}): close one, or retry later`, {
         'Retry-After': String(STREAM_RETRY_AFTER_SECONDS),
       })
     }

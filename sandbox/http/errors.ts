@@ -1,41 +1,10 @@
-// Typed HTTP errors and the one middleware that turns any error into {statusCode, reason, message}.
+// The one mapping of any error to an HTTP answer {statusCode, reason, message}: the domain's
+// ApiErrors as they are, zod and body-parser errors as 400s, anything else as a logged 500.
 import type http from 'node:http'
 import type { ErrorRequestHandler, RequestHandler } from 'express'
 import { ZodError } from 'zod'
-import { LedgerError } from '../ledger/ledger-errors.js'
+import { ApiError } from '../errors.js'
 import { sendJson } from './json-response.js'
-
-export class HttpError extends Error {
-  constructor(
-    readonly statusCode: number,
-    readonly reason: string,
-    message?: string,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message ?? reason)
-    this.name = 'HttpError'
-  }
-}
-
-export const badRequest = (message: string, reason = 'Bad Request') => new HttpError(400, reason, message)
-export const unauthorized = (reason: string, message: string) => new HttpError(401, reason, message)
-export const notFound = (message = 'Not Found') => new HttpError(404, 'Not Found', message)
-export const conflict = (reason: string, message?: string) => new HttpError(409, reason, message)
-export const unprocessable = (reason: string, message?: string) => new HttpError(422, reason, message)
-
-/**
- * Runs a movement of money on the ledger; when the ledger refuses it, answers `status` with
- * what was refused and the ledger's result codes (tx_failed, op_underfunded, …).
- */
-export async function refusedByLedgerAs<T>(status: 400 | 409, what: string, move: () => Promise<T>): Promise<T> {
-  try {
-    return await move()
-  } catch (error) {
-    if (!(error instanceof LedgerError)) throw error
-    const codes = [error.code, ...(error.operationCodes ?? [])].join(', ')
-    throw new HttpError(status, status === 400 ? 'Bad Request' : 'Conflict', `The ledger refused ${what} (${codes}): ${error.message}`)
-  }
-}
 
 /** The 4xx status an error of body-parser and friends carries in `status`, if it is one. */
 export function clientErrorStatus(error: unknown): number | undefined {
@@ -81,12 +50,12 @@ const REASONS: Record<number, string> = {
 }
 
 export const notFoundRoute: RequestHandler = (req, _res, next) => {
-  next(new HttpError(404, 'Not Found', `No route for ${req.method} ${req.path}`))
+  next(new ApiError(404, 'Not Found', `No route for ${req.method} ${req.path}`))
 }
 
-/** The answer to any error: its JSON body, and the headers an HttpError asks for (Retry-After…). */
+/** The answer to any error: its JSON body, and the headers an ApiError asks for (Retry-After…). */
 export function errorResponse(error: unknown, log: (line: string) => void): { body: ErrorBody; headers: Record<string, string> } {
-  return { body: toErrorBody(error, log), headers: error instanceof HttpError ? error.headers : {} }
+  return { body: toErrorBody(error, log), headers: error instanceof ApiError ? error.headers : {} }
 }
 
 /** Sends errorResponse's answer (the one error mapping of Express and the fast routes alike). */
@@ -100,7 +69,7 @@ export function errorMiddleware(log: (line: string) => void): ErrorRequestHandle
 }
 
 function toErrorBody(error: unknown, log: (line: string) => void): ErrorBody {
-  if (error instanceof HttpError) return { statusCode: error.statusCode, reason: error.reason, message: error.message }
+  if (error instanceof ApiError) return { statusCode: error.statusCode, reason: error.reason, message: error.message }
   if (error instanceof ZodError) return { statusCode: 400, reason: 'Bad Request', message: describeZodError(error) }
   // Errors raised by body-parser and friends carry a 4xx status and a type we can explain.
   const status = clientErrorStatus(error)

@@ -1,12 +1,8 @@
 // The page envelope of spec 2.9: meta for every list, links (absolute URLs) for payment and
 // refund lists.
 import type { PageLinks, PageMeta } from '../../src/client/types.js'
-import { publicLink } from './public-url.js'
-
-export interface PageRequest {
-  page: number
-  limit: number
-}
+import type { PageRequest } from '../db/paginate.js'
+import { publicLink } from '../public-links.js'
 
 // The envelope types are the client's: what the server sends is exactly what clients read.
 export type { PageLinks, PageMeta }

@@ -4,10 +4,10 @@
 import type { Request, RequestHandler } from 'express'
 import type { RateLimiter } from '../limits/rate-limiter.js'
 import { clientAddress } from './connection-guard.js'
-import { HttpError } from './errors.js'
+import { ApiError } from '../errors.js'
 
-export function tooManyRequests(what: string, retryAfterSeconds: number): HttpError {
-  return new HttpError(429, 'Too Many Requests', `${what}; retry in ${retryAfterSeconds} s`, { 'Retry-After': String(retryAfterSeconds) })
+export function tooManyRequests(what: string, retryAfterSeconds: number): ApiError {
+  return new ApiError(429, 'Too Many Requests', `${what}; retry in ${retryAfterSeconds} s`, { 'Retry-After': String(retryAfterSeconds) })
 }
 
 const rateOf = (limiter: RateLimiter) => `at most ${limiter.rate.burst} at once, then ${limiter.rate.perSecond} per second`

@@ -4,7 +4,8 @@
 // values of the parameters they declare.
 import { Router, type RequestHandler } from 'express'
 import type { Operation } from '../openapi/operation.js'
-import { badRequest, echoNames } from './errors.js'
+import { badRequest } from '../errors.js'
+import { echoNames } from './errors.js'
 
 export function strictQuery(operations: readonly Operation[]): RequestHandler {
   const router = Router()

@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto'
 import type http from 'node:http'
 import type { Kysely } from 'kysely'
 import type { Database } from '../db/schema.js'
-import { HttpError, badRequest } from '../http/errors.js'
+import { ApiError, badRequest } from '../errors.js'
 import { findIdempotencyRecord, insertIdempotencyRecord } from './idempotency-repository.js'
 import { runTransaction } from '../db/database.js'
 
@@ -96,14 +96,14 @@ export class IdempotencyGate {
     work: (trx: Kysely<Database>) => Promise<StoredResponse>,
   ): Promise<StoredResponse> {
     const slot = `${merchantId}\u0000${key}`
-    if (this.#inFlight.has(slot)) throw new HttpError(409, IN_FLIGHT_REASON, 'Retry after the first request has finished')
+    if (this.#inFlight.has(slot)) throw new ApiError(409, IN_FLIGHT_REASON, 'Retry after the first request has finished')
     this.#inFlight.add(slot)
     try {
       return await runTransaction(this.db, async (trx) => {
         const existing = await findIdempotencyRecord(trx, merchantId, key)
         if (existing) {
           if (existing.request_hash !== fingerprint) {
-            throw new HttpError(422, REUSED_REASON, 'This Idempotency-Key was first used with a different request body')
+            throw new ApiError(422, REUSED_REASON, 'This Idempotency-Key was first used with a different request body')
           }
           return { status: existing.response_status, body: existing.response_body }
         }

@@ -1,7 +1,7 @@
 // Invoice and invoice-settings rows: the only code that reads or writes those tables.
 import type { Kysely } from 'kysely'
 import type { Database, InvoiceRow, InvoiceSettingsRow, InvoiceStatus } from '../db/schema.js'
-import type { PageRequest } from '../http/pagination.js'
+import type { PageRequest } from '../db/paginate.js'
 import { newestFirstPage } from '../db/paginate.js'
 
 export async function insertInvoice(db: Kysely<Database>, invoice: InvoiceRow): Promise<void> {

@@ -3,7 +3,7 @@ import { Router } from 'express'
 import { USDC_SCALE, formatDecimal } from '../../src/money.js'
 import type { SandboxContext } from '../context.js'
 import { HORIZON_PATH } from '../horizon/horizon-routes.js'
-import { refusedByLedgerAs } from '../http/errors.js'
+import { refusedByLedgerAs } from '../errors.js'
 import { createWallet, createWalletBody } from './wallet-service.js'
 import { runTransaction } from '../db/database.js'
 

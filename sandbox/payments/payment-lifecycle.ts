@@ -5,7 +5,7 @@
 import type { HistoryEntry } from '../../src/client/types.js'
 import type { PaymentRow } from '../db/schema.js'
 import { toIso } from '../clock.js'
-import { conflict } from '../http/errors.js'
+import { conflict } from '../errors.js'
 import type { PaymentStatus } from './payment-schemas.js'
 
 export type { HistoryEntry }

@@ -2,7 +2,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely'
 import { runStatement } from '../db/database.js'
 import type { Database, NewPayment, PaymentRow, PaymentUpdate } from '../db/schema.js'
-import type { PageRequest } from '../http/pagination.js'
+import type { PageRequest } from '../db/paginate.js'
 import { newestFirstPage } from '../db/paginate.js'
 
 export interface PaymentFilters {

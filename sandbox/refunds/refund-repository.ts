@@ -1,7 +1,7 @@
 // Refund rows: the only code that reads or writes the refunds table.
 import type { Kysely } from 'kysely'
 import type { Database, RefundRow } from '../db/schema.js'
-import type { PageRequest } from '../http/pagination.js'
+import type { PageRequest } from '../db/paginate.js'
 import { newestFirstPage } from '../db/paginate.js'
 
 export async function insertRefund(db: Kysely<Database>, refund: RefundRow): Promise<void> {

@@ -4,7 +4,7 @@ import { Router } from 'express'
 import { z } from 'zod'
 import { toIso } from '../clock.js'
 import type { SandboxContext } from '../context.js'
-import { badRequest, conflict } from '../http/errors.js'
+import { badRequest, conflict } from '../errors.js'
 import { isoDateTime, noBody } from '../validation/common.js'
 import { advanceClock, ClockNotControllableError, freezeClock, readAdvancedMs, readFrozenAtMs, unfreezeClock } from './clock-service.js'
 

@@ -1,6 +1,6 @@
 // Reusable request-schema pieces: URLs, ISO dates, metadata, paging query values.
 import { z } from 'zod'
-import type { PageRequest } from '../http/pagination.js'
+import type { PageRequest } from '../db/paginate.js'
 
 export const MAX_URL_LENGTH = 2048
 export const MAX_METADATA_KEYS = 50

@@ -8,7 +8,7 @@ import { toIso } from '../clock.js'
 import type { SandboxContext } from '../context.js'
 import type { MerchantRow, PaymentEventRow, WebhookDeliveryRow } from '../db/schema.js'
 import { currentMerchant } from '../http/auth.js'
-import { HttpError, notFound } from '../http/errors.js'
+import { ApiError, notFound } from '../errors.js'
 import { pageMeta } from '../http/pagination.js'
 import { markAsStream } from '../http/streams.js'
 import { updateMerchant } from '../merchants/merchant-repository.js'
@@ -91,7 +91,7 @@ export function webhookLogRoutes(ctx: SandboxContext): Router {
     if (!original) throw notFound(`No webhook delivery ${req.params.id.slice(0, 64)}`)
     const taken = limiter.take(merchant.id)
     if (!taken.allowed) {
-      throw new HttpError(429, 'Too Many Requests', `At most ${RESENDS_PER_MINUTE} resends per minute; retry in ${taken.retryAfterSeconds} s`, {
+      throw new ApiError(429, 'Too Many Requests', `At most ${RESENDS_PER_MINUTE} resends per minute; retry in ${taken.retryAfterSeconds} s`, {
         'Retry-After': String(taken.retryAfterSeconds),
       })
     }

@@ -2,7 +2,7 @@
 import { sql, type Kysely } from 'kysely'
 import { runStatement } from '../db/database.js'
 import type { Database, Insertable, PaymentEventRow, PaymentEventsTable, WebhookDeliveryRow } from '../db/schema.js'
-import type { PageRequest } from '../http/pagination.js'
+import type { PageRequest } from '../db/paginate.js'
 
 /** The next delivery's sequence number; the caller's transaction holds the write lock until it inserts. */
 export async function nextDeliverySequence(db: Kysely<Database>): Promise<number> {

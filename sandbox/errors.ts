@@ -1,0 +1,35 @@
+// Errors a request can end in, thrown by the domain: each carries the HTTP status and the
+// reason the API answers with (spec 7); sandbox/http/errors.ts turns them into the answer.
+import { LedgerError } from './ledger/ledger-errors.js'
+
+export class ApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly reason: string,
+    message?: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message ?? reason)
+    this.name = 'ApiError'
+  }
+}
+
+export const badRequest = (message: string, reason = 'Bad Request') => new ApiError(400, reason, message)
+export const unauthorized = (reason: string, message: string) => new ApiError(401, reason, message)
+export const notFound = (message = 'Not Found') => new ApiError(404, 'Not Found', message)
+export const conflict = (reason: string, message?: string) => new ApiError(409, reason, message)
+export const unprocessable = (reason: string, message?: string) => new ApiError(422, reason, message)
+
+/**
+ * Runs a movement of money on the ledger; when the ledger refuses it, answers `status` with
+ * what was refused and the ledger's result codes (tx_failed, op_underfunded, …).
+ */
+export async function refusedByLedgerAs<T>(status: 400 | 409, what: string, move: () => Promise<T>): Promise<T> {
+  try {
+    return await move()
+  } catch (error) {
+    if (!(error instanceof LedgerError)) throw error
+    const codes = [error.code, ...(error.operationCodes ?? [])].join(', ')
+    throw new ApiError(status, status === 400 ? 'Bad Request' : 'Conflict', `The ledger refused ${what} (${codes}): ${error.message}`)
+  }
+}
