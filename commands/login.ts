@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core'
 import { PayboxClient } from '../src/client/paybox-client.js'
 import { BaseCommand } from '../src/cli/base-command.js'
-import { UserError } from '../src/cli/errors.js'
+import { UserError } from '../src/user-error.js'
 import { askChoice, askSecret, askText, canPrompt } from '../src/cli/prompts.js'
 import { DEFAULT_BASE_URL } from '../src/config/connection.js'
 import { defaultMerchant, readLocalSandbox, type LocalSandboxState } from '../src/config/local-sandbox.js'

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import { Flags } from '@oclif/core'
 import { PayboxClient } from '../src/client/paybox-client.js'
 import { ApiCommand } from '../src/cli/base-command.js'
-import { UserError } from '../src/cli/errors.js'
+import { UserError } from '../src/user-error.js'
 
 export interface OpenApiWritten {
   output: string

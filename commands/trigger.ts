@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../src/client/types.js'
 import { ApiCommand } from '../src/cli/base-command.js'
-import { UserError } from '../src/cli/errors.js'
+import { UserError } from '../src/user-error.js'
 import { httpUrlFlag, minorUnitsFlag } from '../src/cli/flag-values.js'
 import { fetchPrecisions } from '../src/cli/render/payments.js'
 import { renderTriggerResult } from '../src/cli/render/webhooks.js'

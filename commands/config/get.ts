@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core'
 import { BaseCommand } from '../../src/cli/base-command.js'
-import { UserError } from '../../src/cli/errors.js'
+import { UserError } from '../../src/user-error.js'
 import { DEFAULT_PROFILE, isProfileKey, loadConfig, PROFILE_KEYS } from '../../src/config/profiles.js'
 
 export default class ConfigGet extends BaseCommand<typeof ConfigGet> {

@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 import type { EscrowOrder, Payment } from '../../src/client/types.js'
 import { ApiCommand } from '../../src/cli/base-command.js'
-import { UserError } from '../../src/cli/errors.js'
+import { UserError } from '../../src/user-error.js'
 import { accountAddressFlag, minorUnitsFlag } from '../../src/cli/flag-values.js'
 import { usdcWorth } from '../../src/cli/payment-simulation.js'
 import { renderEscrowOrder } from '../../src/cli/render/escrow.js'

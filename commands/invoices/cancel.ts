@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 import type { Invoice } from '../../src/client/types.js'
 import { ApiCommand } from '../../src/cli/base-command.js'
-import { UserError } from '../../src/cli/errors.js'
+import { UserError } from '../../src/user-error.js'
 import { askConfirmOrCancel, canPrompt } from '../../src/cli/prompts.js'
 import { renderInvoice, voidQuestion } from '../../src/cli/render/invoices.js'
 import { fetchPrecisions, type Precisions } from '../../src/cli/render/payments.js'

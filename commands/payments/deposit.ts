@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 import type { CrossChainQuote, Payment } from '../../src/client/types.js'
 import { ApiCommand } from '../../src/cli/base-command.js'
-import { UserError } from '../../src/cli/errors.js'
+import { UserError } from '../../src/user-error.js'
 import { idempotencyKeyFlag } from '../../src/cli/flag-values.js'
 import { renderQuote } from '../../src/cli/render/cross-chain.js'
 import { fetchPrecisions, renderPayment } from '../../src/cli/render/payments.js'

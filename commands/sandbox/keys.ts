@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core'
 import type { SandboxMerchant } from '../../src/client/types.js'
 import { ApiCommand } from '../../src/cli/base-command.js'
-import { UserError } from '../../src/cli/errors.js'
+import { UserError } from '../../src/user-error.js'
 import { renderKeys, renderKeysAsEnv } from '../../src/cli/render/sandbox.js'
 import { defaultMerchant } from '../../src/config/local-sandbox.js'
 

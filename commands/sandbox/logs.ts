@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../src/cli/base-command.js'
-import { UserError } from '../../src/cli/errors.js'
+import { UserError } from '../../src/user-error.js'
 import { sandboxLogFile } from '../../src/config/paths.js'
 
 export default class SandboxLogs extends BaseCommand<typeof SandboxLogs> {

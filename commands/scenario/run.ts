@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { Args, Flags, type Interfaces } from '@oclif/core'
 import { ApiCommand } from '../../src/cli/base-command.js'
-import { UserError } from '../../src/cli/errors.js'
+import { UserError } from '../../src/user-error.js'
 import type { ScenarioReport } from '../../src/scenario/run.js'
 
 export default class ScenarioRun extends ApiCommand<typeof ScenarioRun> {

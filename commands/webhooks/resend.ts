@@ -2,7 +2,7 @@ import { Args } from '@oclif/core'
 import { PayboxApiError } from '../../src/client/errors.js'
 import type { WebhookDelivery } from '../../src/client/types.js'
 import { ApiCommand } from '../../src/cli/base-command.js'
-import { UserError } from '../../src/cli/errors.js'
+import { UserError } from '../../src/user-error.js'
 import { renderDelivery } from '../../src/cli/render/webhooks.js'
 
 export default class WebhooksResend extends ApiCommand<typeof WebhooksResend> {

@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 import { ApiCommand } from '../../src/cli/base-command.js'
 import { durationFlag } from '../../src/cli/duration-flag.js'
-import { UserError } from '../../src/cli/errors.js'
+import { UserError } from '../../src/user-error.js'
 import { httpUrlArg } from '../../src/cli/flag-values.js'
 import type { GradingReport } from '../../src/webhooks/receiver-grading.js'
 

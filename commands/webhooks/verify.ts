@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import { Flags } from '@oclif/core'
 import { verifyWebhook } from '../../src/signing.js'
 import { BaseCommand } from '../../src/cli/base-command.js'
-import { UserError } from '../../src/cli/errors.js'
+import { UserError } from '../../src/user-error.js'
 
 export interface VerifyResult {
   valid: boolean

@@ -2,7 +2,7 @@ import { Args } from '@oclif/core'
 import ms from 'ms'
 import type { SandboxClock } from '../../../src/client/types.js'
 import { ApiCommand } from '../../../src/cli/base-command.js'
-import { UserError } from '../../../src/cli/errors.js'
+import { UserError } from '../../../src/user-error.js'
 import { renderClockAdvance } from '../../../src/cli/render/sandbox.js'
 
 export default class SandboxClockAdvance extends ApiCommand<typeof SandboxClockAdvance> {
