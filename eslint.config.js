@@ -21,8 +21,16 @@ export default tseslint.config(
         'error',
         {
           zones: [
-            { target: './src', from: ['./sandbox', './commands', './test', './bench'], message: 'src/ is the shared library: it reaches the sandbox only over HTTP.' },
-            { target: './sandbox', from: ['./commands', './test', './bench', './src/cli'], message: 'The sandbox does not depend on the CLI, tests or benchmarks.' },
+            { target: './src', from: ['./sandbox', './commands', './test', './harness', './bench'], message: 'src/ is the shared library: it reaches the sandbox only over HTTP.' },
+            { target: './sandbox', from: ['./commands', './test', './harness', './bench', './src/cli'], message: 'The sandbox does not depend on the CLI, tests or benchmarks.' },
+            { target: './src/config', from: './src/cli', message: 'Configuration is read by the CLI, not the other way round.' },
+            {
+              target: ['./sandbox/db/**', './sandbox/**/*-{service,repository,resource,lifecycle,changes,receipts}.ts'],
+              from: './sandbox/http',
+              message: 'Services, repositories and the database know nothing of HTTP: throw an ApiError (sandbox/errors.ts) and let the edge answer.',
+            },
+            { target: './bench', from: './test', message: 'Benchmarks share code with tests through harness/, not through test/.' },
+            { target: './harness', from: './test', message: 'The harness serves the tests; it does not import them.' },
           ],
         },
       ],
