@@ -12,6 +12,7 @@ import { BRIDGE_FEE_BPS, ORIGIN_CHAINS } from './chains.js'
 import { depositBody, quoteBody } from './quote-schemas.js'
 import { createQuote, simulateDeposit, toQuoteResource } from './quote-service.js'
 import { runTransaction } from '../db/database.js'
+import { runRecordingFailures } from '../ledger/failed-transactions.js'
 
 /** Paths of the quote endpoint, which authenticates only when credentials are sent. */
 export const QUOTE_PATH = /^\/payments\/[^/]+\/cross-chain\/quote\/?$/
@@ -41,7 +42,7 @@ export function quoteRoutes(ctx: SandboxContext): Router {
   router.post('/sandbox/cross-chain/quotes/:quoteId/deposit', async (req, res) => {
     const merchant = currentMerchant(req)
     const body = depositBody.parse(req.body)
-    const { quote, payment } = await runTransaction(ctx.db, (trx) => simulateDeposit(ctx, trx, merchant.id, req.params.quoteId, body))
+    const { quote, payment } = await runRecordingFailures(ctx, (trx) => simulateDeposit(ctx, trx, merchant.id, req.params.quoteId, body))
     res.json({ quote: toQuoteResource(quote, ctx.clock.now()), payment: toPaymentResource(payment, ctx) })
   })
   return router

@@ -43,6 +43,10 @@ export interface LedgerAccountsTable {
   usdc_balance: string
   /** XLM in stroops, as decimal text. */
   xlm_balance: string
+  /** 1 when the account trusts the sandbox USDC (the default), 0 when it has no trustline. */
+  usdc_trustline: Generated<number>
+  /** The trustline's limit, stroops as decimal text (int64's largest by default). */
+  usdc_limit: Generated<string>
 }
 
 export interface LedgerLedgersTable {
@@ -76,6 +80,10 @@ export interface LedgerTransactionsTable {
   /** The signed envelope as submitted, base64 XDR. */
   envelope_xdr: string
   applied_at: number
+  /** 0 for a transaction included as failed: its fee was charged and its sequence used, nothing else. */
+  successful: Generated<number>
+  /** A failed transaction's operation result codes (JSON array); null when it succeeded. */
+  operation_results: string | null
 }
 
 export type LedgerAssetCode = 'USDC' | 'XLM'

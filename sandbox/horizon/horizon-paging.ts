@@ -58,7 +58,7 @@ export const pageQuery = z.strictObject({
   cursor: cursorText.optional(),
   order: z.enum(['asc', 'desc'], { message: 'must be asc or desc' }).optional(),
   limit: queryInteger(1, MAX_LIMIT).optional(),
-  // Failed transactions never enter the sandbox ledger: either value gives the same records.
+  // Transactions included as failed, and their operations, are listed only when asked for.
   include_failed: z.enum(['true', 'false'], { message: 'must be true or false' }).optional(),
   ...SDK_MARKERS,
 })
@@ -68,11 +68,12 @@ export interface PageRequest {
   cursor: string | undefined
   order: 'asc' | 'desc'
   limit: number
+  includeFailed: boolean
 }
 
 export function pageRequest(query: unknown): PageRequest {
   const parsed = pageQuery.parse(query)
-  return { cursor: parsed.cursor, order: parsed.order ?? 'asc', limit: parsed.limit ?? DEFAULT_LIMIT }
+  return { cursor: parsed.cursor, order: parsed.order ?? 'asc', limit: parsed.limit ?? DEFAULT_LIMIT, includeFailed: parsed.include_failed === 'true' }
 }
 
 /** A page as Horizon sends it: `_embedded.records`, and links to itself and the pages either side. */

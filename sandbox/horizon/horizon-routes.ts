@@ -18,7 +18,7 @@ import {
   transactionCursorPosition,
   type PageRequest,
 } from './horizon-paging.js'
-import { HorizonProblem, badRequestProblem, horizonErrors, horizonNotFound, ledgerProblem, notFoundProblem } from './horizon-problems.js'
+import { HorizonProblem, badRequestProblem, failedTransactionProblem, horizonErrors, horizonNotFound, ledgerProblem, notFoundProblem } from './horizon-problems.js'
 import {
   MAX_TX_SET_SIZE,
   creationLedger,
@@ -96,12 +96,13 @@ export function horizonRoutes(ctx: SandboxContext): Router {
     return page.order === 'desc' ? undefined : nowCursor(await ctx.ledger.lastPosition(ctx.db))
   }
 
-  const transactionsAfter = (account: string | undefined, order: 'asc' | 'desc', limit: number, cursor: bigint | undefined) =>
+  type Filter = { account?: string; txHash?: string; includeFailed: boolean }
+  const transactionsAfter = ({ account, includeFailed }: Filter, order: 'asc' | 'desc', limit: number, cursor: bigint | undefined) =>
     ctx.ledger
-      .listTransactions(ctx.db, { account, order, limit, after: cursor === undefined ? undefined : transactionCursorPosition(cursor, order) })
+      .listTransactions(ctx.db, { account, includeFailed, order, limit, after: cursor === undefined ? undefined : transactionCursorPosition(cursor, order) })
       .then((transactions) => transactions.map((tx) => toTransactionRecord(h, tx)))
 
-  const paymentsAfter = (filter: { account?: string; txHash?: string }, order: 'asc' | 'desc', limit: number, cursor: bigint | undefined) =>
+  const paymentsAfter = (filter: Filter, order: 'asc' | 'desc', limit: number, cursor: bigint | undefined) =>
     ctx.ledger
       .listPayments(ctx.db, { ...filter, order, limit, after: cursor === undefined ? undefined : cursorPoint(cursor) })
       .then((payments) => payments.map((payment) => toPaymentRecord(h, payment)))
@@ -110,16 +111,18 @@ export function horizonRoutes(ctx: SandboxContext): Router {
   const listOrStream = async (
     req: Request,
     res: express.Response,
-    recordsAfter: (order: 'asc' | 'desc', limit: number, cursor: bigint | undefined) => Promise<Array<{ paging_token: string }>>,
+    recordsAfter: (filter: Filter, order: 'asc' | 'desc', limit: number, cursor: bigint | undefined) => Promise<Array<{ paging_token: string }>>,
+    filter: Omit<Filter, 'includeFailed'> = {},
   ) => {
     const page = pageRequest(req.query)
+    const fullFilter = { ...filter, includeFailed: page.includeFailed }
     if (wantsStream(req)) {
       if (page.order === 'desc') throw badRequestProblem('order: a stream runs oldest first; order=desc cannot be streamed', 'order')
       const start = lastEventCursor(req) ?? (await cursorOf(page)) ?? 0n
-      await streamRecords(req, res, start, (cursor, limit) => recordsAfter('asc', limit, cursor), ctx.log)
+      await streamRecords(req, res, start, (cursor, limit) => recordsAfter(fullFilter, 'asc', limit, cursor), ctx.log)
       return
     }
-    res.json(pageOf(hrefOf(req), page, await recordsAfter(page.order, page.limit, await cursorOf(page))))
+    res.json(pageOf(hrefOf(req), page, await recordsAfter(fullFilter, page.order, page.limit, await cursorOf(page))))
   }
 
   /** The newest closed ledger: the one before the open one, if any has closed yet. */
@@ -163,22 +166,22 @@ export function horizonRoutes(ctx: SandboxContext): Router {
 
   router.get('/accounts/:accountId/transactions', async (req, res) => {
     const { publicKey } = await accountParam(req)
-    await listOrStream(req, res, (order, limit, cursor) => transactionsAfter(publicKey, order, limit, cursor))
+    await listOrStream(req, res, transactionsAfter, { account: publicKey })
   })
 
   // Every operation on the sandbox ledger is a payment: /operations lists the same records.
   for (const kind of ['payments', 'operations']) {
     router.get(`/accounts/:accountId/${kind}`, async (req, res) => {
       const { publicKey } = await accountParam(req)
-      await listOrStream(req, res, (order, limit, cursor) => paymentsAfter({ account: publicKey }, order, limit, cursor))
+      await listOrStream(req, res, paymentsAfter, { account: publicKey })
     })
     router.get(`/${kind}`, async (req, res) => {
-      await listOrStream(req, res, (order, limit, cursor) => paymentsAfter({}, order, limit, cursor))
+      await listOrStream(req, res, paymentsAfter)
     })
   }
 
   router.get('/transactions', async (req, res) => {
-    await listOrStream(req, res, (order, limit, cursor) => transactionsAfter(undefined, order, limit, cursor))
+    await listOrStream(req, res, transactionsAfter)
   })
 
   router.post('/transactions', readForm, async (req, res) => {
@@ -189,13 +192,16 @@ export function horizonRoutes(ctx: SandboxContext): Router {
       }
     }
     const { tx: envelopeXdr } = submitForm.parse(req.body ?? {})
+    let applied
     try {
-      const applied = await runTransaction(ctx.db, (trx) => ctx.ledger.applyEnvelope(trx, envelopeXdr))
-      res.json(toTransactionRecord(h, applied))
+      applied = await runTransaction(ctx.db, (trx) => ctx.ledger.submit(trx, envelopeXdr))
     } catch (error) {
       if (error instanceof LedgerError) throw ledgerProblem(error, envelopeXdr)
       throw error
     }
+    // Included as failed and committed so (fee charged, sequence used), yet answered 400 as on Horizon.
+    if (!applied.successful) throw failedTransactionProblem(applied)
+    res.json(toTransactionRecord(h, applied))
   })
 
   const transactionParam = async (req: Request) => {
@@ -215,7 +221,7 @@ export function horizonRoutes(ctx: SandboxContext): Router {
     router.get(`/transactions/:hash/${kind}`, async (req, res) => {
       const { hash } = await transactionParam(req)
       const page = pageRequest(req.query)
-      res.json(pageOf(hrefOf(req), page, await paymentsAfter({ txHash: hash }, page.order, page.limit, await cursorOf(page))))
+      res.json(pageOf(hrefOf(req), page, await paymentsAfter({ txHash: hash, includeFailed: true }, page.order, page.limit, await cursorOf(page))))
     })
   }
 
@@ -224,7 +230,7 @@ export function horizonRoutes(ctx: SandboxContext): Router {
     const id = String(req.params.id)
     if (!OPERATION_ID.test(id) || BigInt(id) >= 2n ** 63n) throw badRequestProblem(`id: ${id.slice(0, 64)} is not an operation id`, 'id')
     const { position, index } = cursorPoint(BigInt(id))
-    const [payment] = index < 0 ? [] : await ctx.ledger.listPayments(ctx.db, { after: { position, index: index - 1 }, order: 'asc', limit: 1 })
+    const [payment] = index < 0 ? [] : await ctx.ledger.listPayments(ctx.db, { after: { position, index: index - 1 }, order: 'asc', limit: 1, includeFailed: true })
     if (!payment || payment.txPosition !== position || payment.index !== index) throw notFoundProblem(`No operation ${id} on the sandbox ledger.`)
     res.json(toPaymentRecord(h, payment))
   })
@@ -236,7 +242,7 @@ export function horizonRoutes(ctx: SandboxContext): Router {
     const ledger = await ctx.ledger.getLedger(ctx.db, Number(text))
     // Horizon knows a ledger once it has closed; the sandbox's open ledger is not history yet.
     if (!ledger || ledger.closedAt === null) throw notFoundProblem(`Ledger ${text} has not closed on the sandbox ledger.`)
-    res.json(toLedgerRecord(h, { ...ledger, closedAt: ledger.closedAt }, await ctx.ledger.countOperations(ctx.db, ledger.sequence)))
+    res.json(toLedgerRecord(h, { ...ledger, closedAt: ledger.closedAt }, await ctx.ledger.ledgerCounts(ctx.db, ledger.sequence)))
   })
 
   router.use(horizonNotFound)

@@ -32,9 +32,17 @@ export async function refusedByLedgerAs<T>(status: 400 | 409, what: string, move
     return await move()
   } catch (error) {
     if (!(error instanceof LedgerError)) throw error
-    const codes = [error.code, ...(error.operationCodes ?? [])].join(', ')
-    throw new HttpError(status, status === 400 ? 'Bad Request' : 'Conflict', `The ledger refused ${what} (${codes}): ${error.message}`)
+    throw ledgerRefusal(status, what, error)
   }
+}
+
+/** A ledger error as an HTTP error; its cause stays the ledger error, whose failed transaction runRecordingFailures records. */
+function ledgerRefusal(status: 400 | 409, what: string, error: LedgerError): HttpError {
+  const codes = [error.code, ...(error.operationCodes ?? [])].join(', ')
+  const included = error.included ? ` The transaction ${error.included.hash} was included in a ledger as failed: its fee was charged and its sequence number used.` : ''
+  const refusal = new HttpError(status, status === 400 ? 'Bad Request' : 'Conflict', `The ledger refused ${what} (${codes}): ${error.message}.${included}`)
+  refusal.cause = error
+  return refusal
 }
 
 /** The 4xx status an error of body-parser and friends carries in `status`, if it is one. */
@@ -100,6 +108,8 @@ export function errorMiddleware(log: (line: string) => void): ErrorRequestHandle
 function toErrorBody(error: unknown, log: (line: string) => void): ErrorBody {
   if (error instanceof HttpError) return { statusCode: error.statusCode, reason: error.reason, message: error.message }
   if (error instanceof ZodError) return { statusCode: 400, reason: 'Bad Request', message: describeZodError(error) }
+  // A movement no route mapped: still the caller's request that the ledger refused, never a 500.
+  if (error instanceof LedgerError) return toErrorBody(ledgerRefusal(400, 'the request', error), log)
   // Errors raised by body-parser and friends carry a 4xx status and a type we can explain.
   const status = clientErrorStatus(error)
   if (status !== undefined) {

@@ -278,7 +278,7 @@ export const escrowOrder = z
     escrow_expires_at: isoDateTime.nullable(),
     settlement_status: z.enum(SETTLEMENT_STATUSES),
     transactions: z.array(
-      z.object({ hash: txHash, ledger: z.number().int(), appliedAt: isoDateTime, operations: z.array(ledgerOperation.pick({ from: true, to: true, asset: true, amount: true })) }),
+      z.object({ hash: txHash, ledger: z.number().int(), appliedAt: isoDateTime, successful: z.boolean(), operations: z.array(ledgerOperation.pick({ from: true, to: true, asset: true, amount: true })) }),
     ),
   })
   .describe('An escrow merchant\'s order, its custody and its ledger transactions')
@@ -299,6 +299,8 @@ export const ledgerTransaction = z.object({
   sourceAccount: accountAddress,
   sourceSequence: z.string(),
   feeCharged: z.string().describe('Stroops of XLM'),
+  successful: z.boolean().describe('False for a transaction included as failed: its fee was charged and its sequence used, nothing else'),
+  operationResults: z.array(z.string()).nullable().describe('A failed transaction\'s result per operation (op_underfunded, op_no_trust, …); null when it succeeded'),
   memoType: z.enum(['none', 'text', 'id', 'hash', 'return']),
   memo: z.string().nullable(),
   operations: z.array(ledgerOperation),
@@ -334,6 +336,7 @@ export const wallet = z.object({
   secret: z.string().describe('The wallet\'s secret seed (S…): sign with it'),
   balances: z.object({ USDC: decimalText, XLM: decimalText }),
   fundingTxId: txHash,
+  usdcTrustline: z.object({ limit: decimalText }).nullable().describe('The wallet\'s USDC trustline; null when made without one'),
   horizonUrl: z.string().describe('The sandbox\'s Horizon API, for Stellar SDK scripts'),
   networkPassphrase: z.string(),
 })

@@ -7,7 +7,7 @@ import type { PaymentRow } from '../db/schema.js'
 import { currentMerchant } from '../http/auth.js'
 import { toPaymentResource } from './payment-resource.js'
 import { getPayment } from './payment-service.js'
-import { runTransaction } from '../db/database.js'
+import { runRecordingFailures } from '../ledger/failed-transactions.js'
 
 export async function actOnPayment(
   ctx: SandboxContext,
@@ -16,6 +16,7 @@ export async function actOnPayment(
 ): Promise<Record<string, unknown>> {
   const merchant = currentMerchant(req)
   const id = String(req.params.id)
-  const payment = await runTransaction(ctx.db, async (trx) => act(trx, await getPayment(trx, merchant, id)))
+  // A customer's payment that the ledger includes as failed is recorded even though the change fails.
+  const payment = await runRecordingFailures(ctx, async (trx) => act(trx, await getPayment(trx, merchant, id)))
   return toPaymentResource(payment, ctx)
 }

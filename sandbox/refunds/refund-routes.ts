@@ -9,7 +9,7 @@ import { pageRequest } from '../validation/common.js'
 import { toRefundResource } from './refund-resource.js'
 import { createRefundBody, listRefundsQuery } from './refund-schemas.js'
 import { getRefund, listRefunds, refundPayment } from './refund-service.js'
-import { runTransaction } from '../db/database.js'
+import { runRecordingFailures } from '../ledger/failed-transactions.js'
 
 export function refundRoutes(ctx: SandboxContext): Router {
   const router = Router()
@@ -17,7 +17,7 @@ export function refundRoutes(ctx: SandboxContext): Router {
   router.post('/payments/:id/refunds', async (req, res) => {
     const merchant = currentMerchant(req)
     const body = createRefundBody.parse(req.body)
-    const { refund, payment } = await runTransaction(ctx.db, (trx) => refundPayment(ctx, trx, merchant, req.params.id, body))
+    const { refund, payment } = await runRecordingFailures(ctx, (trx) => refundPayment(ctx, trx, merchant, req.params.id, body))
     res.json(toRefundResource(refund, payment, ctx))
   })
 

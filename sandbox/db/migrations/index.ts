@@ -12,6 +12,7 @@ import * as paymentDayCounts from './2026-11-21T21-00-payment-day-counts.js'
 import * as paymentPartialIndexes from './2026-11-21T22-00-payment-partial-indexes.js'
 import * as escrowDueIndex from './2026-11-21T23-00-escrow-due-index.js'
 import * as paymentVersions from './2026-11-22T00-00-payment-versions.js'
+import * as failedTransactions from './2026-11-24T12-00-failed-transactions.js'
 
 const migrations: Record<string, Migration> = {
   '2026-11-21T13-00-initial': initial,
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-21T22-00-payment-partial-indexes': paymentPartialIndexes,
   '2026-11-21T23-00-escrow-due-index': escrowDueIndex,
   '2026-11-22T00-00-payment-versions': paymentVersions,
+  '2026-11-24T12-00-failed-transactions': failedTransactions,
 }
 
 export const migrationProvider: MigrationProvider = {
