@@ -2,6 +2,7 @@
 // Times are integer milliseconds since the epoch (UTC); money is integer smallest units
 // (pricing currency) or integer stroops (USDC, 7 decimals); JSON columns hold JSON text.
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely'
+import type { BridgeOrderStatus } from '../../src/client/types.js'
 
 export interface SandboxStateTable {
   key: string
@@ -267,12 +268,25 @@ export interface CrossChainQuotesTable {
   /** USDC stroops the bridge delivers for amount_in. */
   amount_out: number
   refund_address: string
-  /** pending until the deposit arrives; an expired quote is pending past expires_at. */
-  status: 'pending' | 'completed'
+  status: BridgeOrderStatus
+  /** The Stellar transaction that delivered the USDC. */
   deposit_tx_id: string | null
+  /** The order's deadline on the business clock. */
   expires_at: number
   created_at: number
+  /** Base units of the origin token deposited so far, decimal text. */
+  amount_deposited: string
+  /** Base units refunded to refund_address, decimal text. */
+  amount_refunded: string
+  /** JSON: [{type: 'deposit' | 'refund', hash, amount, at}] on the origin chain. */
+  origin_transactions: string
+  /** JSON: [{status, at}], every status the order went through. */
+  history: string
+  superseded_by: string | null
 }
+
+/** Declared once, with the client's types. */
+export type { BridgeOrderStatus }
 
 export interface IdempotencyKeysTable {
   merchant_id: string

@@ -155,6 +155,10 @@ export const OPERATIONS: Operation[] = [
     security: 'optional-digest', authReason: 'Unauthorized', pathParams: PAYMENT_ID, body: 'CrossChainQuoteRequest', success: ok('CrossChainQuote'), errors: [404, 409],
   },
   {
+    method: 'get', path: '/cross-chain/quotes/:quoteId', operationId: 'getCrossChainQuote', summary: 'A quote\'s bridge order: status, amounts in, out and refunded, transactions', tag: 'Payments', ...DIGEST,
+    pathParams: { quoteId: 'Quote id (qt_…)' }, success: ok('CrossChainQuote'), errors: [404],
+  },
+  {
     method: 'get', path: '/cross-chain/chains', operationId: 'listOriginChains', summary: 'Origin chains and tokens of cross-chain payments', tag: 'Payments',
     security: 'optional-digest', authReason: 'Unauthorized', success: ok('OriginChains'), errors: [],
   },

@@ -546,9 +546,44 @@ export interface CrossChainQuote {
   amountOut: string
   bridgeFeeBps: number
   refundAddress: string
+  /** The order's deadline, on the sandbox's business clock. */
   expiresAt: string
-  status: 'pending' | 'completed' | 'expired'
+  status: BridgeOrderStatus
+  /** Origin token deposited so far, and sent back to refundAddress, decimal text. */
+  amountDeposited: string
+  amountRefunded: string
+  /** USDC the bridge delivered to the payment, 7-decimal text. */
+  usdcDelivered: string
+  /** The newer quote of the same payment that replaced this one; its address stopped taking deposits. */
+  supersededBy: string | null
+  /** The Stellar transaction that delivered the USDC. */
   depositTxId?: string
+  transactions: {
+    origin: Array<{ type: 'deposit' | 'refund'; hash: string; amount: string; at: string }>
+    stellar: Array<{ type: 'delivery'; hash: string }>
+  }
+  history: Array<{ status: BridgeOrderStatus; at: string }>
+}
+
+/** A bridge order's statuses in lifecycle order: NEAR Intents' 1Click's, plus EXPIRED (deadline passed, nothing deposited). */
+export const BRIDGE_ORDER_STATUSES = [
+  'PENDING_DEPOSIT',
+  'INCOMPLETE_DEPOSIT',
+  'KNOWN_DEPOSIT_TX',
+  'PROCESSING',
+  'SUCCESS',
+  'REFUNDED',
+  'FAILED',
+  'EXPIRED',
+] as const
+export type BridgeOrderStatus = (typeof BRIDGE_ORDER_STATUSES)[number]
+
+/** Body of POST /sandbox/cross-chain/quotes/{quoteId}/deposit. */
+export interface CrossChainDepositRequest {
+  /** What the customer sent, in the origin token, decimal text (default: what the order still lacks). */
+  amountIn?: string
+  /** The simulated bridge fails the order: its deposits are refunded. */
+  fail?: boolean
 }
 
 export interface OriginChain {

@@ -33,7 +33,6 @@ describe('failed transactions are included in a ledger as on Stellar', () => {
 
   const account = async (publicKey: string) => (await sandbox.admin.ledger.accounts()).items.find((a) => a.publicKey === publicKey)!
   const sequence = async (publicKey: string) => BigInt((await server.loadAccount(publicKey)).sequence)
-  const xlm = async (publicKey: string) => (await account(publicKey)).balances.XLM
   const stroops = (decimal: string) => BigInt(decimal.replace('.', ''))
 
   /** A USDC (or XLM) payment signed by the wallet, built and submitted with the SDK. */

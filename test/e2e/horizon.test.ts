@@ -180,7 +180,7 @@ describe('Horizon API on the sandbox ledger', () => {
       expect(result.results().map((op) => op.tr().paymentResult().switch().name)).toEqual(['paymentUnderfunded'])
       expect((await sandbox.direct.payments.get(big.id)).status).toBe('open')
       // As on Stellar, a transaction whose operation fails is in the ledger, failed, its fee charged.
-      expect(result.feeCharged().toString()).toBe('100')
+      expect(xdr.TransactionResult.fromXDR(problem.extras!.result_xdr!, 'base64').feeCharged().toString()).toBe('100')
       expect(await server.transactions().transaction(tx.hash().toString('hex')).call()).toMatchObject({ successful: false })
     })
   })

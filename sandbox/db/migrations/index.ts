@@ -13,6 +13,7 @@ import * as paymentPartialIndexes from './2026-11-21T22-00-payment-partial-index
 import * as escrowDueIndex from './2026-11-21T23-00-escrow-due-index.js'
 import * as paymentVersions from './2026-11-22T00-00-payment-versions.js'
 import * as failedTransactions from './2026-11-24T12-00-failed-transactions.js'
+import * as bridgeOrders from './2026-11-24T12-30-bridge-orders.js'
 
 const migrations: Record<string, Migration> = {
   '2026-11-21T13-00-initial': initial,
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-21T23-00-escrow-due-index': escrowDueIndex,
   '2026-11-22T00-00-payment-versions': paymentVersions,
   '2026-11-24T12-00-failed-transactions': failedTransactions,
+  '2026-11-24T12-30-bridge-orders': bridgeOrders,
 }
 
 export const migrationProvider: MigrationProvider = {
