@@ -197,6 +197,7 @@ describe('the OpenAPI document', () => {
     const quote = await client.crossChain.quote(fourth.id, { originChain: 'base', originToken: 'USDC', refundAddress: `0x${'ab'.repeat(20)}` })
     expectDescribed('createCrossChainQuote', 200, quote)
     expectDescribed('simulateDeposit', 200, await client.crossChain.deposit(quote.quoteId))
+    expectDescribed('getCrossChainQuote', 200, await client.crossChain.status(quote.quoteId))
 
     const invoice = await client.invoices.create({ currency: 'EUR', line_items: [{ description: 'Work', quantity: 2, unit_price: 1500 }], tax_percentage: 21, customer: { email: 'a@example.com', name: 'Ana', address: { line1: 'Calle 1', postal_code: '28001', city: 'Madrid', country: 'ES' } } })
     expectDescribed('createInvoice', 200, invoice)
