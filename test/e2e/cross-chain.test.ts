@@ -6,6 +6,8 @@ import type { CrossChainQuote, Payment } from '../../src/client/types.js'
 import { ManualClock } from '../../sandbox/clock.js'
 import { rawRequest, ledgerSupply, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js'
 import { refusal } from '../helpers/refusal.js'
+import { waitFor } from '../helpers/wait.js'
+import { startWebhookReceiver } from '../helpers/webhook-receiver.js'
 
 type Quote = CrossChainQuote
 
@@ -198,6 +200,26 @@ describe('cross-chain quotes', () => {
     expect(error.statusCode).toBe(400)
     expect(error.message).toContain('more than one Solana transfer can carry')
     expect((await sandbox.direct.crossChain.status(solana.quoteId)).amountDeposited).toBe('0')
+  })
+
+  it('sends webhooks only where the payment itself changes: none for a held deposit, one when the delivery pays it', async () => {
+    const receiver = await startWebhookReceiver(sandbox.merchants[0]!.apiSecret)
+    try {
+      const payment = await sandbox.direct.payments.create({ amount: { value: 1000, currency: 'USD' }, description: 'Hooked', webhookUrl: receiver.url })
+      const order = (await quote(payment.id, { originChain: 'ethereum', originToken: 'USDC', refundAddress: EVM_REFUND })).json as Quote
+      await deposit(order.quoteId, { amountIn: '3' })
+      await deposit(order.quoteId)
+      const events = () => receiver.received.map((r) => JSON.parse(r.raw.toString()) as { data: { type: string; id: string; status: string } })
+      await waitFor('the paid event', () => events().some((e) => e.data.status === 'paid'))
+      // Created, then paid (settlement updates follow): nothing for the held deposit in between.
+      expect(events().slice(0, 2).map((e) => [e.data.type, e.data.id, e.data.status])).toEqual([
+        ['transaction_created', payment.id, 'open'],
+        ['transaction_updated', payment.id, 'paid'],
+      ])
+      expect(events().filter((e) => e.data.status !== 'paid')).toHaveLength(1)
+    } finally {
+      await receiver.close()
+    }
   })
 
   it("answers a quote's status to its merchant only", async () => {
