@@ -85,6 +85,10 @@ export interface LedgerTransactionsTable {
   successful: Generated<number>
   /** A failed transaction's operation result codes (JSON array); null when it succeeded. */
   operation_results: string | null
+  /** What it changed, a TransactionMeta in base64 XDR; null if applied before the sandbox kept it. */
+  result_meta_xdr: string | null
+  /** What its fee changed, LedgerEntryChanges in base64 XDR; null as result_meta_xdr. */
+  fee_meta_xdr: string | null
 }
 
 export type LedgerAssetCode = 'USDC' | 'XLM'

@@ -60,6 +60,8 @@ export const pageQuery = z.strictObject({
   limit: queryInteger(1, MAX_LIMIT).optional(),
   // Transactions included as failed, and their operations, are listed only when asked for.
   include_failed: z.enum(['true', 'false'], { message: 'must be true or false' }).optional(),
+  // Payments and operations embed their transaction's record on request, as on Horizon.
+  join: z.enum(['transactions'], { message: 'must be transactions' }).optional(),
   ...SDK_MARKERS,
 })
 
@@ -69,11 +71,19 @@ export interface PageRequest {
   order: 'asc' | 'desc'
   limit: number
   includeFailed: boolean
+  /** join=transactions: each operation carries its transaction's record. */
+  joinTransactions: boolean
 }
 
-export function pageRequest(query: unknown): PageRequest {
-  const parsed = pageQuery.parse(query)
-  return { cursor: parsed.cursor, order: parsed.order ?? 'asc', limit: parsed.limit ?? DEFAULT_LIMIT, includeFailed: parsed.include_failed === 'true' }
+export function pageRequest(query: unknown, schema: z.ZodType<z.infer<typeof pageQuery>> = pageQuery): PageRequest {
+  const parsed = schema.parse(query)
+  return {
+    cursor: parsed.cursor,
+    order: parsed.order ?? 'asc',
+    limit: parsed.limit ?? DEFAULT_LIMIT,
+    includeFailed: parsed.include_failed === 'true',
+    joinTransactions: parsed.join === 'transactions',
+  }
 }
 
 /** A page as Horizon sends it: `_embedded.records`, and links to itself and the pages either side. */

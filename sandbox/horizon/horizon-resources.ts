@@ -64,6 +64,7 @@ export function toAccountRecord(h: HorizonContext, account: LedgerAccount, activ
       transactions: templated(`${self}/transactions${PAGING}`),
       operations: templated(`${self}/operations${PAGING}`),
       payments: templated(`${self}/payments${PAGING}`),
+      effects: templated(`${self}/effects${PAGING}`),
       // The SDK's memo-required check (SEP-29) reads data through this link's record field.
       data: templated(`${self}/data/{key}`),
     },
@@ -112,6 +113,7 @@ export function toTransactionRecord(h: HorizonContext, tx: LedgerTransaction) {
       ledger: href(`${h.baseUrl}/ledgers/${tx.ledgerSequence}`),
       operations: templated(`${self}/operations${PAGING}`),
       payments: templated(`${self}/payments${PAGING}`),
+      effects: templated(`${self}/effects${PAGING}`),
       precedes: href(`${h.baseUrl}/transactions?order=asc&cursor=${token}`),
       succeeds: href(`${h.baseUrl}/transactions?order=desc&cursor=${token}`),
       transaction: href(self),
@@ -130,6 +132,8 @@ export function toTransactionRecord(h: HorizonContext, tx: LedgerTransaction) {
     operation_count: envelope.operations.length,
     envelope_xdr: tx.envelopeXdr,
     result_xdr: appliedResultXdr(tx.feeCharged, envelope.operations.length, tx.operationResults),
+    ...(tx.resultMetaXdr === null ? {} : { result_meta_xdr: tx.resultMetaXdr }),
+    ...(tx.feeMetaXdr === null ? {} : { fee_meta_xdr: tx.feeMetaXdr }),
     memo_type: tx.memoType,
     ...memo,
     ...memoBytes,
@@ -140,7 +144,7 @@ export function toTransactionRecord(h: HorizonContext, tx: LedgerTransaction) {
   }
 }
 
-function assetFields(h: HorizonContext, asset: 'USDC' | 'XLM') {
+export function assetFields(h: HorizonContext, asset: 'USDC' | 'XLM') {
   return asset === 'XLM'
     ? { asset_type: 'native' }
     : { asset_type: 'credit_alphanum4', asset_code: USDC_ASSET_CODE, asset_issuer: h.usdcIssuer }
@@ -153,6 +157,7 @@ export function toPaymentRecord(h: HorizonContext, payment: LedgerPayment) {
     _links: {
       self: href(`${h.baseUrl}/operations/${id}`),
       transaction: href(`${h.baseUrl}/transactions/${payment.txHash}`),
+      effects: href(`${h.baseUrl}/operations/${id}/effects`),
       precedes: href(`${h.baseUrl}/payments?order=asc&cursor=${id}`),
       succeeds: href(`${h.baseUrl}/payments?order=desc&cursor=${id}`),
     },
@@ -182,7 +187,13 @@ export const ledgerHash = (networkPassphrase: string, sequence: number): string 
 export function toLedgerRecord(h: HorizonContext, ledger: LedgerInfo & { closedAt: number }, counts: { operations: number; failedTransactions: number }) {
   const self = `${h.baseUrl}/ledgers/${ledger.sequence}`
   return {
-    _links: { self: href(self) },
+    _links: {
+      self: href(self),
+      transactions: templated(`${self}/transactions${PAGING}`),
+      operations: templated(`${self}/operations${PAGING}`),
+      payments: templated(`${self}/payments${PAGING}`),
+      effects: templated(`${self}/effects${PAGING}`),
+    },
     id: ledgerHash(h.networkPassphrase, ledger.sequence),
     paging_token: (BigInt(ledger.sequence) << 32n).toString(),
     hash: ledgerHash(h.networkPassphrase, ledger.sequence),

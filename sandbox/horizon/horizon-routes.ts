@@ -13,6 +13,7 @@ import {
   cursorPoint,
   nowCursor,
   pageOf,
+  pageQuery,
   pageRequest,
   recordQuery,
   transactionCursorPosition,
@@ -31,6 +32,7 @@ import {
   type AccountActivity,
   type HorizonContext,
 } from './horizon-resources.js'
+import { compareEffects, effectCursor, effectKey, effectPointOf, effectsOf, parseEffectCursor, paymentsFrom, toEffectRecord, type EffectPoint } from './horizon-effects.js'
 import { lastEventCursor, streamRecords } from './horizon-stream.js'
 import { runTransaction } from '../db/database.js'
 
@@ -49,6 +51,9 @@ export const submitForm = z.strictObject({
 
 // Horizon takes the envelope as a form field; parameterLimit keeps a body of many fields cheap to refuse.
 const readForm = express.urlencoded({ extended: false, limit: MAX_BODY_BYTES, parameterLimit: 10 })
+
+/** Effects page by their own tokens, "<operation id>-<order>". */
+const effectsPageQuery = pageQuery.extend({ cursor: effectCursor.optional() })
 
 const wantsStream = (req: Request): boolean => req.get('accept')?.includes('text/event-stream') ?? false
 
@@ -96,16 +101,52 @@ export function horizonRoutes(ctx: SandboxContext): Router {
     return page.order === 'desc' ? undefined : nowCursor(await ctx.ledger.lastPosition(ctx.db))
   }
 
-  type Filter = { account?: string; txHash?: string; includeFailed: boolean }
-  const transactionsAfter = ({ account, includeFailed }: Filter, order: 'asc' | 'desc', limit: number, cursor: bigint | undefined) =>
+  /** What a list holds: an account's, a transaction's or a ledger's records; failed ones; with their transactions. */
+  type Filter = { account?: string; txHash?: string; ledger?: number; includeFailed: boolean; joinTransactions?: boolean }
+  const transactionsAfter = ({ account, ledger, includeFailed }: Filter, order: 'asc' | 'desc', limit: number, cursor: bigint | undefined) =>
     ctx.ledger
-      .listTransactions(ctx.db, { account, includeFailed, order, limit, after: cursor === undefined ? undefined : transactionCursorPosition(cursor, order) })
+      .listTransactions(ctx.db, { account, ledger, includeFailed, order, limit, after: cursor === undefined ? undefined : transactionCursorPosition(cursor, order) })
       .then((transactions) => transactions.map((tx) => toTransactionRecord(h, tx)))
 
-  const paymentsAfter = (filter: Filter, order: 'asc' | 'desc', limit: number, cursor: bigint | undefined) =>
-    ctx.ledger
-      .listPayments(ctx.db, { ...filter, order, limit, after: cursor === undefined ? undefined : cursorPoint(cursor) })
-      .then((payments) => payments.map((payment) => toPaymentRecord(h, payment)))
+  const paymentsAfter = async ({ joinTransactions, ...filter }: Filter, order: 'asc' | 'desc', limit: number, cursor: bigint | undefined) => {
+    const payments = await ctx.ledger.listPayments(ctx.db, { ...filter, order, limit, after: cursor === undefined ? undefined : cursorPoint(cursor) })
+    if (!joinTransactions) return payments.map((payment) => toPaymentRecord(h, payment))
+    // join=transactions: each operation embeds its transaction's record, read once per transaction.
+    const hashes = [...new Set(payments.map((payment) => payment.txHash))]
+    const transactions = new Map(await Promise.all(hashes.map(async (hash) => [hash, toTransactionRecord(h, (await ctx.ledger.getTransaction(ctx.db, hash))!)] as const)))
+    return payments.map((payment) => ({ ...toPaymentRecord(h, payment), transaction: transactions.get(payment.txHash)! }))
+  }
+
+  /** Effects past a cursor: the payments from the cursor's operation on, each giving its two effects. */
+  const effectsAfter = async ({ account, txHash, ledger }: Filter, order: 'asc' | 'desc', limit: number, cursor: EffectPoint | undefined) => {
+    // Each payment gives at least one effect of any account it involves: limit + 1 payments are enough.
+    const payments = await ctx.ledger.listPayments(ctx.db, { account, txHash, ledger, order, limit: limit + 1, after: paymentsFrom(cursor, order) })
+    return payments
+      .flatMap((payment) => (order === 'asc' ? effectsOf(payment) : effectsOf(payment).reverse()))
+      .filter((effect) => account === undefined || effect.account === account)
+      .filter((effect) => cursor === undefined || (order === 'asc' ? compareEffects(effect.point, cursor) > 0 : compareEffects(effect.point, cursor) < 0))
+      .slice(0, limit)
+      .map((effect) => toEffectRecord(h, effect))
+  }
+
+  /** A page of effects, or with Accept: text/event-stream, a stream of them from the cursor on. */
+  const effectsListOrStream = async (req: Request, res: express.Response, filter: Omit<Filter, 'includeFailed'> = {}) => {
+    const page = pageRequest(req.query, effectsPageQuery)
+    const full = { ...filter, includeFailed: false }
+    const lastPosition = () => ctx.ledger.lastPosition(ctx.db)
+    // Newest first from now is simply newest first.
+    const cursor = page.cursor === undefined || (page.cursor === 'now' && page.order === 'desc') ? undefined : await parseEffectCursor(page.cursor, lastPosition)
+    if (wantsStream(req)) {
+      if (page.order === 'desc') throw badRequestProblem('order: a stream runs oldest first; order=desc cannot be streamed', 'order')
+      const resumed = req.get('last-event-id')
+      const start = resumed !== undefined && /^\d{1,19}-\d{1,10}$/.test(resumed) ? await parseEffectCursor(resumed, lastPosition) : (cursor ?? { operation: 0n, order: 0 })
+      const recordsAfter = (key: bigint, limit: number) => effectsAfter(full, 'asc', limit, effectPointOf(key))
+      const keyOf = (record: { paging_token: string }) => effectKey(parseEffectCursor(record.paging_token, lastPosition) as EffectPoint)
+      await streamRecords(req, res, effectKey(start), recordsAfter, ctx.log, keyOf)
+      return
+    }
+    res.json(pageOf(hrefOf(req), page, await effectsAfter(full, page.order, page.limit, cursor)))
+  }
 
   /** A list of transactions or payments: a page, or with Accept: text/event-stream, a stream from the cursor on. */
   const listOrStream = async (
@@ -115,7 +156,7 @@ export function horizonRoutes(ctx: SandboxContext): Router {
     filter: Omit<Filter, 'includeFailed'> = {},
   ) => {
     const page = pageRequest(req.query)
-    const fullFilter = { ...filter, includeFailed: page.includeFailed }
+    const fullFilter = { ...filter, includeFailed: page.includeFailed, joinTransactions: page.joinTransactions }
     if (wantsStream(req)) {
       if (page.order === 'desc') throw badRequestProblem('order: a stream runs oldest first; order=desc cannot be streamed', 'order')
       const start = lastEventCursor(req) ?? (await cursorOf(page)) ?? 0n
@@ -184,6 +225,15 @@ export function horizonRoutes(ctx: SandboxContext): Router {
     await listOrStream(req, res, transactionsAfter)
   })
 
+  router.get('/effects', async (req, res) => {
+    await effectsListOrStream(req, res)
+  })
+
+  router.get('/accounts/:accountId/effects', async (req, res) => {
+    const { publicKey } = await accountParam(req)
+    await effectsListOrStream(req, res, { account: publicKey })
+  })
+
   router.post('/transactions', readForm, async (req, res) => {
     if (req.body === undefined) {
       const hasBody = Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding') !== undefined
@@ -221,28 +271,72 @@ export function horizonRoutes(ctx: SandboxContext): Router {
     router.get(`/transactions/:hash/${kind}`, async (req, res) => {
       const { hash } = await transactionParam(req)
       const page = pageRequest(req.query)
-      res.json(pageOf(hrefOf(req), page, await paymentsAfter({ txHash: hash, includeFailed: true }, page.order, page.limit, await cursorOf(page))))
+      const filter = { txHash: hash, includeFailed: true, joinTransactions: page.joinTransactions }
+      res.json(pageOf(hrefOf(req), page, await paymentsAfter(filter, page.order, page.limit, await cursorOf(page))))
     })
   }
 
-  router.get('/operations/:id', async (req, res) => {
-    recordQuery.parse(req.query)
+  router.get('/transactions/:hash/effects', async (req, res) => {
+    const { hash } = await transactionParam(req)
+    await effectsListOrStream(req, res, { txHash: hash })
+  })
+
+  const operationParam = async (req: Request) => {
     const id = String(req.params.id)
     if (!OPERATION_ID.test(id) || BigInt(id) >= 2n ** 63n) throw badRequestProblem(`id: ${id.slice(0, 64)} is not an operation id`, 'id')
     const { position, index } = cursorPoint(BigInt(id))
     const [payment] = index < 0 ? [] : await ctx.ledger.listPayments(ctx.db, { after: { position, index: index - 1 }, order: 'asc', limit: 1, includeFailed: true })
     if (!payment || payment.txPosition !== position || payment.index !== index) throw notFoundProblem(`No operation ${id} on the sandbox ledger.`)
-    res.json(toPaymentRecord(h, payment))
+    return payment
+  }
+
+  router.get('/operations/:id', async (req, res) => {
+    recordQuery.parse(req.query)
+    res.json(toPaymentRecord(h, await operationParam(req)))
   })
 
-  router.get('/ledgers/:sequence', async (req, res) => {
-    recordQuery.parse(req.query)
+  router.get('/operations/:id/effects', async (req, res) => {
+    const payment = await operationParam(req)
+    const page = pageRequest(req.query, effectsPageQuery)
+    const cursor = page.cursor === undefined || page.cursor === 'now' ? undefined : await parseEffectCursor(page.cursor, () => ctx.ledger.lastPosition(ctx.db))
+    // A failed transaction's operation has no effects.
+    const effects = (payment.transactionSuccessful ? effectsOf(payment) : [])
+      .filter((effect) => cursor === undefined || (page.order === 'asc' ? compareEffects(effect.point, cursor) > 0 : compareEffects(effect.point, cursor) < 0))
+      .sort((a, b) => (page.order === 'asc' ? 1 : -1) * compareEffects(a.point, b.point))
+      .slice(0, page.limit)
+    res.json(pageOf(hrefOf(req), page, effects.map((effect) => toEffectRecord(h, effect))))
+  })
+
+  /** A closed ledger: Horizon knows a ledger once it has closed; the sandbox's open ledger is not history yet. */
+  const ledgerParam = async (req: Request) => {
     const text = String(req.params.sequence)
     if (!LEDGER_SEQUENCE.test(text) || Number(text) > 0xffff_ffff) throw badRequestProblem(`sequence: ${text.slice(0, 64)} is not a ledger sequence`, 'sequence')
     const ledger = await ctx.ledger.getLedger(ctx.db, Number(text))
-    // Horizon knows a ledger once it has closed; the sandbox's open ledger is not history yet.
     if (!ledger || ledger.closedAt === null) throw notFoundProblem(`Ledger ${text} has not closed on the sandbox ledger.`)
-    res.json(toLedgerRecord(h, { ...ledger, closedAt: ledger.closedAt }, await ctx.ledger.ledgerCounts(ctx.db, ledger.sequence)))
+    return { ...ledger, closedAt: ledger.closedAt }
+  }
+
+  router.get('/ledgers/:sequence', async (req, res) => {
+    recordQuery.parse(req.query)
+    const ledger = await ledgerParam(req)
+    res.json(toLedgerRecord(h, ledger, await ctx.ledger.ledgerCounts(ctx.db, ledger.sequence)))
+  })
+
+  router.get('/ledgers/:sequence/transactions', async (req, res) => {
+    const { sequence } = await ledgerParam(req)
+    await listOrStream(req, res, transactionsAfter, { ledger: sequence })
+  })
+
+  for (const kind of ['payments', 'operations']) {
+    router.get(`/ledgers/:sequence/${kind}`, async (req, res) => {
+      const { sequence } = await ledgerParam(req)
+      await listOrStream(req, res, paymentsAfter, { ledger: sequence })
+    })
+  }
+
+  router.get('/ledgers/:sequence/effects', async (req, res) => {
+    const { sequence } = await ledgerParam(req)
+    await effectsListOrStream(req, res, { ledger: sequence })
   })
 
   router.use(horizonNotFound)

@@ -24,7 +24,15 @@ export function lastEventCursor(req: Request): bigint | undefined {
  * Streams the records after `start` until the client goes away (or the sandbox stops, which
  * ends every marked stream).
  */
-export async function streamRecords(req: Request, res: Response, start: bigint, recordsAfter: RecordsAfter, log: (line: string) => void): Promise<void> {
+export async function streamRecords(
+  req: Request,
+  res: Response,
+  start: bigint,
+  recordsAfter: RecordsAfter,
+  log: (line: string) => void,
+  /** A record's position as a cursor: its paging token, unless that is not a number (effects). */
+  cursorOf: (record: { paging_token: string }) => bigint = (record) => BigInt(record.paging_token),
+): Promise<void> {
   let cursor = start
   let closed = false
   let timer: NodeJS.Timeout | undefined
@@ -45,7 +53,7 @@ export async function streamRecords(req: Request, res: Response, start: bigint, 
         for (const record of records) {
           if (closed) return
           session.push(record, 'message', record.paging_token)
-          cursor = BigInt(record.paging_token)
+          cursor = cursorOf(record)
         }
         if (records.length < BATCH) break
       }

@@ -105,6 +105,8 @@ export interface TransactionRowQuery {
   account?: string
   /** Only transactions after this position in the given order (a paging cursor). */
   after?: number
+  /** Only transactions of this ledger. */
+  ledger?: number
   order: 'asc' | 'desc'
   limit: number
   /** Transactions included as failed too. */
@@ -127,6 +129,7 @@ export function listTransactionRows(db: Kysely<Database>, query: TransactionRowQ
   }
   if (after !== undefined) select = select.where('position', query.order === 'asc' ? '>' : '<', after)
   if (!query.includeFailed) select = select.where('successful', '=', 1)
+  if (query.ledger !== undefined) select = select.where('ledger_sequence', '=', query.ledger)
   return select.orderBy('position', query.order).limit(query.limit).execute()
 }
 
@@ -165,6 +168,8 @@ export interface OperationRowQuery {
   account?: string
   /** Only this transaction's operations. */
   txHash?: string
+  /** Only operations of this ledger's transactions. */
+  ledger?: number
   /** Only operations past this one (transaction position, operation index) in the given order. */
   after?: { position: number; index: number }
   order: 'asc' | 'desc'
@@ -182,6 +187,7 @@ export function listOperationRows(db: Kysely<Database>, query: OperationRowQuery
     .select(['tx.ledger_sequence', 'tx.applied_at', 'tx.source_account', 'tx.successful'])
   const { account, txHash, after } = query
   if (!query.includeFailed) select = select.where('tx.successful', '=', 1)
+  if (query.ledger !== undefined) select = select.where('tx.ledger_sequence', '=', query.ledger)
   if (account !== undefined) select = select.where((eb) => eb.or([eb('op.from_account', '=', account), eb('op.to_account', '=', account)]))
   if (txHash !== undefined) select = select.where('op.tx_hash', '=', txHash)
   if (after !== undefined) {

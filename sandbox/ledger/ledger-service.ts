@@ -26,6 +26,7 @@ import type {
   LedgerTransactionRow,
 } from '../db/schema.js'
 import { readState } from '../state/sandbox-state.js'
+import { transactionMeta, type BalanceChange, type EntryAccount } from './transaction-meta.js'
 import { SANDBOX_NETWORK_PASSPHRASE, USDC_ASSET_CODE } from './ledger-accounts.js'
 import { LedgerError, LedgerInvariantError, type OperationResultCode } from './ledger-errors.js'
 import {
@@ -145,6 +146,9 @@ export interface LedgerTransaction {
   successful: boolean
   /** A failed transaction's result per operation; null when it succeeded (all op_success). */
   operationResults: OperationResultCode[] | null
+  /** What it changed (TransactionMeta) and what its fee changed (LedgerEntryChanges), base64 XDR; null if applied before the sandbox kept them. */
+  resultMetaXdr: string | null
+  feeMetaXdr: string | null
 }
 
 export interface LedgerInfo {
@@ -170,6 +174,8 @@ export interface TransactionListQuery {
   order?: 'asc' | 'desc'
   /** Transactions included as failed too (default: successful ones only, as on Horizon). */
   includeFailed?: boolean
+  /** Only transactions of this ledger. */
+  ledger?: number
 }
 
 export interface PaymentListQuery {
@@ -185,6 +191,8 @@ export interface PaymentListQuery {
   order?: 'asc' | 'desc'
   /** Operations of transactions included as failed too (default: successful ones only). */
   includeFailed?: boolean
+  /** Only operations of this ledger's transactions. */
+  ledger?: number
 }
 
 /** One payment operation as a history of payments shows it: with its transaction's identity. */
@@ -238,6 +246,9 @@ interface Evaluation {
   sourceXlmAfterFee: bigint
   openLedger: LedgerLedgerRow | undefined
   operations: LedgerOperation[]
+  /** Per operation, the balances it changed (for the transaction's meta). */
+  changes: BalanceChange[][]
+  usdcIssuer: string | undefined
   /** Set when an operation failed as it was applied: the transaction is included as failed. */
   failure: LedgerError | undefined
 }
@@ -392,7 +403,7 @@ export class LedgerService {
     source.sequence = BigInt(tx.sequence)
     const sourceXlmAfterFee = source.xlm
     const hash = signatures.hash.toString('hex')
-    const { operations, results } = applyOperations(tx, state)
+    const { operations, results, changes } = applyOperations(tx, state)
     const failed = results.find((code) => code !== 'op_success')
     const failure =
       failed === undefined
@@ -401,7 +412,7 @@ export class LedgerService {
             envelopeXdr: tx.toEnvelope().toXDR('base64'),
             hash,
           })
-    return { tx, hash, sourceId, accounts, fee, sourceXlmAfterFee, openLedger, operations, failure }
+    return { tx, hash, sourceId, accounts, fee, sourceXlmAfterFee, openLedger, operations, changes, usdcIssuer, failure }
   }
 
   /** Writes an evaluated transaction: all of it, or for a failed one its fee and sequence only. */
@@ -426,6 +437,17 @@ export class LedgerService {
       fee_pool: (BigInt(ledger.fee_pool) + fee).toString(),
     })
     const position = await nextTransactionPosition(db)
+    const source = accounts.get(sourceId)!
+    const { feeMetaXdr, resultMetaXdr } = transactionMeta({
+      ledger: ledger.sequence,
+      usdcIssuer: evaluation.usdcIssuer,
+      source: entryAccount(source, { xlm: BigInt(source.row.xlm_balance), sequence: BigInt(source.row.sequence) }),
+      fee,
+      newSequence: source.sequence,
+      accounts: new Map([...accounts].map(([id, account]) => [id, entryAccount(account)])),
+      // A failed transaction's operations changed nothing.
+      operations: failure ? [] : evaluation.changes,
+    })
     const row: LedgerTransactionRow = {
       hash,
       position,
@@ -438,6 +460,8 @@ export class LedgerService {
       applied_at: now,
       successful: failure ? 0 : 1,
       operation_results: failure ? JSON.stringify(failure.operationCodes) : null,
+      result_meta_xdr: resultMetaXdr,
+      fee_meta_xdr: feeMetaXdr,
     }
     const operationRows: LedgerOperationRow[] = evaluation.operations.map((op) => ({
       tx_hash: hash,
@@ -529,7 +553,14 @@ export class LedgerService {
 
   async listTransactions(db: Kysely<Database>, query: TransactionListQuery = {}): Promise<LedgerTransaction[]> {
     const limit = Math.min(Math.max(Math.trunc(query.limit ?? 10), 1), MAX_TRANSACTIONS_PAGE)
-    const rows = await listTransactionRows(db, { account: query.account, after: query.after, order: query.order ?? 'asc', limit, includeFailed: query.includeFailed ?? false })
+    const rows = await listTransactionRows(db, {
+      account: query.account,
+      ledger: query.ledger,
+      after: query.after,
+      order: query.order ?? 'asc',
+      limit,
+      includeFailed: query.includeFailed ?? false,
+    })
     const operations = groupBy(await findOperationsOf(db, rows.map((row) => row.hash)), (op) => op.tx_hash)
     return rows.map((row) => toLedgerTransaction(row, operations.get(row.hash) ?? []))
   }
@@ -762,9 +793,13 @@ function validateOperations(tx: Transaction, state: OperationState): void {
  * every operation gets a result, and one that fails changes nothing (the caller then discards
  * all but the fee). An operation with an asset the sandbox does not know has no operation row.
  */
-function applyOperations(tx: Transaction, state: OperationState): { operations: LedgerOperation[]; results: OperationResultCode[] } {
+function applyOperations(
+  tx: Transaction,
+  state: OperationState,
+): { operations: LedgerOperation[]; results: OperationResultCode[]; changes: BalanceChange[][] } {
   const results: OperationResultCode[] = []
   const operations: LedgerOperation[] = []
+  const changes: BalanceChange[][] = []
   for (const [index, op] of tx.operations.entries()) {
     if (op.type !== 'payment') throw new Error('validateOperations lets payments only through')
     const amount = parseDecimal(op.amount, USDC_SCALE)!
@@ -776,17 +811,19 @@ function applyOperations(tx: Transaction, state: OperationState): { operations: 
     if (asset) operations.push({ index, type: 'payment', from: fromId, to: toId, asset, amount })
     const code = paymentResult(from, fromId, to, toId, asset, amount, state.usdcIssuer)
     results.push(code)
-    if (code !== 'op_success' || !to || !asset) continue
-    if (asset === 'XLM') {
-      from.xlm -= amount
-      to.xlm += amount
-    } else {
-      // The issuer mints by paying and burns by being paid: its balance is minus what circulates.
-      from.usdc -= amount
-      to.usdc += amount
+    if (code !== 'op_success' || !to || !asset) {
+      changes.push([])
+      continue
     }
+    const balance = asset === 'XLM' ? 'xlm' : 'usdc'
+    const parties = [...new Map([[fromId, from], [toId, to]]).entries()]
+    const before = parties.map(([, account]) => account[balance])
+    // The issuer mints by paying and burns by being paid: its USDC balance is minus what circulates.
+    from[balance] -= amount
+    to[balance] += amount
+    changes.push(parties.map(([id, account], i) => ({ account: id, asset, before: before[i]!, after: account[balance] })))
   }
-  return { operations, results }
+  return { operations, results, changes }
 }
 
 /** A payment's result, in stellar-core's order: the destination's side first, then the source's. */
@@ -860,6 +897,17 @@ function memoColumns(memo: Memo): { memo_type: LedgerMemoType; memo: string | nu
   }
 }
 
+/** A working account as its ledger entries show it (optionally as it was: XLM and sequence). */
+function entryAccount(account: WorkingAccount, as?: { xlm: bigint; sequence: bigint }): EntryAccount {
+  return {
+    publicKey: account.row.public_key,
+    xlm: as?.xlm ?? account.xlm,
+    sequence: as?.sequence ?? account.sequence,
+    usdc: account.usdc,
+    usdcLimit: account.trustsUsdc ? account.usdcLimit : null,
+  }
+}
+
 function toWorkingAccount(row: LedgerAccountRow): WorkingAccount {
   return {
     row,
@@ -909,6 +957,8 @@ function toLedgerTransaction(row: LedgerTransactionRow, operations: LedgerOperat
     appliedAt: row.applied_at,
     successful: row.successful === 1,
     operationResults: row.operation_results === null ? null : (JSON.parse(row.operation_results) as OperationResultCode[]),
+    resultMetaXdr: row.result_meta_xdr,
+    feeMetaXdr: row.fee_meta_xdr,
   }
 }
 
