@@ -4,7 +4,7 @@
 // digits. Only successful transactions have effects.
 import { z } from 'zod'
 import type { LedgerPayment } from '../ledger/ledger-service.js'
-import { cursorPoint, nowCursor, operationId } from './horizon-paging.js'
+import { cursorPoint, nowCursor, operationId, pageQuery } from './horizon-paging.js'
 import { assetFields, horizonTime, type HorizonContext } from './horizon-resources.js'
 import { USDC_SCALE, formatDecimal } from '../../src/money.js'
 
@@ -28,6 +28,9 @@ export interface LedgerEffect {
 export const effectCursor = z
   .string()
   .regex(/^(now|\d{1,19}(-\d{1,10})?)$/, { message: 'must be "now" or an effect paging token (<operation id>-<order>)' })
+
+/** Effects page by their own tokens, "<operation id>-<order>". */
+export const effectsPageQuery = pageQuery.extend({ cursor: effectCursor.optional() })
 
 /** The point a cursor stands for; a plain token is before the effects of its operation. "now" needs the last position. */
 export function parseEffectCursor(text: string, lastPosition: () => Promise<number>): Promise<EffectPoint> | EffectPoint {

@@ -13,7 +13,6 @@ import {
   cursorPoint,
   nowCursor,
   pageOf,
-  pageQuery,
   pageRequest,
   recordQuery,
   transactionCursorPosition,
@@ -32,7 +31,7 @@ import {
   type AccountActivity,
   type HorizonContext,
 } from './horizon-resources.js'
-import { compareEffects, effectCursor, effectKey, effectPointOf, effectsOf, parseEffectCursor, paymentsFrom, toEffectRecord, type EffectPoint } from './horizon-effects.js'
+import { compareEffects, effectKey, effectsPageQuery, effectPointOf, effectsOf, parseEffectCursor, paymentsFrom, toEffectRecord, type EffectPoint } from './horizon-effects.js'
 import { lastEventCursor, streamRecords } from './horizon-stream.js'
 import { runTransaction } from '../db/database.js'
 
@@ -51,9 +50,6 @@ export const submitForm = z.strictObject({
 
 // Horizon takes the envelope as a form field; parameterLimit keeps a body of many fields cheap to refuse.
 const readForm = express.urlencoded({ extended: false, limit: MAX_BODY_BYTES, parameterLimit: 10 })
-
-/** Effects page by their own tokens, "<operation id>-<order>". */
-const effectsPageQuery = pageQuery.extend({ cursor: effectCursor.optional() })
 
 const wantsStream = (req: Request): boolean => req.get('accept')?.includes('text/event-stream') ?? false
 

@@ -290,6 +290,7 @@ describe('the OpenAPI document', () => {
     expectDescribed('horizonGetTransaction', 200, (await rawRequest(sandbox.url, { method: 'GET', path: `/horizon/transactions/${hash}` })).json)
     expectDescribed('horizonTransactionPayments', 200, (await rawRequest(sandbox.url, { method: 'GET', path: `/horizon/transactions/${hash}/payments` })).json)
     expectDescribed('horizonPayments', 200, (await rawRequest(sandbox.url, { method: 'GET', path: '/horizon/payments?limit=2' })).json)
+    expectDescribed('horizonAccountEffects', 200, (await rawRequest(sandbox.url, { method: 'GET', path: `/horizon/accounts/${wallet.publicKey}/effects` })).json)
     const missing = await rawRequest(sandbox.url, { method: 'GET', path: `/horizon/transactions/${'0'.repeat(64)}` })
     expect(missing.status).toBe(404)
     expectDescribed('horizonGetTransaction', 404, missing.json)
@@ -317,7 +318,7 @@ describe('the OpenAPI document', () => {
       ),
     )
     // Resetting would replace the state under the other tests; the rest are Horizon variants of checked operations.
-    const unchecked = ['resetSandbox', 'horizonFeeStats', 'horizonAccountPayments', 'horizonAccountOperations', 'horizonOperations', 'horizonTransactions', 'horizonSubmitTransaction', 'horizonTransactionOperations', 'horizonGetOperation', 'horizonGetLedger']
+    const unchecked = ['resetSandbox', 'horizonFeeStats', 'horizonAccountPayments', 'horizonAccountOperations', 'horizonOperations', 'horizonTransactions', 'horizonSubmitTransaction', 'horizonTransactionOperations', 'horizonGetOperation', 'horizonGetLedger', 'horizonLedgerTransactions', 'horizonLedgerPayments', 'horizonLedgerOperations', 'horizonEffects', 'horizonTransactionEffects', 'horizonOperationEffects', 'horizonLedgerEffects']
     expect(json.filter((id) => !covered.has(id)).sort()).toEqual(unchecked.sort())
   })
 })
