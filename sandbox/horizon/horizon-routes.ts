@@ -85,7 +85,8 @@ export function horizonRoutes(ctx: SandboxContext): Router {
   }
 
   const activityOf = async (account: LedgerAccount): Promise<AccountActivity> => {
-    const [last] = await ctx.ledger.listTransactions(ctx.db, { account: account.publicKey, order: 'desc', limit: 1 })
+    // A failed transaction modified the account too: its fee and sequence number.
+    const [last] = await ctx.ledger.listTransactions(ctx.db, { account: account.publicKey, order: 'desc', limit: 1, includeFailed: true })
     return last ? { ledger: last.ledgerSequence, at: last.appliedAt } : { ledger: creationLedger(account), at: account.createdAt }
   }
 

@@ -408,7 +408,7 @@ export class LedgerService {
     const failure =
       failed === undefined
         ? undefined
-        : new LedgerError('tx_failed', results.flatMap((code, index) => (code === 'op_success' ? [] : [`Operation ${index}: ${failureText(code, operations[index])}`])).join('; '), results, {
+        : new LedgerError('tx_failed', results.flatMap((code, index) => (code === 'op_success' ? [] : [`Operation ${index}: ${failureText(code, operations.find((op) => op.index === index))}`])).join('; '), results, {
             envelopeXdr: tx.toEnvelope().toXDR('base64'),
             hash,
           })
