@@ -3,7 +3,7 @@
 // sequence number used, then each operation's account and trustline changes), built with the
 // SDK's xdr classes. A USDC change of the issuer has no entry: the issuer holds no trustline to
 // its own asset.
-import { Asset, Keypair, xdr } from '@stellar/stellar-sdk'
+import { Asset, StrKey, xdr } from '@stellar/stellar-sdk'
 import { USDC_ASSET_CODE } from './ledger-accounts.js'
 
 /** An account as an entry shows it. */
@@ -24,7 +24,8 @@ export interface BalanceChange {
   after: bigint
 }
 
-const accountId = (publicKey: string) => Keypair.fromPublicKey(publicKey).xdrAccountId()
+// Straight from the address's bytes: a Keypair would also set up an ed25519 key it never uses.
+const accountId = (publicKey: string) => xdr.PublicKey.publicKeyTypeEd25519(StrKey.decodeEd25519PublicKey(publicKey))
 const int64 = (value: bigint) => xdr.Int64.fromString(value.toString())
 /** TrustLineFlags.AUTHORIZED_FLAG: every sandbox trustline is authorized. */
 const AUTHORIZED = 1
