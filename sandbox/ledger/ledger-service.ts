@@ -479,7 +479,7 @@ export class LedgerService {
     // Listeners may apply transactions of their own: they share this transaction's ledger. A
     // failed transaction moved nothing: no listener hears of it.
     return this.inOneLedger(db, async () => {
-      if (applied.successful) for (const listener of this.#listeners) await listener(db, applied)
+      if (applied.successful) for (const listener of this.#listeners) await callListener(listener, db, applied)
       return applied
     })
   }
@@ -869,6 +869,19 @@ function failureText(code: OperationResultCode, op: LedgerOperation | undefined)
       return `the destination ${op?.to ?? ''} would hold more than its trustline's limit (op_line_full)`
     default:
       return code
+  }
+}
+
+/**
+ * A listener's own transaction that fails rolls back the one it followed too, which was never
+ * applied then: its failure is not one to record (runRecordingFailures records only the outer one's).
+ */
+async function callListener(listener: AppliedListener, db: Kysely<Database>, applied: LedgerTransaction): Promise<void> {
+  try {
+    await listener(db, applied)
+  } catch (error) {
+    if (error instanceof LedgerError && error.included) throw new LedgerError(error.code, error.message, error.operationCodes)
+    throw error
   }
 }
 

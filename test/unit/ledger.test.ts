@@ -632,3 +632,18 @@ describe('transactions included as failed', () => {
     expect(await snapshot(t.db)).toEqual(before)
   })
 })
+
+describe('a listener whose own payment fails', () => {
+  it('rolls back the transaction it followed, and leaves nothing to record as failed', async () => {
+    const t = await newSandboxLedger()
+    const [a, b] = t.customers as [string, string]
+    t.ledger.onApplied(async (trx, tx) => {
+      if (tx.memo === 'then overdraw') await t.ledger.transfer(trx, { from: b, to: a, asset: 'USDC', amount: CUSTOMER_USDC_ENDOWMENT * 10n })
+    })
+    const before = await snapshot(t.db)
+    const error = (await transfer(t, { from: a, to: b, asset: 'USDC', amount: 1n, memo: 'then overdraw' }).catch((e: unknown) => e)) as LedgerError
+    expect(error).toMatchObject({ code: 'tx_failed', operationCodes: ['op_underfunded'] })
+    expect(error.included).toBeUndefined()
+    expect(await snapshot(t.db)).toEqual(before)
+  })
+})
