@@ -286,8 +286,8 @@ export const OPERATIONS: Operation[] = [
     pathParams: PAYMENT_ID, success: ok('EscrowOrder'), errors: [404, 409],
   },
   {
-    method: 'post', path: '/sandbox/cross-chain/quotes/:quoteId/deposit', operationId: 'simulateDeposit', summary: 'The bridged deposit of a quote arrives', tag: 'Sandbox', ...DIGEST,
-    pathParams: { quoteId: 'Quote id (qt_…)' }, body: 'DepositRequest', success: ok('DepositResult'), errors: [404, 409],
+    method: 'post', path: '/sandbox/cross-chain/quotes/:quoteId/deposit', operationId: 'simulateDeposit', summary: 'A deposit arrives at the quote\'s address: the bridge order holds, swaps or refunds it', tag: 'Sandbox', ...DIGEST,
+    pathParams: { quoteId: 'Quote id (qt_…)' }, body: 'DepositRequest', success: ok('DepositResult'), errors: [404],
   },
 
   // Sandbox extensions, admin token
