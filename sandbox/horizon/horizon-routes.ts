@@ -2,7 +2,7 @@
 // the sandbox ledger under /horizon, without authentication like Horizon itself: load accounts,
 // submit signed transactions (through the same applyEnvelope, and so the same memo matching, as
 // every other movement), read transactions, payments and ledgers, page and stream them.
-import { StrKey, TransactionBuilder } from '@stellar/stellar-sdk'
+import { StrKey, TransactionBuilder, type Transaction } from '@stellar/stellar-sdk'
 import express, { Router, type Request } from 'express'
 import { z } from 'zod'
 import type { SandboxContext } from '../context.js'
@@ -178,13 +178,12 @@ export function horizonRoutes(ctx: SandboxContext): Router {
   router.get('/fee_stats', async (req, res) => {
     recordQuery.parse(req.query)
     const lastClosed = await lastClosedLedger()
-    const recent = await ctx.ledger.listTransactions(ctx.db, { order: 'desc', limit: FEE_STATS_WINDOW })
+    // Failed transactions paid their fees too.
+    const recent = await ctx.ledger.listTransactions(ctx.db, { order: 'desc', limit: FEE_STATS_WINDOW, includeFailed: true })
     // Per operation, as Horizon reports them: what was charged, and what the envelope offered.
-    const charged = recent.map((tx) => tx.feeCharged / BigInt(tx.operations.length))
-    const bids = recent.map((tx) => {
-      const envelope = TransactionBuilder.fromXDR(tx.envelopeXdr, h.networkPassphrase)
-      return BigInt(envelope.fee) / BigInt(tx.operations.length)
-    })
+    const envelopes = recent.map((tx) => TransactionBuilder.fromXDR(tx.envelopeXdr, h.networkPassphrase) as Transaction)
+    const charged = recent.map((tx, i) => tx.feeCharged / BigInt(envelopes[i]!.operations.length))
+    const bids = envelopes.map((envelope) => BigInt(envelope.fee) / BigInt(envelope.operations.length))
     const usage = (lastClosed?.transactionCount ?? 0) / MAX_TX_SET_SIZE
     res.json(toFeeStatsRecord(lastClosed?.sequence ?? 0, usage, charged, bids))
   })

@@ -219,6 +219,19 @@ describe('failed transactions are included in a ledger as on Stellar', () => {
     expect(order.transactions).toEqual([expect.objectContaining({ successful: false })])
   })
 
+  it('counts a failed transaction in its ledger and in fee_stats, even one whose asset the sandbox does not know', async () => {
+    const payer = await sandbox.admin.sandbox.createWallet({ usdc: '10' })
+    const foreign = new Asset('EURC', Keypair.random().publicKey())
+    const { hash, submission } = await submitPayment(payer, sandbox.identity.usdcIssuer, '1', foreign)
+    expect((await problemOf(submission)).extras.result_codes).toEqual({ transaction: 'tx_failed', operations: ['op_no_trust'] })
+    const record = await server.transactions().transaction(hash).call()
+    expect(record).toMatchObject({ successful: false, operation_count: 1 })
+    const ledger = await server.ledgers().ledger(record.ledger_attr).call()
+    expect(ledger).toMatchObject({ successful_transaction_count: 0, failed_transaction_count: 1, operation_count: 0 })
+    const stats = await server.feeStats()
+    expect(stats.fee_charged.max).toBe('100')
+  })
+
   it('keeps the books: USDC issued equals USDC held, XLM in accounts plus fees equals all XLM', async () => {
     const supply = await ledgerSupply(sandbox)
     expect(supply.usdc.circulating).toBe(supply.usdc.issued)
