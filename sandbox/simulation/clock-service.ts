@@ -52,7 +52,7 @@ export async function writeFrozenAt(db: Kysely<Database>, atMs: number): Promise
 export async function freezeClock(ctx: SandboxContext, atMs?: number): Promise<void> {
   const clock = controllableClock(ctx)
   await runTransaction(ctx.db, async (trx) => {
-    clock.freeze(atMs ?? clock.now())
+    clock.freeze(atMs)
     await writeFrozenAt(trx, clock.frozenAtMs!)
   })
 }
