@@ -35,6 +35,7 @@ export const COMMAND_FILES = {
   'payments:list': './payments/list.js',
   'payments:pay': './payments/pay.js',
   'payments:quote': './payments/quote.js',
+  'payments:quote-status': './payments/quote-status.js',
   'payments:refund': './payments/refund.js',
   'refunds:get': './refunds/get.js',
   'refunds:list': './refunds/list.js',

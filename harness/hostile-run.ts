@@ -1,5 +1,5 @@
 // Runs the hostile-input suite against a real sandbox and judges every answer: the CI test
-// (test/e2e/hostile-input.test.ts) sends 2,000 cases, the bench calls runHostile({cases: 10_000}).
+// (test/e2e/hostile-input.test.ts) sends 2,500 cases, the bench calls runHostile({cases: 10_000}).
 // Nothing here imports vitest, so the bench can load it with tsx.
 import { createApp } from '../sandbox/http/app.js'
 import type { RunningSandbox } from '../sandbox/server.js'
@@ -16,7 +16,7 @@ import {
 import { rawRequest, startTestSandbox, type RawResponse } from './sandbox.js'
 
 export const CI_SEED = 0x5eed_2026
-export const CI_CASES = 2_000
+export const CI_CASES = 2_500
 /** Each route must be reached by at least this many cases, or the suite is incomplete. */
 export const MIN_CASES_PER_ROUTE = 3
 

@@ -755,9 +755,10 @@ export function generateHostileCases(seed: number, creds: HostileCredentials): H
   for (const sequence of ['abc', '-1', '99999999999']) horizonRead('malformed ledger', `/horizon/ledgers/${sequence}`, 400)
   horizonRead('ledger not closed', `/horizon/ledgers/${rng.int(10_000, 99_999)}`, 404)
   horizonRead('malformed operation id', '/horizon/operations/1e5', 400)
-  for (const query of ['limit=0', 'limit=201', 'order=sideways', 'cursor=-5', 'cursor=now&cursor=1', 'join=transactions', 'cursor=99999999999999999999']) {
+  for (const query of ['limit=0', 'limit=201', 'order=sideways', 'cursor=-5', 'cursor=now&cursor=1', 'join=ledgers', 'cursor=99999999999999999999']) {
     horizonRead('bad paging', `/horizon/payments?${query}`, 400)
   }
+  for (const query of ['cursor=1-2-3', 'cursor=abc', 'include_failed=maybe']) horizonRead('bad effects paging', `/horizon/effects?${query}`, 400)
   horizonRead('unknown parameter', '/horizon/fee_stats?x=1', 400)
   horizonRead('no such resource', `/horizon/effects/${rng.hex(8)}`, 404)
   horizonRead('PUT', '/horizon/transactions', 404, 'PUT')

@@ -50,9 +50,12 @@ export class BusinessClock implements AdvanceableClock {
   }
 
   /** Stops business time at `atMs` (default: now), which may not be earlier than now. */
-  freeze(atMs = this.now()): void {
-    if (!Number.isFinite(atMs) || atMs < this.now()) throw new RangeError('The business clock only moves forward')
-    this.#frozenAtMs = atMs
+  freeze(atMs?: number): void {
+    // Now read once: read twice, the wall clock may tick in between and "now" be refused as past.
+    const now = this.now()
+    const at = atMs ?? now
+    if (!Number.isFinite(at) || at < now) throw new RangeError('The business clock only moves forward')
+    this.#frozenAtMs = at
   }
 
   /** Lets business time run again from the instant it stood still at, so it never jumps. */

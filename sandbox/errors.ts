@@ -29,7 +29,15 @@ export async function refusedByLedgerAs<T>(status: 400 | 409, what: string, move
     return await move()
   } catch (error) {
     if (!(error instanceof LedgerError)) throw error
-    const codes = [error.code, ...(error.operationCodes ?? [])].join(', ')
-    throw new ApiError(status, status === 400 ? 'Bad Request' : 'Conflict', `The ledger refused ${what} (${codes}): ${error.message}`)
+    throw ledgerRefusal(status, what, error)
   }
+}
+
+/** A ledger error as an ApiError; its cause stays the ledger error, whose failed transaction runRecordingFailures records. */
+export function ledgerRefusal(status: 400 | 409, what: string, error: LedgerError): ApiError {
+  const codes = [error.code, ...(error.operationCodes ?? [])].join(', ')
+  const included = error.included ? ` The transaction ${error.included.hash} was included in a ledger as failed: its fee was charged and its sequence number used.` : ''
+  const refusal = new ApiError(status, status === 400 ? 'Bad Request' : 'Conflict', `The ledger refused ${what} (${codes}): ${error.message}.${included}`)
+  refusal.cause = error
+  return refusal
 }

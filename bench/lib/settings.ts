@@ -19,7 +19,7 @@ export interface BenchSettings {
   webhookLatencySamples: number
   /** Spawns per CLI figure (the median is reported). */
   cliSpawns: number
-  /** Hostile-input cases sent (CI sends 2,000). */
+  /** Hostile-input cases sent (CI sends 2,500). */
   hostileCases: number
   /** SIGKILL rounds of the crash-safety run (CI runs 3). */
   crashRounds: number

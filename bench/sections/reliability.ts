@@ -1,6 +1,6 @@
 // The reliability proofs of issue 9 at bench size, with the same code as their CI tests: the
 // hostile-input suite (harness/hostile-run.ts; 10,000 seeded malformed requests, CI sends
-// 2,000) and crash safety (harness/crash-run.ts; 10 SIGKILL rounds on one file, CI 3).
+// 2,500) and crash safety (harness/crash-run.ts; 10 SIGKILL rounds on one file, CI 3).
 // The section stops at its time budget, so a hung sandbox cannot push the bench past 5 minutes.
 import { CRASH_SEED, runCrashRounds } from '../../harness/crash-run.js'
 import { CI_SEED, runHostile } from '../../harness/hostile-run.js'

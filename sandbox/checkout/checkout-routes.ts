@@ -22,7 +22,7 @@ import {
   type CheckoutAction,
 } from './checkout-service.js'
 import { CHECKOUT_TEXT, isLang, type Lang } from './checkout-text.js'
-import { runTransaction } from '../db/database.js'
+import { runRecordingFailures } from '../ledger/failed-transactions.js'
 
 /** A button's form is two short fields; nothing bigger is read. */
 const FORM_LIMIT = '2kb'
@@ -180,7 +180,7 @@ export function checkoutRoutes(ctx: SandboxContext): Router {
       async (request, res) => {
         const action = request.action ?? ''
         // The token is checked, and the button run, in the transaction that changes the payment.
-        const payment = await runTransaction(ctx.db, async (trx) => {
+        const payment = await runRecordingFailures(ctx, async (trx) => {
           const found = await findCheckoutPayment(trx, request.id, request.token)
           if (!found || !isCheckoutAction(action)) throw notFound('No such checkout action')
           return runCheckoutAction(ctx, trx, found, action)

@@ -55,6 +55,14 @@ export function isValidAddress(format: AddressFormat, address: string): boolean 
   }
 }
 
+/** The most one transfer can carry: an ERC-20 or native amount is a uint256, an SPL or SOL amount a u64. */
+export const MAX_TRANSFER_UNITS: Record<AddressFormat, bigint> = { evm: 2n ** 256n - 1n, solana: 2n ** 64n - 1n }
+
+/** A fresh transaction hash in the chain's format: 0x and 32 bytes in hex, or a base58 signature of 64 bytes. */
+export function newOriginTxHash(format: AddressFormat, random: RandomSource): string {
+  return format === 'evm' ? `0x${Buffer.from(random.bytes(32)).toString('hex')}` : bs58.encode(random.bytes(64))
+}
+
 /** A fresh deposit address in the chain's format, from the sandbox's random source. */
 export function newDepositAddress(format: AddressFormat, random: RandomSource): string {
   return format === 'evm' ? `0x${Buffer.from(random.bytes(20)).toString('hex')}` : bs58.encode(random.bytes(32))

@@ -1,5 +1,5 @@
-// Cross-chain quote rows: the only code that reads or writes the cross_chain_quotes table.
-import type { Kysely } from 'kysely'
+// Cross-chain quote (bridge order) rows: the only code that reads or writes the cross_chain_quotes table.
+import { sql, type Kysely } from 'kysely'
 import type { CrossChainQuoteRow, Database } from '../db/schema.js'
 
 export async function insertQuote(db: Kysely<Database>, quote: CrossChainQuoteRow): Promise<void> {
@@ -12,4 +12,17 @@ export function findQuote(db: Kysely<Database>, id: string): Promise<CrossChainQ
 
 export async function updateQuote(db: Kysely<Database>, id: string, changes: Partial<CrossChainQuoteRow>): Promise<void> {
   await db.updateTable('cross_chain_quotes').set(changes).where('id', '=', id).execute()
+}
+
+// Literals, not parameters: SQLite uses the partial index only for a query it can see matches.
+const LIVE = sql<boolean>`status in ('PENDING_DEPOSIT', 'INCOMPLETE_DEPOSIT')`
+
+/** A payment's quotes that still take deposits (at most one, but for one made before this rule). */
+export function findLiveQuotesOfPayment(db: Kysely<Database>, paymentId: string): Promise<CrossChainQuoteRow[]> {
+  return db.selectFrom('cross_chain_quotes').selectAll().where('payment_id', '=', paymentId).where(LIVE).execute()
+}
+
+/** Live quotes whose deadline has passed, oldest deadline first. */
+export function findDueQuotes(db: Kysely<Database>, now: number, limit: number): Promise<CrossChainQuoteRow[]> {
+  return db.selectFrom('cross_chain_quotes').selectAll().where(LIVE).where('expires_at', '<=', now).orderBy('expires_at').limit(limit).execute()
 }

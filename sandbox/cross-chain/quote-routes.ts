@@ -1,16 +1,17 @@
 // HTTP face of cross-chain payments: POST /payments/{id}/cross-chain/quote (spec 4.5: no
-// authentication needed, but checked when sent), GET /cross-chain/chains, and the sandbox's
-// simulated bridge arrival POST /sandbox/cross-chain/quotes/{quoteId}/deposit (merchant auth).
+// authentication needed, but checked when sent), GET /cross-chain/chains, the bridge order's
+// status GET /cross-chain/quotes/{quoteId} (merchant auth), and the sandbox's simulated deposit
+// POST /sandbox/cross-chain/quotes/{quoteId}/deposit (merchant auth).
 import { Router } from 'express'
 import type { SandboxContext } from '../context.js'
 import { currentMerchant } from '../http/auth.js'
-import { notFound } from '../errors.js'
+import { notFound, unauthorized } from '../errors.js'
 import { answerIdempotently } from '../http/idempotent-answer.js'
 import { findPaymentById } from '../payments/payment-repository.js'
 import { toPaymentResource } from '../payments/payment-resource.js'
 import { BRIDGE_FEE_BPS, ORIGIN_CHAINS } from './chains.js'
 import { depositBody, quoteBody } from './quote-schemas.js'
-import { createQuote, simulateDeposit, toQuoteResource } from './quote-service.js'
+import { createQuote, getQuote, simulateDeposit, toQuoteResource } from './quote-service.js'
 import { runTransaction } from '../db/database.js'
 
 /** Paths of the quote endpoint, which authenticates only when credentials are sent. */
@@ -35,6 +36,12 @@ export function quoteRoutes(ctx: SandboxContext): Router {
       return createQuote(ctx, trx, payment, body)
     })
     res.json(toQuoteResource(quote, ctx.clock.now()))
+  })
+
+  // The bridge order's status, for the merchant whose payment it pays (credentials required).
+  router.get('/cross-chain/quotes/:quoteId', async (req, res) => {
+    if (!req.merchant) throw unauthorized('Unauthorized', 'A quote\'s status is for the merchant of its payment: sign the request')
+    res.json(toQuoteResource(await getQuote(ctx.db, req.merchant.id, req.params.quoteId), ctx.clock.now()))
   })
 
   router.post('/sandbox/cross-chain/quotes/:quoteId/deposit', async (req, res) => {

@@ -10,5 +10,11 @@ export const quoteBody = z.strictObject({
 })
 export type QuoteBody = z.infer<typeof quoteBody>
 
-export const depositBody = z.strictObject({ amountIn: z.string().trim().min(1).max(80).optional() }).optional()
+export const depositBody = z
+  .strictObject({
+    amountIn: z.string().trim().min(1).max(80).optional(),
+    // The simulated bridge fails this order: its deposits go back to the refund address.
+    fail: z.boolean({ message: 'must be true or false' }).optional(),
+  })
+  .optional()
 export type DepositBody = z.infer<typeof depositBody>

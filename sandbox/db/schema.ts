@@ -2,6 +2,7 @@
 // Times are integer milliseconds since the epoch (UTC); money is integer smallest units
 // (pricing currency) or integer stroops (USDC, 7 decimals); JSON columns hold JSON text.
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely'
+import type { BridgeOrderStatus } from '../../src/client/types.js'
 
 export interface SandboxStateTable {
   key: string
@@ -43,6 +44,10 @@ export interface LedgerAccountsTable {
   usdc_balance: string
   /** XLM in stroops, as decimal text. */
   xlm_balance: string
+  /** 1 when the account trusts the sandbox USDC (the default), 0 when it has no trustline. */
+  usdc_trustline: Generated<number>
+  /** The trustline's limit, stroops as decimal text (int64's largest by default). */
+  usdc_limit: Generated<string>
 }
 
 export interface LedgerLedgersTable {
@@ -76,6 +81,14 @@ export interface LedgerTransactionsTable {
   /** The signed envelope as submitted, base64 XDR. */
   envelope_xdr: string
   applied_at: number
+  /** 0 for a transaction included as failed: its fee was charged and its sequence used, nothing else. */
+  successful: Generated<number>
+  /** A failed transaction's operation result codes (JSON array); null when it succeeded. */
+  operation_results: string | null
+  /** What it changed, a TransactionMeta in base64 XDR; null if applied before the sandbox kept it. */
+  result_meta_xdr: string | null
+  /** What its fee changed, LedgerEntryChanges in base64 XDR; null as result_meta_xdr. */
+  fee_meta_xdr: string | null
 }
 
 export type LedgerAssetCode = 'USDC' | 'XLM'
@@ -259,12 +272,25 @@ export interface CrossChainQuotesTable {
   /** USDC stroops the bridge delivers for amount_in. */
   amount_out: number
   refund_address: string
-  /** pending until the deposit arrives; an expired quote is pending past expires_at. */
-  status: 'pending' | 'completed'
+  status: BridgeOrderStatus
+  /** The Stellar transaction that delivered the USDC. */
   deposit_tx_id: string | null
+  /** The order's deadline on the business clock. */
   expires_at: number
   created_at: number
+  /** Base units of the origin token deposited so far, decimal text. */
+  amount_deposited: string
+  /** Base units refunded to refund_address, decimal text. */
+  amount_refunded: string
+  /** JSON: [{type: 'deposit' | 'refund', hash, amount, at}] on the origin chain. */
+  origin_transactions: string
+  /** JSON: [{status, at}], every status the order went through. */
+  history: string
+  superseded_by: string | null
 }
+
+/** Declared once, with the client's types. */
+export type { BridgeOrderStatus }
 
 export interface IdempotencyKeysTable {
   merchant_id: string

@@ -32,6 +32,7 @@ export function escrowRoutes(ctx: SandboxContext): Router {
       hash: tx.hash,
       ledger: tx.ledgerSequence,
       appliedAt: toIso(tx.appliedAt),
+      successful: tx.successful,
       operations: tx.operations.map((op) => ({ from: op.from, to: op.to, asset: op.asset, amount: formatDecimal(op.amount, USDC_SCALE) })),
     }))
     res.json({

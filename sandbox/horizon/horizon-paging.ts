@@ -58,8 +58,10 @@ export const pageQuery = z.strictObject({
   cursor: cursorText.optional(),
   order: z.enum(['asc', 'desc'], { message: 'must be asc or desc' }).optional(),
   limit: queryInteger(1, MAX_LIMIT).optional(),
-  // Failed transactions never enter the sandbox ledger: either value gives the same records.
+  // Transactions included as failed, and their operations, are listed only when asked for.
   include_failed: z.enum(['true', 'false'], { message: 'must be true or false' }).optional(),
+  // Payments and operations embed their transaction's record on request, as on Horizon.
+  join: z.enum(['transactions'], { message: 'must be transactions' }).optional(),
   ...SDK_MARKERS,
 })
 
@@ -68,11 +70,20 @@ export interface PageRequest {
   cursor: string | undefined
   order: 'asc' | 'desc'
   limit: number
+  includeFailed: boolean
+  /** join=transactions: each operation carries its transaction's record. */
+  joinTransactions: boolean
 }
 
-export function pageRequest(query: unknown): PageRequest {
-  const parsed = pageQuery.parse(query)
-  return { cursor: parsed.cursor, order: parsed.order ?? 'asc', limit: parsed.limit ?? DEFAULT_LIMIT }
+export function pageRequest(query: unknown, schema: z.ZodType<z.infer<typeof pageQuery>> = pageQuery): PageRequest {
+  const parsed = schema.parse(query)
+  return {
+    cursor: parsed.cursor,
+    order: parsed.order ?? 'asc',
+    limit: parsed.limit ?? DEFAULT_LIMIT,
+    includeFailed: parsed.include_failed === 'true',
+    joinTransactions: parsed.join === 'transactions',
+  }
 }
 
 /** A page as Horizon sends it: `_embedded.records`, and links to itself and the pages either side. */

@@ -6,7 +6,8 @@ import { ZodError } from 'zod'
 import { ApiError } from '../errors.js'
 import { clientErrorStatus, describeZodError } from '../http/errors.js'
 import type { LedgerError } from '../ledger/ledger-errors.js'
-import { failureResultXdr } from './horizon-results.js'
+import type { LedgerTransaction } from '../ledger/ledger-service.js'
+import { appliedResultXdr, failureResultXdr } from './horizon-results.js'
 
 const PROBLEM_TYPE_BASE = 'https://stellar.org/horizon-errors/'
 
@@ -56,6 +57,19 @@ export function ledgerProblem(error: LedgerError, envelopeXdr: string): HorizonP
     envelope_xdr: envelopeXdr,
     result_codes: { transaction: error.code, ...operations },
     result_xdr: failureResultXdr(error.code, error.operationCodes),
+  })
+}
+
+/**
+ * A transaction included in a ledger as failed: Horizon answers its submission with the same
+ * transaction_failed problem as a refusal, but the result XDR charges the fee.
+ */
+export function failedTransactionProblem(tx: LedgerTransaction): HorizonProblem {
+  const operations = tx.operationResults ?? []
+  return new HorizonProblem(400, 'transaction_failed', 'Transaction Failed', `The transaction failed in ledger ${tx.ledgerSequence}: its fee was charged and its sequence number used; its operations changed nothing.`, {
+    envelope_xdr: tx.envelopeXdr,
+    result_codes: { transaction: 'tx_failed', operations },
+    result_xdr: appliedResultXdr(tx.feeCharged, operations.length, operations),
   })
 }
 

@@ -7,14 +7,12 @@ import { USDC_SCALE, formatDecimal } from '../../src/money.js'
 import { USDC_ASSET_CODE } from '../ledger/ledger-accounts.js'
 import { BASE_FEE, type LedgerAccount, type LedgerInfo, type LedgerPayment, type LedgerTransaction } from '../ledger/ledger-service.js'
 import { operationId, transactionToken } from './horizon-paging.js'
-import { successResultXdr } from './horizon-results.js'
+import { appliedResultXdr } from './horizon-results.js'
 
 /** Fixed figures of the simulated network, where Horizon would report stellar-core's. */
 export const PROTOCOL_VERSION = 22
 export const BASE_RESERVE_STROOPS = 5_000_000
 export const MAX_TX_SET_SIZE = 1000
-/** The largest balance a trustline can hold: int64 stroops. */
-const TRUSTLINE_LIMIT = '922337203685.4775807'
 
 export interface HorizonContext {
   /** Absolute base of the Horizon API: links are built on it. */
@@ -45,11 +43,11 @@ export function toAccountRecord(h: HorizonContext, account: LedgerAccount, activ
   const id = account.publicKey
   const self = `${h.baseUrl}/accounts/${id}`
   const native = { balance: amount(account.balances.xlm), buying_liabilities: amount(0n), selling_liabilities: amount(0n), asset_type: 'native' }
-  // Every sandbox account trusts the sandbox USDC; the issuer holds none of its own asset.
-  const isIssuer = id === h.usdcIssuer
-  const usdc = {
+  // The issuer holds none of its own asset; a wallet made without a trustline has none either.
+  const trustline = id === h.usdcIssuer ? null : account.usdcTrustline
+  const usdc = trustline && {
     balance: amount(account.balances.usdc),
-    limit: TRUSTLINE_LIMIT,
+    limit: amount(trustline.limit),
     buying_liabilities: amount(0n),
     selling_liabilities: amount(0n),
     last_modified_ledger: activity.ledger,
@@ -66,18 +64,19 @@ export function toAccountRecord(h: HorizonContext, account: LedgerAccount, activ
       transactions: templated(`${self}/transactions${PAGING}`),
       operations: templated(`${self}/operations${PAGING}`),
       payments: templated(`${self}/payments${PAGING}`),
+      effects: templated(`${self}/effects${PAGING}`),
       // The SDK's memo-required check (SEP-29) reads data through this link's record field.
       data: templated(`${self}/data/{key}`),
     },
     id,
     account_id: id,
     sequence: account.sequence.toString(),
-    subentry_count: isIssuer ? 0 : 1,
+    subentry_count: trustline ? 1 : 0,
     last_modified_ledger: activity.ledger,
     last_modified_time: horizonTime(activity.at),
     thresholds: { low_threshold: 0, med_threshold: 0, high_threshold: 0 },
     flags: { auth_required: false, auth_revocable: false, auth_immutable: false, auth_clawback_enabled: false },
-    balances: isIssuer ? [native] : [usdc, native],
+    balances: usdc ? [usdc, native] : [native],
     signers: [{ weight: 1, key: id, type: 'ed25519_public_key' }],
     data: {},
     num_sponsoring: 0,
@@ -114,13 +113,14 @@ export function toTransactionRecord(h: HorizonContext, tx: LedgerTransaction) {
       ledger: href(`${h.baseUrl}/ledgers/${tx.ledgerSequence}`),
       operations: templated(`${self}/operations${PAGING}`),
       payments: templated(`${self}/payments${PAGING}`),
+      effects: templated(`${self}/effects${PAGING}`),
       precedes: href(`${h.baseUrl}/transactions?order=asc&cursor=${token}`),
       succeeds: href(`${h.baseUrl}/transactions?order=desc&cursor=${token}`),
       transaction: href(self),
     },
     id: tx.hash,
     paging_token: token,
-    successful: true,
+    successful: tx.successful,
     hash: tx.hash,
     ledger: tx.ledgerSequence,
     created_at: horizonTime(tx.appliedAt),
@@ -129,9 +129,11 @@ export function toTransactionRecord(h: HorizonContext, tx: LedgerTransaction) {
     fee_account: tx.sourceAccount,
     fee_charged: tx.feeCharged.toString(),
     max_fee: envelope.fee,
-    operation_count: tx.operations.length,
+    operation_count: envelope.operations.length,
     envelope_xdr: tx.envelopeXdr,
-    result_xdr: successResultXdr(tx.feeCharged, tx.operations.length),
+    result_xdr: appliedResultXdr(tx.feeCharged, envelope.operations.length, tx.operationResults),
+    ...(tx.resultMetaXdr === null ? {} : { result_meta_xdr: tx.resultMetaXdr }),
+    ...(tx.feeMetaXdr === null ? {} : { fee_meta_xdr: tx.feeMetaXdr }),
     memo_type: tx.memoType,
     ...memo,
     ...memoBytes,
@@ -142,7 +144,7 @@ export function toTransactionRecord(h: HorizonContext, tx: LedgerTransaction) {
   }
 }
 
-function assetFields(h: HorizonContext, asset: 'USDC' | 'XLM') {
+export function assetFields(h: HorizonContext, asset: 'USDC' | 'XLM') {
   return asset === 'XLM'
     ? { asset_type: 'native' }
     : { asset_type: 'credit_alphanum4', asset_code: USDC_ASSET_CODE, asset_issuer: h.usdcIssuer }
@@ -155,12 +157,13 @@ export function toPaymentRecord(h: HorizonContext, payment: LedgerPayment) {
     _links: {
       self: href(`${h.baseUrl}/operations/${id}`),
       transaction: href(`${h.baseUrl}/transactions/${payment.txHash}`),
+      effects: href(`${h.baseUrl}/operations/${id}/effects`),
       precedes: href(`${h.baseUrl}/payments?order=asc&cursor=${id}`),
       succeeds: href(`${h.baseUrl}/payments?order=desc&cursor=${id}`),
     },
     id,
     paging_token: id,
-    transaction_successful: true,
+    transaction_successful: payment.transactionSuccessful,
     source_account: payment.from,
     type: 'payment',
     type_i: 1,
@@ -181,19 +184,25 @@ export const ledgerHash = (networkPassphrase: string, sequence: number): string 
   createHash('sha256').update(`${networkPassphrase}\nledger ${sequence}`).digest('hex')
 
 /** A closed ledger. */
-export function toLedgerRecord(h: HorizonContext, ledger: LedgerInfo & { closedAt: number }, operationCount: number) {
+export function toLedgerRecord(h: HorizonContext, ledger: LedgerInfo & { closedAt: number }, counts: { operations: number; failedTransactions: number }) {
   const self = `${h.baseUrl}/ledgers/${ledger.sequence}`
   return {
-    _links: { self: href(self) },
+    _links: {
+      self: href(self),
+      transactions: templated(`${self}/transactions${PAGING}`),
+      operations: templated(`${self}/operations${PAGING}`),
+      payments: templated(`${self}/payments${PAGING}`),
+      effects: templated(`${self}/effects${PAGING}`),
+    },
     id: ledgerHash(h.networkPassphrase, ledger.sequence),
     paging_token: (BigInt(ledger.sequence) << 32n).toString(),
     hash: ledgerHash(h.networkPassphrase, ledger.sequence),
     ...(ledger.sequence > 1 ? { prev_hash: ledgerHash(h.networkPassphrase, ledger.sequence - 1) } : {}),
     sequence: ledger.sequence,
-    successful_transaction_count: ledger.transactionCount,
-    failed_transaction_count: 0,
-    operation_count: operationCount,
-    tx_set_operation_count: operationCount,
+    successful_transaction_count: ledger.transactionCount - counts.failedTransactions,
+    failed_transaction_count: counts.failedTransactions,
+    operation_count: counts.operations,
+    tx_set_operation_count: counts.operations,
     closed_at: horizonTime(ledger.closedAt),
     total_coins: amount(ledger.totalCoins),
     fee_pool: amount(ledger.feePool),

@@ -1,6 +1,6 @@
 // The result_xdr Horizon sends with a transaction: a TransactionResult built with the SDK's xdr
-// classes, for applied transactions (txSuccess, one PaymentResult per operation) and for the
-// ledger's refusals (the result code, and with txFailed each operation's result).
+// classes, for transactions in a ledger (txSuccess, or txFailed for one included as failed, one
+// result per operation) and for the ledger's refusals (the result code, nothing charged).
 import { xdr } from '@stellar/stellar-sdk'
 import type { OperationResultCode, TransactionResultCode } from '../ledger/ledger-errors.js'
 
@@ -26,6 +26,8 @@ const OPERATION_RESULTS: Record<OperationResultCode, () => xdr.OperationResult> 
   op_underfunded: () => payment(xdr.PaymentResult.paymentUnderfunded()),
   op_no_destination: () => payment(xdr.PaymentResult.paymentNoDestination()),
   op_no_trust: () => payment(xdr.PaymentResult.paymentNoTrust()),
+  op_src_no_trust: () => payment(xdr.PaymentResult.paymentSrcNoTrust()),
+  op_line_full: () => payment(xdr.PaymentResult.paymentLineFull()),
   // These fail before the operation's own code runs: results of the operation frame, not of the payment.
   op_no_source_account: () => xdr.OperationResult.opNoAccount(),
   op_bad_auth: () => xdr.OperationResult.opBadAuth(),
@@ -40,20 +42,24 @@ function transactionResult(feeCharged: bigint, result: xdr.TransactionResultResu
   }).toXDR('base64')
 }
 
-/** An applied transaction of `operationCount` payments: every stored transaction succeeded. */
-export function successResultXdr(feeCharged: bigint, operationCount: number): string {
+/**
+ * A transaction in a ledger: txSuccess with a PaymentResult per operation, or for one included
+ * as failed, txFailed with each operation's result; its fee was charged either way.
+ */
+export function appliedResultXdr(feeCharged: bigint, operationCount: number, failedResults: OperationResultCode[] | null): string {
+  if (failedResults) return failureResultXdr('tx_failed', failedResults, feeCharged)
   const results = Array.from({ length: operationCount }, OPERATION_RESULTS.op_success)
   return transactionResult(feeCharged, xdr.TransactionResultResult.txSuccess(results))
 }
 
 /**
- * A refused transaction. The sandbox refuses before the transaction enters a ledger, so nothing
- * was charged (feeCharged 0); with tx_failed, the operations up to the one that failed.
+ * A failed transaction: refused before it entered a ledger (nothing charged, feeCharged 0; with
+ * tx_failed, the operations up to the one that failed), or included as failed (its fee).
  */
-export function failureResultXdr(code: TransactionResultCode, operationCodes: OperationResultCode[] = []): string {
+export function failureResultXdr(code: TransactionResultCode, operationCodes: OperationResultCode[] = [], feeCharged = 0n): string {
   const result =
     code === 'tx_failed'
       ? xdr.TransactionResultResult.txFailed(operationCodes.map((op) => OPERATION_RESULTS[op]()))
       : TRANSACTION_RESULTS[code]()
-  return transactionResult(0n, result)
+  return transactionResult(feeCharged, result)
 }

@@ -2,7 +2,7 @@
 // the sandbox ledger under /horizon, without authentication like Horizon itself: load accounts,
 // submit signed transactions (through the same applyEnvelope, and so the same memo matching, as
 // every other movement), read transactions, payments and ledgers, page and stream them.
-import { StrKey, TransactionBuilder } from '@stellar/stellar-sdk'
+import { StrKey, TransactionBuilder, type Transaction } from '@stellar/stellar-sdk'
 import express, { Router, type Request } from 'express'
 import { z } from 'zod'
 import type { SandboxContext } from '../context.js'
@@ -18,7 +18,7 @@ import {
   transactionCursorPosition,
   type PageRequest,
 } from './horizon-paging.js'
-import { HorizonProblem, badRequestProblem, horizonErrors, horizonNotFound, ledgerProblem, notFoundProblem } from './horizon-problems.js'
+import { HorizonProblem, badRequestProblem, failedTransactionProblem, horizonErrors, horizonNotFound, ledgerProblem, notFoundProblem } from './horizon-problems.js'
 import {
   MAX_TX_SET_SIZE,
   creationLedger,
@@ -31,6 +31,7 @@ import {
   type AccountActivity,
   type HorizonContext,
 } from './horizon-resources.js'
+import { compareEffects, effectKey, effectsPageQuery, effectPointOf, effectsOf, parseEffectCursor, paymentsFrom, toEffectRecord, type EffectPoint } from './horizon-effects.js'
 import { lastEventCursor, ledgerFeed, streamRecords } from './horizon-stream.js'
 import { runTransaction } from '../db/database.js'
 
@@ -86,7 +87,8 @@ export function horizonRoutes(ctx: SandboxContext): Router {
   }
 
   const activityOf = async (account: LedgerAccount): Promise<AccountActivity> => {
-    const [last] = await ctx.ledger.listTransactions(ctx.db, { account: account.publicKey, order: 'desc', limit: 1 })
+    // A failed transaction modified the account too: its fee and sequence number.
+    const [last] = await ctx.ledger.listTransactions(ctx.db, { account: account.publicKey, order: 'desc', limit: 1, includeFailed: true })
     return last ? { ledger: last.ledgerSequence, at: last.appliedAt } : { ledger: creationLedger(account), at: account.createdAt }
   }
 
@@ -98,30 +100,69 @@ export function horizonRoutes(ctx: SandboxContext): Router {
     return page.order === 'desc' ? undefined : nowCursor(await ctx.ledger.lastPosition(ctx.db))
   }
 
-  const transactionsAfter = (account: string | undefined, order: 'asc' | 'desc', limit: number, cursor: bigint | undefined) =>
+  /** What a list holds: an account's, a transaction's or a ledger's records; failed ones; with their transactions. */
+  type Filter = { account?: string; txHash?: string; ledger?: number; includeFailed: boolean; joinTransactions?: boolean }
+  const transactionsAfter = ({ account, ledger, includeFailed }: Filter, order: 'asc' | 'desc', limit: number, cursor: bigint | undefined) =>
     ctx.ledger
-      .listTransactions(ctx.db, { account, order, limit, after: cursor === undefined ? undefined : transactionCursorPosition(cursor, order) })
+      .listTransactions(ctx.db, { account, ledger, includeFailed, order, limit, after: cursor === undefined ? undefined : transactionCursorPosition(cursor, order) })
       .then((transactions) => transactions.map((tx) => toTransactionRecord(h, tx)))
 
-  const paymentsAfter = (filter: { account?: string; txHash?: string }, order: 'asc' | 'desc', limit: number, cursor: bigint | undefined) =>
-    ctx.ledger
-      .listPayments(ctx.db, { ...filter, order, limit, after: cursor === undefined ? undefined : cursorPoint(cursor) })
-      .then((payments) => payments.map((payment) => toPaymentRecord(h, payment)))
+  const paymentsAfter = async ({ joinTransactions, ...filter }: Filter, order: 'asc' | 'desc', limit: number, cursor: bigint | undefined) => {
+    const payments = await ctx.ledger.listPayments(ctx.db, { ...filter, order, limit, after: cursor === undefined ? undefined : cursorPoint(cursor) })
+    if (!joinTransactions) return payments.map((payment) => toPaymentRecord(h, payment))
+    // join=transactions: each operation embeds its transaction's record, read once per transaction.
+    const hashes = [...new Set(payments.map((payment) => payment.txHash))]
+    const transactions = new Map(await Promise.all(hashes.map(async (hash) => [hash, toTransactionRecord(h, (await ctx.ledger.getTransaction(ctx.db, hash))!)] as const)))
+    return payments.map((payment) => ({ ...toPaymentRecord(h, payment), transaction: transactions.get(payment.txHash)! }))
+  }
+
+  /** Effects past a cursor: the payments from the cursor's operation on, each giving its two effects. */
+  const effectsAfter = async ({ account, txHash, ledger }: Filter, order: 'asc' | 'desc', limit: number, cursor: EffectPoint | undefined) => {
+    // Each payment gives at least one effect of any account it involves: limit + 1 payments are enough.
+    const payments = await ctx.ledger.listPayments(ctx.db, { account, txHash, ledger, order, limit: limit + 1, after: paymentsFrom(cursor, order) })
+    return payments
+      .flatMap((payment) => (order === 'asc' ? effectsOf(payment) : effectsOf(payment).reverse()))
+      .filter((effect) => account === undefined || effect.account === account)
+      .filter((effect) => cursor === undefined || (order === 'asc' ? compareEffects(effect.point, cursor) > 0 : compareEffects(effect.point, cursor) < 0))
+      .slice(0, limit)
+      .map((effect) => toEffectRecord(h, effect))
+  }
+
+  /** A page of effects, or with Accept: text/event-stream, a stream of them from the cursor on. */
+  const effectsListOrStream = async (req: Request, res: express.Response, filter: Omit<Filter, 'includeFailed'> = {}) => {
+    const page = pageRequest(req.query, effectsPageQuery)
+    const full = { ...filter, includeFailed: false }
+    const lastPosition = () => ctx.ledger.lastPosition(ctx.db)
+    // Newest first from now is simply newest first.
+    const cursor = page.cursor === undefined || (page.cursor === 'now' && page.order === 'desc') ? undefined : await parseEffectCursor(page.cursor, lastPosition)
+    if (wantsStream(req)) {
+      if (page.order === 'desc') throw badRequestProblem('order: a stream runs oldest first; order=desc cannot be streamed', 'order')
+      const resumed = req.get('last-event-id')
+      const start = resumed !== undefined && /^\d{1,19}-\d{1,10}$/.test(resumed) ? await parseEffectCursor(resumed, lastPosition) : (cursor ?? { operation: 0n, order: 0 })
+      const recordsAfter = (key: bigint, limit: number) => effectsAfter(full, 'asc', limit, effectPointOf(key))
+      const keyOf = (record: { paging_token: string }) => effectKey(parseEffectCursor(record.paging_token, lastPosition) as EffectPoint)
+      await streamRecords(req, res, effectKey(start), recordsAfter, feed, ctx.log, keyOf)
+      return
+    }
+    res.json(pageOf(hrefOf(req), page, await effectsAfter(full, page.order, page.limit, cursor)))
+  }
 
   /** A list of transactions or payments: a page, or with Accept: text/event-stream, a stream from the cursor on. */
   const listOrStream = async (
     req: Request,
     res: express.Response,
-    recordsAfter: (order: 'asc' | 'desc', limit: number, cursor: bigint | undefined) => Promise<Array<{ paging_token: string }>>,
+    recordsAfter: (filter: Filter, order: 'asc' | 'desc', limit: number, cursor: bigint | undefined) => Promise<Array<{ paging_token: string }>>,
+    filter: Omit<Filter, 'includeFailed'> = {},
   ) => {
     const page = pageRequest(req.query)
+    const fullFilter = { ...filter, includeFailed: page.includeFailed, joinTransactions: page.joinTransactions }
     if (wantsStream(req)) {
       if (page.order === 'desc') throw badRequestProblem('order: a stream runs oldest first; order=desc cannot be streamed', 'order')
       const start = lastEventCursor(req) ?? (await cursorOf(page)) ?? 0n
-      await streamRecords(req, res, start, (cursor, limit) => recordsAfter('asc', limit, cursor), feed, ctx.log)
+      await streamRecords(req, res, start, (cursor, limit) => recordsAfter(fullFilter, 'asc', limit, cursor), feed, ctx.log)
       return
     }
-    res.json(pageOf(hrefOf(req), page, await recordsAfter(page.order, page.limit, await cursorOf(page))))
+    res.json(pageOf(hrefOf(req), page, await recordsAfter(fullFilter, page.order, page.limit, await cursorOf(page))))
   }
 
   /** The newest closed ledger: the one before the open one, if any has closed yet. */
@@ -139,13 +180,12 @@ export function horizonRoutes(ctx: SandboxContext): Router {
   router.get('/fee_stats', async (req, res) => {
     recordQuery.parse(req.query)
     const lastClosed = await lastClosedLedger()
-    const recent = await ctx.ledger.listTransactions(ctx.db, { order: 'desc', limit: FEE_STATS_WINDOW })
+    // Failed transactions paid their fees too.
+    const recent = await ctx.ledger.listTransactions(ctx.db, { order: 'desc', limit: FEE_STATS_WINDOW, includeFailed: true })
     // Per operation, as Horizon reports them: what was charged, and what the envelope offered.
-    const charged = recent.map((tx) => tx.feeCharged / BigInt(tx.operations.length))
-    const bids = recent.map((tx) => {
-      const envelope = TransactionBuilder.fromXDR(tx.envelopeXdr, h.networkPassphrase)
-      return BigInt(envelope.fee) / BigInt(tx.operations.length)
-    })
+    const envelopes = recent.map((tx) => TransactionBuilder.fromXDR(tx.envelopeXdr, h.networkPassphrase) as Transaction)
+    const charged = recent.map((tx, i) => tx.feeCharged / BigInt(envelopes[i]!.operations.length))
+    const bids = envelopes.map((envelope) => BigInt(envelope.fee) / BigInt(envelope.operations.length))
     const usage = (lastClosed?.transactionCount ?? 0) / MAX_TX_SET_SIZE
     res.json(toFeeStatsRecord(lastClosed?.sequence ?? 0, usage, charged, bids))
   })
@@ -165,22 +205,31 @@ export function horizonRoutes(ctx: SandboxContext): Router {
 
   router.get('/accounts/:accountId/transactions', async (req, res) => {
     const { publicKey } = await accountParam(req)
-    await listOrStream(req, res, (order, limit, cursor) => transactionsAfter(publicKey, order, limit, cursor))
+    await listOrStream(req, res, transactionsAfter, { account: publicKey })
   })
 
   // Every operation on the sandbox ledger is a payment: /operations lists the same records.
   for (const kind of ['payments', 'operations']) {
     router.get(`/accounts/:accountId/${kind}`, async (req, res) => {
       const { publicKey } = await accountParam(req)
-      await listOrStream(req, res, (order, limit, cursor) => paymentsAfter({ account: publicKey }, order, limit, cursor))
+      await listOrStream(req, res, paymentsAfter, { account: publicKey })
     })
     router.get(`/${kind}`, async (req, res) => {
-      await listOrStream(req, res, (order, limit, cursor) => paymentsAfter({}, order, limit, cursor))
+      await listOrStream(req, res, paymentsAfter)
     })
   }
 
   router.get('/transactions', async (req, res) => {
-    await listOrStream(req, res, (order, limit, cursor) => transactionsAfter(undefined, order, limit, cursor))
+    await listOrStream(req, res, transactionsAfter)
+  })
+
+  router.get('/effects', async (req, res) => {
+    await effectsListOrStream(req, res)
+  })
+
+  router.get('/accounts/:accountId/effects', async (req, res) => {
+    const { publicKey } = await accountParam(req)
+    await effectsListOrStream(req, res, { account: publicKey })
   })
 
   router.post('/transactions', readForm, async (req, res) => {
@@ -191,13 +240,16 @@ export function horizonRoutes(ctx: SandboxContext): Router {
       }
     }
     const { tx: envelopeXdr } = submitForm.parse(req.body ?? {})
+    let applied
     try {
-      const applied = await runTransaction(ctx.db, (trx) => ctx.ledger.applyEnvelope(trx, envelopeXdr))
-      res.json(toTransactionRecord(h, applied))
+      applied = await runTransaction(ctx.db, (trx) => ctx.ledger.submit(trx, envelopeXdr))
     } catch (error) {
       if (error instanceof LedgerError) throw ledgerProblem(error, envelopeXdr)
       throw error
     }
+    // Included as failed and committed so (fee charged, sequence used), yet answered 400 as on Horizon.
+    if (!applied.successful) throw failedTransactionProblem(applied)
+    res.json(toTransactionRecord(h, applied))
   })
 
   const transactionParam = async (req: Request) => {
@@ -217,28 +269,72 @@ export function horizonRoutes(ctx: SandboxContext): Router {
     router.get(`/transactions/:hash/${kind}`, async (req, res) => {
       const { hash } = await transactionParam(req)
       const page = pageRequest(req.query)
-      res.json(pageOf(hrefOf(req), page, await paymentsAfter({ txHash: hash }, page.order, page.limit, await cursorOf(page))))
+      const filter = { txHash: hash, includeFailed: true, joinTransactions: page.joinTransactions }
+      res.json(pageOf(hrefOf(req), page, await paymentsAfter(filter, page.order, page.limit, await cursorOf(page))))
     })
+  }
+
+  router.get('/transactions/:hash/effects', async (req, res) => {
+    const { hash } = await transactionParam(req)
+    await effectsListOrStream(req, res, { txHash: hash })
+  })
+
+  const operationParam = async (req: Request) => {
+    const id = String(req.params.id)
+    if (!OPERATION_ID.test(id) || BigInt(id) >= 2n ** 63n) throw badRequestProblem(`id: ${id.slice(0, 64)} is not an operation id`, 'id')
+    const { position, index } = cursorPoint(BigInt(id))
+    const [payment] = index < 0 ? [] : await ctx.ledger.listPayments(ctx.db, { after: { position, index: index - 1 }, order: 'asc', limit: 1, includeFailed: true })
+    if (!payment || payment.txPosition !== position || payment.index !== index) throw notFoundProblem(`No operation ${id} on the sandbox ledger.`)
+    return payment
   }
 
   router.get('/operations/:id', async (req, res) => {
     recordQuery.parse(req.query)
-    const id = String(req.params.id)
-    if (!OPERATION_ID.test(id) || BigInt(id) >= 2n ** 63n) throw badRequestProblem(`id: ${id.slice(0, 64)} is not an operation id`, 'id')
-    const { position, index } = cursorPoint(BigInt(id))
-    const [payment] = index < 0 ? [] : await ctx.ledger.listPayments(ctx.db, { after: { position, index: index - 1 }, order: 'asc', limit: 1 })
-    if (!payment || payment.txPosition !== position || payment.index !== index) throw notFoundProblem(`No operation ${id} on the sandbox ledger.`)
-    res.json(toPaymentRecord(h, payment))
+    res.json(toPaymentRecord(h, await operationParam(req)))
   })
 
-  router.get('/ledgers/:sequence', async (req, res) => {
-    recordQuery.parse(req.query)
+  router.get('/operations/:id/effects', async (req, res) => {
+    const payment = await operationParam(req)
+    const page = pageRequest(req.query, effectsPageQuery)
+    const cursor = page.cursor === undefined || page.cursor === 'now' ? undefined : await parseEffectCursor(page.cursor, () => ctx.ledger.lastPosition(ctx.db))
+    // A failed transaction's operation has no effects.
+    const effects = (payment.transactionSuccessful ? effectsOf(payment) : [])
+      .filter((effect) => cursor === undefined || (page.order === 'asc' ? compareEffects(effect.point, cursor) > 0 : compareEffects(effect.point, cursor) < 0))
+      .sort((a, b) => (page.order === 'asc' ? 1 : -1) * compareEffects(a.point, b.point))
+      .slice(0, page.limit)
+    res.json(pageOf(hrefOf(req), page, effects.map((effect) => toEffectRecord(h, effect))))
+  })
+
+  /** A closed ledger: Horizon knows a ledger once it has closed; the sandbox's open ledger is not history yet. */
+  const ledgerParam = async (req: Request) => {
     const text = String(req.params.sequence)
     if (!LEDGER_SEQUENCE.test(text) || Number(text) > 0xffff_ffff) throw badRequestProblem(`sequence: ${text.slice(0, 64)} is not a ledger sequence`, 'sequence')
     const ledger = await ctx.ledger.getLedger(ctx.db, Number(text))
-    // Horizon knows a ledger once it has closed; the sandbox's open ledger is not history yet.
     if (!ledger || ledger.closedAt === null) throw notFoundProblem(`Ledger ${text} has not closed on the sandbox ledger.`)
-    res.json(toLedgerRecord(h, { ...ledger, closedAt: ledger.closedAt }, await ctx.ledger.countOperations(ctx.db, ledger.sequence)))
+    return { ...ledger, closedAt: ledger.closedAt }
+  }
+
+  router.get('/ledgers/:sequence', async (req, res) => {
+    recordQuery.parse(req.query)
+    const ledger = await ledgerParam(req)
+    res.json(toLedgerRecord(h, ledger, await ctx.ledger.ledgerCounts(ctx.db, ledger.sequence)))
+  })
+
+  router.get('/ledgers/:sequence/transactions', async (req, res) => {
+    const { sequence } = await ledgerParam(req)
+    await listOrStream(req, res, transactionsAfter, { ledger: sequence })
+  })
+
+  for (const kind of ['payments', 'operations']) {
+    router.get(`/ledgers/:sequence/${kind}`, async (req, res) => {
+      const { sequence } = await ledgerParam(req)
+      await listOrStream(req, res, paymentsAfter, { ledger: sequence })
+    })
+  }
+
+  router.get('/ledgers/:sequence/effects', async (req, res) => {
+    const { sequence } = await ledgerParam(req)
+    await effectsListOrStream(req, res, { ledger: sequence })
   })
 
   router.use(horizonNotFound)

@@ -42,6 +42,8 @@ export async function streamRecords(
   recordsAfter: RecordsAfter,
   feed: ChangeFeed,
   log: (line: string) => void,
+  /** A record's position as a cursor: its paging token, unless that is not a number (effects). */
+  cursorOf: (record: { paging_token: string }) => bigint = (record) => BigInt(record.paging_token),
 ): Promise<void> {
   let cursor = start
   let closed = false
@@ -62,7 +64,7 @@ export async function streamRecords(
       for (const record of records) {
         if (closed) return
         session.push(record, 'message', record.paging_token)
-        cursor = BigInt(record.paging_token)
+        cursor = cursorOf(record)
       }
       if (records.length < BATCH) return
     }

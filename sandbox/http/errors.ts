@@ -1,9 +1,11 @@
 // The one mapping of any error to an HTTP answer {statusCode, reason, message}: the domain's
-// ApiErrors as they are, zod and body-parser errors as 400s, anything else as a logged 500.
+// ApiErrors as they are, a ledger refusal no route mapped as a 400, zod and body-parser errors
+// as 400s, anything else as a logged 500.
 import type http from 'node:http'
 import type { ErrorRequestHandler, RequestHandler } from 'express'
 import { ZodError } from 'zod'
-import { ApiError } from '../errors.js'
+import { ApiError, ledgerRefusal } from '../errors.js'
+import { LedgerError } from '../ledger/ledger-errors.js'
 import { sendJson } from './json-response.js'
 
 /** The 4xx status an error of body-parser and friends carries in `status`, if it is one. */
@@ -71,6 +73,8 @@ export function errorMiddleware(log: (line: string) => void): ErrorRequestHandle
 function toErrorBody(error: unknown, log: (line: string) => void): ErrorBody {
   if (error instanceof ApiError) return { statusCode: error.statusCode, reason: error.reason, message: error.message }
   if (error instanceof ZodError) return { statusCode: 400, reason: 'Bad Request', message: describeZodError(error) }
+  // A movement no route mapped: still the caller's request that the ledger refused, never a 500.
+  if (error instanceof LedgerError) return toErrorBody(ledgerRefusal(400, 'the request', error), log)
   // Errors raised by body-parser and friends carry a 4xx status and a type we can explain.
   const status = clientErrorStatus(error)
   if (status !== undefined) {

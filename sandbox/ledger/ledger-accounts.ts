@@ -30,9 +30,12 @@ export function newContractAddress(random: RandomSource): string {
 
 export const isAccountAddress = (address: string): boolean => StrKey.isValidEd25519PublicKey(address)
 
+/** The largest balance a trustline can hold, int64 stroops: Stellar's default limit. */
+export const MAX_TRUSTLINE_LIMIT = 2n ** 63n - 1n
+
 /**
  * A classic account with its genesis endowment (`xlm` stroops, GENESIS_XLM_ENDOWMENT unless
- * given). Its sequence starts at the open ledger's sequence shifted left 32 bits, as Stellar
+ * given) and a USDC trustline (at the largest limit unless given; null for none). Its sequence starts at the open ledger's sequence shifted left 32 bits, as Stellar
  * starts accounts created in that ledger.
  */
 export async function createLedgerAccount(
@@ -42,6 +45,7 @@ export async function createLedgerAccount(
   label: string,
   now: number,
   xlm: bigint = GENESIS_XLM_ENDOWMENT,
+  trustline: { limit: bigint } | null = { limit: MAX_TRUSTLINE_LIMIT },
 ): Promise<LedgerAccountRow> {
   const keypair = newKeypair(random)
   const ledger = await ensureOpenLedger(db, now)
@@ -54,6 +58,8 @@ export async function createLedgerAccount(
     sequence: (BigInt(ledger.sequence) << 32n).toString(),
     usdc_balance: '0',
     xlm_balance: xlm.toString(),
+    usdc_trustline: trustline === null ? 0 : 1,
+    usdc_limit: (trustline?.limit ?? MAX_TRUSTLINE_LIMIT).toString(),
   }
   await insertAccount(db, row)
   await updateLedger(db, ledger.sequence, { total_coins: (BigInt(ledger.total_coins) + xlm).toString() })
@@ -76,6 +82,8 @@ export async function createContractAccount(
     sequence: '0',
     usdc_balance: '0',
     xlm_balance: '0',
+    usdc_trustline: 0,
+    usdc_limit: '0',
   }
   await insertAccount(db, row)
   return row

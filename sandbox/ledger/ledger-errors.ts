@@ -21,19 +21,37 @@ export type OperationResultCode =
   | 'op_underfunded'
   | 'op_no_destination'
   | 'op_no_trust'
+  | 'op_src_no_trust'
+  | 'op_line_full'
   | 'op_no_source_account'
   | 'op_bad_auth'
   | 'op_not_supported'
 
+/**
+ * Operation results that stellar-core finds when it applies the transaction, not when it
+ * validates it: a transaction failing with one of these is included in a ledger as failed.
+ */
+export const APPLY_TIME_FAILURES: ReadonlySet<OperationResultCode> = new Set([
+  'op_underfunded',
+  'op_no_destination',
+  'op_no_trust',
+  'op_src_no_trust',
+  'op_line_full',
+])
+
 export class LedgerError extends Error {
   /**
    * @param code the transaction result; 'tx_failed' when an operation failed
-   * @param operationCodes with 'tx_failed': one result per operation, up to the one that failed
+   * @param operationCodes with 'tx_failed': one result per operation (up to the one that failed
+   *   when the transaction was refused at validation)
+   * @param included the envelope of a transaction Stellar would include in a ledger as failed
+   *   (fee charged, sequence used); the ledger wrote nothing yet: see recordFailed
    */
   constructor(
     readonly code: TransactionResultCode,
     message: string,
     readonly operationCodes?: OperationResultCode[],
+    readonly included?: { envelopeXdr: string; hash: string },
   ) {
     super(message)
     this.name = 'LedgerError'

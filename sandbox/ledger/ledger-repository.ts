@@ -105,8 +105,12 @@ export interface TransactionRowQuery {
   account?: string
   /** Only transactions after this position in the given order (a paging cursor). */
   after?: number
+  /** Only transactions of this ledger. */
+  ledger?: number
   order: 'asc' | 'desc'
   limit: number
+  /** Transactions included as failed too. */
+  includeFailed: boolean
 }
 
 export function listTransactionRows(db: Kysely<Database>, query: TransactionRowQuery): Promise<LedgerTransactionRow[]> {
@@ -124,6 +128,8 @@ export function listTransactionRows(db: Kysely<Database>, query: TransactionRowQ
     )
   }
   if (after !== undefined) select = select.where('position', query.order === 'asc' ? '>' : '<', after)
+  if (!query.includeFailed) select = select.where('successful', '=', 1)
+  if (query.ledger !== undefined) select = select.where('ledger_sequence', '=', query.ledger)
   return select.orderBy('position', query.order).limit(query.limit).execute()
 }
 
@@ -154,6 +160,7 @@ export interface OperationWithTransactionRow extends LedgerOperationRow {
   ledger_sequence: number
   applied_at: number
   source_account: string
+  successful: number
 }
 
 export interface OperationRowQuery {
@@ -161,10 +168,14 @@ export interface OperationRowQuery {
   account?: string
   /** Only this transaction's operations. */
   txHash?: string
+  /** Only operations of this ledger's transactions. */
+  ledger?: number
   /** Only operations past this one (transaction position, operation index) in the given order. */
   after?: { position: number; index: number }
   order: 'asc' | 'desc'
   limit: number
+  /** Operations of transactions included as failed too. */
+  includeFailed: boolean
 }
 
 /** Operations in application order (position, then index), with their transaction's ledger, time and source. */
@@ -173,8 +184,10 @@ export function listOperationRows(db: Kysely<Database>, query: OperationRowQuery
     .selectFrom('ledger_operations as op')
     .innerJoin('ledger_transactions as tx', 'tx.position', 'op.tx_position')
     .selectAll('op')
-    .select(['tx.ledger_sequence', 'tx.applied_at', 'tx.source_account'])
+    .select(['tx.ledger_sequence', 'tx.applied_at', 'tx.source_account', 'tx.successful'])
   const { account, txHash, after } = query
+  if (!query.includeFailed) select = select.where('tx.successful', '=', 1)
+  if (query.ledger !== undefined) select = select.where('tx.ledger_sequence', '=', query.ledger)
   if (account !== undefined) select = select.where((eb) => eb.or([eb('op.from_account', '=', account), eb('op.to_account', '=', account)]))
   if (txHash !== undefined) select = select.where('op.tx_hash', '=', txHash)
   if (after !== undefined) {
@@ -195,12 +208,24 @@ export async function lastTransactionPosition(db: Kysely<Database>): Promise<num
   return row.last
 }
 
-/** How many operations the transactions of a ledger hold. */
+/** How many operations the successful transactions of a ledger hold. */
 export async function countOperationsInLedger(db: Kysely<Database>, sequence: number): Promise<number> {
   const row = await db
     .selectFrom('ledger_operations as op')
     .innerJoin('ledger_transactions as tx', 'tx.position', 'op.tx_position')
     .where('tx.ledger_sequence', '=', sequence)
+    .where('tx.successful', '=', 1)
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow()
+  return row.count
+}
+
+/** How many transactions of a ledger were included as failed. */
+export async function countFailedTransactionsInLedger(db: Kysely<Database>, sequence: number): Promise<number> {
+  const row = await db
+    .selectFrom('ledger_transactions')
+    .where('ledger_sequence', '=', sequence)
+    .where('successful', '=', 0)
     .select((eb) => eb.fn.countAll<number>().as('count'))
     .executeTakeFirstOrThrow()
   return row.count

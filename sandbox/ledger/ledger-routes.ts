@@ -70,6 +70,8 @@ export function ledgerRoutes(ctx: SandboxContext): Router {
       sourceAccount: tx.sourceAccount,
       sourceSequence: tx.sourceSequence.toString(),
       feeCharged: tx.feeCharged.toString(),
+      successful: tx.successful,
+      operationResults: tx.operationResults,
       memoType: tx.memoType,
       memo: tx.memo,
       operations: tx.operations.map((op) => ({ ...op, amount: amount(op.amount) })),
@@ -78,7 +80,8 @@ export function ledgerRoutes(ctx: SandboxContext): Router {
       appliedAt: toIso(tx.appliedAt),
       closedAt: closedAt === null ? null : toIso(closedAt),
       payment,
-      unmatched: tx.memoType !== 'none' && payment === null,
+      // A failed transaction moved nothing, so its memo left nothing unmatched either.
+      unmatched: tx.successful && tx.memoType !== 'none' && payment === null,
       horizonUrl: `${ctx.publicUrl}${HORIZON_PATH}/transactions/${tx.hash}`,
     }
   }
@@ -90,7 +93,8 @@ export function ledgerRoutes(ctx: SandboxContext): Router {
 
   router.get('/sandbox/ledger/transactions', async (req, res) => {
     const query = transactionsQuery.parse(req.query)
-    const transactions = await ctx.ledger.listTransactions(ctx.db, query)
+    // The operator's view: transactions included as failed too, marked so.
+    const transactions = await ctx.ledger.listTransactions(ctx.db, { ...query, includeFailed: true })
     res.json({ items: await toTransactionViews(transactions) })
   })
 

@@ -26,6 +26,7 @@ import type {
   LedgerTransactionRow,
 } from '../db/schema.js'
 import { readState } from '../state/sandbox-state.js'
+import { transactionMeta, type BalanceChange, type EntryAccount } from './transaction-meta.js'
 import { SANDBOX_NETWORK_PASSPHRASE, USDC_ASSET_CODE } from './ledger-accounts.js'
 import { LedgerError, LedgerInvariantError, type OperationResultCode } from './ledger-errors.js'
 import {
@@ -39,6 +40,7 @@ import {
   findTransactionRowsByMemo,
   insertLedger,
   insertTransaction,
+  countFailedTransactionsInLedger,
   countOperationsInLedger,
   lastTransactionPosition,
   listAccountRows,
@@ -105,6 +107,8 @@ export interface LedgerAccount {
   /** The sequence number of the account's last transaction; a new one must use sequence + 1. */
   sequence: bigint
   balances: AccountBalances
+  /** The account's USDC trustline and its limit (stroops); null when it has none. */
+  usdcTrustline: { limit: bigint } | null
   createdAt: number
 }
 
@@ -135,6 +139,16 @@ export interface LedgerTransaction {
   /** The signed envelope, base64 XDR. */
   envelopeXdr: string
   appliedAt: number
+  /**
+   * False for a transaction included as failed: it paid its fee and used its sequence number,
+   * and its operations changed nothing.
+   */
+  successful: boolean
+  /** A failed transaction's result per operation; null when it succeeded (all op_success). */
+  operationResults: OperationResultCode[] | null
+  /** What it changed (TransactionMeta) and what its fee changed (LedgerEntryChanges), base64 XDR; null if applied before the sandbox kept them. */
+  resultMetaXdr: string | null
+  feeMetaXdr: string | null
 }
 
 export interface LedgerInfo {
@@ -158,6 +172,10 @@ export interface TransactionListQuery {
   after?: number
   /** Default 'asc' (oldest first). */
   order?: 'asc' | 'desc'
+  /** Transactions included as failed too (default: successful ones only, as on Horizon). */
+  includeFailed?: boolean
+  /** Only transactions of this ledger. */
+  ledger?: number
 }
 
 export interface PaymentListQuery {
@@ -171,6 +189,10 @@ export interface PaymentListQuery {
   after?: { position: number; index: number }
   /** Default 'asc' (oldest first). */
   order?: 'asc' | 'desc'
+  /** Operations of transactions included as failed too (default: successful ones only). */
+  includeFailed?: boolean
+  /** Only operations of this ledger's transactions. */
+  ledger?: number
 }
 
 /** One payment operation as a history of payments shows it: with its transaction's identity. */
@@ -181,6 +203,7 @@ export interface LedgerPayment extends LedgerOperation {
   /** The transaction's source (which paid the fee); `from` is the operation's own source. */
   transactionSource: string
   appliedAt: number
+  transactionSuccessful: boolean
 }
 
 export interface SupplyReport {
@@ -208,6 +231,26 @@ interface WorkingAccount {
   sequence: bigint
   usdc: bigint
   xlm: bigint
+  trustsUsdc: boolean
+  usdcLimit: bigint
+}
+
+/** A transaction checked against the ledger, not yet written. */
+interface Evaluation {
+  tx: Transaction
+  hash: string
+  sourceId: string
+  accounts: Map<string, WorkingAccount>
+  fee: bigint
+  /** The source's XLM once the fee is taken: all a failed transaction changes, with the sequence. */
+  sourceXlmAfterFee: bigint
+  openLedger: LedgerLedgerRow | undefined
+  operations: LedgerOperation[]
+  /** Per operation, the balances it changed (for the transaction's meta). */
+  changes: BalanceChange[][]
+  usdcIssuer: string | undefined
+  /** Set when an operation failed as it was applied: the transaction is included as failed. */
+  failure: LedgerError | undefined
 }
 
 export class LedgerService {
@@ -298,10 +341,46 @@ export class LedgerService {
 
   /**
    * Checks a signed envelope against the ledger and applies it, or throws a LedgerError having
-   * written nothing. `db` must be a transaction: listeners run in it, and so does instant closing.
+   * written nothing. A transaction Stellar would include as failed throws too, with `included`
+   * set: the caller's database transaction rolls back, and recordFailed records it in a new one
+   * (runRecordingFailures). `db` must be a transaction: listeners run in it, and so does instant closing.
    */
   async applyEnvelope(db: Kysely<Database>, envelopeXdr: string): Promise<LedgerTransaction> {
     requireTransaction(db)
+    const evaluation = await this.#evaluate(db, envelopeXdr)
+    if (evaluation.failure) throw evaluation.failure
+    return this.#write(db, evaluation)
+  }
+
+  /**
+   * Applies a submitted envelope as the network would: a refusal throws and writes nothing; a
+   * transaction whose operations fail is included as failed (fee charged, sequence used) and
+   * returned with `successful: false`.
+   */
+  async submit(db: Kysely<Database>, envelopeXdr: string): Promise<LedgerTransaction> {
+    requireTransaction(db)
+    return this.#write(db, await this.#evaluate(db, envelopeXdr))
+  }
+
+  /**
+   * Records an envelope that failed as it was applied (a LedgerError's `included`) as a failed
+   * transaction, after the work that tried it rolled back. Checked again first: if the ledger has
+   * moved on so that it is now refused or would succeed, nothing is written and undefined returned.
+   */
+  async recordFailed(db: Kysely<Database>, envelopeXdr: string): Promise<LedgerTransaction | undefined> {
+    requireTransaction(db)
+    let evaluation: Evaluation
+    try {
+      evaluation = await this.#evaluate(db, envelopeXdr)
+    } catch (error) {
+      if (error instanceof LedgerError) return undefined
+      throw error
+    }
+    return evaluation.failure ? this.#write(db, evaluation) : undefined
+  }
+
+  /** Every check, in stellar-core's order, on working copies of the accounts; throws refusals. */
+  async #evaluate(db: Kysely<Database>, envelopeXdr: string): Promise<Evaluation> {
     const tx = this.#decode(envelopeXdr)
     const now = this.#clock.now()
     // Read, not ensured: nothing is written until every check has passed.
@@ -313,30 +392,62 @@ export class LedgerService {
 
     const signatures = new SignatureCheck(tx)
     const fee = checkTransaction(tx, { now, ledgerSequence: openLedger?.sequence ?? 1, sourceId, accounts, signatures })
+    const state = { sourceId, accounts, usdcIssuer, signatures }
+    validateOperations(tx, state)
+    if (signatures.unusedSignatures(signersOf(tx, sourceId)) > 0) {
+      throw new LedgerError('tx_bad_auth_extra', 'The transaction carries signatures that are not needed')
+    }
     const source = accounts.get(sourceId)!
     // Stellar takes the fee and consumes the sequence number before it applies the operations.
     source.xlm -= fee
     source.sequence = BigInt(tx.sequence)
-    const operations = applyOperations(tx, { sourceId, accounts, usdcIssuer, signatures })
-    if (signatures.unusedSignatures(signersOf(tx, sourceId)) > 0) {
-      throw new LedgerError('tx_bad_auth_extra', 'The transaction carries signatures that are not needed')
-    }
+    const sourceXlmAfterFee = source.xlm
+    const hash = signatures.hash.toString('hex')
+    const { operations, results, changes } = applyOperations(tx, state)
+    const failed = results.find((code) => code !== 'op_success')
+    const failure =
+      failed === undefined
+        ? undefined
+        : new LedgerError('tx_failed', results.flatMap((code, index) => (code === 'op_success' ? [] : [`Operation ${index}: ${failureText(code, operations.find((op) => op.index === index))}`])).join('; '), results, {
+            envelopeXdr: tx.toEnvelope().toXDR('base64'),
+            hash,
+          })
+    return { tx, hash, sourceId, accounts, fee, sourceXlmAfterFee, openLedger, operations, changes, usdcIssuer, failure }
+  }
 
-    const ledger = openLedger ?? (await ensureOpenLedger(db, now))
-
-    for (const account of accounts.values()) {
-      const changes = { sequence: account.sequence.toString(), usdc_balance: account.usdc.toString(), xlm_balance: account.xlm.toString() }
-      const { row } = account
-      if (changes.sequence !== row.sequence || changes.usdc_balance !== row.usdc_balance || changes.xlm_balance !== row.xlm_balance) {
-        await updateAccount(db, row.public_key, changes)
+  /** Writes an evaluated transaction: all of it, or for a failed one its fee and sequence only. */
+  async #write(db: Kysely<Database>, evaluation: Evaluation): Promise<LedgerTransaction> {
+    const { tx, hash, sourceId, accounts, fee, failure } = evaluation
+    const now = this.#clock.now()
+    const ledger = evaluation.openLedger ?? (await ensureOpenLedger(db, now))
+    if (failure) {
+      const source = accounts.get(sourceId)!
+      await updateAccount(db, sourceId, { sequence: source.sequence.toString(), usdc_balance: source.row.usdc_balance, xlm_balance: evaluation.sourceXlmAfterFee.toString() })
+    } else {
+      for (const account of accounts.values()) {
+        const changes = { sequence: account.sequence.toString(), usdc_balance: account.usdc.toString(), xlm_balance: account.xlm.toString() }
+        const { row } = account
+        if (changes.sequence !== row.sequence || changes.usdc_balance !== row.usdc_balance || changes.xlm_balance !== row.xlm_balance) {
+          await updateAccount(db, row.public_key, changes)
+        }
       }
     }
     await updateLedger(db, ledger.sequence, {
       transaction_count: ledger.transaction_count + 1,
       fee_pool: (BigInt(ledger.fee_pool) + fee).toString(),
     })
-    const hash = signatures.hash.toString('hex')
     const position = await nextTransactionPosition(db)
+    const source = accounts.get(sourceId)!
+    const { feeMetaXdr, resultMetaXdr } = transactionMeta({
+      ledger: ledger.sequence,
+      usdcIssuer: evaluation.usdcIssuer,
+      source: entryAccount(source, { xlm: BigInt(source.row.xlm_balance), sequence: BigInt(source.row.sequence) }),
+      fee,
+      newSequence: source.sequence,
+      accounts: new Map([...accounts].map(([id, account]) => [id, entryAccount(account)])),
+      // A failed transaction's operations changed nothing.
+      operations: failure ? [] : evaluation.changes,
+    })
     const row: LedgerTransactionRow = {
       hash,
       position,
@@ -347,8 +458,12 @@ export class LedgerService {
       ...memoColumns(tx.memo),
       envelope_xdr: tx.toEnvelope().toXDR('base64'),
       applied_at: now,
+      successful: failure ? 0 : 1,
+      operation_results: failure ? JSON.stringify(failure.operationCodes) : null,
+      result_meta_xdr: resultMetaXdr,
+      fee_meta_xdr: feeMetaXdr,
     }
-    const operationRows: LedgerOperationRow[] = operations.map((op) => ({
+    const operationRows: LedgerOperationRow[] = evaluation.operations.map((op) => ({
       tx_hash: hash,
       op_index: op.index,
       tx_position: position,
@@ -361,9 +476,10 @@ export class LedgerService {
     await insertTransaction(db, row, operationRows)
 
     const applied = toLedgerTransaction(row, operationRows)
-    // Listeners may apply transactions of their own: they share this transaction's ledger.
+    // Listeners may apply transactions of their own: they share this transaction's ledger. A
+    // failed transaction moved nothing: no listener hears of it.
     return this.inOneLedger(db, async () => {
-      for (const listener of this.#listeners) await listener(db, applied)
+      if (applied.successful) for (const listener of this.#listeners) await callListener(listener, db, applied)
       return applied
     })
   }
@@ -437,7 +553,14 @@ export class LedgerService {
 
   async listTransactions(db: Kysely<Database>, query: TransactionListQuery = {}): Promise<LedgerTransaction[]> {
     const limit = Math.min(Math.max(Math.trunc(query.limit ?? 10), 1), MAX_TRANSACTIONS_PAGE)
-    const rows = await listTransactionRows(db, { account: query.account, after: query.after, order: query.order ?? 'asc', limit })
+    const rows = await listTransactionRows(db, {
+      account: query.account,
+      ledger: query.ledger,
+      after: query.after,
+      order: query.order ?? 'asc',
+      limit,
+      includeFailed: query.includeFailed ?? false,
+    })
     const operations = groupBy(await findOperationsOf(db, rows.map((row) => row.hash)), (op) => op.tx_hash)
     return rows.map((row) => toLedgerTransaction(row, operations.get(row.hash) ?? []))
   }
@@ -452,7 +575,7 @@ export class LedgerService {
   /** Payment operations in application order, each with its transaction's hash, ledger, time and source. */
   async listPayments(db: Kysely<Database>, query: PaymentListQuery = {}): Promise<LedgerPayment[]> {
     const limit = Math.min(Math.max(Math.trunc(query.limit ?? 10), 1), MAX_TRANSACTIONS_PAGE)
-    const rows = await listOperationRows(db, { ...query, order: query.order ?? 'asc', limit })
+    const rows = await listOperationRows(db, { ...query, order: query.order ?? 'asc', limit, includeFailed: query.includeFailed ?? false })
     return rows.map(toLedgerPayment)
   }
 
@@ -461,9 +584,9 @@ export class LedgerService {
     return lastTransactionPosition(db)
   }
 
-  /** How many operations the transactions of a ledger hold. */
-  countOperations(db: Kysely<Database>, ledgerSequence: number): Promise<number> {
-    return countOperationsInLedger(db, ledgerSequence)
+  /** How many operations the successful transactions of a ledger hold, and how many of its transactions failed. */
+  async ledgerCounts(db: Kysely<Database>, ledgerSequence: number): Promise<{ operations: number; failedTransactions: number }> {
+    return { operations: await countOperationsInLedger(db, ledgerSequence), failedTransactions: await countFailedTransactionsInLedger(db, ledgerSequence) }
   }
 
   /**
@@ -643,48 +766,123 @@ function checkTransaction(
   return minimumFee
 }
 
-/** Applies the operations to the working accounts, in order; throws tx_failed at the first that fails. */
-function applyOperations(
-  tx: Transaction,
-  state: { sourceId: string; accounts: Map<string, WorkingAccount>; usdcIssuer: string | undefined; signatures: SignatureCheck },
-): LedgerOperation[] {
+type OperationState = { sourceId: string; accounts: Map<string, WorkingAccount>; usdcIssuer: string | undefined; signatures: SignatureCheck }
+
+/**
+ * What stellar-core checks before applying anything: each operation is a payment, well formed,
+ * from an existing account that signed. A failure here refuses the whole transaction.
+ */
+function validateOperations(tx: Transaction, state: OperationState): void {
   const results: OperationResultCode[] = []
-  const applied: LedgerOperation[] = []
   for (const [index, op] of tx.operations.entries()) {
     const fail = (code: OperationResultCode, message: string) => operationFailure(results, code, `Operation ${index}: ${message}`)
     if (op.type !== 'payment') throw fail('op_not_supported', `${op.type} is not supported; the sandbox ledger knows payments only`)
     const amount = op.amount.startsWith('-') ? undefined : parseDecimal(op.amount, USDC_SCALE)
     if (amount === undefined || amount <= 0n) throw fail('op_malformed', `the amount must be positive, not ${op.amount}`)
     const fromId = op.source ? baseAccountId(op.source) : state.sourceId
-    const from = state.accounts.get(fromId)
-    if (!from) throw fail('op_no_source_account', `the operation's source account ${fromId} does not exist`)
+    if (!state.accounts.has(fromId)) throw fail('op_no_source_account', `the operation's source account ${fromId} does not exist`)
     if (fromId !== state.sourceId && !state.signatures.signedBy(fromId)) {
       throw fail('op_bad_auth', `not signed by the operation's source ${fromId}`)
     }
+    results.push('op_success')
+  }
+}
+
+/**
+ * Applies the validated operations to the working accounts, in order, as stellar-core does:
+ * every operation gets a result, and one that fails changes nothing (the caller then discards
+ * all but the fee). An operation with an asset the sandbox does not know has no operation row.
+ */
+function applyOperations(
+  tx: Transaction,
+  state: OperationState,
+): { operations: LedgerOperation[]; results: OperationResultCode[]; changes: BalanceChange[][] } {
+  const results: OperationResultCode[] = []
+  const operations: LedgerOperation[] = []
+  const changes: BalanceChange[][] = []
+  for (const [index, op] of tx.operations.entries()) {
+    if (op.type !== 'payment') throw new Error('validateOperations lets payments only through')
+    const amount = parseDecimal(op.amount, USDC_SCALE)!
+    const fromId = op.source ? baseAccountId(op.source) : state.sourceId
+    const from = state.accounts.get(fromId)!
     const toId = baseAccountId(op.destination)
     const to = state.accounts.get(toId)
-    if (!to) throw fail('op_no_destination', `the destination ${toId} does not exist`)
     const asset = assetCodeOf(op.asset, state.usdcIssuer)
-    // Every sandbox account trusts the sandbox USDC; no account trusts anything else.
-    if (!asset) {
-      throw fail('op_no_trust', `the destination does not trust ${op.asset.toString()}; the sandbox knows XLM and USDC:${state.usdcIssuer}`)
+    if (asset) operations.push({ index, type: 'payment', from: fromId, to: toId, asset, amount })
+    const code = paymentResult(from, fromId, to, toId, asset, amount, state.usdcIssuer)
+    results.push(code)
+    if (code !== 'op_success' || !to || !asset) {
+      changes.push([])
+      continue
     }
-    if (asset === 'XLM') {
-      if (from.xlm < amount) throw fail('op_underfunded', `${fromId} has ${from.xlm} stroops of XLM, less than ${amount}`)
-      from.xlm -= amount
-      to.xlm += amount
-    } else {
-      // The issuer mints by paying and burns by being paid: its balance is minus what circulates.
-      if (fromId !== state.usdcIssuer && from.usdc < amount) {
-        throw fail('op_underfunded', `${fromId} has ${from.usdc} stroops of USDC, less than ${amount}`)
-      }
-      from.usdc -= amount
-      to.usdc += amount
-    }
-    results.push('op_success')
-    applied.push({ index, type: 'payment', from: fromId, to: toId, asset, amount })
+    const balance = asset === 'XLM' ? 'xlm' : 'usdc'
+    const parties = [...new Map([[fromId, from], [toId, to]]).entries()]
+    const before = parties.map(([, account]) => account[balance])
+    // The issuer mints by paying and burns by being paid: its USDC balance is minus what circulates.
+    from[balance] -= amount
+    to[balance] += amount
+    changes.push(parties.map(([id, account], i) => ({ account: id, asset, before: before[i]!, after: account[balance] })))
   }
-  return applied
+  return { operations, results, changes }
+}
+
+/** A payment's result, in stellar-core's order: the destination's side first, then the source's. */
+function paymentResult(
+  from: WorkingAccount,
+  fromId: string,
+  to: WorkingAccount | undefined,
+  toId: string,
+  asset: LedgerAssetCode | undefined,
+  amount: bigint,
+  usdcIssuer: string | undefined,
+): OperationResultCode {
+  if (!to) return 'op_no_destination'
+  // No account trusts an asset other than the sandbox USDC.
+  if (!asset) return 'op_no_trust'
+  if (asset === 'XLM') {
+    if (to.xlm + amount > INT64_MAX) return 'op_line_full'
+    return from.xlm < amount ? 'op_underfunded' : 'op_success'
+  }
+  if (toId !== usdcIssuer) {
+    if (!to.trustsUsdc) return 'op_no_trust'
+    if (to.usdc + amount > to.usdcLimit) return 'op_line_full'
+  }
+  if (fromId !== usdcIssuer) {
+    if (!from.trustsUsdc) return 'op_src_no_trust'
+    if (from.usdc < amount) return 'op_underfunded'
+  }
+  return 'op_success'
+}
+
+/** Why an operation failed, for the error's message. */
+function failureText(code: OperationResultCode, op: LedgerOperation | undefined): string {
+  switch (code) {
+    case 'op_underfunded':
+      return `${op?.from ?? 'the source'} holds less ${op?.asset ?? ''} than ${op ? formatDecimal(op.amount, USDC_SCALE) : 'the amount'} (op_underfunded)`
+    case 'op_no_destination':
+      return 'the destination account does not exist (op_no_destination)'
+    case 'op_no_trust':
+      return `the destination has no trustline for the asset (op_no_trust); the sandbox knows XLM and its own USDC`
+    case 'op_src_no_trust':
+      return `${op?.from ?? 'the source'} has no USDC trustline (op_src_no_trust)`
+    case 'op_line_full':
+      return `the destination ${op?.to ?? ''} would hold more than its trustline's limit (op_line_full)`
+    default:
+      return code
+  }
+}
+
+/**
+ * A listener's own transaction that fails rolls back the one it followed too, which was never
+ * applied then: its failure is not one to record (runRecordingFailures records only the outer one's).
+ */
+async function callListener(listener: AppliedListener, db: Kysely<Database>, applied: LedgerTransaction): Promise<void> {
+  try {
+    await listener(db, applied)
+  } catch (error) {
+    if (error instanceof LedgerError && error.included) throw new LedgerError(error.code, error.message, error.operationCodes)
+    throw error
+  }
 }
 
 function operationFailure(earlier: OperationResultCode[], code: OperationResultCode, message: string): LedgerError {
@@ -712,8 +910,26 @@ function memoColumns(memo: Memo): { memo_type: LedgerMemoType; memo: string | nu
   }
 }
 
+/** A working account as its ledger entries show it (optionally as it was: XLM and sequence). */
+function entryAccount(account: WorkingAccount, as?: { xlm: bigint; sequence: bigint }): EntryAccount {
+  return {
+    publicKey: account.row.public_key,
+    xlm: as?.xlm ?? account.xlm,
+    sequence: as?.sequence ?? account.sequence,
+    usdc: account.usdc,
+    usdcLimit: account.trustsUsdc ? account.usdcLimit : null,
+  }
+}
+
 function toWorkingAccount(row: LedgerAccountRow): WorkingAccount {
-  return { row, sequence: BigInt(row.sequence), usdc: BigInt(row.usdc_balance), xlm: BigInt(row.xlm_balance) }
+  return {
+    row,
+    sequence: BigInt(row.sequence),
+    usdc: BigInt(row.usdc_balance),
+    xlm: BigInt(row.xlm_balance),
+    trustsUsdc: row.usdc_trustline === 1,
+    usdcLimit: BigInt(row.usdc_limit),
+  }
 }
 
 function toLedgerAccount(row: LedgerAccountRow): LedgerAccount {
@@ -723,6 +939,7 @@ function toLedgerAccount(row: LedgerAccountRow): LedgerAccount {
     label: row.label,
     sequence: BigInt(row.sequence),
     balances: { xlm: BigInt(row.xlm_balance), usdc: BigInt(row.usdc_balance) },
+    usdcTrustline: row.usdc_trustline === 1 ? { limit: BigInt(row.usdc_limit) } : null,
     createdAt: row.created_at,
   }
 }
@@ -751,6 +968,10 @@ function toLedgerTransaction(row: LedgerTransactionRow, operations: LedgerOperat
     operations: operations.map(toLedgerOperation),
     envelopeXdr: row.envelope_xdr,
     appliedAt: row.applied_at,
+    successful: row.successful === 1,
+    operationResults: row.operation_results === null ? null : (JSON.parse(row.operation_results) as OperationResultCode[]),
+    resultMetaXdr: row.result_meta_xdr,
+    feeMetaXdr: row.fee_meta_xdr,
   }
 }
 
@@ -773,6 +994,7 @@ function toLedgerPayment(row: OperationWithTransactionRow): LedgerPayment {
     ledgerSequence: row.ledger_sequence,
     transactionSource: row.source_account,
     appliedAt: row.applied_at,
+    transactionSuccessful: row.successful === 1,
   }
 }
 

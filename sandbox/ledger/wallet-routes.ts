@@ -18,6 +18,7 @@ export function walletRoutes(ctx: SandboxContext): Router {
       secret: wallet.secret,
       balances: { USDC: formatDecimal(wallet.usdc, USDC_SCALE), XLM: formatDecimal(wallet.xlm, USDC_SCALE) },
       fundingTxId: wallet.fundingTxId,
+      usdcTrustline: wallet.usdcTrustline && { limit: formatDecimal(wallet.usdcTrustline.limit, USDC_SCALE) },
       // What a Stellar SDK script needs besides the keys.
       horizonUrl: `${ctx.publicUrl}${HORIZON_PATH}`,
       networkPassphrase: ctx.ledger.networkPassphrase,

@@ -8,7 +8,7 @@ import { USDC_SCALE, formatDecimal, parseDecimal } from '../../src/money.js'
 import type { Database } from '../db/schema.js'
 import type { RandomSource } from '../random.js'
 import { readState } from '../state/sandbox-state.js'
-import { STROOPS_PER_UNIT, createLedgerAccount } from './ledger-accounts.js'
+import { MAX_TRUSTLINE_LIMIT, STROOPS_PER_UNIT, createLedgerAccount } from './ledger-accounts.js'
 import type { LedgerService } from './ledger-service.js'
 
 export const DEFAULT_WALLET_USDC = 100n * STROOPS_PER_UNIT
@@ -32,7 +32,21 @@ const amountText = (min: bigint, max: bigint) =>
     })
 
 export const createWalletBody = z
-  .strictObject({ usdc: amountText(0n, MAX_WALLET_USDC).optional(), xlm: amountText(MIN_WALLET_XLM, MAX_WALLET_XLM).optional() })
+  .strictObject({
+    usdc: amountText(0n, MAX_WALLET_USDC).optional(),
+    xlm: amountText(MIN_WALLET_XLM, MAX_WALLET_XLM).optional(),
+    // A wallet that never added a USDC trustline: paying USDC from it or to it fails in the ledger.
+    trustline: z.boolean({ message: 'must be true or false' }).optional(),
+    usdcLimit: amountText(1n, MAX_TRUSTLINE_LIMIT).optional(),
+  })
+  .refine((body) => body.trustline !== false || ((body.usdc ?? 0n) === 0n && body.usdcLimit === undefined), {
+    message: 'a wallet without a trustline holds no USDC: leave out usdc (or send "0") and usdcLimit',
+    path: ['trustline'],
+  })
+  .refine((body) => body.usdcLimit === undefined || (body.usdc ?? DEFAULT_WALLET_USDC) <= body.usdcLimit, {
+    message: 'the USDC to fund the wallet with must not exceed its trustline limit',
+    path: ['usdcLimit'],
+  })
   .optional()
 export type CreateWalletBody = z.infer<typeof createWalletBody>
 
@@ -45,6 +59,8 @@ export interface CreatedWallet {
   xlm: bigint
   /** The issuer's payment of the USDC; null when none was asked for. */
   fundingTxId: string | null
+  /** The wallet's USDC trustline; null when it was made without one. */
+  usdcTrustline: { limit: bigint } | null
 }
 
 /** Creates and funds a wallet, in one ledger; `db` must be a transaction. */
@@ -54,17 +70,18 @@ export async function createWallet(
   body: CreateWalletBody,
   now: number,
 ): Promise<CreatedWallet> {
-  const usdc = body?.usdc ?? DEFAULT_WALLET_USDC
+  const trustline = body?.trustline === false ? null : { limit: body?.usdcLimit ?? MAX_TRUSTLINE_LIMIT }
+  const usdc = body?.usdc ?? (trustline ? DEFAULT_WALLET_USDC : 0n)
   const xlm = body?.xlm ?? DEFAULT_WALLET_XLM
   return deps.ledger.inOneLedger(db, async () => {
     const number = (await deps.ledger.listAccounts(db, { role: 'customer' })).filter((account) => account.label.startsWith('Wallet ')).length + 1
     // A customer wallet like the genesis ones: `payments pay --from` can pay from it too.
-    const account = await createLedgerAccount(db, deps.random, 'customer', `Wallet ${number}`, now, xlm)
+    const account = await createLedgerAccount(db, deps.random, 'customer', `Wallet ${number}`, now, xlm, trustline)
     let fundingTxId: string | null = null
     if (usdc > 0n) {
       const issuer = (await readState(db, 'usdc_issuer'))!
       fundingTxId = (await deps.ledger.transfer(db, { from: issuer, to: account.public_key, asset: 'USDC', amount: usdc })).hash
     }
-    return { publicKey: account.public_key, secret: account.secret!, usdc, xlm, fundingTxId }
+    return { publicKey: account.public_key, secret: account.secret!, usdc, xlm, fundingTxId, usdcTrustline: trustline }
   })
 }

@@ -3,6 +3,7 @@
 // described loosely here; its errors are Horizon problem documents.
 import { z } from 'zod'
 import { HORIZON_PATH, submitForm } from '../horizon/horizon-routes.js'
+import { effectsPageQuery } from '../horizon/horizon-effects.js'
 import { pageQuery, recordQuery } from '../horizon/horizon-paging.js'
 import type { Operation } from './operation.js'
 
@@ -32,6 +33,7 @@ export const HORIZON_RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
 const HORIZON = { tag: 'Horizon', security: 'none', beforeBodyParser: true, errorSchema: 'HorizonProblem' } as const
 const ACCOUNT = { accountId: 'Stellar account address (G…)' }
 const TX = { hash: 'Transaction hash (64 hex digits)' }
+const LEDGER = { sequence: 'Ledger sequence' }
 const record = (description = 'OK') => [{ status: 200, description, json: 'HorizonRecord' }]
 /** A page, or with Accept: text/event-stream a stream of records from the cursor on. */
 const pageOrStream = [{ status: 200, description: 'A page of records; with `Accept: text/event-stream`, a stream of them', json: 'HorizonPage', eventStream: 'HorizonRecord' }]
@@ -89,5 +91,34 @@ export const HORIZON_OPERATIONS: Operation[] = [
   {
     method: 'get', path: path('/ledgers/:sequence'), operationId: 'horizonGetLedger', summary: 'One closed ledger', ...HORIZON,
     pathParams: { sequence: 'Ledger sequence' }, query: recordQuery, success: record(), errors: [404],
+  },
+  {
+    method: 'get', path: path('/ledgers/:sequence/transactions'), operationId: 'horizonLedgerTransactions', summary: 'A closed ledger\'s transactions', ...HORIZON,
+    pathParams: LEDGER, query: pageQuery, success: pageOrStream, errors: [404],
+  },
+  {
+    method: 'get', path: path('/ledgers/:sequence/payments'), operationId: 'horizonLedgerPayments', summary: 'A closed ledger\'s payments', ...HORIZON,
+    pathParams: LEDGER, query: pageQuery, success: pageOrStream, errors: [404],
+  },
+  {
+    method: 'get', path: path('/ledgers/:sequence/operations'), operationId: 'horizonLedgerOperations', summary: 'A closed ledger\'s operations (all payments)', ...HORIZON,
+    pathParams: LEDGER, query: pageQuery, success: pageOrStream, errors: [404],
+  },
+  { method: 'get', path: path('/effects'), operationId: 'horizonEffects', summary: 'Every effect', ...HORIZON, query: effectsPageQuery, success: pageOrStream, errors: [] },
+  {
+    method: 'get', path: path('/accounts/:accountId/effects'), operationId: 'horizonAccountEffects', summary: 'An account\'s effects (account_credited, account_debited)', ...HORIZON,
+    pathParams: ACCOUNT, query: effectsPageQuery, success: pageOrStream, errors: [404],
+  },
+  {
+    method: 'get', path: path('/transactions/:hash/effects'), operationId: 'horizonTransactionEffects', summary: 'A transaction\'s effects', ...HORIZON,
+    pathParams: TX, query: effectsPageQuery, success: pageOrStream, errors: [404],
+  },
+  {
+    method: 'get', path: path('/operations/:id/effects'), operationId: 'horizonOperationEffects', summary: 'An operation\'s effects', ...HORIZON,
+    pathParams: { id: 'Operation id' }, query: effectsPageQuery, success: page, errors: [404],
+  },
+  {
+    method: 'get', path: path('/ledgers/:sequence/effects'), operationId: 'horizonLedgerEffects', summary: 'A closed ledger\'s effects', ...HORIZON,
+    pathParams: LEDGER, query: effectsPageQuery, success: pageOrStream, errors: [404],
   },
 ]

@@ -121,6 +121,10 @@ export const OPERATIONS: Operation[] = [
     security: 'optional-digest', authReason: 'Unauthorized', pathParams: PAYMENT_ID, body: 'CrossChainQuoteRequest', success: ok('CrossChainQuote'), errors: [404, 409],
   },
   {
+    method: 'get', path: '/cross-chain/quotes/:quoteId', operationId: 'getCrossChainQuote', summary: 'A quote\'s bridge order: status, amounts in, out and refunded, transactions', tag: 'Payments', ...DIGEST,
+    pathParams: { quoteId: 'Quote id (qt_…)' }, success: ok('CrossChainQuote'), errors: [404],
+  },
+  {
     method: 'get', path: '/cross-chain/chains', operationId: 'listOriginChains', summary: 'Origin chains and tokens of cross-chain payments', tag: 'Payments',
     security: 'optional-digest', authReason: 'Unauthorized', success: ok('OriginChains'), errors: [],
   },
@@ -248,7 +252,7 @@ export const OPERATIONS: Operation[] = [
     pathParams: PAYMENT_ID, success: ok('EscrowOrder'), errors: [404, 409],
   },
   {
-    method: 'post', path: '/sandbox/cross-chain/quotes/:quoteId/deposit', operationId: 'simulateDeposit', summary: 'The bridged deposit of a quote arrives', tag: 'Sandbox', ...DIGEST,
+    method: 'post', path: '/sandbox/cross-chain/quotes/:quoteId/deposit', operationId: 'simulateDeposit', summary: 'A deposit arrives at the quote\'s address: the bridge order holds, swaps or refunds it', tag: 'Sandbox', ...DIGEST,
     pathParams: { quoteId: 'Quote id (qt_…)' }, body: 'DepositRequest', success: ok('DepositResult'), headers: IDEMPOTENT, errors: [404, 409, 422],
   },
 

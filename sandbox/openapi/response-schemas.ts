@@ -2,7 +2,7 @@
 // resources in the *-resource.ts files; test/e2e/openapi.test.ts checks real answers against
 // these, so a field added there without being described here fails a test.
 import { z } from 'zod'
-import { WEBHOOK_EVENT_TYPES } from '../../src/client/types.js'
+import { BRIDGE_ORDER_STATUSES, WEBHOOK_EVENT_TYPES } from '../../src/client/types.js'
 import { INVOICE_STATUSES } from '../invoices/invoice-schemas.js'
 import { LOCALES, PAYMENT_STATUSES } from '../payments/payment-schemas.js'
 
@@ -234,11 +234,20 @@ export const crossChainQuote = z
     amountOut: decimalText.describe('USDC that arrives'),
     bridgeFeeBps: z.number().int(),
     refundAddress: z.string(),
-    expiresAt: isoDateTime,
-    status: z.enum(['pending', 'completed', 'expired']),
-    depositTxId: txHash.optional(),
+    expiresAt: isoDateTime.describe('The order\'s deadline on the business clock'),
+    status: z.enum(BRIDGE_ORDER_STATUSES).describe('The bridge order\'s status (docs/bridge.md)'),
+    amountDeposited: z.string().describe('Origin token deposited so far, decimal text'),
+    amountRefunded: z.string().describe('Origin token sent back to refundAddress, decimal text'),
+    usdcDelivered: decimalText.describe('USDC the bridge delivered to the payment'),
+    supersededBy: z.string().nullable().describe('The newer quote of the same payment that replaced this one'),
+    depositTxId: txHash.optional().describe('The Stellar transaction that delivered the USDC'),
+    transactions: z.object({
+      origin: z.array(z.object({ type: z.enum(['deposit', 'refund']), hash: z.string(), amount: z.string(), at: isoDateTime })),
+      stellar: z.array(z.object({ type: z.literal('delivery'), hash: txHash })),
+    }),
+    history: z.array(z.object({ status: z.enum(BRIDGE_ORDER_STATUSES), at: isoDateTime })),
   })
-  .describe('A cross-chain quote (spec 4.5)')
+  .describe('A cross-chain quote: a bridge order (spec 4.5; docs/bridge.md)')
 
 export const originChains = z.object({
   bridgeFeeBps: z.number().int(),
@@ -278,7 +287,7 @@ export const escrowOrder = z
     escrow_expires_at: isoDateTime.nullable(),
     settlement_status: z.enum(SETTLEMENT_STATUSES),
     transactions: z.array(
-      z.object({ hash: txHash, ledger: z.number().int(), appliedAt: isoDateTime, operations: z.array(ledgerOperation.pick({ from: true, to: true, asset: true, amount: true })) }),
+      z.object({ hash: txHash, ledger: z.number().int(), appliedAt: isoDateTime, successful: z.boolean(), operations: z.array(ledgerOperation.pick({ from: true, to: true, asset: true, amount: true })) }),
     ),
   })
   .describe('An escrow merchant\'s order, its custody and its ledger transactions')
@@ -299,6 +308,8 @@ export const ledgerTransaction = z.object({
   sourceAccount: accountAddress,
   sourceSequence: z.string(),
   feeCharged: z.string().describe('Stroops of XLM'),
+  successful: z.boolean().describe('False for a transaction included as failed: its fee was charged and its sequence used, nothing else'),
+  operationResults: z.array(z.string()).nullable().describe('A failed transaction\'s result per operation (op_underfunded, op_no_trust, …); null when it succeeded'),
   memoType: z.enum(['none', 'text', 'id', 'hash', 'return']),
   memo: z.string().nullable(),
   operations: z.array(ledgerOperation),
@@ -334,6 +345,7 @@ export const wallet = z.object({
   secret: z.string().describe('The wallet\'s secret seed (S…): sign with it'),
   balances: z.object({ USDC: decimalText, XLM: decimalText }),
   fundingTxId: txHash,
+  usdcTrustline: z.object({ limit: decimalText }).nullable().describe('The wallet\'s USDC trustline; null when made without one'),
   horizonUrl: z.string().describe('The sandbox\'s Horizon API, for Stellar SDK scripts'),
   networkPassphrase: z.string(),
 })
@@ -348,7 +360,7 @@ export const resetState = z.object({
 export const restoredSnapshot = resetState.extend({ snapshot })
 
 export const advancedClock = sandboxClock.extend({
-  processed: z.object({ expiredPayments: z.number().int(), overdueInvoices: z.number().int(), failedEscrows: z.number().int() }),
+  processed: z.object({ expiredPayments: z.number().int(), overdueInvoices: z.number().int(), failedEscrows: z.number().int(), closedQuotes: z.number().int() }),
 })
 
 export const paymentEvent = z

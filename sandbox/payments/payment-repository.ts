@@ -177,15 +177,20 @@ export function findPaymentByMemo(db: Kysely<Database>, memo: string): Promise<P
 
 /** USDC (stroops) a merchant settled with settled_at in (from, to]: gross, fees included. */
 export async function sumSettledVolume(db: Kysely<Database>, merchantId: string, from: number, to: number): Promise<bigint> {
-  const { volume } = await db
+  const { volume, stroops } = await db
     .selectFrom('payments')
     .where('merchant_id', '=', merchantId)
     .where('settled_at', '>', from)
     .where('settled_at', '<=', to)
-    // As text: SQLite sums integers exactly, JavaScript numbers would not beyond 2^53.
-    .select(sql<string | null>`cast(sum(settlement_amount + settlement_fee) as text)`.as('volume'))
+    // SQLite sums integers exactly but fails past int64 ("integer overflow"), and JavaScript
+    // numbers are not exact beyond 2^53: whole USDC and the stroops below one are summed apart,
+    // as text, and put together as a bigint.
+    .select([
+      sql<string | null>`cast(sum((settlement_amount + settlement_fee) / 10000000) as text)`.as('volume'),
+      sql<string | null>`cast(sum((settlement_amount + settlement_fee) % 10000000) as text)`.as('stroops'),
+    ])
     .executeTakeFirstOrThrow()
-  return BigInt(volume ?? '0')
+  return BigInt(volume ?? '0') * 10_000_000n + BigInt(stroops ?? '0')
 }
 
 /** Payments whose settlement transaction is in a ledger at or before `ledgerSequence` and still processing. */

@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely'
 import { BusinessClock, type Clock } from '../clock.js'
 import type { SandboxContext } from '../context.js'
 import type { Database } from '../db/schema.js'
+import { closeDueQuotes } from '../cross-chain/quote-service.js'
 import { failDueEscrows } from '../escrow/escrow-service.js'
 import { markOverdueInvoices } from '../invoices/invoice-sync.js'
 import { expireDuePayments } from '../payments/payment-expiry.js'
@@ -51,7 +52,7 @@ export async function writeFrozenAt(db: Kysely<Database>, atMs: number): Promise
 export async function freezeClock(ctx: SandboxContext, atMs?: number): Promise<void> {
   const clock = controllableClock(ctx)
   await runTransaction(ctx.db, async (trx) => {
-    clock.freeze(atMs ?? clock.now())
+    clock.freeze(atMs)
     await writeFrozenAt(trx, clock.frozenAtMs!)
   })
 }
@@ -77,6 +78,8 @@ export interface DueWorkReport {
   expiredPayments: number
   overdueInvoices: number
   failedEscrows: number
+  /** Bridge orders past their deadline: expired, or their incomplete deposit refunded. */
+  closedQuotes: number
 }
 
 /** Everything time-based that is due at the current business time. */
@@ -85,5 +88,6 @@ export async function processDueWork(ctx: SandboxContext): Promise<DueWorkReport
     expiredPayments: await expireDuePayments(ctx),
     overdueInvoices: await markOverdueInvoices(ctx),
     failedEscrows: await failDueEscrows(ctx),
+    closedQuotes: await closeDueQuotes(ctx),
   }
 }

@@ -12,6 +12,7 @@ import type {
   CreateWalletRequest,
   CreateInvoiceRequest,
   CreateRefundRequest,
+  CrossChainDepositRequest,
   CrossChainQuote,
   CrossChainQuoteRequest,
   Currency,
@@ -189,8 +190,14 @@ export class PayboxClient {
     chains: () => this.request<{ bridgeFeeBps: number; items: OriginChain[] }>('GET', '/cross-chain/chains'),
     quote: (paymentId: string, body: CrossChainQuoteRequest) =>
       this.request<CrossChainQuote>('POST', `/payments/${encodeURIComponent(paymentId)}/cross-chain/quote`, { body }),
-    /** The customer's deposit arrives (default: the quoted amount): the bridge pays the payment over the ledger. */
-    deposit: (quoteId: string, body: { amountIn?: string } = {}, options: IdempotencyOptions = {}) =>
+    /** The quote's bridge order: status, amounts in, out and refunded, the transactions on both chains. */
+    status: (quoteId: string) => this.request<CrossChainQuote>('GET', `/cross-chain/quotes/${encodeURIComponent(quoteId)}`),
+    /**
+     * A deposit arrives at the quote's address (default: what the order still lacks). The quoted
+     * amount in before the deadline is swapped and pays the payment over the ledger; a short one
+     * waits for the rest; a late one, or with `fail`, is refunded.
+     */
+    deposit: (quoteId: string, body: CrossChainDepositRequest = {}, options: IdempotencyOptions = {}) =>
       this.request<{ quote: CrossChainQuote; payment: Payment }>('POST', `/sandbox/cross-chain/quotes/${encodeURIComponent(quoteId)}/deposit`, {
         body,
         headers: idempotencyHeaders(options),

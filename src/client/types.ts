@@ -130,6 +130,10 @@ export interface CreateWalletRequest {
   usdc?: string
   /** XLM the account is created with, 1–1000000; default "10000". */
   xlm?: string
+  /** false: a wallet without a USDC trustline (it holds no USDC; paying USDC from or to it fails). */
+  trustline?: boolean
+  /** The USDC trustline's limit (default the largest, 922337203685.4775807); paying past it fails with op_line_full. */
+  usdcLimit?: string
 }
 
 /** A new customer wallet on the sandbox ledger, with its secret so real Stellar tools can sign for it. */
@@ -140,6 +144,8 @@ export interface SandboxWallet {
   balances: { USDC: string; XLM: string }
   /** The issuer's USDC payment to the wallet; null when no USDC was asked for. */
   fundingTxId: string | null
+  /** Its USDC trustline's limit (decimal text); null for a wallet made without a trustline. */
+  usdcTrustline: { limit: string } | null
   /** The sandbox's Horizon API: `new Horizon.Server(horizonUrl, { allowHttp: true })`. */
   horizonUrl: string
   networkPassphrase: string
@@ -268,6 +274,8 @@ export interface EscrowTransaction {
   hash: string
   ledger: number
   appliedAt: string
+  /** False for a funding the ledger included as failed (the customer paid its fee; nothing moved). */
+  successful: boolean
   /** Amounts are decimal text with 7 places. */
   operations: Array<Pick<LedgerOperation, 'from' | 'to' | 'asset' | 'amount'>>
 }
@@ -385,6 +393,10 @@ export interface LedgerTransaction {
   sourceSequence: string
   /** Stroops of XLM. */
   feeCharged: string
+  /** False for a transaction included in its ledger as failed: the fee was charged and the sequence used, nothing else. */
+  successful: boolean
+  /** A failed transaction's result per operation (op_success, op_underfunded, op_no_trust, op_line_full, …); null when it succeeded. */
+  operationResults: string[] | null
   memoType: 'none' | 'text' | 'id' | 'hash' | 'return'
   memo: string | null
   operations: LedgerOperation[]
@@ -534,9 +546,44 @@ export interface CrossChainQuote {
   amountOut: string
   bridgeFeeBps: number
   refundAddress: string
+  /** The order's deadline, on the sandbox's business clock. */
   expiresAt: string
-  status: 'pending' | 'completed' | 'expired'
+  status: BridgeOrderStatus
+  /** Origin token deposited so far, and sent back to refundAddress, decimal text. */
+  amountDeposited: string
+  amountRefunded: string
+  /** USDC the bridge delivered to the payment, 7-decimal text. */
+  usdcDelivered: string
+  /** The newer quote of the same payment that replaced this one; its address stopped taking deposits. */
+  supersededBy: string | null
+  /** The Stellar transaction that delivered the USDC. */
   depositTxId?: string
+  transactions: {
+    origin: Array<{ type: 'deposit' | 'refund'; hash: string; amount: string; at: string }>
+    stellar: Array<{ type: 'delivery'; hash: string }>
+  }
+  history: Array<{ status: BridgeOrderStatus; at: string }>
+}
+
+/** A bridge order's statuses in lifecycle order: NEAR Intents' 1Click's, plus EXPIRED (deadline passed, nothing deposited). */
+export const BRIDGE_ORDER_STATUSES = [
+  'PENDING_DEPOSIT',
+  'INCOMPLETE_DEPOSIT',
+  'KNOWN_DEPOSIT_TX',
+  'PROCESSING',
+  'SUCCESS',
+  'REFUNDED',
+  'FAILED',
+  'EXPIRED',
+] as const
+export type BridgeOrderStatus = (typeof BRIDGE_ORDER_STATUSES)[number]
+
+/** Body of POST /sandbox/cross-chain/quotes/{quoteId}/deposit. */
+export interface CrossChainDepositRequest {
+  /** What the customer sent, in the origin token, decimal text (default: what the order still lacks). */
+  amountIn?: string
+  /** The simulated bridge fails the order: its deposits are refunded. */
+  fail?: boolean
 }
 
 export interface OriginChain {

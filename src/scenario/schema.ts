@@ -113,9 +113,14 @@ const crossChainQuote = z
 const crossChainDeposit = z
   .strictObject({
     quote: text.describe('A quote id, usually ${steps.<id>.quoteId}'),
-    amountIn: z.string().describe('Origin-token amount deposited, decimal text; default the quoted amount').optional(),
+    amountIn: z.string().describe('Origin-token amount deposited, decimal text; default what the order still lacks').optional(),
+    fail: z.boolean().describe('The simulated bridge fails the order: its deposits are refunded').optional(),
   })
   .describe('POST /sandbox/cross-chain/quotes/{id}/deposit: returns {quote, payment}')
+
+const crossChainStatus = z
+  .strictObject({ quote: text.describe('A quote id, usually ${steps.<id>.quoteId}') })
+  .describe('GET /cross-chain/quotes/{id}: returns the bridge order')
 
 const createMerchant = z
   .strictObject({
@@ -223,6 +228,7 @@ export const STEP_ACTIONS = {
   escrowStatus: paymentOnly.describe('GET /sandbox/payments/{id}/escrow: returns the order'),
   crossChainQuote,
   crossChainDeposit,
+  crossChainStatus,
   createMerchant,
   pay,
   failPayment: withReason.describe('A simulated processing failure: returns the payment'),

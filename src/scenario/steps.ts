@@ -34,7 +34,9 @@ export const STEP_HANDLERS: { [A in StepAction]: Handler<A> } = {
   escrowStatus: ({ payment }, { client }) => client.escrow.status(payment),
 
   crossChainQuote: ({ payment, ...body }, { client }) => client.crossChain.quote(payment, body),
-  crossChainDeposit: ({ quote, amountIn }, { client }) => client.crossChain.deposit(quote, amountIn === undefined ? {} : { amountIn }),
+  crossChainDeposit: ({ quote, amountIn, fail }, { client }) =>
+    client.crossChain.deposit(quote, { ...(amountIn === undefined ? {} : { amountIn }), ...(fail === undefined ? {} : { fail }) }),
+  crossChainStatus: ({ quote }, { client }) => client.crossChain.status(quote),
 
   createMerchant: (body, runtime) => runtime.admin().sandbox.createMerchant(body as { name: string; settlement_mode: 'direct' | 'escrow' }),
 

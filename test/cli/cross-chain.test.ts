@@ -19,14 +19,35 @@ describe('paybox payments quote and deposit', () => {
     expect(stdout).toContain('▄') // the QR code
   })
 
-  it('deposits: the bridged USDC pays the payment, and a short deposit leaves it underpaid', async () => {
+  it('deposits: a short deposit is held, the rest completes the order and pays the payment; quote-status shows it all', async () => {
     const payment = await create()
     const { json: quote } = await runCliJson<CrossChainQuote>(['payments', 'quote', payment.id, '--origin-chain', 'ethereum', '--origin-token', 'USDT', '--refund-address', REFUND], merchantEnv(sandbox))
-    expect(quote).toMatchObject({ paymentId: payment.id, amountIn: '20.06', amountOut: '20.0000000', status: 'pending' })
+    expect(quote).toMatchObject({ paymentId: payment.id, amountIn: '20.06', amountOut: '20.0000000', status: 'PENDING_DEPOSIT' })
     const { json, exitCode } = await runCliJson<{ quote: CrossChainQuote; payment: Payment }>(['payments', 'deposit', quote.quoteId, '--amount', '10.03'], merchantEnv(sandbox))
     expect(exitCode).toBe(0)
-    expect(json.quote.status).toBe('completed')
-    expect((await sandbox.direct.payments.get(payment.id))).toMatchObject({ status: 'underpaid', amount_paid: 1_000 })
+    expect(json.quote.status).toBe('INCOMPLETE_DEPOSIT')
+    expect(await sandbox.direct.payments.get(payment.id)).toMatchObject({ status: 'open', amount_paid: 0 })
+    const topUp = await runCliJson<{ quote: CrossChainQuote; payment: Payment }>(['payments', 'deposit', quote.quoteId], merchantEnv(sandbox))
+    expect(topUp.json.quote.status).toBe('SUCCESS')
+    expect(await sandbox.direct.payments.get(payment.id)).toMatchObject({ status: 'paid', amount_paid: 2_000 })
+
+    const { stdout, exitCode: statusExit } = await runCli(['payments', 'quote-status', quote.quoteId], merchantEnv(sandbox))
+    expect(statusExit).toBe(0)
+    expect(stdout).toContain('SUCCESS')
+    expect(stdout).toContain('Deposited')
+    expect(stdout).toContain('20.06 USDT')
+    expect(stdout).toContain(topUp.json.payment.stellarTxId!)
+    for (const status of ['PENDING_DEPOSIT', 'INCOMPLETE_DEPOSIT', 'KNOWN_DEPOSIT_TX', 'PROCESSING']) expect(stdout).toContain(status)
+    const { json: asJson } = await runCliJson<CrossChainQuote>(['payments', 'quote-status', quote.quoteId], merchantEnv(sandbox))
+    expect(asJson).toEqual(await sandbox.direct.crossChain.status(quote.quoteId))
+  })
+
+  it('deposit --fail: the bridge fails the order and refunds the deposit; the payment stays open', async () => {
+    const payment = await create()
+    const { json: quote } = await runCliJson<CrossChainQuote>(['payments', 'quote', payment.id, '--origin-chain', 'base', '--origin-token', 'USDC', '--refund-address', REFUND], merchantEnv(sandbox))
+    const { json } = await runCliJson<{ quote: CrossChainQuote; payment: Payment }>(['payments', 'deposit', quote.quoteId, '--fail'], merchantEnv(sandbox))
+    expect(json.quote).toMatchObject({ status: 'FAILED', amountDeposited: '20.06', amountRefunded: '20.06' })
+    expect(json.payment.status).toBe('open')
   })
 
   it('answers bad input with one line and changes nothing', async () => {
@@ -38,5 +59,6 @@ describe('paybox payments quote and deposit', () => {
     const { json: quote } = await runCliJson<CrossChainQuote>(['payments', 'quote', payment.id, '--origin-chain', 'ethereum', '--origin-token', 'USDC', '--refund-address', REFUND], merchantEnv(sandbox))
     expectOneLineFailure(await runCli(['payments', 'deposit', quote.quoteId, '--amount', 'lots'], merchantEnv(sandbox)), '--amount must be a positive decimal amount of the origin token, got "lots"')
     expect((await sandbox.direct.payments.get(payment.id)).status).toBe('open')
+    expectOneLineFailure(await runCli(['payments', 'quote-status', 'qt_nope'], merchantEnv(sandbox)), '404 Not Found: No quote qt_nope')
   })
 })

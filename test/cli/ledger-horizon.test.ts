@@ -39,6 +39,15 @@ describe('paybox ledger and the Horizon API', () => {
       expect(account.balances.map((b) => b.balance)).toEqual(['2.5000000', '3.0000000'])
     })
 
+    it('--no-trustline and --usdc-limit shape the USDC trustline', async () => {
+      const { json: untrusting } = await runCliJson<SandboxWallet>(['ledger', 'wallet', 'create', '--no-trustline'], env())
+      expect(untrusting).toMatchObject({ usdcTrustline: null, balances: { USDC: '0.0000000' }, fundingTxId: null })
+      const { json: limited } = await runCliJson<SandboxWallet>(['ledger', 'wallet', 'create', '--usdc', '10', '--usdc-limit', '20'], env())
+      expect(limited).toMatchObject({ usdcTrustline: { limit: '20.0000000' }, balances: { USDC: '10.0000000' } })
+      const { stdout } = await runCli(['ledger', 'wallet', 'create', '--no-trustline'], env())
+      expect(stdout).toContain('USDC trustline')
+    })
+
     it('refuses an amount the sandbox does not take in one line, creating nothing', async () => {
       const before = (await sandbox.admin.ledger.accounts({ role: 'customer' })).items.length
       const result = await runCli(['ledger', 'wallet', 'create', '--usdc', '12.34567891'], env())

@@ -29,7 +29,7 @@ describe('business clock and payment expiry', () => {
     const long = await sandbox.direct.payments.create({ amount: { value: 100, currency: 'USD' }, description: 'Two hours', expiresInHours: 2 })
 
     const before = await sandbox.admin.sandbox.advanceClock(29 * 60)
-    expect(before.processed).toEqual({ expiredPayments: 0, overdueInvoices: 0, failedEscrows: 0 })
+    expect(before.processed).toEqual({ expiredPayments: 0, overdueInvoices: 0, failedEscrows: 0, closedQuotes: 0 })
     expect((await sandbox.direct.payments.get(short.id)).status).toBe('open')
 
     const after = await sandbox.admin.sandbox.advanceClock(60)

@@ -6,6 +6,8 @@ import type { CrossChainQuote, Payment } from '../../src/client/types.js'
 import { ManualClock } from '../../sandbox/clock.js'
 import { rawRequest, ledgerSupply, startTestSandbox, type TestSandbox } from '../../harness/sandbox.js'
 import { refusal } from '../../harness/refusal.js'
+import { waitFor } from '../../harness/wait.js'
+import { startWebhookReceiver } from '../../harness/webhook-receiver.js'
 
 type Quote = CrossChainQuote
 
@@ -44,7 +46,7 @@ describe('cross-chain quotes', () => {
       const body = response.json as Quote
       expect(body.depositAddress).toMatch(/^0x[0-9a-f]{40}$/)
       // 100 USDC out plus 0.30%: 100.3 USDC in.
-      expect(body).toMatchObject({ paymentId: payment.id, originChain: chain, amountIn: '100.3', amountOut: '100.0000000', status: 'pending', refundAddress: EVM_REFUND, expiresAt: new Date(clock.now() + 15 * 60_000).toISOString() })
+      expect(body).toMatchObject({ paymentId: payment.id, originChain: chain, amountIn: '100.3', amountOut: '100.0000000', status: 'PENDING_DEPOSIT', refundAddress: EVM_REFUND, expiresAt: new Date(clock.now() + 15 * 60_000).toISOString() })
       expect(body.quoteId).toMatch(/^qt_[0-9a-f]{32}$/)
     }
     const solana = (await quote(payment.id, { originChain: 'solana', originToken: 'SOL', refundAddress: SOLANA_REFUND })).json as Quote
@@ -84,35 +86,148 @@ describe('cross-chain quotes', () => {
     })
     expect(badSignature.status).toBe(401)
     expect((await refusal(sandbox.escrow.request('POST', `/payments/${payment.id}/cross-chain/quote`, { body: { originChain: 'ethereum', originToken: 'USDC', refundAddress: EVM_REFUND } }))).statusCode).toBe(404)
-    expect((await sandbox.direct.request<Quote>('POST', `/payments/${payment.id}/cross-chain/quote`, { body: { originChain: 'base', originToken: 'USDC', refundAddress: EVM_REFUND } })).status).toBe('pending')
+    expect((await sandbox.direct.request<Quote>('POST', `/payments/${payment.id}/cross-chain/quote`, { body: { originChain: 'base', originToken: 'USDC', refundAddress: EVM_REFUND } })).status).toBe('PENDING_DEPOSIT')
   })
 
-  it('delivers the bridged USDC with the payment memo: the quoted amount pays, less underpays', async () => {
+  it('delivers the bridged USDC with the payment memo once the quoted amount is in: SUCCESS, and the payment is paid', async () => {
     const payment = await create()
     const full = (await quote(payment.id, { originChain: 'polygon', originToken: 'USDT', refundAddress: EVM_REFUND })).json as Quote
     const { quote: done, payment: paid } = await deposit(full.quoteId)
-    expect(done).toMatchObject({ status: 'completed', depositTxId: paid.stellarTxId })
+    expect(done).toMatchObject({ status: 'SUCCESS', depositTxId: paid.stellarTxId, amountDeposited: '100.3', amountRefunded: '0', usdcDelivered: '100.0000000' })
+    expect(done.history.map((entry) => entry.status)).toEqual(['PENDING_DEPOSIT', 'KNOWN_DEPOSIT_TX', 'PROCESSING', 'SUCCESS'])
+    expect(done.transactions.stellar).toEqual([{ type: 'delivery', hash: paid.stellarTxId }])
+    expect(done.transactions.origin).toEqual([{ type: 'deposit', hash: expect.stringMatching(/^0x[0-9a-f]{64}$/), amount: '100.3', at: expect.any(String) }])
     expect(paid).toMatchObject({ status: 'paid', amount_paid: 10_000 })
     const tx = await sandbox.context.ledger.getTransaction(sandbox.context.db, paid.stellarTxId!)
     expect(tx!.memo).toBe(new URL(payment.qrCode).searchParams.get('memo'))
     expect(tx!.operations.at(-1)).toMatchObject({ to: new URL(payment.qrCode).searchParams.get('destination'), amount: 1_000_000_000n })
-    expect((await refusal(deposit(full.quoteId))).statusCode).toBe(409)
-
-    const second = await create()
-    const short = (await quote(second.id, { originChain: 'ethereum', originToken: 'USDC', refundAddress: EVM_REFUND })).json as Quote
-    const { payment: underpaid } = await deposit(short.quoteId, { amountIn: '50.15' })
-    // 50.15 USDC in, less 0.30%: 50 USDC out.
-    expect(underpaid).toMatchObject({ status: 'underpaid', amount_paid: 5_000 })
+    // Sending to the address again pays nothing twice: it goes back to the refund address.
+    const { quote: again } = await deposit(full.quoteId)
+    expect(again).toMatchObject({ status: 'SUCCESS', amountDeposited: '200.6', amountRefunded: '100.3', usdcDelivered: '100.0000000' })
+    expect(again.transactions.origin.map((t) => t.type)).toEqual(['deposit', 'deposit', 'refund'])
+    // The merchant reads the order's status.
+    expect(await sandbox.direct.crossChain.status(full.quoteId)).toEqual(again)
   })
 
-  it('refuses a deposit to an expired quote', async () => {
+  it('holds a deposit below the quote as INCOMPLETE_DEPOSIT: not swapped, the payment not paid; a top-up before the deadline completes it', async () => {
+    const payment = await create()
+    const order = (await quote(payment.id, { originChain: 'ethereum', originToken: 'USDC', refundAddress: EVM_REFUND })).json as Quote
+    const supplyBefore = await ledgerSupply(sandbox)
+    const { quote: short, payment: still } = await deposit(order.quoteId, { amountIn: '50.15' })
+    expect(short).toMatchObject({ status: 'INCOMPLETE_DEPOSIT', amountDeposited: '50.15', amountRefunded: '0', usdcDelivered: '0.0000000' })
+    expect(still).toMatchObject({ status: 'open', amount_paid: 0 })
+    expect((await ledgerSupply(sandbox)).usdc.issued).toBe(supplyBefore.usdc.issued)
+    // Without an amount, the deposit is what the order still lacks.
+    clock.advance(60_000)
+    const { quote: done, payment: paid } = await deposit(order.quoteId)
+    expect(done).toMatchObject({ status: 'SUCCESS', amountDeposited: '100.3', amountRefunded: '0', usdcDelivered: '100.0000000' })
+    expect(done.transactions.origin.map((t) => [t.type, t.amount])).toEqual([['deposit', '50.15'], ['deposit', '50.15']])
+    expect(paid).toMatchObject({ status: 'paid', amount_paid: 10_000 })
+  })
+
+  it('refunds an incomplete deposit when the deadline passes, on the clock\'s sweep', async () => {
+    const payment = await create()
+    const order = (await quote(payment.id, { originChain: 'solana', originToken: 'USDC', refundAddress: SOLANA_REFUND })).json as Quote
+    await deposit(order.quoteId, { amountIn: '10' })
+    const supplyBefore = await ledgerSupply(sandbox)
+    const { processed } = await sandbox.admin.sandbox.advanceClock(15 * 60)
+    expect(processed.closedQuotes).toBeGreaterThanOrEqual(1)
+    const refunded = await sandbox.direct.crossChain.status(order.quoteId)
+    expect(refunded).toMatchObject({ status: 'REFUNDED', amountDeposited: '10', amountRefunded: '10', usdcDelivered: '0.0000000' })
+    expect(refunded.transactions.origin.at(-1)).toMatchObject({ type: 'refund', amount: '10' })
+    expect(bs58.decode(refunded.transactions.origin.at(-1)!.hash)).toHaveLength(64)
+    expect(refunded.history.map((entry) => entry.status)).toEqual(['PENDING_DEPOSIT', 'INCOMPLETE_DEPOSIT', 'REFUNDED'])
+    expect((await sandbox.direct.payments.get(payment.id)).status).toBe('open')
+    expect((await ledgerSupply(sandbox)).usdc.issued).toBe(supplyBefore.usdc.issued)
+  })
+
+  it('refunds a deposit that arrives after the deadline; an order with nothing deposited has EXPIRED', async () => {
     const payment = await sandbox.direct.payments.create({ amount: { value: 100, currency: 'USD' }, description: 'Long', expiresInHours: 2 })
     const pending = (await quote(payment.id, { originChain: 'ethereum', originToken: 'USDC', refundAddress: EVM_REFUND })).json as Quote
     clock.advance(15 * 60_000)
-    const error = await refusal(deposit(pending.quoteId))
-    expect(error.statusCode).toBe(409)
-    expect(error.message).toContain('expired')
-    expect((await sandbox.direct.payments.get(payment.id)).status).toBe('open')
+    expect((await sandbox.direct.crossChain.status(pending.quoteId)).status).toBe('EXPIRED')
+    const { quote: late, payment: unpaid } = await deposit(pending.quoteId)
+    expect(late).toMatchObject({ status: 'REFUNDED', amountDeposited: '1.003', amountRefunded: '1.003', usdcDelivered: '0.0000000' })
+    expect(unpaid.status).toBe('open')
+  })
+
+  it('fails on request (deposit --fail): FAILED, and everything deposited is refunded', async () => {
+    const payment = await create()
+    const order = (await quote(payment.id, { originChain: 'base', originToken: 'ETH', refundAddress: EVM_REFUND })).json as Quote
+    await deposit(order.quoteId, { amountIn: '0.01' })
+    const { quote: failed, payment: unpaid } = await deposit(order.quoteId, { fail: true })
+    expect(failed).toMatchObject({ status: 'FAILED', amountDeposited: order.amountIn, amountRefunded: order.amountIn, usdcDelivered: '0.0000000' })
+    expect(failed.transactions.stellar).toEqual([])
+    expect(unpaid.status).toBe('open')
+  })
+
+  it('keeps one live quote per payment: a new quote supersedes the old, whose address then refunds (no 34.97 on a 25.00 payment)', async () => {
+    const payment = await create(2500)
+    const first = (await quote(payment.id, { originChain: 'ethereum', originToken: 'USDC', refundAddress: EVM_REFUND })).json as Quote
+    const second = (await quote(payment.id, { originChain: 'ethereum', originToken: 'USDC', refundAddress: EVM_REFUND })).json as Quote
+    expect(await sandbox.direct.crossChain.status(first.quoteId)).toMatchObject({ status: 'EXPIRED', supersededBy: second.quoteId })
+    const { quote: stale } = await deposit(first.quoteId)
+    expect(stale).toMatchObject({ status: 'REFUNDED', amountRefunded: '25.075' })
+    const { payment: paid } = await deposit(second.quoteId)
+    expect(paid).toMatchObject({ status: 'paid', amount_paid: 2500 })
+    // A superseded order holding an incomplete deposit gives it back at once.
+    const other = await create(2500)
+    const held = (await quote(other.id, { originChain: 'ethereum', originToken: 'USDC', refundAddress: EVM_REFUND })).json as Quote
+    await deposit(held.quoteId, { amountIn: '5' })
+    const replacement = (await quote(other.id, { originChain: 'base', originToken: 'USDC', refundAddress: EVM_REFUND })).json as Quote
+    expect(await sandbox.direct.crossChain.status(held.quoteId)).toMatchObject({ status: 'REFUNDED', amountRefunded: '5', supersededBy: replacement.quoteId })
+  })
+
+  it('bounds deposits: a huge one swaps only the quoted amount and refunds the rest; past what a transfer can carry is a 400', async () => {
+    const merchantAccount = (await sandbox.direct.merchant.get()).account
+    const before = (await sandbox.context.ledger.balances(sandbox.context.db, merchantAccount))!.usdc
+    for (let i = 0; i < 4; i++) {
+      const payment = await create(1000)
+      const order = (await quote(payment.id, { originChain: 'ethereum', originToken: 'ETH', refundAddress: EVM_REFUND })).json as Quote
+      const { quote: done, payment: paid } = await deposit(order.quoteId, { amountIn: '100000000' })
+      expect(done).toMatchObject({ status: 'SUCCESS', usdcDelivered: '10.0000000' })
+      expect(BigInt(done.amountRefunded.replace('.', '')) > 0n).toBe(true)
+      expect(paid).toMatchObject({ status: 'paid', amount_paid: 1000 })
+    }
+    const after = (await sandbox.context.ledger.balances(sandbox.context.db, merchantAccount))!.usdc
+    // Four $10 payments, less the settlement fees: never billions.
+    expect(after - before).toBeLessThanOrEqual(40n * 10_000_000n)
+    expect((await sandbox.direct.merchant.feeTier()).tierName).toBe('Starter')
+
+    const payment = await create(1000)
+    const solana = (await quote(payment.id, { originChain: 'solana', originToken: 'USDC', refundAddress: SOLANA_REFUND })).json as Quote
+    const error = await refusal(deposit(solana.quoteId, { amountIn: '999999999999999999999999' }))
+    expect(error.statusCode).toBe(400)
+    expect(error.message).toContain('more than one Solana transfer can carry')
+    expect((await sandbox.direct.crossChain.status(solana.quoteId)).amountDeposited).toBe('0')
+  })
+
+  it('sends webhooks only where the payment itself changes: none for a held deposit, one when the delivery pays it', async () => {
+    const receiver = await startWebhookReceiver(sandbox.merchants[0]!.apiSecret)
+    try {
+      const payment = await sandbox.direct.payments.create({ amount: { value: 1000, currency: 'USD' }, description: 'Hooked', webhookUrl: receiver.url })
+      const order = (await quote(payment.id, { originChain: 'ethereum', originToken: 'USDC', refundAddress: EVM_REFUND })).json as Quote
+      await deposit(order.quoteId, { amountIn: '3' })
+      await deposit(order.quoteId)
+      const events = () => receiver.received.map((r) => JSON.parse(r.raw.toString()) as { data: { type: string; id: string; status: string } })
+      await waitFor('the paid event', () => events().some((e) => e.data.status === 'paid'))
+      // Created, then paid (settlement updates follow): nothing for the held deposit in between.
+      expect(events().slice(0, 2).map((e) => [e.data.type, e.data.id, e.data.status])).toEqual([
+        ['transaction_created', payment.id, 'open'],
+        ['transaction_updated', payment.id, 'paid'],
+      ])
+      expect(events().filter((e) => e.data.status !== 'paid')).toHaveLength(1)
+    } finally {
+      await receiver.close()
+    }
+  })
+
+  it("answers a quote's status to its merchant only", async () => {
+    const payment = await create()
+    const order = (await quote(payment.id, { originChain: 'ethereum', originToken: 'USDC', refundAddress: EVM_REFUND })).json as Quote
+    expect((await rawRequest(sandbox.url, { method: 'GET', path: `/cross-chain/quotes/${order.quoteId}` })).status).toBe(401)
+    expect((await refusal(sandbox.escrow.crossChain.status(order.quoteId))).statusCode).toBe(404)
+    expect((await refusal(sandbox.direct.crossChain.status('qt_nope'))).statusCode).toBe(404)
   })
 
   it('conserves USDC: the bridge mints what it delivers', async () => {

@@ -168,7 +168,7 @@ describe('Horizon API on the sandbox ledger', () => {
       expect((await sandbox.direct.payments.get(other.id)).status).toBe('open')
     })
 
-    it('refuses an overdraft with tx_failed / op_underfunded, and the payment stays open', async () => {
+    it('includes an overdraft as failed with tx_failed / op_underfunded, and the payment stays open', async () => {
       const big = await createPayment(50_000, 'More than the wallet holds')
       const tx = paymentFromUri(await server.loadAccount(wallet.publicKey), big.qrCode)
       tx.sign(keypair)
@@ -179,7 +179,9 @@ describe('Horizon API on the sandbox ledger', () => {
       expect(result.switch().name).toBe('txFailed')
       expect(result.results().map((op) => op.tr().paymentResult().switch().name)).toEqual(['paymentUnderfunded'])
       expect((await sandbox.direct.payments.get(big.id)).status).toBe('open')
-      await expect(server.transactions().transaction(tx.hash().toString('hex')).call()).rejects.toThrow()
+      // As on Stellar, a transaction whose operation fails is in the ledger, failed, its fee charged.
+      expect(xdr.TransactionResult.fromXDR(problem.extras!.result_xdr!, 'base64').feeCharged().toString()).toBe('100')
+      expect(await server.transactions().transaction(tx.hash().toString('hex')).call()).toMatchObject({ successful: false })
     })
   })
 

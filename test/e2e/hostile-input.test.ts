@@ -1,4 +1,4 @@
-// 2,000 seeded malformed requests against every route of the app over real HTTP: each one must
+// 2,500 seeded malformed requests against every route of the app over real HTTP: each one must
 // get a clean 4xx with the {statusCode, reason, message} error body (spec 2.10, 7), never a 5xx
 // or a leaked stack, and none of them may change anything or take the sandbox down. The routes
 // come from the app's router stack, so a new endpoint is attacked without anyone listing it.

@@ -154,7 +154,7 @@ describe('Idempotency-Key on every money-moving POST', () => {
     })
     const quoteId = (quote.json as { quoteId: string }).quoteId
     const deposited = await thrice(`/sandbox/cross-chain/quotes/${quoteId}/deposit`, 'deposit-once')
-    expect(deposited).toMatchObject({ quote: { status: 'completed' }, payment: { id, status: 'paid' } })
+    expect(deposited).toMatchObject({ quote: { status: 'SUCCESS' }, payment: { id, status: 'paid' } })
   })
 })
 

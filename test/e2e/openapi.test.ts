@@ -201,6 +201,7 @@ describe('the OpenAPI document', () => {
     const quote = await client.crossChain.quote(fourth.id, { originChain: 'base', originToken: 'USDC', refundAddress: `0x${'ab'.repeat(20)}` })
     expectDescribed('createCrossChainQuote', 200, quote)
     expectDescribed('simulateDeposit', 200, await client.crossChain.deposit(quote.quoteId))
+    expectDescribed('getCrossChainQuote', 200, await client.crossChain.status(quote.quoteId))
 
     const invoice = await client.invoices.create({ currency: 'EUR', line_items: [{ description: 'Work', quantity: 2, unit_price: 1500 }], tax_percentage: 21, customer: { email: 'a@example.com', name: 'Ana', address: { line1: 'Calle 1', postal_code: '28001', city: 'Madrid', country: 'ES' } } })
     expectDescribed('createInvoice', 200, invoice)
@@ -293,6 +294,7 @@ describe('the OpenAPI document', () => {
     expectDescribed('horizonGetTransaction', 200, (await rawRequest(sandbox.url, { method: 'GET', path: `/horizon/transactions/${hash}` })).json)
     expectDescribed('horizonTransactionPayments', 200, (await rawRequest(sandbox.url, { method: 'GET', path: `/horizon/transactions/${hash}/payments` })).json)
     expectDescribed('horizonPayments', 200, (await rawRequest(sandbox.url, { method: 'GET', path: '/horizon/payments?limit=2' })).json)
+    expectDescribed('horizonAccountEffects', 200, (await rawRequest(sandbox.url, { method: 'GET', path: `/horizon/accounts/${wallet.publicKey}/effects` })).json)
     const missing = await rawRequest(sandbox.url, { method: 'GET', path: `/horizon/transactions/${'0'.repeat(64)}` })
     expect(missing.status).toBe(404)
     expectDescribed('horizonGetTransaction', 404, missing.json)
@@ -320,7 +322,7 @@ describe('the OpenAPI document', () => {
       ),
     )
     // Resetting would replace the state under the other tests; the rest are Horizon variants of checked operations.
-    const unchecked = ['resetSandbox', 'horizonFeeStats', 'horizonAccountPayments', 'horizonAccountOperations', 'horizonOperations', 'horizonTransactions', 'horizonSubmitTransaction', 'horizonTransactionOperations', 'horizonGetOperation', 'horizonGetLedger']
+    const unchecked = ['resetSandbox', 'horizonFeeStats', 'horizonAccountPayments', 'horizonAccountOperations', 'horizonOperations', 'horizonTransactions', 'horizonSubmitTransaction', 'horizonTransactionOperations', 'horizonGetOperation', 'horizonGetLedger', 'horizonLedgerTransactions', 'horizonLedgerPayments', 'horizonLedgerOperations', 'horizonEffects', 'horizonTransactionEffects', 'horizonOperationEffects', 'horizonLedgerEffects']
     expect(json.filter((id) => !covered.has(id)).sort()).toEqual(unchecked.sort())
   })
 })

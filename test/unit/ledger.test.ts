@@ -587,3 +587,63 @@ describe('genesis', () => {
 function below(random: RandomSource, n: number): number {
   return random.bytes(4).readUInt32BE() % n
 }
+
+describe('transactions included as failed', () => {
+  it('recordFailed charges the fee and uses the sequence, changes nothing else, and is served as failed with every operation result', async () => {
+    const t = await newSandboxLedger()
+    const [a, b, c] = t.customers as [string, string, string]
+    const attempt = runTransaction(t.db, (trx) =>
+      t.ledger.pay(trx, {
+        source: a,
+        payments: [
+          { from: a, to: c, asset: 'USDC', amount: 5n },
+          { from: b, to: c, asset: 'USDC', amount: CUSTOMER_USDC_ENDOWMENT + 1n },
+          { from: a, to: c, asset: 'USDC', amount: 7n },
+        ],
+      }),
+    )
+    const error = (await attempt.catch((e: unknown) => e)) as LedgerError
+    // As stellar-core reports it: a result for every operation, not only up to the failing one.
+    expect(error).toMatchObject({ code: 'tx_failed', operationCodes: ['op_success', 'op_underfunded', 'op_success'] })
+    expect(error.included).toBeDefined()
+    const before = await t.ledger.getAccount(t.db, a)
+    const poolBefore = (await t.ledger.checkInvariants(t.db)).xlm.feePool
+    const failed = await runTransaction(t.db, (trx) => t.ledger.recordFailed(trx, error.included!.envelopeXdr))
+    expect(failed).toMatchObject({ hash: error.included!.hash, successful: false, feeCharged: 3n * BASE_FEE, operationResults: ['op_success', 'op_underfunded', 'op_success'] })
+    const after = await t.ledger.getAccount(t.db, a)
+    expect(after!.sequence).toBe(before!.sequence + 1n)
+    expect(after!.balances).toEqual({ usdc: before!.balances.usdc, xlm: before!.balances.xlm - 3n * BASE_FEE })
+    expect((await t.ledger.balances(t.db, c))!.usdc).toBe(CUSTOMER_USDC_ENDOWMENT)
+    expect((await t.ledger.checkInvariants(t.db)).xlm.feePool).toBe(poolBefore + 3n * BASE_FEE)
+    // Listed only when failed transactions are asked for.
+    expect((await t.ledger.listTransactions(t.db, { account: a, order: 'desc', limit: 1 }))[0]?.hash).not.toBe(failed!.hash)
+    expect((await t.ledger.listTransactions(t.db, { account: a, order: 'desc', limit: 1, includeFailed: true }))[0]?.hash).toBe(failed!.hash)
+    // Recording it again is refused (its sequence is used): nothing more is written.
+    expect(await runTransaction(t.db, (trx) => t.ledger.recordFailed(trx, error.included!.envelopeXdr))).toBeUndefined()
+  })
+
+  it('recordFailed writes nothing for a transaction that would now succeed', async () => {
+    const t = await newSandboxLedger()
+    const [a, b] = t.customers as [string, string]
+    const error = (await transfer(t, { from: a, to: b, asset: 'USDC', amount: CUSTOMER_USDC_ENDOWMENT + 1n }).catch((e: unknown) => e)) as LedgerError
+    await transfer(t, { from: b, to: a, asset: 'USDC', amount: 1n })
+    const before = await snapshot(t.db)
+    expect(await runTransaction(t.db, (trx) => t.ledger.recordFailed(trx, error.included!.envelopeXdr))).toBeUndefined()
+    expect(await snapshot(t.db)).toEqual(before)
+  })
+})
+
+describe('a listener whose own payment fails', () => {
+  it('rolls back the transaction it followed, and leaves nothing to record as failed', async () => {
+    const t = await newSandboxLedger()
+    const [a, b] = t.customers as [string, string]
+    t.ledger.onApplied(async (trx, tx) => {
+      if (tx.memo === 'then overdraw') await t.ledger.transfer(trx, { from: b, to: a, asset: 'USDC', amount: CUSTOMER_USDC_ENDOWMENT * 10n })
+    })
+    const before = await snapshot(t.db)
+    const error = (await transfer(t, { from: a, to: b, asset: 'USDC', amount: 1n, memo: 'then overdraw' }).catch((e: unknown) => e)) as LedgerError
+    expect(error).toMatchObject({ code: 'tx_failed', operationCodes: ['op_underfunded'] })
+    expect(error.included).toBeUndefined()
+    expect(await snapshot(t.db)).toEqual(before)
+  })
+})

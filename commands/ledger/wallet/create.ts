@@ -12,16 +12,29 @@ export default class LedgerWalletCreate extends ApiCommand<typeof LedgerWalletCr
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
     '<%= config.bin %> <%= command.id %> --usdc 250 --xlm 100 --json',
+    '<%= config.bin %> <%= command.id %> --no-trustline',
+    '<%= config.bin %> <%= command.id %> --usdc 100 --usdc-limit 150',
   ]
 
   static override flags = {
     usdc: Flags.string({ description: 'USDC the issuer pays the wallet, 0–1000000 (default 100)' }),
     xlm: Flags.string({ description: 'XLM the account starts with, 1–1000000 (default 10000)' }),
+    trustline: Flags.boolean({
+      description: 'Give the wallet a USDC trustline; --no-trustline makes one without (USDC paid from or to it fails: op_src_no_trust, op_no_trust)',
+      default: true,
+      allowNo: true,
+    }),
+    'usdc-limit': Flags.string({ description: "The USDC trustline's limit (a payment past it fails: op_line_full; default the largest)" }),
   }
 
   public async run(): Promise<SandboxWallet> {
     const { flags } = this
-    const wallet = await this.adminClient().sandbox.createWallet({ usdc: flags.usdc, xlm: flags.xlm })
+    const wallet = await this.adminClient().sandbox.createWallet({
+      usdc: flags.usdc,
+      xlm: flags.xlm,
+      ...(flags.trustline ? {} : { trustline: false }),
+      usdcLimit: flags['usdc-limit'],
+    })
     this.print(renderCreatedWallet(wallet))
     return wallet
   }

@@ -12,6 +12,9 @@ import * as paymentDayCounts from './2026-11-21T21-00-payment-day-counts.js'
 import * as paymentPartialIndexes from './2026-11-21T22-00-payment-partial-indexes.js'
 import * as escrowDueIndex from './2026-11-21T23-00-escrow-due-index.js'
 import * as paymentVersions from './2026-11-22T00-00-payment-versions.js'
+import * as failedTransactions from './2026-11-24T12-00-failed-transactions.js'
+import * as bridgeOrders from './2026-11-24T12-30-bridge-orders.js'
+import * as transactionMeta from './2026-11-24T13-00-transaction-meta.js'
 
 const migrations: Record<string, Migration> = {
   '2026-11-21T13-00-initial': initial,
@@ -26,6 +29,9 @@ const migrations: Record<string, Migration> = {
   '2026-11-21T22-00-payment-partial-indexes': paymentPartialIndexes,
   '2026-11-21T23-00-escrow-due-index': escrowDueIndex,
   '2026-11-22T00-00-payment-versions': paymentVersions,
+  '2026-11-24T12-00-failed-transactions': failedTransactions,
+  '2026-11-24T12-30-bridge-orders': bridgeOrders,
+  '2026-11-24T13-00-transaction-meta': transactionMeta,
 }
 
 export const migrationProvider: MigrationProvider = {

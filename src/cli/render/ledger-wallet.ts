@@ -8,6 +8,7 @@ export function renderCreatedWallet(wallet: SandboxWallet): string {
     ['Secret', wallet.secret],
     ['USDC', wallet.balances.USDC],
     ['XLM', wallet.balances.XLM],
+    ['USDC trustline', wallet.usdcTrustline ? `limit ${wallet.usdcTrustline.limit}` : 'none: USDC paid from or to it fails in the ledger'],
     ['Funding tx', wallet.fundingTxId ?? 'none (no USDC asked for)'],
     ['Horizon', wallet.horizonUrl],
     ['Network passphrase', wallet.networkPassphrase],
