@@ -23,6 +23,7 @@ import { paymentReceiver } from './payments/payment-receipts.js'
 import { paymentAnswers } from './payments/payment-routes.js'
 import { toMerchantCredentials, type MerchantCredentials } from './merchants/merchant-service.js'
 import { cryptoRandom, seededRandom, type RandomSource } from './random.js'
+import { newRequestId, REQUEST_ID_HEADER, RequestLog } from './request-log/request-log.js'
 import { completeSettlements } from './settlement/settlement-service.js'
 import { loadBusinessClock, readFrozenAtMs, writeFrozenAt } from './simulation/clock-service.js'
 import { DUE_WORK_INTERVAL_MS, startDueWorkSweeper } from './simulation/due-work-sweeper.js'
@@ -78,6 +79,8 @@ export interface RunningSandbox {
   context: SandboxContext
   server: http.Server
   snapshots: SnapshotStore
+  /** Every request as it finishes: recent ones, and listeners (the stderr lines of `sandbox start`). */
+  requestLog: RequestLog
   /** Stops accepting, lets in-flight requests finish, then closes the database. */
   stop(): Promise<void>
 }
@@ -104,6 +107,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const wallClock = options.wallClock ?? systemClock
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`))
   const snapshots = new SnapshotStore(options.snapshotDir ?? defaultSnapshotDir(options.db))
+  const requestLog = new RequestLog(wallClock)
 
   /** Counts the boot, seeds a new database and checks the options an existing one must match. */
   async function openState(db: SandboxDb, keepAdminToken?: string) {
@@ -158,7 +162,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     const health = new HealthService(context, { webhookTimeoutMs: options.webhookTimeoutMs, wallClock })
     // The busiest payment requests skip Express; both answer through the same PaymentAnswers.
     const payments = paymentAnswers(context)
-    const app = withFastRoutes(context, payments, createApp(context, { health, state: controls, payments }))
+    const app = withFastRoutes(context, payments, createApp(context, { health, state: controls, payments, requestLog }))
     const merchants = (await listMerchants(db)).map(toMerchantCredentials)
     const sweeper = startDueWorkSweeper(context, options.dueWorkIntervalMs ?? DUE_WORK_INTERVAL_MS)
     await webhooks.start()
@@ -268,7 +272,10 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const { port } = server.address() as AddressInfo
   const inFlight = trackResponses(server)
   server.on('clientError', answerClientError)
-  server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => gate.admit(res, () => core!.app(req, res)))
+  server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    requestLog.track(req, res)
+    gate.admit(res, () => core!.app(req, res))
+  })
 
   const stop = () =>
     (stopping ??= shutDown(server, inFlight, async () => {
@@ -290,6 +297,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     },
     server,
     snapshots,
+    requestLog,
     stop,
   }
 }
@@ -323,9 +331,10 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   }
   const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400
   const reason = status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'
-  const body = JSON.stringify({ statusCode: status, reason, message: status === 431 ? 'Request headers are too large' : 'Malformed HTTP request' })
+  const requestId = newRequestId()
+  const body = JSON.stringify({ statusCode: status, reason, message: status === 431 ? 'Request headers are too large' : 'Malformed HTTP request', requestId })
   socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${REQUEST_ID_HEADER}: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
   )
 }
 

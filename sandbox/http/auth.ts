@@ -10,6 +10,7 @@ import type { Clock } from '../clock.js'
 import type { SandboxContext } from '../context.js'
 import type { MerchantRow } from '../db/schema.js'
 import { findMerchantByApiKey } from '../merchants/merchant-repository.js'
+import { attributeRequest } from '../request-log/request-log.js'
 import { HttpError, unauthorized } from './errors.js'
 
 declare module 'express-serve-static-core' {
@@ -108,7 +109,10 @@ export async function authenticateMerchant(
 export function digestAuth(deps: DigestAuthDeps, reason: string, options: { optional?: boolean } = {}): RequestHandler {
   return (req, _res, next) => {
     authenticateMerchant(deps, reason, req, options).then((merchant) => {
-      if (merchant) req.merchant = merchant
+      if (merchant) {
+        req.merchant = merchant
+        attributeRequest(req, merchant.id)
+      }
       next()
     }, next)
   }
