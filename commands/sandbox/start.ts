@@ -8,6 +8,7 @@ import { reportError } from '../../src/cli/errors.js'
 import { loadColours } from '../../src/cli/output.js'
 import { renderBanner, type SandboxBanner } from '../../src/cli/render/sandbox.js'
 import { DEFAULT_HOST, DEFAULT_PORT } from '../../sandbox/defaults.js'
+import type { RequestLog } from '../../sandbox/request-log/request-log.js'
 
 function parseLedgerClose(text: string): 'instant' | number | undefined {
   if (text === 'instant') return 'instant'
@@ -16,6 +17,12 @@ function parseLedgerClose(text: string): 'instant' | number | undefined {
 }
 
 const isoDateTime = z.iso.datetime({ offset: true })
+
+/** A line per API request on stderr, as `paybox logs tail --all` prints them. */
+async function printRequests(requestLog: RequestLog): Promise<void> {
+  const { requestLine } = await import('../../src/cli/render/request-logs.js')
+  requestLog.onRecord((entry) => process.stderr.write(`${requestLine(entry)}\n`))
+}
 
 export default class SandboxStart extends Command {
   static override summary = 'Run the local sandbox server'
@@ -50,6 +57,7 @@ export default class SandboxStart extends Command {
     'require-https': Flags.boolean({ description: 'Skip (log, but do not send) webhooks to plain-http URLs' }),
     detach: Flags.boolean({ description: 'Run in the background; print the banner once it is ready and exit (stop it with paybox sandbox stop)' }),
     json: Flags.boolean({ description: 'Print the startup information as one JSON line' }),
+    quiet: Flags.boolean({ description: 'Do not print a line per API request on stderr (a detached sandbox never does)' }),
   }
 
   public async run(): Promise<void> {
@@ -105,6 +113,7 @@ export default class SandboxStart extends Command {
     // With --json, stdout is the banner alone; a log (that of a detached sandbox) still says when it started.
     if (flags.json) process.stderr.write(`Sandbox listening on ${sandbox.url} (pid ${process.pid}, database ${database})\n`)
     this.log(flags.json ? JSON.stringify(banner) : renderBanner(banner))
+    if (!flags.quiet) await printRequests(sandbox.requestLog)
 
     await stopRequested
     await sandbox.stop()
@@ -119,7 +128,8 @@ export default class SandboxStart extends Command {
     const path = await import('node:path')
     // From the sources (bin/dev.js, tests) or the build (bin/run.js): the same CLI as this one.
     const entry = path.join(this.config.root, 'bin', import.meta.url.endsWith('.ts') ? 'dev.js' : 'run.js')
-    const args = this.argv.filter((arg) => !/^--(detach|json)(=.*)?$/.test(arg))
+    // A detached sandbox's log file would grow by a line per request: `paybox logs tail` shows them instead.
+    const args = [...this.argv.filter((arg) => !/^--(detach|json|quiet)(=.*)?$/.test(arg)), '--quiet']
     const started = await launchDetachedSandbox(entry, args)
     const banner = JSON.parse(started.bannerLine) as SandboxBanner
     this.log(json ? JSON.stringify(banner) : renderBanner(banner, { detachedPid: started.pid }))
