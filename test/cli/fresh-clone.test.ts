@@ -1,6 +1,4 @@
 // The README's commands, as written, in a clone that was never built: `npm ci`, then `npx paybox …`.
-// The clone is the files git would give one (tracked and not ignored: no dist/), with this
-// checkout's node_modules linked in place of `npm ci`, which would build better-sqlite3 for a minute.
 import { execFile, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import fs from 'node:fs'
@@ -8,8 +6,8 @@ import path from 'node:path'
 import readline from 'node:readline'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ROOT, isolatedEnv } from '../helpers/cli.js'
-import { temporaryDir } from '../helpers/sandbox.js'
+import { isolatedEnv } from '../helpers/cli.js'
+import { copyOfCheckout } from '../helpers/tree-copy.js'
 
 const exec = promisify(execFile)
 
@@ -18,13 +16,7 @@ const env = isolatedEnv()
 const childEnv = (): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...env }) as NodeJS.ProcessEnv
 
 beforeAll(async () => {
-  clone = path.join(temporaryDir('paybox-clone-'), 'paybox')
-  const { stdout } = await exec('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, maxBuffer: 16 * 2 ** 20 })
-  for (const file of stdout.split('\0').filter((name) => name !== '' && fs.existsSync(path.join(ROOT, name)))) {
-    fs.mkdirSync(path.dirname(path.join(clone, file)), { recursive: true })
-    fs.copyFileSync(path.join(ROOT, file), path.join(clone, file))
-  }
-  fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(clone, 'node_modules'))
+  clone = await copyOfCheckout('paybox-clone-')
 })
 
 const npxPaybox = (argv: string[]) => exec('npx', ['paybox', ...argv], { cwd: clone, env: childEnv() })
