@@ -1,7 +1,7 @@
 // The result_xdr Horizon sends with a transaction: a TransactionResult built with the SDK's xdr
 // classes, for applied transactions (txSuccess, one PaymentResult per operation) and for the
 // ledger's refusals (the result code, and with txFailed each operation's result).
-import { xdr } from '@stellar/stellar-sdk'
+import { xdr } from '@stellar/stellar-base'
 import type { OperationResultCode, TransactionResultCode } from '../ledger/ledger-errors.js'
 
 const TRANSACTION_RESULTS: Record<Exclude<TransactionResultCode, 'tx_failed'>, () => xdr.TransactionResultResult> = {
