@@ -18,10 +18,21 @@ function parseLedgerClose(text: string): 'instant' | number | undefined {
 
 const isoDateTime = z.iso.datetime({ offset: true })
 
-/** A line per API request on stderr, as `paybox logs tail --all` prints them. */
+/**
+ * A line per API request on stderr, as `paybox logs tail --all` prints them; the lines of one turn
+ * of the event loop go out in one write, so a busy sandbox does not pay a write per request.
+ */
 async function printRequests(requestLog: RequestLog): Promise<void> {
   const { requestLine } = await import('../../src/cli/render/request-logs.js')
-  requestLog.onRecord((entry) => process.stderr.write(`${requestLine(entry)}\n`))
+  let pending = ''
+  const flush = () => {
+    process.stderr.write(pending)
+    pending = ''
+  }
+  requestLog.onRecord((entry) => {
+    if (pending === '') setImmediate(flush)
+    pending += `${requestLine(entry)}\n`
+  })
 }
 
 export default class SandboxStart extends Command {

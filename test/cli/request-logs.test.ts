@@ -77,11 +77,11 @@ describe('paybox sandbox start in the foreground', () => {
     return { spawned, banner: JSON.parse(await spawned.firstLine) as SandboxBanner }
   }
 
-  it('prints a line per request on stderr, and none with --quiet', async () => {
+  it('prints a line per request on stderr, and none with --quiet', { timeout: 60_000 }, async () => {
     const loud = await start([])
     const answer = await fetch(`${loud.banner.baseUrl}/payments/pt_x`)
     const requestId = answer.headers.get('request-id')!
-    const line = await waitFor('the request line', () => linesOf(loud.spawned.stderr()).find((l) => l.includes(requestId)))
+    const line = await waitFor('the request line', () => linesOf(loud.spawned.stderr()).find((l) => l.includes(requestId)), 20_000)
     expect(line).toMatch(/GET {5}\/payments\/pt_x {2}401 +\d+\.\d ms {2}- {2}- {2}req_/)
 
     const quiet = await start(['--quiet'])
