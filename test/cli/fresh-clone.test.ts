@@ -36,13 +36,14 @@ describe('npx paybox in a clone that was never built', () => {
     let sandbox: ReturnType<typeof spawn> | undefined
     afterAll(async () => {
       if (sandbox && sandbox.exitCode === null) {
-        sandbox.kill('SIGTERM')
+        // npx does not pass SIGTERM on to the sandbox it started: stop the whole process group.
+        process.kill(-sandbox.pid!, 'SIGTERM')
         await once(sandbox, 'exit')
       }
     })
 
     it('starts a sandbox and creates a payment on it', async () => {
-      sandbox = spawn('npx', ['paybox', 'sandbox', 'start', '--port', '0', '--db', ':memory:', '--json'], { cwd: clone, env: childEnv() })
+      sandbox = spawn('npx', ['paybox', 'sandbox', 'start', '--port', '0', '--db', ':memory:', '--json'], { cwd: clone, env: childEnv(), detached: true })
       let stderr = ''
       sandbox.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
       const banner = await new Promise<string>((resolve, reject) => {
