@@ -1,7 +1,7 @@
 // `npm run bench`: every performance figure of the sandbox and the CLI beside its control,
 // measured in one run on 127.0.0.1, printed as a table and written to bench/results/latest.json.
 // --quick runs smaller sizes for a smoke test; --durable measures with synchronous=FULL;
-// --only=api,lists,webhooks,cli,reliability runs some sections; --seed=N reseeds the reliability runs.
+// --only=startup,api,lists,webhooks,cli,reliability runs some sections; --seed=N reseeds the reliability runs.
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -12,6 +12,7 @@ import { apiFigures } from './sections/api.js'
 import { cliFigures } from './sections/cli.js'
 import { listFigures } from './sections/lists.js'
 import { reliabilityFigures } from './sections/reliability.js'
+import { startupFigures } from './sections/startup.js'
 import { webhookFigures } from './sections/webhooks.js'
 
 const settings = benchSettings(process.argv.slice(2))
@@ -34,6 +35,8 @@ const section = async (name: string, run: () => Promise<Figure[]>) => {
   log(`${name} done in ${((performance.now() - t) / 1000).toFixed(1)} s`)
 }
 
+// First, while the machine is quiet: start time is the figure most sensitive to other load.
+await section('startup', () => startupFigures(settings, log))
 await section('api', async () => {
   const { figures: measured, rssBytes } = await apiFigures(settings, log)
   if (rssBytes !== undefined) memory.afterApiLoad = rssBytes

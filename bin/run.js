@@ -8,7 +8,9 @@
 //   dist/bundle (npm run build bundles oclif with each command: a few files instead of ~160)
 //   unless a compile since has left the bundle behind. Help, topics, and anything that does not
 //   name a command exactly go to oclif as they are.
-import { readFileSync, statSync } from 'node:fs'
+// A clone that was never built (no dist/) runs from the sources instead, as bin/dev.js does, so
+// `npx paybox` works right after `npm ci` without making every install pay for a build.
+import { existsSync, readFileSync, statSync } from 'node:fs'
 import os from 'node:os'
 import { fileURLToPath } from 'node:url'
 
@@ -20,6 +22,12 @@ if (argv.length === 1 && argv[0] === '--version') {
   const platform = process.platform === 'linux' && os.release().toLowerCase().includes('microsoft') ? 'wsl' : process.platform
   const arch = os.arch() === 'ia32' ? 'x86' : os.arch()
   process.stdout.write(`${pjson.name}/${pjson.version} ${platform}-${arch} node-${process.version}\n`)
+} else if (!existsSync(new URL('../dist/commands/command-files.js', import.meta.url))) {
+  if (canRunSources()) await import('./dev.js')
+  else {
+    process.stderr.write('paybox is not built (no dist/) and cannot run its sources without tsx: run npm ci, or npm run build\n')
+    process.exitCode = 1
+  }
 } else {
   const dist = new URL(bundleIsCurrent() ? '../dist/bundle/' : '../dist/', import.meta.url)
   const named = await commandNamedBy(argv, dist)
@@ -29,6 +37,16 @@ if (argv.length === 1 && argv[0] === '--version') {
   } else {
     const oclif = await import('@oclif/core')
     await oclif.execute({ dir: import.meta.url })
+  }
+}
+
+/** tsx, a development dependency, is what runs the sources: a clone has it after `npm ci`. */
+function canRunSources() {
+  try {
+    import.meta.resolve('tsx/esm/api')
+    return true
+  } catch {
+    return false
   }
 }
 

@@ -23,6 +23,7 @@ export const COMMAND_FILES = {
   'ledger:wallet:create': './ledger/wallet/create.js',
   listen: './listen.js',
   login: './login.js',
+  'logs:tail': './logs/tail.js',
   'merchants:create': './merchants/create.js',
   'merchants:rotate-secret': './merchants/rotate-secret.js',
   openapi: './openapi.js',

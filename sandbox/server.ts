@@ -28,6 +28,7 @@ import { paymentAnswers } from './payments/payment-routes.js'
 import { wireReactions } from './reactions.js'
 import { toMerchantCredentials, type MerchantCredentials } from './merchants/merchant-service.js'
 import { cryptoRandom, seededRandom, type RandomSource } from './random.js'
+import { newRequestId, REQUEST_ID_HEADER, RequestLog } from './request-log/request-log.js'
 import { loadBusinessClock, readFrozenAtMs, writeFrozenAt } from './simulation/clock-service.js'
 import { DUE_WORK_INTERVAL_MS, startDueWorkSweeper } from './simulation/due-work-sweeper.js'
 import { GateBusyError, RequestGate } from './snapshots/request-gate.js'
@@ -96,6 +97,8 @@ export interface RunningSandbox {
   /** Whether the stricter --shared defaults apply, and the limits in force. */
   shared: boolean
   limits: SandboxLimits
+  /** Every request as it finishes: recent ones, and listeners (the stderr lines of `sandbox start`). */
+  requestLog: RequestLog
   /** Stops accepting, lets in-flight requests finish, then closes the database. */
   stop(): Promise<void>
 }
@@ -122,6 +125,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const egress = webhookEgress(shared, options.allowWebhookTo)
   // Outlive a restore or reset: swapping the state must not hand out fresh budgets.
   const rateLimits = createRateLimits(limits, wallClock)
+  const requestLog = new RequestLog(wallClock)
 
   /** Counts the boot, seeds a new database and checks the options an existing one must match. */
   async function openState(db: SandboxDb, keepAdminToken?: string) {
@@ -176,7 +180,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     const health = new HealthService(context, { webhookTimeoutMs: options.webhookTimeoutMs, wallClock })
     // The busiest payment requests skip Express; both answer through the same PaymentAnswers.
     const payments = paymentAnswers(context)
-    const app = withFastRoutes(context, payments, createApp(context, { health, state: controls, payments }))
+    const app = withFastRoutes(context, payments, createApp(context, { health, state: controls, payments, requestLog }))
     const merchants = (await listMerchants(db)).map(toMerchantCredentials)
     const sweeper = startDueWorkSweeper(context, options.dueWorkIntervalMs ?? DUE_WORK_INTERVAL_MS)
     await webhooks.start()
@@ -294,7 +298,10 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   if (shared && options.shared !== true) log(`Note: ${host} is not a loopback address, so shared mode is on (rate limits, tighter bounds: docs/security.md)`)
   const inFlight = trackResponses(server)
   server.on('clientError', answerClientError)
-  server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => gate.admit(res, () => core!.app(req, res)))
+  server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    requestLog.track(req, res)
+    gate.admit(res, () => core!.app(req, res))
+  })
 
   const stop = () =>
     (stopping ??= shutDown(server, inFlight, async () => {
@@ -318,6 +325,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     snapshots,
     shared,
     limits,
+    requestLog,
     stop,
   }
 }
@@ -376,9 +384,10 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'Request Timeout', 'The request was not received in time']
         : [400, 'Bad Request', 'Malformed HTTP request']
-  const body = JSON.stringify({ statusCode: status, reason, message })
+  const requestId = newRequestId()
+  const body = JSON.stringify({ statusCode: status, reason, message, requestId })
   socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${REQUEST_ID_HEADER}: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
   )
 }
 

@@ -1,9 +1,9 @@
-// The second half of `npm run build`: bundles the compiled commands with @oclif/core into
-// dist/bundle, which bin/run.js runs a named command from. oclif is ~160 CommonJS files whose
-// loading (resolving, reading, wrapping each) is the largest part of a cold start; bundled, it
-// is one shared chunk, and each command one more entry. Our own dependencies stay packages,
-// imported from node_modules as the compiled code does (native ones such as better-sqlite3
-// cannot be bundled, and the others load lazily where they are used).
+// The second half of `npm run build`: bundles the compiled commands with @oclif/core and their
+// dependencies into dist/bundle, which bin/run.js runs a named command from. oclif is ~160
+// CommonJS files, and the sandbox's dependencies (express, zod, kysely, stellar-base…) hundreds
+// more, whose loading (resolving, reading, wrapping each) was the largest part of a cold start
+// and of `sandbox start`; bundled, shared code is a few chunks, and each command one more entry.
+// What loads lazily stays lazy: a dynamic import becomes a chunk of its own.
 import fs from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { build, type Plugin } from 'esbuild'
@@ -12,16 +12,18 @@ import { COMMAND_FILES } from '../commands/command-files.js'
 const dist = fileURLToPath(new URL('../dist/', import.meta.url))
 const outdir = `${dist}bundle`
 
-/** Bare imports of our code other than oclif's, and oclif's optional typescript, stay imports. */
-const keepOurDependencies: Plugin = {
-  name: 'keep-our-dependencies',
+/**
+ * Packages that stay imports: native ones (better-sqlite3 loads a compiled .node file); oclif's
+ * optional typescript; what only human output and prompts load (test/cli/built-cli.test.ts
+ * checks, package by package, that --json loads none of them); undici, loaded with the first
+ * webhook only, whose exports esbuild's CommonJS wrapping loses; and base32.js, which calls the
+ * deprecated Buffer() that Node forgives only from inside node_modules.
+ */
+const UNBUNDLED = new Set(['better-sqlite3', 'typescript', 'chalk', 'cli-table3', 'qrcode-terminal', '@inquirer/prompts', 'undici', 'base32.js'])
+const keepUnbundled: Plugin = {
+  name: 'keep-unbundled',
   setup(bundle) {
-    bundle.onResolve({ filter: /^[^./]/ }, ({ path, importer }) => {
-      if (path === 'typescript') return { external: true }
-      const fromOurCode = !/[\\/]node_modules[\\/]/.test(importer)
-      if (fromOurCode && path !== '@oclif/core' && !path.startsWith('@oclif/core/')) return { external: true }
-      return undefined
-    })
+    bundle.onResolve({ filter: /^[^./]/ }, ({ path }) => (UNBUNDLED.has(path) ? { external: true } : undefined))
   },
 }
 
@@ -42,6 +44,6 @@ await build({
   target: 'node20',
   // Bundled CommonJS (oclif and its dependencies) requires Node's built-ins.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-  plugins: [keepOurDependencies],
+  plugins: [keepUnbundled],
   logLevel: 'warning',
 })

@@ -9,6 +9,7 @@ import { reportError } from '../../src/cli/errors.js'
 import { loadColours } from '../../src/cli/output.js'
 import { renderBanner, type SandboxBanner } from '../../src/cli/render/sandbox.js'
 import { DEFAULT_HOST, DEFAULT_PORT } from '../../sandbox/defaults.js'
+import type { RequestLog } from '../../sandbox/request-log/request-log.js'
 
 function parseLedgerClose(text: string): 'instant' | number | undefined {
   if (text === 'instant') return 'instant'
@@ -17,6 +18,23 @@ function parseLedgerClose(text: string): 'instant' | number | undefined {
 }
 
 const isoDateTime = z.iso.datetime({ offset: true })
+
+/**
+ * A line per API request on stderr, as `paybox logs tail --all` prints them; the lines of one turn
+ * of the event loop go out in one write, so a busy sandbox does not pay a write per request.
+ */
+async function printRequests(requestLog: RequestLog): Promise<void> {
+  const { requestLine } = await import('../../src/cli/render/request-logs.js')
+  let pending = ''
+  const flush = () => {
+    process.stderr.write(pending)
+    pending = ''
+  }
+  requestLog.onRecord((entry) => {
+    if (pending === '') setImmediate(flush)
+    pending += `${requestLine(entry)}\n`
+  })
+}
 
 export default class SandboxStart extends Command {
   static override summary = 'Run the local sandbox server'
@@ -58,6 +76,7 @@ export default class SandboxStart extends Command {
     }),
     detach: Flags.boolean({ description: 'Run in the background; print the banner once it is ready and exit (stop it with paybox sandbox stop)' }),
     json: Flags.boolean({ description: 'Print the startup information as one JSON line' }),
+    quiet: Flags.boolean({ description: 'Do not print a line per API request on stderr (a detached sandbox never does)' }),
   }
 
   public async run(): Promise<void> {
@@ -119,6 +138,7 @@ export default class SandboxStart extends Command {
     // With --json, stdout is the banner alone; a log (that of a detached sandbox) still says when it started.
     if (flags.json) process.stderr.write(`Sandbox listening on ${sandbox.url} (pid ${process.pid}, database ${database})\n`)
     this.log(flags.json ? JSON.stringify(banner) : renderBanner(banner))
+    if (!flags.quiet) await printRequests(sandbox.requestLog)
 
     await stopRequested
     await sandbox.stop()
@@ -133,7 +153,8 @@ export default class SandboxStart extends Command {
     const path = await import('node:path')
     // From the sources (bin/dev.js, tests) or the build (bin/run.js): the same CLI as this one.
     const entry = path.join(this.config.root, 'bin', import.meta.url.endsWith('.ts') ? 'dev.js' : 'run.js')
-    const args = this.argv.filter((arg) => !/^--(detach|json)(=.*)?$/.test(arg))
+    // A detached sandbox's log file would grow by a line per request: `paybox logs tail` shows them instead.
+    const args = [...this.argv.filter((arg) => !/^--(detach|json|quiet)(=.*)?$/.test(arg)), '--quiet']
     const started = await launchDetachedSandbox(entry, args)
     const banner = JSON.parse(started.bannerLine) as SandboxBanner
     this.log(json ? JSON.stringify(banner) : renderBanner(banner, { detachedPid: started.pid }))

@@ -32,6 +32,11 @@ const sqliteHandles = new WeakMap<SandboxDb, BetterSqlite3.Database>()
 const dialects = new WeakMap<SandboxDb, ImmediateSqliteDialect>()
 
 /** The raw better-sqlite3 handle of a database opened by openDatabase. */
+const checkpointers = new WeakMap<SandboxDb, { started: () => boolean }>()
+
+/** Whether the database's checkpoint worker thread runs (it starts after COMMITS_BEFORE_CHECKPOINTER commits). */
+export const checkpointWorkerStarted = (db: SandboxDb): boolean => checkpointers.get(db)?.started() ?? false
+
 export function sqliteHandleOf(db: SandboxDb): BetterSqlite3.Database {
   const handle = sqliteHandles.get(db)
   if (!handle) throw new Error('This database was not opened by openDatabase')
@@ -96,11 +101,13 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Sandbo
     sqlite.close()
     throw error
   }
-  const checkpointer = options.file === ':memory:' || options.image ? undefined : startWalCheckpointer(sqlite, options)
-  const dialect = new ImmediateSqliteDialect(sqlite, { beforeClose: checkpointer?.stop })
+  let checkpointer: ReturnType<typeof startWalCheckpointer>
+  const dialect = new ImmediateSqliteDialect(sqlite, { beforeClose: () => checkpointer?.stop() ?? Promise.resolve() })
+  if (options.file !== ':memory:' && !options.image) checkpointer = startWalCheckpointer(sqlite, options, dialect.commitListeners)
   const db = new Kysely<Database>({ dialect })
   dialect.serve(db)
   sqliteHandles.set(db, sqlite)
+  if (checkpointer) checkpointers.set(db, checkpointer)
   dialects.set(db, dialect)
   commitListeners.set(db, dialect.commitListeners)
   try {
@@ -198,29 +205,53 @@ parentPort.on('message', () => { clearInterval(timer); checkpoint(); db.close();
 `
 
 /**
+ * Commits after which the checkpoint worker starts: a sandbox that is only started, or barely
+ * used, does without its thread (an isolate of its own: ~10 MB and start-up time); below that
+ * many commits the WAL stays small anyway.
+ */
+export const COMMITS_BEFORE_CHECKPOINTER = 200
+
+/**
  * Moves WAL checkpoints out of the requests: an automatic checkpoint every ~1000 pages made every
  * so many commits pay for copying and syncing the whole WAL (the multi-millisecond tail). A worker
- * thread checkpoints on a timer instead; the request connection keeps an automatic checkpoint at
- * a higher mark, so the WAL stays bounded even if the worker cannot keep up.
+ * thread checkpoints on a timer instead, from the COMMITS_BEFORE_CHECKPOINTER-th commit on; the
+ * request connection keeps an automatic checkpoint at a higher mark, so the WAL stays bounded
+ * even if the worker cannot keep up.
  */
-function startWalCheckpointer(sqlite: BetterSqlite3.Database, options: OpenDatabaseOptions): { stop: () => Promise<void> } | undefined {
+function startWalCheckpointer(
+  sqlite: BetterSqlite3.Database,
+  options: OpenDatabaseOptions,
+  commitListeners: Set<CommitListener>,
+): { stop: () => Promise<void>; started: () => boolean } | undefined {
   if (sqlite.pragma('journal_mode', { simple: true }) !== 'wal') return undefined
   sqlite.pragma(`wal_autocheckpoint = ${WAL_FALLBACK_CHECKPOINT_PAGES}`)
-  const worker = new Worker(CHECKPOINT_WORKER, {
-    eval: true,
-    workerData: {
-      driver: createRequire(import.meta.url).resolve('better-sqlite3'),
-      file: path.resolve(options.file),
-      synchronous: options.durable ? 'FULL' : 'NORMAL',
-      intervalMs: WAL_CHECKPOINT_INTERVAL_MS,
-    },
-  })
-  worker.unref()
-  // A failing checkpointer only costs speed: the request connection's own checkpoint remains.
-  worker.on('error', () => {})
-  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()))
+  let worker: Worker | undefined
+  let exited: Promise<void> | undefined
+  let commits = 0
+  const countCommit = () => {
+    if (++commits < COMMITS_BEFORE_CHECKPOINTER) return
+    commitListeners.delete(countCommit)
+    worker = new Worker(CHECKPOINT_WORKER, {
+      eval: true,
+      workerData: {
+        driver: createRequire(import.meta.url).resolve('better-sqlite3'),
+        file: path.resolve(options.file),
+        synchronous: options.durable ? 'FULL' : 'NORMAL',
+        intervalMs: WAL_CHECKPOINT_INTERVAL_MS,
+      },
+    })
+    worker.unref()
+    // A failing checkpointer only costs speed: the request connection's own checkpoint remains.
+    worker.on('error', () => {})
+    const running = worker
+    exited = new Promise<void>((resolve) => running.once('exit', () => resolve()))
+  }
+  commitListeners.add(countCommit)
   return {
+    started: () => worker !== undefined,
     stop: async () => {
+      commitListeners.delete(countCommit)
+      if (!worker) return
       // Referenced again while it closes: an unreferenced worker would let the process end mid-stop.
       worker.ref()
       worker.postMessage('stop')

@@ -308,6 +308,13 @@ class ImmediateSqliteDriver implements Driver {
   }
 }
 
+/** SQLite runs DDL in transactions: a new database's migrations are one transaction, not a commit per statement. */
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true
+  }
+}
+
 export class ImmediateSqliteDialect implements Dialect {
   readonly #db: BetterSqlite3.Database
   /** Called after every COMMIT (not after autocommitted single statements). */
@@ -316,7 +323,7 @@ export class ImmediateSqliteDialect implements Dialect {
   #driver: ImmediateSqliteDriver | undefined
   // Shared by the transactions of transaction(): compiling is synchronous and keeps no state between queries.
   readonly #compiler = new SqliteQueryCompiler()
-  readonly #adapter = new SqliteAdapter()
+  readonly #adapter = new TransactionalDdlSqliteAdapter()
 
   /** `beforeClose` runs when the database is destroyed, before its connection closes. */
   constructor(db: BetterSqlite3.Database, options: { beforeClose?: () => Promise<void> } = {}) {
@@ -362,7 +369,7 @@ export class ImmediateSqliteDialect implements Dialect {
   }
 
   createAdapter() {
-    return new SqliteAdapter()
+    return new TransactionalDdlSqliteAdapter()
   }
 
   createIntrospector(db: Kysely<unknown>) {

@@ -1,6 +1,7 @@
 // GET /health (no auth): 200 {status: 'ok', checks} when every part works, otherwise 503 with
 // the usual error body plus the checks, so a readiness probe needs nothing but the status.
 import { Router } from 'express'
+import { requestIdOf } from '../request-log/request-log.js'
 import type { HealthService } from './health-service.js'
 
 export function healthRoutes(health: HealthService): Router {
@@ -14,7 +15,7 @@ export function healthRoutes(health: HealthService): Router {
     const failing = Object.entries(report.checks)
       .filter(([, check]) => check.status !== 'ok')
       .map(([name, check]) => `${name}: ${check.detail ?? 'failing'}`)
-    res.status(503).json({ statusCode: 503, reason: 'Service Unavailable', message: failing.join('; '), checks: report.checks })
+    res.status(503).json({ statusCode: 503, reason: 'Service Unavailable', message: failing.join('; '), requestId: requestIdOf(res), checks: report.checks })
   })
   return router
 }

@@ -2,7 +2,7 @@
 // with the fields and links @stellar/stellar-sdk reads. Amounts are 7-decimal text, times ISO
 // 8601 to the second, int64 values strings, as Horizon writes them.
 import { createHash } from 'node:crypto'
-import { FeeBumpTransaction, TransactionBuilder, type Transaction } from '@stellar/stellar-sdk'
+import { FeeBumpTransaction, TransactionBuilder, type Transaction } from '@stellar/stellar-base'
 import { USDC_SCALE, formatDecimal } from '../../src/money.js'
 import { USDC_ASSET_CODE } from '../ledger/ledger-accounts.js'
 import { BASE_FEE, type LedgerAccount, type LedgerInfo, type LedgerPayment, type LedgerTransaction } from '../ledger/ledger-service.js'

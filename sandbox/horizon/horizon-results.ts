@@ -1,7 +1,7 @@
 // The result_xdr Horizon sends with a transaction: a TransactionResult built with the SDK's xdr
 // classes, for transactions in a ledger (txSuccess, or txFailed for one included as failed, one
 // result per operation) and for the ledger's refusals (the result code, nothing charged).
-import { xdr } from '@stellar/stellar-sdk'
+import { xdr } from '@stellar/stellar-base'
 import type { OperationResultCode, TransactionResultCode } from '../ledger/ledger-errors.js'
 
 const TRANSACTION_RESULTS: Record<Exclude<TransactionResultCode, 'tx_failed'>, () => xdr.TransactionResultResult> = {

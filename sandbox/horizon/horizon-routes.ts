@@ -2,7 +2,7 @@
 // the sandbox ledger under /horizon, without authentication like Horizon itself: load accounts,
 // submit signed transactions (through the same applyEnvelope, and so the same memo matching, as
 // every other movement), read transactions, payments and ledgers, page and stream them.
-import { StrKey, TransactionBuilder, type Transaction } from '@stellar/stellar-sdk'
+import { StrKey, TransactionBuilder, type Transaction } from '@stellar/stellar-base'
 import express, { Router, type Request } from 'express'
 import { z } from 'zod'
 import type { SandboxContext } from '../context.js'

@@ -18,6 +18,8 @@ import { merchantRoutes } from '../merchants/merchant-routes.js'
 import { openApiRoutes } from '../openapi/openapi-routes.js'
 import { paymentRoutes, type PaymentAnswers } from '../payments/payment-routes.js'
 import { refundRoutes } from '../refunds/refund-routes.js'
+import { RequestLog } from '../request-log/request-log.js'
+import { requestLogRoutes } from '../request-log/request-log-routes.js'
 import { clockRoutes } from '../simulation/clock-routes.js'
 import { paymentSimulationRoutes } from '../simulation/payment-simulation-routes.js'
 import { webhookLogRoutes } from '../webhooks/webhook-log-routes.js'
@@ -37,6 +39,8 @@ export interface AppControls {
   state?: SandboxStateControls
   /** How payments are created and read; shared with the fast routes in front of the app. */
   payments?: PaymentAnswers
+  /** The server's request log, which outlives state swaps; its routes read it. */
+  requestLog?: RequestLog
 }
 
 export function createApp(ctx: SandboxContext, controls: AppControls = {}): Express {
@@ -59,7 +63,7 @@ export function createApp(ctx: SandboxContext, controls: AppControls = {}): Expr
   app.use(parseJsonBody)
 
   // Who may call what: the admin token for sandbox-wide controls, digest auth for merchants.
-  app.use(['/sandbox/merchants', '/sandbox/clock', '/sandbox/ledger', '/sandbox/wallets', '/sandbox/snapshots', '/sandbox/reset'], adminAuth(ctx.identity.adminToken, ctx.rateLimits?.adminFailures))
+  app.use(['/sandbox/merchants', '/sandbox/clock', '/sandbox/ledger', '/sandbox/wallets', '/sandbox/snapshots', '/sandbox/reset', '/sandbox/request-logs'], adminAuth(ctx.identity.adminToken, ctx.rateLimits?.adminFailures))
   const auth = merchantAuthDeps(ctx)
   const merchantAuth = digestAuth(auth, UNAUTHORIZED)
   const optionalMerchantAuth = digestAuth(auth, UNAUTHORIZED, { optional: true })
@@ -89,6 +93,7 @@ export function createApp(ctx: SandboxContext, controls: AppControls = {}): Expr
   app.use(invoiceRoutes(ctx))
   app.use(merchantRoutes())
   app.use(webhookLogRoutes(ctx))
+  app.use(requestLogRoutes(controls.requestLog ?? new RequestLog(ctx.wallClock)))
   app.use(currencyRoutes())
 
   app.use(notFoundRoute)

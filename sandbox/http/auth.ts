@@ -12,6 +12,7 @@ import type { MerchantRow } from '../db/schema.js'
 import type { RateLimiter } from '../limits/rate-limiter.js'
 import { findMerchantByApiKey } from '../merchants/merchant-repository.js'
 import { ApiError, unauthorized } from '../errors.js'
+import { attributeRequest } from '../request-log/request-log.js'
 import { clientAddressOf, takeOrRefuse, tooManyRequests } from './rate-limit.js'
 
 declare module 'express-serve-static-core' {
@@ -121,7 +122,10 @@ function signedBy(signs: (path: string, body: string) => boolean, req: SignedReq
 export function digestAuth(deps: DigestAuthDeps, reason: string, options: { optional?: boolean } = {}): RequestHandler {
   return (req, _res, next) => {
     authenticateMerchant(deps, reason, req, options).then((merchant) => {
-      if (merchant) req.merchant = merchant
+      if (merchant) {
+        req.merchant = merchant
+        attributeRequest(req, merchant.id)
+      }
       next()
     }, next)
   }

@@ -6,6 +6,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express'
 import { ZodError } from 'zod'
 import { ApiError, ledgerRefusal } from '../errors.js'
 import { LedgerError } from '../ledger/ledger-errors.js'
+import { requestIdOf } from '../request-log/request-log.js'
 import { sendJson } from './json-response.js'
 
 /** The 4xx status an error of body-parser and friends carries in `status`, if it is one. */
@@ -18,6 +19,8 @@ export interface ErrorBody {
   statusCode: number
   reason: string
   message: string
+  /** The request's id (its Request-Id header), to find it in the request log. */
+  requestId?: string
 }
 
 /** Long names sent by a client are shortened before they are echoed in a message. */
@@ -63,7 +66,8 @@ export function errorResponse(error: unknown, log: (line: string) => void): { bo
 /** Sends errorResponse's answer (the one error mapping of Express and the fast routes alike). */
 export function sendError(res: http.ServerResponse, error: unknown, log: (line: string) => void): void {
   const { body, headers } = errorResponse(error, log)
-  sendJson(res, body.statusCode, JSON.stringify(body), headers)
+  const requestId = requestIdOf(res)
+  sendJson(res, body.statusCode, JSON.stringify(requestId === undefined ? body : { ...body, requestId }), headers)
 }
 
 export function errorMiddleware(log: (line: string) => void): ErrorRequestHandler {

@@ -9,6 +9,7 @@ import type http from 'node:http'
 import type { SandboxContext } from '../context.js'
 import type { MerchantRow } from '../db/schema.js'
 import type { PaymentAnswers } from '../payments/payment-routes.js'
+import { attributeRequest } from '../request-log/request-log.js'
 import { UNAUTHORIZED, authenticateMerchant, merchantAuthDeps } from './auth.js'
 import { decodeJsonBody, readRawBody } from './body.js'
 import { sendError } from './errors.js'
@@ -27,6 +28,7 @@ export function withFastRoutes(ctx: SandboxContext, payments: PaymentAnswers, ex
       const { rawBody, body } = decodeJsonBody(await readRawBody(req, res), req.headers['content-type'])
       const signed = { method: req.method!, originalUrl: req.url!, headers: req.headers, rawBody, body }
       const merchant = (await authenticateMerchant(auth, UNAUTHORIZED, signed))!
+      attributeRequest(req, merchant.id)
       const response = await route(merchant, body, req)
       sendJson(res, response.status, response.body)
     } catch (error) {

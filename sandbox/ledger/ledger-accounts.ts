@@ -1,6 +1,6 @@
 // Accounts on the simulated Stellar ledger: real ed25519 keypairs (G… addresses) made from the
 // sandbox's random source, each with its genesis XLM, and the escrow contract's C… address.
-import { Keypair, StrKey } from '@stellar/stellar-sdk'
+import { Keypair, StrKey } from '@stellar/stellar-base'
 import type { Kysely } from 'kysely'
 import type { Database, LedgerAccountRole, LedgerAccountRow } from '../db/schema.js'
 import type { RandomSource } from '../random.js'

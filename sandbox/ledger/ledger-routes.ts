@@ -1,7 +1,7 @@
 // Read-only views of the simulated ledger for the sandbox's own tools (admin token):
 // accounts with balances, transactions (filter by account, page by position), one transaction
 // decoded. Amounts are decimal text with 7 places, as Horizon shows them.
-import { TransactionBuilder } from '@stellar/stellar-sdk'
+import { TransactionBuilder } from '@stellar/stellar-base'
 import { Router } from 'express'
 import { z } from 'zod'
 import { USDC_SCALE, formatDecimal } from '../../src/money.js'

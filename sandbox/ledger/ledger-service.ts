@@ -11,7 +11,7 @@ import {
   StrKey,
   TransactionBuilder,
   type Transaction,
-} from '@stellar/stellar-sdk'
+} from '@stellar/stellar-base'
 import type { Kysely } from 'kysely'
 import { formatDecimal, parseDecimal, USDC_SCALE } from '../../src/money.js'
 import type { Clock } from '../clock.js'

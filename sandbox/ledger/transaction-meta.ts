@@ -3,7 +3,7 @@
 // sequence number used, then each operation's account and trustline changes), built with the
 // SDK's xdr classes. A USDC change of the issuer has no entry: the issuer holds no trustline to
 // its own asset.
-import { Asset, StrKey, xdr } from '@stellar/stellar-sdk'
+import { Asset, StrKey, xdr } from '@stellar/stellar-base'
 import { USDC_ASSET_CODE } from './ledger-accounts.js'
 
 /** An account as an entry shows it. */

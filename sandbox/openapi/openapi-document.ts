@@ -5,6 +5,7 @@ import { z } from 'zod'
 import { DIGEST_HEADERS, DIGEST_TOLERANCE_SECONDS, WEBHOOK_SIGNATURE_HEADER } from '../../src/signing.js'
 import { ADMIN_TOKEN_HEADER } from '../http/auth.js'
 import { MAX_BODY_BYTES } from '../http/body.js'
+import { REQUEST_ID_HEADER } from '../request-log/request-log.js'
 import type { Operation, SuccessResponse } from './operation.js'
 import { OPERATIONS, REQUEST_SCHEMAS } from './operations.js'
 import { HORIZON_RESPONSE_SCHEMAS } from './horizon-operations.js'
@@ -229,6 +230,7 @@ const TAGS = [
   { name: 'Invoices', description: 'Invoices and their numbering (spec 4.7–4.11)' },
   { name: 'Account', description: 'The merchant, its balances, fee tier and currencies (spec 4.12–4.14)' },
   { name: 'Webhooks', description: 'The webhook delivery log (spec 4.15) and live streams' },
+  { name: 'Requests', description: 'The request log: every API request with its id, status and duration, recent and live' },
   { name: 'Checkout', description: 'The hosted payment page and short links (HTML, no authentication)' },
   { name: 'Sandbox', description: 'Sandbox extensions: simulations, escrow controls, the clock, the ledger, wallets, snapshots and merchants' },
   { name: 'Horizon', description: 'A Horizon-compatible API over the sandbox ledger, for @stellar/stellar-sdk (no authentication)' },
@@ -238,6 +240,8 @@ export interface OpenApiDocumentOptions {
   /** The sandbox's public base URL, the document's server. */
   serverUrl: string
 }
+
+const REQUEST_ID = { [REQUEST_ID_HEADER]: { description: 'The request\'s id in the request log (also the requestId of an error body)', schema: { type: 'string' } } }
 
 /** The whole document. Pure: the same table and schemas always give the same document. */
 export function buildOpenApiDocument(options: OpenApiDocumentOptions, operations: Operation[] = OPERATIONS): Json {
@@ -249,7 +253,7 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions, operations
   const errorResponses = Object.fromEntries(
     Object.entries(ERROR_RESPONSES).map(([name, response]) => [
       name,
-      { description: response.description, ...(response.headers ? { headers: response.headers } : {}), content: { 'application/json': { schema: ref('Error') } } },
+      { description: response.description, headers: { ...response.headers, ...REQUEST_ID }, content: { 'application/json': { schema: ref('Error') } } },
     ]),
   )
   return {
@@ -259,7 +263,8 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions, operations
       version: SPEC_VERSION,
       description:
         'The Stellar/USDC merchant payments and invoicing API (spec version 1.0) as the paybox sandbox serves it, with its sandbox extensions. ' +
-        'Generated from the request schemas the server validates with. Errors are always {statusCode, reason, message}.',
+        'Generated from the request schemas the server validates with. Errors are always {statusCode, reason, message, requestId}. ' +
+        `Every answer carries a ${REQUEST_ID_HEADER} header, the request's id in the request log.`,
     },
     servers: [{ url: options.serverUrl.replace(/\/+$/, '') }],
     tags: TAGS,

@@ -1,15 +1,15 @@
 // GET /openapi.json: the OpenAPI 3.1 document of this sandbox, no authentication, its server
-// the sandbox's public URL. Built once, on the first request.
+// the sandbox's public URL. Built once, on the first request; its modules (the operation table
+// and every response schema) load then too, not at start-up.
 import { Router } from 'express'
 import type { SandboxContext } from '../context.js'
-import { buildOpenApiDocument } from './openapi-document.js'
 
 export const OPENAPI_PATH = '/openapi.json'
 
 export function openApiRoutes(ctx: Pick<SandboxContext, 'publicUrl'>): Router {
-  let document: string | undefined
-  return Router().get(OPENAPI_PATH, (_req, res) => {
-    document ??= JSON.stringify(buildOpenApiDocument({ serverUrl: ctx.publicUrl }))
-    res.type('application/json').send(document)
+  let document: Promise<string> | undefined
+  return Router().get(OPENAPI_PATH, async (_req, res) => {
+    document ??= import('./openapi-document.js').then(({ buildOpenApiDocument }) => JSON.stringify(buildOpenApiDocument({ serverUrl: ctx.publicUrl })))
+    res.type('application/json').send(await document)
   })
 }

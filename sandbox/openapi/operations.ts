@@ -15,6 +15,7 @@ import { createRefundBody, listRefundsQuery } from '../refunds/refund-schemas.js
 import { advanceBody, freezeBody } from '../simulation/clock-routes.js'
 import { failBody, payBody } from '../simulation/payment-simulation.js'
 import { noBody } from '../validation/common.js'
+import { requestLogListQuery, requestLogStreamQuery } from '../request-log/request-log-routes.js'
 import { eventsQuery, listQuery as webhookLogQuery } from '../webhooks/webhook-log-routes.js'
 import { HORIZON_OPERATIONS, HORIZON_REQUEST_SCHEMAS } from './horizon-operations.js'
 import type { Operation, SuccessResponse } from './operation.js'
@@ -224,6 +225,28 @@ export const OPERATIONS: Operation[] = [
   {
     method: 'post', path: '/merchants/:merchantId/webhooks/resume', operationId: 'resumeWebhooks', summary: 'Send webhooks again', tag: 'Webhooks', ...DIGEST_SVF,
     pathParams: MERCHANT_ID, body: 'NoBody', success: ok('WebhooksPausedState'), errors: [404],
+  },
+
+  // The request log
+  {
+    method: 'get', path: '/merchants/:merchantId/request-logs', operationId: 'listRequests', summary: 'The merchant\'s recent API requests, newest first', tag: 'Requests', ...DIGEST_SVF,
+    description: 'From the last 1000 requests the sandbox kept. Filter with `status` (a class such as 4xx, or 404) and `path` (a prefix: /payments is /payments and /payments/…).', pathParams: MERCHANT_ID, query: requestLogListQuery, success: ok('RequestLogList'), errors: [404],
+  },
+  {
+    method: 'get', path: '/merchants/:merchantId/request-logs/stream', operationId: 'streamRequests', summary: 'The merchant\'s API requests as they finish (server-sent events)', tag: 'Requests', ...DIGEST_SVF,
+    description: 'Filter with `status` (a class such as 4xx, or 404) and `path` (a prefix: /payments is /payments and /payments/…).', pathParams: MERCHANT_ID, query: requestLogStreamQuery,
+    success: [{ status: 200, description: '`event: request`, `id: <request id>`, for each request that finishes while connected', eventStream: 'RequestLogEntry' }],
+    errors: [404],
+  },
+  {
+    method: 'get', path: '/sandbox/request-logs', operationId: 'listAllRequests', summary: 'Every recent API request (every merchant, public and admin ones), newest first', ...ADMIN, tag: 'Requests',
+    description: 'From the last 1000 requests the sandbox kept. Filter with `status` (a class such as 4xx, or 404) and `path` (a prefix: /payments is /payments and /payments/…).', query: requestLogListQuery, success: ok('RequestLogList'), errors: [],
+  },
+  {
+    method: 'get', path: '/sandbox/request-logs/stream', operationId: 'streamAllRequests', summary: 'Every API request as it finishes (server-sent events)', ...ADMIN, tag: 'Requests',
+    description: 'Filter with `status` (a class such as 4xx, or 404) and `path` (a prefix: /payments is /payments and /payments/…).', query: requestLogStreamQuery,
+    success: [{ status: 200, description: '`event: request`, `id: <request id>`, for each request that finishes while connected', eventStream: 'RequestLogEntry' }],
+    errors: [],
   },
 
   // Sandbox extensions, merchant auth: simulations and escrow

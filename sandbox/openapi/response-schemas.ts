@@ -22,6 +22,7 @@ export const errorBody = z
     statusCode: z.number().int().min(400).max(599),
     reason: z.string().describe('As in spec section 7: "Bad Request", "Unauthorized", "Signature verification failed", "Not Found", …'),
     message: z.string().describe('What exactly was wrong (which field, which header)'),
+    requestId: z.string().describe('The request\'s id, as in its Request-Id header: find it in the request log').optional(),
   })
   .describe('Every error answer (spec 2.10), with the sandbox\'s precise message')
 
@@ -332,6 +333,19 @@ const healthCheck = z.object({ status: z.enum(['ok', 'failing']), detail: z.stri
 const healthChecks = z.object({ database: healthCheck, ledger: healthCheck, webhooks: healthCheck })
 
 export const health = z.object({ status: z.literal('ok'), checks: healthChecks })
+export const requestLogEntry = z
+  .object({
+    requestId: z.string().describe('As in the response\'s Request-Id header'),
+    time: isoDateTime.describe('When the request arrived (real time)'),
+    method: z.string(),
+    path: z.string().describe('Without the query string'),
+    status: z.number().int().min(0).max(599).describe('The response status; 0 when the client went away before an answer'),
+    durationMs: z.number().min(0),
+    merchantId: z.string().nullable().describe('The merchant whose key signed the request; null for public, admin and refused requests'),
+    idempotencyKey: z.string().nullable(),
+  })
+  .describe('One API request in the request log: no body, query string or credential')
+
 export const healthFailing = errorBody.extend({ checks: healthChecks }).describe('The Error body (503 Service Unavailable) with every check')
 
 export const sandboxClock = z.object({
@@ -421,6 +435,8 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   WebhookDeliveryPage: pageOf(webhookDeliverySummary, false),
   WebhooksPausedState: webhooksPausedState,
   PaymentEvent: paymentEvent,
+  RequestLogEntry: requestLogEntry,
+  RequestLogList: itemsOf(requestLogEntry),
   CrossChainQuote: crossChainQuote,
   OriginChains: originChains,
   DepositResult: depositResult,

@@ -114,6 +114,7 @@ export class WebhookDispatcher {
   #eventCursor = 0
   /** One keep-alive connection pool per receiver origin. */
   readonly #pools = new Map<string, Pool>()
+  /** Loaded with the first delivery: start-up and an idle sandbox do without it. */
   #undici: Promise<typeof import('undici')> | undefined
   /** Finished deliveries waiting to be logged together, each with who awaits it. */
   #unlogged: Array<{ row: WebhookDeliveryRow; done: (error?: unknown) => void }> = []
@@ -136,9 +137,6 @@ export class WebhookDispatcher {
       this.kick()
     }, this.#options.pollMs).unref()
     this.#stopListening = onCommit(this.#options.db, () => this.#kickSoon())
-    // Loads undici in the background: the first delivery need not wait, nor start-up either.
-    this.#undici ??= import('undici')
-    this.#undici.catch(() => {})
     this.kick()
   }
 

@@ -1,7 +1,7 @@
 // The webhook delivery log (spec 4.15) under /merchants/{merchantId}: list, one entry, resend,
 // and two live streams (server-sent events) for the CLI: finished deliveries (`webhooks tail`)
 // and every payment event (`listen`). Webhook pause and resume live here too.
-import { createSession, type Session } from 'better-sse'
+import { createSession } from 'better-sse'
 import { Router, type Request, type Response } from 'express'
 import { z } from 'zod'
 import { toIso } from '../clock.js'
@@ -10,6 +10,7 @@ import type { MerchantRow, PaymentEventRow, WebhookDeliveryRow } from '../db/sch
 import { currentMerchant } from '../http/auth.js'
 import { ApiError, notFound } from '../errors.js'
 import { pageMeta } from '../http/pagination.js'
+import { KEEP_ALIVE_MS, streamLiveItems } from '../http/event-stream.js'
 import { markAsStream } from '../http/streams.js'
 import { updateMerchant } from '../merchants/merchant-repository.js'
 import { noBody, pageQuery, pageRequest, queryInteger } from '../validation/common.js'
@@ -27,8 +28,6 @@ export const listQuery = z.strictObject({
 
 export const eventsQuery = z.strictObject({ after: queryInteger(0, Number.MAX_SAFE_INTEGER).optional() })
 
-/** SSE keep-alive comments, so proxies and idle timeouts leave the stream open. */
-const KEEP_ALIVE_MS = 15_000
 /** Stored events a resuming stream is sent at most. */
 const CATCH_UP_LIMIT = 10_000
 
@@ -62,19 +61,15 @@ export function webhookLogRoutes(ctx: SandboxContext): Router {
   // Finished deliveries as they happen, full entries; nothing is replayed from before connecting.
   router.get('/merchants/:merchantId/webhook-logs/stream', async (req, res) => {
     const merchant = merchantOf(req)
-    // Listening starts before the session opens; what arrives meanwhile waits for it.
-    const waiting: WebhookDeliveryRow[] = []
-    let session: Session | undefined
-    const send = (delivery: WebhookDeliveryRow) => session!.push(toDeliveryResource(delivery, 'full'), 'delivery', delivery.id)
-    const stop = ctx.webhooks.onDelivery((delivery) => {
-      if (delivery.merchant_id !== merchant.id) return
-      if (session) send(delivery)
-      else waiting.push(delivery)
-    })
-    res.once('close', stop)
-    markAsStream(res)
-    session = await createSession(req, res, { keepAlive: KEEP_ALIVE_MS, headers: { 'cache-control': 'no-store' } })
-    for (const delivery of waiting.splice(0)) send(delivery)
+    await streamLiveItems<WebhookDeliveryRow>(
+      req,
+      res,
+      (deliver) =>
+        ctx.webhooks.onDelivery((delivery) => {
+          if (delivery.merchant_id === merchant.id) deliver(delivery)
+        }),
+      (session, delivery) => session.push(toDeliveryResource(delivery, 'full'), 'delivery', delivery.id),
+    )
   })
 
   router.get('/merchants/:merchantId/webhook-logs/:id', async (req, res) => {

@@ -41,7 +41,7 @@ export function metadataFlag(entries: string[], flag = 'metadata'): Record<strin
 /** A Stellar account address (G…), checksum included. */
 export async function accountAddressFlag(text: string, flag: string): Promise<string> {
   // The SDK takes a third of a second to load: only commands given an address pay for it.
-  const { StrKey } = await import('@stellar/stellar-sdk')
+  const { StrKey } = await import('@stellar/stellar-base')
   if (!StrKey.isValidEd25519PublicKey(text)) throw new UserError(`--${flag} must be a Stellar account address (G…), got "${text}"`)
   return text
 }

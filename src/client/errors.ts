@@ -8,6 +8,8 @@ export class PayboxApiError extends Error {
     readonly body: unknown,
     /** Seconds to wait before retrying, from a Retry-After header (429). */
     readonly retryAfterSeconds?: number,
+    /** The request's id in the sandbox's request log (its Request-Id header). */
+    readonly requestId?: string,
   ) {
     super(message)
     this.name = 'PayboxApiError'

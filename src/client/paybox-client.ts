@@ -35,6 +35,8 @@ import type {
   Payment,
   PaymentEvent,
   Refund,
+  RequestLogEntry,
+  RequestLogQuery,
   SandboxClock,
   SandboxFailRequest,
   SandboxHealth,
@@ -169,6 +171,18 @@ export class PayboxClient {
     resume: async () => this.request<WebhooksPausedState>('POST', `${await this.#merchantPath()}/webhooks/resume`),
     /** Each delivery as it finishes (success, failed or skipped), from the moment of connecting. */
     stream: (options: StreamOptions = {}): AsyncGenerator<WebhookDelivery> => this.#streamData<WebhookDelivery>('/webhook-logs/stream', 'delivery', options),
+  }
+
+  /**
+   * The sandbox's request log: the merchant's own API requests or, with `all` (which takes the
+   * admin token), every request, public and admin ones included. No bodies or credentials.
+   */
+  readonly requestLogs = {
+    /** Recent requests, newest first. */
+    list: async (query: RequestLogQuery & { limit?: number } = {}, options: { all?: boolean } = {}) =>
+      this.request<{ items: RequestLogEntry[] }>('GET', await this.#requestLogPath(options.all), { query: { ...query }, auth: options.all ? 'admin' : 'merchant' }),
+    /** Each request as it finishes, from the moment of connecting. */
+    stream: (options: StreamOptions & { query?: RequestLogQuery; all?: boolean } = {}): AsyncGenerator<RequestLogEntry> => this.#requestLogStream(options),
   }
 
   /** The merchant's payment events, whether or not their payments have a webhookUrl. */
@@ -336,9 +350,20 @@ export class PayboxClient {
     }
   }
 
-  /** A signed GET of a server-sent-event stream; each call signs afresh. */
-  async *#openStream(path: string, options: StreamOptions, lastEventId?: string): AsyncGenerator<EventSourceMessage> {
-    const headers: Record<string, string> = { accept: 'text/event-stream', ...this.#authHeaders('merchant', 'GET', path, '') }
+  async #requestLogPath(all = false): Promise<string> {
+    return all ? '/sandbox/request-logs' : `${await this.#merchantPath()}/request-logs`
+  }
+
+  async *#requestLogStream(options: StreamOptions & { query?: RequestLogQuery; all?: boolean }): AsyncGenerator<RequestLogEntry> {
+    const path = this.#pathWithQuery(`${await this.#requestLogPath(options.all)}/stream`, { ...options.query })
+    for await (const message of this.#openStream(path, options, undefined, options.all ? 'admin' : 'merchant')) {
+      if (message.event === 'request') yield JSON.parse(message.data) as RequestLogEntry
+    }
+  }
+
+  /** A GET of a server-sent-event stream, signed (afresh for each call) or with the admin token. */
+  async *#openStream(path: string, options: StreamOptions, lastEventId?: string, auth: AuthMode = 'merchant'): AsyncGenerator<EventSourceMessage> {
+    const headers: Record<string, string> = { accept: 'text/event-stream', ...this.#authHeaders(auth, 'GET', path, '') }
     if (lastEventId !== undefined) headers['last-event-id'] = lastEventId
     const send = this.#options.fetch ?? fetch
     let response: TransportResponse
@@ -387,6 +412,7 @@ function apiErrorOf(response: TransportResponse, text: string): PayboxApiError {
     error.message ?? error.reason ?? `HTTP ${response.status}`,
     parsed ?? text,
     Number.isInteger(retryAfter) && retryAfter >= 0 ? retryAfter : undefined,
+    response.headers.get('request-id') ?? undefined,
   )
 }
 

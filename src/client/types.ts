@@ -524,6 +524,31 @@ export interface ErrorBody {
   statusCode: number
   reason: string
   message?: string
+  /** The request's id, as in its Request-Id header. */
+  requestId?: string
+}
+
+/** One API request as the sandbox's request log keeps it: no body, no query string, no credentials. */
+export interface RequestLogEntry {
+  /** As in the response's Request-Id header (and an error body's requestId). */
+  requestId: string
+  /** When the request arrived (ISO 8601, real time). */
+  time: string
+  method: string
+  /** The path, without its query string. */
+  path: string
+  /** The response status; 0 when the client went away before an answer was sent. */
+  status: number
+  durationMs: number
+  /** The merchant whose key signed the request; null for public, admin and refused requests. */
+  merchantId: string | null
+  idempotencyKey: string | null
+}
+
+/** Which requests a request log list or stream gives: a status class (4xx) or status (404), and a path prefix. */
+export interface RequestLogQuery {
+  status?: string
+  path?: string
 }
 
 export interface CrossChainQuoteRequest {

@@ -2,13 +2,18 @@
 // it answers --version itself and imports only the command a line names, bundled with oclif
 // (dist/bundle). Whatever it answers must be exactly what plain oclif answers for the same line
 // over the compiled dist/, and --json must not load what only human output needs.
-import { execFile } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
+import readline from 'node:readline'
 import fs from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ROOT, merchantEnv, type CliEnv } from '../../harness/cli.js'
+import { PayboxClient } from '../../src/client/paybox-client.js'
+import type { SandboxBanner } from '../../src/cli/render/sandbox.js'
+import { ROOT, linesOf, merchantEnv, type CliEnv } from '../../harness/cli.js'
+import { waitFor } from '../../harness/wait.js'
+import { startWebhookReceiver } from '../../harness/webhook-receiver.js'
 import { startTestSandbox, temporaryDir, type TestSandbox } from '../../harness/sandbox.js'
 
 const run = promisify(execFile)
@@ -100,6 +105,34 @@ describe('the built CLI (bin/run.js)', () => {
   it('answers a mistyped command with the nearest one, in one line, as from the sources', async () => {
     const built = await paybox('run.js', ['payments', 'creat', '--amount', '5'], env)
     expect(built).toEqual({ stdout: '', stderr: 'Error: Unknown command "payments creat". Did you mean paybox payments create?\n', code: 1 })
+  })
+
+  it('runs the sandbox from the bundle: payments, their webhooks and checkout pages, and no warning on stderr', async () => {
+    const home = temporaryDir('paybox-built-sandbox-')
+    const child = spawn(process.execPath, [RUN_JS, 'sandbox', 'start', '--port', '0', '--db', ':memory:', '--json', '--quiet'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, PAYBOX_HOME: home, PAYBOX_CONFIG_DIR: path.join(home, 'config') },
+    })
+    let stderr = ''
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    try {
+      const banner = JSON.parse(await new Promise<string>((resolve) => readline.createInterface({ input: child.stdout }).once('line', resolve))) as SandboxBanner
+      const [merchant] = banner.merchants
+      const receiver = await startWebhookReceiver(merchant!.apiSecret)
+      try {
+        const client = new PayboxClient({ baseUrl: banner.baseUrl, apiKey: merchant!.apiKey, apiSecret: merchant!.apiSecret })
+        const payment = await client.payments.create({ amount: { value: 1250, currency: 'USD' }, description: 'Bundled', webhookUrl: receiver.url })
+        expect(await (await fetch(payment.hostedUrl)).text()).toContain('data:image/png')
+        await waitFor('the webhook', () => receiver.received.some((r) => r.verified && r.raw.toString('utf8').includes(payment.id)))
+      } finally {
+        await receiver.close()
+      }
+    } finally {
+      child.kill('SIGTERM')
+      await exited
+    }
+    expect(linesOf(stderr).map((line) => line.replace(/ on .*/, ''))).toEqual(['Sandbox listening', 'SIGTERM received: finishing in-flight requests and closing the database', 'Sandbox stopped'])
   })
 
   it.each([

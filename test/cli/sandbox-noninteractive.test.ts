@@ -8,7 +8,7 @@ import { linesOf, merchantEnv, runCli, spawnCli, type CliEnv } from '../../harne
 import { startTestSandbox, type TestSandbox } from '../../harness/sandbox.js'
 
 /** Commands that run until stopped (servers, live tails): not a question of prompting. */
-const RUNS_UNTIL_STOPPED = new Set(['sandbox:start', 'webhooks:tail', 'listen'])
+const RUNS_UNTIL_STOPPED = new Set(['sandbox:start', 'webhooks:tail', 'logs:tail', 'listen'])
 
 /** Those with a terminal conversation, and the flag each must name when it cannot have one. */
 const INTERACTIVE: Array<{ argv: string[]; names: string }> = [

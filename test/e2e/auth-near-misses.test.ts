@@ -18,7 +18,7 @@ const PUBLIC = [/^\/health$/, /^\/openapi\.json$/, /^\/s\//, /^\/checkout\//, /^
 /** Routes where credentials are optional, but checked when sent (spec 5: the cross-chain quote). */
 const OPTIONAL = [/^\/cross-chain\//, /^\/payments\/:id\/cross-chain\/quote$/]
 /** Sandbox-wide controls: the admin token. */
-const ADMIN = /^\/sandbox\/(merchants|clock|ledger|wallets|snapshots|reset)(\/|$)/
+const ADMIN = /^\/sandbox\/(merchants|clock|ledger|wallets|snapshots|reset|request-logs)(\/|$)/
 /** Spec 7: these families say "Signature verification failed"; the other merchant endpoints "Unauthorized". */
 const SIGNATURE_FAILED_FAMILY = /^\/(invoices|merchant|currencies|merchants)(\/|$)/
 

@@ -4,7 +4,8 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { WAL_FALLBACK_CHECKPOINT_PAGES, sqliteHandleOf } from '../../sandbox/db/database.js'
+import { COMMITS_BEFORE_CHECKPOINTER, WAL_FALLBACK_CHECKPOINT_PAGES, checkpointWorkerStarted, runTransaction, sqliteHandleOf } from '../../sandbox/db/database.js'
+import { writeState } from '../../sandbox/state/sandbox-state.js'
 import { startSandbox, type RunningSandbox } from '../../sandbox/server.js'
 import { temporaryDir } from '../../harness/sandbox.js'
 
@@ -31,6 +32,14 @@ describe('the sandbox database file', () => {
     expect(handle.pragma('wal_autocheckpoint', { simple: true })).toBe(WAL_FALLBACK_CHECKPOINT_PAGES)
     expect(handle.pragma('cache_size', { simple: true })).toBe(-32_768)
     expect(fs.statSync(file).mode & 0o777).toBe(0o600)
+  })
+
+  it('starts its checkpoint worker thread once written to, not while the sandbox idles', async () => {
+    await start()
+    const db = running!.context.db
+    expect(checkpointWorkerStarted(db)).toBe(false)
+    for (let i = 0; i < COMMITS_BEFORE_CHECKPOINTER; i++) await runTransaction(db, (trx) => writeState(trx, 'boot_count', String(i)))
+    expect(checkpointWorkerStarted(db)).toBe(true)
   })
 
   it('syncs every commit with durable (sandbox start --durable)', async () => {

@@ -226,9 +226,10 @@ describe('digest authentication over real HTTP', () => {
       const unknown = await signed({ method: 'GET', path: `/payments/${unknownId}`, as: merchantB })
       expect(foreign.status).toBe(404)
       expect(unknown.status).toBe(404)
-      expect(foreign.json).toEqual({ statusCode: 404, reason: 'Not Found', message: `No payment ${payment.id}` })
-      expect(unknown.json).toEqual({ statusCode: 404, reason: 'Not Found', message: `No payment ${unknownId}` })
-      expect(foreign.text.replace(payment.id, '<id>')).toBe(unknown.text.replace(unknownId, '<id>'))
+      expect(foreign.json).toEqual({ statusCode: 404, reason: 'Not Found', message: `No payment ${payment.id}`, requestId: foreign.headers.get('request-id') })
+      expect(unknown.json).toEqual({ statusCode: 404, reason: 'Not Found', message: `No payment ${unknownId}`, requestId: unknown.headers.get('request-id') })
+      const masked = (r: typeof foreign, id: string) => r.text.replace(id, '<id>').replace(r.headers.get('request-id')!, '<request id>')
+      expect(masked(foreign, payment.id)).toBe(masked(unknown, unknownId))
       expect(foreign.text).not.toContain('only for A')
     })
 

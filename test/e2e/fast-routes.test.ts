@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '../../sandbox/http/app.js'
 import { withFastRoutes } from '../../sandbox/http/fast-routes.js'
 import { paymentAnswers } from '../../sandbox/payments/payment-routes.js'
+import { RequestLog } from '../../sandbox/request-log/request-log.js'
 import { rawRequest, sandboxForSuite, type RawRequest, type RawResponse } from '../../harness/sandbox.js'
 
 async function serve(listener: http.RequestListener): Promise<{ url: string; close(): Promise<void> }> {
@@ -23,14 +24,21 @@ async function serve(listener: http.RequestListener): Promise<{ url: string; clo
   }
 }
 
-/** What must be equal between two answers: status, type and body; Retry-After when there is one. */
-const comparable = (r: RawResponse) => ({
-  status: r.status,
-  type: r.headers.get('content-type'),
-  length: r.headers.get('content-length'),
-  retryAfter: r.headers.get('retry-after'),
-  body: r.text,
-})
+/**
+ * What must be equal between two answers: status, type and body; Retry-After when there is one;
+ * a Request-Id, whose value differs but is the one an error body repeats.
+ */
+const comparable = (r: RawResponse) => {
+  const requestId = r.headers.get('request-id')
+  return {
+    status: r.status,
+    type: r.headers.get('content-type'),
+    length: r.headers.get('content-length'),
+    retryAfter: r.headers.get('retry-after'),
+    requestId: requestId?.replace(/^req_[0-9a-f-]{36}$/, 'req_<uuid>'),
+    body: requestId === null ? r.text : r.text.replaceAll(requestId, 'req_<uuid>'),
+  }
+}
 
 const order = (n: number) => JSON.stringify({ amount: { value: 1000 + n, currency: 'USD' }, description: `Order ${n}`, metadata: { n } })
 
@@ -38,7 +46,13 @@ describe('fast routes', () => {
   const sandbox = sandboxForSuite()
   let expressOnly: Awaited<ReturnType<typeof serve>>
   beforeAll(async () => {
-    expressOnly = await serve(createApp(sandbox.context))
+    // Express alone, with the request ids the server gives every request.
+    const app = createApp(sandbox.context)
+    const requestLog = new RequestLog(sandbox.context.wallClock)
+    expressOnly = await serve((req, res) => {
+      requestLog.track(req, res)
+      app(req, res)
+    })
   })
   afterAll(() => expressOnly.close())
 

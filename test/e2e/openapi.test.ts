@@ -253,6 +253,11 @@ describe('the OpenAPI document', () => {
     expectDescribed('listLedgerTransactions', 200, transactions)
     expectDescribed('getLedgerTransaction', 200, await admin.ledger.transaction(transactions.items[0]!.hash))
 
+    const requests = await client.requestLogs.list({ limit: 5 })
+    expect(requests.items.length).toBeGreaterThan(0)
+    expectDescribed('listRequests', 200, requests)
+    expectDescribed('listAllRequests', 200, await admin.requestLogs.list({ status: '2xx' }, { all: true }))
+
     const health = await rawRequest(sandbox.url, { method: 'GET', path: '/health' })
     expectDescribed('getHealth', health.status, health.json)
     expectDescribed('getOpenApiDocument', 200, doc)

@@ -1,0 +1,60 @@
+// The request log over HTTP: recent requests and a live stream of them (server-sent events),
+// a merchant's own under /merchants/{merchantId}, everyone's (public and admin requests too)
+// under /sandbox with the admin token. What `paybox logs tail` follows.
+import type http from 'node:http'
+import { Router, type Request } from 'express'
+import { z } from 'zod'
+import type { RequestLogEntry } from '../../src/client/types.js'
+import { currentMerchant } from '../http/auth.js'
+import { notFound } from '../errors.js'
+import { streamLiveItems } from '../http/event-stream.js'
+import { queryInteger } from '../validation/common.js'
+import { matchesFilter, REQUEST_LOG_CAPACITY, type RequestFilter, type RequestLog } from './request-log.js'
+
+const DEFAULT_LIMIT = 100
+
+const filterFields = {
+  status: z
+    .string()
+    .regex(/^[1-5](xx|\d\d)$/, { message: 'must be a status class such as 4xx, or a status such as 404' })
+    .optional(),
+  path: z.string().max(256).regex(/^\//, { message: 'must start with /' }).optional(),
+}
+
+export const requestLogStreamQuery = z.strictObject(filterFields)
+export const requestLogListQuery = z.strictObject({ ...filterFields, limit: queryInteger(1, REQUEST_LOG_CAPACITY).optional() })
+
+export function requestLogRoutes(log: RequestLog): Router {
+  const router = Router()
+
+  /** The authenticated merchant's own requests; another merchant's log is 404. */
+  const ownRequests = (req: Request): RequestFilter => {
+    const merchant = currentMerchant(req)
+    if (req.params.merchantId !== merchant.id) throw notFound(`No merchant ${String(req.params.merchantId).slice(0, 64)}`)
+    return { merchantId: merchant.id }
+  }
+
+  const list = (req: Request, scope: RequestFilter) => {
+    const { limit, ...query } = requestLogListQuery.parse(req.query)
+    return { items: log.recent({ ...query, ...scope }, limit ?? DEFAULT_LIMIT) }
+  }
+
+  const stream = (req: http.IncomingMessage & Request, res: http.ServerResponse, scope: RequestFilter) => {
+    const filter: RequestFilter = { ...requestLogStreamQuery.parse(req.query), ...scope }
+    return streamLiveItems<RequestLogEntry>(
+      req,
+      res,
+      (deliver) =>
+        log.onRecord((entry) => {
+          if (matchesFilter(entry, filter)) deliver(entry)
+        }),
+      (session, entry) => session.push(entry, 'request', entry.requestId),
+    )
+  }
+
+  router.get('/merchants/:merchantId/request-logs', (req, res) => void res.json(list(req, ownRequests(req))))
+  router.get('/merchants/:merchantId/request-logs/stream', (req, res) => stream(req, res, ownRequests(req)))
+  router.get('/sandbox/request-logs', (req, res) => void res.json(list(req, {})))
+  router.get('/sandbox/request-logs/stream', (req, res) => stream(req, res, {}))
+  return router
+}
