@@ -24,8 +24,8 @@ export default class LogsTail extends ApiCommand<typeof LogsTail> {
 
   public async run(): Promise<void> {
     const { status, path, all } = this.flags
-    if (status !== undefined && !/^[1-5](xx|\d\d)$/.test(status)) this.error(`--status must be a status class such as 4xx or a status such as 404, got "${status}"`, { exit: 2 })
-    if (path !== undefined && !path.startsWith('/')) this.error(`--path must start with /, got "${path}"`, { exit: 2 })
+    if (status !== undefined && !/^[1-5](xx|\d\d)$/.test(status)) this.error(`--status must be a status class such as 4xx or a status such as 404, got "${status}"`)
+    if (path !== undefined && !path.startsWith('/')) this.error(`--path must start with /, got "${path}"`)
     const client = all ? this.adminClient() : this.client()
     const query = { status, path }
     await untilStopped((signal) =>

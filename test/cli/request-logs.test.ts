@@ -47,13 +47,13 @@ describe('paybox logs tail', () => {
     expect(await stopRunning(running)).toEqual({ code: 0, signal: null })
   })
 
-  it('refuses a bad --status or --path with one line and exit 2', async () => {
+  it('refuses a bad --status or --path with one line and exit 1, as every refused command line', async () => {
     for (const [flag, value] of [
       ['--status', 'bad'],
       ['--path', 'payments'],
     ] as const) {
       const result = await runCli(['logs', 'tail', flag, value], merchantEnv(sandbox))
-      expect(result.exitCode).toBe(2)
+      expect(result.exitCode).toBe(1)
       expect(result.stdout).toBe('')
       expect(linesOf(result.stderr)).toHaveLength(1)
       expect(result.stderr).toContain(flag)

@@ -58,7 +58,12 @@ describe('connection bounds', () => {
     // Generous bounds: the point is seconds, not Node's old 300 s.
     expect(await Promise.race([slowClosed, stillOpenAfter(10_000)])).toBe('closed')
     expect(answer).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/)
-    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({ statusCode: 408, reason: 'Request Timeout', message: 'The request was not received in time' })
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({
+      statusCode: 408,
+      reason: 'Request Timeout',
+      message: 'The request was not received in time',
+      requestId: expect.stringMatching(/^req_/),
+    })
     expect(await Promise.race([silentClosed, stillOpenAfter(10_000)])).toBe('closed')
   })
 

@@ -75,6 +75,7 @@ describe('rate limits under --shared', () => {
       statusCode: 429,
       reason: 'Too Many Requests',
       message: 'Too many requests for this API key (at most 4 at once, then 1 per second); retry in 1 s',
+      requestId: expect.stringMatching(/^req_/),
     })
     expect((await list()).status).toBe(429)
     // Wrong signatures with that key are refused as such and spend nothing of anyone's budget.
@@ -129,6 +130,7 @@ describe('rate limits under --shared', () => {
       statusCode: 429,
       reason: 'Too Many Requests',
       message: 'Too many failed x-sandbox-admin-token attempts from your address; retry in 10 s',
+      requestId: expect.stringMatching(/^req_/),
     })
     expect((await clockRead(undefined)).status).toBe(429)
     // Successes spend nothing, and other addresses are not held back.
