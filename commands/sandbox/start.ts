@@ -137,8 +137,9 @@ export default class SandboxStart extends Command {
     writeLocalSandbox({ baseUrl: sandbox.url, adminToken: banner.adminToken, pid: process.pid, merchants: sandbox.merchants })
     // With --json, stdout is the banner alone; a log (that of a detached sandbox) still says when it started.
     if (flags.json) process.stderr.write(`Sandbox listening on ${sandbox.url} (pid ${process.pid}, database ${database})\n`)
-    this.log(flags.json ? JSON.stringify(banner) : renderBanner(banner))
+    // Request lines too start before the banner: a request sent as soon as it is read gets its line.
     if (!flags.quiet) await printRequests(sandbox.requestLog)
+    this.log(flags.json ? JSON.stringify(banner) : renderBanner(banner))
 
     await stopRequested
     await sandbox.stop()
