@@ -25,6 +25,9 @@ const INTERNAL_RANGES: Array<[string, number, 'ipv4' | 'ipv6']> = [
   ['::1', 128, 'ipv6'],
   ['fc00::', 7, 'ipv6'],
   ['fe80::', 10, 'ipv6'],
+  // IPv4 carried inside IPv6 (NAT64, 6to4) would otherwise reach the ranges above.
+  ['64:ff9b::', 96, 'ipv6'],
+  ['2002::', 16, 'ipv6'],
 ]
 
 /** A connection the egress rule refused; its message is the same whatever is listening there. */
