@@ -29,6 +29,13 @@ export const horizonTime = (ms: number): string => new Date(Math.floor(ms / 1000
 const href = (url: string) => ({ href: url })
 const templated = (url: string) => ({ href: url, templated: true })
 const PAGING = '{?cursor,limit,order}'
+/** The lists an account or a ledger links to, as Horizon names them. */
+const listLinks = (self: string) => ({
+  transactions: templated(`${self}/transactions${PAGING}`),
+  operations: templated(`${self}/operations${PAGING}`),
+  payments: templated(`${self}/payments${PAGING}`),
+  effects: templated(`${self}/effects${PAGING}`),
+})
 
 /** Where an account's history begins: an untouched account's sequence is its creation ledger << 32. */
 export const creationLedger = (account: LedgerAccount): number => Number(account.sequence >> 32n)
@@ -61,10 +68,7 @@ export function toAccountRecord(h: HorizonContext, account: LedgerAccount, activ
   return {
     _links: {
       self: href(self),
-      transactions: templated(`${self}/transactions${PAGING}`),
-      operations: templated(`${self}/operations${PAGING}`),
-      payments: templated(`${self}/payments${PAGING}`),
-      effects: templated(`${self}/effects${PAGING}`),
+      ...listLinks(self),
       // The SDK's memo-required check (SEP-29) reads data through this link's record field.
       data: templated(`${self}/data/{key}`),
     },
@@ -189,10 +193,7 @@ export function toLedgerRecord(h: HorizonContext, ledger: LedgerInfo & { closedA
   return {
     _links: {
       self: href(self),
-      transactions: templated(`${self}/transactions${PAGING}`),
-      operations: templated(`${self}/operations${PAGING}`),
-      payments: templated(`${self}/payments${PAGING}`),
-      effects: templated(`${self}/effects${PAGING}`),
+      ...listLinks(self),
     },
     id: ledgerHash(h.networkPassphrase, ledger.sequence),
     paging_token: (BigInt(ledger.sequence) << 32n).toString(),
