@@ -290,6 +290,8 @@ describe('the OpenAPI document', () => {
     expectDescribed('unfreezeSandboxClock', 200, await admin.request('POST', '/sandbox/clock/unfreeze', { auth: 'admin' }))
     const wallet = await admin.request<{ publicKey: string }>('POST', '/sandbox/wallets', { auth: 'admin', body: { usdc: '10' } })
     expectDescribed('createWallet', 201, wallet)
+    // Without USDC there is no funding transaction: fundingTxId is null.
+    expectDescribed('createWallet', 201, await admin.request('POST', '/sandbox/wallets', { auth: 'admin', body: { usdc: '0' } }))
 
     expectDescribed('horizonRoot', 200, (await rawRequest(sandbox.url, { method: 'GET', path: '/horizon' })).json)
     expectDescribed('horizonGetAccount', 200, (await rawRequest(sandbox.url, { method: 'GET', path: `/horizon/accounts/${wallet.publicKey}` })).json)
