@@ -1,21 +1,26 @@
-// What the API answers, as zod schemas, for the OpenAPI document only: the server builds its
-// resources in the *-resource.ts files; test/e2e/openapi.test.ts checks real answers against
-// these, so a field added there without being described here fails a test.
+// What the API answers, as zod schemas: the client's types are their z.infer and the OpenAPI
+// document's components are built from them. The server builds its resources in the
+// *-resource.ts files; test/e2e/openapi.test.ts checks real answers against these.
 import { z } from 'zod'
-import { BRIDGE_ORDER_STATUSES, WEBHOOK_EVENT_TYPES } from '../../src/client/types.js'
-import { INVOICE_STATUSES } from '../invoices/invoice-schemas.js'
-import { LOCALES, PAYMENT_STATUSES } from '../payments/payment-schemas.js'
+import {
+  BRIDGE_ORDER_STATUSES,
+  CUSTOMER_TYPES,
+  ESCROW_STATUSES,
+  INVOICE_STATUSES,
+  LEDGER_ROLES,
+  LOCALES,
+  PAYMENT_STATUSES,
+  SETTLEMENT_MODES,
+  SETTLEMENT_STATUSES,
+  WEBHOOK_DELIVERY_STATUSES,
+  WEBHOOK_EVENT_TYPES,
+} from './enumerations.js'
 
 const isoDateTime = z.iso.datetime({ offset: true }).describe('ISO 8601 date-time (UTC)')
 /** USDC (or XLM) as decimal text with 7 places, as on Stellar. */
 const decimalText = z.string().regex(/^-?\d+\.\d{7}$/).describe('Decimal text with 7 places')
 const accountAddress = z.string().regex(/^G[A-Z2-7]{55}$/).describe('Stellar account address (G…)')
 const txHash = z.string().regex(/^[0-9a-f]{64}$/).describe('Ledger transaction hash')
-
-export const SETTLEMENT_STATUSES = ['open', 'processing', 'paid', 'failed'] as const
-export const ESCROW_STATUSES = ['created', 'funded', 'failed'] as const
-export const DELIVERY_STATUSES = ['pending', 'success', 'failed', 'skipped'] as const
-export const LEDGER_ROLES = ['issuer', 'merchant', 'escrow', 'platform_fee', 'customer', 'bridge'] as const
 
 export const errorBody = z
   .object({
@@ -26,7 +31,7 @@ export const errorBody = z
   })
   .describe('Every error answer (spec 2.10), with the sandbox\'s precise message')
 
-const money = z.object({ value: z.number().int().describe('Smallest unit of the currency'), currency: z.string() })
+export const money = z.object({ value: z.number().int().describe('Smallest unit of the currency'), currency: z.string() })
 
 export const historyEntry = z.object({
   time: z.number().int().describe('Unix time in milliseconds'),
@@ -96,14 +101,14 @@ export const refund = z
   })
   .describe('A refund (spec 2.4)')
 
-const pageMeta = z.object({
+export const pageMeta = z.object({
   totalItems: z.number().int(),
   itemCount: z.number().int(),
   itemsPerPage: z.number().int(),
   totalPages: z.number().int(),
   currentPage: z.number().int(),
 })
-const pageLinks = z.object({
+export const pageLinks = z.object({
   first: z.string(),
   previous: z.string().describe('"" on the first page'),
   next: z.string().describe('"" on the last page'),
@@ -115,7 +120,7 @@ export const postalAddress = z.object({ line1: z.string(), postal_code: z.string
 export const customer = z
   .object({
     id: z.string(),
-    customer_type: z.enum(['business', 'individual']),
+    customer_type: z.enum(CUSTOMER_TYPES),
     name: z.string().nullable(),
     company_name: z.string().nullable(),
     email: z.string(),
@@ -177,7 +182,7 @@ export const merchant = z
   .object({
     id: z.string(),
     name: z.string(),
-    settlement_mode: z.enum(['direct', 'escrow']),
+    settlement_mode: z.enum(SETTLEMENT_MODES),
     account: accountAddress,
     webhooks_paused: z.boolean(),
   })
@@ -189,7 +194,7 @@ export const sandboxMerchant = z
     name: z.string(),
     apiKey: z.string(),
     apiSecret: z.string(),
-    settlement_mode: z.enum(['direct', 'escrow']),
+    settlement_mode: z.enum(SETTLEMENT_MODES),
     account: accountAddress,
     escrow_fee_bps: z.number().int(),
   })
@@ -201,7 +206,7 @@ const deliveryFields = {
   checkout_id: z.string().describe('The payment the event is about'),
   event_type: z.enum(WEBHOOK_EVENT_TYPES),
   url: z.string(),
-  status: z.enum(DELIVERY_STATUSES),
+  status: z.enum(WEBHOOK_DELIVERY_STATUSES),
   http_status: z.number().int().nullable().describe('null when there was no HTTP answer'),
   error_message: z.string().nullable(),
   attempt_count: z.number().int(),
@@ -264,7 +269,7 @@ export const originChains = z.object({
 
 export const depositResult = z.object({ quote: crossChainQuote, payment })
 
-const ledgerOperation = z.object({
+export const ledgerOperation = z.object({
   index: z.number().int(),
   type: z.literal('payment'),
   from: accountAddress,
@@ -358,7 +363,7 @@ export const wallet = z.object({
   publicKey: accountAddress,
   secret: z.string().describe('The wallet\'s secret seed (S…): sign with it'),
   balances: z.object({ USDC: decimalText, XLM: decimalText }),
-  fundingTxId: txHash,
+  fundingTxId: txHash.nullable().describe('The issuer\'s USDC payment to the wallet; null when no USDC was asked for'),
   usdcTrustline: z.object({ limit: decimalText }).nullable().describe('The wallet\'s USDC trustline; null when made without one'),
   horizonUrl: z.string().describe('The sandbox\'s Horizon API, for Stellar SDK scripts'),
   networkPassphrase: z.string(),
