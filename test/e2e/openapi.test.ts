@@ -170,7 +170,8 @@ describe('the OpenAPI document', () => {
       expect(errorsOf(schema, served.example), `${where}: the example does not satisfy ${schema.$ref ?? 'its schema'}`).toBe('')
       checked.add(schema.$ref ?? where)
     }
-    expect(checked.size).toBeGreaterThan(40)
+    expect(checked).toContain('#/components/schemas/Payment')
+    expect(checked.size).toBeGreaterThan(30)
   })
 
   it('request bodies are the schemas the server validates with: what the document accepts is accepted, what it refuses is refused', async () => {
