@@ -47,7 +47,11 @@ export const COMMAND_JSON_SCHEMAS: Record<string, CommandJson | null> = {
   'ledger:transactions': document(api.itemsOf(api.ledgerTransaction)),
   'ledger:tx': document(api.ledgerTransaction),
   'ledger:wallet:create': document(api.wallet),
-  listen: lines(api.paymentEvent.omit({ payload: true }).extend({ forwarded: z.unknown().optional() }).loose()),
+  listen: lines(
+    api.paymentEvent
+      .omit({ payload: true })
+      .extend({ status: z.number().int().nullable(), duration_ms: z.number().int().min(0), error: z.string().nullable() }),
+  ),
   login: document(z.object({ profile: z.string(), baseUrl: z.string(), apiKey: z.string() })),
   'logs:tail': lines(api.requestLogEntry),
   'merchants:create': document(api.sandboxMerchant),
@@ -79,7 +83,17 @@ export const COMMAND_JSON_SCHEMAS: Record<string, CommandJson | null> = {
   'sandbox:snapshot:list': document(api.itemsOf(api.snapshot)),
   'sandbox:snapshot:restore': document(stateSwap),
   'sandbox:snapshot:save': document(api.snapshot),
-  'sandbox:start': lines(z.looseObject({ baseUrl: z.string() })),
+  // One line, once the server accepts connections.
+  'sandbox:start': lines(
+    z.object({
+      baseUrl: z.string(),
+      horizonUrl: z.string(),
+      adminToken: z.string(),
+      networkPassphrase: z.string(),
+      database: z.string(),
+      merchants: z.array(api.resetState.shape.merchants.element),
+    }),
+  ),
   'sandbox:status': document(z.object({ baseUrl: z.string(), status: z.string(), merchants: z.array(api.sandboxMerchant).optional() })),
   'sandbox:stop': document(z.object({ pid: z.number().int(), baseUrl: z.string().optional() })),
   'sandbox:wait': document(health.extend({ baseUrl: z.string() })),

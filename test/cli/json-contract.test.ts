@@ -5,37 +5,19 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import Ajv2020Module from 'ajv/dist/2020.js'
-import addFormatsModule from 'ajv-formats'
 import { describe, expect, it } from 'vitest'
-import { z } from 'zod'
 import { COMMAND_FILES } from '../../commands/command-files.js'
 import type { CrossChainQuote, Payment, WebhookDelivery } from '../../src/client/types.js'
 import { COMMAND_JSON_SCHEMAS, commandErrorJson } from '../../src/cli/command-json-schemas.js'
 import { isolatedEnv, merchantEnv, runCliJson, type CliEnv } from '../../harness/cli.js'
+import { expectCommandJson, jsonSchemaErrors } from '../../harness/json-contract.js'
 import { sandboxForSuite, temporaryDir } from '../../harness/sandbox.js'
 import { webhookReceiverForSuite } from '../../harness/webhook-receiver.js'
 
-const Ajv2020 = Ajv2020Module.default
-const addFormats = addFormatsModule.default
-
-/** Commands that run until stopped: their --json lines are checked by their own tests, not run here. */
+/** Commands that run until stopped: their tests check their --json lines with expectCommandJson. */
 const LONG_RUNNING = ['listen', 'logs:tail', 'webhooks:tail', 'sandbox:start', 'sandbox:logs']
 /** Stops the detached sandbox process of a data folder: test/cli/sandbox-detach.test.ts runs it. */
 const NEEDS_A_DETACHED_SANDBOX = ['sandbox:stop']
-
-const ajv = new Ajv2020({ strict: false, allErrors: true })
-addFormats(ajv)
-const validators = new Map<z.ZodType, ReturnType<typeof ajv.compile>>()
-/** Errors of `value` against the JSON Schema of `schema` ('' when it conforms). */
-function errorsOf(schema: z.ZodType, value: unknown): string {
-  let validate = validators.get(schema)
-  if (!validate) {
-    validate = ajv.compile(z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'output', unrepresentable: 'any' }))
-    validators.set(schema, validate)
-  }
-  return validate(value) ? '' : ajv.errorsText(validate.errors, { separator: '\n' })
-}
 
 describe('the --json contract', () => {
   const sandbox = sandboxForSuite({ webhookPollMs: 20 })
@@ -46,11 +28,9 @@ describe('the --json contract', () => {
 
   /** Runs `paybox <argv> --json` and checks stdout against the command's schema. */
   async function expectContract<T>(id: string, argv: string[], cliEnv: CliEnv = env(), exitCodes = [0]): Promise<T> {
-    const contract = COMMAND_JSON_SCHEMAS[id]
-    if (!contract) throw new Error(`no --json schema for ${id}`)
     const result = await runCliJson<T>(argv, cliEnv)
     expect(exitCodes, `paybox ${argv.join(' ')} --json failed: ${result.stderr}`).toContain(result.exitCode)
-    expect(errorsOf(contract.schema, result.json), `paybox ${argv.join(' ')} --json does not match its schema`).toBe('')
+    expectCommandJson(id, result.json)
     ran.add(id)
     return result.json
   }
@@ -63,7 +43,7 @@ describe('the --json contract', () => {
   it('a failing command prints the error document', async () => {
     const result = await runCliJson(['payments', 'get', 'pt_00000000000000000000000000000000'], env())
     expect(result.exitCode).toBe(1)
-    expect(errorsOf(commandErrorJson, result.json)).toBe('')
+    expect(jsonSchemaErrors(commandErrorJson, result.json)).toBe('')
   })
 
   it('payments, refunds and cross-chain commands print what their schemas say', async () => {
