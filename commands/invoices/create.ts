@@ -9,6 +9,7 @@ import { terminalQr } from '../../src/cli/output.js'
 import { askInvoice, canPrompt } from '../../src/cli/prompts.js'
 import { isPayable, renderInvoice } from '../../src/cli/render/invoices.js'
 import { precisionsOf, type Precisions } from '../../src/cli/render/payments.js'
+import { CUSTOMER_TYPES } from '../../src/api/enumerations.js'
 
 const customerFlag = (description: string) => Flags.string({ description, helpGroup: 'CUSTOMER' })
 
@@ -33,7 +34,7 @@ export default class InvoicesCreate extends ApiCommand<typeof InvoicesCreate> {
     'customer-id': customerFlag('A stored customer, by the id earlier invoices show'),
     'customer-email': customerFlag('A new customer\'s email'),
     'customer-name': customerFlag('New customer: name'),
-    'customer-type': Flags.string({ description: 'New customer: type (default business)', options: ['business', 'individual'], helpGroup: 'CUSTOMER' }),
+    'customer-type': Flags.string({ description: 'New customer: type (default business)', options: [...CUSTOMER_TYPES], helpGroup: 'CUSTOMER' }),
     company: customerFlag('New customer: company name'),
     vat: customerFlag('New customer: VAT number'),
     'address-line1': customerFlag('New customer: street address (with --postal-code, --city and --country)'),

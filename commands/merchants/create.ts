@@ -3,6 +3,7 @@ import type { SandboxMerchant } from '../../src/client/types.js'
 import { ApiCommand } from '../../src/cli/base-command.js'
 import { UserError } from '../../src/user-error.js'
 import { renderCreatedMerchant } from '../../src/cli/render/merchants.js'
+import { SETTLEMENT_MODES } from '../../src/api/enumerations.js'
 
 export default class MerchantsCreate extends ApiCommand<typeof MerchantsCreate> {
   static override summary = 'Create a merchant with fresh API keys and a funded settlement account (needs the admin token)'
@@ -17,7 +18,7 @@ export default class MerchantsCreate extends ApiCommand<typeof MerchantsCreate> 
 
   static override flags = {
     name: Flags.string({ description: 'Merchant name, shown to its customers', required: true }),
-    'settlement-mode': Flags.string({ description: 'How its payments settle', options: ['direct', 'escrow'], required: true }),
+    'settlement-mode': Flags.string({ description: 'How its payments settle', options: [...SETTLEMENT_MODES], required: true }),
     'escrow-fee-bps': Flags.integer({ description: 'Escrow merchants: default platform fee of its orders, basis points (default 0)', min: 0, max: 10_000 }),
   }
 

@@ -7,6 +7,7 @@ import { idempotencyKeyFlag, metadataFlag, minorUnitsFlag } from '../../src/cli/
 import { terminalQr } from '../../src/cli/output.js'
 import { valueOrPrompt } from '../../src/cli/prompts.js'
 import { fetchPrecisions, renderPayment } from '../../src/cli/render/payments.js'
+import { LOCALES } from '../../src/api/enumerations.js'
 
 export default class PaymentsCreate extends ApiCommand<typeof PaymentsCreate> {
   static override summary = 'Create a payment'
@@ -24,7 +25,7 @@ export default class PaymentsCreate extends ApiCommand<typeof PaymentsCreate> {
     'cancel-url': Flags.string({ description: 'Where the customer goes on cancel (default: redirect URL)' }),
     'webhook-url': Flags.string({ description: 'Receives the payment\'s webhook events' }),
     name: Flags.string({ description: 'Store name shown to the customer (default: merchant name)' }),
-    locale: Flags.string({ description: 'Checkout page language', options: ['en', 'es'] }),
+    locale: Flags.string({ description: 'Checkout page language', options: [...LOCALES] }),
     metadata: Flags.string({ description: 'Metadata entry key=value (repeatable)', multiple: true }),
     'partner-id': Flags.string({ description: 'Partner integration id' }),
     'store-id': Flags.string({ description: 'Store id, for multi-store merchants' }),

@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core'
 import type { Page, Payment } from '../../src/client/types.js'
 import { ApiCommand } from '../../src/cli/base-command.js'
 import { fetchPrecisions, renderPaymentPage } from '../../src/cli/render/payments.js'
+import { PAYMENT_STATUSES } from '../../src/api/enumerations.js'
 
 export default class PaymentsList extends ApiCommand<typeof PaymentsList> {
   static override summary = 'List payments, newest first'
@@ -12,7 +13,7 @@ export default class PaymentsList extends ApiCommand<typeof PaymentsList> {
   ]
 
   static override flags = {
-    status: Flags.string({ description: 'Only payments with this status', options: ['open', 'underpaid', 'paid', 'expired', 'failed', 'canceled'] }),
+    status: Flags.string({ description: 'Only payments with this status', options: [...PAYMENT_STATUSES] }),
     since: Flags.string({ description: 'Created at or after (ISO 8601 date or date-time)' }),
     until: Flags.string({ description: 'Created at or before (ISO 8601 date or date-time)' }),
     'store-id': Flags.string({ description: 'Only payments of this store' }),

@@ -8,10 +8,11 @@ import { noBody } from '../validation/common.js'
 import { z } from 'zod'
 import type { MerchantRow } from '../db/schema.js'
 import { runTransaction } from '../db/database.js'
+import { SETTLEMENT_MODES } from '../../src/api/enumerations.js'
 
 export const createMerchantBody = z.strictObject({
   name: z.string().trim().min(1, { message: 'must not be empty' }).max(200),
-  settlement_mode: z.enum(['direct', 'escrow'], { message: 'must be direct or escrow' }),
+  settlement_mode: z.enum(SETTLEMENT_MODES, { message: 'must be direct or escrow' }),
   /** Default platform fee of the merchant's escrow orders, basis points (escrow merchants). */
   escrow_fee_bps: z.number().int({ message: 'must be a whole number of basis points' }).min(0).max(10_000).optional(),
 })

@@ -1,6 +1,6 @@
 // Every string of the hosted checkout, in English and Spanish. Amounts and names arrive already
 // formatted; the page escapes whatever these return.
-import { LOCALES } from '../payments/payment-schemas.js'
+import { LOCALES } from '../../src/api/enumerations.js'
 import type { CheckoutAction } from './checkout-service.js'
 
 export type Lang = (typeof LOCALES)[number]

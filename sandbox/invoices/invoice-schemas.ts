@@ -1,5 +1,6 @@
 // Request schemas of the invoice endpoints (spec 4.7–4.11). Unknown fields are refused.
 import { z } from 'zod'
+import { CUSTOMER_TYPES, INVOICE_STATUSES } from '../../src/api/enumerations.js'
 import { numberToScaled } from '../../src/money.js'
 import { SUPPORTED_CURRENCY_CODES } from '../currencies/currency-table.js'
 import { MAX_AMOUNT_VALUE } from '../payments/payment-schemas.js'
@@ -10,7 +11,6 @@ import { QUANTITY_SCALE, TAX_SCALE } from '../../src/invoice-totals.js'
 export const MAX_LINE_ITEMS = 100
 export const MAX_QUANTITY = 1_000_000
 export const MAX_INVOICE_NUMBER_LENGTH = 64
-export const INVOICE_STATUSES = ['draft', 'sent', 'paid', 'overdue', 'voided'] as const
 
 const requiredText = (max: number) => z.string().trim().min(1, { message: 'must not be empty' }).max(max)
 
@@ -22,7 +22,7 @@ const address = z.strictObject({
 })
 
 export const inlineCustomer = z.strictObject({
-  customer_type: z.enum(['business', 'individual'], { message: 'must be business or individual' }).nullish().transform((v) => v ?? 'business'),
+  customer_type: z.enum(CUSTOMER_TYPES, { message: 'must be business or individual' }).nullish().transform((v) => v ?? 'business'),
   name: optionalText(200),
   company_name: optionalText(200),
   email: z.email({ message: 'must be a valid email address' }).max(254),

@@ -4,6 +4,7 @@
 import { TransactionBuilder } from '@stellar/stellar-base'
 import { Router } from 'express'
 import { z } from 'zod'
+import { LEDGER_ROLES } from '../../src/api/enumerations.js'
 import { USDC_SCALE, formatDecimal } from '../../src/money.js'
 import { toIso } from '../clock.js'
 import type { SandboxContext } from '../context.js'
@@ -13,8 +14,6 @@ import { findPaymentByMemo } from '../payments/payment-repository.js'
 import { queryInteger } from '../validation/common.js'
 import { isAccountAddress } from './ledger-accounts.js'
 import { MAX_TRANSACTIONS_PAGE, type LedgerAccount, type LedgerTransaction } from './ledger-service.js'
-
-const LEDGER_ROLES = ['issuer', 'merchant', 'escrow', 'platform_fee', 'customer', 'bridge'] as const
 
 export const accountsQuery = z.strictObject({
   role: z.enum(LEDGER_ROLES, { message: `must be one of ${LEDGER_ROLES.join(', ')}` }).optional(),

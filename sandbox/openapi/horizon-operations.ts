@@ -11,11 +11,31 @@ export const HORIZON_REQUEST_SCHEMAS: Record<string, z.ZodType> = { HorizonSubmi
 
 const links = z.looseObject({}).describe('HAL links')
 
+const ACCOUNT_EXAMPLE = 'GBKJF3X5WIB5QLY4275IJBSJ4FSB6R6OB2HMR3B2C4ZGS7AHTB5N5XRN'
+/** A Horizon account record, abridged, as the sandbox serves it. */
+const recordExample = {
+  _links: { self: { href: `http://127.0.0.1:4010${HORIZON_PATH}/accounts/${ACCOUNT_EXAMPLE}` } },
+  id: ACCOUNT_EXAMPLE,
+  account_id: ACCOUNT_EXAMPLE,
+  sequence: '4294967297',
+  paging_token: ACCOUNT_EXAMPLE,
+  balances: [{ balance: '75.0000000', asset_type: 'native' }],
+}
+
 export const HORIZON_RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
-  HorizonRecord: z.looseObject({ _links: links.optional() }).describe('A Horizon record (account, transaction, operation, ledger, root, fee stats)'),
+  HorizonRecord: z
+    .looseObject({ _links: links.optional() })
+    .describe('A Horizon record (account, transaction, operation, ledger, root, fee stats)')
+    .meta({ example: recordExample }),
   HorizonPage: z
     .looseObject({ _links: links, _embedded: z.object({ records: z.array(z.looseObject({ paging_token: z.string().optional() })) }) })
-    .describe('A Horizon page: _embedded.records and self/next/prev links'),
+    .describe('A Horizon page: _embedded.records and self/next/prev links')
+    .meta({
+      example: {
+        _links: { self: { href: `http://127.0.0.1:4010${HORIZON_PATH}/accounts?cursor=&limit=10&order=asc` } },
+        _embedded: { records: [recordExample] },
+      },
+    }),
   HorizonProblem: z
     .object({
       type: z.string(),
@@ -27,7 +47,18 @@ export const HORIZON_RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
       reason: z.string(),
       message: z.string(),
     })
-    .describe('A Horizon problem document, carrying the sandbox\'s {statusCode, reason, message} too'),
+    .describe('A Horizon problem document, carrying the sandbox\'s {statusCode, reason, message} too')
+    .meta({
+      example: {
+        type: 'https://stellar.org/horizon-errors/not_found',
+        title: 'Resource Missing',
+        status: 404,
+        detail: 'The resource at the url requested was not found.',
+        statusCode: 404,
+        reason: 'Not Found',
+        message: `No account ${ACCOUNT_EXAMPLE}`,
+      },
+    }),
 }
 
 const HORIZON = { tag: 'Horizon', security: 'none', beforeBodyParser: true, errorSchema: 'HorizonProblem' } as const

@@ -9,7 +9,7 @@ import { REQUEST_ID_HEADER } from '../request-log/request-log.js'
 import type { Operation, SuccessResponse } from './operation.js'
 import { OPERATIONS, REQUEST_SCHEMAS } from './operations.js'
 import { HORIZON_RESPONSE_SCHEMAS } from './horizon-operations.js'
-import { RESPONSE_SCHEMAS } from './response-schemas.js'
+import { RESPONSE_SCHEMAS } from '../../src/api/resources.js'
 
 type Json = Record<string, unknown>
 

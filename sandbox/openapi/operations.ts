@@ -19,6 +19,7 @@ import { requestLogListQuery, requestLogStreamQuery } from '../request-log/reque
 import { eventsQuery, listQuery as webhookLogQuery } from '../webhooks/webhook-log-routes.js'
 import { HORIZON_OPERATIONS, HORIZON_REQUEST_SCHEMAS } from './horizon-operations.js'
 import type { Operation, SuccessResponse } from './operation.js'
+import { LOCALES } from '../../src/api/enumerations.js'
 
 /** Request bodies as components: the schemas the routes parse with. */
 export const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
@@ -78,13 +79,13 @@ export const OPERATIONS: Operation[] = [
     method: 'get', path: '/checkout/:id', operationId: 'getCheckoutPage', summary: 'The hosted payment page (HTML)', tag: 'Checkout', security: 'none',
     description: 'The page behind hostedUrl. Without the payment\'s auth_token it is a 404 page that shows nothing of the payment.',
     pathParams: PAYMENT_ID,
-    query: z.object({ paymentId: z.string().optional(), auth_token: z.string(), lang: z.enum(['en', 'es']).optional() }),
+    query: z.object({ paymentId: z.string().optional(), auth_token: z.string(), lang: z.enum(LOCALES).optional() }),
     success: [{ status: 200, description: 'The payment page', html: true }], errors: [404], htmlErrors: true, beforeBodyParser: true,
   },
   {
     method: 'get', path: '/checkout/:id/outcome', operationId: 'getCheckoutOutcome', summary: 'The page a checkout button leads to (HTML)', tag: 'Checkout', security: 'none',
     pathParams: PAYMENT_ID,
-    query: z.object({ auth_token: z.string(), lang: z.enum(['en', 'es']).optional() }),
+    query: z.object({ auth_token: z.string(), lang: z.enum(LOCALES).optional() }),
     success: [
       { status: 200, description: 'The outcome page', html: true },
       { status: 303, description: 'Back to the payment page while the payment is still open', redirect: true },

@@ -1,6 +1,7 @@
 // Request schemas of the payments endpoints (spec 4.1, 4.2). Unknown fields are refused so that
 // a misspelt field is an error rather than silently ignored.
 import { z } from 'zod'
+import { LOCALES, PAYMENT_STATUSES, type PaymentStatus } from '../../src/api/enumerations.js'
 import { MAX_AMOUNT_VALUE } from '../../src/money.js'
 import { SUPPORTED_CURRENCY_CODES } from '../currencies/currency-table.js'
 import {
@@ -22,10 +23,7 @@ export const pricingAmount = z
   .positive({ message: 'must be greater than 0' })
   .max(MAX_AMOUNT_VALUE)
 
-export const PAYMENT_STATUSES = ['open', 'underpaid', 'paid', 'expired', 'failed', 'canceled'] as const
-export type PaymentStatus = (typeof PAYMENT_STATUSES)[number]
-
-export const LOCALES = ['en', 'es'] as const
+export { LOCALES, PAYMENT_STATUSES, type PaymentStatus }
 
 export const createPaymentBody = z.strictObject({
   amount: z.strictObject({

@@ -4,6 +4,7 @@
 import { createSession } from 'better-sse'
 import { Router, type Request, type Response } from 'express'
 import { z } from 'zod'
+import { WEBHOOK_DELIVERY_STATUSES } from '../../src/api/enumerations.js'
 import { toIso } from '../clock.js'
 import type { SandboxContext } from '../context.js'
 import type { MerchantRow, PaymentEventRow, WebhookDeliveryRow } from '../db/schema.js'
@@ -18,11 +19,10 @@ import { toDeliveryResource } from './webhook-log-resource.js'
 import { RESENDS_PER_MINUTE, ResendLimiter } from './resend-limiter.js'
 import { findDeliveryForMerchant, findEventsAfter, lastEventSequence, listDeliveries } from './webhook-repository.js'
 
-const DELIVERY_STATUSES = ['pending', 'success', 'failed', 'skipped'] as const
 
 export const listQuery = z.strictObject({
   ...pageQuery,
-  status: z.enum(DELIVERY_STATUSES, { message: `must be one of ${DELIVERY_STATUSES.join(', ')}` }).optional(),
+  status: z.enum(WEBHOOK_DELIVERY_STATUSES, { message: `must be one of ${WEBHOOK_DELIVERY_STATUSES.join(', ')}` }).optional(),
   checkout_id: z.string().min(1).max(64).optional(),
 })
 

@@ -1,6 +1,7 @@
 // The scenario file format, defined once: the loader validates with these zod schemas, and
 // scenarios/scenario.schema.json is generated from them (npm run scenario:schema).
 import { z } from 'zod'
+import { CUSTOMER_TYPES, LOCALES, SETTLEMENT_MODES, WEBHOOK_EVENT_TYPES } from '../api/enumerations.js'
 
 /** Published in the JSON Schema; editors find the file through a relative `$schema` instead. */
 export const SCENARIO_SCHEMA_ID = 'urn:paybox:scenario:1'
@@ -42,7 +43,7 @@ const createPayment = z
     redirectUrl: text.optional(),
     cancelUrl: text.optional(),
     name: text.optional(),
-    locale: z.enum(['en', 'es']).optional(),
+    locale: z.enum(LOCALES).optional(),
     metadata: metadata.optional(),
     expiresInHours: orReference(z.number().positive()).optional(),
     storeId: text.optional(),
@@ -79,7 +80,7 @@ const createInvoice = z
     customer: z
       .strictObject({
         email: text,
-        customer_type: z.enum(['business', 'individual']).optional(),
+        customer_type: z.enum(CUSTOMER_TYPES).optional(),
         name: text.optional(),
         company_name: text.optional(),
         vat_number: text.optional(),
@@ -125,7 +126,7 @@ const crossChainStatus = z
 const createMerchant = z
   .strictObject({
     name: text,
-    settlement_mode: z.enum(['direct', 'escrow']),
+    settlement_mode: z.enum(SETTLEMENT_MODES),
     escrow_fee_bps: orReference(z.number().int().min(0).max(10_000)).optional(),
   })
   .describe('POST /sandbox/merchants (admin token): returns the merchant with its keys; later steps still run as the scenario\'s merchant')
@@ -186,7 +187,7 @@ const expect = z
 const expectWebhook = z
   .strictObject({
     payment: paymentRef,
-    event: z.enum(['transaction_created', 'transaction_updated', 'transaction_failed']).optional(),
+    event: z.enum(WEBHOOK_EVENT_TYPES).optional(),
     status: text.describe('The payload\'s data.status').optional(),
     settlementStatus: text.describe('The payload\'s data.settlement_status').optional(),
     url: text.describe('Delivered to this URL').optional(),
@@ -279,7 +280,7 @@ export const merchantSchema = z
     z.literal('current').describe('The merchant of the CLI\'s connection (flags, env, profile or the local sandbox)'),
     z
       .strictObject({
-        create: z.enum(['direct', 'escrow']).describe('A fresh merchant of this settlement mode, made for this run (admin token)'),
+        create: z.enum(SETTLEMENT_MODES).describe('A fresh merchant of this settlement mode, made for this run (admin token)'),
         name: text.optional(),
         escrowFeeBps: z.number().int().min(0).max(10_000).describe('Escrow merchants: default platform fee, basis points').optional(),
       })

@@ -32,6 +32,17 @@ describe('paybox ledger', () => {
       expect(customers.json.items.map((a) => a.publicKey)).toContain(paid.sender_account)
     })
 
+    it('takes --role bridge, the simulated bridge\'s account once a cross-chain deposit made it', async () => {
+      const payment = await sandbox.direct.payments.create({ amount: { value: 500, currency: 'USD' }, description: 'Across chains' })
+      const quote = await sandbox.direct.crossChain.quote(payment.id, { originChain: 'ethereum', originToken: 'USDC', refundAddress: `0x${'ab'.repeat(20)}` })
+      await sandbox.direct.crossChain.deposit(quote.quoteId)
+
+      const bridge = await runCliJson<{ items: LedgerAccount[] }>(['ledger', 'accounts', '--role', 'bridge'], env())
+      expect(bridge.exitCode).toBe(0)
+      expect(bridge.json.items.map((a) => a.role)).toEqual(['bridge'])
+      expect(bridge.json).toEqual(await sandbox.admin.ledger.accounts({ role: 'bridge' }))
+    })
+
     it('prints label, role, public key and balances', async () => {
       const { items } = await sandbox.admin.ledger.accounts({ role: 'customer' })
       const { stdout, exitCode } = await runCli(['ledger', 'accounts', '--role', 'customer'], env())

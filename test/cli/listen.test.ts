@@ -11,6 +11,7 @@ import { startRunning, stopRunning, type Running } from '../../harness/long-runn
 import { startTestSandbox, temporaryDir, type TestSandbox } from '../../harness/sandbox.js'
 import { waitFor } from '../../harness/wait.js'
 import { startWebhookReceiver, webhookData, type WebhookReceiver } from '../../harness/webhook-receiver.js'
+import { expectCommandJson } from '../../harness/json-contract.js'
 
 /** Starts `paybox listen …` and waits until it is subscribed. */
 const listen = (args: string[], env: CliEnv): Promise<Running> => startRunning(['listen', ...args], env, 'Ready: forwarding payment events')
@@ -124,6 +125,7 @@ describe('paybox listen', () => {
       expect(answered[1]!.sequence).toBeGreaterThan(answered[0]!.sequence)
       expect(answered[0]!.duration_ms).toBeGreaterThanOrEqual(0)
       expect(answered[0]).not.toHaveProperty('payload')
+      for (const line of [...answered, ...(await objects(refused))]) expectCommandJson('listen', line)
 
       const failures = await objects(refused)
       expect(failures.map((e) => [e.event_type, e.status])).toEqual([

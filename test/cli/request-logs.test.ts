@@ -7,6 +7,7 @@ import { isolatedEnv, linesOf, merchantEnv, runCli, spawnCli, type CliEnv, type 
 import { startRunning, stopRunning, type Running } from '../../harness/long-running-cli.js'
 import { rawRequest, sandboxForSuite } from '../../harness/sandbox.js'
 import { waitFor } from '../../harness/wait.js'
+import { expectCommandJson } from '../../harness/json-contract.js'
 
 const tail = (args: string[], env: CliEnv): Promise<Running> => startRunning(['logs', 'tail', ...args], env, 'Waiting for requests')
 const order = JSON.stringify({ amount: { value: 1250, currency: 'USD' }, description: 'Tailed' })
@@ -44,6 +45,7 @@ describe('paybox logs tail', () => {
       ['/payments', 401],
     ])
     expect(entries[1]!.merchantId).toBeNull()
+    for (const entry of entries) expectCommandJson('logs:tail', entry)
     expect(await stopRunning(running)).toEqual({ code: 0, signal: null })
   })
 

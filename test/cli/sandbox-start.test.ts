@@ -8,6 +8,7 @@ import type { Page, Payment } from '../../src/client/types.js'
 import type { SandboxBanner } from '../../src/cli/render/sandbox.js'
 import { expectOneLineFailure, isolatedEnv, linesOf, runCli, runCliJson, spawnCli, type CliEnv, type SpawnOptions, type SpawnedCli } from '../../harness/cli.js'
 import { temporaryDir } from '../../harness/sandbox.js'
+import { expectCommandJson } from '../../harness/json-contract.js'
 
 const running: SpawnedCli[] = []
 
@@ -25,7 +26,9 @@ async function start(db: string, env: CliEnv, extra: string[] = [], options: Spa
   const spawned = spawnCli(['sandbox', 'start', '--port', '0', '--db', db, '--json', ...extra], env, options)
   running.push(spawned)
   const line = await spawned.firstLine
-  return { spawned, banner: JSON.parse(line) as SandboxBanner }
+  const banner = JSON.parse(line) as SandboxBanner
+  expectCommandJson('sandbox:start', banner)
+  return { spawned, banner }
 }
 
 async function stop(sandbox: SpawnedCli): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {

@@ -9,6 +9,7 @@ import { startRunning, stopRunning, type Running } from '../../harness/long-runn
 import { sandboxForSuite, startTestSandbox, temporaryDir, type TestSandbox } from '../../harness/sandbox.js'
 import { waitFor } from '../../harness/wait.js'
 import { webhookReceiverForSuite } from '../../harness/webhook-receiver.js'
+import { expectCommandJson } from '../../harness/json-contract.js'
 
 /** Starts `paybox webhooks tail …` and waits until it is subscribed. */
 const tail = (args: string[], env: CliEnv): Promise<Running> => startRunning(['webhooks', 'tail', ...args], env, 'Waiting for webhook deliveries')
@@ -66,6 +67,7 @@ describe('paybox webhooks tail', () => {
     for (const entry of entries) {
       expect(entry).toEqual(await sandbox.direct.webhooks.get(entry.id))
       expect(entry.status).toBe('success')
+      expectCommandJson('webhooks:tail', entry)
     }
     expect(await stop(running)).toEqual({ code: 0, signal: null })
   })

@@ -153,6 +153,27 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(operationById('getHealth').responses)).not.toContain('429')
   })
 
+  it('every JSON answer\'s schema carries an example that satisfies it, as a mock server (Prism) would serve it', () => {
+    const responses: Array<{ where: string; response: Json }> = Object.entries<Json>(doc.components.responses).map(([name, response]) => ({ where: name, response }))
+    for (const [path, item] of Object.entries<Json>(doc.paths)) {
+      for (const method of METHODS) {
+        for (const [status, response] of Object.entries<Json>(item[method]?.responses ?? {})) responses.push({ where: `${method} ${path} ${status}`, response })
+      }
+    }
+    const checked = new Set<string>()
+    for (const { where, response } of responses) {
+      const schema = deref(response).content?.['application/json']?.schema
+      if (!schema) continue
+      // Prism's mock follows the reference and serves the schema's own example.
+      const served = deref(schema)
+      expect(served.example, `${where}: ${schema.$ref ?? 'inline schema'} has no example`).toBeDefined()
+      expect(errorsOf(schema, served.example), `${where}: the example does not satisfy ${schema.$ref ?? 'its schema'}`).toBe('')
+      checked.add(schema.$ref ?? where)
+    }
+    expect(checked).toContain('#/components/schemas/Payment')
+    expect(checked.size).toBeGreaterThan(30)
+  })
+
   it('request bodies are the schemas the server validates with: what the document accepts is accepted, what it refuses is refused', async () => {
     const schema = requestSchema('createPayment')
     const valid = { amount: { value: 1250, currency: 'EUR' }, description: 'Order 1', locale: 'es', metadata: { order: 1 } }
@@ -290,6 +311,8 @@ describe('the OpenAPI document', () => {
     expectDescribed('unfreezeSandboxClock', 200, await admin.request('POST', '/sandbox/clock/unfreeze', { auth: 'admin' }))
     const wallet = await admin.request<{ publicKey: string }>('POST', '/sandbox/wallets', { auth: 'admin', body: { usdc: '10' } })
     expectDescribed('createWallet', 201, wallet)
+    // Without USDC there is no funding transaction: fundingTxId is null.
+    expectDescribed('createWallet', 201, await admin.request('POST', '/sandbox/wallets', { auth: 'admin', body: { usdc: '0' } }))
 
     expectDescribed('horizonRoot', 200, (await rawRequest(sandbox.url, { method: 'GET', path: '/horizon' })).json)
     expectDescribed('horizonGetAccount', 200, (await rawRequest(sandbox.url, { method: 'GET', path: `/horizon/accounts/${wallet.publicKey}` })).json)

@@ -1,21 +1,31 @@
-// What the API answers, as zod schemas, for the OpenAPI document only: the server builds its
-// resources in the *-resource.ts files; test/e2e/openapi.test.ts checks real answers against
-// these, so a field added there without being described here fails a test.
+// What the API answers, as zod schemas: the client's types are their z.infer and the OpenAPI
+// document's components are built from them. The server builds its resources in the
+// *-resource.ts files; test/e2e/openapi.test.ts checks real answers against these.
 import { z } from 'zod'
-import { BRIDGE_ORDER_STATUSES, WEBHOOK_EVENT_TYPES } from '../../src/client/types.js'
-import { INVOICE_STATUSES } from '../invoices/invoice-schemas.js'
-import { LOCALES, PAYMENT_STATUSES } from '../payments/payment-schemas.js'
+import {
+  BRIDGE_ORDER_STATUSES,
+  CUSTOMER_TYPES,
+  ESCROW_STATUSES,
+  INVOICE_STATUSES,
+  LEDGER_ROLES,
+  LOCALES,
+  PAYMENT_STATUSES,
+  SETTLEMENT_MODES,
+  SETTLEMENT_STATUSES,
+  WEBHOOK_DELIVERY_STATUSES,
+  WEBHOOK_EVENT_TYPES,
+} from './enumerations.js'
+import * as examples from './examples.js'
+
+/** The example a schema carries (set with .meta), to build the examples of lists and envelopes from it. */
+const exampleOf = (schema: z.ZodType): unknown => z.globalRegistry.get(schema)?.example
+const without = (example: Record<string, unknown>, keys: string[]) => Object.fromEntries(Object.entries(example).filter(([key]) => !keys.includes(key)))
 
 const isoDateTime = z.iso.datetime({ offset: true }).describe('ISO 8601 date-time (UTC)')
 /** USDC (or XLM) as decimal text with 7 places, as on Stellar. */
 const decimalText = z.string().regex(/^-?\d+\.\d{7}$/).describe('Decimal text with 7 places')
 const accountAddress = z.string().regex(/^G[A-Z2-7]{55}$/).describe('Stellar account address (G…)')
 const txHash = z.string().regex(/^[0-9a-f]{64}$/).describe('Ledger transaction hash')
-
-export const SETTLEMENT_STATUSES = ['open', 'processing', 'paid', 'failed'] as const
-export const ESCROW_STATUSES = ['created', 'funded', 'failed'] as const
-export const DELIVERY_STATUSES = ['pending', 'success', 'failed', 'skipped'] as const
-export const LEDGER_ROLES = ['issuer', 'merchant', 'escrow', 'platform_fee', 'customer', 'bridge'] as const
 
 export const errorBody = z
   .object({
@@ -25,8 +35,9 @@ export const errorBody = z
     requestId: z.string().describe('The request\'s id, as in its Request-Id header: find it in the request log').optional(),
   })
   .describe('Every error answer (spec 2.10), with the sandbox\'s precise message')
+  .meta({ example: examples.errorExample })
 
-const money = z.object({ value: z.number().int().describe('Smallest unit of the currency'), currency: z.string() })
+export const money = z.object({ value: z.number().int().describe('Smallest unit of the currency'), currency: z.string() })
 
 export const historyEntry = z.object({
   time: z.number().int().describe('Unix time in milliseconds'),
@@ -78,9 +89,13 @@ export const payment = z
     partner_id: z.string().optional(),
   })
   .describe('A payment (spec 2.1)')
+  .meta({ example: examples.paymentExample })
 
 /** The refund's copy of its payment leaves out checkout_id, shortUrl, settlement_fee and partner_id (spec 2.4). */
-export const refundedPayment = z.object(paymentFields).describe('The refunded payment as it is now (spec 2.4)')
+export const refundedPayment = z
+  .object(paymentFields)
+  .describe('The refunded payment as it is now (spec 2.4)')
+  .meta({ example: { ...without(examples.paymentExample, ['checkout_id', 'shortUrl', 'settlement_fee', 'partner_id']), refunded: true } })
 
 export const refund = z
   .object({
@@ -95,15 +110,16 @@ export const refund = z
     payment: refundedPayment,
   })
   .describe('A refund (spec 2.4)')
+  .meta({ example: { ...examples.refundExample, payment: exampleOf(refundedPayment) } })
 
-const pageMeta = z.object({
+export const pageMeta = z.object({
   totalItems: z.number().int(),
   itemCount: z.number().int(),
   itemsPerPage: z.number().int(),
   totalPages: z.number().int(),
   currentPage: z.number().int(),
 })
-const pageLinks = z.object({
+export const pageLinks = z.object({
   first: z.string(),
   previous: z.string().describe('"" on the first page'),
   next: z.string().describe('"" on the last page'),
@@ -115,7 +131,7 @@ export const postalAddress = z.object({ line1: z.string(), postal_code: z.string
 export const customer = z
   .object({
     id: z.string(),
-    customer_type: z.enum(['business', 'individual']),
+    customer_type: z.enum(CUSTOMER_TYPES),
     name: z.string().nullable(),
     company_name: z.string().nullable(),
     email: z.string(),
@@ -123,6 +139,7 @@ export const customer = z
     address: postalAddress.nullable(),
   })
   .describe('An invoice\'s customer (spec 2.3)')
+  .meta({ example: examples.customerExample })
 
 export const invoice = z
   .object({
@@ -144,12 +161,13 @@ export const invoice = z
     updatedAt: isoDateTime,
   })
   .describe('An invoice with its customer (spec 2.2)')
+  .meta({ example: examples.invoiceExample })
 
 export const invoiceSettings = z.object({
   invoice_prefix: z.string(),
   next_number: z.number().int(),
   preview: z.string().describe('The number the next invoice would get now'),
-})
+}).meta({ example: examples.invoiceSettingsExample })
 
 export const feeTier = z
   .object({
@@ -161,27 +179,30 @@ export const feeTier = z
     nextTier: z.object({ name: z.string(), ratePercent: z.number(), minVolume: z.number(), amountToNext: z.number() }).nullable(),
   })
   .describe('The merchant\'s fee tier (spec 2.5)')
+  .meta({ example: examples.feeTierExample })
 
 export const currency = z
   .object({ resource: z.literal('currencies'), name: z.string(), code: z.string(), symbol: z.string(), precision: z.number().int() })
   .describe('A pricing currency (spec 2.6)')
+  .meta({ example: examples.currencyExample })
 
-export const balance = z.object({ balance: decimalText }).describe('One asset\'s balance (spec 2.7)')
+export const balance = z.object({ balance: decimalText }).describe('One asset\'s balance (spec 2.7)').meta({ example: examples.balanceExample })
 
 export const accountBalances = z.object({
   account: accountAddress,
   items: z.array(z.object({ asset_id: z.string(), asset_code: z.string(), balance: decimalText })),
-})
+}).meta({ example: examples.accountBalancesExample })
 
 export const merchant = z
   .object({
     id: z.string(),
     name: z.string(),
-    settlement_mode: z.enum(['direct', 'escrow']),
+    settlement_mode: z.enum(SETTLEMENT_MODES),
     account: accountAddress,
     webhooks_paused: z.boolean(),
   })
   .describe('The authenticated merchant')
+  .meta({ example: examples.merchantExample })
 
 export const sandboxMerchant = z
   .object({
@@ -189,11 +210,12 @@ export const sandboxMerchant = z
     name: z.string(),
     apiKey: z.string(),
     apiSecret: z.string(),
-    settlement_mode: z.enum(['direct', 'escrow']),
+    settlement_mode: z.enum(SETTLEMENT_MODES),
     account: accountAddress,
     escrow_fee_bps: z.number().int(),
   })
   .describe('A merchant with its keys, as the admin sees it')
+  .meta({ example: examples.sandboxMerchantExample })
 
 const deliveryFields = {
   id: z.string(),
@@ -201,7 +223,7 @@ const deliveryFields = {
   checkout_id: z.string().describe('The payment the event is about'),
   event_type: z.enum(WEBHOOK_EVENT_TYPES),
   url: z.string(),
-  status: z.enum(DELIVERY_STATUSES),
+  status: z.enum(WEBHOOK_DELIVERY_STATUSES),
   http_status: z.number().int().nullable().describe('null when there was no HTTP answer'),
   error_message: z.string().nullable(),
   attempt_count: z.number().int(),
@@ -212,7 +234,10 @@ const deliveryFields = {
   updated_at: isoDateTime,
 }
 
-export const webhookDeliverySummary = z.object(deliveryFields).describe('A webhook delivery log entry as lists show it (spec 2.8)')
+export const webhookDeliverySummary = z
+  .object(deliveryFields)
+  .describe('A webhook delivery log entry as lists show it (spec 2.8)')
+  .meta({ example: without(examples.webhookDeliveryExample, ['request_payload', 'response_body']) })
 
 export const webhookDelivery = z
   .object({
@@ -221,8 +246,9 @@ export const webhookDelivery = z
     response_body: z.string().nullable().describe('The receiver\'s answer, first 4096 bytes'),
   })
   .describe('One webhook delivery log entry in full (spec 2.8)')
+  .meta({ example: examples.webhookDeliveryExample })
 
-export const webhooksPausedState = z.object({ merchant_id: z.string(), webhooks_paused: z.boolean() })
+export const webhooksPausedState = z.object({ merchant_id: z.string(), webhooks_paused: z.boolean() }).meta({ example: examples.webhooksPausedStateExample })
 
 export const crossChainQuote = z
   .object({
@@ -249,6 +275,7 @@ export const crossChainQuote = z
     history: z.array(z.object({ status: z.enum(BRIDGE_ORDER_STATUSES), at: isoDateTime })),
   })
   .describe('A cross-chain quote: a bridge order (spec 4.5; docs/bridge.md)')
+  .meta({ example: examples.crossChainQuoteExample })
 
 export const originChains = z.object({
   bridgeFeeBps: z.number().int(),
@@ -260,11 +287,13 @@ export const originChains = z.object({
       tokens: z.array(z.object({ symbol: z.string(), decimals: z.number().int(), usdRate: z.string() })),
     }),
   ),
-})
+}).meta({ example: examples.originChainsExample })
 
-export const depositResult = z.object({ quote: crossChainQuote, payment })
+export const depositResult = z
+  .object({ quote: crossChainQuote, payment })
+  .meta({ example: { quote: examples.crossChainQuoteExample, payment: examples.paymentExample } })
 
-const ledgerOperation = z.object({
+export const ledgerOperation = z.object({
   index: z.number().int(),
   type: z.literal('payment'),
   from: accountAddress,
@@ -292,6 +321,7 @@ export const escrowOrder = z
     ),
   })
   .describe('An escrow merchant\'s order, its custody and its ledger transactions')
+  .meta({ example: examples.escrowOrderExample })
 
 export const ledgerAccount = z.object({
   publicKey: z.string().regex(/^[GC][A-Z2-7]{55}$/).describe('Account (G…) or contract (C…) address'),
@@ -300,7 +330,7 @@ export const ledgerAccount = z.object({
   sequence: z.string(),
   balances: z.object({ USDC: decimalText, XLM: decimalText }),
   createdAt: isoDateTime,
-})
+}).meta({ example: examples.ledgerAccountExample })
 
 export const ledgerTransaction = z.object({
   hash: txHash,
@@ -321,18 +351,25 @@ export const ledgerTransaction = z.object({
   payment: z.string().nullable().describe('The payment whose memo the transaction carries'),
   unmatched: z.boolean().describe('It carries a memo no payment has (the money landed all the same)'),
   horizonUrl: z.string().describe('The transaction on the sandbox\'s Horizon API'),
-})
+}).meta({ example: examples.ledgerTransactionExample })
+
+const EXAMPLE_URL = 'http://127.0.0.1:4010/payments'
 
 /** Lists of the spec: items, meta and, for payments and refunds, links (spec 2.9). */
-export const pageOf = <T extends z.ZodType>(item: T, withLinks: boolean) =>
-  withLinks ? z.object({ items: z.array(item), meta: pageMeta, links: pageLinks }) : z.object({ items: z.array(item), meta: pageMeta })
+export const pageOf = <T extends z.ZodType>(item: T, withLinks: boolean) => {
+  const example = { items: [exampleOf(item)], meta: { totalItems: 1, itemCount: 1, itemsPerPage: 20, totalPages: 1, currentPage: 1 } }
+  const links = { first: `${EXAMPLE_URL}?page=1&limit=20`, previous: '', next: '', last: `${EXAMPLE_URL}?page=1&limit=20` }
+  return withLinks
+    ? z.object({ items: z.array(item), meta: pageMeta, links: pageLinks }).meta({ example: { ...example, links } })
+    : z.object({ items: z.array(item), meta: pageMeta }).meta({ example })
+}
 
-export const itemsOf = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item) })
+export const itemsOf = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item) }).meta({ example: { items: [exampleOf(item)] } })
 
 const healthCheck = z.object({ status: z.enum(['ok', 'failing']), detail: z.string().optional() })
 const healthChecks = z.object({ database: healthCheck, ledger: healthCheck, webhooks: healthCheck })
 
-export const health = z.object({ status: z.literal('ok'), checks: healthChecks })
+export const health = z.object({ status: z.literal('ok'), checks: healthChecks }).meta({ example: examples.healthExample })
 export const requestLogEntry = z
   .object({
     requestId: z.string().describe('As in the response\'s Request-Id header'),
@@ -345,37 +382,53 @@ export const requestLogEntry = z
     idempotencyKey: z.string().nullable(),
   })
   .describe('One API request in the request log: no body, query string or credential')
+  .meta({ example: examples.requestLogEntryExample })
 
-export const healthFailing = errorBody.extend({ checks: healthChecks }).describe('The Error body (503 Service Unavailable) with every check')
+export const healthFailing = errorBody
+  .extend({ checks: healthChecks })
+  .describe('The Error body (503 Service Unavailable) with every check')
+  .meta({
+    example: {
+      statusCode: 503,
+      reason: 'Service Unavailable',
+      message: 'webhooks: the dispatcher stopped',
+      requestId: examples.errorExample.requestId,
+      checks: examples.healthFailingChecksExample,
+    },
+  })
 
 export const sandboxClock = z.object({
   now: isoDateTime.describe('Business time'),
   advancedSeconds: z.number().int().describe('How far business time has been moved past the wall clock'),
   frozenAt: isoDateTime.optional().describe('Only while the clock is frozen'),
-})
+}).meta({ example: examples.sandboxClockExample })
 
 export const wallet = z.object({
   publicKey: accountAddress,
   secret: z.string().describe('The wallet\'s secret seed (S…): sign with it'),
   balances: z.object({ USDC: decimalText, XLM: decimalText }),
-  fundingTxId: txHash,
+  fundingTxId: txHash.nullable().describe('The issuer\'s USDC payment to the wallet; null when no USDC was asked for'),
   usdcTrustline: z.object({ limit: decimalText }).nullable().describe('The wallet\'s USDC trustline; null when made without one'),
   horizonUrl: z.string().describe('The sandbox\'s Horizon API, for Stellar SDK scripts'),
   networkPassphrase: z.string(),
-})
+}).meta({ example: examples.walletExample })
 
-export const snapshot = z.object({ name: z.string(), size: z.number().int().describe('Bytes'), createdAt: isoDateTime })
+export const snapshot = z
+  .object({ name: z.string(), size: z.number().int().describe('Bytes'), createdAt: isoDateTime })
+  .meta({ example: examples.snapshotExample })
 
 const merchantCredentials = sandboxMerchant.pick({ id: true, name: true, apiKey: true, apiSecret: true, settlement_mode: true })
 export const resetState = z.object({
   merchants: z.array(merchantCredentials),
   clock: z.object({ now: isoDateTime, frozenAt: isoDateTime.optional() }),
-})
-export const restoredSnapshot = resetState.extend({ snapshot })
+}).meta({ example: examples.resetStateExample })
+export const restoredSnapshot = resetState.extend({ snapshot }).meta({ example: { ...examples.resetStateExample, snapshot: examples.snapshotExample } })
 
-export const advancedClock = sandboxClock.extend({
-  processed: z.object({ expiredPayments: z.number().int(), overdueInvoices: z.number().int(), failedEscrows: z.number().int(), closedQuotes: z.number().int() }),
-})
+export const advancedClock = sandboxClock
+  .extend({
+    processed: z.object({ expiredPayments: z.number().int(), overdueInvoices: z.number().int(), failedEscrows: z.number().int(), closedQuotes: z.number().int() }),
+  })
+  .meta({ example: { ...examples.sandboxClockExample, advancedSeconds: 86400, processed: examples.advancedClockProcessedExample } })
 
 export const paymentEvent = z
   .object({
@@ -386,6 +439,7 @@ export const paymentEvent = z
     created_at: isoDateTime,
   })
   .describe('A payment event, as the events stream sends it')
+  .meta({ example: examples.paymentEventExample })
 
 /** What the sandbox POSTs to a payment's webhookUrl (spec 6). */
 export const webhookBody = z
@@ -407,8 +461,11 @@ export const webhookBody = z
     }),
   })
   .describe('A webhook body (spec 6): the payment as it is after the event')
+  .meta({ example: examples.webhookBodyExample })
 
-export const openApiDocument = z.looseObject({ openapi: z.string(), info: z.looseObject({}), paths: z.looseObject({}) })
+export const openApiDocument = z
+  .looseObject({ openapi: z.string(), info: z.looseObject({}), paths: z.looseObject({}) })
+  .meta({ example: examples.openApiDocumentExample })
 
 /** Every response body, by the component name the document gives it. */
 export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {

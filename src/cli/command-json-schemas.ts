@@ -1,0 +1,129 @@
+// The `--json` contract of every command: what each command prints with --json, as a zod
+// schema. API results are the shared response schemas of src/api/; the few results the CLI
+// composes itself are declared here. test/cli/json-contract.test.ts runs every command with
+// --json against a real sandbox and validates what it printed, so scripts can rely on it.
+import { z } from 'zod'
+import * as api from '../api/resources.js'
+
+/** What every command prints with --json when it fails. */
+export const commandErrorJson = z.object({
+  error: z.object({ message: z.string(), statusCode: z.number().int().optional(), reason: z.string().optional() }),
+})
+
+const stateSwap = api.resetState.extend({ snapshot: api.snapshot.optional() })
+const health = api.health.extend({ status: z.enum(['ok', 'failing']) })
+const profile = z.looseObject({ baseUrl: z.string().optional(), apiKey: z.string().optional() })
+
+/**
+ * How a command prints JSON: one document (`document`), or one document per line for as long as
+ * it runs (`lines`: the live streams).
+ */
+export interface CommandJson {
+  schema: z.ZodType
+  output: 'document' | 'lines'
+}
+
+const document = (schema: z.ZodType): CommandJson => ({ schema, output: 'document' })
+const lines = (schema: z.ZodType): CommandJson => ({ schema, output: 'lines' })
+
+/** By command id, every command of commands/command-files.ts. */
+export const COMMAND_JSON_SCHEMAS: Record<string, CommandJson | null> = {
+  balances: document(z.union([api.accountBalances, api.balance])),
+  'config:get': document(z.object({ profile: z.string(), key: z.string(), value: z.string().nullable() })),
+  'config:list': document(z.object({ file: z.string(), profiles: z.record(z.string(), profile) })),
+  'config:set': document(z.object({ profile: z.string(), key: z.string(), file: z.string() })),
+  currencies: document(api.itemsOf(api.currency)),
+  'escrow:fail': document(api.payment),
+  'escrow:fund': document(z.object({ payment: api.payment, escrow: api.escrowOrder })),
+  'escrow:release': document(api.payment),
+  'escrow:status': document(api.escrowOrder),
+  'fee-tier': document(api.feeTier),
+  'invoices:cancel': document(api.invoice),
+  'invoices:create': document(api.invoice),
+  'invoices:get': document(api.invoice),
+  'invoices:list': document(api.pageOf(api.invoice, false)),
+  'invoices:settings': document(api.invoiceSettings),
+  'ledger:accounts': document(api.itemsOf(api.ledgerAccount)),
+  'ledger:transactions': document(api.itemsOf(api.ledgerTransaction)),
+  'ledger:tx': document(api.ledgerTransaction),
+  'ledger:wallet:create': document(api.wallet),
+  listen: lines(
+    api.paymentEvent
+      .omit({ payload: true })
+      .extend({ status: z.number().int().nullable(), duration_ms: z.number().int().min(0), error: z.string().nullable() }),
+  ),
+  login: document(z.object({ profile: z.string(), baseUrl: z.string(), apiKey: z.string() })),
+  'logs:tail': lines(api.requestLogEntry),
+  'merchants:create': document(api.sandboxMerchant),
+  'merchants:rotate-secret': document(
+    z.object({ merchant: api.sandboxMerchant, updatedStateFile: z.string().optional(), staleProfiles: z.array(z.string()), staleEnvironment: z.boolean() }),
+  ),
+  openapi: document(z.union([api.openApiDocument, z.object({ output: z.string(), openapi: z.unknown(), paths: z.number().int() })])),
+  'payments:accept-underpayment': document(api.payment),
+  'payments:create': document(api.payment),
+  'payments:deposit': document(api.depositResult),
+  'payments:expire': document(api.payment),
+  'payments:fail': document(api.payment),
+  'payments:get': document(api.payment),
+  'payments:list': document(api.pageOf(api.payment, true)),
+  'payments:pay': document(api.payment),
+  'payments:quote': document(api.crossChainQuote),
+  'payments:quote-status': document(api.crossChainQuote),
+  'payments:refund': document(api.refund),
+  'refunds:get': document(api.refund),
+  'refunds:list': document(api.pageOf(api.refund, true)),
+  'sandbox:clock': document(api.sandboxClock),
+  'sandbox:clock:advance': document(api.advancedClock),
+  'sandbox:clock:freeze': document(api.sandboxClock),
+  'sandbox:clock:unfreeze': document(api.sandboxClock),
+  'sandbox:keys': document(z.object({ baseUrl: z.string(), adminToken: z.string(), merchants: z.array(api.sandboxMerchant) })),
+  // Prints the sandbox's own log lines: it has no --json.
+  'sandbox:logs': null,
+  'sandbox:reset': document(stateSwap),
+  'sandbox:snapshot:list': document(api.itemsOf(api.snapshot)),
+  'sandbox:snapshot:restore': document(stateSwap),
+  'sandbox:snapshot:save': document(api.snapshot),
+  // One line, once the server accepts connections.
+  'sandbox:start': lines(
+    z.object({
+      baseUrl: z.string(),
+      horizonUrl: z.string(),
+      adminToken: z.string(),
+      networkPassphrase: z.string(),
+      database: z.string(),
+      merchants: z.array(api.resetState.shape.merchants.element),
+    }),
+  ),
+  'sandbox:status': document(z.object({ baseUrl: z.string(), status: z.string(), merchants: z.array(api.sandboxMerchant).optional() })),
+  'sandbox:stop': document(z.object({ pid: z.number().int(), baseUrl: z.string().optional() })),
+  'sandbox:wait': document(health.extend({ baseUrl: z.string() })),
+  'scenario:run': document(
+    z.looseObject({
+      file: z.string(),
+      name: z.string(),
+      passed: z.boolean(),
+      merchant: z.looseObject({}),
+      steps: z.array(z.looseObject({ index: z.number().int(), name: z.string(), status: z.string() })),
+      summary: z.object({ total: z.number().int(), passed: z.number().int(), failed: z.number().int(), skipped: z.number().int() }),
+      durationMs: z.number(),
+    }),
+  ),
+  trigger: document(z.object({ payment: api.payment, deliveries: z.array(api.webhookDeliverySummary.extend(api.webhookDelivery.partial().pick({ request_payload: true, response_body: true }).shape)) })),
+  'webhooks:get': document(api.webhookDelivery),
+  'webhooks:list': document(api.pageOf(api.webhookDeliverySummary, false)),
+  'webhooks:pause': document(api.webhooksPausedState),
+  'webhooks:resend': document(api.webhookDelivery),
+  'webhooks:resume': document(api.webhooksPausedState),
+  'webhooks:tail': lines(api.webhookDelivery),
+  'webhooks:test-receiver': document(
+    z.looseObject({
+      url: z.string(),
+      timeoutMs: z.number(),
+      cases: z.array(z.looseObject({ id: z.string(), title: z.string() })),
+      responseTime: z.looseObject({ budgetMs: z.number(), timedOut: z.number().int(), verdict: z.enum(['pass', 'fail']) }),
+      deduplication: z.string(),
+      passed: z.boolean(),
+    }),
+  ),
+  'webhooks:verify': document(z.object({ valid: z.boolean() })),
+}
