@@ -23,7 +23,7 @@ import { LedgerService } from './ledger/ledger-service.js'
 import { createRateLimits } from './limits/rate-limiter.js'
 import { isLoopbackHost, limitsFor, type SandboxLimits } from './limits/sandbox-limits.js'
 import { findMerchantByApiKey, listMerchants } from './merchants/merchant-repository.js'
-import { PaymentChanges } from './payments/payment-changes.js'
+import { PaymentChangeWriter } from './payments/payment-changes.js'
 import { paymentAnswers } from './payments/payment-routes.js'
 import { wireReactions } from './reactions.js'
 import { toMerchantCredentials, type MerchantCredentials } from './merchants/merchant-service.js'
@@ -92,6 +92,8 @@ export interface RunningSandbox {
   identity: SandboxIdentity
   merchants: MerchantCredentials[]
   context: SandboxContext
+  /** The current state's webhook sender (tests stop it to see a stuck dispatcher). */
+  webhookDispatcher: WebhookDispatcher
   server: http.Server
   snapshots: SnapshotStore
   /** Whether the stricter --shared defaults apply, and the limits in force. */
@@ -109,6 +111,7 @@ export const DEFAULT_LEDGER_CLOSE_MS = 5_000
 /** The services running on one state (database): replaced whole by a restore or reset. */
 interface Core {
   context: SandboxContext
+  webhookDispatcher: WebhookDispatcher
   merchants: MerchantCredentials[]
   app: http.RequestListener
   /** Stops the background work and closes the database. */
@@ -173,7 +176,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       pollMs: options.webhookPollMs,
       log,
     })
-    const context: SandboxContext = { db, clock, wallClock, random, publicUrl, identity, ledger, payments: new PaymentChanges(), webhooks, log, rateLimits }
+    const context: SandboxContext = { db, clock, wallClock, random, publicUrl, identity, ledger, payments: new PaymentChangeWriter(), webhooks, log, rateLimits }
     wireReactions(context)
     const closer = ledgerClose === 'instant' ? undefined : new LedgerCloser(db, ledger, { intervalMs: ledgerClose, onError: (e) => log(`Ledger close failed: ${String(e)}`) })
     closer?.start()
@@ -186,6 +189,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     await webhooks.start()
     return {
       context,
+      webhookDispatcher: webhooks,
       merchants,
       app,
       stop: async () => {
@@ -320,6 +324,9 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     },
     get context() {
       return core!.context
+    },
+    get webhookDispatcher() {
+      return core!.webhookDispatcher
     },
     server,
     snapshots,

@@ -12,7 +12,8 @@ import { notFound } from '../errors.js'
 import { findPaymentByMemo } from '../payments/payment-repository.js'
 import { queryInteger } from '../validation/common.js'
 import { isAccountAddress } from './ledger-accounts.js'
-import { MAX_TRANSACTIONS_PAGE, type LedgerAccount, type LedgerTransaction } from './ledger-service.js'
+import { MAX_TRANSACTIONS_PAGE } from './ledger-service.js'
+import type { LedgerAccount, LedgerTransaction } from './ledger-types.js'
 
 const LEDGER_ROLES = ['issuer', 'merchant', 'escrow', 'platform_fee', 'customer', 'bridge'] as const
 

@@ -29,6 +29,23 @@ import { readState } from '../state/sandbox-state.js'
 import { transactionMeta, type BalanceChange, type EntryAccount } from './transaction-meta.js'
 import { SANDBOX_NETWORK_PASSPHRASE, USDC_ASSET_CODE } from './ledger-accounts.js'
 import { LedgerError, LedgerInvariantError, type OperationResultCode } from './ledger-errors.js'
+import type {
+  AccountBalances,
+  AppliedListener,
+  ClosedListener,
+  Ledger,
+  LedgerAccount,
+  LedgerCloseMode,
+  LedgerInfo,
+  LedgerOperation,
+  LedgerPayment,
+  LedgerTransaction,
+  PaymentListQuery,
+  PaymentsInput,
+  SupplyReport,
+  TransactionListQuery,
+  TransferInput,
+} from './ledger-types.js'
 import {
   ensureOpenLedger,
   findAccount,
@@ -58,11 +75,6 @@ export const BASE_FEE = 100n
 export const TRANSFER_TIMEOUT_SECONDS = 300
 export const MAX_TRANSACTIONS_PAGE = 200
 
-/**
- * 'instant' closes a ledger after every transaction. 'timer' leaves transactions in the open
- * ledger until closeLedger, which a LedgerCloser calls on an interval.
- */
-export type LedgerCloseMode = 'instant' | 'timer'
 
 export interface LedgerServiceOptions {
   /** The business clock: time bounds, applied and close times. */
@@ -71,159 +83,6 @@ export interface LedgerServiceOptions {
   networkPassphrase?: string
 }
 
-export interface TransferInput {
-  from: string
-  to: string
-  asset: LedgerAssetCode
-  /** Stroops. */
-  amount: bigint
-  /** A text memo, at most 28 bytes. */
-  memo?: string
-}
-
-export interface PaymentsInput {
-  /** The transaction's source: pays the fee and signs. */
-  source: string
-  /** One payment operation each; one whose `from` is not the source names it as the operation's source and signs too. */
-  payments: Array<{ from: string; to: string; asset: LedgerAssetCode; amount: bigint }>
-  /** A text memo, at most 28 bytes. */
-  memo?: string
-}
-
-export interface AccountBalances {
-  /** Stroops. */
-  xlm: bigint
-  /**
-   * Stroops. For the USDC issuer this is the negative of all USDC in circulation: the issuer
-   * owes what it issued, and holds nothing.
-   */
-  usdc: bigint
-}
-
-export interface LedgerAccount {
-  publicKey: string
-  role: LedgerAccountRole
-  label: string
-  /** The sequence number of the account's last transaction; a new one must use sequence + 1. */
-  sequence: bigint
-  balances: AccountBalances
-  /** The account's USDC trustline and its limit (stroops); null when it has none. */
-  usdcTrustline: { limit: bigint } | null
-  createdAt: number
-}
-
-export interface LedgerOperation {
-  index: number
-  type: 'payment'
-  from: string
-  to: string
-  asset: LedgerAssetCode
-  /** Stroops. */
-  amount: bigint
-}
-
-export interface LedgerTransaction {
-  /** The transaction hash (64 hex): its id on the network. */
-  hash: string
-  /** Application order across the ledger, from 1: the paging token of transaction lists. */
-  position: number
-  ledgerSequence: number
-  sourceAccount: string
-  sourceSequence: bigint
-  /** Stroops of XLM. */
-  feeCharged: bigint
-  memoType: LedgerMemoType
-  /** Text memos as text, id memos as decimal text, hash and return memos as base64. */
-  memo: string | null
-  operations: LedgerOperation[]
-  /** The signed envelope, base64 XDR. */
-  envelopeXdr: string
-  appliedAt: number
-  /**
-   * False for a transaction included as failed: it paid its fee and used its sequence number,
-   * and its operations changed nothing.
-   */
-  successful: boolean
-  /** A failed transaction's result per operation; null when it succeeded (all op_success). */
-  operationResults: OperationResultCode[] | null
-  /** What it changed (TransactionMeta) and what its fee changed (LedgerEntryChanges), base64 XDR; null if applied before the sandbox kept them. */
-  resultMetaXdr: string | null
-  feeMetaXdr: string | null
-}
-
-export interface LedgerInfo {
-  sequence: number
-  openedAt: number
-  /** Null while open. */
-  closedAt: number | null
-  transactionCount: number
-  /** All XLM in existence, in stroops. */
-  totalCoins: bigint
-  /** All XLM ever paid in fees, in stroops. */
-  feePool: bigint
-}
-
-export interface TransactionListQuery {
-  /** Only transactions this account sent, or paid or was paid in. */
-  account?: string
-  /** Default 10, at most MAX_TRANSACTIONS_PAGE. */
-  limit?: number
-  /** A position: only transactions after it, in the order asked for. */
-  after?: number
-  /** Default 'asc' (oldest first). */
-  order?: 'asc' | 'desc'
-  /** Transactions included as failed too (default: successful ones only, as on Horizon). */
-  includeFailed?: boolean
-  /** Only transactions of this ledger. */
-  ledger?: number
-}
-
-export interface PaymentListQuery {
-  /** Only payments this account made or received. */
-  account?: string
-  /** Only this transaction's payments. */
-  txHash?: string
-  /** Default 10, at most MAX_TRANSACTIONS_PAGE. */
-  limit?: number
-  /** Only payments past this one (transaction position, operation index), in the order asked for. */
-  after?: { position: number; index: number }
-  /** Default 'asc' (oldest first). */
-  order?: 'asc' | 'desc'
-  /** Operations of transactions included as failed too (default: successful ones only). */
-  includeFailed?: boolean
-  /** Only operations of this ledger's transactions. */
-  ledger?: number
-}
-
-/** One payment operation as a history of payments shows it: with its transaction's identity. */
-export interface LedgerPayment extends LedgerOperation {
-  txHash: string
-  txPosition: number
-  ledgerSequence: number
-  /** The transaction's source (which paid the fee); `from` is the operation's own source. */
-  transactionSource: string
-  appliedAt: number
-  transactionSuccessful: boolean
-}
-
-export interface SupplyReport {
-  usdc: {
-    /** USDC the issuer owes: the negative of its balance. */
-    issued: bigint
-    /** The sum of every other account's USDC. */
-    circulating: bigint
-  }
-  xlm: {
-    totalCoins: bigint
-    inAccounts: bigint
-    feePool: bigint
-  }
-}
-
-/** Runs inside the database transaction that applied `tx`; throwing rolls the transaction back. */
-export type AppliedListener = (db: Kysely<Database>, tx: LedgerTransaction) => void | Promise<void>
-/** Runs inside the database transaction that closed `ledger`; throwing rolls the close back. */
-export type ClosedListener = (db: Kysely<Database>, ledger: LedgerInfo) => void | Promise<void>
 
 /** An account as a transaction being checked sees it: changes stay here until all checks pass. */
 interface WorkingAccount {
@@ -253,7 +112,7 @@ interface Evaluation {
   failure: LedgerError | undefined
 }
 
-export class LedgerService {
+export class LedgerService implements Ledger {
   readonly closeMode: LedgerCloseMode
   readonly networkPassphrase: string
   readonly #clock: Clock

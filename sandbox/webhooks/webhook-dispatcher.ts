@@ -18,8 +18,9 @@ import { onCommit, runTransaction } from '../db/database.js'
 import { signWebhook, WEBHOOK_SIGNATURE_HEADER } from '../../src/signing.js'
 import { describeNetworkError } from '../../src/webhooks/post-webhook.js'
 import type { Clock } from '../clock.js'
-import type { Database, MerchantRow, PaymentEventRow, WebhookDeliveryRow } from '../db/schema.js'
+import type { Database, MerchantRow, WebhookDeliveryRow } from '../db/schema.js'
 import { findMerchantById } from '../merchants/merchant-repository.js'
+import type { DeliveryListener, EventListener, WebhookDeliveries } from './webhook-deliveries.js'
 import { EgressRefusedError, WebhookEgress } from './webhook-egress.js'
 import { newDeliveryIdentity } from './webhook-events.js'
 import {
@@ -64,13 +65,11 @@ export interface WebhookDispatcherOptions {
   log?: (line: string) => void
 }
 
-export type DeliveryListener = (delivery: WebhookDeliveryRow) => void
-export type EventListener = (event: PaymentEventRow) => void
 
 /** A delivery's merchant, read once per pump for all the deliveries it sends. */
 type MerchantLookup = (merchantId: string) => Promise<MerchantRow | undefined>
 
-export class WebhookDispatcher {
+export class WebhookDispatcher implements WebhookDeliveries {
   readonly #options: Required<Omit<WebhookDispatcherOptions, 'log'>> & Pick<WebhookDispatcherOptions, 'log'>
   readonly #deliveryListeners = new Set<DeliveryListener>()
   readonly #eventListeners = new Set<EventListener>()
@@ -153,7 +152,6 @@ export class WebhookDispatcher {
     this.#pools.clear()
   }
 
-  /** Why a payment may not have `url` as its webhookUrl (a shared sandbox's internal address), or undefined. */
   webhookUrlRefusal(url: string): string | undefined {
     return this.#options.egress.urlRefusal(url)
   }
@@ -196,10 +194,6 @@ export class WebhookDispatcher {
     })
   }
 
-  /**
-   * Replays a delivery: its stored payload, byte for byte, to the same URL, signed with the
-   * merchant's current secret, as a new delivery sent now. Returns the new log entry.
-   */
   async resend(original: WebhookDeliveryRow): Promise<WebhookDeliveryRow> {
     const now = this.#options.clock.now()
     const delivery = await runTransaction(this.#options.db, async (trx) => {
