@@ -4,7 +4,8 @@
 import { systemClock } from '../sandbox/clock.js'
 import { openDatabase, runTransaction } from '../sandbox/db/database.js'
 import type { WebhookDeliveriesTable } from '../sandbox/db/schema.js'
-import { LedgerService, type SupplyReport } from '../sandbox/ledger/ledger-service.js'
+import { LedgerService } from '../sandbox/ledger/ledger-service.js'
+import type { SupplyReport } from '../sandbox/ledger/ledger-types.js'
 import { rawRequest, type RawResponse } from './sandbox.js'
 
 export interface Merchant {

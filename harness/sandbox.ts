@@ -7,7 +7,7 @@ import { afterAll, beforeAll } from 'vitest'
 import { PayboxClient } from '../src/client/paybox-client.js'
 import { signDigest } from '../src/signing.js'
 import { runTransaction } from '../sandbox/db/database.js'
-import type { SupplyReport } from '../sandbox/ledger/ledger-service.js'
+import type { SupplyReport } from '../sandbox/ledger/ledger-types.js'
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../sandbox/server.js'
 
 export interface TestSandbox extends RunningSandbox {

@@ -3,11 +3,11 @@
 import type { SandboxIdentity } from './bootstrap.js'
 import type { AdvanceableClock, Clock } from './clock.js'
 import type { SandboxDb } from './db/database.js'
-import type { LedgerService } from './ledger/ledger-service.js'
+import type { Ledger } from './ledger/ledger-types.js'
 import type { RateLimits } from './limits/rate-limiter.js'
 import type { PaymentChanges } from './payments/payment-changes.js'
 import type { RandomSource } from './random.js'
-import type { WebhookDispatcher } from './webhooks/webhook-dispatcher.js'
+import type { WebhookDeliveries } from './webhooks/webhook-deliveries.js'
 
 export interface SandboxContext {
   db: SandboxDb
@@ -20,11 +20,11 @@ export interface SandboxContext {
   publicUrl: string
   identity: SandboxIdentity
   /** The simulated Stellar network every movement of money goes through. */
-  ledger: LedgerService
+  ledger: Ledger
   /** Writes payment changes, and runs what follows each (sandbox/reactions.ts). */
   payments: PaymentChanges
   /** Sends webhook deliveries in the background and tells listeners about them. */
-  webhooks: WebhookDispatcher
+  webhooks: WebhookDeliveries
   log: (line: string) => void
   /** Rate limits on requests (only under --shared); none: not limited. */
   rateLimits?: RateLimits

@@ -1,40 +1,25 @@
-// Starts and stops a sandbox: opens and migrates the database, seeds it on first start, and
-// serves the API over HTTP. Used by `paybox sandbox start` and, in-process, by tests. While it
-// runs, its whole state can be swapped for a snapshot's or a fresh genesis behind a request gate.
-import fs from 'node:fs'
-import http from 'node:http'
+// Starts and stops a sandbox: opens the database, builds the services on it (sandbox-core.ts),
+// and serves them over HTTP (http/sandbox-server.ts). Used by `paybox sandbox start` and, in-process,
+// by tests. While it runs, its state can be swapped behind a request gate (snapshots/state-swap.ts).
+import type http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
-import type { Duplex } from 'node:stream'
-import { bootstrap, countBoot, isNewSandbox, type SandboxIdentity } from './bootstrap.js'
-import { systemClock, toIso, type AdvanceableClock, type Clock } from './clock.js'
+import type { SandboxIdentity } from './bootstrap.js'
+import { systemClock, type AdvanceableClock, type Clock } from './clock.js'
 import { SandboxConfigError } from './config-error.js'
 import type { SandboxContext } from './context.js'
-import { openDatabase, withCommittedHandle, type SandboxDb } from './db/database.js'
+import { openDatabase } from './db/database.js'
 import { DEFAULT_HOST, DEFAULT_PORT } from './defaults.js'
-import { HealthService } from './health/health-service.js'
-import { createApp } from './http/app.js'
-import { ConnectionGuard } from './http/connection-guard.js'
-import { withFastRoutes } from './http/fast-routes.js'
-import { isStream } from './http/streams.js'
-import { LedgerCloser } from './ledger/ledger-closer.js'
-import { LedgerService } from './ledger/ledger-service.js'
+import { answerClientError, createSandboxServer, listen, shutDown, trackResponses } from './http/sandbox-server.js'
 import { createRateLimits } from './limits/rate-limiter.js'
 import { isLoopbackHost, limitsFor, type SandboxLimits } from './limits/sandbox-limits.js'
-import { findMerchantByApiKey, listMerchants } from './merchants/merchant-repository.js'
-import { PaymentChanges } from './payments/payment-changes.js'
-import { paymentAnswers } from './payments/payment-routes.js'
-import { wireReactions } from './reactions.js'
-import { toMerchantCredentials, type MerchantCredentials } from './merchants/merchant-service.js'
-import { cryptoRandom, seededRandom, type RandomSource } from './random.js'
-import { newRequestId, REQUEST_ID_HEADER, RequestLog } from './request-log/request-log.js'
-import { loadBusinessClock, readFrozenAtMs, writeFrozenAt } from './simulation/clock-service.js'
-import { DUE_WORK_INTERVAL_MS, startDueWorkSweeper } from './simulation/due-work-sweeper.js'
-import { GateBusyError, RequestGate } from './snapshots/request-gate.js'
-import type { SandboxStateControls, StateSwapResult } from './snapshots/snapshot-routes.js'
-import { SnapshotStore, swapDatabaseFile } from './snapshots/snapshot-store.js'
-import { WebhookDispatcher } from './webhooks/webhook-dispatcher.js'
+import type { MerchantCredentials } from './merchants/merchant-service.js'
+import { RequestLog } from './request-log/request-log.js'
+import { CoreBuilder } from './sandbox-core.js'
+import { StateSwap } from './snapshots/state-swap.js'
+import { SnapshotStore } from './snapshots/snapshot-store.js'
+import type { WebhookDispatcher } from './webhooks/webhook-dispatcher.js'
 import { AllowListError, WebhookEgress } from './webhooks/webhook-egress.js'
 
 export { DEFAULT_HOST, DEFAULT_PORT } from './defaults.js'
@@ -92,6 +77,8 @@ export interface RunningSandbox {
   identity: SandboxIdentity
   merchants: MerchantCredentials[]
   context: SandboxContext
+  /** The current state's webhook sender (tests stop it to see a stuck dispatcher). */
+  webhookDispatcher: WebhookDispatcher
   server: http.Server
   snapshots: SnapshotStore
   /** Whether the stricter --shared defaults apply, and the limits in force. */
@@ -103,18 +90,6 @@ export interface RunningSandbox {
   stop(): Promise<void>
 }
 
-const SHUTDOWN_GRACE_MS = 5_000
-export const DEFAULT_LEDGER_CLOSE_MS = 5_000
-
-/** The services running on one state (database): replaced whole by a restore or reset. */
-interface Core {
-  context: SandboxContext
-  merchants: MerchantCredentials[]
-  app: http.RequestListener
-  /** Stops the background work and closes the database. */
-  stop(): Promise<void>
-}
-
 export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
   const host = options.host ?? DEFAULT_HOST
   const wallClock = options.wallClock ?? systemClock
@@ -122,173 +97,26 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const snapshots = new SnapshotStore(options.snapshotDir ?? defaultSnapshotDir(options.db))
   const shared = options.shared === true || !isLoopbackHost(host)
   const limits = limitsFor(shared, options.limits)
-  const egress = webhookEgress(shared, options.allowWebhookTo)
-  // Outlive a restore or reset: swapping the state must not hand out fresh budgets.
-  const rateLimits = createRateLimits(limits, wallClock)
   const requestLog = new RequestLog(wallClock)
-
-  /** Counts the boot, seeds a new database and checks the options an existing one must match. */
-  async function openState(db: SandboxDb, keepAdminToken?: string) {
-    const fresh = await isNewSandbox(db)
-    if (fresh && options.frozenAt !== undefined && options.clock === undefined) await writeFrozenAt(db, options.frozenAt)
-    const clock = options.clock ?? (await loadBusinessClock(db, wallClock))
-    const boot = await countBoot(db)
-    // Each boot (and each restore or reset) draws its own stream, so no value repeats.
-    const random: RandomSource = options.seed === undefined ? cryptoRandom : seededRandom(options.seed, `boot:${boot}`)
-    const identity = await bootstrap(db, random, clock.now(), { defaultCredentials: options.defaultCredentials, adminToken: keepAdminToken })
-    if (!fresh && keepAdminToken === undefined) await checkExistingDatabase(db)
-    return { clock, random, identity }
-  }
-
-  async function checkExistingDatabase(db: SandboxDb): Promise<void> {
-    const fixed = options.defaultCredentials
-    if (fixed) {
-      const merchant = await findMerchantByApiKey(db, fixed.apiKey)
-      if (merchant?.api_secret !== fixed.apiSecret) {
-        throw new SandboxConfigError(
-          `${options.db} was created with other keys: --api-key/--api-secret only apply to a new database ` +
-            '(start on a new --db, or run paybox sandbox reset once it runs)',
-        )
-      }
-    }
-    if (options.frozenAt !== undefined && options.clock === undefined && (await readFrozenAtMs(db)) !== options.frozenAt) {
-      log(`Note: --frozen-at only applies to a new database; ${options.db} keeps its own business time (see paybox sandbox clock freeze)`)
-    }
-  }
-
-  async function startCore(db: SandboxDb, state: Awaited<ReturnType<typeof openState>>, publicUrl: string): Promise<Core> {
-    const { clock, random, identity } = state
-    const ledgerClose = options.ledgerClose ?? DEFAULT_LEDGER_CLOSE_MS
-    const ledger = new LedgerService({
-      clock,
-      closeMode: ledgerClose === 'instant' ? 'instant' : 'timer',
-      networkPassphrase: identity.networkPassphrase,
-    })
-    const webhooks = new WebhookDispatcher({
-      db,
-      clock,
-      requireHttps: options.requireHttps,
-      egress,
-      timeoutMs: options.webhookTimeoutMs,
-      pollMs: options.webhookPollMs,
-      log,
-    })
-    const context: SandboxContext = { db, clock, wallClock, random, publicUrl, identity, ledger, payments: new PaymentChanges(), webhooks, log, rateLimits }
-    wireReactions(context)
-    const closer = ledgerClose === 'instant' ? undefined : new LedgerCloser(db, ledger, { intervalMs: ledgerClose, onError: (e) => log(`Ledger close failed: ${String(e)}`) })
-    closer?.start()
-    const health = new HealthService(context, { webhookTimeoutMs: options.webhookTimeoutMs, wallClock })
-    // The busiest payment requests skip Express; both answer through the same PaymentAnswers.
-    const payments = paymentAnswers(context)
-    const app = withFastRoutes(context, payments, createApp(context, { health, state: controls, payments, requestLog }))
-    const merchants = (await listMerchants(db)).map(toMerchantCredentials)
-    const sweeper = startDueWorkSweeper(context, options.dueWorkIntervalMs ?? DUE_WORK_INTERVAL_MS)
-    await webhooks.start()
-    return {
-      context,
-      merchants,
-      app,
-      stop: async () => {
-        await sweeper.stop()
-        await closer?.stop()
-        await webhooks.stop()
-        await db.destroy()
-      },
-    }
-  }
-
-  const gate = new RequestGate()
-  let core: Core | undefined
-  let publicUrl = ''
-  let stopping: Promise<void> | undefined
-  /** The last swap, which stopping waits for before closing the database. */
-  let swapping: Promise<void> = Promise.resolve()
-
-  /**
-   * Replaces the running state: stops the services and closes the database, lets `replace`
-   * put another database in its place, and starts the services on it. If that fails, the
-   * previous database is put back and the sandbox carries on with it.
-   */
-  async function swapState(self: http.ServerResponse, replace: (file: string) => Promise<{ db: SandboxDb; commit(): void; rollback(): Promise<SandboxDb> }>): Promise<StateSwapResult> {
-    if (stopping) throw new GateBusyError('The sandbox is stopping')
-    const swapped = gate.exclusive(self, async () => {
-      const current = core!
-      const adminToken = current.context.identity.adminToken
-      // An in-memory database dies with its connection: keep an image to fall back on.
-      const memoryImage = options.db === ':memory:' ? await withCommittedHandle(current.context.db, (handle) => handle.serialize()) : undefined
-      await current.stop()
-      const swap = await replace(options.db).catch(async (error: unknown) => {
-        core = await startCore(...(await reopen(memoryImage, adminToken)), publicUrl)
-        throw error
-      })
-      try {
-        core = await startCore(swap.db, await openState(swap.db, adminToken), publicUrl)
-        swap.commit()
-      } catch (error) {
-        await swap.db.destroy().catch(() => {})
-        const db = await swap.rollback()
-        core = await startCore(db, await openState(db, adminToken), publicUrl)
-        throw error
-      }
-      const frozenAt = await readFrozenAtMs(core.context.db)
-      return { merchants: core.merchants, clock: { now: toIso(core.context.clock.now()), ...(frozenAt === undefined ? {} : { frozenAt: toIso(frozenAt) }) } }
-    })
-    swapping = swapped.then(
-      () => {},
-      () => {},
-    )
-    return swapped
-  }
-
-  async function reopen(memoryImage: Buffer | undefined, adminToken: string): Promise<[SandboxDb, Awaited<ReturnType<typeof openState>>]> {
-    const db = await openDatabase({ file: options.db, durable: options.durable, image: memoryImage })
-    return [db, await openState(db, adminToken)]
-  }
-
-  /** Puts `source` (a snapshot file, or nothing for a new database) in place of the database. */
-  function replaceWith(source: () => Promise<string | undefined>) {
-    return async (file: string) => {
-      const from = await source()
-      if (file === ':memory:') {
-        const db = await openDatabase({ file, durable: options.durable, image: from === undefined ? undefined : fs.readFileSync(from) })
-        return { db, commit: () => {}, rollback: () => Promise.reject(new Error('The in-memory state could not be replaced')) }
-      }
-      const swap = swapDatabaseFile(file, from)
-      try {
-        const db = await openDatabase({ file, durable: options.durable })
-        return { db, commit: swap.commit, rollback: async () => (swap.rollback(), openDatabase({ file, durable: options.durable })) }
-      } catch (error) {
-        swap.rollback()
-        throw error
-      }
-    }
-  }
-
-  const controls: SandboxStateControls = {
-    snapshots,
-    restore: async (name, self) => {
-      // Checked before the gate closes, so a bad snapshot holds no request up; checked once (a full integrity read).
-      const file = await snapshots.check(name)
-      return swapState(self, replaceWith(async () => file))
-    },
-    reset: (self) => swapState(self, replaceWith(async () => undefined)),
-  }
+  const builder = new CoreBuilder(options, {
+    wallClock,
+    log,
+    egress: webhookEgress(shared, options.allowWebhookTo),
+    // Outlive a restore or reset: swapping the state must not hand out fresh budgets.
+    rateLimits: createRateLimits(limits, wallClock),
+    requestLog,
+  })
 
   const firstDb = await openDatabase({ file: options.db, durable: options.durable, refuseOpenModes: shared })
-  const server = http.createServer({
-    headersTimeout: limits.headersTimeoutMs,
-    requestTimeout: limits.requestTimeoutMs,
-    keepAliveTimeout: limits.keepAliveTimeoutMs,
-    // How often those timeouts are checked (Node's default, 30 s, would let a slow client overstay them).
-    connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs),
-  })
-  new ConnectionGuard(limits).attach(server)
+  const server = createSandboxServer(limits)
+  let state: StateSwap
+  let publicUrl: string
   try {
-    const state = await openState(firstDb)
+    const opened = await builder.open(firstDb)
     await listen(server, options.port ?? DEFAULT_PORT, host)
     const { port } = server.address() as AddressInfo
     publicUrl = options.publicUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`
-    core = await startCore(firstDb, state, publicUrl)
+    state = await StateSwap.start(builder, { db: firstDb, state: opened }, { file: options.db, durable: options.durable, publicUrl, snapshots })
   } catch (error) {
     if (server.listening) server.close()
     await firstDb.destroy()
@@ -300,26 +128,32 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   server.on('clientError', answerClientError)
   server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
     requestLog.track(req, res)
-    gate.admit(res, () => core!.app(req, res))
+    state.admit(req, res)
   })
 
-  const stop = () =>
-    (stopping ??= shutDown(server, inFlight, async () => {
-      await swapping
-      await core!.stop()
-    }))
+  let stopping: Promise<void> | undefined
+  const stop = () => {
+    if (stopping === undefined) {
+      state.refuseSwaps()
+      stopping = shutDown(server, inFlight, () => state.stop())
+    }
+    return stopping
+  }
   return {
     url: publicUrl,
     port,
     host,
     get identity() {
-      return core!.context.identity
+      return state.core.context.identity
     },
     get merchants() {
-      return core!.merchants
+      return state.core.merchants
     },
     get context() {
-      return core!.context
+      return state.core.context
+    },
+    get webhookDispatcher() {
+      return state.core.webhookDispatcher
     },
     server,
     snapshots,
@@ -345,74 +179,4 @@ function webhookEgress(shared: boolean, allow: string[] | undefined): WebhookEgr
 function defaultSnapshotDir(db: string): string {
   if (db === ':memory:') return path.join(os.tmpdir(), `paybox-snapshots-${process.pid}-${++memorySandboxes}`)
   return path.join(path.dirname(path.resolve(db)), 'snapshots')
-}
-
-function listen(server: http.Server, port: number, host: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const failed = (error: NodeJS.ErrnoException) => reject(hostError(error, host) ?? error)
-    server.once('error', failed)
-    server.listen(port, host, () => {
-      server.off('error', failed)
-      resolve()
-    })
-  })
-}
-
-/** An address this machine cannot bind, as the user's mistake it is. */
-function hostError(error: NodeJS.ErrnoException, host: string): SandboxConfigError | undefined {
-  if (error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN' || error.code === 'EAI_FAIL') {
-    return new SandboxConfigError(`--host ${host} is not an IP address or a host name that resolves: use 127.0.0.1, or an address of this machine`)
-  }
-  if (error.code === 'EADDRNOTAVAIL' || error.code === 'EINVAL') {
-    return new SandboxConfigError(`--host ${host} is not an address of this machine: use 127.0.0.1, or 0.0.0.0 for every interface`)
-  }
-  return undefined
-}
-
-/**
- * Requests Node cannot even parse (oversized headers, broken HTTP) still get the JSON error
- * body every other error has, instead of Node's bare status line.
- */
-function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
-  if (!socket.writable) {
-    socket.destroy()
-    return
-  }
-  const [status, reason, message] =
-    error.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, 'Request Header Fields Too Large', 'Request headers are too large']
-      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'Request Timeout', 'The request was not received in time']
-        : [400, 'Bad Request', 'Malformed HTTP request']
-  const requestId = newRequestId()
-  const body = JSON.stringify({ statusCode: status, reason, message, requestId })
-  socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${REQUEST_ID_HEADER}: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
-  )
-}
-
-/** Responses not yet finished, so that stopping can tell them to close their connection. */
-function trackResponses(server: http.Server): Set<http.ServerResponse> {
-  const active = new Set<http.ServerResponse>()
-  server.on('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
-    active.add(res)
-    res.once('close', () => active.delete(res))
-  })
-  return active
-}
-
-async function shutDown(server: http.Server, inFlight: Set<http.ServerResponse>, closeDatabase: () => Promise<void>): Promise<void> {
-  // In-flight requests are answered with Connection: close, so no keep-alive socket lingers;
-  // event streams, which would never finish, end now.
-  for (const response of inFlight) {
-    response.shouldKeepAlive = false
-    if (isStream(response)) response.end()
-  }
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()))
-  server.closeIdleConnections()
-  const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS)
-  force.unref()
-  await closed
-  clearTimeout(force)
-  await closeDatabase()
 }

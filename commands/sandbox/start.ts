@@ -2,14 +2,11 @@ import { Command, Flags } from '@oclif/core'
 import ms from 'ms'
 import { z } from 'zod'
 import { defaultDatabaseFile, snapshotsDir } from '../../src/config/paths.js'
-import { clearLocalSandbox, writeLocalSandbox } from '../../src/config/local-sandbox.js'
-import { claimSandboxPid, clearSandboxPid } from '../../src/config/sandbox-process.js'
 import { flagNamesOf } from '../../src/cli/did-you-mean.js'
 import { reportError } from '../../src/cli/errors.js'
 import { loadColours } from '../../src/cli/output.js'
 import { renderBanner, type SandboxBanner } from '../../src/cli/render/sandbox.js'
 import { DEFAULT_HOST, DEFAULT_PORT } from '../../sandbox/defaults.js'
-import type { RequestLog } from '../../sandbox/request-log/request-log.js'
 
 function parseLedgerClose(text: string): 'instant' | number | undefined {
   if (text === 'instant') return 'instant'
@@ -18,23 +15,6 @@ function parseLedgerClose(text: string): 'instant' | number | undefined {
 }
 
 const isoDateTime = z.iso.datetime({ offset: true })
-
-/**
- * A line per API request on stderr, as `paybox logs tail --all` prints them; the lines of one turn
- * of the event loop go out in one write, so a busy sandbox does not pay a write per request.
- */
-async function printRequests(requestLog: RequestLog): Promise<void> {
-  const { requestLine } = await import('../../src/cli/render/request-logs.js')
-  let pending = ''
-  const flush = () => {
-    process.stderr.write(pending)
-    pending = ''
-  }
-  requestLog.onRecord((entry) => {
-    if (pending === '') setImmediate(flush)
-    pending += `${requestLine(entry)}\n`
-  })
-}
 
 export default class SandboxStart extends Command {
   static override summary = 'Run the local sandbox server'
@@ -94,58 +74,28 @@ export default class SandboxStart extends Command {
     }
     if (flags.detach) return this.detach(flags.json)
 
-    const database = flags.db ?? defaultDatabaseFile()
     // Loaded here, not at the top: other commands must not pay for the server's modules.
-    const { startSandbox } = await import('../../sandbox/server.js')
-    // Before the database opens: a second sandbox from this data folder is refused, not started.
-    claimSandboxPid(process.pid)
-    const sandbox = await startSandbox({
-      port: flags.port,
-      host: flags.host,
-      db: database,
-      publicUrl: flags['public-url'],
-      seed: flags.seed,
-      frozenAt: frozenAt === undefined ? undefined : Date.parse(frozenAt),
-      snapshotDir: snapshotsDir(),
-      durable: flags.durable,
-      requireHttps: flags['require-https'],
-      allowWebhookTo: flags['allow-webhook-to'],
-      shared: flags.shared,
-      ledgerClose,
-      defaultCredentials: flags['api-key'] && flags['api-secret'] ? { apiKey: flags['api-key'], apiSecret: flags['api-secret'] } : undefined,
-    }).catch((error: unknown) => {
-      clearSandboxPid(process.pid)
-      throw error
+    const [{ startSandbox }, { runSandbox }] = await Promise.all([import('../../sandbox/server.js'), import('../../src/cli/sandbox-runner.js')])
+    await runSandbox(startSandbox, {
+      options: {
+        port: flags.port,
+        host: flags.host,
+        db: flags.db ?? defaultDatabaseFile(),
+        publicUrl: flags['public-url'],
+        seed: flags.seed,
+        frozenAt: frozenAt === undefined ? undefined : Date.parse(frozenAt),
+        snapshotDir: snapshotsDir(),
+        durable: flags.durable,
+        requireHttps: flags['require-https'],
+        allowWebhookTo: flags['allow-webhook-to'],
+        shared: flags.shared,
+        ledgerClose,
+        defaultCredentials: flags['api-key'] && flags['api-secret'] ? { apiKey: flags['api-key'], apiSecret: flags['api-secret'] } : undefined,
+      },
+      json: flags.json,
+      quiet: flags.quiet,
+      log: (line) => this.log(line),
     })
-    const banner: SandboxBanner = {
-      baseUrl: sandbox.url,
-      horizonUrl: `${sandbox.url}/horizon`,
-      adminToken: sandbox.identity.adminToken,
-      networkPassphrase: sandbox.identity.networkPassphrase,
-      database,
-      merchants: sandbox.merchants,
-    }
-    // Listen for signals before announcing readiness: whoever reads the banner may signal at once.
-    const stopRequested = new Promise<void>((resolve) => {
-      const shutDown = (signal: NodeJS.Signals) => {
-        process.stderr.write(`\n${signal} received: finishing in-flight requests and closing the database\n`)
-        resolve()
-      }
-      process.once('SIGINT', shutDown)
-      process.once('SIGTERM', shutDown)
-    })
-    writeLocalSandbox({ baseUrl: sandbox.url, adminToken: banner.adminToken, pid: process.pid, merchants: sandbox.merchants })
-    // With --json, stdout is the banner alone; a log (that of a detached sandbox) still says when it started.
-    if (flags.json) process.stderr.write(`Sandbox listening on ${sandbox.url} (pid ${process.pid}, database ${database})\n`)
-    // Request lines too start before the banner: a request sent as soon as it is read gets its line.
-    if (!flags.quiet) await printRequests(sandbox.requestLog)
-    this.log(flags.json ? JSON.stringify(banner) : renderBanner(banner))
-
-    await stopRequested
-    await sandbox.stop()
-    clearLocalSandbox(process.pid)
-    clearSandboxPid(process.pid)
-    process.stderr.write('Sandbox stopped\n')
   }
 
   /** Runs this same command again in the background, without --detach, and prints its banner once it is ready. */

@@ -6,7 +6,7 @@ import type { SandboxContext } from '../context.js'
 import { currentMerchant } from '../http/auth.js'
 import { badRequest } from '../errors.js'
 import { USDC_ASSET_CODE } from '../ledger/ledger-accounts.js'
-import type { AccountBalances } from '../ledger/ledger-service.js'
+import type { AccountBalances } from '../ledger/ledger-types.js'
 
 type AssetKey = keyof AccountBalances
 

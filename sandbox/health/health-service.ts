@@ -4,7 +4,7 @@
 import { systemClock, type Clock } from '../clock.js'
 import type { SandboxContext } from '../context.js'
 import { findOpenLedger } from '../ledger/ledger-repository.js'
-import { WEBHOOK_TIMEOUT_MS } from '../webhooks/webhook-dispatcher.js'
+import { WEBHOOK_TIMEOUT_MS } from '../webhooks/webhook-sender.js'
 import { countStateRows, findPendingDeliverySummary } from './health-repository.js'
 
 export type CheckName = 'database' | 'ledger' | 'webhooks'

@@ -3,7 +3,7 @@
 // An effect's paging token is "<operation id>-<order>", its id the same padded to 19 and 10
 // digits. Only successful transactions have effects.
 import { z } from 'zod'
-import type { LedgerPayment } from '../ledger/ledger-service.js'
+import type { LedgerPayment } from '../ledger/ledger-types.js'
 import { cursorPoint, nowCursor, operationId, pageQuery } from './horizon-paging.js'
 import { assetFields, horizonTime, type HorizonContext } from './horizon-resources.js'
 import { USDC_SCALE, formatDecimal } from '../../src/money.js'

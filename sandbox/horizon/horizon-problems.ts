@@ -6,7 +6,7 @@ import { ZodError } from 'zod'
 import { ApiError } from '../errors.js'
 import { clientErrorStatus, describeZodError } from '../http/errors.js'
 import type { LedgerError } from '../ledger/ledger-errors.js'
-import type { LedgerTransaction } from '../ledger/ledger-service.js'
+import type { LedgerTransaction } from '../ledger/ledger-types.js'
 import { appliedResultXdr, failureResultXdr } from './horizon-results.js'
 
 const PROBLEM_TYPE_BASE = 'https://stellar.org/horizon-errors/'

@@ -8,7 +8,7 @@ import { z } from 'zod'
 import type { SandboxContext } from '../context.js'
 import { MAX_BODY_BYTES } from '../http/body.js'
 import { LedgerError } from '../ledger/ledger-errors.js'
-import type { LedgerAccount } from '../ledger/ledger-service.js'
+import type { LedgerAccount } from '../ledger/ledger-types.js'
 import {
   cursorPoint,
   nowCursor,

@@ -6,7 +6,7 @@ import { runTransaction, type SandboxDb } from '../db/database.js'
 import type { Database } from '../db/schema.js'
 import type { Transaction } from 'kysely'
 import { LedgerError } from './ledger-errors.js'
-import type { LedgerService } from './ledger-service.js'
+import type { Ledger } from './ledger-types.js'
 
 /** The ledger error behind an error: itself, or the cause of the HTTP error it became. */
 function ledgerErrorOf(error: unknown): LedgerError | undefined {
@@ -17,14 +17,14 @@ function ledgerErrorOf(error: unknown): LedgerError | undefined {
 
 /** Runs `work` in one transaction, recording a ledger transaction it failed as included (above). */
 export function runRecordingFailures<T>(
-  deps: { db: SandboxDb; ledger: LedgerService },
+  deps: { db: SandboxDb; ledger: Ledger },
   work: (trx: Transaction<Database>) => Promise<T>,
 ): Promise<T> {
   return recordingFailures(deps, () => runTransaction(deps.db, work))
 }
 
 /** Runs `run`, which starts its own transaction (the idempotency gate's, say), recording as above. */
-export async function recordingFailures<T>(deps: { db: SandboxDb; ledger: LedgerService }, run: () => Promise<T>): Promise<T> {
+export async function recordingFailures<T>(deps: { db: SandboxDb; ledger: Ledger }, run: () => Promise<T>): Promise<T> {
   try {
     return await run()
   } catch (error) {

@@ -1,7 +1,7 @@
-// Closes ledgers on a timer, for a LedgerService in 'timer' mode: transactions applied between
+// Closes ledgers on a timer, for a ledger in 'timer' mode: transactions applied between
 // two ticks share one ledger, as on Stellar, where a ledger closes every few seconds.
 import { runTransaction, type SandboxDb } from '../db/database.js'
-import type { LedgerInfo, LedgerService } from './ledger-service.js'
+import type { Ledger, LedgerInfo } from './ledger-types.js'
 
 export interface LedgerCloserOptions {
   intervalMs: number
@@ -13,12 +13,12 @@ export interface LedgerCloserOptions {
 
 export class LedgerCloser {
   readonly #db: SandboxDb
-  readonly #ledger: LedgerService
+  readonly #ledger: Ledger
   readonly #options: LedgerCloserOptions
   #timer: NodeJS.Timeout | undefined
   #closing: Promise<void> | undefined
 
-  constructor(db: SandboxDb, ledger: LedgerService, options: LedgerCloserOptions) {
+  constructor(db: SandboxDb, ledger: Ledger, options: LedgerCloserOptions) {
     if (!Number.isInteger(options.intervalMs) || options.intervalMs <= 0) throw new RangeError('intervalMs must be a positive integer')
     this.#db = db
     this.#ledger = ledger

@@ -13,7 +13,8 @@ import { notFound } from '../errors.js'
 import { findPaymentByMemo } from '../payments/payment-repository.js'
 import { queryInteger } from '../validation/common.js'
 import { isAccountAddress } from './ledger-accounts.js'
-import { MAX_TRANSACTIONS_PAGE, type LedgerAccount, type LedgerTransaction } from './ledger-service.js'
+import { MAX_TRANSACTIONS_PAGE } from './ledger-service.js'
+import type { LedgerAccount, LedgerTransaction } from './ledger-types.js'
 
 export const accountsQuery = z.strictObject({
   role: z.enum(LEDGER_ROLES, { message: `must be one of ${LEDGER_ROLES.join(', ')}` }).optional(),

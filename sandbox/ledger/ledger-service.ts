@@ -6,29 +6,54 @@ import {
   FeeBumpTransaction,
   Keypair,
   Memo,
-  MuxedAccount,
   Operation,
   StrKey,
   TransactionBuilder,
   type Transaction,
 } from '@stellar/stellar-base'
 import type { Kysely } from 'kysely'
-import { formatDecimal, parseDecimal, USDC_SCALE } from '../../src/money.js'
+import { formatDecimal, USDC_SCALE } from '../../src/money.js'
 import type { Clock } from '../clock.js'
 import type {
   Database,
   LedgerAccountRole,
   LedgerAccountRow,
-  LedgerAssetCode,
   LedgerLedgerRow,
-  LedgerMemoType,
   LedgerOperationRow,
   LedgerTransactionRow,
 } from '../db/schema.js'
 import { readState } from '../state/sandbox-state.js'
-import { transactionMeta, type BalanceChange, type EntryAccount } from './transaction-meta.js'
+import {
+  BASE_FEE,
+  baseAccountId,
+  checkAndApply,
+  INT64_MAX,
+  involvedAccounts,
+  operationFailure,
+  toWorkingAccount,
+  type CheckedTransaction,
+  type WorkingAccount,
+} from './envelope-rules.js'
+import { entryAccount, groupBy, memoColumns, toLedgerAccount, toLedgerInfo, toLedgerPayment, toLedgerTransaction } from './ledger-mappers.js'
+import { transactionMeta } from './transaction-meta.js'
 import { SANDBOX_NETWORK_PASSPHRASE, USDC_ASSET_CODE } from './ledger-accounts.js'
 import { LedgerError, LedgerInvariantError, type OperationResultCode } from './ledger-errors.js'
+import type {
+  AccountBalances,
+  AppliedListener,
+  ClosedListener,
+  Ledger,
+  LedgerAccount,
+  LedgerCloseMode,
+  LedgerInfo,
+  LedgerPayment,
+  LedgerTransaction,
+  PaymentListQuery,
+  PaymentsInput,
+  SupplyReport,
+  TransactionListQuery,
+  TransferInput,
+} from './ledger-types.js'
 import {
   ensureOpenLedger,
   findAccount,
@@ -47,22 +72,13 @@ import {
   listOperationRows,
   listTransactionRows,
   nextTransactionPosition,
-  type OperationWithTransactionRow,
   updateAccount,
   updateLedger,
 } from './ledger-repository.js'
 
-/** Stellar's base fee, in stroops per operation. */
-export const BASE_FEE = 100n
 /** How long a transaction built by `transfer` stays valid, like the SDK's setTimeout. */
 export const TRANSFER_TIMEOUT_SECONDS = 300
 export const MAX_TRANSACTIONS_PAGE = 200
-
-/**
- * 'instant' closes a ledger after every transaction. 'timer' leaves transactions in the open
- * ledger until closeLedger, which a LedgerCloser calls on an interval.
- */
-export type LedgerCloseMode = 'instant' | 'timer'
 
 export interface LedgerServiceOptions {
   /** The business clock: time bounds, applied and close times. */
@@ -71,189 +87,16 @@ export interface LedgerServiceOptions {
   networkPassphrase?: string
 }
 
-export interface TransferInput {
-  from: string
-  to: string
-  asset: LedgerAssetCode
-  /** Stroops. */
-  amount: bigint
-  /** A text memo, at most 28 bytes. */
-  memo?: string
-}
-
-export interface PaymentsInput {
-  /** The transaction's source: pays the fee and signs. */
-  source: string
-  /** One payment operation each; one whose `from` is not the source names it as the operation's source and signs too. */
-  payments: Array<{ from: string; to: string; asset: LedgerAssetCode; amount: bigint }>
-  /** A text memo, at most 28 bytes. */
-  memo?: string
-}
-
-export interface AccountBalances {
-  /** Stroops. */
-  xlm: bigint
-  /**
-   * Stroops. For the USDC issuer this is the negative of all USDC in circulation: the issuer
-   * owes what it issued, and holds nothing.
-   */
-  usdc: bigint
-}
-
-export interface LedgerAccount {
-  publicKey: string
-  role: LedgerAccountRole
-  label: string
-  /** The sequence number of the account's last transaction; a new one must use sequence + 1. */
-  sequence: bigint
-  balances: AccountBalances
-  /** The account's USDC trustline and its limit (stroops); null when it has none. */
-  usdcTrustline: { limit: bigint } | null
-  createdAt: number
-}
-
-export interface LedgerOperation {
-  index: number
-  type: 'payment'
-  from: string
-  to: string
-  asset: LedgerAssetCode
-  /** Stroops. */
-  amount: bigint
-}
-
-export interface LedgerTransaction {
-  /** The transaction hash (64 hex): its id on the network. */
-  hash: string
-  /** Application order across the ledger, from 1: the paging token of transaction lists. */
-  position: number
-  ledgerSequence: number
-  sourceAccount: string
-  sourceSequence: bigint
-  /** Stroops of XLM. */
-  feeCharged: bigint
-  memoType: LedgerMemoType
-  /** Text memos as text, id memos as decimal text, hash and return memos as base64. */
-  memo: string | null
-  operations: LedgerOperation[]
-  /** The signed envelope, base64 XDR. */
-  envelopeXdr: string
-  appliedAt: number
-  /**
-   * False for a transaction included as failed: it paid its fee and used its sequence number,
-   * and its operations changed nothing.
-   */
-  successful: boolean
-  /** A failed transaction's result per operation; null when it succeeded (all op_success). */
-  operationResults: OperationResultCode[] | null
-  /** What it changed (TransactionMeta) and what its fee changed (LedgerEntryChanges), base64 XDR; null if applied before the sandbox kept them. */
-  resultMetaXdr: string | null
-  feeMetaXdr: string | null
-}
-
-export interface LedgerInfo {
-  sequence: number
-  openedAt: number
-  /** Null while open. */
-  closedAt: number | null
-  transactionCount: number
-  /** All XLM in existence, in stroops. */
-  totalCoins: bigint
-  /** All XLM ever paid in fees, in stroops. */
-  feePool: bigint
-}
-
-export interface TransactionListQuery {
-  /** Only transactions this account sent, or paid or was paid in. */
-  account?: string
-  /** Default 10, at most MAX_TRANSACTIONS_PAGE. */
-  limit?: number
-  /** A position: only transactions after it, in the order asked for. */
-  after?: number
-  /** Default 'asc' (oldest first). */
-  order?: 'asc' | 'desc'
-  /** Transactions included as failed too (default: successful ones only, as on Horizon). */
-  includeFailed?: boolean
-  /** Only transactions of this ledger. */
-  ledger?: number
-}
-
-export interface PaymentListQuery {
-  /** Only payments this account made or received. */
-  account?: string
-  /** Only this transaction's payments. */
-  txHash?: string
-  /** Default 10, at most MAX_TRANSACTIONS_PAGE. */
-  limit?: number
-  /** Only payments past this one (transaction position, operation index), in the order asked for. */
-  after?: { position: number; index: number }
-  /** Default 'asc' (oldest first). */
-  order?: 'asc' | 'desc'
-  /** Operations of transactions included as failed too (default: successful ones only). */
-  includeFailed?: boolean
-  /** Only operations of this ledger's transactions. */
-  ledger?: number
-}
-
-/** One payment operation as a history of payments shows it: with its transaction's identity. */
-export interface LedgerPayment extends LedgerOperation {
-  txHash: string
-  txPosition: number
-  ledgerSequence: number
-  /** The transaction's source (which paid the fee); `from` is the operation's own source. */
-  transactionSource: string
-  appliedAt: number
-  transactionSuccessful: boolean
-}
-
-export interface SupplyReport {
-  usdc: {
-    /** USDC the issuer owes: the negative of its balance. */
-    issued: bigint
-    /** The sum of every other account's USDC. */
-    circulating: bigint
-  }
-  xlm: {
-    totalCoins: bigint
-    inAccounts: bigint
-    feePool: bigint
-  }
-}
-
-/** Runs inside the database transaction that applied `tx`; throwing rolls the transaction back. */
-export type AppliedListener = (db: Kysely<Database>, tx: LedgerTransaction) => void | Promise<void>
-/** Runs inside the database transaction that closed `ledger`; throwing rolls the close back. */
-export type ClosedListener = (db: Kysely<Database>, ledger: LedgerInfo) => void | Promise<void>
-
-/** An account as a transaction being checked sees it: changes stay here until all checks pass. */
-interface WorkingAccount {
-  row: LedgerAccountRow
-  sequence: bigint
-  usdc: bigint
-  xlm: bigint
-  trustsUsdc: boolean
-  usdcLimit: bigint
-}
-
 /** A transaction checked against the ledger, not yet written. */
-interface Evaluation {
+interface Evaluation extends CheckedTransaction {
   tx: Transaction
-  hash: string
   sourceId: string
   accounts: Map<string, WorkingAccount>
-  fee: bigint
-  /** The source's XLM once the fee is taken: all a failed transaction changes, with the sequence. */
-  sourceXlmAfterFee: bigint
   openLedger: LedgerLedgerRow | undefined
-  operations: LedgerOperation[]
-  /** Per operation, the balances it changed (for the transaction's meta). */
-  changes: BalanceChange[][]
   usdcIssuer: string | undefined
-  /** Set when an operation failed as it was applied: the transaction is included as failed. */
-  failure: LedgerError | undefined
 }
 
-export class LedgerService {
+export class LedgerService implements Ledger {
   readonly closeMode: LedgerCloseMode
   readonly networkPassphrase: string
   readonly #clock: Clock
@@ -379,7 +222,7 @@ export class LedgerService {
     return evaluation.failure ? this.#write(db, evaluation) : undefined
   }
 
-  /** Every check, in stellar-core's order, on working copies of the accounts; throws refusals. */
+  /** Reads what the checks need and runs them (envelope-rules.ts) on working copies of the accounts; throws refusals. */
   async #evaluate(db: Kysely<Database>, envelopeXdr: string): Promise<Evaluation> {
     const tx = this.#decode(envelopeXdr)
     const now = this.#clock.now()
@@ -389,30 +232,8 @@ export class LedgerService {
     const sourceId = baseAccountId(tx.source)
     const rows = await findAccounts(db, [...new Set([sourceId, ...involvedAccounts(tx)])])
     const accounts = new Map(rows.map((row) => [row.public_key, toWorkingAccount(row)]))
-
-    const signatures = new SignatureCheck(tx)
-    const fee = checkTransaction(tx, { now, ledgerSequence: openLedger?.sequence ?? 1, sourceId, accounts, signatures })
-    const state = { sourceId, accounts, usdcIssuer, signatures }
-    validateOperations(tx, state)
-    if (signatures.unusedSignatures(signersOf(tx, sourceId)) > 0) {
-      throw new LedgerError('tx_bad_auth_extra', 'The transaction carries signatures that are not needed')
-    }
-    const source = accounts.get(sourceId)!
-    // Stellar takes the fee and consumes the sequence number before it applies the operations.
-    source.xlm -= fee
-    source.sequence = BigInt(tx.sequence)
-    const sourceXlmAfterFee = source.xlm
-    const hash = signatures.hash.toString('hex')
-    const { operations, results, changes } = applyOperations(tx, state)
-    const failed = results.find((code) => code !== 'op_success')
-    const failure =
-      failed === undefined
-        ? undefined
-        : new LedgerError('tx_failed', results.flatMap((code, index) => (code === 'op_success' ? [] : [`Operation ${index}: ${failureText(code, operations.find((op) => op.index === index))}`])).join('; '), results, {
-            envelopeXdr: tx.toEnvelope().toXDR('base64'),
-            hash,
-          })
-    return { tx, hash, sourceId, accounts, fee, sourceXlmAfterFee, openLedger, operations, changes, usdcIssuer, failure }
+    const checked = checkAndApply(tx, { now, ledgerSequence: openLedger?.sequence ?? 1, sourceId, accounts, usdcIssuer })
+    return { ...checked, tx, sourceId, accounts, openLedger, usdcIssuer }
   }
 
   /** Writes an evaluated transaction: all of it, or for a failed one its fee and sequence only. */
@@ -647,229 +468,9 @@ export class LedgerService {
   }
 }
 
-const INT64_MAX = 2n ** 63n - 1n
-
 function requireTransaction(db: Kysely<Database>): void {
   // Atomicity rests on the caller's transaction: without one a failed listener could not undo the payment.
   if (!db.isTransaction) throw new Error('The ledger applies and closes only inside a database transaction')
-}
-
-/** The G… account behind an address; an M… (muxed) address names a G… account plus an id. */
-function baseAccountId(address: string): string {
-  return StrKey.isValidMed25519PublicKey(address) ? MuxedAccount.fromAddress(address, '0').baseAccount().accountId() : address
-}
-
-function involvedAccounts(tx: Transaction): string[] {
-  return tx.operations.flatMap((op) => [
-    ...(op.source ? [baseAccountId(op.source)] : []),
-    ...(op.type === 'payment' ? [baseAccountId(op.destination)] : []),
-  ])
-}
-
-/** Every account whose signature the transaction needs: its source, and each operation's own source. */
-function signersOf(tx: Transaction, sourceId: string): string[] {
-  return [...new Set([sourceId, ...tx.operations.flatMap((op) => (op.source ? [baseAccountId(op.source)] : []))])]
-}
-
-/**
- * Which of an envelope's signatures verify against which account's key, over the hash for this
- * network. Each account's signature is looked for once: a verification costs about a millisecond
- * (pure-JS ed25519), and the source's is asked for by two checks.
- */
-class SignatureCheck {
-  /** The transaction hash the signatures sign. */
-  readonly hash: Buffer
-  readonly #tx: Transaction
-  readonly #found = new Map<string, number>()
-
-  constructor(tx: Transaction) {
-    this.#tx = tx
-    this.hash = tx.hash()
-  }
-
-  /** The index of a signature by this account's key, or -1. */
-  signatureOf(accountId: string): number {
-    let index = this.#found.get(accountId)
-    if (index === undefined) {
-      const key = Keypair.fromPublicKey(accountId)
-      const hint = key.signatureHint()
-      index = this.#tx.signatures.findIndex((signature) => signature.hint().equals(hint) && key.verify(this.hash, signature.signature()))
-      this.#found.set(accountId, index)
-    }
-    return index
-  }
-
-  signedBy(accountId: string): boolean {
-    return this.signatureOf(accountId) >= 0
-  }
-
-  unusedSignatures(signers: string[]): number {
-    const used = new Set(signers.map((signer) => this.signatureOf(signer)))
-    return this.#tx.signatures.filter((_, index) => !used.has(index)).length
-  }
-}
-
-/**
- * The transaction-level checks, in stellar-core's order. Returns the fee to charge: the base
- * fee per operation, whatever the bid above it, as on a network that is never congested.
- */
-function checkTransaction(
-  tx: Transaction,
-  state: { now: number; ledgerSequence: number; sourceId: string; accounts: Map<string, WorkingAccount>; signatures: SignatureCheck },
-): bigint {
-  const operationCount = BigInt(tx.operations.length)
-  if (operationCount === 0n) throw new LedgerError('tx_missing_operation', 'The transaction has no operations')
-  // The SDK writes a minimum sequence of 0 into every V2 precondition, used or not: 0 counts as
-  // unset here, and the sequence number must always be the next one.
-  const unsupported =
-    BigInt(tx.minAccountSequence ?? 0) !== 0n ||
-    BigInt(String(tx.minAccountSequenceAge ?? 0)) !== 0n ||
-    (tx.minAccountSequenceLedgerGap ?? 0) !== 0 ||
-    (tx.extraSigners?.length ?? 0) > 0
-  if (unsupported) {
-    throw new LedgerError('tx_not_supported', 'Of the preconditions, the sandbox ledger supports time and ledger bounds only')
-  }
-  const closeTime = BigInt(Math.floor(state.now / 1000))
-  if (tx.timeBounds) {
-    const minTime = BigInt(tx.timeBounds.minTime)
-    const maxTime = BigInt(tx.timeBounds.maxTime)
-    if (closeTime < minTime) {
-      throw new LedgerError('tx_too_early', `The transaction is valid from ${minTime}; the ledger time is ${closeTime}`)
-    }
-    if (maxTime !== 0n && closeTime > maxTime) {
-      throw new LedgerError('tx_too_late', `The transaction expired at ${maxTime}; the ledger time is ${closeTime}`)
-    }
-  }
-  if (tx.ledgerBounds) {
-    const { minLedger, maxLedger } = tx.ledgerBounds
-    if (state.ledgerSequence < minLedger) throw new LedgerError('tx_too_early', `The transaction is valid from ledger ${minLedger}`)
-    if (maxLedger !== 0 && state.ledgerSequence >= maxLedger) {
-      throw new LedgerError('tx_too_late', `The transaction was valid before ledger ${maxLedger}`)
-    }
-  }
-  const minimumFee = BASE_FEE * operationCount
-  if (BigInt(tx.fee) < minimumFee) {
-    throw new LedgerError('tx_insufficient_fee', `The fee must be at least ${BASE_FEE} stroops per operation (${minimumFee})`)
-  }
-  const source = state.accounts.get(state.sourceId)
-  if (!source) throw new LedgerError('tx_no_account', `The source account ${state.sourceId} does not exist`)
-  const expected = source.sequence + 1n
-  if (BigInt(tx.sequence) !== expected) {
-    throw new LedgerError('tx_bad_seq', `The sequence number must be ${expected} not ${tx.sequence}`)
-  }
-  if (!state.signatures.signedBy(state.sourceId)) {
-    throw new LedgerError('tx_bad_auth', `The transaction is not signed by its source account ${state.sourceId} for this network`)
-  }
-  if (source.xlm < minimumFee) {
-    throw new LedgerError('tx_insufficient_balance', `The source account has ${source.xlm} stroops of XLM, less than the ${minimumFee} fee`)
-  }
-  return minimumFee
-}
-
-type OperationState = { sourceId: string; accounts: Map<string, WorkingAccount>; usdcIssuer: string | undefined; signatures: SignatureCheck }
-
-/**
- * What stellar-core checks before applying anything: each operation is a payment, well formed,
- * from an existing account that signed. A failure here refuses the whole transaction.
- */
-function validateOperations(tx: Transaction, state: OperationState): void {
-  const results: OperationResultCode[] = []
-  for (const [index, op] of tx.operations.entries()) {
-    const fail = (code: OperationResultCode, message: string) => operationFailure(results, code, `Operation ${index}: ${message}`)
-    if (op.type !== 'payment') throw fail('op_not_supported', `${op.type} is not supported; the sandbox ledger knows payments only`)
-    const amount = op.amount.startsWith('-') ? undefined : parseDecimal(op.amount, USDC_SCALE)
-    if (amount === undefined || amount <= 0n) throw fail('op_malformed', `the amount must be positive, not ${op.amount}`)
-    const fromId = op.source ? baseAccountId(op.source) : state.sourceId
-    if (!state.accounts.has(fromId)) throw fail('op_no_source_account', `the operation's source account ${fromId} does not exist`)
-    if (fromId !== state.sourceId && !state.signatures.signedBy(fromId)) {
-      throw fail('op_bad_auth', `not signed by the operation's source ${fromId}`)
-    }
-    results.push('op_success')
-  }
-}
-
-/**
- * Applies the validated operations to the working accounts, in order, as stellar-core does:
- * every operation gets a result, and one that fails changes nothing (the caller then discards
- * all but the fee). An operation with an asset the sandbox does not know has no operation row.
- */
-function applyOperations(
-  tx: Transaction,
-  state: OperationState,
-): { operations: LedgerOperation[]; results: OperationResultCode[]; changes: BalanceChange[][] } {
-  const results: OperationResultCode[] = []
-  const operations: LedgerOperation[] = []
-  const changes: BalanceChange[][] = []
-  for (const [index, op] of tx.operations.entries()) {
-    if (op.type !== 'payment') throw new Error('validateOperations lets payments only through')
-    const amount = parseDecimal(op.amount, USDC_SCALE)!
-    const fromId = op.source ? baseAccountId(op.source) : state.sourceId
-    const from = state.accounts.get(fromId)!
-    const toId = baseAccountId(op.destination)
-    const to = state.accounts.get(toId)
-    const asset = assetCodeOf(op.asset, state.usdcIssuer)
-    if (asset) operations.push({ index, type: 'payment', from: fromId, to: toId, asset, amount })
-    const code = paymentResult(from, fromId, to, toId, asset, amount, state.usdcIssuer)
-    results.push(code)
-    if (code !== 'op_success' || !to || !asset) {
-      changes.push([])
-      continue
-    }
-    const balance = asset === 'XLM' ? 'xlm' : 'usdc'
-    const parties = [...new Map([[fromId, from], [toId, to]]).entries()]
-    const before = parties.map(([, account]) => account[balance])
-    // The issuer mints by paying and burns by being paid: its USDC balance is minus what circulates.
-    from[balance] -= amount
-    to[balance] += amount
-    changes.push(parties.map(([id, account], i) => ({ account: id, asset, before: before[i]!, after: account[balance] })))
-  }
-  return { operations, results, changes }
-}
-
-/** A payment's result, in stellar-core's order: the destination's side first, then the source's. */
-function paymentResult(
-  from: WorkingAccount,
-  fromId: string,
-  to: WorkingAccount | undefined,
-  toId: string,
-  asset: LedgerAssetCode | undefined,
-  amount: bigint,
-  usdcIssuer: string | undefined,
-): OperationResultCode {
-  if (!to) return 'op_no_destination'
-  // No account trusts an asset other than the sandbox USDC.
-  if (!asset) return 'op_no_trust'
-  if (asset === 'XLM') {
-    if (to.xlm + amount > INT64_MAX) return 'op_line_full'
-    return from.xlm < amount ? 'op_underfunded' : 'op_success'
-  }
-  if (toId !== usdcIssuer) {
-    if (!to.trustsUsdc) return 'op_no_trust'
-    if (to.usdc + amount > to.usdcLimit) return 'op_line_full'
-  }
-  if (fromId !== usdcIssuer) {
-    if (!from.trustsUsdc) return 'op_src_no_trust'
-    if (from.usdc < amount) return 'op_underfunded'
-  }
-  return 'op_success'
-}
-
-/** Why an operation failed, for the error's message. */
-function failureText(code: OperationResultCode, op: LedgerOperation | undefined): string {
-  switch (code) {
-    case 'op_underfunded':
-      return `${op?.from ?? 'the source'} holds less ${op?.asset ?? ''} than ${op ? formatDecimal(op.amount, USDC_SCALE) : 'the amount'} (op_underfunded)`
-    case 'op_no_destination':
-      return 'the destination account does not exist (op_no_destination)'
-    case 'op_no_trust':
-      return `the destination has no trustline for the asset (op_no_trust); the sandbox knows XLM and its own USDC`
-    case 'op_src_no_trust':
-      return `${op?.from ?? 'the source'} has no USDC trustline (op_src_no_trust)`
-    case 'op_line_full':
-      return `the destination ${op?.to ?? ''} would hold more than its trustline's limit (op_line_full)`
-    default:
-      return code
-  }
 }
 
 /**
@@ -883,129 +484,6 @@ async function callListener(listener: AppliedListener, db: Kysely<Database>, app
     if (error instanceof LedgerError && error.included) throw new LedgerError(error.code, error.message, error.operationCodes)
     throw error
   }
-}
-
-function operationFailure(earlier: OperationResultCode[], code: OperationResultCode, message: string): LedgerError {
-  return new LedgerError('tx_failed', message, [...earlier, code])
-}
-
-function assetCodeOf(asset: Asset, usdcIssuer: string | undefined): LedgerAssetCode | undefined {
-  if (asset.isNative()) return 'XLM'
-  if (usdcIssuer !== undefined && asset.getCode() === USDC_ASSET_CODE && asset.getIssuer() === usdcIssuer) return 'USDC'
-  return undefined
-}
-
-function memoColumns(memo: Memo): { memo_type: LedgerMemoType; memo: string | null } {
-  const value = memo.value
-  switch (memo.type) {
-    case 'none':
-      return { memo_type: 'none', memo: null }
-    case 'text':
-      return { memo_type: 'text', memo: Buffer.isBuffer(value) ? value.toString('utf8') : String(value) }
-    case 'id':
-      return { memo_type: 'id', memo: String(value) }
-    default:
-      // Hash and return memos are 32 raw bytes; Horizon shows them in base64.
-      return { memo_type: memo.type, memo: Buffer.isBuffer(value) ? value.toString('base64') : String(value) }
-  }
-}
-
-/** A working account as its ledger entries show it (optionally as it was: XLM and sequence). */
-function entryAccount(account: WorkingAccount, as?: { xlm: bigint; sequence: bigint }): EntryAccount {
-  return {
-    publicKey: account.row.public_key,
-    xlm: as?.xlm ?? account.xlm,
-    sequence: as?.sequence ?? account.sequence,
-    usdc: account.usdc,
-    usdcLimit: account.trustsUsdc ? account.usdcLimit : null,
-  }
-}
-
-function toWorkingAccount(row: LedgerAccountRow): WorkingAccount {
-  return {
-    row,
-    sequence: BigInt(row.sequence),
-    usdc: BigInt(row.usdc_balance),
-    xlm: BigInt(row.xlm_balance),
-    trustsUsdc: row.usdc_trustline === 1,
-    usdcLimit: BigInt(row.usdc_limit),
-  }
-}
-
-function toLedgerAccount(row: LedgerAccountRow): LedgerAccount {
-  return {
-    publicKey: row.public_key,
-    role: row.role,
-    label: row.label,
-    sequence: BigInt(row.sequence),
-    balances: { xlm: BigInt(row.xlm_balance), usdc: BigInt(row.usdc_balance) },
-    usdcTrustline: row.usdc_trustline === 1 ? { limit: BigInt(row.usdc_limit) } : null,
-    createdAt: row.created_at,
-  }
-}
-
-function toLedgerInfo(row: LedgerLedgerRow): LedgerInfo {
-  return {
-    sequence: row.sequence,
-    openedAt: row.opened_at,
-    closedAt: row.closed_at,
-    transactionCount: row.transaction_count,
-    totalCoins: BigInt(row.total_coins),
-    feePool: BigInt(row.fee_pool),
-  }
-}
-
-function toLedgerTransaction(row: LedgerTransactionRow, operations: LedgerOperationRow[]): LedgerTransaction {
-  return {
-    hash: row.hash,
-    position: row.position,
-    ledgerSequence: row.ledger_sequence,
-    sourceAccount: row.source_account,
-    sourceSequence: BigInt(row.source_sequence),
-    feeCharged: BigInt(row.fee_charged),
-    memoType: row.memo_type,
-    memo: row.memo,
-    operations: operations.map(toLedgerOperation),
-    envelopeXdr: row.envelope_xdr,
-    appliedAt: row.applied_at,
-    successful: row.successful === 1,
-    operationResults: row.operation_results === null ? null : (JSON.parse(row.operation_results) as OperationResultCode[]),
-    resultMetaXdr: row.result_meta_xdr,
-    feeMetaXdr: row.fee_meta_xdr,
-  }
-}
-
-function toLedgerOperation(row: LedgerOperationRow): LedgerOperation {
-  return {
-    index: row.op_index,
-    type: row.type,
-    from: row.from_account,
-    to: row.to_account,
-    asset: row.asset_code,
-    amount: BigInt(row.amount),
-  }
-}
-
-function toLedgerPayment(row: OperationWithTransactionRow): LedgerPayment {
-  return {
-    ...toLedgerOperation(row),
-    txHash: row.tx_hash,
-    txPosition: row.tx_position,
-    ledgerSequence: row.ledger_sequence,
-    transactionSource: row.source_account,
-    appliedAt: row.applied_at,
-    transactionSuccessful: row.successful === 1,
-  }
-}
-
-function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>()
-  for (const item of items) {
-    const group = groups.get(key(item))
-    if (group) group.push(item)
-    else groups.set(key(item), [item])
-  }
-  return groups
 }
 
 const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error))

@@ -9,7 +9,7 @@ import type { Database } from '../db/schema.js'
 import type { RandomSource } from '../random.js'
 import { readState } from '../state/sandbox-state.js'
 import { MAX_TRUSTLINE_LIMIT, STROOPS_PER_UNIT, createLedgerAccount } from './ledger-accounts.js'
-import type { LedgerService } from './ledger-service.js'
+import type { Ledger } from './ledger-types.js'
 
 export const DEFAULT_WALLET_USDC = 100n * STROOPS_PER_UNIT
 export const DEFAULT_WALLET_XLM = 10_000n * STROOPS_PER_UNIT
@@ -65,7 +65,7 @@ export interface CreatedWallet {
 
 /** Creates and funds a wallet, in one ledger; `db` must be a transaction. */
 export async function createWallet(
-  deps: { ledger: LedgerService; random: RandomSource },
+  deps: { ledger: Ledger; random: RandomSource },
   db: Kysely<Database>,
   body: CreateWalletBody,
   now: number,

@@ -10,14 +10,14 @@ import type { SandboxIdentity } from '../bootstrap.js'
 import type { Database, PaymentRow } from '../db/schema.js'
 import { feeFor } from '../fees/fee-tiers.js'
 import { merchantFeeTier } from '../fees/fee-tier-service.js'
-import type { ClosedListener, LedgerService } from '../ledger/ledger-service.js'
+import type { ClosedListener, Ledger } from '../ledger/ledger-types.js'
 import { findMerchantById } from '../merchants/merchant-repository.js'
 import type { PaymentChangeEffect, PaymentChanges } from '../payments/payment-changes.js'
 import { appendHistory, moveSettlementTo } from '../payments/payment-lifecycle.js'
 import { findSettlementsInLedgers } from '../payments/payment-repository.js'
 
 export interface SettlementDeps {
-  ledger: LedgerService
+  ledger: Ledger
   identity: Pick<SandboxIdentity, 'platformFeeAccount'>
   payments: PaymentChanges
 }

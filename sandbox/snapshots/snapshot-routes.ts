@@ -1,5 +1,5 @@
 // Sandbox controls of the whole state (admin token): save, list, delete and restore snapshots,
-// and reset to a fresh genesis. The swaps themselves are the server's (server.ts), which knows
+// and reset to a fresh genesis. The swaps themselves are state-swap.ts's, which knows
 // how to stop and start the services around the database.
 import type { ServerResponse } from 'node:http'
 import { Router } from 'express'

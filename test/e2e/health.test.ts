@@ -43,7 +43,7 @@ describe('GET /health', () => {
     const sandbox = await start({ webhookTimeoutMs: 100 })
     const receiver = await startWebhookReceiver(sandbox.merchants[0]!.apiSecret)
     try {
-      await sandbox.context.webhooks.stop()
+      await sandbox.webhookDispatcher.stop()
       const [merchant] = sandbox.merchants
       const client = new PayboxClient({ baseUrl: sandbox.url, apiKey: merchant!.apiKey, apiSecret: merchant!.apiSecret })
       await client.payments.create({ amount: { value: 100, currency: 'USD' }, description: 'Never delivered', webhookUrl: receiver.url })

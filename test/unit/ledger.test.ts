@@ -12,13 +12,9 @@ import {
 import { LedgerCloser } from '../../sandbox/ledger/ledger-closer.js'
 import { LedgerError } from '../../sandbox/ledger/ledger-errors.js'
 import { countTransactions, findAccount } from '../../sandbox/ledger/ledger-repository.js'
-import {
-  BASE_FEE,
-  LedgerService,
-  type LedgerCloseMode,
-  type LedgerTransaction,
-  type TransferInput,
-} from '../../sandbox/ledger/ledger-service.js'
+import { BASE_FEE } from '../../sandbox/ledger/envelope-rules.js'
+import { LedgerService } from '../../sandbox/ledger/ledger-service.js'
+import type { LedgerCloseMode, LedgerTransaction, TransferInput } from '../../sandbox/ledger/ledger-types.js'
 import { seededRandom, type RandomSource } from '../../sandbox/random.js'
 import { readState } from '../../sandbox/state/sandbox-state.js'
 

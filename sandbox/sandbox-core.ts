@@ -1,0 +1,155 @@
+// Builds the services that run on one database: counts the boot, seeds a new database, checks
+// the options an existing one must match, then wires the context, the reactions, the
+// background work and the request handler. A restore or reset replaces a core whole.
+import type http from 'node:http'
+import { bootstrap, countBoot, isNewSandbox } from './bootstrap.js'
+import type { AdvanceableClock, Clock } from './clock.js'
+import { SandboxConfigError } from './config-error.js'
+import type { SandboxContext } from './context.js'
+import type { SandboxDb } from './db/database.js'
+import { HealthService } from './health/health-service.js'
+import { createApp } from './http/app.js'
+import { withFastRoutes } from './http/fast-routes.js'
+import { LedgerCloser } from './ledger/ledger-closer.js'
+import { LedgerService } from './ledger/ledger-service.js'
+import type { RateLimits } from './limits/rate-limiter.js'
+import { findMerchantByApiKey, listMerchants } from './merchants/merchant-repository.js'
+import { toMerchantCredentials, type MerchantCredentials } from './merchants/merchant-service.js'
+import { PaymentChangeWriter } from './payments/payment-changes.js'
+import { paymentAnswers } from './payments/payment-routes.js'
+import { cryptoRandom, seededRandom, type RandomSource } from './random.js'
+import { wireReactions } from './reactions.js'
+import type { RequestLog } from './request-log/request-log.js'
+import { loadBusinessClock, readFrozenAtMs, writeFrozenAt } from './simulation/clock-service.js'
+import { DUE_WORK_INTERVAL_MS, startDueWorkSweeper } from './simulation/due-work-sweeper.js'
+import type { SandboxStateControls } from './snapshots/snapshot-routes.js'
+import { WebhookDispatcher } from './webhooks/webhook-dispatcher.js'
+import type { WebhookEgress } from './webhooks/webhook-egress.js'
+
+export const DEFAULT_LEDGER_CLOSE_MS = 5_000
+
+/** The sandbox options a core reads (SandboxOptions in server.ts). */
+export interface CoreOptions {
+  db: string
+  seed?: string
+  defaultCredentials?: { apiKey: string; apiSecret: string }
+  frozenAt?: number
+  clock?: AdvanceableClock
+  ledgerClose?: 'instant' | number
+  dueWorkIntervalMs?: number
+  requireHttps?: boolean
+  webhookTimeoutMs?: number
+  webhookPollMs?: number
+}
+
+/** What outlives a core: shared by every state the sandbox runs on. */
+export interface CoreShared {
+  wallClock: Clock
+  log: (line: string) => void
+  egress: WebhookEgress
+  rateLimits: RateLimits | undefined
+  requestLog: RequestLog
+}
+
+/** A database's identity and time, read or seeded as it opens. */
+export interface OpenedState {
+  clock: AdvanceableClock
+  random: RandomSource
+  identity: SandboxContext['identity']
+}
+
+/** The services running on one state (database): replaced whole by a restore or reset. */
+export interface Core {
+  context: SandboxContext
+  webhookDispatcher: WebhookDispatcher
+  merchants: MerchantCredentials[]
+  app: http.RequestListener
+  /** Stops the background work and closes the database. */
+  stop(): Promise<void>
+}
+
+export class CoreBuilder {
+  readonly #options: CoreOptions
+  readonly #shared: CoreShared
+
+  constructor(options: CoreOptions, shared: CoreShared) {
+    this.#options = options
+    this.#shared = shared
+  }
+
+  /** Counts the boot, seeds a new database and checks the options an existing one must match. */
+  async open(db: SandboxDb, keepAdminToken?: string): Promise<OpenedState> {
+    const options = this.#options
+    const fresh = await isNewSandbox(db)
+    if (fresh && options.frozenAt !== undefined && options.clock === undefined) await writeFrozenAt(db, options.frozenAt)
+    const clock = options.clock ?? (await loadBusinessClock(db, this.#shared.wallClock))
+    const boot = await countBoot(db)
+    // Each boot (and each restore or reset) draws its own stream, so no value repeats.
+    const random: RandomSource = options.seed === undefined ? cryptoRandom : seededRandom(options.seed, `boot:${boot}`)
+    const identity = await bootstrap(db, random, clock.now(), { defaultCredentials: options.defaultCredentials, adminToken: keepAdminToken })
+    if (!fresh && keepAdminToken === undefined) await this.#checkExistingDatabase(db)
+    return { clock, random, identity }
+  }
+
+  /** Wires the services on an opened database and starts their background work. */
+  async start(db: SandboxDb, state: OpenedState, publicUrl: string, controls: SandboxStateControls): Promise<Core> {
+    const options = this.#options
+    const { wallClock, log, egress, rateLimits, requestLog } = this.#shared
+    const { clock, random, identity } = state
+    const ledgerClose = options.ledgerClose ?? DEFAULT_LEDGER_CLOSE_MS
+    const ledger = new LedgerService({
+      clock,
+      closeMode: ledgerClose === 'instant' ? 'instant' : 'timer',
+      networkPassphrase: identity.networkPassphrase,
+    })
+    const webhooks = new WebhookDispatcher({
+      db,
+      clock,
+      requireHttps: options.requireHttps,
+      egress,
+      timeoutMs: options.webhookTimeoutMs,
+      pollMs: options.webhookPollMs,
+      log,
+    })
+    const context: SandboxContext = { db, clock, wallClock, random, publicUrl, identity, ledger, payments: new PaymentChangeWriter(), webhooks, log, rateLimits }
+    wireReactions(context)
+    const closer = ledgerClose === 'instant' ? undefined : new LedgerCloser(db, ledger, { intervalMs: ledgerClose, onError: (e) => log(`Ledger close failed: ${String(e)}`) })
+    closer?.start()
+    const health = new HealthService(context, { webhookTimeoutMs: options.webhookTimeoutMs, wallClock })
+    // The busiest payment requests skip Express; both answer through the same PaymentAnswers.
+    const payments = paymentAnswers(context)
+    const app = withFastRoutes(context, payments, createApp(context, { health, state: controls, payments, requestLog }))
+    const merchants = (await listMerchants(db)).map(toMerchantCredentials)
+    const sweeper = startDueWorkSweeper(context, options.dueWorkIntervalMs ?? DUE_WORK_INTERVAL_MS)
+    await webhooks.start()
+    return {
+      context,
+      webhookDispatcher: webhooks,
+      merchants,
+      app,
+      stop: async () => {
+        await sweeper.stop()
+        await closer?.stop()
+        await webhooks.stop()
+        await db.destroy()
+      },
+    }
+  }
+
+  async #checkExistingDatabase(db: SandboxDb): Promise<void> {
+    const options = this.#options
+    const fixed = options.defaultCredentials
+    if (fixed) {
+      const merchant = await findMerchantByApiKey(db, fixed.apiKey)
+      if (merchant?.api_secret !== fixed.apiSecret) {
+        throw new SandboxConfigError(
+          `${options.db} was created with other keys: --api-key/--api-secret only apply to a new database ` +
+            '(start on a new --db, or run paybox sandbox reset once it runs)',
+        )
+      }
+    }
+    if (options.frozenAt !== undefined && options.clock === undefined && (await readFrozenAtMs(db)) !== options.frozenAt) {
+      this.#shared.log(`Note: --frozen-at only applies to a new database; ${options.db} keeps its own business time (see paybox sandbox clock freeze)`)
+    }
+  }
+}

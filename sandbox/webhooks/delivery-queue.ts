@@ -1,0 +1,198 @@
+// Which pending webhook deliveries go next: the oldest ones read ahead from the outbox, each
+// payment's one at a time and in order, within the shares that keep deliveries fair.
+// For fairness: a merchant, and a receiver origin, each have at most 10 deliveries on the wire, so
+// a receiver that never answers holds its own share only; when everything queued waits on such a
+// share, the outbox is read past those deliveries for others'.
+import type { WebhookDeliveryRow } from '../db/schema.js'
+import { MAX_DELIVERIES_PER_ORIGIN } from './webhook-sender.js'
+
+/** Pending deliveries read ahead into the queue. */
+export const QUEUE_SIZE = 100
+/** What the queue may grow to with deliveries read past those waiting on a merchant's share. */
+export const MAX_QUEUE_SIZE = 4 * QUEUE_SIZE
+/** Deliveries on the wire at once, across all receivers: bounds the sandbox's sockets. */
+export const MAX_CONCURRENT_DELIVERIES = 64
+/** Deliveries of one merchant on the wire at once: its slow receivers cannot hold everyone's. */
+export const MAX_DELIVERIES_PER_MERCHANT = 10
+
+/** What to read past the queue for: pending deliveries of other merchants and other URLs. */
+export interface ReadPast {
+  merchants: string[]
+  urls: string[]
+  limit: number
+}
+
+export class DeliveryQueue {
+  /** Payments with a delivery on the wire: their next one waits. */
+  readonly #busyPayments = new Set<string>()
+  /** Deliveries being sent outside the queue (resends): the queue leaves them alone. */
+  readonly #claimed = new Set<string>()
+  /** Ids of the deliveries taken until logged: still pending in the outbox. */
+  readonly #taken = new Set<string>()
+  /** Taken deliveries waiting for the receiver's answer: at most MAX_CONCURRENT_DELIVERIES. */
+  #onTheWire = 0
+  /** Of those, per merchant and per receiver origin (entries removed at zero). */
+  readonly #wireByMerchant = new Map<string, number>()
+  readonly #wireByOrigin = new Map<string, number>()
+  /** Receiver origins by URL, so a waiting delivery's URL is not parsed at every pass. */
+  readonly #origins = new Map<string, string>()
+  /**
+   * The oldest pending deliveries not yet taken, in sequence order. Every pending delivery up to
+   * #queuedThrough is here or taken: sequences are allocated under the write lock, so a refill
+   * reads only newer ones. It is read anew at start and at each poll (another process's changes,
+   * a resend that did not finish).
+   */
+  #queue: WebhookDeliveryRow[] = []
+  /** Ids in #queue: a refill may meet deliveries already read past a merchant's share. */
+  #queuedIds = new Set<string>()
+  #queuedThrough = 0
+  #stale = true
+  /** The outbox was read past a full share's deliveries since the queue was last read anew. */
+  #readPast = false
+
+  /** The last sequence read into the queue: a refill reads past it. */
+  get queuedThrough(): number {
+    return this.#queuedThrough
+  }
+
+  get wireFull(): boolean {
+    return this.#onTheWire >= MAX_CONCURRENT_DELIVERIES
+  }
+
+  /** How many newer deliveries a refill may read; 0 when the queue is full enough. */
+  get room(): number {
+    return Math.max(0, QUEUE_SIZE - this.#queue.length)
+  }
+
+  /** The outbox may have changed behind the queue's back (a poll): read it anew at the next pass. */
+  markStale(): void {
+    this.#stale = true
+  }
+
+  /** Forgets what was queued if it is stale; taken deliveries stay taken. */
+  refreshIfStale(): void {
+    if (!this.#stale) return
+    this.#stale = false
+    this.#queue = []
+    this.#queuedIds = new Set()
+    this.#queuedThrough = 0
+    this.#readPast = false
+  }
+
+  /** Adds the newer deliveries a refill read; whether any was added. */
+  addNewer(rows: WebhookDeliveryRow[]): boolean {
+    if (rows.length > 0) this.#queuedThrough = rows.at(-1)!.sequence
+    return this.enqueue(rows)
+  }
+
+  /**
+   * When slots are free but what is queued waits on a full share (a merchant's, or a receiver's):
+   * what to read past, for others' deliveries (the queue keeps its order; queuedThrough stays).
+   * Once per reading of the queue: the read walks the slow receivers' backlog, which may be long.
+   */
+  readPast(): ReadPast | undefined {
+    if (this.#readPast || this.wireFull || this.#queue.length >= MAX_QUEUE_SIZE) return undefined
+    const merchants = [...this.#wireByMerchant].filter(([, count]) => count >= MAX_DELIVERIES_PER_MERCHANT).map(([merchantId]) => merchantId)
+    const urls = [...new Set(this.#queue.map((d) => d.url))].filter((url) => (this.#wireByOrigin.get(this.#originOf(url)) ?? 0) >= MAX_DELIVERIES_PER_ORIGIN)
+    if (merchants.length === 0 && urls.length === 0) return undefined
+    this.#readPast = true
+    return { merchants, urls, limit: MAX_QUEUE_SIZE - this.#queue.length }
+  }
+
+  /**
+   * Adds deliveries to the queue in sequence order, leaving out those already queued, taken (still
+   * pending until logged) or being resent. Whether any was added.
+   */
+  enqueue(rows: WebhookDeliveryRow[]): boolean {
+    const fresh = rows.filter((row) => !this.#queuedIds.has(row.id) && !this.#taken.has(row.id) && !this.#claimed.has(row.id))
+    if (fresh.length === 0) return false
+    for (const row of fresh) this.#queuedIds.add(row.id)
+    const last = this.#queue.at(-1)
+    this.#queue.push(...fresh)
+    // Rows read past a merchant's share may be newer than a later refill's: keep sequence order.
+    if (last !== undefined && fresh[0]!.sequence < last.sequence) this.#queue.sort((a, b) => a.sequence - b.sequence)
+    return true
+  }
+
+  /** Takes what may go, oldest first, while slots are free; each is on the wire until `answered`. */
+  takeReady(): WebhookDeliveryRow[] {
+    if (this.#queue.length === 0) return []
+    const ready: WebhookDeliveryRow[] = []
+    const waiting: WebhookDeliveryRow[] = []
+    /** Payments with an older delivery on the wire or still waiting in this pass. */
+    const held = new Set<string>()
+    for (const delivery of this.#queue) {
+      if (this.#claimed.has(delivery.id)) {
+        this.#queuedIds.delete(delivery.id)
+        continue
+      }
+      // Only the oldest pending delivery of a payment may go, only when none is on the wire, and
+      // only within its merchant's and its receiver's share.
+      if (
+        this.wireFull ||
+        this.#busyPayments.has(delivery.payment_id) ||
+        held.has(delivery.payment_id) ||
+        (this.#wireByMerchant.get(delivery.merchant_id) ?? 0) >= MAX_DELIVERIES_PER_MERCHANT ||
+        (this.#wireByOrigin.get(this.#originOf(delivery.url)) ?? 0) >= MAX_DELIVERIES_PER_ORIGIN
+      ) {
+        held.add(delivery.payment_id)
+        waiting.push(delivery)
+        continue
+      }
+      held.add(delivery.payment_id)
+      this.#queuedIds.delete(delivery.id)
+      this.#take(delivery)
+      ready.push(delivery)
+    }
+    this.#queue = waiting
+    return ready
+  }
+
+  /** The receiver answered (or the attempt ended): the delivery's slot is free. Call once. */
+  answered(delivery: WebhookDeliveryRow): void {
+    this.#onTheWire--
+    countIn(this.#wireByMerchant, delivery.merchant_id, -1)
+    countIn(this.#wireByOrigin, this.#originOf(delivery.url), -1)
+  }
+
+  /** The delivery is logged (or given up): its payment's next one may go. */
+  finished(delivery: WebhookDeliveryRow): void {
+    this.#busyPayments.delete(delivery.payment_id)
+    this.#taken.delete(delivery.id)
+  }
+
+  /** A delivery sent outside the queue (a resend) until `release`. */
+  claim(id: string): void {
+    this.#claimed.add(id)
+  }
+
+  release(id: string): void {
+    this.#claimed.delete(id)
+  }
+
+  #take(delivery: WebhookDeliveryRow): void {
+    this.#busyPayments.add(delivery.payment_id)
+    this.#taken.add(delivery.id)
+    this.#onTheWire++
+    countIn(this.#wireByMerchant, delivery.merchant_id, 1)
+    countIn(this.#wireByOrigin, this.#originOf(delivery.url), 1)
+  }
+
+  /** The origin (scheme, host, port) a delivery goes to; its URL when it has none. */
+  #originOf(url: string): string {
+    let origin = this.#origins.get(url)
+    if (origin === undefined) {
+      if (this.#origins.size >= MAX_QUEUE_SIZE * 4) this.#origins.clear()
+      origin = URL.canParse(url) ? new URL(url).origin : url
+      this.#origins.set(url, origin)
+    }
+    return origin
+  }
+}
+
+/** Adds `by` to a count in `counts`, dropping it at zero so the map holds only what is on the wire. */
+function countIn(counts: Map<string, number>, key: string, by: number): void {
+  const count = (counts.get(key) ?? 0) + by
+  if (count > 0) counts.set(key, count)
+  else counts.delete(key)
+}

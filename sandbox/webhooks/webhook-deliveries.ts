@@ -1,0 +1,20 @@
+// What the rest of the sandbox sees of webhook delivery: who may be a receiver, resending one
+// delivery, and hearing of finished deliveries and new payment events (WebhookDispatcher implements it).
+import type { PaymentEventRow, WebhookDeliveryRow } from '../db/schema.js'
+
+export type DeliveryListener = (delivery: WebhookDeliveryRow) => void
+export type EventListener = (event: PaymentEventRow) => void
+
+export interface WebhookDeliveries {
+  /** Why a payment may not have `url` as its webhookUrl (a shared sandbox's internal address), or undefined. */
+  webhookUrlRefusal(url: string): string | undefined
+  /**
+   * Replays a delivery: its stored payload, byte for byte, to the same URL, signed with the
+   * merchant's current secret, as a new delivery sent now. Returns the new log entry.
+   */
+  resend(original: WebhookDeliveryRow): Promise<WebhookDeliveryRow>
+  /** Hears of every finished delivery; returns the way to stop listening. */
+  onDelivery(listener: DeliveryListener): () => void
+  /** Hears of every new payment event; returns the way to stop listening. */
+  onEvent(listener: EventListener): () => void
+}

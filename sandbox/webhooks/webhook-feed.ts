@@ -1,0 +1,47 @@
+// Tells listeners of every finished delivery (the live tail) and every new payment event
+// (`paybox listen`), reading events from the outbox past a cursor.
+import type { Kysely } from 'kysely'
+import type { Database, WebhookDeliveryRow } from '../db/schema.js'
+import type { DeliveryListener, EventListener } from './webhook-deliveries.js'
+import { findEventsAfter, lastEventSequence } from './webhook-repository.js'
+
+/** Events read per pass. */
+const EVENT_BATCH = 100
+
+export class WebhookFeed {
+  readonly #deliveryListeners = new Set<DeliveryListener>()
+  readonly #eventListeners = new Set<EventListener>()
+  #eventCursor = 0
+
+  onDelivery(listener: DeliveryListener): () => void {
+    this.#deliveryListeners.add(listener)
+    return () => this.#deliveryListeners.delete(listener)
+  }
+
+  onEvent(listener: EventListener): () => void {
+    this.#eventListeners.add(listener)
+    return () => this.#eventListeners.delete(listener)
+  }
+
+  /** Listeners hear of events from now on. */
+  async start(db: Kysely<Database>): Promise<void> {
+    this.#eventCursor = await lastEventSequence(db)
+  }
+
+  /** Tells listeners of the events written since the last pass. */
+  async readEvents(db: Kysely<Database>): Promise<void> {
+    if (this.#eventListeners.size === 0) {
+      // Nobody to tell: keep the cursor at the newest event without reading any.
+      this.#eventCursor = await lastEventSequence(db)
+      return
+    }
+    for (const event of await findEventsAfter(db, this.#eventCursor, EVENT_BATCH)) {
+      this.#eventCursor = event.sequence
+      for (const listener of this.#eventListeners) listener(event)
+    }
+  }
+
+  delivered(delivery: WebhookDeliveryRow): void {
+    for (const listener of this.#deliveryListeners) listener(delivery)
+  }
+}

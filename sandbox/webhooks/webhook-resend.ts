@@ -1,0 +1,30 @@
+// A resend's log entry: the original's payload and URL as a new pending delivery of the same
+// payment, written before it is sent so that the log shows it whatever happens next.
+import type { Kysely } from 'kysely'
+import { runTransaction } from '../db/database.js'
+import type { Database, WebhookDeliveryRow } from '../db/schema.js'
+import { newDeliveryIdentity } from './webhook-events.js'
+import { insertDelivery } from './webhook-repository.js'
+
+/** Writes the resend of `original`; `claim` runs before the row is visible, so the queue leaves it to the caller. */
+export function recordResend(db: Kysely<Database>, original: WebhookDeliveryRow, now: number, claim: (id: string) => void): Promise<WebhookDeliveryRow> {
+  return runTransaction(db, async (trx) => {
+    const row: WebhookDeliveryRow = {
+      ...original,
+      ...(await newDeliveryIdentity(trx, original.payment_id)),
+      status: 'pending',
+      response_body: null,
+      http_status: null,
+      error_message: null,
+      attempt_count: original.attempt_count + 1,
+      duration_ms: null,
+      resend_of: original.id,
+      last_attempt_at: null,
+      created_at: now,
+      updated_at: now,
+    }
+    claim(row.id)
+    await insertDelivery(trx, row)
+    return row
+  })
+}

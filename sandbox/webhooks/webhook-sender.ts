@@ -1,0 +1,148 @@
+// Makes one attempt at a webhook delivery: decides whether it may go (paused merchant, URL,
+// egress), then POSTs the stored payload, signed, over one keep-alive pool per receiver origin.
+import type { Pool } from 'undici'
+import { signWebhook, WEBHOOK_SIGNATURE_HEADER } from '../../src/signing.js'
+import { describeNetworkError } from '../../src/webhooks/post-webhook.js'
+import type { MerchantRow, WebhookDeliveryRow } from '../db/schema.js'
+import { DeliveryExchange } from './delivery-exchange.js'
+import { EgressRefusedError, WebhookEgress } from './webhook-egress.js'
+
+/** The receiver's time to answer (spec 6, 8). */
+export const WEBHOOK_TIMEOUT_MS = 10_000
+/** How much of a receiver's answer the log keeps. */
+export const RESPONSE_BODY_LIMIT_BYTES = 4096
+export const WEBHOOK_USER_AGENT = 'paybox-sandbox-webhooks/1.0'
+/** Deliveries to one receiver origin at once (its connection pool's size). */
+export const MAX_DELIVERIES_PER_ORIGIN = 10
+
+export interface WebhookSenderOptions {
+  /** Refuse (skip) plain-http URLs. */
+  requireHttps?: boolean
+  /** Where deliveries may go (a shared sandbox refuses internal addresses); default: anywhere. */
+  egress?: WebhookEgress
+  timeoutMs?: number
+}
+
+/** What one attempt changes in the delivery's log entry; `tried`: it went to the network (not refused beforehand). */
+export type AttemptOutcome = Pick<WebhookDeliveryRow, 'status' | 'http_status' | 'response_body' | 'error_message' | 'duration_ms'> & { tried: boolean }
+
+export class WebhookSender {
+  readonly #requireHttps: boolean
+  readonly #egress: WebhookEgress
+  readonly #timeoutMs: number
+  readonly #abort = new AbortController()
+  /** Exchanges with receivers in progress: cancelled at stop. */
+  readonly #exchanges = new Set<DeliveryExchange>()
+  /** One keep-alive connection pool per receiver origin. */
+  readonly #pools = new Map<string, Pool>()
+  /** Loaded with the first delivery: start-up and an idle sandbox do without it. */
+  #undici: Promise<typeof import('undici')> | undefined
+
+  constructor(options: WebhookSenderOptions = {}) {
+    this.#requireHttps = options.requireHttps ?? false
+    this.#egress = options.egress ?? new WebhookEgress()
+    this.#timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS
+  }
+
+  get stopped(): boolean {
+    return this.#abort.signal.aborted
+  }
+
+  /** Why a payment may not have `url` as its webhookUrl (a shared sandbox's internal address), or undefined. */
+  webhookUrlRefusal(url: string): string | undefined {
+    return this.#egress.urlRefusal(url)
+  }
+
+  /**
+   * One attempt: skipped with the reason when it may not go, else the receiver's answer or the
+   * failure; undefined when the sender stopped meanwhile (the delivery stays pending).
+   */
+  async attempt(delivery: WebhookDeliveryRow, merchant: MerchantRow): Promise<AttemptOutcome | undefined> {
+    const refusal = merchant.webhooks_paused === 1 ? 'Not sent: webhooks are paused for this merchant' : this.#urlRefusal(delivery.url)
+    if (refusal !== undefined) return { status: 'skipped', http_status: null, response_body: null, error_message: refusal, duration_ms: null, tried: false }
+    return this.#send(delivery, merchant.api_secret)
+  }
+
+  /** Stops sending: exchanges under way end as abandoned (undefined outcomes). */
+  stop(): void {
+    this.#abort.abort()
+    for (const exchange of this.#exchanges) exchange.cancel(new Error('The sandbox is stopping'))
+  }
+
+  /** Closes the pools, once nothing is sent any more. */
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.#pools.values()].map((pool) => pool.destroy()))
+    this.#pools.clear()
+  }
+
+  #urlRefusal(url: string): string | undefined {
+    const protocol = URL.canParse(url) ? new URL(url).protocol : undefined
+    if (protocol !== 'http:' && protocol !== 'https:') return 'Not sent: the webhook URL is not an http(s) URL'
+    if (this.#requireHttps && protocol !== 'https:') return 'Not sent: the sandbox runs with --require-https and the URL is http'
+    const refusal = this.#egress.urlRefusal(url)
+    return refusal === undefined ? undefined : `Not sent: ${refusal}`
+  }
+
+  /** The connection pool for a receiver's origin, created on first use. */
+  async #poolFor(url: URL): Promise<Pool> {
+    let pool = this.#pools.get(url.origin)
+    if (pool === undefined) {
+      const { Pool, buildConnector } = await (this.#undici ??= import('undici'))
+      const connect = this.#egress.connector(buildConnector)
+      pool = this.#pools.get(url.origin) ?? new Pool(url.origin, { connections: MAX_DELIVERIES_PER_ORIGIN, ...(connect ? { connect } : {}) })
+      this.#pools.set(url.origin, pool)
+    }
+    return pool
+  }
+
+  /** POSTs the stored payload, signed with the merchant's current secret; undefined if stopped meanwhile. */
+  async #send(delivery: WebhookDeliveryRow, secret: string): Promise<AttemptOutcome | undefined> {
+    // The receiver's time starts once the connection pool is ready, not while undici loads.
+    const url = new URL(delivery.url)
+    const pool = await this.#poolFor(url)
+    if (this.stopped) return undefined
+    const started = performance.now()
+    const elapsed = () => Math.round(performance.now() - started)
+    const exchange = new DeliveryExchange(RESPONSE_BODY_LIMIT_BYTES)
+    let timedOut = false
+    const timer = setTimeout(() => {
+      timedOut = true
+      exchange.cancel(new Error('timed out'))
+    }, this.#timeoutMs)
+    this.#exchanges.add(exchange)
+    try {
+      // The dispatch API does not follow redirects: a 3xx is the receiver's answer.
+      exchange.start(pool, {
+        method: 'POST',
+        path: `${url.pathname}${url.search}`,
+        body: delivery.request_payload,
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': WEBHOOK_USER_AGENT,
+          [WEBHOOK_SIGNATURE_HEADER]: signWebhook(delivery.request_payload, secret),
+        },
+      })
+      const { status, body } = await exchange.answer
+      const ok = status >= 200 && status < 300
+      return {
+        status: ok ? 'success' : 'failed',
+        http_status: status,
+        response_body: body,
+        error_message: ok ? null : `The receiver answered HTTP ${status}${status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}`,
+        duration_ms: elapsed(),
+        tried: true,
+      }
+    } catch (error) {
+      if (this.stopped) return undefined
+      // Refused before a byte was sent, with the same words whatever listens there: no port scan.
+      if (error instanceof EgressRefusedError || (error as { code?: string } | undefined)?.code === 'EWEBHOOKEGRESS') {
+        return { status: 'skipped', http_status: null, response_body: null, error_message: `Not sent: ${(error as Error).message}`, duration_ms: null, tried: true }
+      }
+      const message = timedOut ? `No answer within ${this.#timeoutMs / 1000} s (timed out)` : `Could not deliver: ${describeNetworkError(error)}`
+      return { status: 'failed', http_status: null, response_body: null, error_message: message, duration_ms: elapsed(), tried: true }
+    } finally {
+      clearTimeout(timer)
+      this.#exchanges.delete(exchange)
+    }
+  }
+}

@@ -1,0 +1,101 @@
+// Runs a sandbox in this process for `paybox sandbox start`: claims the data folder, starts it,
+// announces it (banner, local sandbox file, request lines) and stops it cleanly on a signal.
+// The server is passed in (`start`): src/ reaches the sandbox's code only through the command.
+import type { RequestLogEntry } from '../client/types.js'
+import { clearLocalSandbox, writeLocalSandbox } from '../config/local-sandbox.js'
+import { claimSandboxPid, clearSandboxPid } from '../config/sandbox-process.js'
+import { renderBanner, type SandboxBanner } from './render/sandbox.js'
+
+/** What the runner passes to `start` (the server's own options take the same names). */
+export interface InProcessSandboxOptions {
+  port: number
+  host: string
+  db: string
+  publicUrl?: string
+  seed?: string
+  frozenAt?: number
+  snapshotDir: string
+  durable?: boolean
+  requireHttps?: boolean
+  allowWebhookTo?: string[]
+  shared?: boolean
+  ledgerClose: 'instant' | number
+  defaultCredentials?: { apiKey: string; apiSecret: string }
+}
+
+/** What the runner needs of a started sandbox. */
+export interface InProcessSandbox {
+  url: string
+  identity: { adminToken: string; networkPassphrase: string }
+  merchants: SandboxBanner['merchants']
+  requestLog: { onRecord(listener: (entry: RequestLogEntry) => void): unknown }
+  stop(): Promise<void>
+}
+
+export interface SandboxRun {
+  /** The sandbox's options; `db` is also the database the banner names. */
+  options: InProcessSandboxOptions
+  /** The banner as one JSON line on stdout instead of text. */
+  json: boolean
+  /** No line per API request on stderr. */
+  quiet: boolean
+  /** Writes a line to stdout. */
+  log: (line: string) => void
+}
+
+/** Starts the sandbox and serves until SIGINT or SIGTERM; resolves once it has stopped. */
+export async function runSandbox(start: (options: InProcessSandboxOptions) => Promise<InProcessSandbox>, run: SandboxRun): Promise<void> {
+  const database = run.options.db
+  // Before the database opens: a second sandbox from this data folder is refused, not started.
+  claimSandboxPid(process.pid)
+  const sandbox = await start(run.options).catch((error: unknown) => {
+    clearSandboxPid(process.pid)
+    throw error
+  })
+  const banner: SandboxBanner = {
+    baseUrl: sandbox.url,
+    horizonUrl: `${sandbox.url}/horizon`,
+    adminToken: sandbox.identity.adminToken,
+    networkPassphrase: sandbox.identity.networkPassphrase,
+    database,
+    merchants: sandbox.merchants,
+  }
+  // Listen for signals before announcing readiness: whoever reads the banner may signal at once.
+  const stopRequested = new Promise<void>((resolve) => {
+    const shutDown = (signal: NodeJS.Signals) => {
+      process.stderr.write(`\n${signal} received: finishing in-flight requests and closing the database\n`)
+      resolve()
+    }
+    process.once('SIGINT', shutDown)
+    process.once('SIGTERM', shutDown)
+  })
+  writeLocalSandbox({ baseUrl: sandbox.url, adminToken: banner.adminToken, pid: process.pid, merchants: sandbox.merchants })
+  // With --json, stdout is the banner alone; a log (that of a detached sandbox) still says when it started.
+  if (run.json) process.stderr.write(`Sandbox listening on ${sandbox.url} (pid ${process.pid}, database ${database})\n`)
+  // Request lines too start before the banner: a request sent as soon as it is read gets its line.
+  if (!run.quiet) await printRequests(sandbox.requestLog)
+  run.log(run.json ? JSON.stringify(banner) : renderBanner(banner))
+
+  await stopRequested
+  await sandbox.stop()
+  clearLocalSandbox(process.pid)
+  clearSandboxPid(process.pid)
+  process.stderr.write('Sandbox stopped\n')
+}
+
+/**
+ * A line per API request on stderr, as `paybox logs tail --all` prints them; the lines of one turn
+ * of the event loop go out in one write, so a busy sandbox does not pay a write per request.
+ */
+async function printRequests(requestLog: InProcessSandbox['requestLog']): Promise<void> {
+  const { requestLine } = await import('./render/request-logs.js')
+  let pending = ''
+  const flush = () => {
+    process.stderr.write(pending)
+    pending = ''
+  }
+  requestLog.onRecord((entry) => {
+    if (pending === '') setImmediate(flush)
+    pending += `${requestLine(entry)}\n`
+  })
+}
