@@ -2,6 +2,7 @@
 import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import BetterSqlite3 from 'better-sqlite3'
 import { Kysely, Migrator, type Transaction } from 'kysely'
@@ -9,6 +10,7 @@ import { SandboxConfigError } from '../config-error.js'
 import { migrationProvider } from './migrations/index.js'
 import type { Database } from './schema.js'
 import { ImmediateSqliteDialect, type CommitListener } from './sqlite-driver.js'
+import type { WalCheckpointerData } from './wal-checkpointer.js'
 
 export { runStatement } from './sqlite-driver.js'
 
@@ -192,17 +194,19 @@ export const WAL_FALLBACK_CHECKPOINT_PAGES = 40_000
 /** How often the worker copies the WAL into the database file. */
 export const WAL_CHECKPOINT_INTERVAL_MS = 100
 
-// The checkpointer's body, run as an eval worker so it needs no separate built file (tests run
-// the sources). It has its own connection: a PASSIVE checkpoint never blocks this process's writer.
-const CHECKPOINT_WORKER = `
-const { parentPort, workerData } = require('node:worker_threads')
-const Database = require(workerData.driver)
-const db = new Database(workerData.file, { fileMustExist: true })
-db.pragma('synchronous = ' + workerData.synchronous)
-const checkpoint = () => { try { db.pragma('wal_checkpoint(PASSIVE)') } catch {} }
-const timer = setInterval(checkpoint, workerData.intervalMs)
-parentPort.on('message', () => { clearInterval(timer); checkpoint(); db.close(); parentPort.close() })
-`
+/**
+ * The worker's file: from the sources (vitest, tsx) the .ts beside this one, run through tsx;
+ * from dist/, the compiled .js (scripts/bundle-cli.ts puts one beside the bundled database code).
+ */
+function checkpointerWorker(data: WalCheckpointerData): Worker {
+  // None of this process's flags: `node --input-type=module -e` would make the worker refuse its file.
+  const options = { workerData: data, execArgv: [] }
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./wal-checkpointer.js', import.meta.url), options)
+  // Node runs no TypeScript by itself: the worker loads tsx first, as the test runner did for this file.
+  const source = new URL('./wal-checkpointer.ts', import.meta.url).href
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href
+  return new Worker(`import(${JSON.stringify(tsx)}).then((tsx) => tsx.tsImport(${JSON.stringify(source)}, __filename))`, { ...options, eval: true })
+}
 
 /**
  * Commits after which the checkpoint worker starts: a sandbox that is only started, or barely
@@ -231,14 +235,10 @@ function startWalCheckpointer(
   const countCommit = () => {
     if (++commits < COMMITS_BEFORE_CHECKPOINTER) return
     commitListeners.delete(countCommit)
-    worker = new Worker(CHECKPOINT_WORKER, {
-      eval: true,
-      workerData: {
-        driver: createRequire(import.meta.url).resolve('better-sqlite3'),
-        file: path.resolve(options.file),
-        synchronous: options.durable ? 'FULL' : 'NORMAL',
-        intervalMs: WAL_CHECKPOINT_INTERVAL_MS,
-      },
+    worker = checkpointerWorker({
+      file: path.resolve(options.file),
+      synchronous: options.durable ? 'FULL' : 'NORMAL',
+      intervalMs: WAL_CHECKPOINT_INTERVAL_MS,
     })
     worker.unref()
     // A failing checkpointer only costs speed: the request connection's own checkpoint remains.
