@@ -12,7 +12,6 @@ import type { Database } from './schema.js'
 import { ImmediateSqliteDialect, type CommitListener } from './sqlite-driver.js'
 import type { WalCheckpointerData } from './wal-checkpointer.js'
 
-export { runStatement } from './sqlite-driver.js'
 
 export type SandboxDb = Kysely<Database>
 
