@@ -39,6 +39,7 @@ import {
   type Kysely,
   type QueryResult,
 } from 'kysely'
+import { LRUCache } from 'lru-cache'
 
 const STATEMENT_CACHE_SIZE = 500
 
@@ -111,7 +112,7 @@ interface GroupMember {
 /** One connection, handed to one caller at a time (better-sqlite3 is synchronous). */
 class ImmediateSqliteDriver implements Driver {
   readonly #db: BetterSqlite3.Database
-  readonly #statements = new Map<string, BetterSqlite3.Statement>()
+  readonly #statements = new LRUCache<string, BetterSqlite3.Statement>({ max: STATEMENT_CACHE_SIZE })
   readonly #commitListeners: Set<CommitListener>
   readonly #beforeClose: (() => Promise<void>) | undefined
   #queue: Promise<void> = Promise.resolve()
@@ -133,10 +134,6 @@ class ImmediateSqliteDriver implements Driver {
     let statement = this.#statements.get(sql)
     if (statement === undefined) {
       statement = this.#db.prepare(sql)
-      if (this.#statements.size >= STATEMENT_CACHE_SIZE) {
-        const oldest = this.#statements.keys().next().value
-        if (oldest !== undefined) this.#statements.delete(oldest)
-      }
       this.#statements.set(sql, statement)
     }
     return statement
