@@ -87,9 +87,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Sandbo
     sqlite.pragma('journal_mode = WAL')
     sqlite.pragma(`synchronous = ${options.durable ? 'FULL' : 'NORMAL'}`)
     sqlite.pragma('foreign_keys = ON')
-    // Each transaction is a savepoint inside a shared one (group commit, sqlite-driver.ts), and a
-    // savepoint keeps the original of every page it changes in a sub-journal: in memory, not in
-    // a temporary file (30 µs less per new payment).
+    // Every transaction is a savepoint (group commit, sqlite-driver.ts): its sub-journal in memory, not a temporary file.
     sqlite.pragma('temp_store = MEMORY')
     sqlite.pragma('cache_size = -32768')
   } catch (error) {
@@ -181,12 +179,9 @@ function notADatabase(error: unknown, file: string): SandboxConfigError | undefi
 }
 
 /**
- * WAL pages after which a request's commit checkpoints by itself. Under steady writes this is
- * also when the WAL starts over: the worker's checkpoints never end exactly where a write
- * transaction begins, which a restart needs. That checkpoint (the frames since the worker's last
- * one, two syncs) stalls one commit for 10-40 ms, so it should be rare: at 40,000 pages
- * (~160 MB) it comes every ~3 s of a sandbox's full write speed. The WAL file keeps its size
- * after a restart (cutting it back stalled that commit further) until the database closes.
+ * WAL pages after which a request's commit checkpoints by itself, which is also when the WAL
+ * starts over under steady writes; that commit stalls, so it should be rare (docs/performance.md,
+ * "WAL restarts").
  */
 export const WAL_FALLBACK_CHECKPOINT_PAGES = 40_000
 
@@ -207,19 +202,13 @@ function checkpointerWorker(data: WalCheckpointerData): Worker {
   return new Worker(`import(${JSON.stringify(tsx)}).then((tsx) => tsx.tsImport(${JSON.stringify(source)}, __filename))`, { ...options, eval: true })
 }
 
-/**
- * Commits after which the checkpoint worker starts: a sandbox that is only started, or barely
- * used, does without its thread (an isolate of its own: ~10 MB and start-up time); below that
- * many commits the WAL stays small anyway.
- */
+/** Commits after which the checkpoint worker starts: a barely used sandbox does without its thread (an isolate of its own). */
 export const COMMITS_BEFORE_CHECKPOINTER = 200
 
 /**
- * Moves WAL checkpoints out of the requests: an automatic checkpoint every ~1000 pages made every
- * so many commits pay for copying and syncing the whole WAL (the multi-millisecond tail). A worker
- * thread checkpoints on a timer instead, from the COMMITS_BEFORE_CHECKPOINTER-th commit on; the
- * request connection keeps an automatic checkpoint at a higher mark, so the WAL stays bounded
- * even if the worker cannot keep up.
+ * Moves WAL checkpoints out of the requests into a worker thread (wal-checkpointer.ts), from the
+ * COMMITS_BEFORE_CHECKPOINTER-th commit on; the request connection keeps an automatic checkpoint
+ * at a higher mark, so the WAL stays bounded even if the worker cannot keep up.
  */
 function startWalCheckpointer(
   sqlite: BetterSqlite3.Database,
