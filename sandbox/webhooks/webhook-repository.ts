@@ -77,11 +77,7 @@ export async function findPendingDeliveriesAfter(
  * index of the table.
  */
 export async function logDeliveryOutcomes(db: Kysely<Database>, deliveries: WebhookDeliveryRow[]): Promise<void> {
-  for (const d of deliveries) {
-    const { id, status, http_status, response_body, error_message, duration_ms, last_attempt_at, updated_at } = d
-    // Every outcome column, even a null one: a parameter left undefined would be left out of the update.
-    await logOutcome(db, { id, status, http_status, response_body, error_message, duration_ms, last_attempt_at, updated_at })
-  }
+  for (const delivery of deliveries) await logOutcome(db, delivery)
 }
 
 export interface DeliveryFilters {
