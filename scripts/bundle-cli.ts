@@ -5,6 +5,7 @@
 // and of `sandbox start`; bundled, shared code is a few chunks, and each command one more entry.
 // What loads lazily stays lazy: a dynamic import becomes a chunk of its own.
 import fs from 'node:fs'
+import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build, type Plugin } from 'esbuild'
 import { COMMAND_FILES } from '../commands/command-files.js'
@@ -28,7 +29,7 @@ const keepUnbundled: Plugin = {
 }
 
 fs.rmSync(outdir, { recursive: true, force: true })
-await build({
+const { metafile } = await build({
   entryPoints: [
     `${dist}src/cli/run-command.js`,
     `${dist}commands/command-files.js`,
@@ -46,4 +47,12 @@ await build({
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   plugins: [keepUnbundled],
   logLevel: 'warning',
+  metafile: true,
 })
+
+// The WAL checkpoint worker is a file of its own (new Worker(new URL('./wal-checkpointer.js',
+// import.meta.url))): it goes beside whichever output holds the database code that starts it.
+const WORKER = 'sandbox/db/wal-checkpointer.js'
+const holders = Object.entries(metafile.outputs).filter(([, output]) => Object.keys(output.inputs).some((input) => input.endsWith('sandbox/db/database.js')))
+if (holders.length === 0) throw new Error('No bundled output holds sandbox/db/database.js: where does the checkpoint worker go?')
+for (const [output] of holders) fs.copyFileSync(`${dist}${WORKER}`, path.join(path.dirname(output), 'wal-checkpointer.js'))

@@ -2,6 +2,7 @@
 import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import BetterSqlite3 from 'better-sqlite3'
 import { Kysely, Migrator, type Transaction } from 'kysely'
@@ -9,8 +10,8 @@ import { SandboxConfigError } from '../config-error.js'
 import { migrationProvider } from './migrations/index.js'
 import type { Database } from './schema.js'
 import { ImmediateSqliteDialect, type CommitListener } from './sqlite-driver.js'
+import type { WalCheckpointerData } from './wal-checkpointer.js'
 
-export { runStatement } from './sqlite-driver.js'
 
 export type SandboxDb = Kysely<Database>
 
@@ -86,9 +87,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Sandbo
     sqlite.pragma('journal_mode = WAL')
     sqlite.pragma(`synchronous = ${options.durable ? 'FULL' : 'NORMAL'}`)
     sqlite.pragma('foreign_keys = ON')
-    // Each transaction is a savepoint inside a shared one (group commit, sqlite-driver.ts), and a
-    // savepoint keeps the original of every page it changes in a sub-journal: in memory, not in
-    // a temporary file (30 µs less per new payment).
+    // Every transaction is a savepoint (group commit, sqlite-driver.ts): its sub-journal in memory, not a temporary file.
     sqlite.pragma('temp_store = MEMORY')
     sqlite.pragma('cache_size = -32768')
   } catch (error) {
@@ -180,43 +179,36 @@ function notADatabase(error: unknown, file: string): SandboxConfigError | undefi
 }
 
 /**
- * WAL pages after which a request's commit checkpoints by itself. Under steady writes this is
- * also when the WAL starts over: the worker's checkpoints never end exactly where a write
- * transaction begins, which a restart needs. That checkpoint (the frames since the worker's last
- * one, two syncs) stalls one commit for 10-40 ms, so it should be rare: at 40,000 pages
- * (~160 MB) it comes every ~3 s of a sandbox's full write speed. The WAL file keeps its size
- * after a restart (cutting it back stalled that commit further) until the database closes.
+ * WAL pages after which a request's commit checkpoints by itself, which is also when the WAL
+ * starts over under steady writes; that commit stalls, so it should be rare (docs/performance.md,
+ * "WAL restarts").
  */
 export const WAL_FALLBACK_CHECKPOINT_PAGES = 40_000
 
 /** How often the worker copies the WAL into the database file. */
 export const WAL_CHECKPOINT_INTERVAL_MS = 100
 
-// The checkpointer's body, run as an eval worker so it needs no separate built file (tests run
-// the sources). It has its own connection: a PASSIVE checkpoint never blocks this process's writer.
-const CHECKPOINT_WORKER = `
-const { parentPort, workerData } = require('node:worker_threads')
-const Database = require(workerData.driver)
-const db = new Database(workerData.file, { fileMustExist: true })
-db.pragma('synchronous = ' + workerData.synchronous)
-const checkpoint = () => { try { db.pragma('wal_checkpoint(PASSIVE)') } catch {} }
-const timer = setInterval(checkpoint, workerData.intervalMs)
-parentPort.on('message', () => { clearInterval(timer); checkpoint(); db.close(); parentPort.close() })
-`
-
 /**
- * Commits after which the checkpoint worker starts: a sandbox that is only started, or barely
- * used, does without its thread (an isolate of its own: ~10 MB and start-up time); below that
- * many commits the WAL stays small anyway.
+ * The worker's file: from the sources (vitest, tsx) the .ts beside this one, run through tsx;
+ * from dist/, the compiled .js (scripts/bundle-cli.ts puts one beside the bundled database code).
  */
+function checkpointerWorker(data: WalCheckpointerData): Worker {
+  // None of this process's flags: `node --input-type=module -e` would make the worker refuse its file.
+  const options = { workerData: data, execArgv: [] }
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./wal-checkpointer.js', import.meta.url), options)
+  // Node runs no TypeScript by itself: the worker loads tsx first, as the test runner did for this file.
+  const source = new URL('./wal-checkpointer.ts', import.meta.url).href
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href
+  return new Worker(`import(${JSON.stringify(tsx)}).then((tsx) => tsx.tsImport(${JSON.stringify(source)}, __filename))`, { ...options, eval: true })
+}
+
+/** Commits after which the checkpoint worker starts: a barely used sandbox does without its thread (an isolate of its own). */
 export const COMMITS_BEFORE_CHECKPOINTER = 200
 
 /**
- * Moves WAL checkpoints out of the requests: an automatic checkpoint every ~1000 pages made every
- * so many commits pay for copying and syncing the whole WAL (the multi-millisecond tail). A worker
- * thread checkpoints on a timer instead, from the COMMITS_BEFORE_CHECKPOINTER-th commit on; the
- * request connection keeps an automatic checkpoint at a higher mark, so the WAL stays bounded
- * even if the worker cannot keep up.
+ * Moves WAL checkpoints out of the requests into a worker thread (wal-checkpointer.ts), from the
+ * COMMITS_BEFORE_CHECKPOINTER-th commit on; the request connection keeps an automatic checkpoint
+ * at a higher mark, so the WAL stays bounded even if the worker cannot keep up.
  */
 function startWalCheckpointer(
   sqlite: BetterSqlite3.Database,
@@ -231,14 +223,10 @@ function startWalCheckpointer(
   const countCommit = () => {
     if (++commits < COMMITS_BEFORE_CHECKPOINTER) return
     commitListeners.delete(countCommit)
-    worker = new Worker(CHECKPOINT_WORKER, {
-      eval: true,
-      workerData: {
-        driver: createRequire(import.meta.url).resolve('better-sqlite3'),
-        file: path.resolve(options.file),
-        synchronous: options.durable ? 'FULL' : 'NORMAL',
-        intervalMs: WAL_CHECKPOINT_INTERVAL_MS,
-      },
+    worker = checkpointerWorker({
+      file: path.resolve(options.file),
+      synchronous: options.durable ? 'FULL' : 'NORMAL',
+      intervalMs: WAL_CHECKPOINT_INTERVAL_MS,
     })
     worker.unref()
     // A failing checkpointer only costs speed: the request connection's own checkpoint remains.

@@ -1,30 +1,14 @@
-// A kysely driver for better-sqlite3 that differs from kysely's own in what the sandbox needs:
+// A kysely driver for better-sqlite3 that differs from kysely's own in what the sandbox needs
+// (docs/performance.md has the figures):
 // - write transactions start with BEGIN IMMEDIATE, so two processes sharing one database file
 //   queue on the busy timeout instead of failing with SQLITE_BUSY on lock upgrade;
-// - prepared statements are cached by SQL text instead of being prepared anew for every query;
-// - transactions that finish in the same turn of the event loop share one COMMIT (group commit);
+// - prepared statements are cached by SQL text;
+// - transactions that finish in the same turn of the event loop share one COMMIT (group commit):
+//   each is a SAVEPOINT inside one BEGIN IMMEDIATE … COMMIT, still returns only once that COMMIT
+//   is done, and one that fails rolls back to its savepoint alone;
+// - transaction() and runStatement() run queries on the held connection without kysely's
+//   per-query executors and queues;
 // - listeners hear of each commit, so the webhook dispatcher sends new work at once.
-//
-// Group commit. A COMMIT writes every page the transaction changed to the WAL; a new payment
-// changes about fifteen (the row, its indexes, the count tables, the outbox, the idempotency
-// key), and writing them cost more than all the statements together. So each kysely transaction
-// is a SAVEPOINT inside one outer BEGIN IMMEDIATE … COMMIT, and the COMMIT runs once no more
-// transactions are waiting in this turn: one set of page writes for all of them. A transaction
-// still only returns once its COMMIT is done (a caller never answers before its write is
-// durable), one that fails rolls back to its savepoint alone, and a statement run outside any
-// transaction that writes commits the group at once. Reads between two transactions see what
-// the earlier ones wrote before their shared COMMIT; only if that COMMIT itself failed (a disk
-// error) would a read have seen a write that was then lost, and that write's caller gets the error.
-//
-// Transactions without kysely's per-query layers. kysely's db.transaction().execute() wraps each
-// query of a transaction in an asserting executor, a fresh executor and a single-connection
-// queue, a handful of promises each: per new payment more CPU and garbage than its statements
-// cost. ImmediateSqliteDialect.transaction() gives the callback a kysely Transaction whose
-// executor runs each query straight on the held connection (and refuses once it has ended), with
-// the same acquire, BEGIN/SAVEPOINT, commit and rollback steps as kysely's. runStatement() runs
-// one SQL text on such a transaction, or on a root instance through the connection queue,
-// without kysely's executor, connection provider and CompiledQuery objects: the per-request
-// queries (merchant lookup, payment insert and read, idempotency record) go through it.
 import type BetterSqlite3 from 'better-sqlite3'
 import {
   CompiledQuery,
@@ -39,6 +23,7 @@ import {
   type Kysely,
   type QueryResult,
 } from 'kysely'
+import { LRUCache } from 'lru-cache'
 
 const STATEMENT_CACHE_SIZE = 500
 
@@ -111,7 +96,7 @@ interface GroupMember {
 /** One connection, handed to one caller at a time (better-sqlite3 is synchronous). */
 class ImmediateSqliteDriver implements Driver {
   readonly #db: BetterSqlite3.Database
-  readonly #statements = new Map<string, BetterSqlite3.Statement>()
+  readonly #statements = new LRUCache<string, BetterSqlite3.Statement>({ max: STATEMENT_CACHE_SIZE })
   readonly #commitListeners: Set<CommitListener>
   readonly #beforeClose: (() => Promise<void>) | undefined
   #queue: Promise<void> = Promise.resolve()
@@ -133,10 +118,6 @@ class ImmediateSqliteDriver implements Driver {
     let statement = this.#statements.get(sql)
     if (statement === undefined) {
       statement = this.#db.prepare(sql)
-      if (this.#statements.size >= STATEMENT_CACHE_SIZE) {
-        const oldest = this.#statements.keys().next().value
-        if (oldest !== undefined) this.#statements.delete(oldest)
-      }
       this.#statements.set(sql, statement)
     }
     return statement

@@ -1,6 +1,6 @@
 // Merchant rows: the only code that reads or writes the merchants table.
 import type { Kysely } from 'kysely'
-import { runStatement } from '../db/database.js'
+import { defineStatement } from '../db/statement.js'
 import type { Database, MerchantRow, NewMerchant } from '../db/schema.js'
 
 export async function insertMerchant(db: Kysely<Database>, merchant: NewMerchant): Promise<void> {
@@ -8,13 +8,11 @@ export async function insertMerchant(db: Kysely<Database>, merchant: NewMerchant
 }
 
 // Every authenticated request looks its merchant up (never cached: keys rotate, and another
-// process may rotate them), so the query is built and compiled once and run with the key.
-let byApiKeySql: string | undefined
+// process may rotate them): a statement, built once (db/statement.ts).
+const merchantByApiKey = defineStatement((db, p: { apiKey: string }) => db.selectFrom('merchants').selectAll().where('api_key', '=', p.apiKey).compile())
 
 export async function findMerchantByApiKey(db: Kysely<Database>, apiKey: string): Promise<MerchantRow | undefined> {
-  byApiKeySql ??= db.selectFrom('merchants').selectAll().where('api_key', '=', apiKey).compile().sql
-  const { rows } = await runStatement<MerchantRow>(db, byApiKeySql, [apiKey])
-  return rows[0]
+  return (await merchantByApiKey(db, { apiKey }))[0]
 }
 
 export function findMerchantById(db: Kysely<Database>, id: string): Promise<MerchantRow | undefined> {

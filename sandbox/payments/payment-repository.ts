@@ -1,6 +1,6 @@
 // Payment rows: the only code that reads or writes the payments table.
 import { sql, type Kysely, type RawBuilder } from 'kysely'
-import { runStatement } from '../db/database.js'
+import { defineStatement } from '../db/statement.js'
 import type { Database, NewPayment, PaymentRow, PaymentUpdate } from '../db/schema.js'
 import type { PageRequest } from '../db/paginate.js'
 import { newestFirstPage } from '../db/paginate.js'
@@ -14,37 +14,26 @@ export interface PaymentFilters {
   storeId?: string
 }
 
-// The per-request queries are built and compiled by kysely once (building a 40-column insert
-// costs more than SQLite running it) and run with each call's values.
-const insertSqlByColumns = new Map<string, string>()
+// The per-request queries: statements, built once (db/statement.ts).
+const insertPaymentStatement = defineStatement((db, payment: NewPayment) => db.insertInto('payments').values(payment).compile())
+const paymentForMerchant = defineStatement((db, p: { id: string; merchantId: string }) =>
+  db.selectFrom('payments').selectAll().where('id', '=', p.id).where('merchant_id', '=', p.merchantId).compile(),
+)
+const paymentVersion = defineStatement((db, p: { id: string; merchantId: string }) =>
+  db.selectFrom('payments').select('version').where('id', '=', p.id).where('merchant_id', '=', p.merchantId).compile(),
+)
 
 export async function insertPayment(db: Kysely<Database>, payment: NewPayment): Promise<void> {
-  // As kysely's values(): a column whose value is undefined is left out.
-  const columns = (Object.keys(payment) as Array<keyof NewPayment>).filter((column) => payment[column] !== undefined)
-  const signature = columns.join()
-  let insertSql = insertSqlByColumns.get(signature)
-  if (insertSql === undefined) {
-    insertSql = db.insertInto('payments').values(payment).compile().sql
-    insertSqlByColumns.set(signature, insertSql)
-  }
-  await runStatement(db, insertSql, columns.map((column) => payment[column]))
+  await insertPaymentStatement(db, payment)
 }
-
-let forMerchantSql: string | undefined
 
 export async function findPaymentForMerchant(db: Kysely<Database>, merchantId: string, id: string): Promise<PaymentRow | undefined> {
-  forMerchantSql ??= db.selectFrom('payments').selectAll().where('id', '=', id).where('merchant_id', '=', merchantId).compile().sql
-  const { rows } = await runStatement<PaymentRow>(db, forMerchantSql, [id, merchantId])
-  return rows[0]
+  return (await paymentForMerchant(db, { id, merchantId }))[0]
 }
-
-let versionSql: string | undefined
 
 /** The version of a merchant's payment (bumped by a trigger on every change), without reading the row. */
 export async function findPaymentVersion(db: Kysely<Database>, merchantId: string, id: string): Promise<number | undefined> {
-  versionSql ??= db.selectFrom('payments').select('version').where('id', '=', id).where('merchant_id', '=', merchantId).compile().sql
-  const { rows } = await runStatement<{ version: number }>(db, versionSql, [id, merchantId])
-  return rows[0]?.version
+  return (await paymentVersion(db, { id, merchantId }))[0]?.version
 }
 
 export function findPaymentByShortCode(db: Kysely<Database>, shortCode: string): Promise<PaymentRow | undefined> {

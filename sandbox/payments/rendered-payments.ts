@@ -3,25 +3,23 @@
 // (one integer) instead of its ~40 columns, and answers the text it rendered before when the
 // version has not moved. The version is bumped by a trigger on every change of the row, by any
 // code or process (migration 2026-11-22T00-00), so a kept text is never stale.
-export class RenderedPayments {
-  readonly #texts = new Map<string, { version: number; text: string }>()
+import { LRUCache } from 'lru-cache'
 
-  constructor(private readonly capacity = 2_000) {}
+export class RenderedPayments {
+  readonly #texts: LRUCache<string, { version: number; text: string }>
+
+  constructor(capacity = 2_000) {
+    this.#texts = new LRUCache({ max: capacity })
+  }
 
   /** The text rendered for this version of the payment, if it is kept. */
   get(id: string, version: number): string | undefined {
     const kept = this.#texts.get(id)
-    if (kept?.version !== version) return undefined
-    // Most recently used last: the first entry is the one to evict.
-    this.#texts.delete(id)
-    this.#texts.set(id, kept)
-    return kept.text
+    return kept?.version === version ? kept.text : undefined
   }
 
   set(id: string, version: number, text: string): string {
-    this.#texts.delete(id)
     this.#texts.set(id, { version, text })
-    if (this.#texts.size > this.capacity) this.#texts.delete(this.#texts.keys().next().value!)
     return text
   }
 }

@@ -1,6 +1,6 @@
 // Webhook delivery rows: the only code that reads or writes the webhook_deliveries table.
 import { sql, type Kysely } from 'kysely'
-import { runStatement } from '../db/database.js'
+import { defineStatement } from '../db/statement.js'
 import type { Database, Insertable, PaymentEventRow, PaymentEventsTable, WebhookDeliveryRow } from '../db/schema.js'
 import type { PageRequest } from '../db/paginate.js'
 
@@ -25,15 +25,36 @@ export function findDeliveryForMerchant(db: Kysely<Database>, merchantId: string
   return db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).where('merchant_id', '=', merchantId).executeTakeFirst()
 }
 
-// The dispatcher's hot statements, compiled once: kysely would rebuild and recompile each per
-// delivery (tens of µs), and the driver caches the prepared statement by its text.
-const PENDING_AFTER_SQL = "select * from webhook_deliveries where status = 'pending' and sequence > ? order by sequence limit ?"
-const LOG_OUTCOME_SQL = `update webhook_deliveries set status = ?, http_status = ?, response_body = ?, error_message = ?,
-  duration_ms = ?, last_attempt_at = ?, updated_at = ? where id = ?`
-const EVENTS_AFTER_SQL = 'select * from payment_events where sequence > ? order by sequence limit ?'
-
-const PENDING_AFTER_EXCEPT_SQL = `select * from webhook_deliveries where status = 'pending' and sequence > ?
-  and merchant_id not in (select value from json_each(?)) and url not in (select value from json_each(?)) order by sequence limit ?`
+// The dispatcher's hot statements, built once (db/statement.ts): kysely would rebuild and
+// recompile each per delivery.
+const pendingAfter = defineStatement((db, p: { sequence: number; limit: number }) =>
+  sql<WebhookDeliveryRow>`select * from webhook_deliveries where status = 'pending' and sequence > ${p.sequence} order by sequence limit ${p.limit}`.compile(db),
+)
+const pendingAfterExcept = defineStatement((db, p: { sequence: number; merchants: string; urls: string; limit: number }) =>
+  sql<WebhookDeliveryRow>`select * from webhook_deliveries where status = 'pending' and sequence > ${p.sequence}
+    and merchant_id not in (select value from json_each(${p.merchants})) and url not in (select value from json_each(${p.urls}))
+    order by sequence limit ${p.limit}`.compile(db),
+)
+type DeliveryOutcome = Pick<WebhookDeliveryRow, 'id' | 'status' | 'http_status' | 'response_body' | 'error_message' | 'duration_ms' | 'last_attempt_at' | 'updated_at'>
+const logOutcome = defineStatement((db, d: DeliveryOutcome) =>
+  db
+    .updateTable('webhook_deliveries')
+    .set({
+      status: d.status,
+      http_status: d.http_status,
+      response_body: d.response_body,
+      error_message: d.error_message,
+      duration_ms: d.duration_ms,
+      last_attempt_at: d.last_attempt_at,
+      updated_at: d.updated_at,
+    })
+    .where('id', '=', d.id)
+    .compile(),
+)
+const eventsAfter = defineStatement((db, p: { sequence: number; limit: number }) =>
+  db.selectFrom('payment_events').selectAll().where('sequence', '>', p.sequence).orderBy('sequence').limit(p.limit).compile(),
+)
+const insertEvent = defineStatement((db, event: NewPaymentEvent) => db.insertInto('payment_events').values(event).compile())
 
 /**
  * Pending deliveries with a sequence after `sequence`, oldest first (through the index of pending
@@ -45,11 +66,9 @@ export async function findPendingDeliveriesAfter(
   limit: number,
   except?: { merchants: string[]; urls: string[] },
 ): Promise<WebhookDeliveryRow[]> {
-  const { rows } =
-    except === undefined
-      ? await runStatement(db, PENDING_AFTER_SQL, [sequence, limit])
-      : await runStatement(db, PENDING_AFTER_EXCEPT_SQL, [sequence, JSON.stringify(except.merchants), JSON.stringify(except.urls), limit])
-  return rows as WebhookDeliveryRow[]
+  return except === undefined
+    ? pendingAfter(db, { sequence, limit })
+    : pendingAfterExcept(db, { sequence, merchants: JSON.stringify(except.merchants), urls: JSON.stringify(except.urls), limit })
 }
 
 /**
@@ -58,9 +77,7 @@ export async function findPendingDeliveriesAfter(
  * index of the table.
  */
 export async function logDeliveryOutcomes(db: Kysely<Database>, deliveries: WebhookDeliveryRow[]): Promise<void> {
-  for (const d of deliveries) {
-    await runStatement(db, LOG_OUTCOME_SQL, [d.status, d.http_status, d.response_body, d.error_message, d.duration_ms, d.last_attempt_at, d.updated_at, d.id])
-  }
+  for (const delivery of deliveries) await logOutcome(db, delivery)
 }
 
 export interface DeliveryFilters {
@@ -88,21 +105,16 @@ export async function listDeliveries(
   return { rows, total: Number(total) }
 }
 
-const EVENT_COLUMNS = ['merchant_id', 'payment_id', 'event_type', 'payload', 'created_at'] as const
-// Runs for every change of a payment: compiled by kysely once, run with each call's values.
-let insertEventSql: string | undefined
+type NewPaymentEvent = Pick<Insertable<PaymentEventsTable>, 'merchant_id' | 'payment_id' | 'event_type' | 'payload' | 'created_at'>
 
-export async function insertPaymentEvent(db: Kysely<Database>, event: Pick<Insertable<PaymentEventsTable>, (typeof EVENT_COLUMNS)[number]>): Promise<void> {
-  insertEventSql ??= db
-    .insertInto('payment_events')
-    .values(Object.fromEntries(EVENT_COLUMNS.map((column) => [column, event[column]])) as Insertable<PaymentEventsTable>)
-    .compile().sql
-  await runStatement(db, insertEventSql, EVENT_COLUMNS.map((column) => event[column]))
+// Runs for every change of a payment.
+export async function insertPaymentEvent(db: Kysely<Database>, event: NewPaymentEvent): Promise<void> {
+  await insertEvent(db, event)
 }
 
 /** Events after `sequence`, oldest first. */
 export async function findEventsAfter(db: Kysely<Database>, sequence: number, limit: number): Promise<PaymentEventRow[]> {
-  return (await runStatement(db, EVENTS_AFTER_SQL, [sequence, limit])).rows as PaymentEventRow[]
+  return eventsAfter(db, { sequence, limit })
 }
 
 export async function lastEventSequence(db: Kysely<Database>): Promise<number> {

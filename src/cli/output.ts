@@ -1,8 +1,7 @@
 // Human-readable output: colours (off without a terminal or with NO_COLOR), tables and QR
 // codes. Commands print through these so that --json output stays one clean JSON document.
-// Their libraries load only when text is wanted (a cold start pays ~10 ms for chalk and
-// cli-table3): chalk when BaseCommand calls loadColours() (no --json, or an error to print),
-// cli-table3 at the first table drawn, qrcode-terminal at the first QR code.
+// Their libraries load only when text is wanted, so --json starts faster: chalk when BaseCommand
+// calls loadColours(), cli-table3 at the first table drawn, qrcode-terminal at the first QR code.
 import { createRequire } from 'node:module'
 import { stripVTControlCharacters } from 'node:util'
 import type { ChalkInstance } from 'chalk'

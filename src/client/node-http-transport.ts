@@ -1,8 +1,6 @@
-// A PayboxClient transport over node:http(s), for the CLI. A command sends one or two requests;
-// global fetch would first load Node's bundled undici and compile its WebAssembly HTTP parser,
-// which costs more CPU than the rest of `paybox payments get`, and the process waits for that
-// compilation to finish before it can exit. Server-sent-event streams still go through fetch:
-// they run for minutes, and the stream commands rely on fetch's abort and cancel behaviour.
+// A PayboxClient transport over node:http(s), for the CLI: global fetch loads undici and compiles
+// its WebAssembly parser before a short command can exit (docs/performance.md has the figures).
+// Event streams still go through fetch, whose abort and cancel the stream commands rely on.
 import http from 'node:http'
 import type { Transport, TransportRequest, TransportResponse } from './paybox-client.js'
 

@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PayboxClient } from '../../src/client/paybox-client.js'
+import { COMMITS_BEFORE_CHECKPOINTER } from '../../sandbox/db/database.js'
 import type { SandboxBanner } from '../../src/cli/render/sandbox.js'
 import { ROOT, linesOf, merchantEnv, type CliEnv } from '../../harness/cli.js'
 import { waitFor } from '../../harness/wait.js'
@@ -133,6 +134,45 @@ describe('the built CLI (bin/run.js)', () => {
       await exited
     }
     expect(linesOf(stderr).map((line) => line.replace(/ on .*/, ''))).toEqual(['Sandbox listening', 'SIGTERM received: finishing in-flight requests and closing the database', 'Sandbox stopped'])
+  })
+
+  it('checkpoints the WAL from a worker of the compiled dist/', async () => {
+    const file = path.join(temporaryDir('paybox-built-wal-'), 'sandbox.db')
+    const database = pathToFileURL(path.join(ROOT, 'dist', 'sandbox', 'db', 'database.js')).href
+    // Only the worker writes the database file before the WAL reaches its fallback mark: the file grows once it runs.
+    const script = `import fs from 'node:fs'
+const { openDatabase, runTransaction, COMMITS_BEFORE_CHECKPOINTER } = await import(${JSON.stringify(database)})
+const db = await openDatabase({ file: ${JSON.stringify(file)} })
+const before = fs.statSync(${JSON.stringify(file)}).size
+for (let i = 0; i < COMMITS_BEFORE_CHECKPOINTER; i++) await runTransaction(db, (trx) => trx.insertInto('sandbox_state').values({ key: 'k' + i, value: 'v' }).execute())
+const deadline = Date.now() + 10_000
+while (fs.statSync(${JSON.stringify(file)}).size <= before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10))
+console.log(fs.statSync(${JSON.stringify(file)}).size > before ? 'checkpointed' : 'not checkpointed')
+await db.destroy()`
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT })
+    expect(stdout.trim()).toBe('checkpointed')
+  })
+
+  it('checkpoints the WAL from a worker of the bundle (sandbox start --db FILE)', async () => {
+    const home = temporaryDir('paybox-built-wal-')
+    const file = path.join(home, 'sandbox.db')
+    const child = spawn(process.execPath, [RUN_JS, 'sandbox', 'start', '--port', '0', '--db', file, '--json', '--quiet'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, PAYBOX_HOME: home, PAYBOX_CONFIG_DIR: path.join(home, 'config') },
+    })
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    try {
+      const banner = JSON.parse(await new Promise<string>((resolve) => readline.createInterface({ input: child.stdout }).once('line', resolve))) as SandboxBanner
+      const [merchant] = banner.merchants
+      const client = new PayboxClient({ baseUrl: banner.baseUrl, apiKey: merchant!.apiKey, apiSecret: merchant!.apiSecret })
+      const before = fs.statSync(file).size
+      // One commit each (COMMITS_BEFORE_CHECKPOINTER of them start the worker); only the worker writes the file meanwhile.
+      for (let i = 0; i < COMMITS_BEFORE_CHECKPOINTER; i++) await client.payments.create({ amount: { value: 100 + i, currency: "USD" }, description: "WAL" })
+      await waitFor('a checkpoint by the bundled worker', () => fs.statSync(file).size > before)
+    } finally {
+      child.kill('SIGTERM')
+      await exited
+    }
   })
 
   it.each([

@@ -8,6 +8,7 @@ import { COMMITS_BEFORE_CHECKPOINTER, WAL_FALLBACK_CHECKPOINT_PAGES, checkpointW
 import { writeState } from '../../sandbox/state/sandbox-state.js'
 import { startSandbox, type RunningSandbox } from '../../sandbox/server.js'
 import { temporaryDir } from '../../harness/sandbox.js'
+import { waitFor } from '../../harness/wait.js'
 
 const SYNCHRONOUS = { NORMAL: 1, FULL: 2 }
 
@@ -40,6 +41,15 @@ describe('the sandbox database file', () => {
     expect(checkpointWorkerStarted(db)).toBe(false)
     for (let i = 0; i < COMMITS_BEFORE_CHECKPOINTER; i++) await runTransaction(db, (trx) => writeState(trx, 'boot_count', String(i)))
     expect(checkpointWorkerStarted(db)).toBe(true)
+  })
+
+  it('has its checkpoint worker copy the WAL into the database file while the sandbox runs', async () => {
+    const { file } = await start()
+    const db = running!.context.db
+    // The request connection checkpoints only at WAL_FALLBACK_CHECKPOINT_PAGES: until then, only the worker writes the file.
+    const before = fs.statSync(file).size
+    for (let i = 0; i < COMMITS_BEFORE_CHECKPOINTER; i++) await runTransaction(db, (trx) => writeState(trx, 'boot_count', String(i)))
+    await waitFor('a checkpoint by the worker', () => fs.statSync(file).size > before)
   })
 
   it('syncs every commit with durable (sandbox start --durable)', async () => {

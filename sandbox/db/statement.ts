@@ -1,0 +1,51 @@
+// The hot paths' queries: each written once as a kysely query, built and compiled on first use,
+// then run with each call's values through the driver's cached prepared statement (runStatement),
+// without kysely's per-query layers. Building a query costs more than SQLite running it.
+import type { CompiledQuery, Kysely } from 'kysely'
+import type { Database } from './schema.js'
+import { runStatement } from './sqlite-driver.js'
+
+/** Stands for one named parameter while the query is built: its place in the compiled parameters says where it binds. */
+class Placeholder {
+  constructor(readonly name: string) {}
+}
+
+interface Compiled {
+  sql: string
+  names: string[]
+}
+
+/**
+ * A statement over named parameters: `build` receives placeholders for them, not values, and is
+ * called once per set of defined parameter names (a parameter left undefined is left out, as
+ * kysely's values() does). The returned function runs it on a database or its transaction and
+ * gives the rows (none for a write).
+ */
+export function defineStatement<P extends object, R = never>(
+  build: (db: Kysely<Database>, params: P) => CompiledQuery<R>,
+): (db: Kysely<Database>, params: P) => Promise<R[]> {
+  const compiledByNames = new Map<string, Compiled>()
+  return async (db, params) => {
+    const defined = (Object.keys(params) as Array<keyof P & string>).filter((name) => params[name] !== undefined)
+    const signature = defined.join()
+    let compiled = compiledByNames.get(signature)
+    if (compiled === undefined) {
+      compiled = compile(db, build, defined)
+      compiledByNames.set(signature, compiled)
+    }
+    const values = compiled.names.map((name) => params[name as keyof P])
+    return (await runStatement<R>(db, compiled.sql, values)).rows
+  }
+}
+
+function compile<P extends object, R>(db: Kysely<Database>, build: (db: Kysely<Database>, params: P) => CompiledQuery<R>, names: string[]): Compiled {
+  const placeholders = Object.fromEntries(names.map((name) => [name, new Placeholder(name)])) as P
+  const query = build(db, placeholders)
+  return {
+    sql: query.sql,
+    names: query.parameters.map((parameter) => {
+      if (!(parameter instanceof Placeholder)) throw new Error(`A statement's query binds a value that is not one of its parameters: ${String(parameter)}`)
+      return parameter.name
+    }),
+  }
+}
