@@ -21,13 +21,22 @@ export default tseslint.config(
         'error',
         {
           zones: [
-            { target: './src', from: ['./sandbox', './commands', './test', './harness', './bench'], message: 'src/ is the shared library: it reaches the sandbox only over HTTP.' },
-            { target: './sandbox', from: ['./commands', './test', './harness', './bench', './src/cli'], message: 'The sandbox does not depend on the CLI, tests or benchmarks.' },
+            {
+              target: './src',
+              from: ['./sandbox', './commands', './test', './harness', './bench'],
+              message: 'src/ is the shared library: it reaches the sandbox only over HTTP.',
+            },
+            {
+              target: './sandbox',
+              from: ['./commands', './test', './harness', './bench', './src/cli'],
+              message: 'The sandbox does not depend on the CLI, tests or benchmarks.',
+            },
             { target: './src/config', from: './src/cli', message: 'Configuration is read by the CLI, not the other way round.' },
             {
               target: ['./sandbox/db/**', './sandbox/**/*-{service,repository,resource,lifecycle,changes,receipts}.ts'],
               from: './sandbox/http',
-              message: 'Services, repositories and the database know nothing of HTTP: throw an ApiError (sandbox/errors.ts) and let the edge answer.',
+              message:
+                'Services, repositories and the database know nothing of HTTP: throw an ApiError (sandbox/errors.ts) and let the edge answer.',
             },
             { target: './bench', from: './test', message: 'Benchmarks share code with tests through harness/, not through test/.' },
             { target: './harness', from: './test', message: 'The harness serves the tests; it does not import them.' },
@@ -42,7 +51,15 @@ export default tseslint.config(
     rules: {
       'import-x/no-restricted-paths': [
         'error',
-        { zones: [{ target: './commands', from: './sandbox', message: 'Commands reach the sandbox through PayboxClient; only `sandbox start` runs it.' }] },
+        {
+          zones: [
+            {
+              target: './commands',
+              from: './sandbox',
+              message: 'Commands reach the sandbox through PayboxClient; only `sandbox start` runs it.',
+            },
+          ],
+        },
       ],
     },
   },

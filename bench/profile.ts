@@ -26,16 +26,36 @@ const credentials = { apiKey: merchant.apiKey, apiSecret: merchant.apiSecret }
 const url = sandbox.banner.baseUrl
 let n = 0
 if (kind === 'post') {
-  const r = await runLoad({ url, credentials, connections, durationSeconds: seconds, method: 'POST', path: () => '/payments', body: (i) => JSON.stringify(paymentRequest(i)), headers: () => ({ 'idempotency-key': `p-${Date.now()}-${n++}` }) })
+  const r = await runLoad({
+    url,
+    credentials,
+    connections,
+    durationSeconds: seconds,
+    method: 'POST',
+    path: () => '/payments',
+    body: (i) => JSON.stringify(paymentRequest(i)),
+    headers: () => ({ 'idempotency-key': `p-${Date.now()}-${n++}` }),
+  })
   console.log(r)
 } else if (kind === 'get') {
   const client = new PayboxClient({ baseUrl: url, ...credentials })
   const ids: string[] = []
   for (let i = 0; i < 50; i++) ids.push((await client.payments.create(paymentRequest(i))).id)
-  console.log(await runLoad({ url, credentials, connections, durationSeconds: seconds, method: 'GET', path: (i) => `/payments/${ids[i % ids.length]}` }))
+  console.log(
+    await runLoad({
+      url,
+      credentials,
+      connections,
+      durationSeconds: seconds,
+      method: 'GET',
+      path: (i) => `/payments/${ids[i % ids.length]}`,
+    }),
+  )
 } else {
   const paths = ['/payments?limit=20', '/payments?limit=20&status=paid', '/payments?limit=20&storeId=store-2']
-  console.log(await runLoad({ url, credentials, connections, durationSeconds: seconds, method: 'GET', path: (i) => paths[i % paths.length]! }))
+  console.log(
+    await runLoad({ url, credentials, connections, durationSeconds: seconds, method: 'GET', path: (i) => paths[i % paths.length]! }),
+  )
 }
 await sandbox.stop()
 console.log(`profile in ${profiles}`)

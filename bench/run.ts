@@ -16,7 +16,10 @@ import { startupFigures } from './sections/startup.js'
 import { webhookFigures } from './sections/webhooks.js'
 
 const settings = benchSettings(process.argv.slice(2))
-const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',')
+const only = process.argv
+  .find((arg) => arg.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',')
 const wanted = (section: string) => only === undefined || only.includes(section)
 const log = (line: string) => process.stderr.write(`${line}\n`)
 
@@ -52,7 +55,12 @@ await section('cli', () => cliFigures(settings, log))
 await section('reliability', () => reliabilityFigures(settings, log))
 
 for (const [when, bytes] of Object.entries(memory)) {
-  figures.push({ section: 'memory', name: `sandbox RSS ${when === 'afterApiLoad' ? 'after the API load' : `after the list load (${settings.listPayments.toLocaleString('en-US')} payments)`}`, value: bytes / 2 ** 20, unit: 'MB' })
+  figures.push({
+    section: 'memory',
+    name: `sandbox RSS ${when === 'afterApiLoad' ? 'after the API load' : `after the list load (${settings.listPayments.toLocaleString('en-US')} payments)`}`,
+    value: bytes / 2 ** 20,
+    unit: 'MB',
+  })
 }
 
 const cpus = os.cpus()
@@ -60,13 +68,22 @@ const results = {
   date: new Date().toISOString(),
   mode: settings.quick ? 'quick' : 'full',
   synchronous: settings.durable ? 'FULL' : 'NORMAL',
-  machine: { cores: cpus.length, cpuModel: cpus[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform}-${process.arch}`, totalMemoryMB: Math.round(os.totalmem() / 2 ** 20), loadAverage: os.loadavg() },
+  machine: {
+    cores: cpus.length,
+    cpuModel: cpus[0]?.model ?? 'unknown',
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+    totalMemoryMB: Math.round(os.totalmem() / 2 ** 20),
+    loadAverage: os.loadavg(),
+  },
   durationSeconds: Math.round((performance.now() - started) / 1000),
   figures,
 }
 
 const table = renderTable(figures)
-process.stdout.write(`\n${table}\n\n${results.machine.cores} cores (${results.machine.cpuModel}), Node ${results.machine.node}, ${results.mode} run in ${results.durationSeconds} s\n`)
+process.stdout.write(
+  `\n${table}\n\n${results.machine.cores} cores (${results.machine.cpuModel}), Node ${results.machine.node}, ${results.mode} run in ${results.durationSeconds} s\n`,
+)
 const resultsDir = path.join(ROOT, 'bench', 'results')
 fs.mkdirSync(resultsDir, { recursive: true })
 // Only full runs of every section replace latest.json; others are kept beside it.

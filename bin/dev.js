@@ -15,6 +15,7 @@ const root = fileURLToPath(new URL('..', import.meta.url))
 const pjson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
 pjson.oclif.commands.target = './commands/index.ts'
 // Hooks too: ./dist/src/x.js is ./src/x.ts.
-for (const [event, target] of Object.entries(pjson.oclif.hooks ?? {})) pjson.oclif.hooks[event] = target.replace(/^\.\/dist\/(.*)\.js$/, './$1.ts')
+for (const [event, target] of Object.entries(pjson.oclif.hooks ?? {}))
+  pjson.oclif.hooks[event] = target.replace(/^\.\/dist\/(.*)\.js$/, './$1.ts')
 
 await execute({ development: true, dir: import.meta.url, loadOptions: { root, pjson } })

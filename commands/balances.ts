@@ -25,7 +25,12 @@ export default class Balances extends ApiCommand<typeof Balances> {
       return balances
     }
     const one = await client.balances.get(asset)
-    this.print(details([['Asset', asset], ['Balance', one.balance]]))
+    this.print(
+      details([
+        ['Asset', asset],
+        ['Balance', one.balance],
+      ]),
+    )
     return one
   }
 }

@@ -8,7 +8,12 @@ export default class Currencies extends ApiCommand<typeof Currencies> {
 
   public async run(): Promise<{ items: Currency[] }> {
     const result = await this.client().currencies.list()
-    this.print(table(['Code', 'Name', 'Symbol', 'Precision'], result.items.map((c) => [c.code, c.name, c.symbol, c.precision])))
+    this.print(
+      table(
+        ['Code', 'Name', 'Symbol', 'Precision'],
+        result.items.map((c) => [c.code, c.name, c.symbol, c.precision]),
+      ),
+    )
     return result
   }
 }

@@ -10,9 +10,9 @@ import { forwardLine } from '../src/cli/render/webhooks.js'
 export default class Listen extends ApiCommand<typeof Listen> {
   static override summary = 'Forward every payment event to a local webhook receiver, until Ctrl+C'
   static override description =
-    'Subscribes to the merchant\'s payment events (payments with or without a webhookUrl) and POSTs each event\'s webhook body, ' +
-    'byte for byte, to --forward-to, signed with the merchant\'s API secret in X-WEBHOOK-AUTH exactly as the sandbox signs webhooks. ' +
-    'Prints one line per event with your receiver\'s answer; with --json, one JSON object per line. If the stream drops it ' +
+    "Subscribes to the merchant's payment events (payments with or without a webhookUrl) and POSTs each event's webhook body, " +
+    "byte for byte, to --forward-to, signed with the merchant's API secret in X-WEBHOOK-AUTH exactly as the sandbox signs webhooks. " +
+    "Prints one line per event with your receiver's answer; with --json, one JSON object per line. If the stream drops it " +
     'reconnects and resumes after the last event forwarded, so none is lost or sent twice.'
 
   static override examples = [
@@ -59,12 +59,26 @@ export default class Listen extends ApiCommand<typeof Listen> {
         if (this.jsonEnabled()) jsonLine({ ...described, ...outcome } satisfies ForwardedEvent)
         else this.log(forwardLine(event, outcome, url))
       }
-      return followStream((onOpen) => client.events.stream({ signal, onOpen, lastEventId: lastSequence?.toString(), onReady: (sequence) => (lastSequence ??= sequence) }), forward, {
-        signal,
-        onOpen: (reconnected) =>
-          streamNotice(reconnected ? 'Reconnected; resuming after the last event forwarded.' : `Ready: forwarding payment events to ${url} (Ctrl+C to stop)`),
-        onDrop: (reason, retryInMs) => streamNotice(`Stream dropped (${reason}); reconnecting in ${retryInMs} ms`),
-      })
+      return followStream(
+        (onOpen) =>
+          client.events.stream({
+            signal,
+            onOpen,
+            lastEventId: lastSequence?.toString(),
+            onReady: (sequence) => (lastSequence ??= sequence),
+          }),
+        forward,
+        {
+          signal,
+          onOpen: (reconnected) =>
+            streamNotice(
+              reconnected
+                ? 'Reconnected; resuming after the last event forwarded.'
+                : `Ready: forwarding payment events to ${url} (Ctrl+C to stop)`,
+            ),
+          onDrop: (reason, retryInMs) => streamNotice(`Stream dropped (${reason}); reconnecting in ${retryInMs} ms`),
+        },
+      )
     })
   }
 }

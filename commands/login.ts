@@ -31,7 +31,10 @@ export default class Login extends BaseCommand<typeof Login> {
     'api-key': Flags.string({ description: 'Merchant API key' }),
     'api-secret': Flags.string({ description: 'Merchant API secret' }),
     'from-sandbox': Flags.boolean({ description: 'Use the keys of the sandbox running locally', exclusive: ['api-key', 'api-secret'] }),
-    merchant: Flags.string({ description: 'With --from-sandbox: merchant name or id (default: the direct merchant)', dependsOn: ['from-sandbox'] }),
+    merchant: Flags.string({
+      description: 'With --from-sandbox: merchant name or id (default: the direct merchant)',
+      dependsOn: ['from-sandbox'],
+    }),
   }
 
   public async run(): Promise<LoginResult> {
@@ -39,7 +42,9 @@ export default class Login extends BaseCommand<typeof Login> {
     const client = new PayboxClient({ baseUrl: profile.baseUrl!, apiKey: profile.apiKey, apiSecret: profile.apiSecret })
     await client.payments.list({ limit: 1 })
     saveProfile(this.flags.profile, profile)
-    this.print(`Logged in to ${profile.baseUrl} as ${profile.apiKey} (${maskSecret(profile.apiSecret!)}); saved as profile "${this.flags.profile}".`)
+    this.print(
+      `Logged in to ${profile.baseUrl} as ${profile.apiKey} (${maskSecret(profile.apiSecret!)}); saved as profile "${this.flags.profile}".`,
+    )
     return { profile: this.flags.profile, baseUrl: profile.baseUrl!, apiKey: profile.apiKey! }
   }
 
@@ -54,7 +59,10 @@ export default class Login extends BaseCommand<typeof Login> {
       return { baseUrl: flags['base-url'] ?? local?.baseUrl ?? DEFAULT_BASE_URL, apiKey: flags['api-key'], apiSecret: flags['api-secret'] }
     }
     if (!canPrompt()) {
-      throw new UserError('Missing --api-key and --api-secret', 'pass both, or --from-sandbox; paybox does not prompt without a terminal or when CI is set')
+      throw new UserError(
+        'Missing --api-key and --api-secret',
+        'pass both, or --from-sandbox; paybox does not prompt without a terminal or when CI is set',
+      )
     }
     const baseUrl = flags['base-url'] ?? (await askText('API base URL', local?.baseUrl ?? DEFAULT_BASE_URL))
     if (local && new URL(local.baseUrl).origin === new URL(baseUrl).origin && !flags['api-key']) {
@@ -74,6 +82,7 @@ export default class Login extends BaseCommand<typeof Login> {
 
 function fromSandbox(local: LocalSandboxState, merchant: string | undefined): Profile {
   const chosen = merchant ? local.merchants.find((m) => m.id === merchant || m.name === merchant) : defaultMerchant(local.merchants)
-  if (!chosen) throw new UserError(`The local sandbox has no merchant "${merchant}"`, `one of: ${local.merchants.map((m) => m.name).join(', ')}`)
+  if (!chosen)
+    throw new UserError(`The local sandbox has no merchant "${merchant}"`, `one of: ${local.merchants.map((m) => m.name).join(', ')}`)
   return { baseUrl: local.baseUrl, apiKey: chosen.apiKey, apiSecret: chosen.apiSecret, adminToken: local.adminToken }
 }

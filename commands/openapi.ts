@@ -37,9 +37,15 @@ export default class OpenApi extends ApiCommand<typeof OpenApi> {
     try {
       fs.writeFileSync(this.flags.output, text)
     } catch (error) {
-      throw new UserError(`Cannot write --output ${this.flags.output}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
+      throw new UserError(
+        `Cannot write --output ${this.flags.output}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      )
     }
-    const written = { output: this.flags.output, openapi: document.openapi, paths: Object.keys((document.paths as object | undefined) ?? {}).length }
+    const written = {
+      output: this.flags.output,
+      openapi: document.openapi,
+      paths: Object.keys((document.paths as object | undefined) ?? {}).length,
+    }
     this.print(`Wrote the OpenAPI ${String(written.openapi)} document (${written.paths} paths) to ${written.output}`)
     return written
   }

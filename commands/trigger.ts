@@ -19,8 +19,8 @@ export default class Trigger extends ApiCommand<typeof Trigger> {
   static override description =
     'Creates a payment with --webhook-url and drives it through the states that emit the event: transaction_created just ' +
     'creates it; transaction_updated pays half (--status underpaid) or all of it (paid; settled also waits for the settlement); ' +
-    'transaction_failed fails it. Then waits until the sandbox has logged each of the payment\'s deliveries as finished, and ' +
-    'prints the payment id and every event it emitted with your receiver\'s answer. Exits 1 when a delivery did not get a 2xx answer.'
+    "transaction_failed fails it. Then waits until the sandbox has logged each of the payment's deliveries as finished, and " +
+    "prints the payment id and every event it emitted with your receiver's answer. Exits 1 when a delivery did not get a 2xx answer."
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> transaction_created --webhook-url http://localhost:3000/webhooks',
@@ -29,9 +29,16 @@ export default class Trigger extends ApiCommand<typeof Trigger> {
   ]
 
   static override flags = {
-    'webhook-url': Flags.string({ description: 'Where the payment\'s webhooks go (http or https URL)', required: true }),
-    status: Flags.string({ description: 'For transaction_updated: what the update reports (default paid)', options: [...TRIGGER_STATUSES] }),
-    currency: Flags.string({ description: 'Pricing currency of the payment (ISO 4217)', default: 'USD', parse: async (input) => input.toUpperCase() }),
+    'webhook-url': Flags.string({ description: "Where the payment's webhooks go (http or https URL)", required: true }),
+    status: Flags.string({
+      description: 'For transaction_updated: what the update reports (default paid)',
+      options: [...TRIGGER_STATUSES],
+    }),
+    currency: Flags.string({
+      description: 'Pricing currency of the payment (ISO 4217)',
+      default: 'USD',
+      parse: async (input) => input.toUpperCase(),
+    }),
     amount: Flags.string({ description: 'Amount in major units (default 10)' }),
   }
 

@@ -76,7 +76,8 @@ function loadConfig(): Promise<Config> {
     settings.enableAutoTranspile = false
     const pjson = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'))
     pjson.oclif.commands.target = './commands/index.ts'
-    for (const [event, target] of Object.entries<string>(pjson.oclif.hooks ?? {})) pjson.oclif.hooks[event] = target.replace(/^\.\/dist\/(.*)\.js$/, './$1.ts')
+    for (const [event, target] of Object.entries<string>(pjson.oclif.hooks ?? {}))
+      pjson.oclif.hooks[event] = target.replace(/^\.\/dist\/(.*)\.js$/, './$1.ts')
     return Config.load({ root: ROOT, pjson })
   })()
   return configPromise
@@ -150,7 +151,9 @@ export async function runCliJson<T>(argv: string[], env: CliEnv): Promise<CliRes
   try {
     json = JSON.parse(result.stdout) as T
   } catch {
-    throw new Error(`stdout of paybox ${argv.join(' ')} is not one JSON document (exit ${result.exitCode}):\n${result.stdout}\nstderr:\n${result.stderr}`)
+    throw new Error(
+      `stdout of paybox ${argv.join(' ')} is not one JSON document (exit ${result.exitCode}):\n${result.stdout}\nstderr:\n${result.stderr}`,
+    )
   }
   return { ...result, json }
 }
@@ -191,9 +194,7 @@ export function spawnCli(argv: string[], env: CliEnv, options: SpawnOptions = {}
   const lines = readline.createInterface({ input: child.stdout })
   const firstLine = new Promise<string>((resolve, reject) => {
     lines.once('line', resolve)
-    lines.once('close', () =>
-      reject(new Error(`paybox ${argv.join(' ')} closed stdout before printing a line; stderr:\n${stderr}`)),
-    )
+    lines.once('close', () => reject(new Error(`paybox ${argv.join(' ')} closed stdout before printing a line; stderr:\n${stderr}`)))
   })
   // A rejection nobody awaits (the test failed earlier) must not become an unhandled one.
   firstLine.catch(() => {})

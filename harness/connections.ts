@@ -39,23 +39,27 @@ export interface OpenedStream {
 /** An event stream over its own connection from `from`, once its status is known. */
 export function openStream(target: Target, path: string, from = '127.0.0.1', opened: OpenedStream[] = []): Promise<OpenedStream> {
   return new Promise((resolve) => {
-    const request = http.get(`${target.url}${path}`, { agent: false, localAddress: from, headers: { accept: 'text/event-stream' } }, (response) => {
-      const events: string[] = []
-      let text = ''
-      response.setEncoding('utf8')
-      const body = new Promise<string>((done) => {
-        response.on('data', (chunk: string) => {
-          text += chunk
-          for (const match of chunk.matchAll(/^event: ?(.+)$/gm)) events.push(match[1]!)
+    const request = http.get(
+      `${target.url}${path}`,
+      { agent: false, localAddress: from, headers: { accept: 'text/event-stream' } },
+      (response) => {
+        const events: string[] = []
+        let text = ''
+        response.setEncoding('utf8')
+        const body = new Promise<string>((done) => {
+          response.on('data', (chunk: string) => {
+            text += chunk
+            for (const match of chunk.matchAll(/^event: ?(.+)$/gm)) events.push(match[1]!)
+          })
+          response.on('end', () => done(text))
+          response.on('close', () => done(text))
         })
-        response.on('end', () => done(text))
-        response.on('close', () => done(text))
-      })
-      response.on('error', () => {})
-      const stream = { status: response.statusCode ?? 0, headers: response.headers, events, body, close: () => request.destroy() }
-      opened.push(stream)
-      resolve(stream)
-    })
+        response.on('error', () => {})
+        const stream = { status: response.statusCode ?? 0, headers: response.headers, events, body, close: () => request.destroy() }
+        opened.push(stream)
+        resolve(stream)
+      },
+    )
     request.on('error', () => resolve({ status: 0, headers: {}, events: [], body: Promise.resolve(''), close: () => request.destroy() }))
   })
 }

@@ -33,11 +33,22 @@ function planRound(rng: Rng, round: number, webhookUrl: string): Op[] {
     const paymentOps = ops.flatMap((op, index) => (op.kind === 'payment' ? [index] : []))
     if (roll < 0.45 || paymentOps.length === 0) {
       const key = `crash-r${round}-${i}-${rng.hex(6)}`
-      const body: Record<string, unknown> = { amount: { value: rng.int(100, 50_000), currency: 'USD' }, description: `Crash round ${round} op ${i}`, metadata: { key } }
+      const body: Record<string, unknown> = {
+        amount: { value: rng.int(100, 50_000), currency: 'USD' },
+        description: `Crash round ${round} op ${i}`,
+        metadata: { key },
+      }
       if (rng.chance(0.6)) body.webhookUrl = webhookUrl
       ops.push({ kind: 'payment', key, body })
     } else if (roll < 0.75) {
-      ops.push({ kind: 'invoice', body: { currency: 'EUR', line_items: [{ description: `Item ${i}`, quantity: rng.int(1, 5), unit_price: rng.int(100, 9_999) }], customer: { email: `c${i}@example.com` } } })
+      ops.push({
+        kind: 'invoice',
+        body: {
+          currency: 'EUR',
+          line_items: [{ description: `Item ${i}`, quantity: rng.int(1, 5), unit_price: rng.int(100, 9_999) }],
+          customer: { email: `c${i}@example.com` },
+        },
+      })
     } else {
       ops.push({ kind: 'pay', index: rng.pick(paymentOps) })
     }
@@ -56,7 +67,8 @@ export interface Acknowledged {
   paid: Set<string>
 }
 
-const show = (value: unknown): string => (typeof value === 'string' ? JSON.stringify(value.length > 200 ? `${value.slice(0, 200)}…` : value) : String(value))
+const show = (value: unknown): string =>
+  typeof value === 'string' ? JSON.stringify(value.length > 200 ? `${value.slice(0, 200)}…` : value) : String(value)
 
 /** One violation when `actual` is not `expected` (compared as vitest's toBe does), else none. */
 function differs(what: string, actual: unknown, expected: unknown): string[] {
@@ -91,7 +103,8 @@ export async function verifyAcknowledged(url: string, merchant: Merchant, acked:
   acked.unacknowledgedKeys.clear()
   const byKey = await paymentsByKey(url, merchant)
   for (const key of acked.payments.keys()) violations.push(...differs(`payments made with key ${key}`, byKey.get(key)?.length, 1))
-  for (const [key, payments] of byKey) if (!acked.payments.has(key)) violations.push(...differs(`payments made with key ${key}`, payments.length, 1))
+  for (const [key, payments] of byKey)
+    if (!acked.payments.has(key)) violations.push(...differs(`payments made with key ${key}`, payments.length, 1))
 
   const invoices = await listInvoices(url, merchant)
   violations.push(...numberingProblems(invoices.map((invoice) => invoice.invoice_number)).map((problem) => `invoice numbering: ${problem}`))
@@ -260,17 +273,20 @@ export async function runCrashRounds(options: CrashRunOptions = {}): Promise<Cra
     // one cut off mid-flight by a crash is sent again).
     const received = new Map<string, number>()
     for (const request of receiver.received) {
-      if (!request.verified) violations.push(`a webhook received at ${request.path} has no valid signature: ${request.raw.toString('utf8').slice(0, 200)}`)
+      if (!request.verified)
+        violations.push(`a webhook received at ${request.path} has no valid signature: ${request.raw.toString('utf8').slice(0, 200)}`)
       received.set(request.raw.toString('utf8'), (received.get(request.raw.toString('utf8')) ?? 0) + 1)
     }
     deliveryCount = deliveries.length
     for (const delivery of deliveries) {
       violations.push(...differs(`delivery ${delivery.id}: status`, delivery.status, 'success'))
-      if ((received.get(delivery.request_payload) ?? 0) < 1) violations.push(`delivery ${delivery.id} of ${delivery.payment_id}: never received with its exact bytes`)
+      if ((received.get(delivery.request_payload) ?? 0) < 1)
+        violations.push(`delivery ${delivery.id} of ${delivery.payment_id}: never received with its exact bytes`)
     }
     const createdEvents = new Set(deliveries.filter((d) => d.event_type === 'transaction_created').map((d) => d.payment_id))
     for (const { body, id } of acked.payments.values()) {
-      if (body.webhookUrl !== undefined && !createdEvents.has(id)) violations.push(`payment ${id} reports to the receiver but has no transaction_created delivery`)
+      if (body.webhookUrl !== undefined && !createdEvents.has(id))
+        violations.push(`payment ${id} reports to the receiver but has no transaction_created delivery`)
     }
   } catch (error) {
     // A sandbox that no longer starts on the crashed file, or answers nothing, ends the run here.

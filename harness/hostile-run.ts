@@ -59,7 +59,8 @@ export function problems({ case: c, response, error }: Outcome): string[] {
       return
     }
     const body = json as Record<string, unknown>
-    if (typeof body.statusCode !== 'number' || body.statusCode !== status) found.push(`statusCode ${String(body.statusCode)} does not equal the HTTP status`)
+    if (typeof body.statusCode !== 'number' || body.statusCode !== status)
+      found.push(`statusCode ${String(body.statusCode)} does not equal the HTTP status`)
     if (typeof body.reason !== 'string' || body.reason === '') found.push('reason is not a non-empty string')
     if (typeof body.message !== 'string') found.push('message is not a string')
     if (!type.startsWith('application/json')) found.push(`content-type ${type}`)
@@ -89,13 +90,19 @@ export function problems({ case: c, response, error }: Outcome): string[] {
 /** One line that names the case and what was wrong, enough to replay it with the seed. */
 export function describeFailure(seed: number, outcome: Outcome, found: string[]): string {
   const c = outcome.case
-  const body = c.body === undefined ? '' : typeof c.body === 'string' ? c.body : `<bytes ${Buffer.from(c.body).toString('hex').slice(0, 80)}>`
+  const body =
+    c.body === undefined ? '' : typeof c.body === 'string' ? c.body : `<bytes ${Buffer.from(c.body).toString('hex').slice(0, 80)}>`
   const answer = outcome.response?.text.slice(0, 200) ?? ''
   return `seed ${seed} ${c.name}: ${found.join('; ')} | sent ${c.method} ${c.path.slice(0, 150)} ${body.slice(0, 120)} | got ${answer}`
 }
 
 /** Sends the cases one at a time, in order, so a run is the same every time; stops sending once `signal` aborts. */
-export async function sendAll(baseUrl: string, cases: readonly HostileCase[], creds: HostileCredentials, signal?: AbortSignal): Promise<Outcome[]> {
+export async function sendAll(
+  baseUrl: string,
+  cases: readonly HostileCase[],
+  creds: HostileCredentials,
+  signal?: AbortSignal,
+): Promise<Outcome[]> {
   const outcomes: Outcome[] = []
   for (const c of cases) {
     if (signal?.aborted) break
@@ -119,13 +126,18 @@ export interface FingerprintMerchant {
  * invoices, invoice counter, webhook log and profile; the merchants; the ledger (accounts,
  * balances, sequences, last transaction); the business clock's settings.
  */
-export async function stateFingerprint(baseUrl: string, merchants: readonly FingerprintMerchant[], adminToken: string): Promise<Record<string, unknown>> {
+export async function stateFingerprint(
+  baseUrl: string,
+  merchants: readonly FingerprintMerchant[],
+  adminToken: string,
+): Promise<Record<string, unknown>> {
   const read = async (path: string, as?: FingerprintMerchant): Promise<unknown> => {
     const response = await rawRequest(baseUrl, { method: 'GET', path, as, headers: as ? {} : { 'x-sandbox-admin-token': adminToken } })
     if (response.status !== 200) throw new Error(`GET ${path} answered ${response.status}: ${response.text.slice(0, 200)}`)
     return response.json
   }
-  const total = async (path: string, as: FingerprintMerchant) => (await read(path, as) as { meta: { totalItems: number } }).meta.totalItems
+  const total = async (path: string, as: FingerprintMerchant) =>
+    ((await read(path, as)) as { meta: { totalItems: number } }).meta.totalItems
   const state: Record<string, unknown> = {}
   for (const merchant of merchants) {
     state[merchant.id] = {
@@ -204,7 +216,9 @@ export async function runHostile(options: HostileRunOptions = {}): Promise<Hosti
       failures: judged.map(({ outcome, found }) => describeFailure(seed, outcome, found)),
       nonJsonErrorBodies: judged.filter(({ found }) => found.includes(NOT_A_JSON_OBJECT)).length,
       statuses,
-      uncoveredRoutes: [...casesPerRoute(cases, routes)].filter(([, n]) => n < MIN_CASES_PER_ROUTE).map(([route, n]) => `${route} (${n} cases)`),
+      uncoveredRoutes: [...casesPerRoute(cases, routes)]
+        .filter(([, n]) => n < MIN_CASES_PER_ROUTE)
+        .map(([route, n]) => `${route} (${n} cases)`),
       stateChanges: Object.keys({ ...before, ...after })
         .filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]))
         .map((key) => `${key}: ${JSON.stringify(before[key]).slice(0, 300)} → ${JSON.stringify(after[key]).slice(0, 300)}`),

@@ -62,7 +62,27 @@ export class Rng {
 }
 
 // No '.', ':' or runs of spaces: generated text can never look like a stack frame ("    at ", ".ts:").
-const TEXT_ALPHABET = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_ ', 'é', 'ß', 'ñ', '中', '文', '🙂', '💸', '"', '\\', '/', '<', '>', '&', "'", '\u200b', '\u0007', '\n', '\t']
+const TEXT_ALPHABET = [
+  ...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_ ',
+  'é',
+  'ß',
+  'ñ',
+  '中',
+  '文',
+  '🙂',
+  '💸',
+  '"',
+  '\\',
+  '/',
+  '<',
+  '>',
+  '&',
+  "'",
+  '\u200b',
+  '\u0007',
+  '\n',
+  '\t',
+]
 const KEY_ALPHABET = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$']
 
 export const ENDPOINTS = [
@@ -204,7 +224,23 @@ function setField(body: Body, field: PaymentField, value: unknown): Body {
 
 // Values of the wrong JSON type for each field. null only where the field is required.
 const NOT_A_STRING: unknown[] = [0, 42, -1.5, 1e308, true, false, [], ['x'], {}, { text: 'x' }, [null]]
-const NOT_A_NUMBER: unknown[] = ['100', 'NaN', 'Infinity', '-Infinity', '0x10', '1e2', '1_000', ' 100', '', true, false, [], [100], {}, { value: 1 }]
+const NOT_A_NUMBER: unknown[] = [
+  '100',
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '0x10',
+  '1e2',
+  '1_000',
+  ' 100',
+  '',
+  true,
+  false,
+  [],
+  [100],
+  {},
+  { value: 1 },
+]
 const NOT_AN_OBJECT: unknown[] = ['100 USD', 100, 0, true, [], [100, 'USD'], 'null', '{}']
 const WRONG_TYPES: Record<PaymentField, unknown[]> = {
   amount: [...NOT_AN_OBJECT, null],
@@ -226,11 +262,37 @@ const WRONG_TYPES: Record<PaymentField, unknown[]> = {
 }
 
 // Values of the right type but outside the rules (for the escrow fields: as the escrow merchant).
-const BAD_URLS = ['', 'not a url', 'javascript:alert(1)', 'ftp://example.com/x', '//example.com/x', 'example.com', 'mailto:a@b.example', 'file:///etc/passwd', 'data:text/html,hi', 'http://exa mple.com', `https://example.com/${'a'.repeat(2100)}`]
+const BAD_URLS = [
+  '',
+  'not a url',
+  'javascript:alert(1)',
+  'ftp://example.com/x',
+  '//example.com/x',
+  'example.com',
+  'mailto:a@b.example',
+  'file:///etc/passwd',
+  'data:text/html,hi',
+  'http://exa mple.com',
+  `https://example.com/${'a'.repeat(2100)}`,
+]
 const BAD_NUMBERS_TEXT = ['1e400', '-1e400', '1E999', '-0.0', '1e-400']
 const BAD_VALUES: Record<PaymentField, unknown[]> = {
   amount: [{}, { value: 100 }, { currency: 'USD' }, { value: 100, currency: 'USD', decimals: 2 }],
-  'amount.value': [0, -1, -100, 0.5, 1.5, 100.25, 100_000_000_001, 1e15, 1e308, 9007199254740993, 1e-7, ...BAD_NUMBERS_TEXT.map(raw), raw('123456789012345678901234567890')],
+  'amount.value': [
+    0,
+    -1,
+    -100,
+    0.5,
+    1.5,
+    100.25,
+    100_000_000_001,
+    1e15,
+    1e308,
+    9007199254740993,
+    1e-7,
+    ...BAD_NUMBERS_TEXT.map(raw),
+    raw('123456789012345678901234567890'),
+  ],
   'amount.currency': ['usd', 'US', 'USDD', '', ' USD', 'USD ', 'XXX', 'BTC', 'USDC', 'ＵＳＤ', 'U\u200bSD'],
   description: ['', '   ', '\t\n ', 'x'.repeat(1001), 'é'.repeat(1001), 'y'.repeat(100_000)],
   redirectUrl: BAD_URLS,
@@ -238,21 +300,50 @@ const BAD_VALUES: Record<PaymentField, unknown[]> = {
   webhookUrl: BAD_URLS,
   name: ['', '   ', 'n'.repeat(201)],
   locale: ['fr', 'EN', 'en-US', '', 'es ', 'english'],
-  metadata: [
-    Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i])),
-    { blob: 'm'.repeat(9000) },
-    { ['k'.repeat(41)]: 1 },
-  ],
+  metadata: [Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i])), { blob: 'm'.repeat(9000) }, { ['k'.repeat(41)]: 1 }],
   partnerId: ['', '  ', 'p'.repeat(256)],
   storeId: ['', '  ', 's'.repeat(256)],
   expiresInHours: [0, -1, -0.5, 8761, 1e9, raw('1e400'), raw('-0')],
   escrowPayee: ['', 'GABC', `G${'A'.repeat(55)}`, 'not-an-address', 'g'.repeat(65), `S${'A'.repeat(55)}`],
   escrowPlatformFee: [-1, 10_001, 1.5, 1e9, -0.5],
-  escrowExpiresAt: ['2001-01-01T00:00:00Z', '2030-01-01', '2030-01-01T00:00:00', '2030-13-01T00:00:00Z', '2030-02-30T00:00:00Z', 'tomorrow', '1893456000', '', '2030-01-01T24:00:00Z', '2030-01-01T00:00:00+25:00'],
+  escrowExpiresAt: [
+    '2001-01-01T00:00:00Z',
+    '2030-01-01',
+    '2030-01-01T00:00:00',
+    '2030-13-01T00:00:00Z',
+    '2030-02-30T00:00:00Z',
+    'tomorrow',
+    '1893456000',
+    '',
+    '2030-01-01T24:00:00Z',
+    '2030-01-01T00:00:00+25:00',
+  ],
 }
 const ESCROW_FIELDS: readonly PaymentField[] = ['escrowPayee', 'escrowPlatformFee', 'escrowExpiresAt']
 
-const UNKNOWN_KEYS = ['amout', 'Amount', 'DESCRIPTION', 'redirect_url', 'webhook_url', 'expires_in_hours', 'status', 'id', 'merchantId', 'settlement_mode', '__proto__', 'constructor', 'prototype', 'toString', '', ' ', 'description ', 'amount\u0000', 'ключ', '🙂', '$where']
+const UNKNOWN_KEYS = [
+  'amout',
+  'Amount',
+  'DESCRIPTION',
+  'redirect_url',
+  'webhook_url',
+  'expires_in_hours',
+  'status',
+  'id',
+  'merchantId',
+  'settlement_mode',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  '',
+  ' ',
+  'description ',
+  'amount\u0000',
+  'ключ',
+  '🙂',
+  '$where',
+]
 const UNKNOWN_AMOUNT_KEYS = ['decimals', 'precision', 'Value', 'currency ', 'amount', '__proto__', 'usdc']
 
 const MALFORMED_JSON: Array<(valid: string, rng: Rng) => string> = [
@@ -297,22 +388,123 @@ const MALFORMED_JSON: Array<(valid: string, rng: Rng) => string> = [
   () => 'True',
 ]
 
-const WRONG_CONTENT_TYPES = ['text/plain', 'text/plain;charset=UTF-8', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=xyz', 'application/xml', 'text/json', 'application/jsonp', 'application/json5', 'json', 'application/', '*/*', 'application/javascript', '', 'application/octet-stream', `application/${'json+'.repeat(1000)}x`]
+const WRONG_CONTENT_TYPES = [
+  'text/plain',
+  'text/plain;charset=UTF-8',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=xyz',
+  'application/xml',
+  'text/json',
+  'application/jsonp',
+  'application/json5',
+  'json',
+  'application/',
+  '*/*',
+  'application/javascript',
+  '',
+  'application/octet-stream',
+  `application/${'json+'.repeat(1000)}x`,
+]
 /** Accepted as JSON by the sandbox: invalid bodies sent with them must reach validation. */
-const JSON_CONTENT_TYPES = ['application/json; charset=utf-8', 'APPLICATION/JSON', 'application/merge-patch+json', 'application/vnd.api+json', 'application/json;charset=latin1']
+const JSON_CONTENT_TYPES = [
+  'application/json; charset=utf-8',
+  'APPLICATION/JSON',
+  'application/merge-patch+json',
+  'application/vnd.api+json',
+  'application/json;charset=latin1',
+]
 
-const INVALID_UTF8: number[][] = [[0xff], [0xfe], [0xc3, 0x28], [0xa0, 0xa1], [0xe2, 0x28, 0xa1], [0xe2, 0x82, 0x28], [0xf0, 0x28, 0x8c, 0xbc], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xf8, 0x88, 0x80, 0x80, 0x80], [0x80]]
+const INVALID_UTF8: number[][] = [
+  [0xff],
+  [0xfe],
+  [0xc3, 0x28],
+  [0xa0, 0xa1],
+  [0xe2, 0x28, 0xa1],
+  [0xe2, 0x82, 0x28],
+  [0xf0, 0x28, 0x8c, 0xbc],
+  [0xc0, 0xaf],
+  [0xed, 0xa0, 0x80],
+  [0xf4, 0x90, 0x80, 0x80],
+  [0xf8, 0x88, 0x80, 0x80, 0x80],
+  [0x80],
+]
 
 const BAD_QUERY: Array<[string, string]> = [
-  ['page', '0'], ['page', '-1'], ['page', 'abc'], ['page', '1.5'], ['page', '1e3'], ['page', ''], ['page', '1000001'], ['page', '9999999999'], ['page', '01x'], ['page', ' 1'], ['page', '+1'], ['page', '0x1'], ['page', '%00'], ['page', 'NaN'], ['page', 'Infinity'], ['page', '１'], ['page', '%'],
-  ['limit', '0'], ['limit', '101'], ['limit', 'abc'], ['limit', '-1'], ['limit', '1000'], ['limit', ''], ['limit', '1.0'], ['limit', '100.5'], ['limit', '1e2'], ['limit', '99999999999'], ['limit', 'null'],
-  ['status', 'OPEN'], ['status', 'bogus'], ['status', ''], ['status', 'open,paid'], ['status', 'open '], ['status', 'refunded'],
-  ['startDate', '2024-13-01'], ['startDate', '2024-02-30'], ['startDate', '2023-02-29'], ['startDate', 'yesterday'], ['startDate', '1700000000'], ['startDate', '2024-01-01T25:00:00Z'], ['startDate', '2024-01-01T00:00:00'], ['startDate', '2024/01/01'], ['startDate', ''],
-  ['endDate', '01-01-2024'], ['endDate', '2024-1-1'], ['endDate', '20240101'], ['endDate', '2024-01-01T00:00:00+25:00'], ['endDate', '2024-01-01 00:00:00Z'], ['endDate', 'now'], ['endDate', '2024-04-31'],
-  ['storeId', ''], ['storeId', 's'.repeat(256)],
-  ['pageSize', '10'], ['per_page', '10'], ['offset', '5'], ['sort', 'created_at'], ['Page', '1'], ['LIMIT', '5'], ['__proto__', '1'], ['constructor', 'x'], ['toString', 'x'], ['page[]', '1'], ['page[a]', '1'], ['status[]', 'open'], ['', 'x'], ['q', "' OR 1=1 --"],
+  ['page', '0'],
+  ['page', '-1'],
+  ['page', 'abc'],
+  ['page', '1.5'],
+  ['page', '1e3'],
+  ['page', ''],
+  ['page', '1000001'],
+  ['page', '9999999999'],
+  ['page', '01x'],
+  ['page', ' 1'],
+  ['page', '+1'],
+  ['page', '0x1'],
+  ['page', '%00'],
+  ['page', 'NaN'],
+  ['page', 'Infinity'],
+  ['page', '１'],
+  ['page', '%'],
+  ['limit', '0'],
+  ['limit', '101'],
+  ['limit', 'abc'],
+  ['limit', '-1'],
+  ['limit', '1000'],
+  ['limit', ''],
+  ['limit', '1.0'],
+  ['limit', '100.5'],
+  ['limit', '1e2'],
+  ['limit', '99999999999'],
+  ['limit', 'null'],
+  ['status', 'OPEN'],
+  ['status', 'bogus'],
+  ['status', ''],
+  ['status', 'open,paid'],
+  ['status', 'open '],
+  ['status', 'refunded'],
+  ['startDate', '2024-13-01'],
+  ['startDate', '2024-02-30'],
+  ['startDate', '2023-02-29'],
+  ['startDate', 'yesterday'],
+  ['startDate', '1700000000'],
+  ['startDate', '2024-01-01T25:00:00Z'],
+  ['startDate', '2024-01-01T00:00:00'],
+  ['startDate', '2024/01/01'],
+  ['startDate', ''],
+  ['endDate', '01-01-2024'],
+  ['endDate', '2024-1-1'],
+  ['endDate', '20240101'],
+  ['endDate', '2024-01-01T00:00:00+25:00'],
+  ['endDate', '2024-01-01 00:00:00Z'],
+  ['endDate', 'now'],
+  ['endDate', '2024-04-31'],
+  ['storeId', ''],
+  ['storeId', 's'.repeat(256)],
+  ['pageSize', '10'],
+  ['per_page', '10'],
+  ['offset', '5'],
+  ['sort', 'created_at'],
+  ['Page', '1'],
+  ['LIMIT', '5'],
+  ['__proto__', '1'],
+  ['constructor', 'x'],
+  ['toString', 'x'],
+  ['page[]', '1'],
+  ['page[a]', '1'],
+  ['status[]', 'open'],
+  ['', 'x'],
+  ['q', "' OR 1=1 --"],
 ]
-const VALID_QUERY: Array<[string, string]> = [['page', '2'], ['limit', '5'], ['status', 'open'], ['storeId', 'store-1'], ['startDate', '2024-01-01'], ['endDate', '2030-01-01T00:00:00Z']]
+const VALID_QUERY: Array<[string, string]> = [
+  ['page', '2'],
+  ['limit', '5'],
+  ['status', 'open'],
+  ['storeId', 'store-1'],
+  ['startDate', '2024-01-01'],
+  ['endDate', '2030-01-01T00:00:00Z'],
+]
 
 const encodeQuery = (pairs: Array<[string, string]>): string =>
   pairs.map(([k, v]) => `${encodeQueryPart(k)}=${encodeQueryPart(v)}`).join('&')
@@ -330,13 +522,26 @@ export function generateHostileCases(seed: number, creds: HostileCredentials): H
     cases.push({ ...c, name: `#${cases.length} ${c.method} ${c.name}`, path: onTheWire(c.path), headers: c.headers ?? [] })
   }
   const post = (family: string, name: string, body: string | Uint8Array, status: number, extra: Partial<HostileCase> = {}) =>
-    add({ endpoint: 'POST /payments', family, method: 'POST', path: '/payments', name: `/payments ${family}: ${name}`, body, signAs: 'direct', expect: error(status), ...extra })
+    add({
+      endpoint: 'POST /payments',
+      family,
+      method: 'POST',
+      path: '/payments',
+      name: `/payments ${family}: ${name}`,
+      body,
+      signAs: 'direct',
+      expect: error(status),
+      ...extra,
+    })
 
   // --- POST /payments: a wrong JSON type for every field -------------------------------------
   for (const field of PAYMENT_FIELDS) {
     for (const value of rng.sample(WRONG_TYPES[field], 4)) {
       const signAs: Signer = ESCROW_FIELDS.includes(field) && rng.chance(0.5) ? 'escrow' : 'direct'
-      post('wrong-type', `${field} = ${JSON.stringify(value)} as ${signAs}`, toJson(setField(validBody(rng), field, value)), 400, { field, signAs })
+      post('wrong-type', `${field} = ${JSON.stringify(value)} as ${signAs}`, toJson(setField(validBody(rng), field, value)), 400, {
+        field,
+        signAs,
+      })
     }
   }
   // --- POST /payments: right type, value outside the rules --------------------------------------
@@ -348,7 +553,11 @@ export function generateHostileCases(seed: number, creds: HostileCredentials): H
     }
   }
   // Escrow fields are refused outright for a direct merchant, even when well formed.
-  for (const [field, value] of [['escrowPayee', 'GAAZI4TCR3TY5OJHCTJC2A4QSY6CJWJH5IAJTGKIN2ER7LBNVKOCCWN7'], ['escrowPlatformFee', 250], ['escrowExpiresAt', '2099-01-01T00:00:00Z']] as const) {
+  for (const [field, value] of [
+    ['escrowPayee', 'GAAZI4TCR3TY5OJHCTJC2A4QSY6CJWJH5IAJTGKIN2ER7LBNVKOCCWN7'],
+    ['escrowPlatformFee', 250],
+    ['escrowExpiresAt', '2099-01-01T00:00:00Z'],
+  ] as const) {
     post('escrow-on-direct', `${field} sent by a direct merchant`, toJson(setField(validBody(rng), field, value)), 400, { field })
   }
   // --- POST /payments: missing required fields ------------------------------------------------
@@ -388,7 +597,12 @@ export function generateHostileCases(seed: number, creds: HostileCredentials): H
     post('unknown-field', `random key of ${key.length} chars`, toJson(body), 400)
   }
   // Duplicate keys: JSON.parse keeps the last, which is invalid here.
-  post('duplicate-key', 'description then empty description', '{"amount":{"value":100,"currency":"USD"},"description":"ok","description":""}', 400)
+  post(
+    'duplicate-key',
+    'description then empty description',
+    '{"amount":{"value":100,"currency":"USD"},"description":"ok","description":""}',
+    400,
+  )
   post('duplicate-key', 'amount then string amount', '{"amount":{"value":100,"currency":"USD"},"description":"ok","amount":"100"}', 400)
   // --- POST /payments: huge strings --------------------------------------------------------------
   for (const field of ['description', 'name', 'redirectUrl', 'partnerId', 'storeId', 'locale', 'amount.currency', 'escrowPayee'] as const) {
@@ -405,8 +619,20 @@ export function generateHostileCases(seed: number, creds: HostileCredentials): H
     const body = validBody(rng)
     delete body.metadata
     const valid = toJson(body)
-    post('deep-nesting', `metadata ${depth} levels`, valid.replace(/^\{/, `{"metadata":${'{"m":'.repeat(depth)}1${'}'.repeat(depth)},`), 400, { field: 'metadata' })
-    post('deep-nesting', `amount.value ${depth} levels of arrays`, valid.replace(/"value":\d+/, `"value":${'['.repeat(depth)}1${']'.repeat(depth)}`), 400, { field: 'amount.value' })
+    post(
+      'deep-nesting',
+      `metadata ${depth} levels`,
+      valid.replace(/^\{/, `{"metadata":${'{"m":'.repeat(depth)}1${'}'.repeat(depth)},`),
+      400,
+      { field: 'metadata' },
+    )
+    post(
+      'deep-nesting',
+      `amount.value ${depth} levels of arrays`,
+      valid.replace(/"value":\d+/, `"value":${'['.repeat(depth)}1${']'.repeat(depth)}`),
+      400,
+      { field: 'amount.value' },
+    )
   }
   post('deep-nesting', 'unterminated 10000 levels', '['.repeat(10_000), 400)
   // --- POST /payments: malformed JSON -----------------------------------------------------------------
@@ -427,7 +653,22 @@ export function generateHostileCases(seed: number, creds: HostileCredentials): H
     post('malformed-json', `unsigned, truncated ${i}`, text, 400, { signAs: undefined })
   }
   // --- POST /payments: a whole body that is not an object ---------------------------------------------
-  for (const text of ['[]', `[${toJson(validBody(rng))}]`, '"string"', '""', 'null', '0', '-1', '1e400', 'true', 'false', '   ', '\n\t', '{}', '[[]]']) {
+  for (const text of [
+    '[]',
+    `[${toJson(validBody(rng))}]`,
+    '"string"',
+    '""',
+    'null',
+    '0',
+    '-1',
+    '1e400',
+    'true',
+    'false',
+    '   ',
+    '\n\t',
+    '{}',
+    '[[]]',
+  ]) {
     post('not-an-object', JSON.stringify(text), text, 400)
   }
   // --- POST /payments: invalid UTF-8 ---------------------------------------------------------------------
@@ -435,9 +676,17 @@ export function generateHostileCases(seed: number, creds: HostileCredentials): H
     const text = toJson(validBody(rng))
     const at = text.indexOf('"description":"') + '"description":"'.length
     const bytes = Buffer.concat([Buffer.from(text.slice(0, at)), Buffer.from(bad), Buffer.from(text.slice(at))])
-    post('invalid-utf8', `bytes ${Buffer.from(bad).toString('hex')} inside description`, bytes, 400, { headers: [['content-type', 'application/json']] })
+    post('invalid-utf8', `bytes ${Buffer.from(bad).toString('hex')} inside description`, bytes, 400, {
+      headers: [['content-type', 'application/json']],
+    })
   }
-  post('invalid-utf8', 'truncated multibyte at the end', Buffer.concat([Buffer.from(toJson(validBody(rng))), Buffer.from([0xe2, 0x82])]), 400, { headers: [['content-type', 'application/json']] })
+  post(
+    'invalid-utf8',
+    'truncated multibyte at the end',
+    Buffer.concat([Buffer.from(toJson(validBody(rng))), Buffer.from([0xe2, 0x82])]),
+    400,
+    { headers: [['content-type', 'application/json']] },
+  )
   for (let i = 0; i < 3; i++) {
     const noise = Buffer.from([0xff, ...Array.from({ length: rng.int(10, 400) }, () => rng.int(0, 255))])
     post('invalid-utf8', `${noise.length} random bytes`, noise, 400, { headers: [['content-type', 'application/json']] })
@@ -459,7 +708,9 @@ export function generateHostileCases(seed: number, creds: HostileCredentials): H
   post('oversized', 'over the limit, 140000 levels deep', `${'['.repeat(140_000)}${']'.repeat(140_000)}`, 413)
   // --- POST /payments: content types ---------------------------------------------------------------
   for (const type of WRONG_CONTENT_TYPES) {
-    post('content-type', `valid body as ${JSON.stringify(type.slice(0, 40))}`, toJson(validBody(rng)), 415, { headers: [['content-type', type]] })
+    post('content-type', `valid body as ${JSON.stringify(type.slice(0, 40))}`, toJson(validBody(rng)), 415, {
+      headers: [['content-type', type]],
+    })
   }
   for (const type of JSON_CONTENT_TYPES) {
     const body = validBody(rng)
@@ -468,14 +719,22 @@ export function generateHostileCases(seed: number, creds: HostileCredentials): H
   }
   // --- POST /payments: headers --------------------------------------------------------------------
   for (const length of [256, 1000, 8000]) {
-    post('idempotency-key', `${length} characters on a valid body`, toJson(validBody(rng)), 400, { headers: [['idempotency-key', 'k'.repeat(length)]] })
+    post('idempotency-key', `${length} characters on a valid body`, toJson(validBody(rng)), 400, {
+      headers: [['idempotency-key', 'k'.repeat(length)]],
+    })
   }
   post('idempotency-key', 'empty on a valid body', toJson(validBody(rng)), 400, { headers: [['idempotency-key', '']] })
   post('idempotency-key', 'two 200-char keys (joined: 402) on a valid body', toJson(validBody(rng)), 400, {
-    headers: [['idempotency-key', 'a'.repeat(200)], ['idempotency-key', 'b'.repeat(200)]],
+    headers: [
+      ['idempotency-key', 'a'.repeat(200)],
+      ['idempotency-key', 'b'.repeat(200)],
+    ],
   })
   post('idempotency-key', 'duplicated short key on an invalid body', toJson(setField(validBody(rng), 'amount.value', -5)), 400, {
-    headers: [['idempotency-key', 'dup-1'], ['idempotency-key', 'dup-2']],
+    headers: [
+      ['idempotency-key', 'dup-1'],
+      ['idempotency-key', 'dup-2'],
+    ],
   })
   post('idempotency-key', 'latin-1 garbage key on an invalid body', toJson(setField(validBody(rng), 'locale', 'xx')), 400, {
     headers: [['idempotency-key', '\u00ff\u00fe\u0080 key \u00e9']],
@@ -536,13 +795,29 @@ export function generateHostileCases(seed: number, creds: HostileCredentials): H
 
   // --- GET /payments: bad query strings --------------------------------------------------------------
   const list = (name: string, query: string, status: number, signer: Signer | 'unsigned' = 'direct') =>
-    add({ endpoint: 'GET /payments', family: 'query', method: 'GET', path: `/payments?${query}`, name: `/payments?${name}`, signAs: signer === 'unsigned' ? undefined : signer, expect: error(status) })
+    add({
+      endpoint: 'GET /payments',
+      family: 'query',
+      method: 'GET',
+      path: `/payments?${query}`,
+      name: `/payments?${name}`,
+      signAs: signer === 'unsigned' ? undefined : signer,
+      expect: error(status),
+    })
   for (const bad of BAD_QUERY) {
-    const others = rng.sample(VALID_QUERY.filter(([k]) => k !== bad[0]), rng.int(0, 2))
+    const others = rng.sample(
+      VALID_QUERY.filter(([k]) => k !== bad[0]),
+      rng.int(0, 2),
+    )
     const pairs = rng.sample([bad, ...others], 3)
     list(encodeQuery(pairs).slice(0, 120), encodeQuery(pairs), 400)
   }
-  for (const [name, value] of [['page', '1'], ['limit', '5'], ['status', 'open'], ['startDate', '2024-01-01']]) {
+  for (const [name, value] of [
+    ['page', '1'],
+    ['limit', '5'],
+    ['status', 'open'],
+    ['startDate', '2024-01-01'],
+  ]) {
     list(`${name} repeated`, `${name}=${value}&${name}=${value}`, 400)
   }
   list('page repeated three times', 'page=1&page=2&page=3', 400)
@@ -553,9 +828,39 @@ export function generateHostileCases(seed: number, creds: HostileCredentials): H
 
   // --- GET /payments/{id} -----------------------------------------------------------------------------------
   const get = (name: string, path: string, status: number, signer: Signer | 'unsigned' = 'direct', method = 'GET') =>
-    add({ endpoint: 'GET /payments/{id}', family: 'payment-id', method, path, name, signAs: signer === 'unsigned' ? undefined : signer, expect: error(status) })
+    add({
+      endpoint: 'GET /payments/{id}',
+      family: 'payment-id',
+      method,
+      path,
+      name,
+      signAs: signer === 'unsigned' ? undefined : signer,
+      expect: error(status),
+    })
   for (let i = 0; i < 6; i++) get(`unknown id ${i}`, `/payments/pt_${rng.hex(32)}`, 404)
-  for (const id of [`pt_${rng.hex(31)}`, `pt_${rng.hex(33)}`, `PT_${rng.hex(32)}`, `pt_${rng.hex(32).toUpperCase()}`, `pt_${'g'.repeat(32)}`, `inv_${rng.hex(32)}`, 'null', 'undefined', '0', '-1', 'x'.repeat(65), 'y'.repeat(5000), `pt_${rng.hex(32)}'--`, 'é中🙂', '%00', '%2F%2F', 'a%2Fb', '%20', '*', '$', 'pt_%00']) {
+  for (const id of [
+    `pt_${rng.hex(31)}`,
+    `pt_${rng.hex(33)}`,
+    `PT_${rng.hex(32)}`,
+    `pt_${rng.hex(32).toUpperCase()}`,
+    `pt_${'g'.repeat(32)}`,
+    `inv_${rng.hex(32)}`,
+    'null',
+    'undefined',
+    '0',
+    '-1',
+    'x'.repeat(65),
+    'y'.repeat(5000),
+    `pt_${rng.hex(32)}'--`,
+    'é中🙂',
+    '%00',
+    '%2F%2F',
+    'a%2Fb',
+    '%20',
+    '*',
+    '$',
+    'pt_%00',
+  ]) {
     get(`id ${JSON.stringify(id.length > 40 ? `${id.slice(0, 20)}…(${id.length})` : id)}`, `/payments/${id}`, 404)
   }
   for (const id of ['%', '%Z', '%ZZ', '%E0%A4%A', '%C3', '%FF', '%ED%A0%80', `pt_${rng.hex(8)}%`]) {
@@ -571,29 +876,86 @@ export function generateHostileCases(seed: number, creds: HostileCredentials): H
   cur('unsigned', { expect: error(401) })
   cur('unsigned with a query', { expect: error(401) }, '/currencies?code=USD')
   for (const [what, headers] of rng.sample(garbageDigest, 10)) cur(`digest ${what}`, { headers, signAs: 'direct', expect: error(401) })
-  cur('signed over another path', { signAs: 'direct', expect: error(401), headers: [['x-digest-key', creds.direct.apiKey], ['x-digest-timestamp', '{{now}}'], ['x-digest-signature', '{{sig:/payments}}']] })
-  for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) cur(`signed ${method}`, { signAs: 'direct', body: '{"code":"USD"}', expect: error(404) }, '/currencies', method)
+  cur('signed over another path', {
+    signAs: 'direct',
+    expect: error(401),
+    headers: [
+      ['x-digest-key', creds.direct.apiKey],
+      ['x-digest-timestamp', '{{now}}'],
+      ['x-digest-signature', '{{sig:/payments}}'],
+    ],
+  })
+  for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'])
+    cur(`signed ${method}`, { signAs: 'direct', body: '{"code":"USD"}', expect: error(404) }, '/currencies', method)
   cur('signed POST, malformed JSON', { signAs: 'direct', body: '{"code":', expect: error(400) }, '/currencies', 'POST')
-  cur('signed POST, text/plain', { signAs: 'direct', body: 'USD', headers: [['content-type', 'text/plain']], expect: error(415) }, '/currencies', 'POST')
+  cur(
+    'signed POST, text/plain',
+    { signAs: 'direct', body: 'USD', headers: [['content-type', 'text/plain']], expect: error(415) },
+    '/currencies',
+    'POST',
+  )
   cur('signed POST, oversized', { signAs: 'direct', body: oversized(MAX_BODY_BYTES + 1), expect: error(413) }, '/currencies', 'POST')
   cur('signed, sub-path', { signAs: 'direct', expect: error(404) }, '/currencies/USD')
   cur('signed, undecodable sub-path', { signAs: 'escrow', expect: error(404) }, '/currencies/%ZZ')
 
   // --- GET /sandbox/merchants ----------------------------------------------------------------------------------
-  const admin = (name: string, headers: Array<[string, string]>, status: number, path = '/sandbox/merchants', method = 'GET', body?: string, signAs?: Signer) =>
-    add({ endpoint: 'GET /sandbox/merchants', family: 'admin', method, path, name: `${path} ${name}`, headers, body, signAs, expect: error(status) })
+  const admin = (
+    name: string,
+    headers: Array<[string, string]>,
+    status: number,
+    path = '/sandbox/merchants',
+    method = 'GET',
+    body?: string,
+    signAs?: Signer,
+  ) =>
+    add({
+      endpoint: 'GET /sandbox/merchants',
+      family: 'admin',
+      method,
+      path,
+      name: `${path} ${name}`,
+      headers,
+      body,
+      signAs,
+      expect: error(status),
+    })
   const token = creds.adminToken
   admin('without a token', [], 401)
   admin('with an empty token', [['x-sandbox-admin-token', '']], 401)
-  for (const wrong of [token.slice(0, -1), `${token}x`, token.toUpperCase() === token ? `${token}0` : token.toUpperCase(), rng.hex(token.length), 'admin', 't'.repeat(8000), '\u00ff\u00fe', creds.direct.apiSecret, creds.direct.apiKey]) {
+  for (const wrong of [
+    token.slice(0, -1),
+    `${token}x`,
+    token.toUpperCase() === token ? `${token}0` : token.toUpperCase(),
+    rng.hex(token.length),
+    'admin',
+    't'.repeat(8000),
+    '\u00ff\u00fe',
+    creds.direct.apiSecret,
+    creds.direct.apiKey,
+  ]) {
     admin(`with a wrong token (${wrong.length} chars)`, [['x-sandbox-admin-token', wrong]], 401)
   }
-  admin('with the token sent twice', [['x-sandbox-admin-token', token], ['x-sandbox-admin-token', token]], 401)
+  admin(
+    'with the token sent twice',
+    [
+      ['x-sandbox-admin-token', token],
+      ['x-sandbox-admin-token', token],
+    ],
+    401,
+  )
   admin('with the token in another header', [['authorization', `Bearer ${token}`]], 401)
   admin('with digest headers instead of the token', [], 401, '/sandbox/merchants', 'GET', undefined, 'direct')
   admin('with the token, unknown sub-path', [['x-sandbox-admin-token', token]], 404, '/sandbox/merchants/x')
   admin('with the token, unknown admin route', [['x-sandbox-admin-token', token]], 404, '/sandbox/nope')
-  for (const bad of ['{"name":"x"}', '{"name":"","settlement_mode":"direct"}', '{"name":"x","settlement_mode":"both"}', '{"name":"x","settlement_mode":"direct","escrow_fee_bps":100}', '{"name":"x","settlement_mode":"escrow","escrow_fee_bps":10001}', '{"name":"x","settlement_mode":"escrow","escrow_fee_bps":2.5}', '{"name":"x","settlement_mode":"direct","apiKey":"pk"}']) {
+  for (const bad of [
+    '{"name":"x"}',
+    '{"name":"","settlement_mode":"direct"}',
+    '{"name":"x","settlement_mode":"both"}',
+    '{"name":"x","settlement_mode":"direct","escrow_fee_bps":100}',
+    '{"name":"x","settlement_mode":"escrow","escrow_fee_bps":10001}',
+    '{"name":"x","settlement_mode":"escrow","escrow_fee_bps":2.5}',
+    '{"name":"x","settlement_mode":"direct","apiKey":"pk"}',
+  ]) {
     admin(`with the token, create ${bad.slice(0, 50)}`, [['x-sandbox-admin-token', token]], 400, '/sandbox/merchants', 'POST', bad)
   }
   admin('without the token, create', [], 401, '/sandbox/merchants', 'POST', '{"name":"x","settlement_mode":"direct"}')
@@ -607,20 +969,51 @@ export function generateHostileCases(seed: number, creds: HostileCredentials): H
   // --- GET /health -----------------------------------------------------------------------------------------
   const health = (name: string, path: string, expect: Expectation, extra: Partial<HostileCase> = {}, method = 'GET') =>
     add({ endpoint: 'GET /health', family: 'health', method, path, name: `${path} ${name}`, expect, ...extra })
-  health('with junk query', `/health?${encodeQuery([['page', '0'], ['x', rng.text(5, 50)]])}`, { kind: 'health' })
-  health('with junk headers', '/health', { kind: 'health' }, { headers: [['x-junk', 'j'.repeat(4000)], ['idempotency-key', 'k'.repeat(1000)]] })
+  health(
+    'with junk query',
+    `/health?${encodeQuery([
+      ['page', '0'],
+      ['x', rng.text(5, 50)],
+    ])}`,
+    { kind: 'health' },
+  )
+  health(
+    'with junk headers',
+    '/health',
+    { kind: 'health' },
+    {
+      headers: [
+        ['x-junk', 'j'.repeat(4000)],
+        ['idempotency-key', 'k'.repeat(1000)],
+      ],
+    },
+  )
   health('with garbage digest headers', '/health', { kind: 'health' }, { headers: digest('nope', 'abc', 'zz') })
   health('POST JSON', '/health', error(404), { body: '{}' }, 'POST')
   health('POST malformed JSON', '/health', error(400), { body: '{"status":' }, 'POST')
   health('POST oversized', '/health', error(413), { body: oversized(MAX_BODY_BYTES + 1) }, 'POST')
-  health('POST invalid UTF-8', '/health', error(400), { body: Buffer.from([0x22, 0xc3, 0x28, 0x22]), headers: [['content-type', 'application/json']] }, 'POST')
+  health(
+    'POST invalid UTF-8',
+    '/health',
+    error(400),
+    { body: Buffer.from([0x22, 0xc3, 0x28, 0x22]), headers: [['content-type', 'application/json']] },
+    'POST',
+  )
   health('PUT', '/health', error(404), {}, 'PUT')
   health('DELETE', '/health', error(404), {}, 'DELETE')
   health('sub-path', '/health/deep', error(404))
 
   // --- GET /s/{code} ---------------------------------------------------------------------------------------
   const short = (name: string, path: string, status: number, method = 'GET', body?: string) =>
-    add({ endpoint: 'GET /s/{code}', family: 'short-link', method, path, name: `${path.slice(0, 60)} ${name}`, body, expect: error(status) })
+    add({
+      endpoint: 'GET /s/{code}',
+      family: 'short-link',
+      method,
+      path,
+      name: `${path.slice(0, 60)} ${name}`,
+      body,
+      expect: error(status),
+    })
   const BASE64URL = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_']
   for (let i = 0; i < 8; i++) short('unknown code', `/s/${rng.text(11, 11, BASE64URL)}`, 404)
   for (const code of ['x'.repeat(33), 'y'.repeat(3000), 'é中🙂', '%00', 'a%2Fb', "'--", 'null']) short('odd code', `/s/${code}`, 404)
@@ -632,10 +1025,20 @@ export function generateHostileCases(seed: number, creds: HostileCredentials): H
   const checkout = (name: string, path: string, expect: Expectation, method = 'GET', body?: string) =>
     add({ endpoint: 'GET /checkout/{id}', family: 'checkout', method, path, name: `${path.slice(0, 60)} ${name}`, body, expect })
   for (let i = 0; i < 6; i++) {
-    const query = encodeQuery(rng.sample([['auth_token', rng.hex(32)], ['lang', rng.pick(['es', 'en', 'xx', ''])], ['auth_token', rng.text(0, 40)]], rng.int(0, 3)))
+    const query = encodeQuery(
+      rng.sample(
+        [
+          ['auth_token', rng.hex(32)],
+          ['lang', rng.pick(['es', 'en', 'xx', ''])],
+          ['auth_token', rng.text(0, 40)],
+        ],
+        rng.int(0, 3),
+      ),
+    )
     checkout('unknown payment', `/checkout/pt_${rng.hex(32)}${query ? `?${query}` : ''}`, page(404))
   }
-  for (const id of ['x'.repeat(65), 'z'.repeat(3000), 'é中🙂', '%00', '%3Cscript%3Ealert(1)%3C%2Fscript%3E', 'pt_%22%3E%3Cimg']) checkout('odd id', `/checkout/${id}`, page(404))
+  for (const id of ['x'.repeat(65), 'z'.repeat(3000), 'é中🙂', '%00', '%3Cscript%3Ealert(1)%3C%2Fscript%3E', 'pt_%22%3E%3Cimg'])
+    checkout('odd id', `/checkout/${id}`, page(404))
   checkout('repeated auth_token', `/checkout/pt_${rng.hex(32)}?auth_token=a&auth_token=b`, page(404))
   checkout('auth_token[]', `/checkout/pt_${rng.hex(32)}?auth_token[]=a&lang[]=es`, page(404))
   checkout('huge auth_token', `/checkout/pt_${rng.hex(32)}?auth_token=${'t'.repeat(5000)}`, page(404))
@@ -643,12 +1046,38 @@ export function generateHostileCases(seed: number, creds: HostileCredentials): H
   checkout('POST', `/checkout/pt_${rng.hex(32)}`, error(404), 'POST', '{}')
 
   // --- POST /payments/{id}/refunds: bodies are refused before the payment is even looked up -----------------
-  const refund = (name: string, body: string | undefined, status: number, signer: Signer | 'unsigned' = 'direct', id = `pt_${rng.hex(32)}`) =>
-    add({ endpoint: 'POST /payments/{id}/refunds', family: 'refund', method: 'POST', path: `/payments/${id}/refunds`, name: `refunds ${name}`, body, signAs: signer === 'unsigned' ? undefined : signer, expect: error(status) })
+  const refund = (
+    name: string,
+    body: string | undefined,
+    status: number,
+    signer: Signer | 'unsigned' = 'direct',
+    id = `pt_${rng.hex(32)}`,
+  ) =>
+    add({
+      endpoint: 'POST /payments/{id}/refunds',
+      family: 'refund',
+      method: 'POST',
+      path: `/payments/${id}/refunds`,
+      name: `refunds ${name}`,
+      body,
+      signAs: signer === 'unsigned' ? undefined : signer,
+      expect: error(status),
+    })
   for (const amount of [0, -1, 1.5, '100', true, [], {}, 'null', 1e300, Number.MAX_SAFE_INTEGER]) {
     refund(`amount ${JSON.stringify(amount)}`, JSON.stringify({ amount }), 400)
   }
-  for (const body of ['{"description":7}', '{"description":""}', `{"description":"${'d'.repeat(1001)}"}`, '{"metadata":[]}', '{"metadata":"x"}', '{"reason":"x"}', '[]', '"refund"', '{"amount":', 'null']) {
+  for (const body of [
+    '{"description":7}',
+    '{"description":""}',
+    `{"description":"${'d'.repeat(1001)}"}`,
+    '{"metadata":[]}',
+    '{"metadata":"x"}',
+    '{"reason":"x"}',
+    '[]',
+    '"refund"',
+    '{"amount":',
+    'null',
+  ]) {
     refund(`body ${body.slice(0, 30)}`, body, 400)
   }
   refund('unknown payment, valid body', '{"amount":100}', 404)
@@ -657,8 +1086,29 @@ export function generateHostileCases(seed: number, creds: HostileCredentials): H
 
   // --- POST /sandbox/payments/{id}/pay|fail|expire -------------------------------------------------------------
   const simulate = (name: string, action: string, body: string | undefined, status: number, signer: Signer | 'unsigned' = 'direct') =>
-    add({ endpoint: 'POST /sandbox/payments/{id}/…', family: 'simulation', method: 'POST', path: `/sandbox/payments/pt_${rng.hex(32)}/${action}`, name: `${action} ${name}`, body, signAs: signer === 'unsigned' ? undefined : signer, expect: error(status) })
-  for (const body of ['{"amount":0}', '{"amount":-5}', '{"amount":2.5}', '{"amount":"5"}', '{"from":"GABC"}', `{"from":"S${'A'.repeat(55)}"}`, '{"from":7}', '{"failSettlement":"yes"}', '{"failSettlement":1}', '{"to":"G"}', '[1]']) {
+    add({
+      endpoint: 'POST /sandbox/payments/{id}/…',
+      family: 'simulation',
+      method: 'POST',
+      path: `/sandbox/payments/pt_${rng.hex(32)}/${action}`,
+      name: `${action} ${name}`,
+      body,
+      signAs: signer === 'unsigned' ? undefined : signer,
+      expect: error(status),
+    })
+  for (const body of [
+    '{"amount":0}',
+    '{"amount":-5}',
+    '{"amount":2.5}',
+    '{"amount":"5"}',
+    '{"from":"GABC"}',
+    `{"from":"S${'A'.repeat(55)}"}`,
+    '{"from":7}',
+    '{"failSettlement":"yes"}',
+    '{"failSettlement":1}',
+    '{"to":"G"}',
+    '[1]',
+  ]) {
     simulate(body, 'pay', body, 400)
   }
   for (const body of ['{"reason":5}', `{"reason":"${'r'.repeat(201)}"}`, '{"why":"x"}']) simulate(body, 'fail', body, 400)
@@ -671,36 +1121,105 @@ export function generateHostileCases(seed: number, creds: HostileCredentials): H
 
   // --- GET /accounts/balances/{asset_id} ---------------------------------------------------------------------
   const balance = (name: string, asset: string, status: number, signer: Signer | 'unsigned' = 'direct') =>
-    add({ endpoint: 'GET /accounts/balances/{asset}', family: 'balance', method: 'GET', path: `/accounts/balances/${asset}`, name: `balance ${name}`, signAs: signer === 'unsigned' ? undefined : signer, expect: error(status) })
-  for (const asset of ['usdc', 'EURC', 'BTC', 'USDC:', `USDC:G${'A'.repeat(55)}`, 'USDC%3AGXYZ', 'NATIVE', 'xlm', 'x'.repeat(3000), 'é中🙂', '%00', "'--"]) {
+    add({
+      endpoint: 'GET /accounts/balances/{asset}',
+      family: 'balance',
+      method: 'GET',
+      path: `/accounts/balances/${asset}`,
+      name: `balance ${name}`,
+      signAs: signer === 'unsigned' ? undefined : signer,
+      expect: error(status),
+    })
+  for (const asset of [
+    'usdc',
+    'EURC',
+    'BTC',
+    'USDC:',
+    `USDC:G${'A'.repeat(55)}`,
+    'USDC%3AGXYZ',
+    'NATIVE',
+    'xlm',
+    'x'.repeat(3000),
+    'é中🙂',
+    '%00',
+    "'--",
+  ]) {
     balance(JSON.stringify(asset.slice(0, 30)), asset, 400)
   }
   for (const asset of ['%', '%ZZ', '%C3']) balance(`undecodable ${asset}`, asset, 400)
   balance('unsigned', 'USDC', 401, 'unsigned')
 
   // --- GET /sandbox/ledger/… (admin token) -------------------------------------------------------------------
-  const ledger = (name: string, path: string, status: number, headers: Array<[string, string]> = [['x-sandbox-admin-token', creds.adminToken]]) =>
-    add({ endpoint: 'GET /sandbox/ledger/…', family: 'ledger', method: 'GET', path, name: `${path.slice(0, 60)} ${name}`, headers, expect: error(status) })
+  const ledger = (
+    name: string,
+    path: string,
+    status: number,
+    headers: Array<[string, string]> = [['x-sandbox-admin-token', creds.adminToken]],
+  ) =>
+    add({
+      endpoint: 'GET /sandbox/ledger/…',
+      family: 'ledger',
+      method: 'GET',
+      path,
+      name: `${path.slice(0, 60)} ${name}`,
+      headers,
+      expect: error(status),
+    })
   ledger('without the token', '/sandbox/ledger/accounts', 401, [])
   ledger('with a wrong token', '/sandbox/ledger/transactions', 401, [['x-sandbox-admin-token', rng.hex(24)]])
-  for (const query of ['role=banker', 'role=', 'role[]=issuer', 'limit=5']) ledger('bad accounts query', `/sandbox/ledger/accounts?${query}`, 400)
-  for (const query of ['limit=0', 'limit=201', 'limit=x', 'order=up', 'after=-1', 'account=GABC', 'account=', 'cursor=5', 'limit=1&limit=2']) {
+  for (const query of ['role=banker', 'role=', 'role[]=issuer', 'limit=5'])
+    ledger('bad accounts query', `/sandbox/ledger/accounts?${query}`, 400)
+  for (const query of [
+    'limit=0',
+    'limit=201',
+    'limit=x',
+    'order=up',
+    'after=-1',
+    'account=GABC',
+    'account=',
+    'cursor=5',
+    'limit=1&limit=2',
+  ]) {
     ledger('bad transactions query', `/sandbox/ledger/transactions?${query}`, 400)
   }
-  for (const hash of [rng.hex(64), rng.hex(63), 'x'.repeat(64), 'y'.repeat(4000), '%00']) ledger('unknown hash', `/sandbox/ledger/transactions/${hash}`, 404)
+  for (const hash of [rng.hex(64), rng.hex(63), 'x'.repeat(64), 'y'.repeat(4000), '%00'])
+    ledger('unknown hash', `/sandbox/ledger/transactions/${hash}`, 404)
 
   // --- /merchants/{merchantId}/webhook-logs… ------------------------------------------------------------------
   const logs = (name: string, path: string, status: number, method = 'GET', body?: string, signer: Signer | 'unsigned' = 'direct') =>
-    add({ endpoint: 'GET /merchants/{id}/webhook-logs…', family: 'webhook-log', method, path, name: `${path.slice(0, 70)} ${name}`, body, signAs: signer === 'unsigned' ? undefined : signer, expect: error(status) })
+    add({
+      endpoint: 'GET /merchants/{id}/webhook-logs…',
+      family: 'webhook-log',
+      method,
+      path,
+      name: `${path.slice(0, 70)} ${name}`,
+      body,
+      signAs: signer === 'unsigned' ? undefined : signer,
+      expect: error(status),
+    })
   const mine = `/merchants/${creds.direct.id}`
-  for (const query of ['status=lost', 'status=SUCCESS', 'status=', 'limit=0', 'limit=101', 'page=0', 'page=x', 'checkout_id=', `checkout_id=${'c'.repeat(65)}`, 'order=asc', 'status=success&status=failed']) {
+  for (const query of [
+    'status=lost',
+    'status=SUCCESS',
+    'status=',
+    'limit=0',
+    'limit=101',
+    'page=0',
+    'page=x',
+    'checkout_id=',
+    `checkout_id=${'c'.repeat(65)}`,
+    'order=asc',
+    'status=success&status=failed',
+  ]) {
     logs('bad query', `${mine}/webhook-logs?${query}`, 400)
   }
   logs('unsigned', `${mine}/webhook-logs`, 401, 'GET', undefined, 'unsigned')
   logs("another merchant's log", `/merchants/${rng.hex(8)}-${rng.hex(4)}-4${rng.hex(3)}-8${rng.hex(3)}-${rng.hex(12)}/webhook-logs`, 404)
   logs('signed by the other merchant', `${mine}/webhook-logs`, 404, 'GET', undefined, 'escrow')
-  for (const id of [rng.hex(8), `${rng.hex(8)}-0000-5000-8000-${rng.hex(12)}`, 'x'.repeat(3000), '%00', "'--"]) logs('unknown entry', `${mine}/webhook-logs/${id}`, 404)
-  for (const body of ['{"url":"http://evil.example"}', '[]', '"again"', '{']) logs('resend with a body', `${mine}/webhook-logs/${rng.hex(8)}/resend`, 400, 'POST', body)
+  for (const id of [rng.hex(8), `${rng.hex(8)}-0000-5000-8000-${rng.hex(12)}`, 'x'.repeat(3000), '%00', "'--"])
+    logs('unknown entry', `${mine}/webhook-logs/${id}`, 404)
+  for (const body of ['{"url":"http://evil.example"}', '[]', '"again"', '{'])
+    logs('resend with a body', `${mine}/webhook-logs/${rng.hex(8)}/resend`, 400, 'POST', body)
   logs('resend of an unknown entry', `${mine}/webhook-logs/${rng.hex(8)}/resend`, 404, 'POST', '{}')
   logs('pause with a body', `${mine}/webhooks/pause`, 400, 'POST', '{"until":"tomorrow"}')
   logs('events stream with a bad cursor', `${mine}/events/stream?after=-1`, 400)
@@ -708,7 +1227,16 @@ export function generateHostileCases(seed: number, creds: HostileCredentials): H
 
   // --- /invoices… ---------------------------------------------------------------------------------------------
   const invoice = (name: string, path: string, status: number, method = 'POST', body?: string, signer: Signer | 'unsigned' = 'direct') =>
-    add({ endpoint: 'POST /invoices…', family: 'invoice', method, path, name: `${path.slice(0, 40)} ${name}`, body, signAs: signer === 'unsigned' ? undefined : signer, expect: error(status) })
+    add({
+      endpoint: 'POST /invoices…',
+      family: 'invoice',
+      method,
+      path,
+      name: `${path.slice(0, 40)} ${name}`,
+      body,
+      signAs: signer === 'unsigned' ? undefined : signer,
+      expect: error(status),
+    })
   const item = { description: 'x', quantity: 1, unit_price: 100 }
   const validInvoice = { currency: 'USD', line_items: [item], customer: { email: 'a@b.co' } }
   const badInvoices: Array<[string, unknown]> = [
@@ -736,7 +1264,15 @@ export function generateHostileCases(seed: number, creds: HostileCredentials): H
   invoice('malformed JSON', '/invoices', 400, 'POST', '{"currency":')
   invoice('unsigned', '/invoices', 401, 'POST', JSON.stringify(validInvoice), 'unsigned')
   for (const query of ['status=late', 'limit=0', 'page=-1', 'currency=USD']) invoice('bad list query', `/invoices?${query}`, 400, 'GET')
-  for (const bad of [{ invoice_prefix: 'INV#' }, { invoice_prefix: 'p'.repeat(25) }, { next_number: 0 }, { next_number: 1.5 }, { next_number: '7' }, { prefix: 'INV-' }, [1]]) {
+  for (const bad of [
+    { invoice_prefix: 'INV#' },
+    { invoice_prefix: 'p'.repeat(25) },
+    { next_number: 0 },
+    { next_number: 1.5 },
+    { next_number: '7' },
+    { prefix: 'INV-' },
+    [1],
+  ]) {
     invoice(`settings ${JSON.stringify(bad).slice(0, 30)}`, '/invoices/settings', 400, 'POST', JSON.stringify(bad))
   }
   for (const id of [rng.hex(8), `${rng.hex(8)}-${rng.hex(4)}-4${rng.hex(3)}-8${rng.hex(3)}-${rng.hex(12)}`, 'x'.repeat(3000)]) {
@@ -748,29 +1284,53 @@ export function generateHostileCases(seed: number, creds: HostileCredentials): H
   // --- /horizon (no credentials, like Horizon; problem documents that carry the error fields too) -----------
   const horizonRead = (name: string, path: string, status: number, method = 'GET') =>
     add({ endpoint: 'GET /horizon/…', family: 'horizon', method, path, name: `${path.slice(0, 60)} ${name}`, expect: error(status) })
-  for (const id of ['GABC', `G${'A'.repeat(55)}`, `S${'A'.repeat(55)}`, 'x'.repeat(3000), "'--"]) horizonRead('malformed account id', `/horizon/accounts/${id}`, 400)
+  for (const id of ['GABC', `G${'A'.repeat(55)}`, `S${'A'.repeat(55)}`, 'x'.repeat(3000), "'--"])
+    horizonRead('malformed account id', `/horizon/accounts/${id}`, 400)
   horizonRead('undecodable account id', '/horizon/accounts/%ZZ', 400)
   for (const hash of [rng.hex(63), 'z'.repeat(64)]) horizonRead('malformed hash', `/horizon/transactions/${hash}`, 400)
   horizonRead('unknown hash', `/horizon/transactions/${rng.hex(64)}`, 404)
   for (const sequence of ['abc', '-1', '99999999999']) horizonRead('malformed ledger', `/horizon/ledgers/${sequence}`, 400)
   horizonRead('ledger not closed', `/horizon/ledgers/${rng.int(10_000, 99_999)}`, 404)
   horizonRead('malformed operation id', '/horizon/operations/1e5', 400)
-  for (const query of ['limit=0', 'limit=201', 'order=sideways', 'cursor=-5', 'cursor=now&cursor=1', 'join=ledgers', 'cursor=99999999999999999999']) {
+  for (const query of [
+    'limit=0',
+    'limit=201',
+    'order=sideways',
+    'cursor=-5',
+    'cursor=now&cursor=1',
+    'join=ledgers',
+    'cursor=99999999999999999999',
+  ]) {
     horizonRead('bad paging', `/horizon/payments?${query}`, 400)
   }
-  for (const query of ['cursor=1-2-3', 'cursor=abc', 'include_failed=maybe']) horizonRead('bad effects paging', `/horizon/effects?${query}`, 400)
+  for (const query of ['cursor=1-2-3', 'cursor=abc', 'include_failed=maybe'])
+    horizonRead('bad effects paging', `/horizon/effects?${query}`, 400)
   horizonRead('unknown parameter', '/horizon/fee_stats?x=1', 400)
   horizonRead('no such resource', `/horizon/effects/${rng.hex(8)}`, 404)
   horizonRead('PUT', '/horizon/transactions', 404, 'PUT')
   horizonRead('DELETE', `/horizon/accounts/${rng.hex(8)}`, 404, 'DELETE')
 
   const submit = (name: string, body: string, status: number, type = 'application/x-www-form-urlencoded') =>
-    add({ endpoint: 'POST /horizon/transactions', family: 'horizon-submit', method: 'POST', path: '/horizon/transactions', name: `submit ${name}`, body, headers: [['content-type', type]], expect: error(status) })
+    add({
+      endpoint: 'POST /horizon/transactions',
+      family: 'horizon-submit',
+      method: 'POST',
+      path: '/horizon/transactions',
+      name: `submit ${name}`,
+      body,
+      headers: [['content-type', type]],
+      expect: error(status),
+    })
   submit('empty form', '', 400)
   submit('empty tx', 'tx=', 400)
   submit('two tx fields', 'tx=AAAA&tx=BBBB', 400)
   submit('an unknown field', 'tx=AAAA&memo=x', 400)
-  for (let i = 0; i < 4; i++) submit(`random bytes ${i} as an envelope`, `tx=${encodeURIComponent(Buffer.from(rng.hex(rng.int(8, 400)), 'hex').toString('base64'))}`, 400)
+  for (let i = 0; i < 4; i++)
+    submit(
+      `random bytes ${i} as an envelope`,
+      `tx=${encodeURIComponent(Buffer.from(rng.hex(rng.int(8, 400)), 'hex').toString('base64'))}`,
+      400,
+    )
   submit('not base64', `tx=${encodeURIComponent(rng.text(5, 40))}`, 400)
   submit('eleven fields', Array.from({ length: 11 }, (_, i) => `f${i}=1`).join('&'), 413)
   submit('over the size limit', `tx=${'A'.repeat(MAX_BODY_BYTES + 1)}`, 413)
@@ -779,11 +1339,36 @@ export function generateHostileCases(seed: number, creds: HostileCredentials): H
   submit('in latin-1', 'tx=AAAA', 415, 'application/x-www-form-urlencoded; charset=latin1')
 
   // --- POST /sandbox/wallets (admin token) ---------------------------------------------------------------------
-  const wallet = (name: string, body: string | undefined, status: number, headers: Array<[string, string]> = [['x-sandbox-admin-token', creds.adminToken]]) =>
-    add({ endpoint: 'POST /sandbox/wallets', family: 'wallet', method: 'POST', path: '/sandbox/wallets', name: `wallet ${name}`, body, headers, expect: error(status) })
+  const wallet = (
+    name: string,
+    body: string | undefined,
+    status: number,
+    headers: Array<[string, string]> = [['x-sandbox-admin-token', creds.adminToken]],
+  ) =>
+    add({
+      endpoint: 'POST /sandbox/wallets',
+      family: 'wallet',
+      method: 'POST',
+      path: '/sandbox/wallets',
+      name: `wallet ${name}`,
+      body,
+      headers,
+      expect: error(status),
+    })
   wallet('without the token', '{}', 401, [])
   wallet('with a wrong token', '{}', 401, [['x-sandbox-admin-token', rng.hex(24)]])
-  for (const bad of [{ usdc: 100 }, { usdc: '-1' }, { usdc: '1.12345678' }, { usdc: '1000000.0000001' }, { usdc: '1e3' }, { xlm: '0' }, { xlm: '0.9999999' }, { xlm: 'lots' }, { secret: `S${'A'.repeat(55)}` }, { usdc: null }]) {
+  for (const bad of [
+    { usdc: 100 },
+    { usdc: '-1' },
+    { usdc: '1.12345678' },
+    { usdc: '1000000.0000001' },
+    { usdc: '1e3' },
+    { xlm: '0' },
+    { xlm: '0.9999999' },
+    { xlm: 'lots' },
+    { secret: `S${'A'.repeat(55)}` },
+    { usdc: null },
+  ]) {
     wallet(JSON.stringify(bad).slice(0, 40), JSON.stringify(bad), 400)
   }
   for (const body of ['[]', '"wallet"', '{"usdc":']) wallet(`body ${body}`, body, 400)
@@ -831,12 +1416,14 @@ export function listRoutes(app: Express): RouteInfo[] {
           const full = prefix === '' ? path : path === '/' ? prefix : `${prefix}${path}`
           for (const [method, on] of Object.entries(layer.route.methods)) {
             if (!on) continue
-            if (method === '_all') throw new Error(`listRoutes: ${full} is registered with .all(); name its methods so hostile cases can reach them`)
+            if (method === '_all')
+              throw new Error(`listRoutes: ${full} is registered with .all(); name its methods so hostile cases can reach them`)
             routes.push({ method: method.toUpperCase(), path: full, beforeBodyParser: !bodyParserSeen })
           }
         }
       } else if (Array.isArray(nested)) {
-        if (typeof layer.rawPath !== 'string') throw new Error(`listRoutes: a router under "${prefix}" is mounted at a path that is not one string`)
+        if (typeof layer.rawPath !== 'string')
+          throw new Error(`listRoutes: a router under "${prefix}" is mounted at a path that is not one string`)
         walk(nested, layer.rawPath === '/' ? prefix : `${prefix}${layer.rawPath}`)
       }
     }
@@ -892,13 +1479,54 @@ function sampleParam(name: string, pattern: string, rng: Rng, creds: HostileCred
 
 /** Path segments no route accepts as an id (already percent-encoded where it matters). */
 const HOSTILE_SEGMENTS = [
-  '%ZZ', '%', '%C3', '%E0%A4%A', '%ED%A0%80', '%FF', '%00', 'x'.repeat(5000), 'é中🙂', "'%20OR%201%3D1--", '..%2F..%2Fetc%2Fpasswd', '-1', '0', '1e309',
-  'null', 'undefined', '%2F', '%20', '__proto__', 'constructor', '%24%7B7*7%7D', '%3Cscript%3E', 'NaN', '[]', '%7B%7D',
+  '%ZZ',
+  '%',
+  '%C3',
+  '%E0%A4%A',
+  '%ED%A0%80',
+  '%FF',
+  '%00',
+  'x'.repeat(5000),
+  'é中🙂',
+  "'%20OR%201%3D1--",
+  '..%2F..%2Fetc%2Fpasswd',
+  '-1',
+  '0',
+  '1e309',
+  'null',
+  'undefined',
+  '%2F',
+  '%20',
+  '__proto__',
+  'constructor',
+  '%24%7B7*7%7D',
+  '%3Cscript%3E',
+  'NaN',
+  '[]',
+  '%7B%7D',
 ]
 /** Query strings no route accepts: unknown, out-of-range, repeated, malformed or huge parameters. */
 const HOSTILE_QUERIES = [
-  'zz_unknown=1', 'page=0', 'page=-1', 'limit=0', 'limit=1e3', 'limit=99999999999', 'page=abc', 'page=%', 'page=%ZZ', 'limit=1&limit=2', 'page[]=1',
-  'page[x]=1', '__proto__=1', 'constructor=x', `zz=${'v'.repeat(6000)}`, `${'k'.repeat(3000)}=1`, 'status=%00', 'order=sideways', 'after=-1', '%ZZ=1',
+  'zz_unknown=1',
+  'page=0',
+  'page=-1',
+  'limit=0',
+  'limit=1e3',
+  'limit=99999999999',
+  'page=abc',
+  'page=%',
+  'page=%ZZ',
+  'limit=1&limit=2',
+  'page[]=1',
+  'page[x]=1',
+  '__proto__=1',
+  'constructor=x',
+  `zz=${'v'.repeat(6000)}`,
+  `${'k'.repeat(3000)}=1`,
+  'status=%00',
+  'order=sideways',
+  'after=-1',
+  '%ZZ=1',
 ]
 /** Bodies refused before any route reads them (sandbox/http/body.ts): [status, name, body, content-type]. */
 const PARSER_REFUSALS: Array<[number, string, string | Uint8Array, string | undefined]> = [
@@ -917,7 +1545,18 @@ const PARSER_REFUSALS: Array<[number, string, string | Uint8Array, string | unde
   [413, 'over 256 KiB', `{"zz":"${'o'.repeat(MAX_BODY_BYTES)}"}`, undefined],
 ]
 /** Well-formed JSON that is no route's body: not an object, or an object with fields no route has. */
-const FOREIGN_BODIES = ['[]', '[{}]', '"text"', '42', 'true', 'null', '{"zz_unknown":1}', '{"__proto__":{"polluted":true}}', '{"constructor":{"prototype":{"polluted":true}}}', `{"zz":"${'z'.repeat(100_000)}"}`]
+const FOREIGN_BODIES = [
+  '[]',
+  '[{}]',
+  '"text"',
+  '42',
+  'true',
+  'null',
+  '{"zz_unknown":1}',
+  '{"__proto__":{"polluted":true}}',
+  '{"constructor":{"prototype":{"polluted":true}}}',
+  `{"zz":"${'z'.repeat(100_000)}"}`,
+]
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']
 /**
  * GET routes that answer whatever else the query holds, by design: the probe, the API's own
@@ -950,7 +1589,8 @@ function junkValue(rng: Rng, depth: number): unknown {
 function junkObject(rng: Rng, depth: number): Record<string, unknown> {
   const object: Record<string, unknown> = {}
   setOwn(object, `zz_${rng.hex(6)}`, junkValue(rng, depth))
-  for (let i = rng.int(0, 3); i > 0; i--) setOwn(object, rng.pick(['amount', 'description', 'name', 'seconds', 'reason', rng.text(1, 12, KEY_ALPHABET)]), junkValue(rng, depth))
+  for (let i = rng.int(0, 3); i > 0; i--)
+    setOwn(object, rng.pick(['amount', 'description', 'name', 'seconds', 'reason', rng.text(1, 12, KEY_ALPHABET)]), junkValue(rng, depth))
   return object
 }
 
@@ -962,7 +1602,13 @@ function junkObject(rng: Rng, depth: number): Record<string, unknown> {
  * direct merchant and carries the admin token, so it passes whichever authentication its route
  * has and reaches the route's own checks.
  */
-export function generateRouteCases(seed: number, routes: readonly RouteInfo[], creds: HostileCredentials, count: number, firstIndex = 0): HostileCase[] {
+export function generateRouteCases(
+  seed: number,
+  routes: readonly RouteInfo[],
+  creds: HostileCredentials,
+  count: number,
+  firstIndex = 0,
+): HostileCase[] {
   const rng = new Rng(seed ^ 0x7a11_0e5)
   const cases: HostileCase[] = []
   const credentials: Array<[string, string]> = [['x-sandbox-admin-token', creds.adminToken]]
@@ -980,32 +1626,49 @@ export function generateRouteCases(seed: number, routes: readonly RouteInfo[], c
       ...(extra.body !== undefined ? { body: extra.body } : {}),
     })
   }
-  const rejected = (route: RouteInfo, statuses: number[]): Expectation => ({ kind: 'rejected', statuses, pageAllowed: route.beforeBodyParser })
+  const rejected = (route: RouteInfo, statuses: number[]): Expectation => ({
+    kind: 'rejected',
+    statuses,
+    pageAllowed: route.beforeBodyParser,
+  })
   const sample = (route: RouteInfo) => concretePath(route.path, (name) => sampleParam(name, route.path, rng, creds))
   // With a parameter, the lookup may refuse first (404); without one, only the input is wrong (400).
   const refusal = (route: RouteInfo) => rejected(route, paramNames(route.path).length > 0 ? [400, 404] : [400])
   const takesBody = (route: RouteInfo) => route.method !== 'GET' && !route.beforeBodyParser
   // Every JSON route refuses a parameter it does not declare, POSTs included (?amount= on a refund).
-  const readsQuery = (route: RouteInfo) => (route.method === 'GET' || !route.beforeBodyParser) && !QUERY_IGNORED.some((pattern) => pattern.test(route.path))
+  const readsQuery = (route: RouteInfo) =>
+    (route.method === 'GET' || !route.beforeBodyParser) && !QUERY_IGNORED.some((pattern) => pattern.test(route.path))
 
   const systematic: Array<() => void> = []
   for (const route of routes) {
-    systematic.push(() => add(route, 'route-header', 'headers over 16 KiB', sample(route), rejected(route, [431]), { headers: [OVERSIZED_HEADER] }))
+    systematic.push(() =>
+      add(route, 'route-header', 'headers over 16 KiB', sample(route), rejected(route, [431]), { headers: [OVERSIZED_HEADER] }),
+    )
     for (const param of paramNames(route.path)) {
       for (const segment of rng.sample(HOSTILE_SEGMENTS, PER_ROUTE.segments)) {
         const path = concretePath(route.path, (name) => (name === param ? segment : sampleParam(name, route.path, rng, creds)))
-        systematic.push(() => add(route, 'route-param', `${param} = ${segment.slice(0, 30)}${segment.length > 30 ? `…(${segment.length})` : ''}`, path, rejected(route, [400, 404])))
+        systematic.push(() =>
+          add(
+            route,
+            'route-param',
+            `${param} = ${segment.slice(0, 30)}${segment.length > 30 ? `…(${segment.length})` : ''}`,
+            path,
+            rejected(route, [400, 404]),
+          ),
+        )
       }
     }
     if (readsQuery(route)) {
-      for (const query of rng.sample(HOSTILE_QUERIES, PER_ROUTE.queries)) systematic.push(() => add(route, 'route-query', query.slice(0, 40), `${sample(route)}?${query}`, refusal(route)))
+      for (const query of rng.sample(HOSTILE_QUERIES, PER_ROUTE.queries))
+        systematic.push(() => add(route, 'route-query', query.slice(0, 40), `${sample(route)}?${query}`, refusal(route)))
     }
     if (takesBody(route)) {
       for (const [status, name, body, type] of rng.sample(PARSER_REFUSALS, PER_ROUTE.parserRefusals)) {
         const headers: Array<[string, string]> = type === undefined ? [] : [['content-type', type]]
         systematic.push(() => add(route, 'route-body-parser', name, sample(route), rejected(route, [status]), { body, headers }))
       }
-      for (const body of rng.sample(FOREIGN_BODIES, PER_ROUTE.foreignBodies)) systematic.push(() => add(route, 'route-body-shape', body.slice(0, 40), sample(route), refusal(route), { body }))
+      for (const body of rng.sample(FOREIGN_BODIES, PER_ROUTE.foreignBodies))
+        systematic.push(() => add(route, 'route-body-shape', body.slice(0, 40), sample(route), refusal(route), { body }))
     }
   }
   const byPath = new Map<string, RouteInfo[]>()
@@ -1038,18 +1701,26 @@ export function generateRouteCases(seed: number, routes: readonly RouteInfo[], c
         break
       }
       case 'query': {
-        const pairs = Array.from({ length: rng.int(1, 4) }, () => [`zz_${rng.text(1, 20, KEY_ALPHABET)}`, rng.text(0, rng.chance(0.1) ? 3000 : 40)] as [string, string])
+        const pairs = Array.from(
+          { length: rng.int(1, 4) },
+          () => [`zz_${rng.text(1, 20, KEY_ALPHABET)}`, rng.text(0, rng.chance(0.1) ? 3000 : 40)] as [string, string],
+        )
         add(route, 'route-query', `random ${pairs.length} unknown parameters`, `${sample(route)}?${encodeQuery(pairs)}`, refusal(route))
         break
       }
       case 'body': {
         const text = toJson(junkObject(rng, 0))
-        add(route, 'route-body-shape', `random object of ${text.length} bytes`, sample(route), refusal(route), { body: rng.chance(0.2) ? text.slice(0, rng.int(1, text.length - 1)) : text })
+        add(route, 'route-body-shape', `random object of ${text.length} bytes`, sample(route), refusal(route), {
+          body: rng.chance(0.2) ? text.slice(0, rng.int(1, text.length - 1)) : text,
+        })
         break
       }
       default: {
         const bytes = Uint8Array.from([0x7b, 0xff, ...Array.from({ length: rng.int(0, 300) }, () => rng.int(0, 255))])
-        add(route, 'route-body-parser', `${bytes.length} random bytes`, sample(route), rejected(route, [400]), { body: bytes, headers: [['content-type', 'application/json']] })
+        add(route, 'route-body-parser', `${bytes.length} random bytes`, sample(route), rejected(route, [400]), {
+          body: bytes,
+          headers: [['content-type', 'application/json']],
+        })
       }
     }
   }
@@ -1077,7 +1748,10 @@ export async function sendHostile(baseUrl: string, c: HostileCase, creds: SendCr
   const sign = (path: string) => (signer ? signDigest(signer.apiSecret, { path, timestamp: now, method: c.method, body: bodyText }) : '')
   const headers = new Headers()
   for (const [name, value] of c.headers) {
-    headers.append(name, value.replaceAll('{{now}}', now).replace(/\{\{sig(?::([^}]*))?\}\}/g, (_m, path?: string) => sign(path ?? c.path)))
+    headers.append(
+      name,
+      value.replaceAll('{{now}}', now).replace(/\{\{sig(?::([^}]*))?\}\}/g, (_m, path?: string) => sign(path ?? c.path)),
+    )
   }
   if (typeof c.body === 'string' && !headers.has('content-type')) headers.set('content-type', 'application/json')
   if (signer && !ownDigest) {

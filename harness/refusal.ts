@@ -3,7 +3,10 @@ import { expect } from 'vitest'
 import { PayboxApiError } from '../src/client/errors.js'
 
 export async function refusal(promise: Promise<unknown>): Promise<PayboxApiError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e)
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  )
   expect(error).toBeInstanceOf(PayboxApiError)
   return error as PayboxApiError
 }

@@ -15,7 +15,14 @@ export interface Merchant {
 }
 
 /** A request signed by `as`, which rejects only when no answer came at all. */
-export function signed(baseUrl: string, as: Merchant, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<RawResponse> {
+export function signed(
+  baseUrl: string,
+  as: Merchant,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<RawResponse> {
   return rawRequest(baseUrl, { method, path, as, headers, body: body === undefined ? undefined : JSON.stringify(body) })
 }
 
@@ -55,10 +62,13 @@ export const listInvoices = (baseUrl: string, as: Merchant) => allPages<InvoiceV
 
 /** What is wrong with a set of generated numbers (INV-0001, …): duplicates and gaps, or []. */
 export function numberingProblems(numbers: readonly string[], prefix = 'INV-'): string[] {
-  const counters = numbers.map((number) => (number.startsWith(prefix) ? Number(number.slice(prefix.length)) : Number.NaN)).sort((a, b) => a - b)
+  const counters = numbers
+    .map((number) => (number.startsWith(prefix) ? Number(number.slice(prefix.length)) : Number.NaN))
+    .sort((a, b) => a - b)
   const problems: string[] = []
   counters.forEach((counter, i) => {
-    if (counter !== i + 1) problems.push(`position ${i + 1} holds ${Number.isNaN(counter) ? 'a number without the prefix' : `${prefix}${counter}`}`)
+    if (counter !== i + 1)
+      problems.push(`position ${i + 1} holds ${Number.isNaN(counter) ? 'a number without the prefix' : `${prefix}${counter}`}`)
   })
   return problems.slice(0, 10)
 }

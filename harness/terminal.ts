@@ -28,7 +28,8 @@ const ANSI = /\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07/g
 export function runOnTerminal(argv: string[], env: CliEnv, columns = 100): TerminalSession {
   const command = `stty cols ${columns} rows 50; exec ${[process.execPath, path.join(ROOT, 'bin', 'dev.js'), ...argv].map(quote).join(' ')}`
   const childEnv: NodeJS.ProcessEnv = {}
-  for (const [key, value] of Object.entries(process.env)) if (!/^(PAYBOX_|CI$|NO_COLOR$|FORCE_COLOR$|NODE_OPTIONS$)/.test(key)) childEnv[key] = value
+  for (const [key, value] of Object.entries(process.env))
+    if (!/^(PAYBOX_|CI$|NO_COLOR$|FORCE_COLOR$|NODE_OPTIONS$)/.test(key)) childEnv[key] = value
   for (const [key, value] of Object.entries(env)) if (value !== undefined) childEnv[key] = value
   delete childEnv.CI
   const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: ROOT, env: childEnv, stdio: 'pipe' })
@@ -43,7 +44,12 @@ export function runOnTerminal(argv: string[], env: CliEnv, columns = 100): Termi
       mark = screen().length
       child.stdin.write(`${line}\r`)
     },
-    waitForText: (text, timeoutMs = 20_000) => waitFor(`the terminal to show ${JSON.stringify(text)}; it shows:\n${screen()}`, () => screen().slice(mark).includes(text) && screen(), timeoutMs),
+    waitForText: (text, timeoutMs = 20_000) =>
+      waitFor(
+        `the terminal to show ${JSON.stringify(text)}; it shows:\n${screen()}`,
+        () => screen().slice(mark).includes(text) && screen(),
+        timeoutMs,
+      ),
     exited: once(child, 'exit').then(([code]) => code as number | null),
   }
 }

@@ -13,7 +13,10 @@ const exec = promisify(execFile)
 
 export async function copyOfCheckout(prefix: string): Promise<string> {
   const copy = path.join(temporaryDir(prefix), 'paybox')
-  const { stdout } = await exec('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, maxBuffer: 16 * 2 ** 20 })
+  const { stdout } = await exec('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: ROOT,
+    maxBuffer: 16 * 2 ** 20,
+  })
   for (const file of stdout.split('\0').filter((name) => name !== '' && fs.existsSync(path.join(ROOT, name)))) {
     fs.mkdirSync(path.dirname(path.join(copy, file)), { recursive: true })
     fs.copyFileSync(path.join(ROOT, file), path.join(copy, file))

@@ -1,6 +1,10 @@
 // Waiting on a condition instead of sleeping: polls until `check` returns a value (not
 // undefined or false), or fails with `what` after `timeoutMs`.
-export async function waitFor<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 10_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const result = await check()

@@ -3,12 +3,7 @@
 // wallets. Later starts find them and change nothing.
 import type { Kysely } from 'kysely'
 import type { Database, LedgerAccountRow } from './db/schema.js'
-import {
-  createContractAccount,
-  createLedgerAccount,
-  SANDBOX_NETWORK_PASSPHRASE,
-  STROOPS_PER_UNIT,
-} from './ledger/ledger-accounts.js'
+import { createContractAccount, createLedgerAccount, SANDBOX_NETWORK_PASSPHRASE, STROOPS_PER_UNIT } from './ledger/ledger-accounts.js'
 import { LedgerService } from './ledger/ledger-service.js'
 import { createMerchant } from './merchants/merchant-service.js'
 import { hex, type RandomSource } from './random.js'
@@ -56,7 +51,12 @@ export interface BootstrapOptions {
   adminToken?: string
 }
 
-export async function bootstrap(db: Kysely<Database>, random: RandomSource, now: number, options: BootstrapOptions = {}): Promise<SandboxIdentity> {
+export async function bootstrap(
+  db: Kysely<Database>,
+  random: RandomSource,
+  now: number,
+  options: BootstrapOptions = {},
+): Promise<SandboxIdentity> {
   const { defaultCredentials } = options
   return runTransaction(db, async (trx) => {
     if ((await readState(trx, 'admin_token')) === undefined) {

@@ -36,8 +36,14 @@ export async function refusedByLedgerAs<T>(status: 400 | 409, what: string, move
 /** A ledger error as an ApiError; its cause stays the ledger error, whose failed transaction runRecordingFailures records. */
 export function ledgerRefusal(status: 400 | 409, what: string, error: LedgerError): ApiError {
   const codes = [error.code, ...(error.operationCodes ?? [])].join(', ')
-  const included = error.included ? ` The transaction ${error.included.hash} was included in a ledger as failed: its fee was charged and its sequence number used.` : ''
-  const refusal = new ApiError(status, status === 400 ? 'Bad Request' : 'Conflict', `The ledger refused ${what} (${codes}): ${error.message}.${included}`)
+  const included = error.included
+    ? ` The transaction ${error.included.hash} was included in a ledger as failed: its fee was charged and its sequence number used.`
+    : ''
+  const refusal = new ApiError(
+    status,
+    status === 400 ? 'Bad Request' : 'Conflict',
+    `The ledger refused ${what} (${codes}): ${error.message}.${included}`,
+  )
   refusal.cause = error
   return refusal
 }

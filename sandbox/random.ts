@@ -63,5 +63,4 @@ export function seededRandom(seed: string, stream = 'boot:0'): RandomSource {
 }
 
 export const hex = (random: RandomSource, byteLength: number): string => random.bytes(byteLength).toString('hex')
-export const base64url = (random: RandomSource, byteLength: number): string =>
-  random.bytes(byteLength).toString('base64url')
+export const base64url = (random: RandomSource, byteLength: number): string => random.bytes(byteLength).toString('base64url')

@@ -86,7 +86,10 @@ export class CoreBuilder {
     const boot = await countBoot(db)
     // Each boot (and each restore or reset) draws its own stream, so no value repeats.
     const random: RandomSource = options.seed === undefined ? cryptoRandom : seededRandom(options.seed, `boot:${boot}`)
-    const identity = await bootstrap(db, random, clock.now(), { defaultCredentials: options.defaultCredentials, adminToken: keepAdminToken })
+    const identity = await bootstrap(db, random, clock.now(), {
+      defaultCredentials: options.defaultCredentials,
+      adminToken: keepAdminToken,
+    })
     if (!fresh && keepAdminToken === undefined) await this.#checkExistingDatabase(db)
     return { clock, random, identity }
   }
@@ -111,9 +114,24 @@ export class CoreBuilder {
       pollMs: options.webhookPollMs,
       log,
     })
-    const context: SandboxContext = { db, clock, wallClock, random, publicUrl, identity, ledger, payments: new PaymentChangeWriter(), webhooks, log, rateLimits }
+    const context: SandboxContext = {
+      db,
+      clock,
+      wallClock,
+      random,
+      publicUrl,
+      identity,
+      ledger,
+      payments: new PaymentChangeWriter(),
+      webhooks,
+      log,
+      rateLimits,
+    }
     wireReactions(context)
-    const closer = ledgerClose === 'instant' ? undefined : new LedgerCloser(db, ledger, { intervalMs: ledgerClose, onError: (e) => log(`Ledger close failed: ${String(e)}`) })
+    const closer =
+      ledgerClose === 'instant'
+        ? undefined
+        : new LedgerCloser(db, ledger, { intervalMs: ledgerClose, onError: (e) => log(`Ledger close failed: ${String(e)}`) })
     closer?.start()
     const health = new HealthService(context, { webhookTimeoutMs: options.webhookTimeoutMs, wallClock })
     // The busiest payment requests skip Express; both answer through the same PaymentAnswers.
@@ -149,7 +167,9 @@ export class CoreBuilder {
       }
     }
     if (options.frozenAt !== undefined && options.clock === undefined && (await readFrozenAtMs(db)) !== options.frozenAt) {
-      this.#shared.log(`Note: --frozen-at only applies to a new database; ${options.db} keeps its own business time (see paybox sandbox clock freeze)`)
+      this.#shared.log(
+        `Note: --frozen-at only applies to a new database; ${options.db} keeps its own business time (see paybox sandbox clock freeze)`,
+      )
     }
   }
 }

@@ -116,14 +116,19 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     await listen(server, options.port ?? DEFAULT_PORT, host)
     const { port } = server.address() as AddressInfo
     publicUrl = options.publicUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`
-    state = await StateSwap.start(builder, { db: firstDb, state: opened }, { file: options.db, durable: options.durable, publicUrl, snapshots })
+    state = await StateSwap.start(
+      builder,
+      { db: firstDb, state: opened },
+      { file: options.db, durable: options.durable, publicUrl, snapshots },
+    )
   } catch (error) {
     if (server.listening) server.close()
     await firstDb.destroy()
     throw error
   }
   const { port } = server.address() as AddressInfo
-  if (shared && options.shared !== true) log(`Note: ${host} is not a loopback address, so shared mode is on (rate limits, tighter bounds: docs/security.md)`)
+  if (shared && options.shared !== true)
+    log(`Note: ${host} is not a loopback address, so shared mode is on (rate limits, tighter bounds: docs/security.md)`)
   const inFlight = trackResponses(server)
   server.on('clientError', answerClientError)
   server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {

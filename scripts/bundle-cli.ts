@@ -20,7 +20,16 @@ const outdir = `${dist}bundle`
  * webhook only, whose exports esbuild's CommonJS wrapping loses; and base32.js, which calls the
  * deprecated Buffer() that Node forgives only from inside node_modules.
  */
-const UNBUNDLED = new Set(['better-sqlite3', 'typescript', 'chalk', 'cli-table3', 'qrcode-terminal', '@inquirer/prompts', 'undici', 'base32.js'])
+const UNBUNDLED = new Set([
+  'better-sqlite3',
+  'typescript',
+  'chalk',
+  'cli-table3',
+  'qrcode-terminal',
+  '@inquirer/prompts',
+  'undici',
+  'base32.js',
+])
 const keepUnbundled: Plugin = {
   name: 'keep-unbundled',
   setup(bundle) {
@@ -53,6 +62,8 @@ const { metafile } = await build({
 // The WAL checkpoint worker is a file of its own (new Worker(new URL('./wal-checkpointer.js',
 // import.meta.url))): it goes beside whichever output holds the database code that starts it.
 const WORKER = 'sandbox/db/wal-checkpointer.js'
-const holders = Object.entries(metafile.outputs).filter(([, output]) => Object.keys(output.inputs).some((input) => input.endsWith('sandbox/db/database.js')))
+const holders = Object.entries(metafile.outputs).filter(([, output]) =>
+  Object.keys(output.inputs).some((input) => input.endsWith('sandbox/db/database.js')),
+)
 if (holders.length === 0) throw new Error('No bundled output holds sandbox/db/database.js: where does the checkpoint worker go?')
 for (const [output] of holders) fs.copyFileSync(`${dist}${WORKER}`, path.join(path.dirname(output), 'wal-checkpointer.js'))

@@ -55,8 +55,14 @@ export async function seededDatabase(count: number, log: (line: string) => void)
   const db = new BetterSqlite3(building)
   db.pragma('journal_mode = WAL')
   db.pragma('synchronous = OFF')
-  const merchantRow = db.prepare('select id, name, account_id from merchants where id = ?').get(merchant.id) as { id: string; name: string; account_id: string }
-  const indexes = db.prepare("select name, sql from sqlite_master where type = 'index' and tbl_name = 'payments' and sql is not null").all() as Array<{ name: string; sql: string }>
+  const merchantRow = db.prepare('select id, name, account_id from merchants where id = ?').get(merchant.id) as {
+    id: string
+    name: string
+    account_id: string
+  }
+  const indexes = db
+    .prepare("select name, sql from sqlite_master where type = 'index' and tbl_name = 'payments' and sql is not null")
+    .all() as Array<{ name: string; sql: string }>
   for (const index of indexes) db.exec(`drop index "${index.name}"`)
 
   const to = Date.now() - DAY_MS

@@ -28,21 +28,52 @@ export function paymentRequest(n: number): CreatePaymentRequest {
 export async function apiFigures(settings: BenchSettings, log: (line: string) => void): Promise<{ figures: Figure[]; rssBytes?: number }> {
   const dir = temporaryDir('paybox-bench-api-')
   const durable = settings.durable ? ['--durable'] : []
-  const control = await spawnServer<ControlBanner>(['--import', 'tsx', 'bench/servers/control-server.ts', path.join(dir, 'control.db'), ...durable])
+  const control = await spawnServer<ControlBanner>([
+    '--import',
+    'tsx',
+    'bench/servers/control-server.ts',
+    path.join(dir, 'control.db'),
+    ...durable,
+  ])
   const sandbox = await spawnSandbox(path.join(dir, 'sandbox.db'), ['--ledger-close', '5s', ...durable])
   try {
     const merchant = directMerchant(sandbox.banner)
     const credentials = { apiKey: merchant.apiKey, apiSecret: merchant.apiSecret }
     const runId = Date.now().toString(36)
-    const load = (url: string, creds: Credentials, connections: number, seconds: number, method: 'GET' | 'POST', pathOf: (n: number) => string, body?: (n: number) => string, headers?: (n: number) => Record<string, string>) =>
-      runLoad({ url, credentials: creds, connections, durationSeconds: seconds, method, path: pathOf, body, headers })
+    const load = (
+      url: string,
+      creds: Credentials,
+      connections: number,
+      seconds: number,
+      method: 'GET' | 'POST',
+      pathOf: (n: number) => string,
+      body?: (n: number) => string,
+      headers?: (n: number) => Record<string, string>,
+    ) => runLoad({ url, credentials: creds, connections, durationSeconds: seconds, method, path: pathOf, body, headers })
     const controlWrite = (connections: number, seconds: number) =>
-      load(control.banner.url, control.banner, connections, seconds, 'POST', () => '/control/items', (n) => JSON.stringify(paymentRequest(n)))
+      load(
+        control.banner.url,
+        control.banner,
+        connections,
+        seconds,
+        'POST',
+        () => '/control/items',
+        (n) => JSON.stringify(paymentRequest(n)),
+      )
     let keys = 0
     const sandboxWrite = (connections: number, seconds: number) =>
-      load(sandbox.banner.baseUrl, credentials, connections, seconds, 'POST', () => '/payments', (n) => JSON.stringify(paymentRequest(n)), () => ({
-        'idempotency-key': `bench-${runId}-${keys++}`,
-      }))
+      load(
+        sandbox.banner.baseUrl,
+        credentials,
+        connections,
+        seconds,
+        'POST',
+        () => '/payments',
+        (n) => JSON.stringify(paymentRequest(n)),
+        () => ({
+          'idempotency-key': `bench-${runId}-${keys++}`,
+        }),
+      )
 
     log('  warming up both servers')
     await controlWrite(8, settings.warmupSeconds)
@@ -50,7 +81,12 @@ export async function apiFigures(settings: BenchSettings, log: (line: string) =>
 
     const figures: Figure[] = []
     const roundSeconds = settings.loadSeconds / settings.controlRounds
-    const pair = async (label: string, connections: number, subject: (seconds: number) => Promise<LoadResult>, reference: (seconds: number) => Promise<LoadResult>) => {
+    const pair = async (
+      label: string,
+      connections: number,
+      subject: (seconds: number) => Promise<LoadResult>,
+      reference: (seconds: number) => Promise<LoadResult>,
+    ) => {
       // Control, then the sandbox, back to back, in alternating rounds: the ratio compares like
       // with like even when the machine's speed drifts. Each side's rounds are pooled: all its
       // requests over all its time, percentiles over all its answers.
@@ -60,18 +96,31 @@ export async function apiFigures(settings: BenchSettings, log: (line: string) =>
         controls.push(await reference(roundSeconds))
         sandboxes.push(await subject(roundSeconds))
         const [c, s] = [controls.at(-1)!, sandboxes.at(-1)!]
-        if (settings.controlRounds > 1) log(`  ${label} @${connections} round ${round}: control ${Math.round(c.requestsPerSecond)} req/s, sandbox ${Math.round(s.requestsPerSecond)} req/s`)
+        if (settings.controlRounds > 1)
+          log(
+            `  ${label} @${connections} round ${round}: control ${Math.round(c.requestsPerSecond)} req/s, sandbox ${Math.round(s.requestsPerSecond)} req/s`,
+          )
       }
       const [c, s] = [pooled(controls), pooled(sandboxes)]
-      for (const [who, r] of [['control', c], ['sandbox', s]] as const) {
-        log(`  ${label} @${connections} ${who}: ${Math.round(r.requestsPerSecond)} req/s, p50 ${r.p50Ms.toFixed(1)} ms, p99 ${r.p99Ms.toFixed(1)} ms${r.failures ? `, ${r.failures} FAILED` : ''}`)
+      for (const [who, r] of [
+        ['control', c],
+        ['sandbox', s],
+      ] as const) {
+        log(
+          `  ${label} @${connections} ${who}: ${Math.round(r.requestsPerSecond)} req/s, p50 ${r.p50Ms.toFixed(1)} ms, p99 ${r.p99Ms.toFixed(1)} ms${r.failures ? `, ${r.failures} FAILED` : ''}`,
+        )
         if (r.failures > 0) throw new Error(`${label} (${who}) had ${r.failures} failed requests: the figure would be meaningless`)
       }
       return { c, s }
     }
 
     for (const connections of [8, 50]) {
-      const { c, s } = await pair('POST /payments', connections, (seconds) => sandboxWrite(connections, seconds), (seconds) => controlWrite(connections, seconds))
+      const { c, s } = await pair(
+        'POST /payments',
+        connections,
+        (seconds) => sandboxWrite(connections, seconds),
+        (seconds) => controlWrite(connections, seconds),
+      )
       const heavy = connections === 50
       figures.push(
         figure('api', `POST /payments @${connections} conn`, s.requestsPerSecond, 'req/s', {

@@ -62,7 +62,9 @@ export async function listFigures(settings: BenchSettings, log: (line: string) =
         method: 'GET',
         path: () => query,
       })
-      log(`  ${label}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms${result.failures ? `, ${result.failures} FAILED` : ''}`)
+      log(
+        `  ${label}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms${result.failures ? `, ${result.failures} FAILED` : ''}`,
+      )
       if (result.failures > 0) throw new Error(`${label} had ${result.failures} failed requests`)
       figures.push(
         figure('lists', `${label} p99 (${size} payments, ${LIST_CONNECTIONS} conn)`, result.p99Ms, 'ms', {

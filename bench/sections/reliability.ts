@@ -30,17 +30,23 @@ export async function reliabilityFigures(settings: BenchSettings, log: (line: st
   )
   try {
     const hostileSeed = settings.reliabilitySeed ?? CI_SEED
-    log(`  hostile input: ${count(settings.hostileCases)} cases, seed ${hex(hostileSeed)} (replay: runHostile({cases: ${settings.hostileCases}, seed: ${hex(hostileSeed)}}))`)
+    log(
+      `  hostile input: ${count(settings.hostileCases)} cases, seed ${hex(hostileSeed)} (replay: runHostile({cases: ${settings.hostileCases}, seed: ${hex(hostileSeed)}}))`,
+    )
     const hostile = await runHostile({ cases: settings.hostileCases, seed: hostileSeed, signal: budget.signal })
     const serverErrors = Object.entries(hostile.statuses).reduce((sum, [status, n]) => (Number(status) >= 500 ? sum + n : sum), 0)
-    log(`  hostile input: ${count(hostile.sent)} of ${count(hostile.cases)} sent in ${(hostile.durationMs / 1000).toFixed(1)} s; statuses ${JSON.stringify(hostile.statuses)}`)
+    log(
+      `  hostile input: ${count(hostile.sent)} of ${count(hostile.cases)} sent in ${(hostile.durationMs / 1000).toFixed(1)} s; statuses ${JSON.stringify(hostile.statuses)}`,
+    )
     logFirst(log, 'hostile cases answered otherwise than expected', hostile.failures)
     logFirst(log, 'routes reached by too few cases', hostile.uncoveredRoutes)
     logFirst(log, 'state changed by refused requests', hostile.stateChanges)
     if (!hostile.healthyAfter) log('  hostile input: GET /health is not ok afterwards')
 
     const crashSeed = settings.reliabilitySeed ?? CRASH_SEED
-    log(`  crash safety: ${settings.crashRounds} SIGKILL rounds, seed ${hex(crashSeed)} (replay: runCrashRounds({rounds: ${settings.crashRounds}, seed: ${hex(crashSeed)}}))`)
+    log(
+      `  crash safety: ${settings.crashRounds} SIGKILL rounds, seed ${hex(crashSeed)} (replay: runCrashRounds({rounds: ${settings.crashRounds}, seed: ${hex(crashSeed)}}))`,
+    )
     const crash = await runCrashRounds({ rounds: settings.crashRounds, seed: crashSeed, signal: budget.signal })
     const writes = crash.acknowledged.payments + crash.acknowledged.invoices
     log(
@@ -63,16 +69,31 @@ export async function reliabilityFigures(settings: BenchSettings, log: (line: st
         ...zero(hostile.failures.length),
         note: 'any problem: the two above, a wrong 4xx, a stack trace, no answer',
       }),
-      figure(SECTION, 'hostile input: state changed by refused requests', hostile.stateChanges.length, 'parts', zero(hostile.stateChanges.length)),
-      figure(SECTION, 'hostile input: sandbox healthy afterwards (1 = yes)', hostile.healthyAfter ? 1 : 0, '', { goal: 'yes', met: hostile.healthyAfter }),
+      figure(
+        SECTION,
+        'hostile input: state changed by refused requests',
+        hostile.stateChanges.length,
+        'parts',
+        zero(hostile.stateChanges.length),
+      ),
+      figure(SECTION, 'hostile input: sandbox healthy afterwards (1 = yes)', hostile.healthyAfter ? 1 : 0, '', {
+        goal: 'yes',
+        met: hostile.healthyAfter,
+      }),
       figure(SECTION, `crash safety: SIGKILL rounds on one file (seed ${hex(crash.seed)})`, crash.roundsRun, 'rounds', {
         goal: `all ${crash.rounds}, > 20 acknowledged writes a round`,
         met: crash.roundsRun === crash.rounds && writes > crash.rounds * 20 && crash.deliveries > 0,
         note: `${crash.durationMs} ms; ${writes} acknowledged writes (${crash.acknowledged.payments} payments, ${crash.acknowledged.invoices} invoices; ${crash.acknowledged.paid} paid) checked after each restart; ${crash.deliveries} webhook deliveries`,
       }),
       // The kills prove something only if they interrupt work: requests and webhook deliveries.
-      figure(SECTION, 'crash safety: requests cut off by the kills', crash.inFlightAtKills, 'requests', { goal: '> 0', met: crash.inFlightAtKills > 0 }),
-      figure(SECTION, 'crash safety: webhook deliveries left pending by the kills', crash.pendingAtCrashes, 'deliveries', { goal: '> 0', met: crash.pendingAtCrashes > 0 }),
+      figure(SECTION, 'crash safety: requests cut off by the kills', crash.inFlightAtKills, 'requests', {
+        goal: '> 0',
+        met: crash.inFlightAtKills > 0,
+      }),
+      figure(SECTION, 'crash safety: webhook deliveries left pending by the kills', crash.pendingAtCrashes, 'deliveries', {
+        goal: '> 0',
+        met: crash.pendingAtCrashes > 0,
+      }),
       figure(SECTION, 'crash safety: violations', crash.violations.length, 'violations', zero(crash.violations.length)),
       figure(SECTION, 'reliability runs, hostile input and crash safety', seconds, 's', {
         goal: `≤ ${settings.reliabilityBudgetSeconds} s`,

@@ -36,7 +36,9 @@ export async function startupFigures(settings: BenchSettings, log: (line: string
   }
   const control = median(node)
   const start = median(ready)
-  log(`  medians of ${settings.cliSpawns}: node -e 0 ${control.toFixed(0)} ms, start to ready ${start.toFixed(0)} ms${rss.length ? `, idle RSS ${median(rss).toFixed(0)} MB` : ''}`)
+  log(
+    `  medians of ${settings.cliSpawns}: node -e 0 ${control.toFixed(0)} ms, start to ready ${start.toFixed(0)} ms${rss.length ? `, idle RSS ${median(rss).toFixed(0)} MB` : ''}`,
+  )
   const figures = [
     figure('startup', `sandbox start to ready, empty database (median of ${settings.cliSpawns})`, start, 'ms', {
       control: { name: 'node -e 0', value: control },

@@ -36,10 +36,11 @@ async function startReceiver(): Promise<Receiver> {
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`
-  receiver.close = () => new Promise<void>((resolve) => {
-    server.close(() => resolve())
-    server.closeAllConnections()
-  })
+  receiver.close = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve())
+      server.closeAllConnections()
+    })
   return receiver
 }
 
@@ -77,7 +78,9 @@ export async function webhookFigures(settings: BenchSettings, log: (line: string
     const { last } = db.prepare('select max(sequence) as last from webhook_deliveries').get() as { last: number }
     const templatePaymentId = String(template.payment_id)
     const insert = db.prepare(
-      `insert into webhook_deliveries (${Object.keys(template).join(', ')}) values (${Object.keys(template).map((c) => `@${c}`).join(', ')})`,
+      `insert into webhook_deliveries (${Object.keys(template).join(', ')}) values (${Object.keys(template)
+        .map((c) => `@${c}`)
+        .join(', ')})`,
     )
     const backlogIds: string[] = []
     db.transaction(() => {
@@ -116,12 +119,22 @@ export async function webhookFigures(settings: BenchSettings, log: (line: string
     log(`  backlog of ${settings.webhookBacklog}: logged in ${seconds.toFixed(2)} s, ${Math.round(rate)} deliveries/s, each received once`)
 
     return [
-      figure('webhooks', `webhook deliveries logged (backlog of ${settings.webhookBacklog.toLocaleString('en-US')}, concurrency 10)`, rate, 'deliveries/s', {
-        goal: '≥ 5,000/s',
-        met: rate >= 5000,
-        note: 'from sandbox ready to the last delivery logged; includes the receiver on the same machine',
+      figure(
+        'webhooks',
+        `webhook deliveries logged (backlog of ${settings.webhookBacklog.toLocaleString('en-US')}, concurrency 10)`,
+        rate,
+        'deliveries/s',
+        {
+          goal: '≥ 5,000/s',
+          met: rate >= 5000,
+          note: 'from sandbox ready to the last delivery logged; includes the receiver on the same machine',
+        },
+      ),
+      figure('webhooks', 'webhook event to receiver p50', p50, 'ms', {
+        goal: '< 20 ms',
+        met: p50 < 20,
+        note: `p99 ${percentile(latencies, 99)} ms`,
       }),
-      figure('webhooks', 'webhook event to receiver p50', p50, 'ms', { goal: '< 20 ms', met: p50 < 20, note: `p99 ${percentile(latencies, 99)} ms` }),
     ]
   } finally {
     await receiver.close()
@@ -132,8 +145,11 @@ export async function webhookFigures(settings: BenchSettings, log: (line: string
 function spawnProfiledSandbox(dbFile: string) {
   const home = temporaryDir('paybox-bench-home-')
   const profiles = path.join(ROOT, 'bench', 'results', 'profiles')
-  return spawnServer<SandboxBanner>(['--cpu-prof', `--cpu-prof-dir=${profiles}`, 'bin/run.js', 'sandbox', 'start', '--port', '0', '--json', '--db', dbFile], {
-    PAYBOX_HOME: home,
-    PAYBOX_CONFIG_DIR: path.join(home, 'config'),
-  })
+  return spawnServer<SandboxBanner>(
+    ['--cpu-prof', `--cpu-prof-dir=${profiles}`, 'bin/run.js', 'sandbox', 'start', '--port', '0', '--json', '--db', dbFile],
+    {
+      PAYBOX_HOME: home,
+      PAYBOX_CONFIG_DIR: path.join(home, 'config'),
+    },
+  )
 }

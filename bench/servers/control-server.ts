@@ -86,7 +86,9 @@ const server = http.createServer((req, res) => {
     const read = req.method === 'GET' ? /^\/control\/items\/([\w-]+)$/.exec(req.url ?? '') : null
     if (read) {
       const item = findItem.get(read[1]!, merchant.id)
-      return item ? answer(res, 200, resource(item.id, item.created_at, item.data)) : answer(res, 404, { statusCode: 404, reason: 'Not Found', message: 'No item' })
+      return item
+        ? answer(res, 200, resource(item.id, item.created_at, item.data))
+        : answer(res, 404, { statusCode: 404, reason: 'Not Found', message: 'No item' })
     }
     answer(res, 404, { statusCode: 404, reason: 'Not Found', message: 'No route' })
   })

@@ -18,7 +18,8 @@ export default class ConfigGet extends BaseCommand<typeof ConfigGet> {
     const { key } = this.args
     if (!isProfileKey(key)) throw new UserError(`Unknown setting "${key}"`, `one of ${PROFILE_KEYS.join(', ')}`)
     const value = loadConfig().profiles[this.flags.profile]?.[key]
-    if (value === undefined) throw new UserError(`Profile "${this.flags.profile}" has no ${key}`, `set it with: paybox config set ${key} <value>`)
+    if (value === undefined)
+      throw new UserError(`Profile "${this.flags.profile}" has no ${key}`, `set it with: paybox config set ${key} <value>`)
     this.print(value)
     return { profile: this.flags.profile, key, value }
   }

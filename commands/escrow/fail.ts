@@ -15,7 +15,7 @@ export default class EscrowFail extends ApiCommand<typeof EscrowFail> {
   ]
 
   static override flags = {
-    reason: Flags.string({ description: 'Why the funding failed, recorded in the payment\'s history' }),
+    reason: Flags.string({ description: "Why the funding failed, recorded in the payment's history" }),
   }
 
   public async run(): Promise<Payment> {

@@ -21,7 +21,7 @@ export default class EscrowFund extends ApiCommand<typeof EscrowFund> {
   static override description =
     'The same customer payment as `payments pay`: without --amount it pays what remains, and the order is funded once the ' +
     'payment is paid in full (a smaller --amount leaves it underpaid and the order unfunded). --amount is in major units of the ' +
-    'payment\'s currency.'
+    "payment's currency."
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> pt_0194…',
@@ -30,7 +30,7 @@ export default class EscrowFund extends ApiCommand<typeof EscrowFund> {
   ]
 
   static override flags = {
-    amount: Flags.string({ description: 'Amount in major units of the payment\'s currency, e.g. 5.00 (default: what remains)' }),
+    amount: Flags.string({ description: "Amount in major units of the payment's currency, e.g. 5.00 (default: what remains)" }),
     from: Flags.string({ description: 'Paying customer wallet, G… (default: the one holding the most USDC)' }),
   }
 
@@ -41,7 +41,10 @@ export default class EscrowFund extends ApiCommand<typeof EscrowFund> {
     const before = await client.payments.get(args.paymentId)
     // Paying a direct merchant's payment would succeed, and fund nothing: refuse before any money moves.
     if (before.escrow_status === undefined) {
-      throw new UserError(`Payment ${before.id} belongs to a direct merchant and has no escrow order`, `pay it with: paybox payments pay ${before.id}`)
+      throw new UserError(
+        `Payment ${before.id} belongs to a direct merchant and has no escrow order`,
+        `pay it with: paybox payments pay ${before.id}`,
+      )
     }
     const precisions = await fetchPrecisions(client)
     const amount = flags.amount === undefined ? undefined : minorUnitsFlag(flags.amount, before.amount.currency, precisions)

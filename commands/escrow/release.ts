@@ -13,7 +13,7 @@ export default class EscrowRelease extends ApiCommand<typeof EscrowRelease> {
   static override summary = 'Release a funded escrow order: the payee gets what it holds less the platform fee'
   static override description =
     'One ledger transaction from the escrow custody pays the payee and the platform-fee account; the fee is amount × bps / 10000, ' +
-    'rounded down to the stroop. The payment\'s settlement follows that transaction (processing, then paid). An order can be released once.'
+    "rounded down to the stroop. The payment's settlement follows that transaction (processing, then paid). An order can be released once."
 
   static override examples = ['<%= config.bin %> <%= command.id %> pt_0194…', '<%= config.bin %> <%= command.id %> pt_0194… --json']
 

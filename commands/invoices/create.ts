@@ -32,9 +32,13 @@ export default class InvoicesCreate extends ApiCommand<typeof InvoicesCreate> {
     item: Flags.string({ description: 'Line item "description;quantity;unit price", price in major units (repeatable)', multiple: true }),
     tax: Flags.string({ description: 'Tax percentage on the subtotal, e.g. 21 (default 0)' }),
     'customer-id': customerFlag('A stored customer, by the id earlier invoices show'),
-    'customer-email': customerFlag('A new customer\'s email'),
+    'customer-email': customerFlag("A new customer's email"),
     'customer-name': customerFlag('New customer: name'),
-    'customer-type': Flags.string({ description: 'New customer: type (default business)', options: [...CUSTOMER_TYPES], helpGroup: 'CUSTOMER' }),
+    'customer-type': Flags.string({
+      description: 'New customer: type (default business)',
+      options: [...CUSTOMER_TYPES],
+      helpGroup: 'CUSTOMER',
+    }),
     company: customerFlag('New customer: company name'),
     vat: customerFlag('New customer: VAT number'),
     'address-line1': customerFlag('New customer: street address (with --postal-code, --city and --country)'),
@@ -42,7 +46,7 @@ export default class InvoicesCreate extends ApiCommand<typeof InvoicesCreate> {
     city: customerFlag('New customer: city'),
     country: customerFlag('New customer: country'),
     due: Flags.string({ description: 'Due date: 2026-12-31 (23:59:59 UTC that day) or 2026-12-31T17:00:00Z' }),
-    'due-in': Flags.string({ description: 'Due this long from now, by this computer\'s clock: 30d, 2w, 12h' }),
+    'due-in': Flags.string({ description: "Due this long from now, by this computer's clock: 30d, 2w, 12h" }),
     notes: Flags.string({ description: 'Notes shown on the invoice' }),
     number: Flags.string({ description: 'Invoice number (default: the next of the numbering sequence)' }),
   }
@@ -68,7 +72,10 @@ export default class InvoicesCreate extends ApiCommand<typeof InvoicesCreate> {
     const [currencies, recent] = await Promise.all([client.currencies.list(), client.invoices.list({ limit: 100 })])
     const body = await askInvoice({
       currencies: currencies.items,
-      customers: distinctCustomers(recent.items.map((invoice) => invoice.customer), 10),
+      customers: distinctCustomers(
+        recent.items.map((invoice) => invoice.customer),
+        10,
+      ),
       now: Date.now,
       show: (text) => this.log(text),
     })
@@ -82,7 +89,9 @@ export default class InvoicesCreate extends ApiCommand<typeof InvoicesCreate> {
     const missing = [
       ...(flags.currency === undefined ? ['--currency'] : []),
       ...(flags.item === undefined ? ['--item'] : []),
-      ...(flags['customer-id'] === undefined && flags['customer-email'] === undefined ? ['a customer (--customer-id or --customer-email)'] : []),
+      ...(flags['customer-id'] === undefined && flags['customer-email'] === undefined
+        ? ['a customer (--customer-id or --customer-email)']
+        : []),
     ]
     if (missing.length > 0) {
       const them = missing.length > 1 ? 'them' : 'it'
@@ -104,8 +113,10 @@ export default class InvoicesCreate extends ApiCommand<typeof InvoicesCreate> {
         )
       }
     }
-    if (flags.item!.length > MAX_LINE_ITEMS) throw new UserError(`--item may be given at most ${MAX_LINE_ITEMS} times, got ${flags.item!.length}`)
-    const customer = flags['customer-email'] === undefined ? undefined : newCustomerFlags({ ...flags, 'customer-email': flags['customer-email'] })
+    if (flags.item!.length > MAX_LINE_ITEMS)
+      throw new UserError(`--item may be given at most ${MAX_LINE_ITEMS} times, got ${flags.item!.length}`)
+    const customer =
+      flags['customer-email'] === undefined ? undefined : newCustomerFlags({ ...flags, 'customer-email': flags['customer-email'] })
     const taxPercentage = flags.tax === undefined ? undefined : taxFlag(flags.tax)
     const dueAt = dueFlags(flags.due, flags['due-in'], Date.now())
 
@@ -116,7 +127,14 @@ export default class InvoicesCreate extends ApiCommand<typeof InvoicesCreate> {
     if (precision === undefined) throw new UserError(`Unsupported --currency ${currency}`, `one of ${[...precisions.keys()].join(', ')}`)
     const lineItems = flags.item!.map((text) => itemFlag(text, currency, precision))
 
-    const fields = { currency, line_items: lineItems, tax_percentage: taxPercentage, due_at: dueAt, notes: flags.notes, invoice_number: flags.number }
+    const fields = {
+      currency,
+      line_items: lineItems,
+      tax_percentage: taxPercentage,
+      due_at: dueAt,
+      notes: flags.notes,
+      invoice_number: flags.number,
+    }
     const body: CreateInvoiceRequest = customer ? { ...fields, customer } : { ...fields, customer_id: flags['customer-id']! }
     return { body, precisions }
   }

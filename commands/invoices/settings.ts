@@ -15,7 +15,9 @@ export default class InvoicesSettings extends ApiCommand<typeof InvoicesSettings
   ]
 
   static override flags = {
-    prefix: Flags.string({ description: 'Prefix of generated numbers: letters, digits, space, - _ . / and {year} (at most 24 characters)' }),
+    prefix: Flags.string({
+      description: 'Prefix of generated numbers: letters, digits, space, - _ . / and {year} (at most 24 characters)',
+    }),
     'next-number': Flags.integer({ description: 'The next generated number (at least the current one)', min: 1 }),
   }
 

@@ -6,7 +6,7 @@ import { renderLedgerTransaction } from '../../src/cli/render/ledger.js'
 
 export default class LedgerTx extends ApiCommand<typeof LedgerTx> {
   static override args = {
-    hash: Args.string({ description: 'Transaction hash (64 hex digits), e.g. a payment\'s stellarTxId', required: true }),
+    hash: Args.string({ description: "Transaction hash (64 hex digits), e.g. a payment's stellarTxId", required: true }),
   }
 
   static override summary = 'Show one ledger transaction with each of its operations'

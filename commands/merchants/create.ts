@@ -8,7 +8,7 @@ import { SETTLEMENT_MODES } from '../../src/api/enumerations.js'
 export default class MerchantsCreate extends ApiCommand<typeof MerchantsCreate> {
   static override summary = 'Create a merchant with fresh API keys and a funded settlement account (needs the admin token)'
   static override description =
-    'A direct merchant is paid into its own settlement account; an escrow merchant\'s payments fund escrow orders, released ' +
+    "A direct merchant is paid into its own settlement account; an escrow merchant's payments fund escrow orders, released " +
     'to their payee less the platform fee (--escrow-fee-bps, the default of its orders). Prints the new keys and how to use them.'
 
   static override examples = [
@@ -19,7 +19,11 @@ export default class MerchantsCreate extends ApiCommand<typeof MerchantsCreate> 
   static override flags = {
     name: Flags.string({ description: 'Merchant name, shown to its customers', required: true }),
     'settlement-mode': Flags.string({ description: 'How its payments settle', options: [...SETTLEMENT_MODES], required: true }),
-    'escrow-fee-bps': Flags.integer({ description: 'Escrow merchants: default platform fee of its orders, basis points (default 0)', min: 0, max: 10_000 }),
+    'escrow-fee-bps': Flags.integer({
+      description: 'Escrow merchants: default platform fee of its orders, basis points (default 0)',
+      min: 0,
+      max: 10_000,
+    }),
   }
 
   public async run(): Promise<SandboxMerchant> {

@@ -15,7 +15,7 @@ export default class MerchantsRotateSecret extends ApiCommand<typeof MerchantsRo
 
   static override summary = 'Give a merchant a new API secret; the old one stops working at once (needs the admin token)'
   static override description =
-    'Requests and webhooks are signed with the new secret from now on, resends included. If the local sandbox\'s state file ' +
+    "Requests and webhooks are signed with the new secret from now on, resends included. If the local sandbox's state file " +
     'holds this merchant, it is updated so that commands using it keep working; profiles holding the old secret are named, not changed.'
 
   static override examples = ['<%= config.bin %> <%= command.id %> 0b6e…', '<%= config.bin %> <%= command.id %> 0b6e… --json']
@@ -27,7 +27,9 @@ export default class MerchantsRotateSecret extends ApiCommand<typeof MerchantsRo
     this.print(renderRotatedSecret(merchant))
     if (copies.updatedStateFile) this.notice(`Updated the local sandbox's state file (${copies.updatedStateFile}) with the new secret.`)
     for (const profile of copies.staleProfiles) {
-      this.notice(`Profile "${profile}" still holds the old secret; update it with: paybox config set apiSecret ${merchant.apiSecret} --profile ${profile}`)
+      this.notice(
+        `Profile "${profile}" still holds the old secret; update it with: paybox config set apiSecret ${merchant.apiSecret} --profile ${profile}`,
+      )
     }
     if (copies.staleEnvironment) this.notice('PAYBOX_API_SECRET still holds the old secret.')
     return { merchant, ...copies }

@@ -23,7 +23,7 @@ export default class PaymentsCreate extends ApiCommand<typeof PaymentsCreate> {
     description: Flags.string({ description: 'Shown to the customer' }),
     'redirect-url': Flags.string({ description: 'Where the customer goes after paying' }),
     'cancel-url': Flags.string({ description: 'Where the customer goes on cancel (default: redirect URL)' }),
-    'webhook-url': Flags.string({ description: 'Receives the payment\'s webhook events' }),
+    'webhook-url': Flags.string({ description: "Receives the payment's webhook events" }),
     name: Flags.string({ description: 'Store name shown to the customer (default: merchant name)' }),
     locale: Flags.string({ description: 'Checkout page language', options: [...LOCALES] }),
     metadata: Flags.string({ description: 'Metadata entry key=value (repeatable)', multiple: true }),
@@ -43,8 +43,14 @@ export default class PaymentsCreate extends ApiCommand<typeof PaymentsCreate> {
     // The currency's precision first: a typed amount is checked at its question, not after the next.
     const precisions = await fetchPrecisions(client)
     const precision = precisions.get(flags.currency)
-    if (precision === undefined) throw new UserError(`Unsupported --currency ${flags.currency}`, `one of ${[...precisions.keys()].join(', ')}`)
-    const amountText = await valueOrPrompt(flags.amount, 'amount', `Amount in ${flags.currency}`, amountAnswerCheck(flags.currency, precision))
+    if (precision === undefined)
+      throw new UserError(`Unsupported --currency ${flags.currency}`, `one of ${[...precisions.keys()].join(', ')}`)
+    const amountText = await valueOrPrompt(
+      flags.amount,
+      'amount',
+      `Amount in ${flags.currency}`,
+      amountAnswerCheck(flags.currency, precision),
+    )
     const description = await valueOrPrompt(flags.description, 'description', 'Description shown to the customer')
     const value = minorUnitsFlag(amountText, flags.currency, precisions)
 

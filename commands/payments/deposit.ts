@@ -35,10 +35,14 @@ export default class PaymentsDeposit extends ApiCommand<typeof PaymentsDeposit> 
       throw new UserError(`--amount must be a positive decimal amount of the origin token, got "${amount}"`)
     }
     const client = this.client()
-    const result = await client.crossChain.deposit(this.args.quoteId, {
-      ...(amount === undefined ? {} : { amountIn: amount }),
-      ...(this.flags.fail ? { fail: true } : {}),
-    }, { idempotencyKey: this.flags['idempotency-key'] })
+    const result = await client.crossChain.deposit(
+      this.args.quoteId,
+      {
+        ...(amount === undefined ? {} : { amountIn: amount }),
+        ...(this.flags.fail ? { fail: true } : {}),
+      },
+      { idempotencyKey: this.flags['idempotency-key'] },
+    )
     if (!this.jsonEnabled()) {
       this.print(renderQuote(result.quote))
       this.print(renderPayment(result.payment, await fetchPrecisions(client)))

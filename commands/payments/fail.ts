@@ -15,7 +15,7 @@ export default class PaymentsFail extends ApiCommand<typeof PaymentsFail> {
   ]
 
   static override flags = {
-    reason: Flags.string({ description: 'Why it failed, recorded in the payment\'s history' }),
+    reason: Flags.string({ description: "Why it failed, recorded in the payment's history" }),
   }
 
   public async run(): Promise<Payment> {

@@ -13,9 +13,9 @@ export default class PaymentsPay extends ApiCommand<typeof PaymentsPay> {
 
   static override summary = 'Simulate a customer paying a payment over the sandbox ledger'
   static override description =
-    'A sandbox customer wallet sends USDC to the payment\'s destination with its memo, as a real wallet would. ' +
-    'Without an amount it pays exactly what remains. --amount is in major units of the payment\'s currency. ' +
-    '--memo and --asset XLM simulate a customer\'s mistake: the money lands on the payment\'s destination but pays nothing.'
+    "A sandbox customer wallet sends USDC to the payment's destination with its memo, as a real wallet would. " +
+    "Without an amount it pays exactly what remains. --amount is in major units of the payment's currency. " +
+    "--memo and --asset XLM simulate a customer's mistake: the money lands on the payment's destination but pays nothing."
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> pt_0194…',
@@ -29,12 +29,12 @@ export default class PaymentsPay extends ApiCommand<typeof PaymentsPay> {
 
   // --amount, --underpay and --overpay are alternatives (checked in run()).
   static override flags = {
-    amount: Flags.string({ description: 'Amount in major units of the payment\'s currency, e.g. 5.00' }),
+    amount: Flags.string({ description: "Amount in major units of the payment's currency, e.g. 5.00" }),
     underpay: Flags.boolean({ description: 'Pay half of what remains, leaving the payment underpaid' }),
     overpay: Flags.boolean({ description: 'Pay what remains plus 10% of the amount' }),
     from: Flags.string({ description: 'Paying customer wallet, G… (default: the one holding the most USDC)' }),
     'fail-settlement': Flags.boolean({ description: 'Make the settlement of this payment fail when it comes' }),
-    memo: Flags.string({ description: 'Send with this text memo instead of the payment\'s (a wrong memo: the money lands, pays nothing)' }),
+    memo: Flags.string({ description: "Send with this text memo instead of the payment's (a wrong memo: the money lands, pays nothing)" }),
     asset: Flags.string({ description: 'Send this asset; XLM is a wrong asset: the money lands, pays nothing', options: ['USDC', 'XLM'] }),
     'idempotency-key': idempotencyKeyFlag('pays'),
   }
@@ -52,7 +52,11 @@ export default class PaymentsPay extends ApiCommand<typeof PaymentsPay> {
     else if (flags.overpay) amount = overpaymentOf(before)
 
     const asset = flags.asset as 'USDC' | 'XLM' | undefined
-    const payment = await client.sandbox.pay(args.id, { amount, from, failSettlement: flags['fail-settlement'] || undefined, memo: flags.memo, asset }, { idempotencyKey: flags['idempotency-key'] })
+    const payment = await client.sandbox.pay(
+      args.id,
+      { amount, from, failSettlement: flags['fail-settlement'] || undefined, memo: flags.memo, asset },
+      { idempotencyKey: flags['idempotency-key'] },
+    )
     if (!this.jsonEnabled() && (flags.memo !== undefined || asset === 'XLM')) {
       // A mistaken payment credits nothing: say what was sent instead of what was paid.
       const units = amount ?? remainingOf(before)

@@ -12,7 +12,7 @@ export default class PaymentsRefund extends ApiCommand<typeof PaymentsRefund> {
 
   static override summary = 'Refund a payment to the customer over the ledger'
   static override description =
-    'Without --amount it refunds everything still refundable. --amount is in major units of the payment\'s currency; ' +
+    "Without --amount it refunds everything still refundable. --amount is in major units of the payment's currency; " +
     'the refund itself is paid in USDC.'
 
   static override examples = [
@@ -21,7 +21,7 @@ export default class PaymentsRefund extends ApiCommand<typeof PaymentsRefund> {
   ]
 
   static override flags = {
-    amount: Flags.string({ description: 'Amount in major units of the payment\'s currency (default: all that is refundable)' }),
+    amount: Flags.string({ description: "Amount in major units of the payment's currency (default: all that is refundable)" }),
     description: Flags.string({ description: 'Why the money goes back' }),
     metadata: Flags.string({ description: 'Metadata entry key=value (repeatable)', multiple: true }),
     'idempotency-key': idempotencyKeyFlag('refunds'),
@@ -36,7 +36,11 @@ export default class PaymentsRefund extends ApiCommand<typeof PaymentsRefund> {
       const { currency } = (await client.payments.get(args.id)).amount
       amount = minorUnitsFlag(flags.amount, currency, await fetchPrecisions(client))
     }
-    const refund = await client.payments.refund(args.id, { amount, description: flags.description, metadata }, { idempotencyKey: flags['idempotency-key'] })
+    const refund = await client.payments.refund(
+      args.id,
+      { amount, description: flags.description, metadata },
+      { idempotencyKey: flags['idempotency-key'] },
+    )
     this.print(renderRefund(refund))
     return refund
   }

@@ -14,7 +14,7 @@ export interface SandboxKeysResult {
 export default class SandboxKeys extends ApiCommand<typeof SandboxKeys> {
   static override summary = "Print the sandbox's admin token and merchants' keys, for scripts"
   static override description =
-    'Asks the sandbox (admin token: the local sandbox\'s, or --admin-token / PAYBOX_ADMIN_TOKEN), so the keys are current ' +
+    "Asks the sandbox (admin token: the local sandbox's, or --admin-token / PAYBOX_ADMIN_TOKEN), so the keys are current " +
     'even after a secret rotation or a restore. --env prints shell exports for one merchant (the given one, or the first direct one).'
 
   static override examples = [

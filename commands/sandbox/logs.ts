@@ -21,7 +21,8 @@ export default class SandboxLogs extends BaseCommand<typeof SandboxLogs> {
     const write = (text: string) => process.stdout.write(text)
     if (!this.flags.follow) {
       const text = readLog(file)
-      if (text === undefined) throw new UserError(`No sandbox log in ${file}`, 'logs are kept for sandboxes started with paybox sandbox start --detach')
+      if (text === undefined)
+        throw new UserError(`No sandbox log in ${file}`, 'logs are kept for sandboxes started with paybox sandbox start --detach')
       write(text)
       return
     }

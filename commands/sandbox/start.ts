@@ -19,7 +19,7 @@ const isoDateTime = z.iso.datetime({ offset: true })
 export default class SandboxStart extends Command {
   static override summary = 'Run the local sandbox server'
   static override description =
-    'Starts the payments API sandbox on SQLite and prints its base URL, admin token and the seeded merchants\' keys. ' +
+    "Starts the payments API sandbox on SQLite and prints its base URL, admin token and the seeded merchants' keys. " +
     'With --json the first stdout line is one JSON object, printed once the server accepts connections. ' +
     'With --detach it runs in the background (pid and log file in the data folder), and the command exits 0 once it is ready.'
 
@@ -39,8 +39,16 @@ export default class SandboxStart extends Command {
     'frozen-at': Flags.string({
       description: 'A new database starts with business time frozen at this ISO 8601 instant, genesis included (reproducible runs)',
     }),
-    'api-key': Flags.string({ description: 'Fixed API key for the default direct merchant of a new database', env: 'PAYBOX_SANDBOX_API_KEY', dependsOn: ['api-secret'] }),
-    'api-secret': Flags.string({ description: 'Fixed API secret for the default direct merchant of a new database', env: 'PAYBOX_SANDBOX_API_SECRET', dependsOn: ['api-key'] }),
+    'api-key': Flags.string({
+      description: 'Fixed API key for the default direct merchant of a new database',
+      env: 'PAYBOX_SANDBOX_API_KEY',
+      dependsOn: ['api-secret'],
+    }),
+    'api-secret': Flags.string({
+      description: 'Fixed API secret for the default direct merchant of a new database',
+      env: 'PAYBOX_SANDBOX_API_SECRET',
+      dependsOn: ['api-key'],
+    }),
     'ledger-close': Flags.string({
       description: 'How often ledgers close: a duration (5s, like Stellar) or "instant" (one ledger per transaction, for tests)',
       default: '5s',
@@ -52,9 +60,12 @@ export default class SandboxStart extends Command {
       multiple: true,
     }),
     shared: Flags.boolean({
-      description: 'Stricter defaults for a sandbox others reach over a network: rate limits, tighter connection bounds, a private database (on for any non-loopback --host)',
+      description:
+        'Stricter defaults for a sandbox others reach over a network: rate limits, tighter connection bounds, a private database (on for any non-loopback --host)',
     }),
-    detach: Flags.boolean({ description: 'Run in the background; print the banner once it is ready and exit (stop it with paybox sandbox stop)' }),
+    detach: Flags.boolean({
+      description: 'Run in the background; print the banner once it is ready and exit (stop it with paybox sandbox stop)',
+    }),
     json: Flags.boolean({ description: 'Print the startup information as one JSON line' }),
     quiet: Flags.boolean({ description: 'Do not print a line per API request on stderr (a detached sandbox never does)' }),
   }
@@ -63,11 +74,15 @@ export default class SandboxStart extends Command {
     const { flags } = await this.parse(SandboxStart)
     // Not a BaseCommand: it loads the banner's colours itself.
     if (!flags.json) await loadColours()
-    if (flags['public-url'] !== undefined && !/^https?:$/.test(URL.canParse(flags['public-url']) ? new URL(flags['public-url']).protocol : '')) {
+    if (
+      flags['public-url'] !== undefined &&
+      !/^https?:$/.test(URL.canParse(flags['public-url']) ? new URL(flags['public-url']).protocol : '')
+    ) {
       this.error(`--public-url must be an absolute http(s) URL, got "${flags['public-url']}"`)
     }
     const ledgerClose = parseLedgerClose(flags['ledger-close'])
-    if (ledgerClose === undefined) this.error(`--ledger-close must be "instant" or a duration such as 5s or 500ms, got "${flags['ledger-close']}"`)
+    if (ledgerClose === undefined)
+      this.error(`--ledger-close must be "instant" or a duration such as 5s or 500ms, got "${flags['ledger-close']}"`)
     const frozenAt = flags['frozen-at']
     if (frozenAt !== undefined && !isoDateTime.safeParse(frozenAt).success) {
       this.error(`--frozen-at must be an ISO 8601 date-time with a zone, such as 2026-01-01T00:00:00Z, got "${frozenAt}"`)
@@ -75,7 +90,10 @@ export default class SandboxStart extends Command {
     if (flags.detach) return this.detach(flags.json)
 
     // Loaded here, not at the top: other commands must not pay for the server's modules.
-    const [{ startSandbox }, { runSandbox }] = await Promise.all([import('../../sandbox/server.js'), import('../../src/cli/sandbox-runner.js')])
+    const [{ startSandbox }, { runSandbox }] = await Promise.all([
+      import('../../sandbox/server.js'),
+      import('../../src/cli/sandbox-runner.js'),
+    ])
     await runSandbox(startSandbox, {
       options: {
         port: flags.port,
@@ -90,7 +108,8 @@ export default class SandboxStart extends Command {
         allowWebhookTo: flags['allow-webhook-to'],
         shared: flags.shared,
         ledgerClose,
-        defaultCredentials: flags['api-key'] && flags['api-secret'] ? { apiKey: flags['api-key'], apiSecret: flags['api-secret'] } : undefined,
+        defaultCredentials:
+          flags['api-key'] && flags['api-secret'] ? { apiKey: flags['api-key'], apiSecret: flags['api-secret'] } : undefined,
       },
       json: flags.json,
       quiet: flags.quiet,

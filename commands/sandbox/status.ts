@@ -11,7 +11,10 @@ export interface SandboxStatusResult {
 
 export default class SandboxStatus extends ApiCommand<typeof SandboxStatus> {
   static override summary = 'Check that the sandbox is up and list its merchants'
-  static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --base-url http://127.0.0.1:4242 --json']
+  static override examples = [
+    '<%= config.bin %> <%= command.id %>',
+    '<%= config.bin %> <%= command.id %> --base-url http://127.0.0.1:4242 --json',
+  ]
   public async run(): Promise<SandboxStatusResult> {
     const connection = this.connection()
     const client = new PayboxClient(connection)

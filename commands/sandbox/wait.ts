@@ -30,7 +30,12 @@ export default class SandboxWait extends ApiCommand<typeof SandboxWait> {
     const timeoutMs = durationFlag(this.flags.timeout, 'timeout')
     const { waitForHealthy } = await import('../../src/cli/wait-for-health.js')
     const result = await waitForHealthy(() => this.flags.url ?? this.connection().baseUrl, timeoutMs)
-    this.print(details([['Ready', result.baseUrl], ...Object.entries(result.checks).map(([name, check]): [string, string] => [name, check.detail ?? check.status])]))
+    this.print(
+      details([
+        ['Ready', result.baseUrl],
+        ...Object.entries(result.checks).map(([name, check]): [string, string] => [name, check.detail ?? check.status]),
+      ]),
+    )
     return result
   }
 }

@@ -8,7 +8,7 @@ export default class WebhooksGet extends ApiCommand<typeof WebhooksGet> {
     id: Args.string({ description: 'Delivery id, from paybox webhooks list', required: true }),
   }
 
-  static override summary = 'Show one webhook delivery: the exact payload sent and the receiver\'s answer'
+  static override summary = "Show one webhook delivery: the exact payload sent and the receiver's answer"
   static override examples = ['<%= config.bin %> <%= command.id %> 5b0e…', '<%= config.bin %> <%= command.id %> 5b0e… --json']
 
   public async run(): Promise<WebhookDelivery> {

@@ -5,7 +5,8 @@ import { renderDeliveryPage } from '../../src/cli/render/webhooks.js'
 
 export default class WebhooksList extends ApiCommand<typeof WebhooksList> {
   static override summary = 'List webhook deliveries, newest first'
-  static override description = 'The delivery log of the merchant: one entry per event sent (or skipped) to a payment\'s webhookUrl, and per resend.'
+  static override description =
+    "The delivery log of the merchant: one entry per event sent (or skipped) to a payment's webhookUrl, and per resend."
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
     '<%= config.bin %> <%= command.id %> --status failed',

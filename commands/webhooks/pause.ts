@@ -7,7 +7,9 @@ export default class WebhooksPause extends ApiCommand<typeof WebhooksPause> {
 
   public async run(): Promise<WebhooksPausedState> {
     const state = await this.client().webhooks.pause()
-    this.print(`Webhooks are paused for merchant ${state.merchant_id}: new events are logged as skipped, not sent. Undo with: paybox webhooks resume`)
+    this.print(
+      `Webhooks are paused for merchant ${state.merchant_id}: new events are logged as skipped, not sent. Undo with: paybox webhooks resume`,
+    )
     return state
   }
 }

@@ -12,7 +12,7 @@ export default class WebhooksResend extends ApiCommand<typeof WebhooksResend> {
 
   static override summary = 'Send a webhook delivery again'
   static override description =
-    'Sends the stored payload again, byte for byte, to the same URL, signed with the merchant\'s current secret, and prints the new ' +
+    "Sends the stored payload again, byte for byte, to the same URL, signed with the merchant's current secret, and prints the new " +
     'log entry. The sandbox allows 10 resends a minute.'
 
   static override examples = ['<%= config.bin %> <%= command.id %> 5b0e…', '<%= config.bin %> <%= command.id %> 5b0e… --json']

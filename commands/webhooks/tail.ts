@@ -33,7 +33,8 @@ export default class WebhooksTail extends ApiCommand<typeof WebhooksTail> {
         },
         {
           signal,
-          onOpen: (reconnected) => streamNotice(reconnected ? 'Reconnected.' : `Waiting for webhook deliveries from ${client.baseUrl} (Ctrl+C to stop)`),
+          onOpen: (reconnected) =>
+            streamNotice(reconnected ? 'Reconnected.' : `Waiting for webhook deliveries from ${client.baseUrl} (Ctrl+C to stop)`),
           onDrop: (reason, retryInMs) => streamNotice(`Stream dropped (${reason}); reconnecting in ${retryInMs} ms`),
         },
       ),

@@ -23,13 +23,16 @@ export default class WebhooksTestReceiver extends ApiCommand<typeof WebhooksTest
   ]
 
   static override flags = {
-    secret: Flags.string({ description: 'The secret your receiver verifies with (default: the merchant\'s API secret)' }),
+    secret: Flags.string({ description: "The secret your receiver verifies with (default: the merchant's API secret)" }),
     timeout: Flags.string({ description: 'How long to wait for each answer: 10s, 500ms, or seconds', default: '10s' }),
   }
 
   public async run(): Promise<GradingReport> {
     const url = httpUrlArg(this.args.url, 'url')
-    const timeoutMs = durationFlag(this.flags.timeout, 'timeout', { maxMs: 600_000, hint: 'a duration such as 10s, 500ms or 2 (seconds), at most 10m' })
+    const timeoutMs = durationFlag(this.flags.timeout, 'timeout', {
+      maxMs: 600_000,
+      hint: 'a duration such as 10s, 500ms or 2 (seconds), at most 10m',
+    })
     const secret = this.flags.secret ?? this.connection().apiSecret
     if (!secret) throw new UserError('No secret to sign deliveries with', 'pass --secret sk_…, set PAYBOX_API_SECRET, or run: paybox login')
 

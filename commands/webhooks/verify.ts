@@ -12,7 +12,7 @@ export default class WebhooksVerify extends BaseCommand<typeof WebhooksVerify> {
   static override summary = 'Check a webhook signature against the raw body: prints valid (exit 0) or invalid (exit 1)'
   static override description =
     'Reads the body exactly as received, from --file or standard input, and checks the X-WEBHOOK-AUTH signature with the ' +
-    'merchant\'s API secret, as verifyWebhook in the paybox library does. Re-serialized JSON does not verify: use the raw bytes.'
+    "merchant's API secret, as verifyWebhook in the paybox library does. Re-serialized JSON does not verify: use the raw bytes."
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> --secret sk_test_… --signature 9f2c… --file body.json',
@@ -20,7 +20,7 @@ export default class WebhooksVerify extends BaseCommand<typeof WebhooksVerify> {
   ]
 
   static override flags = {
-    secret: Flags.string({ description: 'The merchant\'s API secret (sk_…)', required: true }),
+    secret: Flags.string({ description: "The merchant's API secret (sk_…)", required: true }),
     signature: Flags.string({ description: 'The X-WEBHOOK-AUTH header: 64 hex digits', required: true }),
     file: Flags.string({ description: 'File holding the raw body (default: standard input)' }),
   }

@@ -17,7 +17,11 @@ export const createMerchantBody = z.strictObject({
   escrow_fee_bps: z.number().int({ message: 'must be a whole number of basis points' }).min(0).max(10_000).optional(),
 })
 
-const adminView = (merchant: MerchantRow) => ({ ...toMerchantCredentials(merchant), account: merchant.account_id, escrow_fee_bps: merchant.escrow_fee_bps })
+const adminView = (merchant: MerchantRow) => ({
+  ...toMerchantCredentials(merchant),
+  account: merchant.account_id,
+  escrow_fee_bps: merchant.escrow_fee_bps,
+})
 
 export function adminRoutes(ctx: SandboxContext): Router {
   const router = Router()
@@ -33,7 +37,12 @@ export function adminRoutes(ctx: SandboxContext): Router {
       throw badRequest('escrow_fee_bps: only for merchants with settlement_mode escrow')
     }
     const merchant = await runTransaction(ctx.db, (trx) =>
-      createMerchant(trx, ctx.random, { name: body.name, settlementMode: body.settlement_mode, escrowFeeBps: body.escrow_fee_bps }, ctx.clock.now()),
+      createMerchant(
+        trx,
+        ctx.random,
+        { name: body.name, settlementMode: body.settlement_mode, escrowFeeBps: body.escrow_fee_bps },
+        ctx.clock.now(),
+      ),
     )
     res.status(201).json(adminView(merchant))
   })

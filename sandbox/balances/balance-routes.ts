@@ -31,7 +31,11 @@ export function balanceRoutes(ctx: SandboxContext): Router {
     res.json({
       account: merchant.account_id,
       items: [
-        { asset_id: `${USDC_ASSET_CODE}:${ctx.identity.usdcIssuer}`, asset_code: USDC_ASSET_CODE, balance: formatDecimal(balances.usdc, USDC_SCALE) },
+        {
+          asset_id: `${USDC_ASSET_CODE}:${ctx.identity.usdcIssuer}`,
+          asset_code: USDC_ASSET_CODE,
+          balance: formatDecimal(balances.usdc, USDC_SCALE),
+        },
         { asset_id: 'native', asset_code: 'XLM', balance: formatDecimal(balances.xlm, USDC_SCALE) },
       ],
     })
@@ -41,7 +45,10 @@ export function balanceRoutes(ctx: SandboxContext): Router {
     const merchant = currentMerchant(req)
     const asset = assetOf(req.params.assetId, ctx.identity.usdcIssuer)
     if (!asset) {
-      throw badRequest(`Asset ${req.params.assetId.slice(0, 80)} is not supported: use USDC, USDC:${ctx.identity.usdcIssuer}, native or XLM`, 'Asset is not supported')
+      throw badRequest(
+        `Asset ${req.params.assetId.slice(0, 80)} is not supported: use USDC, USDC:${ctx.identity.usdcIssuer}, native or XLM`,
+        'Asset is not supported',
+      )
     }
     const balances = await balancesOf(merchant.account_id)
     res.json({ balance: formatDecimal(balances[asset], USDC_SCALE) })

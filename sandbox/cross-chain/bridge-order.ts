@@ -33,7 +33,12 @@ export const isLive = (order: Pick<OrderState, 'status' | 'expiresAt' | 'superse
  * `fail`: the simulated bridge fails this order (its deposits are refunded).
  */
 export function decideDeposit(order: OrderState, sent: bigint, now: number, options: { payable: boolean; fail: boolean }): DepositDecision {
-  const refundAll = (status: BridgeOrderStatus, reason: string): DepositDecision => ({ kind: 'refund', status, refund: order.held + sent, reason })
+  const refundAll = (status: BridgeOrderStatus, reason: string): DepositDecision => ({
+    kind: 'refund',
+    status,
+    refund: order.held + sent,
+    reason,
+  })
   // A finished order keeps its status; only what arrives late goes back.
   const closed = LIVE_STATUSES.includes(order.status) || order.status === 'EXPIRED' ? 'REFUNDED' : order.status
   if (order.supersededBy !== null) return refundAll(closed, `the quote was superseded by ${order.supersededBy}`)

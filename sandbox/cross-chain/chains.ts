@@ -36,7 +36,8 @@ export const ORIGIN_CHAINS: readonly OriginChain[] = [
 export const BRIDGE_FEE_BPS = 30
 
 export const findChain = (id: string): OriginChain | undefined => ORIGIN_CHAINS.find((chain) => chain.id === id)
-export const findToken = (chain: OriginChain, symbol: string): OriginToken | undefined => chain.tokens.find((token) => token.symbol === symbol)
+export const findToken = (chain: OriginChain, symbol: string): OriginToken | undefined =>
+  chain.tokens.find((token) => token.symbol === symbol)
 
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/
 

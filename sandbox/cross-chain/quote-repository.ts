@@ -24,5 +24,12 @@ export function findLiveQuotesOfPayment(db: Kysely<Database>, paymentId: string)
 
 /** Live quotes whose deadline has passed, oldest deadline first. */
 export function findDueQuotes(db: Kysely<Database>, now: number, limit: number): Promise<CrossChainQuoteRow[]> {
-  return db.selectFrom('cross_chain_quotes').selectAll().where(LIVE).where('expires_at', '<=', now).orderBy('expires_at').limit(limit).execute()
+  return db
+    .selectFrom('cross_chain_quotes')
+    .selectAll()
+    .where(LIVE)
+    .where('expires_at', '<=', now)
+    .orderBy('expires_at')
+    .limit(limit)
+    .execute()
 }

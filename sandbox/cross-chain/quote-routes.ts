@@ -40,7 +40,7 @@ export function quoteRoutes(ctx: SandboxContext): Router {
 
   // The bridge order's status, for the merchant whose payment it pays (credentials required).
   router.get('/cross-chain/quotes/:quoteId', async (req, res) => {
-    if (!req.merchant) throw unauthorized('Unauthorized', 'A quote\'s status is for the merchant of its payment: sign the request')
+    if (!req.merchant) throw unauthorized('Unauthorized', "A quote's status is for the merchant of its payment: sign the request")
     res.json(toQuoteResource(await getQuote(ctx.db, req.merchant.id, req.params.quoteId), ctx.clock.now()))
   })
 

@@ -82,13 +82,23 @@ const orderState = (quote: CrossChainQuoteRow): OrderState => ({
   supersededBy: quote.superseded_by,
 })
 
-export async function createQuote(ctx: Pick<SandboxContext, 'clock' | 'random'>, db: Kysely<Database>, payment: PaymentRow, body: QuoteBody): Promise<CrossChainQuoteRow> {
+export async function createQuote(
+  ctx: Pick<SandboxContext, 'clock' | 'random'>,
+  db: Kysely<Database>,
+  payment: PaymentRow,
+  body: QuoteBody,
+): Promise<CrossChainQuoteRow> {
   const chain = findChain(body.originChain)
   if (!chain) throw badRequest(`originChain: ${body.originChain.slice(0, 40)} is not supported; supported: ${supportedList()}`)
   const token = findToken(chain, body.originToken)
-  if (!token) throw badRequest(`originToken: ${body.originToken.slice(0, 40)} is not supported on ${chain.id}; supported there: ${chain.tokens.map((t) => t.symbol).join(', ')}`)
+  if (!token)
+    throw badRequest(
+      `originToken: ${body.originToken.slice(0, 40)} is not supported on ${chain.id}; supported there: ${chain.tokens.map((t) => t.symbol).join(', ')}`,
+    )
   if (!isValidAddress(chain.addressFormat, body.refundAddress)) {
-    throw badRequest(`refundAddress: not a valid ${chain.name} address (${chain.addressFormat === 'evm' ? '0x and 40 hex digits' : 'base58 of 32 bytes'})`)
+    throw badRequest(
+      `refundAddress: not a valid ${chain.name} address (${chain.addressFormat === 'evm' ? '0x and 40 hex digits' : 'base58 of 32 bytes'})`,
+    )
   }
   const now = ctx.clock.now()
   requirePayable(payment, now)
@@ -168,9 +178,13 @@ function sentAmount(quote: CrossChainQuoteRow, body: DepositBody): bigint {
     return missing > 0n ? missing : BigInt(quote.amount_in)
   }
   const sent = parseDecimal(body.amountIn, token.decimals)
-  if (sent === undefined || sent <= 0n) throw badRequest(`amountIn: must be a positive ${token.symbol} amount with at most ${token.decimals} decimal places`)
+  if (sent === undefined || sent <= 0n)
+    throw badRequest(`amountIn: must be a positive ${token.symbol} amount with at most ${token.decimals} decimal places`)
   const max = MAX_TRANSFER_UNITS[chain.addressFormat]
-  if (sent > max) throw badRequest(`amountIn: more than one ${chain.name} transfer can carry (${formatDecimalShort(max, token.decimals)} ${token.symbol})`)
+  if (sent > max)
+    throw badRequest(
+      `amountIn: more than one ${chain.name} transfer can carry (${formatDecimalShort(max, token.decimals)} ${token.symbol})`,
+    )
   return sent
 }
 
@@ -192,9 +206,17 @@ export async function simulateDeposit(
   const now = ctx.clock.now()
   const sent = sentAmount(quote, body)
   const status = statusAt(payment, now)
-  const decision = decideDeposit(orderState(quote), sent, now, { payable: status === 'open' || status === 'underpaid', fail: body?.fail === true })
+  const decision = decideDeposit(orderState(quote), sent, now, {
+    payable: status === 'open' || status === 'underpaid',
+    fail: body?.fail === true,
+  })
   const chain = chainOf(quote)
-  const deposit: OriginTransaction = { type: 'deposit', hash: newOriginTxHash(chain.addressFormat, ctx.random), amount: sent.toString(), at: now }
+  const deposit: OriginTransaction = {
+    type: 'deposit',
+    hash: newOriginTxHash(chain.addressFormat, ctx.random),
+    amount: sent.toString(),
+    at: now,
+  }
   const change = new OrderChange(quote, now).add(deposit)
   if (decision.kind === 'hold') {
     change.moveTo(decision.status)
@@ -219,7 +241,13 @@ export async function simulateDeposit(
  * undefined when the ledger would not take it (then the order fails and refunds). A transaction
  * the ledger includes as failed is recorded as such, its fee charged to the bridge.
  */
-async function deliver(ctx: QuoteContext, db: Kysely<Database>, quote: CrossChainQuoteRow, payment: PaymentRow, now: number): Promise<string | undefined> {
+async function deliver(
+  ctx: QuoteContext,
+  db: Kysely<Database>,
+  quote: CrossChainQuoteRow,
+  payment: PaymentRow,
+  now: number,
+): Promise<string | undefined> {
   const bridge = await bridgeAccount(ctx, db, now)
   const issuer = (await readState(db, 'usdc_issuer'))!
   const usdc = BigInt(quote.amount_out)
@@ -242,7 +270,13 @@ async function deliver(ctx: QuoteContext, db: Kysely<Database>, quote: CrossChai
 }
 
 /** Ends a live order (deadline passed, or superseded): it expires, or refunds what it holds. */
-async function closeQuote(ctx: Pick<SandboxContext, 'random'>, db: Kysely<Database>, quote: CrossChainQuoteRow, now: number, supersededBy?: string): Promise<void> {
+async function closeQuote(
+  ctx: Pick<SandboxContext, 'random'>,
+  db: Kysely<Database>,
+  quote: CrossChainQuoteRow,
+  now: number,
+  supersededBy?: string,
+): Promise<void> {
   const { status, refund } = decideClose(orderState(quote))
   const change = new OrderChange(quote, now)
   if (supersededBy) change.set({ superseded_by: supersededBy })

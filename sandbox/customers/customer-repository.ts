@@ -12,5 +12,9 @@ export function findCustomerForMerchant(db: Kysely<Database>, merchantId: string
 
 export function findCustomersByIds(db: Kysely<Database>, ids: string[]): Promise<CustomerRow[]> {
   if (ids.length === 0) return Promise.resolve([])
-  return db.selectFrom('customers').selectAll().where('id', 'in', [...new Set(ids)]).execute()
+  return db
+    .selectFrom('customers')
+    .selectAll()
+    .where('id', 'in', [...new Set(ids)])
+    .execute()
 }

@@ -12,7 +12,6 @@ import type { Database } from './schema.js'
 import { ImmediateSqliteDialect, type CommitListener } from './sqlite-driver.js'
 import type { WalCheckpointerData } from './wal-checkpointer.js'
 
-
 export type SandboxDb = Kysely<Database>
 
 export interface OpenDatabaseOptions {
@@ -129,7 +128,8 @@ function prepareDatabaseFile(file: string): void {
   // better-sqlite3 takes no URIs: `file:x.db?mode=ro` would be a file of that name, and writable.
   if (/^file:/i.test(file)) throw new SandboxConfigError(`--db ${file}: SQLite URIs are not supported; pass a file path (or :memory:)`)
   const found = statOf(file)
-  if (found?.isDirectory()) throw new SandboxConfigError(`--db ${file} is a folder: name a database file, such as ${path.join(file, 'sandbox.db')}`)
+  if (found?.isDirectory())
+    throw new SandboxConfigError(`--db ${file} is a folder: name a database file, such as ${path.join(file, 'sandbox.db')}`)
   if (found && !found.isFile()) throw new SandboxConfigError(`--db ${file} is not a regular file: name a database file`)
   try {
     fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true })
@@ -148,7 +148,9 @@ function keepPrivate(file: string, refuseOpenModes: boolean): void {
     if (mode === undefined || (mode & 0o077) === 0) continue
     const octal = (mode & 0o777).toString(8).padStart(4, '0')
     if (refuseOpenModes) {
-      throw new SandboxConfigError(`${each} has mode ${octal}, readable by other users: a shared sandbox needs it private (chmod 600 ${each})`)
+      throw new SandboxConfigError(
+        `${each} has mode ${octal}, readable by other users: a shared sandbox needs it private (chmod 600 ${each})`,
+      )
     }
     // An older file, or one copied in: made private as a new one would be.
     fs.chmodSync(each, 0o600)
@@ -175,7 +177,9 @@ function openSqlite(options: OpenDatabaseOptions): BetterSqlite3.Database {
 function notADatabase(error: unknown, file: string): SandboxConfigError | undefined {
   const code = (error as { code?: unknown }).code
   if (code !== 'SQLITE_NOTADB' && code !== 'SQLITE_CORRUPT') return undefined
-  return new SandboxConfigError(`--db ${file} is not a paybox database (SQLite: ${(error as Error).message}): name another file, or move this one away`)
+  return new SandboxConfigError(
+    `--db ${file} is not a paybox database (SQLite: ${(error as Error).message}): name another file, or move this one away`,
+  )
 }
 
 /**
@@ -199,7 +203,10 @@ function checkpointerWorker(data: WalCheckpointerData): Worker {
   // Node runs no TypeScript by itself: the worker loads tsx first, as the test runner did for this file.
   const source = new URL('./wal-checkpointer.ts', import.meta.url).href
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href
-  return new Worker(`import(${JSON.stringify(tsx)}).then((tsx) => tsx.tsImport(${JSON.stringify(source)}, __filename))`, { ...options, eval: true })
+  return new Worker(`import(${JSON.stringify(tsx)}).then((tsx) => tsx.tsImport(${JSON.stringify(source)}, __filename))`, {
+    ...options,
+    eval: true,
+  })
 }
 
 /** Commits after which the checkpoint worker starts: a barely used sandbox does without its thread (an isolate of its own). */

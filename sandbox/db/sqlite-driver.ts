@@ -329,7 +329,12 @@ export class ImmediateSqliteDialect implements Dialect {
   transaction<DB, T>(work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
     const driver = this.#createdDriver()
     return driver.transaction((lease) => {
-      const trx = new Transaction<DB>({ config: { dialect: this }, dialect: this, driver, executor: new TransactionExecutor(this.#compiler, this.#adapter, lease) })
+      const trx = new Transaction<DB>({
+        config: { dialect: this },
+        dialect: this,
+        driver,
+        executor: new TransactionExecutor(this.#compiler, this.#adapter, lease),
+      })
       statementTargets.set(trx, lease)
       return work(trx)
     })

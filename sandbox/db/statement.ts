@@ -38,13 +38,18 @@ export function defineStatement<P extends object, R = never>(
   }
 }
 
-function compile<P extends object, R>(db: Kysely<Database>, build: (db: Kysely<Database>, params: P) => CompiledQuery<R>, names: string[]): Compiled {
+function compile<P extends object, R>(
+  db: Kysely<Database>,
+  build: (db: Kysely<Database>, params: P) => CompiledQuery<R>,
+  names: string[],
+): Compiled {
   const placeholders = Object.fromEntries(names.map((name) => [name, new Placeholder(name)])) as P
   const query = build(db, placeholders)
   return {
     sql: query.sql,
     names: query.parameters.map((parameter) => {
-      if (!(parameter instanceof Placeholder)) throw new Error(`A statement's query binds a value that is not one of its parameters: ${String(parameter)}`)
+      if (!(parameter instanceof Placeholder))
+        throw new Error(`A statement's query binds a value that is not one of its parameters: ${String(parameter)}`)
       return parameter.name
     }),
   }

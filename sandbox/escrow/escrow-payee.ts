@@ -7,7 +7,11 @@ import type { Database, MerchantRow } from '../db/schema.js'
 import { findAccount } from '../ledger/ledger-repository.js'
 
 /** Why `payee` cannot be the merchant's escrow payee, or undefined when it can. */
-export async function escrowPayeeRefusal(db: Kysely<Database>, merchant: Pick<MerchantRow, 'account_id'>, payee: string): Promise<string | undefined> {
+export async function escrowPayeeRefusal(
+  db: Kysely<Database>,
+  merchant: Pick<MerchantRow, 'account_id'>,
+  payee: string,
+): Promise<string | undefined> {
   if (payee === merchant.account_id) return undefined
   const account = await findAccount(db, payee)
   if (account === undefined || account.role === 'customer') return undefined

@@ -20,7 +20,8 @@ export const escrowFee = (amount: bigint, bps: number): bigint => (amount * BigI
 
 /** 409 unless the payment is an escrow merchant's, with an escrow order. */
 export function requireEscrow(payment: PaymentRow): void {
-  if (payment.escrow_status === null) throw conflict('Conflict', `Payment ${payment.id} belongs to a direct merchant and has no escrow order`)
+  if (payment.escrow_status === null)
+    throw conflict('Conflict', `Payment ${payment.id} belongs to a direct merchant and has no escrow order`)
 }
 
 /** What the custody holds for this payment: everything received and not yet released or refunded. */
@@ -51,7 +52,9 @@ export async function releaseEscrow(ctx: EscrowContext, db: Kysely<Database>, pa
     { from: custody, to: ctx.identity.platformFeeAccount, asset: 'USDC' as LedgerAssetCode, amount: fee },
   ].filter((part) => part.amount > 0n)
   await ctx.ledger.inOneLedger(db, async () => {
-    const { hash } = await refusedByLedgerAs(409, 'the release', () => ctx.ledger.pay(db, { source: custody, payments: parts, memo: payment.memo }))
+    const { hash } = await refusedByLedgerAs(409, 'the release', () =>
+      ctx.ledger.pay(db, { source: custody, payments: parts, memo: payment.memo }),
+    )
     const description = `Escrow released: ${formatUsdcAmount(held - fee)} to ${payment.escrow_payee}, platform fee ${formatUsdcAmount(fee)} (${payment.escrow_fee_bps} bps)`
     await ctx.payments.save(db, payment, {
       ...moveSettlementTo(payment, 'processing', description, now),
@@ -80,7 +83,9 @@ export async function failEscrow(ctx: EscrowContext, db: Kysely<Database>, payme
 export function failDueEscrows(ctx: Pick<SandboxContext, 'db' | 'clock' | 'payments'>): Promise<number> {
   return handleDueInBatches(ctx, findDueEscrows, (db, payment, now) => {
     const payable = payment.status === 'open' || payment.status === 'underpaid'
-    const change = payable ? moveTo(payment, 'expired', 'Escrow order not funded by its expiry', now) : { history: payment.history, updated_at: now }
+    const change = payable
+      ? moveTo(payment, 'expired', 'Escrow order not funded by its expiry', now)
+      : { history: payment.history, updated_at: now }
     const history = appendHistory(change.history, { time: now, status: 'escrow_failed', description: 'Escrow order expired unfunded' })
     return ctx.payments.save(db, payment, { ...change, history, escrow_status: 'failed' })
   })

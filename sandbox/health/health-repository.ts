@@ -5,7 +5,10 @@ import type { Database } from '../db/schema.js'
 
 /** How many sandbox settings the database holds: a real read, and zero means no genesis. */
 export async function countStateRows(db: Kysely<Database>): Promise<number> {
-  const row = await db.selectFrom('sandbox_state').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow()
+  const row = await db
+    .selectFrom('sandbox_state')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow()
   return Number(row.count)
 }
 
@@ -22,6 +25,12 @@ export async function findPendingDeliverySummary(db: Kysely<Database>): Promise<
     .where('status', '=', 'pending')
     .executeTakeFirstOrThrow()
   if (Number(count) === 0) return { count: 0, oldestId: undefined }
-  const oldest = await db.selectFrom('webhook_deliveries').select('id').where('status', '=', 'pending').orderBy('sequence').limit(1).executeTakeFirst()
+  const oldest = await db
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('status', '=', 'pending')
+    .orderBy('sequence')
+    .limit(1)
+    .executeTakeFirst()
   return { count: Number(count), oldestId: oldest?.id }
 }

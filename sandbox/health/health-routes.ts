@@ -15,7 +15,13 @@ export function healthRoutes(health: HealthService): Router {
     const failing = Object.entries(report.checks)
       .filter(([, check]) => check.status !== 'ok')
       .map(([name, check]) => `${name}: ${check.detail ?? 'failing'}`)
-    res.status(503).json({ statusCode: 503, reason: 'Service Unavailable', message: failing.join('; '), requestId: requestIdOf(res), checks: report.checks })
+    res.status(503).json({
+      statusCode: 503,
+      reason: 'Service Unavailable',
+      message: failing.join('; '),
+      requestId: requestIdOf(res),
+      checks: report.checks,
+    })
   })
   return router
 }

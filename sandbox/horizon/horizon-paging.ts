@@ -18,7 +18,8 @@ const INT64_MAX = 2n ** 63n - 1n
 
 export const transactionToken = (position: number): string => (BigInt(position) << OPERATION_BITS).toString()
 
-export const operationId = (position: number, index: number): string => ((BigInt(position) << OPERATION_BITS) | BigInt(index + 1)).toString()
+export const operationId = (position: number, index: number): string =>
+  ((BigInt(position) << OPERATION_BITS) | BigInt(index + 1)).toString()
 
 /** The (position, index) a cursor or operation id stands for; index -1 is the transaction itself. */
 export function cursorPoint(cursor: bigint): { position: number; index: number } {

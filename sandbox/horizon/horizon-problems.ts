@@ -48,16 +48,28 @@ export const badRequestProblem = (detail: string, invalidField?: string) =>
  */
 export function ledgerProblem(error: LedgerError, envelopeXdr: string): HorizonProblem {
   if (error.code === 'tx_malformed') {
-    return new HorizonProblem(400, 'transaction_malformed', 'Transaction Malformed', `Horizon could not decode the transaction envelope in this request. ${error.message}`, {
-      envelope_xdr: envelopeXdr,
-    })
+    return new HorizonProblem(
+      400,
+      'transaction_malformed',
+      'Transaction Malformed',
+      `Horizon could not decode the transaction envelope in this request. ${error.message}`,
+      {
+        envelope_xdr: envelopeXdr,
+      },
+    )
   }
   const operations = error.code === 'tx_failed' ? { operations: error.operationCodes ?? [] } : {}
-  return new HorizonProblem(400, 'transaction_failed', 'Transaction Failed', `The transaction failed when submitted to the sandbox ledger: ${error.message}`, {
-    envelope_xdr: envelopeXdr,
-    result_codes: { transaction: error.code, ...operations },
-    result_xdr: failureResultXdr(error.code, error.operationCodes),
-  })
+  return new HorizonProblem(
+    400,
+    'transaction_failed',
+    'Transaction Failed',
+    `The transaction failed when submitted to the sandbox ledger: ${error.message}`,
+    {
+      envelope_xdr: envelopeXdr,
+      result_codes: { transaction: error.code, ...operations },
+      result_xdr: failureResultXdr(error.code, error.operationCodes),
+    },
+  )
 }
 
 /**
@@ -66,11 +78,17 @@ export function ledgerProblem(error: LedgerError, envelopeXdr: string): HorizonP
  */
 export function failedTransactionProblem(tx: LedgerTransaction): HorizonProblem {
   const operations = tx.operationResults ?? []
-  return new HorizonProblem(400, 'transaction_failed', 'Transaction Failed', `The transaction failed in ledger ${tx.ledgerSequence}: its fee was charged and its sequence number used; its operations changed nothing.`, {
-    envelope_xdr: tx.envelopeXdr,
-    result_codes: { transaction: 'tx_failed', operations },
-    result_xdr: appliedResultXdr(tx.feeCharged, operations.length, operations),
-  })
+  return new HorizonProblem(
+    400,
+    'transaction_failed',
+    'Transaction Failed',
+    `The transaction failed in ledger ${tx.ledgerSequence}: its fee was charged and its sequence number used; its operations changed nothing.`,
+    {
+      envelope_xdr: tx.envelopeXdr,
+      result_codes: { transaction: 'tx_failed', operations },
+      result_xdr: appliedResultXdr(tx.feeCharged, operations.length, operations),
+    },
+  )
 }
 
 /** The document for a problem: Horizon's fields, then the sandbox's own error fields. */
@@ -103,9 +121,20 @@ function toProblem(error: unknown): HorizonProblem | undefined {
   if (status !== undefined) {
     const type = (error as { type?: string }).type
     if (status === 413 || type === 'entity.too.large' || type === 'parameters.too.many') {
-      return new HorizonProblem(413, 'request_entity_too_large', 'Request Entity Too Large', 'The request body is larger than the sandbox accepts.')
+      return new HorizonProblem(
+        413,
+        'request_entity_too_large',
+        'Request Entity Too Large',
+        'The request body is larger than the sandbox accepts.',
+      )
     }
-    if (status === 415) return new HorizonProblem(415, 'unsupported_media_type', 'Unsupported Media Type', 'The request body is in an encoding or charset the sandbox does not read.')
+    if (status === 415)
+      return new HorizonProblem(
+        415,
+        'unsupported_media_type',
+        'Unsupported Media Type',
+        'The request body is in an encoding or charset the sandbox does not read.',
+      )
     return badRequestProblem(type === 'request.aborted' ? 'The request body was not fully received.' : 'The request could not be read.')
   }
   return undefined

@@ -50,7 +50,12 @@ export interface AccountActivity {
 export function toAccountRecord(h: HorizonContext, account: LedgerAccount, activity: AccountActivity) {
   const id = account.publicKey
   const self = `${h.baseUrl}/accounts/${id}`
-  const native = { balance: amount(account.balances.xlm), buying_liabilities: amount(0n), selling_liabilities: amount(0n), asset_type: 'native' }
+  const native = {
+    balance: amount(account.balances.xlm),
+    buying_liabilities: amount(0n),
+    selling_liabilities: amount(0n),
+    asset_type: 'native',
+  }
   // The issuer holds none of its own asset; a wallet made without a trustline has none either.
   const trustline = id === h.usdcIssuer ? null : account.usdcTrustline
   const usdc = trustline && {
@@ -107,7 +112,8 @@ export function toTransactionRecord(h: HorizonContext, tx: LedgerTransaction) {
   const envelope = decodeEnvelope(h, tx.envelopeXdr)
   const token = transactionToken(tx.position)
   const memo = tx.memoType === 'none' ? {} : { memo: tx.memo ?? '' }
-  const memoBytes = tx.memoType === 'text' && Buffer.isBuffer(envelope.memo.value) ? { memo_bytes: envelope.memo.value.toString('base64') } : {}
+  const memoBytes =
+    tx.memoType === 'text' && Buffer.isBuffer(envelope.memo.value) ? { memo_bytes: envelope.memo.value.toString('base64') } : {}
   const bounds = envelope.timeBounds
   const validAfter = bounds ? boundTime(bounds.minTime) : undefined
   const validBefore = bounds ? boundTime(bounds.maxTime) : undefined
@@ -145,7 +151,9 @@ export function toTransactionRecord(h: HorizonContext, tx: LedgerTransaction) {
     signatures: envelope.signatures.map((signature) => signature.signature().toString('base64')),
     ...(validAfter === undefined ? {} : { valid_after: validAfter }),
     ...(validBefore === undefined ? {} : { valid_before: validBefore }),
-    preconditions: bounds ? { timebounds: { min_time: bounds.minTime, ...(bounds.maxTime === '0' ? {} : { max_time: bounds.maxTime }) } } : {},
+    preconditions: bounds
+      ? { timebounds: { min_time: bounds.minTime, ...(bounds.maxTime === '0' ? {} : { max_time: bounds.maxTime }) } }
+      : {},
   }
 }
 
@@ -189,7 +197,11 @@ export const ledgerHash = (networkPassphrase: string, sequence: number): string 
   createHash('sha256').update(`${networkPassphrase}\nledger ${sequence}`).digest('hex')
 
 /** A closed ledger. */
-export function toLedgerRecord(h: HorizonContext, ledger: LedgerInfo & { closedAt: number }, counts: { operations: number; failedTransactions: number }) {
+export function toLedgerRecord(
+  h: HorizonContext,
+  ledger: LedgerInfo & { closedAt: number },
+  counts: { operations: number; failedTransactions: number },
+) {
   const self = `${h.baseUrl}/ledgers/${ledger.sequence}`
   return {
     _links: {

@@ -9,16 +9,16 @@ import type { SandboxContext } from '../context.js'
 import { MAX_BODY_BYTES } from '../http/body.js'
 import { LedgerError } from '../ledger/ledger-errors.js'
 import type { LedgerAccount } from '../ledger/ledger-types.js'
+import { cursorPoint, nowCursor, pageOf, pageRequest, recordQuery, transactionCursorPosition, type PageRequest } from './horizon-paging.js'
 import {
-  cursorPoint,
-  nowCursor,
-  pageOf,
-  pageRequest,
-  recordQuery,
-  transactionCursorPosition,
-  type PageRequest,
-} from './horizon-paging.js'
-import { HorizonProblem, badRequestProblem, failedTransactionProblem, horizonErrors, horizonNotFound, ledgerProblem, notFoundProblem } from './horizon-problems.js'
+  HorizonProblem,
+  badRequestProblem,
+  failedTransactionProblem,
+  horizonErrors,
+  horizonNotFound,
+  ledgerProblem,
+  notFoundProblem,
+} from './horizon-problems.js'
 import {
   MAX_TX_SET_SIZE,
   creationLedger,
@@ -31,7 +31,17 @@ import {
   type AccountActivity,
   type HorizonContext,
 } from './horizon-resources.js'
-import { compareEffects, effectKey, effectsPageQuery, effectPointOf, effectsOf, parseEffectCursor, paymentsFrom, toEffectRecord, type EffectPoint } from './horizon-effects.js'
+import {
+  compareEffects,
+  effectKey,
+  effectsPageQuery,
+  effectPointOf,
+  effectsOf,
+  parseEffectCursor,
+  paymentsFrom,
+  toEffectRecord,
+  type EffectPoint,
+} from './horizon-effects.js'
 import { lastEventCursor, ledgerFeed, streamRecords } from './horizon-stream.js'
 import { runTransaction } from '../db/database.js'
 
@@ -80,7 +90,8 @@ export function horizonRoutes(ctx: SandboxContext): Router {
 
   const accountParam = async (req: Request): Promise<LedgerAccount> => {
     const id = String(req.params.accountId)
-    if (!StrKey.isValidEd25519PublicKey(id)) throw badRequestProblem(`account_id: ${id.slice(0, 64)} is not a Stellar account address (G…)`, 'account_id')
+    if (!StrKey.isValidEd25519PublicKey(id))
+      throw badRequestProblem(`account_id: ${id.slice(0, 64)} is not a Stellar account address (G…)`, 'account_id')
     const account = await ctx.ledger.getAccount(ctx.db, id)
     if (!account) throw notFoundProblem(`No account ${id} on the sandbox ledger.`)
     return account
@@ -102,28 +113,69 @@ export function horizonRoutes(ctx: SandboxContext): Router {
 
   /** What a list holds: an account's, a transaction's or a ledger's records; failed ones; with their transactions. */
   type Filter = { account?: string; txHash?: string; ledger?: number; includeFailed: boolean; joinTransactions?: boolean }
-  const transactionsAfter = ({ account, ledger, includeFailed }: Filter, order: 'asc' | 'desc', limit: number, cursor: bigint | undefined) =>
+  const transactionsAfter = (
+    { account, ledger, includeFailed }: Filter,
+    order: 'asc' | 'desc',
+    limit: number,
+    cursor: bigint | undefined,
+  ) =>
     ctx.ledger
-      .listTransactions(ctx.db, { account, ledger, includeFailed, order, limit, after: cursor === undefined ? undefined : transactionCursorPosition(cursor, order) })
+      .listTransactions(ctx.db, {
+        account,
+        ledger,
+        includeFailed,
+        order,
+        limit,
+        after: cursor === undefined ? undefined : transactionCursorPosition(cursor, order),
+      })
       .then((transactions) => transactions.map((tx) => toTransactionRecord(h, tx)))
 
-  const paymentsAfter = async ({ joinTransactions, ...filter }: Filter, order: 'asc' | 'desc', limit: number, cursor: bigint | undefined) => {
-    const payments = await ctx.ledger.listPayments(ctx.db, { ...filter, order, limit, after: cursor === undefined ? undefined : cursorPoint(cursor) })
+  const paymentsAfter = async (
+    { joinTransactions, ...filter }: Filter,
+    order: 'asc' | 'desc',
+    limit: number,
+    cursor: bigint | undefined,
+  ) => {
+    const payments = await ctx.ledger.listPayments(ctx.db, {
+      ...filter,
+      order,
+      limit,
+      after: cursor === undefined ? undefined : cursorPoint(cursor),
+    })
     if (!joinTransactions) return payments.map((payment) => toPaymentRecord(h, payment))
     // join=transactions: each operation embeds its transaction's record, read once per transaction.
     const hashes = [...new Set(payments.map((payment) => payment.txHash))]
-    const transactions = new Map(await Promise.all(hashes.map(async (hash) => [hash, toTransactionRecord(h, (await ctx.ledger.getTransaction(ctx.db, hash))!)] as const)))
+    const transactions = new Map(
+      await Promise.all(
+        hashes.map(async (hash) => [hash, toTransactionRecord(h, (await ctx.ledger.getTransaction(ctx.db, hash))!)] as const),
+      ),
+    )
     return payments.map((payment) => ({ ...toPaymentRecord(h, payment), transaction: transactions.get(payment.txHash)! }))
   }
 
   /** Effects past a cursor: the payments from the cursor's operation on, each giving its two effects. */
-  const effectsAfter = async ({ account, txHash, ledger }: Filter, order: 'asc' | 'desc', limit: number, cursor: EffectPoint | undefined) => {
+  const effectsAfter = async (
+    { account, txHash, ledger }: Filter,
+    order: 'asc' | 'desc',
+    limit: number,
+    cursor: EffectPoint | undefined,
+  ) => {
     // Each payment gives at least one effect of any account it involves: limit + 1 payments are enough.
-    const payments = await ctx.ledger.listPayments(ctx.db, { account, txHash, ledger, order, limit: limit + 1, after: paymentsFrom(cursor, order) })
+    const payments = await ctx.ledger.listPayments(ctx.db, {
+      account,
+      txHash,
+      ledger,
+      order,
+      limit: limit + 1,
+      after: paymentsFrom(cursor, order),
+    })
     return payments
       .flatMap((payment) => (order === 'asc' ? effectsOf(payment) : effectsOf(payment).reverse()))
       .filter((effect) => account === undefined || effect.account === account)
-      .filter((effect) => cursor === undefined || (order === 'asc' ? compareEffects(effect.point, cursor) > 0 : compareEffects(effect.point, cursor) < 0))
+      .filter(
+        (effect) =>
+          cursor === undefined || (order === 'asc' ? compareEffects(effect.point, cursor) > 0 : compareEffects(effect.point, cursor) < 0),
+      )
       .slice(0, limit)
       .map((effect) => toEffectRecord(h, effect))
   }
@@ -134,11 +186,17 @@ export function horizonRoutes(ctx: SandboxContext): Router {
     const full = { ...filter, includeFailed: false }
     const lastPosition = () => ctx.ledger.lastPosition(ctx.db)
     // Newest first from now is simply newest first.
-    const cursor = page.cursor === undefined || (page.cursor === 'now' && page.order === 'desc') ? undefined : await parseEffectCursor(page.cursor, lastPosition)
+    const cursor =
+      page.cursor === undefined || (page.cursor === 'now' && page.order === 'desc')
+        ? undefined
+        : await parseEffectCursor(page.cursor, lastPosition)
     if (wantsStream(req)) {
       if (page.order === 'desc') throw badRequestProblem('order: a stream runs oldest first; order=desc cannot be streamed', 'order')
       const resumed = req.get('last-event-id')
-      const start = resumed !== undefined && /^\d{1,19}-\d{1,10}$/.test(resumed) ? await parseEffectCursor(resumed, lastPosition) : (cursor ?? { operation: 0n, order: 0 })
+      const start =
+        resumed !== undefined && /^\d{1,19}-\d{1,10}$/.test(resumed)
+          ? await parseEffectCursor(resumed, lastPosition)
+          : (cursor ?? { operation: 0n, order: 0 })
       const recordsAfter = (key: bigint, limit: number) => effectsAfter(full, 'asc', limit, effectPointOf(key))
       const keyOf = (record: { paging_token: string }) => effectKey(parseEffectCursor(record.paging_token, lastPosition) as EffectPoint)
       await streamRecords(req, res, effectKey(start), recordsAfter, feed, ctx.log, keyOf)
@@ -151,7 +209,12 @@ export function horizonRoutes(ctx: SandboxContext): Router {
   const listOrStream = async (
     req: Request,
     res: express.Response,
-    recordsAfter: (filter: Filter, order: 'asc' | 'desc', limit: number, cursor: bigint | undefined) => Promise<Array<{ paging_token: string }>>,
+    recordsAfter: (
+      filter: Filter,
+      order: 'asc' | 'desc',
+      limit: number,
+      cursor: bigint | undefined,
+    ) => Promise<Array<{ paging_token: string }>>,
     filter: Omit<Filter, 'includeFailed'> = {},
   ) => {
     const page = pageRequest(req.query)
@@ -236,7 +299,12 @@ export function horizonRoutes(ctx: SandboxContext): Router {
     if (req.body === undefined) {
       const hasBody = Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding') !== undefined
       if (hasBody) {
-        throw new HorizonProblem(415, 'unsupported_media_type', 'Unsupported Media Type', 'Submit the envelope as a form: Content-Type application/x-www-form-urlencoded, field tx.')
+        throw new HorizonProblem(
+          415,
+          'unsupported_media_type',
+          'Unsupported Media Type',
+          'Submit the envelope as a form: Content-Type application/x-www-form-urlencoded, field tx.',
+        )
       }
     }
     const { tx: envelopeXdr } = submitForm.parse(req.body ?? {})
@@ -283,8 +351,12 @@ export function horizonRoutes(ctx: SandboxContext): Router {
     const id = String(req.params.id)
     if (!OPERATION_ID.test(id) || BigInt(id) >= 2n ** 63n) throw badRequestProblem(`id: ${id.slice(0, 64)} is not an operation id`, 'id')
     const { position, index } = cursorPoint(BigInt(id))
-    const [payment] = index < 0 ? [] : await ctx.ledger.listPayments(ctx.db, { after: { position, index: index - 1 }, order: 'asc', limit: 1, includeFailed: true })
-    if (!payment || payment.txPosition !== position || payment.index !== index) throw notFoundProblem(`No operation ${id} on the sandbox ledger.`)
+    const [payment] =
+      index < 0
+        ? []
+        : await ctx.ledger.listPayments(ctx.db, { after: { position, index: index - 1 }, order: 'asc', limit: 1, includeFailed: true })
+    if (!payment || payment.txPosition !== position || payment.index !== index)
+      throw notFoundProblem(`No operation ${id} on the sandbox ledger.`)
     return payment
   }
 
@@ -296,19 +368,33 @@ export function horizonRoutes(ctx: SandboxContext): Router {
   router.get('/operations/:id/effects', async (req, res) => {
     const payment = await operationParam(req)
     const page = pageRequest(req.query, effectsPageQuery)
-    const cursor = page.cursor === undefined || page.cursor === 'now' ? undefined : await parseEffectCursor(page.cursor, () => ctx.ledger.lastPosition(ctx.db))
+    const cursor =
+      page.cursor === undefined || page.cursor === 'now'
+        ? undefined
+        : await parseEffectCursor(page.cursor, () => ctx.ledger.lastPosition(ctx.db))
     // A failed transaction's operation has no effects.
     const effects = (payment.transactionSuccessful ? effectsOf(payment) : [])
-      .filter((effect) => cursor === undefined || (page.order === 'asc' ? compareEffects(effect.point, cursor) > 0 : compareEffects(effect.point, cursor) < 0))
+      .filter(
+        (effect) =>
+          cursor === undefined ||
+          (page.order === 'asc' ? compareEffects(effect.point, cursor) > 0 : compareEffects(effect.point, cursor) < 0),
+      )
       .sort((a, b) => (page.order === 'asc' ? 1 : -1) * compareEffects(a.point, b.point))
       .slice(0, page.limit)
-    res.json(pageOf(hrefOf(req), page, effects.map((effect) => toEffectRecord(h, effect))))
+    res.json(
+      pageOf(
+        hrefOf(req),
+        page,
+        effects.map((effect) => toEffectRecord(h, effect)),
+      ),
+    )
   })
 
   /** A closed ledger: Horizon knows a ledger once it has closed; the sandbox's open ledger is not history yet. */
   const ledgerParam = async (req: Request) => {
     const text = String(req.params.sequence)
-    if (!LEDGER_SEQUENCE.test(text) || Number(text) > 0xffff_ffff) throw badRequestProblem(`sequence: ${text.slice(0, 64)} is not a ledger sequence`, 'sequence')
+    if (!LEDGER_SEQUENCE.test(text) || Number(text) > 0xffff_ffff)
+      throw badRequestProblem(`sequence: ${text.slice(0, 64)} is not a ledger sequence`, 'sequence')
     const ledger = await ctx.ledger.getLedger(ctx.db, Number(text))
     if (!ledger || ledger.closedAt === null) throw notFoundProblem(`Ledger ${text} has not closed on the sandbox ledger.`)
     return { ...ledger, closedAt: ledger.closedAt }

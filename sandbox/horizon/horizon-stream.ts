@@ -54,7 +54,12 @@ export async function streamRecords(
   })
   markAsStream(res)
   // The SDK restarts a stream that has been silent for 15 s itself; comments would not count.
-  const session = await createSession(req, res, { retry: 1000, keepAlive: null, trustClientEventId: false, headers: { 'cache-control': 'no-store' } })
+  const session = await createSession(req, res, {
+    retry: 1000,
+    keepAlive: null,
+    trustClientEventId: false,
+    headers: { 'cache-control': 'no-store' },
+  })
   // Its id is the starting cursor: an EventSource reconnecting before any record resumes there.
   session.push('hello', 'open', cursor.toString())
 

@@ -63,7 +63,18 @@ export function createApp(ctx: SandboxContext, controls: AppControls = {}): Expr
   app.use(parseJsonBody)
 
   // Who may call what: the admin token for sandbox-wide controls, digest auth for merchants.
-  app.use(['/sandbox/merchants', '/sandbox/clock', '/sandbox/ledger', '/sandbox/wallets', '/sandbox/snapshots', '/sandbox/reset', '/sandbox/request-logs'], adminAuth(ctx.identity.adminToken, ctx.rateLimits?.adminFailures))
+  app.use(
+    [
+      '/sandbox/merchants',
+      '/sandbox/clock',
+      '/sandbox/ledger',
+      '/sandbox/wallets',
+      '/sandbox/snapshots',
+      '/sandbox/reset',
+      '/sandbox/request-logs',
+    ],
+    adminAuth(ctx.identity.adminToken, ctx.rateLimits?.adminFailures),
+  )
   const auth = merchantAuthDeps(ctx)
   const merchantAuth = digestAuth(auth, UNAUTHORIZED)
   const optionalMerchantAuth = digestAuth(auth, UNAUTHORIZED, { optional: true })

@@ -145,7 +145,11 @@ export function adminAuth(adminToken: string, failures?: RateLimiter): RequestHa
     if (wait !== undefined) return next(tooManyRequests(`Too many failed ${ADMIN_TOKEN_HEADER} attempts from your address`, wait))
     const given = header(req, ADMIN_TOKEN_HEADER)
     const refusal =
-      given === undefined ? `Missing ${ADMIN_TOKEN_HEADER} header` : secretsMatch(adminToken, given) ? undefined : `Wrong ${ADMIN_TOKEN_HEADER}`
+      given === undefined
+        ? `Missing ${ADMIN_TOKEN_HEADER} header`
+        : secretsMatch(adminToken, given)
+          ? undefined
+          : `Wrong ${ADMIN_TOKEN_HEADER}`
     if (refusal === undefined) return next()
     failures?.take(address)
     next(new ApiError(401, UNAUTHORIZED, refusal))

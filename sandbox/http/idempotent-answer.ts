@@ -19,7 +19,12 @@ export async function answerIdempotently(
   res: Response,
   work: (trx: Kysely<Database>) => Promise<unknown>,
 ): Promise<void> {
-  const request = { merchantId: currentMerchant(req).id, headers: req.headers, path: req.originalUrl.split('?')[0]!, body: req.body as unknown }
+  const request = {
+    merchantId: currentMerchant(req).id,
+    headers: req.headers,
+    path: req.originalUrl.split('?')[0]!,
+    body: req.body as unknown,
+  }
   const answer = await recordingFailures(ctx, () => answerOnce(ctx.db, request, ctx.clock.now(), work))
   sendJson(res, answer.status, answer.body)
 }

@@ -38,7 +38,9 @@ export function listen(server: http.Server, port: number, host: string): Promise
 /** An address this machine cannot bind, as the user's mistake it is. */
 function hostError(error: NodeJS.ErrnoException, host: string): SandboxConfigError | undefined {
   if (error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN' || error.code === 'EAI_FAIL') {
-    return new SandboxConfigError(`--host ${host} is not an IP address or a host name that resolves: use 127.0.0.1, or an address of this machine`)
+    return new SandboxConfigError(
+      `--host ${host} is not an IP address or a host name that resolves: use 127.0.0.1, or an address of this machine`,
+    )
   }
   if (error.code === 'EADDRNOTAVAIL' || error.code === 'EINVAL') {
     return new SandboxConfigError(`--host ${host} is not an address of this machine: use 127.0.0.1, or 0.0.0.0 for every interface`)

@@ -46,7 +46,9 @@ export function canonicalJson(value: unknown): string {
 }
 
 export function requestFingerprint(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(`${method.toUpperCase()} ${path}\n${canonicalJson(body ?? null)}`).digest('hex')
+  return createHash('sha256')
+    .update(`${method.toUpperCase()} ${path}\n${canonicalJson(body ?? null)}`)
+    .digest('hex')
 }
 
 /** The request's Idempotency-Key header, if it sent one; a malformed one is a 400. */

@@ -63,6 +63,8 @@ export async function saveInvoiceSettings(db: Kysely<Database>, settings: Invoic
   await db
     .insertInto('invoice_settings')
     .values(settings)
-    .onConflict((oc) => oc.column('merchant_id').doUpdateSet({ invoice_prefix: settings.invoice_prefix, next_number: settings.next_number }))
+    .onConflict((oc) =>
+      oc.column('merchant_id').doUpdateSet({ invoice_prefix: settings.invoice_prefix, next_number: settings.next_number }),
+    )
     .execute()
 }

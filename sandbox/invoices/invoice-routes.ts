@@ -14,7 +14,14 @@ import { runTransaction } from '../db/database.js'
 export function invoiceRoutes(ctx: SandboxContext): Router {
   const router = Router()
   const render = async (invoices: InvoiceRow[]) => {
-    const customers = new Map((await findCustomersByIds(ctx.db, invoices.map((i) => i.customer_id))).map((c) => [c.id, c]))
+    const customers = new Map(
+      (
+        await findCustomersByIds(
+          ctx.db,
+          invoices.map((i) => i.customer_id),
+        )
+      ).map((c) => [c.id, c]),
+    )
     return invoices.map((invoice) => toInvoiceResource(invoice, customers.get(invoice.customer_id)!))
   }
 

@@ -22,7 +22,10 @@ const address = z.strictObject({
 })
 
 export const inlineCustomer = z.strictObject({
-  customer_type: z.enum(CUSTOMER_TYPES, { message: 'must be business or individual' }).nullish().transform((v) => v ?? 'business'),
+  customer_type: z
+    .enum(CUSTOMER_TYPES, { message: 'must be business or individual' })
+    .nullish()
+    .transform((v) => v ?? 'business'),
   name: optionalText(200),
   company_name: optionalText(200),
   email: z.email({ message: 'must be a valid email address' }).max(254),
@@ -42,7 +45,9 @@ const lineItem = z.strictObject({
 
 export const createInvoiceBody = z
   .strictObject({
-    currency: z.enum(SUPPORTED_CURRENCY_CODES as [string, ...string[]], { message: `must be one of ${SUPPORTED_CURRENCY_CODES.join(', ')}` }),
+    currency: z.enum(SUPPORTED_CURRENCY_CODES as [string, ...string[]], {
+      message: `must be one of ${SUPPORTED_CURRENCY_CODES.join(', ')}`,
+    }),
     line_items: z.array(lineItem).min(1, { message: 'must have at least 1 item' }).max(MAX_LINE_ITEMS),
     tax_percentage: z
       .number()
@@ -51,11 +56,22 @@ export const createInvoiceBody = z
       .refine((t) => numberToScaled(t, TAX_SCALE) !== undefined, { message: `may have at most ${TAX_SCALE} decimal places` })
       .nullish()
       .transform((v) => v ?? 0),
-    customer_id: z.string().min(1).max(64).nullish().transform((v) => v ?? undefined),
+    customer_id: z
+      .string()
+      .min(1)
+      .max(64)
+      .nullish()
+      .transform((v) => v ?? undefined),
     customer: inlineCustomer.nullish().transform((v) => v ?? undefined),
     due_at: isoDateTime.nullish().transform((v) => v ?? undefined),
     notes: optionalText(2000),
-    invoice_number: z.string().trim().min(1, { message: 'must not be empty' }).max(MAX_INVOICE_NUMBER_LENGTH).nullish().transform((v) => v ?? undefined),
+    invoice_number: z
+      .string()
+      .trim()
+      .min(1, { message: 'must not be empty' })
+      .max(MAX_INVOICE_NUMBER_LENGTH)
+      .nullish()
+      .transform((v) => v ?? undefined),
   })
   .superRefine((body, context) => {
     if ((body.customer_id === undefined) === (body.customer === undefined)) {
@@ -76,7 +92,12 @@ export const invoiceSettingsBody = z
       .max(MAX_PREFIX_LENGTH, { message: `must be at most ${MAX_PREFIX_LENGTH} characters` })
       .refine(isValidPrefix, { message: 'may hold only letters, digits, space, - _ . / and the token {year}' })
       .optional(),
-    next_number: z.number().int({ message: 'must be a whole number' }).min(1, { message: 'must be at least 1' }).max(1_000_000_000).optional(),
+    next_number: z
+      .number()
+      .int({ message: 'must be a whole number' })
+      .min(1, { message: 'must be at least 1' })
+      .max(1_000_000_000)
+      .optional(),
   })
   .optional()
 export type InvoiceSettingsBody = z.infer<typeof invoiceSettingsBody>

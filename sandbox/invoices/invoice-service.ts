@@ -84,7 +84,13 @@ export async function createInvoice(
   return { invoice, customer }
 }
 
-async function customerFor(ctx: InvoiceContext, db: Kysely<Database>, merchant: MerchantRow, body: CreateInvoiceBody, now: number): Promise<CustomerRow> {
+async function customerFor(
+  ctx: InvoiceContext,
+  db: Kysely<Database>,
+  merchant: MerchantRow,
+  body: CreateInvoiceBody,
+  now: number,
+): Promise<CustomerRow> {
   if (body.customer_id !== undefined) {
     const found = await findCustomerForMerchant(db, merchant.id, body.customer_id)
     if (!found) throw notFound(`No customer ${body.customer_id.slice(0, 64)}`)
@@ -107,7 +113,9 @@ async function customerFor(ctx: InvoiceContext, db: Kysely<Database>, merchant: 
 }
 
 async function currentSettings(db: Kysely<Database>, merchantId: string): Promise<InvoiceSettingsRow> {
-  return (await findInvoiceSettings(db, merchantId)) ?? { merchant_id: merchantId, invoice_prefix: DEFAULT_PREFIX, next_number: FIRST_NUMBER }
+  return (
+    (await findInvoiceSettings(db, merchantId)) ?? { merchant_id: merchantId, invoice_prefix: DEFAULT_PREFIX, next_number: FIRST_NUMBER }
+  )
 }
 
 /**
@@ -115,7 +123,11 @@ async function currentSettings(db: Kysely<Database>, merchantId: string): Promis
  * already gave an invoice by hand is passed over, so numbers stay unique and the issued
  * sequence has no hole.
  */
-async function nextFreeNumber(db: Kysely<Database>, settings: InvoiceSettingsRow, now: number): Promise<{ counter: number; number: string }> {
+async function nextFreeNumber(
+  db: Kysely<Database>,
+  settings: InvoiceSettingsRow,
+  now: number,
+): Promise<{ counter: number; number: string }> {
   let counter = settings.next_number
   let number = formatInvoiceNumber(settings.invoice_prefix, counter, now)
   while (await invoiceNumberTaken(db, settings.merchant_id, number)) number = formatInvoiceNumber(settings.invoice_prefix, ++counter, now)
@@ -172,16 +184,27 @@ export function listInvoices(db: Kysely<Database>, merchant: MerchantRow, filter
 }
 
 /** Voids an unpaid invoice and expires its payment link (spec 3.1); a paid invoice needs a refund instead. */
-export async function cancelInvoice(ctx: Pick<SandboxContext, 'clock' | 'payments'>, db: Kysely<Database>, merchant: MerchantRow, id: string): Promise<InvoiceRow> {
+export async function cancelInvoice(
+  ctx: Pick<SandboxContext, 'clock' | 'payments'>,
+  db: Kysely<Database>,
+  merchant: MerchantRow,
+  id: string,
+): Promise<InvoiceRow> {
   const invoice = await getInvoice(db, merchant, id)
   if (invoice.status === 'paid') {
-    throw conflict('Conflict', `Invoice ${invoice.invoice_number} is paid and cannot be voided; issue a refund on its payment ${invoice.payment_id} instead`)
+    throw conflict(
+      'Conflict',
+      `Invoice ${invoice.invoice_number} is paid and cannot be voided; issue a refund on its payment ${invoice.payment_id} instead`,
+    )
   }
   if (invoice.status === 'voided') throw conflict('Conflict', `Invoice ${invoice.invoice_number} is already voided`)
   const now = ctx.clock.now()
   const payment = await findPaymentById(db, invoice.payment_id)
   if (payment && (payment.status === 'open' || payment.status === 'underpaid')) {
-    await ctx.payments.save(db, payment, { ...moveTo(payment, 'expired', `Payment link expired: invoice ${invoice.invoice_number} voided`, now), expires_at: now })
+    await ctx.payments.save(db, payment, {
+      ...moveTo(payment, 'expired', `Payment link expired: invoice ${invoice.invoice_number} voided`, now),
+      expires_at: now,
+    })
   }
   const voided = { status: 'voided' as const, updated_at: now }
   await updateInvoice(db, invoice.id, voided)

@@ -136,7 +136,12 @@ export function checkTransaction(
   return minimumFee
 }
 
-export type OperationState = { sourceId: string; accounts: Map<string, WorkingAccount>; usdcIssuer: string | undefined; signatures: SignatureCheck }
+export type OperationState = {
+  sourceId: string
+  accounts: Map<string, WorkingAccount>
+  usdcIssuer: string | undefined
+  signatures: SignatureCheck
+}
 
 /**
  * What stellar-core checks before applying anything: each operation is a payment, well formed,
@@ -186,7 +191,12 @@ export function applyOperations(
       continue
     }
     const balance = asset === 'XLM' ? 'xlm' : 'usdc'
-    const parties = [...new Map([[fromId, from], [toId, to]]).entries()]
+    const parties = [
+      ...new Map([
+        [fromId, from],
+        [toId, to],
+      ]).entries(),
+    ]
     const before = parties.map(([, account]) => account[balance])
     // The issuer mints by paying and burns by being paid: its USDC balance is minus what circulates.
     from[balance] -= amount
@@ -304,9 +314,25 @@ export function checkAndApply(
   const failure =
     failed === undefined
       ? undefined
-      : new LedgerError('tx_failed', results.flatMap((code, index) => (code === 'op_success' ? [] : [`Operation ${index}: ${failureText(code, operations.find((op) => op.index === index))}`])).join('; '), results, {
-          envelopeXdr: tx.toEnvelope().toXDR('base64'),
-          hash,
-        })
+      : new LedgerError(
+          'tx_failed',
+          results
+            .flatMap((code, index) =>
+              code === 'op_success'
+                ? []
+                : [
+                    `Operation ${index}: ${failureText(
+                      code,
+                      operations.find((op) => op.index === index),
+                    )}`,
+                  ],
+            )
+            .join('; '),
+          results,
+          {
+            envelopeXdr: tx.toEnvelope().toXDR('base64'),
+            hash,
+          },
+        )
   return { hash, fee, sourceXlmAfterFee, operations, changes, failure }
 }

@@ -29,7 +29,10 @@ export async function findAccounts(db: Kysely<Database>, publicKeys: string[]): 
 export function listAccountRows(db: Kysely<Database>, filter: { role?: LedgerAccountRole } = {}): Promise<LedgerAccountRow[]> {
   let query = db.selectFrom('ledger_accounts').selectAll()
   if (filter.role !== undefined) query = query.where('role', '=', filter.role)
-  return query.orderBy('created_at').orderBy(sql`rowid`).execute()
+  return query
+    .orderBy('created_at')
+    .orderBy(sql`rowid`)
+    .execute()
 }
 
 export async function updateAccount(
@@ -139,7 +142,10 @@ export async function findOperationsOf(db: Kysely<Database>, hashes: string[]): 
 }
 
 export async function countTransactions(db: Kysely<Database>): Promise<number> {
-  const row = await db.selectFrom('ledger_transactions').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow()
+  const row = await db
+    .selectFrom('ledger_transactions')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow()
   return row.count
 }
 
@@ -193,7 +199,10 @@ export function listOperationRows(db: Kysely<Database>, query: OperationRowQuery
   if (after !== undefined) {
     const beyond = query.order === 'asc' ? '>' : '<'
     select = select.where((eb) =>
-      eb.or([eb('op.tx_position', beyond, after.position), eb.and([eb('op.tx_position', '=', after.position), eb('op.op_index', beyond, after.index)])]),
+      eb.or([
+        eb('op.tx_position', beyond, after.position),
+        eb.and([eb('op.tx_position', '=', after.position), eb('op.op_index', beyond, after.index)]),
+      ]),
     )
   }
   return select.orderBy('op.tx_position', query.order).orderBy('op.op_index', query.order).limit(query.limit).execute()

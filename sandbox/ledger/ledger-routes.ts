@@ -51,9 +51,13 @@ export function ledgerRoutes(ctx: SandboxContext): Router {
    */
   const toTransactionViews = async (transactions: LedgerTransaction[]) => {
     const sequences = [...new Set(transactions.map((tx) => tx.ledgerSequence))]
-    const ledgers = new Map(await Promise.all(sequences.map(async (sequence) => [sequence, await ctx.ledger.getLedger(ctx.db, sequence)] as const)))
+    const ledgers = new Map(
+      await Promise.all(sequences.map(async (sequence) => [sequence, await ctx.ledger.getLedger(ctx.db, sequence)] as const)),
+    )
     const memos = [...new Set(transactions.flatMap((tx) => (tx.memoType === 'text' && tx.memo !== null ? [tx.memo] : [])))]
-    const payments = new Map(await Promise.all(memos.map(async (memo) => [memo, (await findPaymentByMemo(ctx.db, memo))?.id ?? null] as const)))
+    const payments = new Map(
+      await Promise.all(memos.map(async (memo) => [memo, (await findPaymentByMemo(ctx.db, memo))?.id ?? null] as const)),
+    )
     return transactions.map((tx) => {
       const payment = tx.memoType === 'text' && tx.memo !== null ? (payments.get(tx.memo) ?? null) : null
       return toTransactionView(tx, ledgers.get(tx.ledgerSequence)?.closedAt ?? null, payment)

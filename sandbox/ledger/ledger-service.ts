@@ -34,7 +34,15 @@ import {
   type CheckedTransaction,
   type WorkingAccount,
 } from './envelope-rules.js'
-import { entryAccount, groupBy, memoColumns, toLedgerAccount, toLedgerInfo, toLedgerPayment, toLedgerTransaction } from './ledger-mappers.js'
+import {
+  entryAccount,
+  groupBy,
+  memoColumns,
+  toLedgerAccount,
+  toLedgerInfo,
+  toLedgerPayment,
+  toLedgerTransaction,
+} from './ledger-mappers.js'
 import { transactionMeta } from './transaction-meta.js'
 import { SANDBOX_NETWORK_PASSPHRASE, USDC_ASSET_CODE } from './ledger-accounts.js'
 import { LedgerError, LedgerInvariantError, type OperationResultCode } from './ledger-errors.js'
@@ -243,10 +251,18 @@ export class LedgerService implements Ledger {
     const ledger = evaluation.openLedger ?? (await ensureOpenLedger(db, now))
     if (failure) {
       const source = accounts.get(sourceId)!
-      await updateAccount(db, sourceId, { sequence: source.sequence.toString(), usdc_balance: source.row.usdc_balance, xlm_balance: evaluation.sourceXlmAfterFee.toString() })
+      await updateAccount(db, sourceId, {
+        sequence: source.sequence.toString(),
+        usdc_balance: source.row.usdc_balance,
+        xlm_balance: evaluation.sourceXlmAfterFee.toString(),
+      })
     } else {
       for (const account of accounts.values()) {
-        const changes = { sequence: account.sequence.toString(), usdc_balance: account.usdc.toString(), xlm_balance: account.xlm.toString() }
+        const changes = {
+          sequence: account.sequence.toString(),
+          usdc_balance: account.usdc.toString(),
+          xlm_balance: account.xlm.toString(),
+        }
         const { row } = account
         if (changes.sequence !== row.sequence || changes.usdc_balance !== row.usdc_balance || changes.xlm_balance !== row.xlm_balance) {
           await updateAccount(db, row.public_key, changes)
@@ -382,14 +398,26 @@ export class LedgerService implements Ledger {
       limit,
       includeFailed: query.includeFailed ?? false,
     })
-    const operations = groupBy(await findOperationsOf(db, rows.map((row) => row.hash)), (op) => op.tx_hash)
+    const operations = groupBy(
+      await findOperationsOf(
+        db,
+        rows.map((row) => row.hash),
+      ),
+      (op) => op.tx_hash,
+    )
     return rows.map((row) => toLedgerTransaction(row, operations.get(row.hash) ?? []))
   }
 
   /** Transactions with this text memo (a payment's), oldest first, at most MAX_TRANSACTIONS_PAGE. */
   async listTransactionsByMemo(db: Kysely<Database>, memo: string): Promise<LedgerTransaction[]> {
     const rows = await findTransactionRowsByMemo(db, memo, MAX_TRANSACTIONS_PAGE)
-    const operations = groupBy(await findOperationsOf(db, rows.map((row) => row.hash)), (op) => op.tx_hash)
+    const operations = groupBy(
+      await findOperationsOf(
+        db,
+        rows.map((row) => row.hash),
+      ),
+      (op) => op.tx_hash,
+    )
     return rows.map((row) => toLedgerTransaction(row, operations.get(row.hash) ?? []))
   }
 
@@ -407,7 +435,10 @@ export class LedgerService implements Ledger {
 
   /** How many operations the successful transactions of a ledger hold, and how many of its transactions failed. */
   async ledgerCounts(db: Kysely<Database>, ledgerSequence: number): Promise<{ operations: number; failedTransactions: number }> {
-    return { operations: await countOperationsInLedger(db, ledgerSequence), failedTransactions: await countFailedTransactionsInLedger(db, ledgerSequence) }
+    return {
+      operations: await countOperationsInLedger(db, ledgerSequence),
+      failedTransactions: await countFailedTransactionsInLedger(db, ledgerSequence),
+    }
   }
 
   /**

@@ -81,18 +81,30 @@ export interface MetaInput {
 export function transactionMeta(input: MetaInput): { feeMetaXdr: string; resultMetaXdr: string } {
   const { ledger, source, fee } = input
   const afterFee = source.xlm - fee
-  const feeChanges = stateThenUpdated(accountEntry(source, source.xlm, source.sequence, ledger), accountEntry(source, afterFee, source.sequence, ledger))
-  const sequenceChanges = stateThenUpdated(accountEntry(source, afterFee, source.sequence, ledger), accountEntry(source, afterFee, input.newSequence, ledger))
+  const feeChanges = stateThenUpdated(
+    accountEntry(source, source.xlm, source.sequence, ledger),
+    accountEntry(source, afterFee, source.sequence, ledger),
+  )
+  const sequenceChanges = stateThenUpdated(
+    accountEntry(source, afterFee, source.sequence, ledger),
+    accountEntry(source, afterFee, input.newSequence, ledger),
+  )
   const operations = input.operations.map(
     (changes) =>
       new xdr.OperationMeta({
         changes: changes.flatMap((change) => {
           const account = input.accounts.get(change.account)!
           if (change.asset === 'XLM') {
-            return stateThenUpdated(accountEntry(account, change.before, account.sequence, ledger), accountEntry(account, change.after, account.sequence, ledger))
+            return stateThenUpdated(
+              accountEntry(account, change.before, account.sequence, ledger),
+              accountEntry(account, change.after, account.sequence, ledger),
+            )
           }
           if (change.account === input.usdcIssuer || input.usdcIssuer === undefined) return []
-          return stateThenUpdated(trustlineEntry(account, change.before, input.usdcIssuer, ledger), trustlineEntry(account, change.after, input.usdcIssuer, ledger))
+          return stateThenUpdated(
+            trustlineEntry(account, change.before, input.usdcIssuer, ledger),
+            trustlineEntry(account, change.after, input.usdcIssuer, ledger),
+          )
         }),
       }),
   )

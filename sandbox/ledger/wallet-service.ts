@@ -20,16 +20,17 @@ export const MIN_WALLET_XLM = 1n * STROOPS_PER_UNIT
 export const MAX_WALLET_XLM = 1_000_000n * STROOPS_PER_UNIT
 
 const amountText = (min: bigint, max: bigint) =>
-  z
-    .string({ message: 'must be decimal text, e.g. "100" or "12.5"' })
-    .transform((text, context) => {
-      const stroops = /^\d{1,16}(\.\d{1,7})?$/.test(text) ? parseDecimal(text, USDC_SCALE) : undefined
-      if (stroops === undefined || stroops < min || stroops > max) {
-        context.addIssue({ code: 'custom', message: `must be decimal text from ${formatDecimal(min, USDC_SCALE)} to ${formatDecimal(max, USDC_SCALE)} with at most 7 places` })
-        return z.NEVER
-      }
-      return stroops
-    })
+  z.string({ message: 'must be decimal text, e.g. "100" or "12.5"' }).transform((text, context) => {
+    const stroops = /^\d{1,16}(\.\d{1,7})?$/.test(text) ? parseDecimal(text, USDC_SCALE) : undefined
+    if (stroops === undefined || stroops < min || stroops > max) {
+      context.addIssue({
+        code: 'custom',
+        message: `must be decimal text from ${formatDecimal(min, USDC_SCALE)} to ${formatDecimal(max, USDC_SCALE)} with at most 7 places`,
+      })
+      return z.NEVER
+    }
+    return stroops
+  })
 
 export const createWalletBody = z
   .strictObject({
@@ -74,7 +75,8 @@ export async function createWallet(
   const usdc = body?.usdc ?? (trustline ? DEFAULT_WALLET_USDC : 0n)
   const xlm = body?.xlm ?? DEFAULT_WALLET_XLM
   return deps.ledger.inOneLedger(db, async () => {
-    const number = (await deps.ledger.listAccounts(db, { role: 'customer' })).filter((account) => account.label.startsWith('Wallet ')).length + 1
+    const number =
+      (await deps.ledger.listAccounts(db, { role: 'customer' })).filter((account) => account.label.startsWith('Wallet ')).length + 1
     // A customer wallet like the genesis ones: `payments pay --from` can pay from it too.
     const account = await createLedgerAccount(db, deps.random, 'customer', `Wallet ${number}`, now, xlm, trustline)
     let fundingTxId: string | null = null

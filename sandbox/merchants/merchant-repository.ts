@@ -9,7 +9,9 @@ export async function insertMerchant(db: Kysely<Database>, merchant: NewMerchant
 
 // Every authenticated request looks its merchant up (never cached: keys rotate, and another
 // process may rotate them): a statement, built once (db/statement.ts).
-const merchantByApiKey = defineStatement((db, p: { apiKey: string }) => db.selectFrom('merchants').selectAll().where('api_key', '=', p.apiKey).compile())
+const merchantByApiKey = defineStatement((db, p: { apiKey: string }) =>
+  db.selectFrom('merchants').selectAll().where('api_key', '=', p.apiKey).compile(),
+)
 
 export async function findMerchantByApiKey(db: Kysely<Database>, apiKey: string): Promise<MerchantRow | undefined> {
   return (await merchantByApiKey(db, { apiKey }))[0]
@@ -23,6 +25,10 @@ export function listMerchants(db: Kysely<Database>): Promise<MerchantRow[]> {
   return db.selectFrom('merchants').selectAll().orderBy('created_at').orderBy('id').execute()
 }
 
-export async function updateMerchant(db: Kysely<Database>, id: string, changes: Partial<Pick<MerchantRow, 'api_secret' | 'webhooks_paused'>>): Promise<void> {
+export async function updateMerchant(
+  db: Kysely<Database>,
+  id: string,
+  changes: Partial<Pick<MerchantRow, 'api_secret' | 'webhooks_paused'>>,
+): Promise<void> {
   await db.updateTable('merchants').set(changes).where('id', '=', id).execute()
 }

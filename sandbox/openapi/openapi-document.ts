@@ -71,14 +71,15 @@ const DIGEST_DESCRIPTION = [
 function securitySchemes(): Json {
   const digest = (name: string, what: string) => ({ type: 'apiKey', in: 'header', name, description: `${what}. ${DIGEST_DESCRIPTION}` })
   return {
-    digestKey: digest(DIGEST_HEADERS.key, 'The merchant\'s API key'),
+    digestKey: digest(DIGEST_HEADERS.key, "The merchant's API key"),
     digestTimestamp: digest(DIGEST_HEADERS.timestamp, 'Unix seconds when the request was signed'),
     digestSignature: digest(DIGEST_HEADERS.signature, 'The request signature'),
     adminToken: {
       type: 'apiKey',
       in: 'header',
       name: ADMIN_TOKEN_HEADER,
-      description: 'The sandbox admin token printed by `paybox sandbox start` (and in `paybox sandbox keys`), for the sandbox-wide controls.',
+      description:
+        'The sandbox admin token printed by `paybox sandbox start` (and in `paybox sandbox keys`), for the sandbox-wide controls.',
     },
   }
 }
@@ -98,10 +99,16 @@ const ERROR_RESPONSES: Record<string, { status: number; description: string; hea
   SignatureVerificationFailed: { status: 401, description: 'Missing or wrong digest headers (reason "Signature verification failed")' },
   AdminUnauthorized: { status: 401, description: `Missing or wrong ${ADMIN_TOKEN_HEADER}` },
   NotFound: { status: 404, description: 'Not Found: no such resource for this merchant' },
-  Conflict: { status: 409, description: 'Conflict: the resource is not in a state that allows this (or an Idempotency-Key still in progress)' },
+  Conflict: {
+    status: 409,
+    description: 'Conflict: the resource is not in a state that allows this (or an Idempotency-Key still in progress)',
+  },
   PayloadTooLarge: { status: 413, description: `Payload Too Large: the body exceeds ${MAX_BODY_BYTES} bytes` },
   UnsupportedMediaType: { status: 415, description: 'Unsupported Media Type: bodies must be application/json' },
-  UnprocessableEntity: { status: 422, description: 'Idempotency-Key reused for a different request (POST /payments), or a snapshot the sandbox cannot use' },
+  UnprocessableEntity: {
+    status: 422,
+    description: 'Idempotency-Key reused for a different request (POST /payments), or a snapshot the sandbox cannot use',
+  },
   TooManyRequests: {
     status: 429,
     description:
@@ -141,7 +148,11 @@ export function errorStatuses(operation: Operation): number[] {
   else if (readsInput || operation.form || operation.formBody) statuses.add(400)
   if (operation.security !== 'none') statuses.add(401)
   // Rate limits (--shared) count authenticated requests and admin-token failures; streams are bounded.
-  if (operation.security !== 'none' || operation.success.some((response) => 'eventStream' in response && response.eventStream !== undefined)) statuses.add(429)
+  if (
+    operation.security !== 'none' ||
+    operation.success.some((response) => 'eventStream' in response && response.eventStream !== undefined)
+  )
+    statuses.add(429)
   statuses.add(500)
   return [...statuses].sort((a, b) => a - b)
 }
@@ -155,7 +166,13 @@ function parameters(operation: Operation): Json[] {
     const schema = toJsonSchema(operation.query, 'input') as { properties?: Record<string, Json>; required?: string[] }
     for (const [name, property] of Object.entries(schema.properties ?? {})) {
       const { description, ...rest } = property
-      params.push({ name, in: 'query', required: schema.required?.includes(name) ?? false, ...(description ? { description } : {}), schema: rest })
+      params.push({
+        name,
+        in: 'query',
+        required: schema.required?.includes(name) ?? false,
+        ...(description ? { description } : {}),
+        schema: rest,
+      })
     }
   }
   for (const header of operation.headers ?? []) params.push({ in: 'header', required: false, ...header })
@@ -164,7 +181,9 @@ function parameters(operation: Operation): Json[] {
 
 function requestBody(operation: Operation): Json | undefined {
   if (operation.form) {
-    const properties = Object.fromEntries(Object.entries(operation.form).map(([name, description]) => [name, { type: 'string', description }]))
+    const properties = Object.fromEntries(
+      Object.entries(operation.form).map(([name, description]) => [name, { type: 'string', description }]),
+    )
     return { required: true, content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties } } } }
   }
   const name = operation.body ?? operation.formBody
@@ -181,7 +200,9 @@ function requestBody(operation: Operation): Json | undefined {
 
 function successResponse(response: SuccessResponse): Json {
   const stream = (component: string) => ({
-    'text/event-stream': { schema: { type: 'string', description: `Each event's data is a JSON ${component} (${COMPONENT_REF(component)})` } },
+    'text/event-stream': {
+      schema: { type: 'string', description: `Each event's data is a JSON ${component} (${COMPONENT_REF(component)})` },
+    },
   })
   if ('json' in response) {
     const content = { 'application/json': { schema: ref(response.json) }, ...(response.eventStream ? stream(response.eventStream) : {}) }
@@ -196,9 +217,13 @@ function successResponse(response: SuccessResponse): Json {
 function errorResponse(status: number, operation: Operation): Json {
   const name = errorResponseName(status, operation)
   if (operation.htmlErrors) {
-    return { description: `${ERROR_RESPONSES[name]!.description.split(':')[0]} (an HTML page)`, content: { 'text/html': { schema: { type: 'string' } } } }
+    return {
+      description: `${ERROR_RESPONSES[name]!.description.split(':')[0]} (an HTML page)`,
+      content: { 'text/html': { schema: { type: 'string' } } },
+    }
   }
-  if (operation.errorSchema) return { description: ERROR_RESPONSES[name]!.description, content: { 'application/json': { schema: ref(operation.errorSchema) } } }
+  if (operation.errorSchema)
+    return { description: ERROR_RESPONSES[name]!.description, content: { 'application/json': { schema: ref(operation.errorSchema) } } }
   return { $ref: `#/components/responses/${name}` }
 }
 
@@ -232,7 +257,10 @@ const TAGS = [
   { name: 'Webhooks', description: 'The webhook delivery log (spec 4.15) and live streams' },
   { name: 'Requests', description: 'The request log: every API request with its id, status and duration, recent and live' },
   { name: 'Checkout', description: 'The hosted payment page and short links (HTML, no authentication)' },
-  { name: 'Sandbox', description: 'Sandbox extensions: simulations, escrow controls, the clock, the ledger, wallets, snapshots and merchants' },
+  {
+    name: 'Sandbox',
+    description: 'Sandbox extensions: simulations, escrow controls, the clock, the ledger, wallets, snapshots and merchants',
+  },
   { name: 'Horizon', description: 'A Horizon-compatible API over the sandbox ledger, for @stellar/stellar-sdk (no authentication)' },
 ]
 
@@ -241,7 +269,12 @@ export interface OpenApiDocumentOptions {
   serverUrl: string
 }
 
-const REQUEST_ID = { [REQUEST_ID_HEADER]: { description: 'The request\'s id in the request log (also the requestId of an error body)', schema: { type: 'string' } } }
+const REQUEST_ID = {
+  [REQUEST_ID_HEADER]: {
+    description: "The request's id in the request log (also the requestId of an error body)",
+    schema: { type: 'string' },
+  },
+}
 
 /** The whole document. Pure: the same table and schemas always give the same document. */
 export function buildOpenApiDocument(options: OpenApiDocumentOptions, operations: Operation[] = OPERATIONS): Json {
@@ -253,7 +286,11 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions, operations
   const errorResponses = Object.fromEntries(
     Object.entries(ERROR_RESPONSES).map(([name, response]) => [
       name,
-      { description: response.description, headers: { ...response.headers, ...REQUEST_ID }, content: { 'application/json': { schema: ref('Error') } } },
+      {
+        description: response.description,
+        headers: { ...response.headers, ...REQUEST_ID },
+        content: { 'application/json': { schema: ref('Error') } },
+      },
     ]),
   )
   return {
@@ -274,18 +311,23 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions, operations
       paymentEvent: {
         post: {
           operationId: 'receivePaymentEvent',
-          summary: 'What the sandbox POSTs to a payment\'s webhookUrl (spec 6)',
+          summary: "What the sandbox POSTs to a payment's webhookUrl (spec 6)",
           description:
             `Signed in \`${WEBHOOK_SIGNATURE_HEADER}\`: lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the merchant's API secret. ` +
             'Verify it over the raw bytes, not re-serialized JSON. Answer 2xx within 10 s. Deduplicate by payment id (and payment id plus status for resends).',
-          parameters: [{ name: WEBHOOK_SIGNATURE_HEADER, in: 'header', required: true, schema: { type: 'string', pattern: '^[0-9a-f]{64}$' } }],
+          parameters: [
+            { name: WEBHOOK_SIGNATURE_HEADER, in: 'header', required: true, schema: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
+          ],
           requestBody: { required: true, content: { 'application/json': { schema: ref('WebhookBody') } } },
           responses: { '200': { description: 'Received (any 2xx counts as delivered)' } },
         },
       },
     },
     components: {
-      schemas: { ...componentSchemas({ ...RESPONSE_SCHEMAS, ...HORIZON_RESPONSE_SCHEMAS }, 'output'), ...componentSchemas(REQUEST_SCHEMAS, 'input') },
+      schemas: {
+        ...componentSchemas({ ...RESPONSE_SCHEMAS, ...HORIZON_RESPONSE_SCHEMAS }, 'output'),
+        ...componentSchemas(REQUEST_SCHEMAS, 'input'),
+      },
       responses: errorResponses,
       securitySchemes: securitySchemes(),
     },

@@ -9,7 +9,9 @@ export const OPENAPI_PATH = '/openapi.json'
 export function openApiRoutes(ctx: Pick<SandboxContext, 'publicUrl'>): Router {
   let document: Promise<string> | undefined
   return Router().get(OPENAPI_PATH, async (_req, res) => {
-    document ??= import('./openapi-document.js').then(({ buildOpenApiDocument }) => JSON.stringify(buildOpenApiDocument({ serverUrl: ctx.publicUrl })))
+    document ??= import('./openapi-document.js').then(({ buildOpenApiDocument }) =>
+      JSON.stringify(buildOpenApiDocument({ serverUrl: ctx.publicUrl })),
+    )
     res.type('application/json').send(await document)
   })
 }

@@ -6,5 +6,7 @@ import { findDuePayments } from './payment-repository.js'
 
 /** Expires every due payment; returns how many it expired. */
 export function expireDuePayments(ctx: Pick<SandboxContext, 'db' | 'clock' | 'payments'>): Promise<number> {
-  return handleDueInBatches(ctx, findDuePayments, (db, payment, now) => ctx.payments.save(db, payment, moveTo(payment, 'expired', 'Payment expired', now)))
+  return handleDueInBatches(ctx, findDuePayments, (db, payment, now) =>
+    ctx.payments.save(db, payment, moveTo(payment, 'expired', 'Payment expired', now)),
+  )
 }

@@ -50,7 +50,8 @@ export function statusAt(payment: Pick<PaymentRow, 'status' | 'expires_at'>, now
 export function requirePayable(payment: PaymentRow, now: number): void {
   const status = statusAt(payment, now)
   if (status === 'open' || status === 'underpaid') return
-  if (status !== payment.status) throw conflict('Conflict', `Payment ${payment.id} expired at ${toIso(payment.expires_at)} and cannot be paid`)
+  if (status !== payment.status)
+    throw conflict('Conflict', `Payment ${payment.id} expired at ${toIso(payment.expires_at)} and cannot be paid`)
   throw conflict('Conflict', `Payment ${payment.id} is ${payment.status} and cannot be paid`)
 }
 

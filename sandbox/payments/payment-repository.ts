@@ -57,11 +57,17 @@ export async function listPayments(
   if (filters.startDate !== undefined) query = query.where('created_at', '>=', filters.startDate)
   if (filters.endDate !== undefined) query = query.where('created_at', '<=', filters.endDate)
   const dated = filters.startDate !== undefined || filters.endDate !== undefined
-  return newestFirstPage(query, page, () => (dated ? countPaymentsCreatedBetween(db, merchantId, filters) : countPayments(db, merchantId, filters)))
+  return newestFirstPage(query, page, () =>
+    dated ? countPaymentsCreatedBetween(db, merchantId, filters) : countPayments(db, merchantId, filters),
+  )
 }
 
 /** How many of a merchant's payments have this status and store, from the counts the triggers keep. */
-async function countPayments(db: Kysely<Database>, merchantId: string, filters: Pick<PaymentFilters, 'status' | 'storeId'>): Promise<number> {
+async function countPayments(
+  db: Kysely<Database>,
+  merchantId: string,
+  filters: Pick<PaymentFilters, 'status' | 'storeId'>,
+): Promise<number> {
   // payment_counts is kept by triggers (migration 2026-11-21T20-30) and is not a kysely table.
   const { rows } = await sql<{ total: number }>`select coalesce(sum(count), 0) as total from payment_counts
     where merchant_id = ${merchantId}
@@ -93,7 +99,10 @@ async function countPaymentsCreatedBetween(db: Kysely<Database>, merchantId: str
       bounds.map((bound) => sql`and ${bound}`),
       sql` `,
     )})`
-  const daysBetween = (from: number | undefined, to: number | undefined) => sql<number>`(select coalesce(sum(count), 0) from payment_day_counts
+  const daysBetween = (
+    from: number | undefined,
+    to: number | undefined,
+  ) => sql<number>`(select coalesce(sum(count), 0) from payment_day_counts
     where merchant_id = ${merchantId}
     ${from === undefined ? sql`` : sql`and day >= ${from}`}
     ${to === undefined ? sql`` : sql`and day <= ${to}`}
@@ -132,7 +141,10 @@ async function countPaymentsCreatedBetween(db: Kysely<Database>, merchantId: str
     }
   }
   const whole = fromDay !== undefined && toDay !== undefined && fromDay > toDay ? sql<number>`0` : daysBetween(fromDay, toDay)
-  const total = sql<number>`${whole}${sql.join(terms.map((term) => sql` + ${term}`), sql``)}${sql.join(
+  const total = sql<number>`${whole}${sql.join(
+    terms.map((term) => sql` + ${term}`),
+    sql``,
+  )}${sql.join(
     negated.map((term) => sql` - ${term}`),
     sql``,
   )}`
@@ -184,30 +196,38 @@ export async function sumSettledVolume(db: Kysely<Database>, merchantId: string,
 
 /** Payments whose settlement transaction is in a ledger at or before `ledgerSequence` and still processing. */
 export function findSettlementsInLedgers(db: Kysely<Database>, ledgerSequence: number): Promise<PaymentRow[]> {
-  return db
-    .selectFrom('payments')
-    .innerJoin('ledger_transactions', 'ledger_transactions.hash', 'payments.settlement_tx_id')
-    .selectAll('payments')
-    // A literal, not a parameter: SQLite uses the partial index payments_settling only for a query it can see matches.
-    .where('payments.settlement_status', '=', sql.lit('processing'))
-    .where('ledger_transactions.ledger_sequence', '<=', ledgerSequence)
-    .execute()
+  return (
+    db
+      .selectFrom('payments')
+      .innerJoin('ledger_transactions', 'ledger_transactions.hash', 'payments.settlement_tx_id')
+      .selectAll('payments')
+      // A literal, not a parameter: SQLite uses the partial index payments_settling only for a query it can see matches.
+      .where('payments.settlement_status', '=', sql.lit('processing'))
+      .where('ledger_transactions.ledger_sequence', '<=', ledgerSequence)
+      .execute()
+  )
 }
 
 export function findPaymentsByIds(db: Kysely<Database>, ids: string[]): Promise<PaymentRow[]> {
   if (ids.length === 0) return Promise.resolve([])
-  return db.selectFrom('payments').selectAll().where('id', 'in', [...new Set(ids)]).execute()
+  return db
+    .selectFrom('payments')
+    .selectAll()
+    .where('id', 'in', [...new Set(ids)])
+    .execute()
 }
 
 /** Escrow orders still unfunded (created) whose escrow expiry has passed, oldest first. */
 export function findDueEscrows(db: Kysely<Database>, now: number, limit: number): Promise<PaymentRow[]> {
-  return db
-    .selectFrom('payments')
-    .selectAll()
-    // A literal, not a parameter: SQLite uses the partial index payments_escrow_unfunded only for a query it can see matches.
-    .where('escrow_status', '=', sql.lit('created'))
-    .where('escrow_expires_at', '<=', now)
-    .orderBy('escrow_expires_at')
-    .limit(limit)
-    .execute()
+  return (
+    db
+      .selectFrom('payments')
+      .selectAll()
+      // A literal, not a parameter: SQLite uses the partial index payments_escrow_unfunded only for a query it can see matches.
+      .where('escrow_status', '=', sql.lit('created'))
+      .where('escrow_expires_at', '<=', now)
+      .orderBy('escrow_expires_at')
+      .limit(limit)
+      .execute()
+  )
 }

@@ -4,14 +4,7 @@ import { z } from 'zod'
 import { LOCALES, PAYMENT_STATUSES, type PaymentStatus } from '../../src/api/enumerations.js'
 import { MAX_AMOUNT_VALUE } from '../../src/money.js'
 import { SUPPORTED_CURRENCY_CODES } from '../currencies/currency-table.js'
-import {
-  httpUrl,
-  isoDateOrDateTime,
-  isoDateTime,
-  metadata,
-  optionalText,
-  pageQuery,
-} from '../validation/common.js'
+import { httpUrl, isoDateOrDateTime, isoDateTime, metadata, optionalText, pageQuery } from '../validation/common.js'
 
 export { MAX_AMOUNT_VALUE }
 export const MAX_EXPIRES_IN_HOURS = 24 * 365

@@ -28,7 +28,14 @@ export function refundRoutes(ctx: SandboxContext): Router {
     const query = listRefundsQuery.parse(req.query)
     const page = pageRequest(query)
     const { rows, total } = await listRefunds(ctx.db, merchant, page)
-    const payments = new Map((await findPaymentsByIds(ctx.db, rows.map((row) => row.payment_id))).map((p) => [p.id, p]))
+    const payments = new Map(
+      (
+        await findPaymentsByIds(
+          ctx.db,
+          rows.map((row) => row.payment_id),
+        )
+      ).map((p) => [p.id, p]),
+    )
     const meta = pageMeta(page, total, rows.length)
     const links = pageLinks(ctx.publicUrl, '/refunds', req.query as Record<string, string>, meta)
     res.json({ items: rows.map((row) => toRefundResource(row, payments.get(row.payment_id)!, ctx)), meta, links })

@@ -26,7 +26,8 @@ export async function refundPayment(
 ): Promise<{ refund: RefundRow; payment: PaymentRow }> {
   const payment = await getPayment(db, merchant, paymentId)
   const refundable = BigInt(payment.usdc_received - payment.usdc_refunded)
-  if (payment.usdc_received === 0) throw conflict('Conflict', `Payment ${payment.id} is ${payment.status} and has received nothing to refund`)
+  if (payment.usdc_received === 0)
+    throw conflict('Conflict', `Payment ${payment.id} is ${payment.status} and has received nothing to refund`)
   if (refundable <= 0n) throw conflict('Conflict', `Payment ${payment.id} has been refunded in full`)
   const usdc = refundAmount(payment, refundable, body?.amount ?? undefined)
   // Only a paid payment keeps part of what it received; any other gives it all back.

@@ -25,7 +25,8 @@ export interface SettlementDeps {
 /** The payment-change effect: a payment that has just become paid starts settling. */
 export function settleWhenPaid(deps: SettlementDeps): PaymentChangeEffect {
   return async (db, before, after) => {
-    if (after.status === 'paid' && before !== undefined && before.status !== 'paid') await startSettlement(deps, db, after, after.updated_at)
+    if (after.status === 'paid' && before !== undefined && before.status !== 'paid')
+      await startSettlement(deps, db, after, after.updated_at)
   }
 }
 

@@ -70,7 +70,8 @@ export async function unfreezeClock(ctx: SandboxContext): Promise<void> {
 export class ClockNotControllableError extends Error {}
 
 function controllableClock(ctx: SandboxContext): BusinessClock {
-  if (!(ctx.clock instanceof BusinessClock)) throw new ClockNotControllableError('This sandbox runs on an injected clock, which cannot be frozen')
+  if (!(ctx.clock instanceof BusinessClock))
+    throw new ClockNotControllableError('This sandbox runs on an injected clock, which cannot be frozen')
   return ctx.clock
 }
 

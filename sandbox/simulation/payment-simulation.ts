@@ -36,7 +36,7 @@ export const payBody = z
     asset: z.enum(['USDC', 'XLM'], { message: 'must be USDC or XLM' }).optional(),
   })
   .refine((body) => !body.failSettlement || ((body.asset ?? 'USDC') === 'USDC' && body.memo === undefined), {
-    message: 'applies only to a payment with the payment\'s own memo, in USDC',
+    message: "applies only to a payment with the payment's own memo, in USDC",
     path: ['failSettlement'],
   })
   .optional()
@@ -68,7 +68,13 @@ export async function simulateCustomerPayment(
   // Recorded before the money moves: settlement starts inside the ledger transaction that pays.
   if (body?.failSettlement) await ctx.payments.save(db, payment, { settlement_will_fail: 1 })
   await refusedByLedgerAs(400, "the customer's payment", () =>
-    ctx.ledger.transfer(db, { from, to: payment.destination, asset: body?.asset ?? 'USDC', amount: usdc, memo: body?.memo ?? payment.memo }),
+    ctx.ledger.transfer(db, {
+      from,
+      to: payment.destination,
+      asset: body?.asset ?? 'USDC',
+      amount: usdc,
+      memo: body?.memo ?? payment.memo,
+    }),
   )
   return (await findPaymentById(db, payment.id))!
 }

@@ -35,7 +35,8 @@ export const saveSnapshotBody = z.strictObject({
 function snapshotErrorAsHttp(error: unknown): never {
   if (error instanceof SnapshotError) {
     if (error.kind === 'not_found') throw notFound(error.message)
-    if (error.kind === 'exists') throw conflict('Conflict', `${error.message} (replace: true overwrites it; from the CLI: snapshot save --force)`)
+    if (error.kind === 'exists')
+      throw conflict('Conflict', `${error.message} (replace: true overwrites it; from the CLI: snapshot save --force)`)
     throw unprocessable('Unprocessable Entity', error.message)
   }
   if (error instanceof GateBusyError) throw conflict('Conflict', error.message)

@@ -109,7 +109,10 @@ export class SnapshotStore {
       if (genesis === undefined) throw new SnapshotError('unusable', `Snapshot "${name}" holds no sandbox`)
     } catch (error) {
       if (error instanceof SnapshotError) throw error
-      throw new SnapshotError('unusable', `Snapshot "${name}" is not a sandbox database: ${error instanceof Error ? error.message : String(error)}`)
+      throw new SnapshotError(
+        'unusable',
+        `Snapshot "${name}" is not a sandbox database: ${error instanceof Error ? error.message : String(error)}`,
+      )
     } finally {
       snapshot?.close()
     }

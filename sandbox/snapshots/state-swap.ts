@@ -32,7 +32,11 @@ export class StateSwap {
   #swapping: Promise<void> = Promise.resolve()
 
   /** Starts serving the first state's core. */
-  static async start(builder: CoreBuilder, first: { db: SandboxDb; state: OpenedState }, settings: { file: string; durable?: boolean; publicUrl: string; snapshots: SnapshotStore }): Promise<StateSwap> {
+  static async start(
+    builder: CoreBuilder,
+    first: { db: SandboxDb; state: OpenedState },
+    settings: { file: string; durable?: boolean; publicUrl: string; snapshots: SnapshotStore },
+  ): Promise<StateSwap> {
     const swap = new StateSwap(builder, settings)
     swap.#core = await builder.start(first.db, first.state, settings.publicUrl, swap.controls)
     return swap
@@ -49,9 +53,16 @@ export class StateSwap {
       restore: async (name, self) => {
         // Checked before the gate closes, so a bad snapshot holds no request up; checked once (a full integrity read).
         const file = await snapshots.check(name)
-        return this.#swap(self, this.#replaceWith(async () => file))
+        return this.#swap(
+          self,
+          this.#replaceWith(async () => file),
+        )
       },
-      reset: (self) => this.#swap(self, this.#replaceWith(async () => undefined)),
+      reset: (self) =>
+        this.#swap(
+          self,
+          this.#replaceWith(async () => undefined),
+        ),
     }
   }
 
@@ -88,7 +99,8 @@ export class StateSwap {
       const current = this.#core
       const adminToken = current.context.identity.adminToken
       // An in-memory database dies with its connection: keep an image to fall back on.
-      const memoryImage = this.#file === ':memory:' ? await withCommittedHandle(current.context.db, (handle) => handle.serialize()) : undefined
+      const memoryImage =
+        this.#file === ':memory:' ? await withCommittedHandle(current.context.db, (handle) => handle.serialize()) : undefined
       await current.stop()
       const swap = await replace(this.#file).catch(async (error: unknown) => {
         const db = await openDatabase({ file: this.#file, durable: this.#durable, image: memoryImage })
@@ -105,7 +117,10 @@ export class StateSwap {
       }
       const core = this.#core
       const frozenAt = await readFrozenAtMs(core.context.db)
-      return { merchants: core.merchants, clock: { now: toIso(core.context.clock.now()), ...(frozenAt === undefined ? {} : { frozenAt: toIso(frozenAt) }) } }
+      return {
+        merchants: core.merchants,
+        clock: { now: toIso(core.context.clock.now()), ...(frozenAt === undefined ? {} : { frozenAt: toIso(frozenAt) }) },
+      }
     })
     this.#swapping = swapped.then(
       () => {},

@@ -12,18 +12,13 @@ function isHttpUrl(text: string): boolean {
   return protocol === 'http:' || protocol === 'https:'
 }
 
-export const httpUrl = z
-  .string()
-  .max(MAX_URL_LENGTH)
-  .refine(isHttpUrl, { message: 'must be an absolute http(s) URL' })
+export const httpUrl = z.string().max(MAX_URL_LENGTH).refine(isHttpUrl, { message: 'must be an absolute http(s) URL' })
 
 /** An ISO 8601 date-time with a zone ("2026-12-31T23:59:59Z", "…+02:00"), as epoch ms. */
 export const isoDateTime = z.iso.datetime({ offset: true }).transform((text) => Date.parse(text))
 
 /** An ISO 8601 date or date-time, as epoch ms (a bare date is midnight UTC). */
-export const isoDateOrDateTime = z
-  .union([z.iso.datetime({ offset: true }), z.iso.date()])
-  .transform((text) => Date.parse(text))
+export const isoDateOrDateTime = z.union([z.iso.datetime({ offset: true }), z.iso.date()]).transform((text) => Date.parse(text))
 
 export const metadata = z
   .record(z.string().max(40), z.unknown())
@@ -56,7 +51,14 @@ export const pageRequest = (query: { page?: number; limit?: number }): PageReque
 })
 
 /** Optional text field; null is taken as "not given", as most clients mean it. */
-export const optionalText = (max: number) => z.string().trim().min(1).max(max).nullish().transform((v) => v ?? undefined)
+export const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(max)
+    .nullish()
+    .transform((v) => v ?? undefined)
 
 /** For endpoints that take no body: nothing, or an empty JSON object. */
 export const noBody = z.strictObject({}).optional()

@@ -92,8 +92,12 @@ export class DeliveryQueue {
    */
   readPast(): ReadPast | undefined {
     if (this.#readPast || this.wireFull || this.#queue.length >= MAX_QUEUE_SIZE) return undefined
-    const merchants = [...this.#wireByMerchant].filter(([, count]) => count >= MAX_DELIVERIES_PER_MERCHANT).map(([merchantId]) => merchantId)
-    const urls = [...new Set(this.#queue.map((d) => d.url))].filter((url) => (this.#wireByOrigin.get(this.#originOf(url)) ?? 0) >= MAX_DELIVERIES_PER_ORIGIN)
+    const merchants = [...this.#wireByMerchant]
+      .filter(([, count]) => count >= MAX_DELIVERIES_PER_MERCHANT)
+      .map(([merchantId]) => merchantId)
+    const urls = [...new Set(this.#queue.map((d) => d.url))].filter(
+      (url) => (this.#wireByOrigin.get(this.#originOf(url)) ?? 0) >= MAX_DELIVERIES_PER_ORIGIN,
+    )
     if (merchants.length === 0 && urls.length === 0) return undefined
     this.#readPast = true
     return { merchants, urls, limit: MAX_QUEUE_SIZE - this.#queue.length }

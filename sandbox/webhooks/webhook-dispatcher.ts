@@ -222,7 +222,12 @@ export class WebhookDispatcher implements WebhookDeliveries {
       setImmediate(() => {
         const batch = this.#unlogged
         this.#unlogged = []
-        runTransaction(this.#db, (trx) => logDeliveryOutcomes(trx, batch.map(({ row: finished }) => finished))).then(
+        runTransaction(this.#db, (trx) =>
+          logDeliveryOutcomes(
+            trx,
+            batch.map(({ row: finished }) => finished),
+          ),
+        ).then(
           () => batch.forEach(({ done }) => done()),
           (error: unknown) => batch.forEach(({ done }) => done(error)),
         )
@@ -235,6 +240,10 @@ export class WebhookDispatcher implements WebhookDeliveries {
     const message = error instanceof Error ? error.message : String(error)
     this.#log?.(`Webhook ${delivery.id} could not be delivered: ${message}`)
     const now = this.#clock.now()
-    await updateDelivery(this.#db, delivery.id, { status: 'failed', error_message: `The sandbox could not send it: ${message}`, updated_at: now }).catch(() => {})
+    await updateDelivery(this.#db, delivery.id, {
+      status: 'failed',
+      error_message: `The sandbox could not send it: ${message}`,
+      updated_at: now,
+    }).catch(() => {})
   }
 }

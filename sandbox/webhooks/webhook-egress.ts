@@ -98,7 +98,11 @@ export class WebhookEgress {
       const usable = addresses.filter(({ address }) => this.addressRefusal(address, hostname) === undefined)
       const first = usable[0]
       if (first === undefined) {
-        return callback(new EgressRefusedError(this.addressRefusal(addresses[0]?.address ?? '', hostname) ?? `${hostname} is refused`), '', 0)
+        return callback(
+          new EgressRefusedError(this.addressRefusal(addresses[0]?.address ?? '', hostname) ?? `${hostname} is refused`),
+          '',
+          0,
+        )
       }
       if ((options as dns.LookupAllOptions).all) (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, usable)
       else callback(null, first.address, first.family)
@@ -116,7 +120,12 @@ export class WebhookEgress {
       const bits = prefix === undefined ? undefined : Number(prefix)
       if (bits === undefined) return this.#allowed.addAddress(address, type)
       if (/^\d{1,3}$/.test(prefix!) && bits <= (type === 'ipv6' ? 128 : 32)) return this.#allowed.addSubnet(address, bits, type)
-    } else if (prefix === undefined && address !== '' && URL.canParse(`http://${address}`) && hostOf(`http://${address}/`) === address.toLowerCase()) {
+    } else if (
+      prefix === undefined &&
+      address !== '' &&
+      URL.canParse(`http://${address}`) &&
+      hostOf(`http://${address}/`) === address.toLowerCase()
+    ) {
       this.#allowedHosts.add(address.toLowerCase())
       return
     }

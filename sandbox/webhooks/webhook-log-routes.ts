@@ -19,7 +19,6 @@ import { toDeliveryResource } from './webhook-log-resource.js'
 import { RESENDS_PER_MINUTE, ResendLimiter } from './resend-limiter.js'
 import { findDeliveryForMerchant, findEventsAfter, lastEventSequence, listDeliveries } from './webhook-repository.js'
 
-
 export const listQuery = z.strictObject({
   ...pageQuery,
   status: z.enum(WEBHOOK_DELIVERY_STATUSES, { message: `must be one of ${WEBHOOK_DELIVERY_STATUSES.join(', ')}` }).optional(),
@@ -86,9 +85,14 @@ export function webhookLogRoutes(ctx: SandboxContext): Router {
     if (!original) throw notFound(`No webhook delivery ${req.params.id.slice(0, 64)}`)
     const taken = limiter.take(merchant.id)
     if (!taken.allowed) {
-      throw new ApiError(429, 'Too Many Requests', `At most ${RESENDS_PER_MINUTE} resends per minute; retry in ${taken.retryAfterSeconds} s`, {
-        'Retry-After': String(taken.retryAfterSeconds),
-      })
+      throw new ApiError(
+        429,
+        'Too Many Requests',
+        `At most ${RESENDS_PER_MINUTE} resends per minute; retry in ${taken.retryAfterSeconds} s`,
+        {
+          'Retry-After': String(taken.retryAfterSeconds),
+        },
+      )
     }
     res.json(toDeliveryResource(await ctx.webhooks.resend(original), 'full'))
   })

@@ -28,14 +28,19 @@ export function findDeliveryForMerchant(db: Kysely<Database>, merchantId: string
 // The dispatcher's hot statements, built once (db/statement.ts): kysely would rebuild and
 // recompile each per delivery.
 const pendingAfter = defineStatement((db, p: { sequence: number; limit: number }) =>
-  sql<WebhookDeliveryRow>`select * from webhook_deliveries where status = 'pending' and sequence > ${p.sequence} order by sequence limit ${p.limit}`.compile(db),
+  sql<WebhookDeliveryRow>`select * from webhook_deliveries where status = 'pending' and sequence > ${p.sequence} order by sequence limit ${p.limit}`.compile(
+    db,
+  ),
 )
 const pendingAfterExcept = defineStatement((db, p: { sequence: number; merchants: string; urls: string; limit: number }) =>
   sql<WebhookDeliveryRow>`select * from webhook_deliveries where status = 'pending' and sequence > ${p.sequence}
     and merchant_id not in (select value from json_each(${p.merchants})) and url not in (select value from json_each(${p.urls}))
     order by sequence limit ${p.limit}`.compile(db),
 )
-type DeliveryOutcome = Pick<WebhookDeliveryRow, 'id' | 'status' | 'http_status' | 'response_body' | 'error_message' | 'duration_ms' | 'last_attempt_at' | 'updated_at'>
+type DeliveryOutcome = Pick<
+  WebhookDeliveryRow,
+  'id' | 'status' | 'http_status' | 'response_body' | 'error_message' | 'duration_ms' | 'last_attempt_at' | 'updated_at'
+>
 const logOutcome = defineStatement((db, d: DeliveryOutcome) =>
   db
     .updateTable('webhook_deliveries')
@@ -118,6 +123,9 @@ export async function findEventsAfter(db: Kysely<Database>, sequence: number, li
 }
 
 export async function lastEventSequence(db: Kysely<Database>): Promise<number> {
-  const { last } = await db.selectFrom('payment_events').select(sql<number>`coalesce(max(sequence), 0)`.as('last')).executeTakeFirstOrThrow()
+  const { last } = await db
+    .selectFrom('payment_events')
+    .select(sql<number>`coalesce(max(sequence), 0)`.as('last'))
+    .executeTakeFirstOrThrow()
   return last
 }

@@ -7,7 +7,12 @@ import { newDeliveryIdentity } from './webhook-events.js'
 import { insertDelivery } from './webhook-repository.js'
 
 /** Writes the resend of `original`; `claim` runs before the row is visible, so the queue leaves it to the caller. */
-export function recordResend(db: Kysely<Database>, original: WebhookDeliveryRow, now: number, claim: (id: string) => void): Promise<WebhookDeliveryRow> {
+export function recordResend(
+  db: Kysely<Database>,
+  original: WebhookDeliveryRow,
+  now: number,
+  claim: (id: string) => void,
+): Promise<WebhookDeliveryRow> {
   return runTransaction(db, async (trx) => {
     const row: WebhookDeliveryRow = {
       ...original,

@@ -24,7 +24,9 @@ export interface WebhookSenderOptions {
 }
 
 /** What one attempt changes in the delivery's log entry; `tried`: it went to the network (not refused beforehand). */
-export type AttemptOutcome = Pick<WebhookDeliveryRow, 'status' | 'http_status' | 'response_body' | 'error_message' | 'duration_ms'> & { tried: boolean }
+export type AttemptOutcome = Pick<WebhookDeliveryRow, 'status' | 'http_status' | 'response_body' | 'error_message' | 'duration_ms'> & {
+  tried: boolean
+}
 
 export class WebhookSender {
   readonly #requireHttps: boolean
@@ -59,7 +61,8 @@ export class WebhookSender {
    */
   async attempt(delivery: WebhookDeliveryRow, merchant: MerchantRow): Promise<AttemptOutcome | undefined> {
     const refusal = merchant.webhooks_paused === 1 ? 'Not sent: webhooks are paused for this merchant' : this.#urlRefusal(delivery.url)
-    if (refusal !== undefined) return { status: 'skipped', http_status: null, response_body: null, error_message: refusal, duration_ms: null, tried: false }
+    if (refusal !== undefined)
+      return { status: 'skipped', http_status: null, response_body: null, error_message: refusal, duration_ms: null, tried: false }
     return this.#send(delivery, merchant.api_secret)
   }
 
@@ -89,7 +92,8 @@ export class WebhookSender {
     if (pool === undefined) {
       const { Pool, buildConnector } = await (this.#undici ??= import('undici'))
       const connect = this.#egress.connector(buildConnector)
-      pool = this.#pools.get(url.origin) ?? new Pool(url.origin, { connections: MAX_DELIVERIES_PER_ORIGIN, ...(connect ? { connect } : {}) })
+      pool =
+        this.#pools.get(url.origin) ?? new Pool(url.origin, { connections: MAX_DELIVERIES_PER_ORIGIN, ...(connect ? { connect } : {}) })
       this.#pools.set(url.origin, pool)
     }
     return pool
@@ -128,7 +132,9 @@ export class WebhookSender {
         status: ok ? 'success' : 'failed',
         http_status: status,
         response_body: body,
-        error_message: ok ? null : `The receiver answered HTTP ${status}${status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}`,
+        error_message: ok
+          ? null
+          : `The receiver answered HTTP ${status}${status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}`,
         duration_ms: elapsed(),
         tried: true,
       }
@@ -136,9 +142,18 @@ export class WebhookSender {
       if (this.stopped) return undefined
       // Refused before a byte was sent, with the same words whatever listens there: no port scan.
       if (error instanceof EgressRefusedError || (error as { code?: string } | undefined)?.code === 'EWEBHOOKEGRESS') {
-        return { status: 'skipped', http_status: null, response_body: null, error_message: `Not sent: ${(error as Error).message}`, duration_ms: null, tried: true }
+        return {
+          status: 'skipped',
+          http_status: null,
+          response_body: null,
+          error_message: `Not sent: ${(error as Error).message}`,
+          duration_ms: null,
+          tried: true,
+        }
       }
-      const message = timedOut ? `No answer within ${this.#timeoutMs / 1000} s (timed out)` : `Could not deliver: ${describeNetworkError(error)}`
+      const message = timedOut
+        ? `No answer within ${this.#timeoutMs / 1000} s (timed out)`
+        : `Could not deliver: ${describeNetworkError(error)}`
       return { status: 'failed', http_status: null, response_body: null, error_message: message, duration_ms: elapsed(), tried: true }
     } finally {
       clearTimeout(timer)

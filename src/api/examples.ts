@@ -23,7 +23,11 @@ export const errorExample = {
 const history = [
   { time: 1795524966375, status: 'success', description: 'Payment created' },
   { time: 1795524966405, status: 'paid', description: 'Payment received (25 USDC)' },
-  { time: 1795524966405, status: 'settlement_processing', description: 'Settlement submitted: 24.75 USDC to the merchant, fee 0.25 USDC (Starter, 1%)' },
+  {
+    time: 1795524966405,
+    status: 'settlement_processing',
+    description: 'Settlement submitted: 24.75 USDC to the merchant, fee 0.25 USDC (Starter, 1%)',
+  },
   { time: 1795524966416, status: 'settled', description: 'Settled to the merchant account in ledger 2' },
 ]
 
@@ -123,7 +127,13 @@ export const accountBalancesExample = {
   ],
 }
 
-export const merchantExample = { id: MERCHANT_ID, name: 'Acme Store', settlement_mode: 'direct', account: MERCHANT_ACCOUNT, webhooks_paused: false }
+export const merchantExample = {
+  id: MERCHANT_ID,
+  name: 'Acme Store',
+  settlement_mode: 'direct',
+  account: MERCHANT_ACCOUNT,
+  webhooks_paused: false,
+}
 
 export const sandboxMerchantExample = {
   id: MERCHANT_ID,
@@ -193,7 +203,14 @@ export const crossChainQuoteExample = {
   supersededBy: null,
   depositTxId: '3309671d1d4b8ea29cecc1dbc8ce0576b01022dccacf879db8a1c582ce6188a4',
   transactions: {
-    origin: [{ type: 'deposit', hash: '0x622c01b87241be1800b53bc4c20b7ec45de8923a7d4e4e339daa52467f5babb1', amount: '10.03', at: '2026-11-24T12:56:10.467Z' }],
+    origin: [
+      {
+        type: 'deposit',
+        hash: '0x622c01b87241be1800b53bc4c20b7ec45de8923a7d4e4e339daa52467f5babb1',
+        amount: '10.03',
+        at: '2026-11-24T12:56:10.467Z',
+      },
+    ],
     stellar: [{ type: 'delivery', hash: '3309671d1d4b8ea29cecc1dbc8ce0576b01022dccacf879db8a1c582ce6188a4' }],
   },
   history: [
@@ -331,4 +348,8 @@ export const webhookBodyExample = {
   },
 }
 
-export const openApiDocumentExample = { openapi: '3.1.0', info: { title: 'paybox sandbox: merchant payments and invoicing API', version: '1.0' }, paths: {} }
+export const openApiDocumentExample = {
+  openapi: '3.1.0',
+  info: { title: 'paybox sandbox: merchant payments and invoicing API', version: '1.0' },
+  paths: {},
+}

@@ -19,22 +19,32 @@ import * as examples from './examples.js'
 
 /** The example a schema carries (set with .meta), to build the examples of lists and envelopes from it. */
 const exampleOf = (schema: z.ZodType): unknown => z.globalRegistry.get(schema)?.example
-const without = (example: Record<string, unknown>, keys: string[]) => Object.fromEntries(Object.entries(example).filter(([key]) => !keys.includes(key)))
+const without = (example: Record<string, unknown>, keys: string[]) =>
+  Object.fromEntries(Object.entries(example).filter(([key]) => !keys.includes(key)))
 
 const isoDateTime = z.iso.datetime({ offset: true }).describe('ISO 8601 date-time (UTC)')
 /** USDC (or XLM) as decimal text with 7 places, as on Stellar. */
-const decimalText = z.string().regex(/^-?\d+\.\d{7}$/).describe('Decimal text with 7 places')
-const accountAddress = z.string().regex(/^G[A-Z2-7]{55}$/).describe('Stellar account address (G…)')
-const txHash = z.string().regex(/^[0-9a-f]{64}$/).describe('Ledger transaction hash')
+const decimalText = z
+  .string()
+  .regex(/^-?\d+\.\d{7}$/)
+  .describe('Decimal text with 7 places')
+const accountAddress = z
+  .string()
+  .regex(/^G[A-Z2-7]{55}$/)
+  .describe('Stellar account address (G…)')
+const txHash = z
+  .string()
+  .regex(/^[0-9a-f]{64}$/)
+  .describe('Ledger transaction hash')
 
 export const errorBody = z
   .object({
     statusCode: z.number().int().min(400).max(599),
     reason: z.string().describe('As in spec section 7: "Bad Request", "Unauthorized", "Signature verification failed", "Not Found", …'),
     message: z.string().describe('What exactly was wrong (which field, which header)'),
-    requestId: z.string().describe('The request\'s id, as in its Request-Id header: find it in the request log').optional(),
+    requestId: z.string().describe("The request's id, as in its Request-Id header: find it in the request log").optional(),
   })
-  .describe('Every error answer (spec 2.10), with the sandbox\'s precise message')
+  .describe("Every error answer (spec 2.10), with the sandbox's precise message")
   .meta({ example: examples.errorExample })
 
 export const money = z.object({ value: z.number().int().describe('Smallest unit of the currency'), currency: z.string() })
@@ -138,7 +148,7 @@ export const customer = z
     vat_number: z.string().nullable(),
     address: postalAddress.nullable(),
   })
-  .describe('An invoice\'s customer (spec 2.3)')
+  .describe("An invoice's customer (spec 2.3)")
   .meta({ example: examples.customerExample })
 
 export const invoice = z
@@ -163,11 +173,13 @@ export const invoice = z
   .describe('An invoice with its customer (spec 2.2)')
   .meta({ example: examples.invoiceExample })
 
-export const invoiceSettings = z.object({
-  invoice_prefix: z.string(),
-  next_number: z.number().int(),
-  preview: z.string().describe('The number the next invoice would get now'),
-}).meta({ example: examples.invoiceSettingsExample })
+export const invoiceSettings = z
+  .object({
+    invoice_prefix: z.string(),
+    next_number: z.number().int(),
+    preview: z.string().describe('The number the next invoice would get now'),
+  })
+  .meta({ example: examples.invoiceSettingsExample })
 
 export const feeTier = z
   .object({
@@ -178,7 +190,7 @@ export const feeTier = z
     windowDays: z.number().int(),
     nextTier: z.object({ name: z.string(), ratePercent: z.number(), minVolume: z.number(), amountToNext: z.number() }).nullable(),
   })
-  .describe('The merchant\'s fee tier (spec 2.5)')
+  .describe("The merchant's fee tier (spec 2.5)")
   .meta({ example: examples.feeTierExample })
 
 export const currency = z
@@ -186,12 +198,17 @@ export const currency = z
   .describe('A pricing currency (spec 2.6)')
   .meta({ example: examples.currencyExample })
 
-export const balance = z.object({ balance: decimalText }).describe('One asset\'s balance (spec 2.7)').meta({ example: examples.balanceExample })
+export const balance = z
+  .object({ balance: decimalText })
+  .describe("One asset's balance (spec 2.7)")
+  .meta({ example: examples.balanceExample })
 
-export const accountBalances = z.object({
-  account: accountAddress,
-  items: z.array(z.object({ asset_id: z.string(), asset_code: z.string(), balance: decimalText })),
-}).meta({ example: examples.accountBalancesExample })
+export const accountBalances = z
+  .object({
+    account: accountAddress,
+    items: z.array(z.object({ asset_id: z.string(), asset_code: z.string(), balance: decimalText })),
+  })
+  .meta({ example: examples.accountBalancesExample })
 
 export const merchant = z
   .object({
@@ -243,12 +260,14 @@ export const webhookDelivery = z
   .object({
     ...deliveryFields,
     request_payload: z.string().describe('The exact JSON text sent and signed'),
-    response_body: z.string().nullable().describe('The receiver\'s answer, first 4096 bytes'),
+    response_body: z.string().nullable().describe("The receiver's answer, first 4096 bytes"),
   })
   .describe('One webhook delivery log entry in full (spec 2.8)')
   .meta({ example: examples.webhookDeliveryExample })
 
-export const webhooksPausedState = z.object({ merchant_id: z.string(), webhooks_paused: z.boolean() }).meta({ example: examples.webhooksPausedStateExample })
+export const webhooksPausedState = z
+  .object({ merchant_id: z.string(), webhooks_paused: z.boolean() })
+  .meta({ example: examples.webhooksPausedStateExample })
 
 export const crossChainQuote = z
   .object({
@@ -261,8 +280,8 @@ export const crossChainQuote = z
     amountOut: decimalText.describe('USDC that arrives'),
     bridgeFeeBps: z.number().int(),
     refundAddress: z.string(),
-    expiresAt: isoDateTime.describe('The order\'s deadline on the business clock'),
-    status: z.enum(BRIDGE_ORDER_STATUSES).describe('The bridge order\'s status (docs/bridge.md)'),
+    expiresAt: isoDateTime.describe("The order's deadline on the business clock"),
+    status: z.enum(BRIDGE_ORDER_STATUSES).describe("The bridge order's status (docs/bridge.md)"),
     amountDeposited: z.string().describe('Origin token deposited so far, decimal text'),
     amountRefunded: z.string().describe('Origin token sent back to refundAddress, decimal text'),
     usdcDelivered: decimalText.describe('USDC the bridge delivered to the payment'),
@@ -277,17 +296,19 @@ export const crossChainQuote = z
   .describe('A cross-chain quote: a bridge order (spec 4.5; docs/bridge.md)')
   .meta({ example: examples.crossChainQuoteExample })
 
-export const originChains = z.object({
-  bridgeFeeBps: z.number().int(),
-  items: z.array(
-    z.object({
-      id: z.string(),
-      name: z.string(),
-      addressFormat: z.enum(['evm', 'solana']),
-      tokens: z.array(z.object({ symbol: z.string(), decimals: z.number().int(), usdRate: z.string() })),
-    }),
-  ),
-}).meta({ example: examples.originChainsExample })
+export const originChains = z
+  .object({
+    bridgeFeeBps: z.number().int(),
+    items: z.array(
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        addressFormat: z.enum(['evm', 'solana']),
+        tokens: z.array(z.object({ symbol: z.string(), decimals: z.number().int(), usdRate: z.string() })),
+      }),
+    ),
+  })
+  .meta({ example: examples.originChainsExample })
 
 export const depositResult = z
   .object({ quote: crossChainQuote, payment })
@@ -317,41 +338,57 @@ export const escrowOrder = z
     escrow_expires_at: isoDateTime.nullable(),
     settlement_status: z.enum(SETTLEMENT_STATUSES),
     transactions: z.array(
-      z.object({ hash: txHash, ledger: z.number().int(), appliedAt: isoDateTime, successful: z.boolean(), operations: z.array(ledgerOperation.pick({ from: true, to: true, asset: true, amount: true })) }),
+      z.object({
+        hash: txHash,
+        ledger: z.number().int(),
+        appliedAt: isoDateTime,
+        successful: z.boolean(),
+        operations: z.array(ledgerOperation.pick({ from: true, to: true, asset: true, amount: true })),
+      }),
     ),
   })
-  .describe('An escrow merchant\'s order, its custody and its ledger transactions')
+  .describe("An escrow merchant's order, its custody and its ledger transactions")
   .meta({ example: examples.escrowOrderExample })
 
-export const ledgerAccount = z.object({
-  publicKey: z.string().regex(/^[GC][A-Z2-7]{55}$/).describe('Account (G…) or contract (C…) address'),
-  role: z.enum(LEDGER_ROLES),
-  label: z.string(),
-  sequence: z.string(),
-  balances: z.object({ USDC: decimalText, XLM: decimalText }),
-  createdAt: isoDateTime,
-}).meta({ example: examples.ledgerAccountExample })
+export const ledgerAccount = z
+  .object({
+    publicKey: z
+      .string()
+      .regex(/^[GC][A-Z2-7]{55}$/)
+      .describe('Account (G…) or contract (C…) address'),
+    role: z.enum(LEDGER_ROLES),
+    label: z.string(),
+    sequence: z.string(),
+    balances: z.object({ USDC: decimalText, XLM: decimalText }),
+    createdAt: isoDateTime,
+  })
+  .meta({ example: examples.ledgerAccountExample })
 
-export const ledgerTransaction = z.object({
-  hash: txHash,
-  position: z.number().int(),
-  ledger: z.number().int(),
-  sourceAccount: accountAddress,
-  sourceSequence: z.string(),
-  feeCharged: z.string().describe('Stroops of XLM'),
-  successful: z.boolean().describe('False for a transaction included as failed: its fee was charged and its sequence used, nothing else'),
-  operationResults: z.array(z.string()).nullable().describe('A failed transaction\'s result per operation (op_underfunded, op_no_trust, …); null when it succeeded'),
-  memoType: z.enum(['none', 'text', 'id', 'hash', 'return']),
-  memo: z.string().nullable(),
-  operations: z.array(ledgerOperation),
-  signatures: z.number().int(),
-  envelopeXdr: z.string().describe('The signed envelope, base64 XDR'),
-  appliedAt: isoDateTime,
-  closedAt: isoDateTime.nullable(),
-  payment: z.string().nullable().describe('The payment whose memo the transaction carries'),
-  unmatched: z.boolean().describe('It carries a memo no payment has (the money landed all the same)'),
-  horizonUrl: z.string().describe('The transaction on the sandbox\'s Horizon API'),
-}).meta({ example: examples.ledgerTransactionExample })
+export const ledgerTransaction = z
+  .object({
+    hash: txHash,
+    position: z.number().int(),
+    ledger: z.number().int(),
+    sourceAccount: accountAddress,
+    sourceSequence: z.string(),
+    feeCharged: z.string().describe('Stroops of XLM'),
+    successful: z.boolean().describe('False for a transaction included as failed: its fee was charged and its sequence used, nothing else'),
+    operationResults: z
+      .array(z.string())
+      .nullable()
+      .describe("A failed transaction's result per operation (op_underfunded, op_no_trust, …); null when it succeeded"),
+    memoType: z.enum(['none', 'text', 'id', 'hash', 'return']),
+    memo: z.string().nullable(),
+    operations: z.array(ledgerOperation),
+    signatures: z.number().int(),
+    envelopeXdr: z.string().describe('The signed envelope, base64 XDR'),
+    appliedAt: isoDateTime,
+    closedAt: isoDateTime.nullable(),
+    payment: z.string().nullable().describe('The payment whose memo the transaction carries'),
+    unmatched: z.boolean().describe('It carries a memo no payment has (the money landed all the same)'),
+    horizonUrl: z.string().describe("The transaction on the sandbox's Horizon API"),
+  })
+  .meta({ example: examples.ledgerTransactionExample })
 
 const EXAMPLE_URL = 'http://127.0.0.1:4010/payments'
 
@@ -372,7 +409,7 @@ const healthChecks = z.object({ database: healthCheck, ledger: healthCheck, webh
 export const health = z.object({ status: z.literal('ok'), checks: healthChecks }).meta({ example: examples.healthExample })
 export const requestLogEntry = z
   .object({
-    requestId: z.string().describe('As in the response\'s Request-Id header'),
+    requestId: z.string().describe("As in the response's Request-Id header"),
     time: isoDateTime.describe('When the request arrived (real time)'),
     method: z.string(),
     path: z.string().describe('Without the query string'),
@@ -397,36 +434,49 @@ export const healthFailing = errorBody
     },
   })
 
-export const sandboxClock = z.object({
-  now: isoDateTime.describe('Business time'),
-  advancedSeconds: z.number().int().describe('How far business time has been moved past the wall clock'),
-  frozenAt: isoDateTime.optional().describe('Only while the clock is frozen'),
-}).meta({ example: examples.sandboxClockExample })
+export const sandboxClock = z
+  .object({
+    now: isoDateTime.describe('Business time'),
+    advancedSeconds: z.number().int().describe('How far business time has been moved past the wall clock'),
+    frozenAt: isoDateTime.optional().describe('Only while the clock is frozen'),
+  })
+  .meta({ example: examples.sandboxClockExample })
 
-export const wallet = z.object({
-  publicKey: accountAddress,
-  secret: z.string().describe('The wallet\'s secret seed (S…): sign with it'),
-  balances: z.object({ USDC: decimalText, XLM: decimalText }),
-  fundingTxId: txHash.nullable().describe('The issuer\'s USDC payment to the wallet; null when no USDC was asked for'),
-  usdcTrustline: z.object({ limit: decimalText }).nullable().describe('The wallet\'s USDC trustline; null when made without one'),
-  horizonUrl: z.string().describe('The sandbox\'s Horizon API, for Stellar SDK scripts'),
-  networkPassphrase: z.string(),
-}).meta({ example: examples.walletExample })
+export const wallet = z
+  .object({
+    publicKey: accountAddress,
+    secret: z.string().describe("The wallet's secret seed (S…): sign with it"),
+    balances: z.object({ USDC: decimalText, XLM: decimalText }),
+    fundingTxId: txHash.nullable().describe("The issuer's USDC payment to the wallet; null when no USDC was asked for"),
+    usdcTrustline: z.object({ limit: decimalText }).nullable().describe("The wallet's USDC trustline; null when made without one"),
+    horizonUrl: z.string().describe("The sandbox's Horizon API, for Stellar SDK scripts"),
+    networkPassphrase: z.string(),
+  })
+  .meta({ example: examples.walletExample })
 
 export const snapshot = z
   .object({ name: z.string(), size: z.number().int().describe('Bytes'), createdAt: isoDateTime })
   .meta({ example: examples.snapshotExample })
 
 const merchantCredentials = sandboxMerchant.pick({ id: true, name: true, apiKey: true, apiSecret: true, settlement_mode: true })
-export const resetState = z.object({
-  merchants: z.array(merchantCredentials),
-  clock: z.object({ now: isoDateTime, frozenAt: isoDateTime.optional() }),
-}).meta({ example: examples.resetStateExample })
-export const restoredSnapshot = resetState.extend({ snapshot }).meta({ example: { ...examples.resetStateExample, snapshot: examples.snapshotExample } })
+export const resetState = z
+  .object({
+    merchants: z.array(merchantCredentials),
+    clock: z.object({ now: isoDateTime, frozenAt: isoDateTime.optional() }),
+  })
+  .meta({ example: examples.resetStateExample })
+export const restoredSnapshot = resetState
+  .extend({ snapshot })
+  .meta({ example: { ...examples.resetStateExample, snapshot: examples.snapshotExample } })
 
 export const advancedClock = sandboxClock
   .extend({
-    processed: z.object({ expiredPayments: z.number().int(), overdueInvoices: z.number().int(), failedEscrows: z.number().int(), closedQuotes: z.number().int() }),
+    processed: z.object({
+      expiredPayments: z.number().int(),
+      overdueInvoices: z.number().int(),
+      failedEscrows: z.number().int(),
+      closedQuotes: z.number().int(),
+    }),
   })
   .meta({ example: { ...examples.sandboxClockExample, advancedSeconds: 86400, processed: examples.advancedClockProcessedExample } })
 

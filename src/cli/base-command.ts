@@ -82,7 +82,10 @@ export const connectionFlags = {
   'base-url': Flags.string({ helpGroup: 'CONNECTION', description: 'API base URL [env: PAYBOX_BASE_URL]' }),
   'api-key': Flags.string({ helpGroup: 'CONNECTION', description: 'Merchant API key [env: PAYBOX_API_KEY]' }),
   'api-secret': Flags.string({ helpGroup: 'CONNECTION', description: 'Merchant API secret [env: PAYBOX_API_SECRET]' }),
-  'admin-token': Flags.string({ helpGroup: 'CONNECTION', description: 'Sandbox admin token, for /sandbox controls [env: PAYBOX_ADMIN_TOKEN]' }),
+  'admin-token': Flags.string({
+    helpGroup: 'CONNECTION',
+    description: 'Sandbox admin token, for /sandbox controls [env: PAYBOX_ADMIN_TOKEN]',
+  }),
   profile: Flags.string({ helpGroup: 'CONNECTION', description: 'Profile from the config file [env: PAYBOX_PROFILE]' }),
 }
 

@@ -56,7 +56,12 @@ export const COMMAND_JSON_SCHEMAS: Record<string, CommandJson | null> = {
   'logs:tail': lines(api.requestLogEntry),
   'merchants:create': document(api.sandboxMerchant),
   'merchants:rotate-secret': document(
-    z.object({ merchant: api.sandboxMerchant, updatedStateFile: z.string().optional(), staleProfiles: z.array(z.string()), staleEnvironment: z.boolean() }),
+    z.object({
+      merchant: api.sandboxMerchant,
+      updatedStateFile: z.string().optional(),
+      staleProfiles: z.array(z.string()),
+      staleEnvironment: z.boolean(),
+    }),
   ),
   openapi: document(z.union([api.openApiDocument, z.object({ output: z.string(), openapi: z.unknown(), paths: z.number().int() })])),
   'payments:accept-underpayment': document(api.payment),
@@ -108,7 +113,14 @@ export const COMMAND_JSON_SCHEMAS: Record<string, CommandJson | null> = {
       durationMs: z.number(),
     }),
   ),
-  trigger: document(z.object({ payment: api.payment, deliveries: z.array(api.webhookDeliverySummary.extend(api.webhookDelivery.partial().pick({ request_payload: true, response_body: true }).shape)) })),
+  trigger: document(
+    z.object({
+      payment: api.payment,
+      deliveries: z.array(
+        api.webhookDeliverySummary.extend(api.webhookDelivery.partial().pick({ request_payload: true, response_body: true }).shape),
+      ),
+    }),
+  ),
   'webhooks:get': document(api.webhookDelivery),
   'webhooks:list': document(api.pageOf(api.webhookDeliverySummary, false)),
   'webhooks:pause': document(api.webhooksPausedState),

@@ -33,7 +33,8 @@ export function nearestCommand(id: string, commandIds: readonly string[]): { typ
     const typed = words.slice(0, count).join(':')
     const match = nearest(typed, commandIds)
     // A command itself (`sandbox clock`) followed by a typo: the typo is in the next word.
-    if (match !== undefined && match !== typed && (best === undefined || distance(typed, match) < best.distance)) best = { typed, match, distance: distance(typed, match) }
+    if (match !== undefined && match !== typed && (best === undefined || distance(typed, match) < best.distance))
+      best = { typed, match, distance: distance(typed, match) }
   }
   return best ?? { typed: id }
 }

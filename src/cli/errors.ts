@@ -30,7 +30,12 @@ function apiErrorText(reason: string, message: string): string {
  */
 export function reportError(error: unknown, knownFlags: readonly string[] = []): ErrorReport {
   if (error instanceof PayboxApiError) {
-    return { message: `${error.statusCode} ${apiErrorText(error.reason, error.message)}`, exitCode: 1, statusCode: error.statusCode, reason: error.reason }
+    return {
+      message: `${error.statusCode} ${apiErrorText(error.reason, error.message)}`,
+      exitCode: 1,
+      statusCode: error.statusCode,
+      reason: error.reason,
+    }
   }
   if (error instanceof PayboxConnectionError) {
     return { message: `${error.message} (is the sandbox running? start it with: paybox sandbox start)`, exitCode: 1 }

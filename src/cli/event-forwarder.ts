@@ -30,7 +30,14 @@ export interface ForwardTarget {
 /** Forwards one payload; undefined if the command was stopped meanwhile. */
 export async function forwardPayload(target: ForwardTarget, payload: string): Promise<ForwardOutcome | undefined> {
   const { url, userAgent, signal } = target
-  const answer = await postWebhook({ url, body: payload, signature: signWebhook(payload, target.secret), userAgent, timeoutMs: FORWARD_TIMEOUT_MS, signal })
+  const answer = await postWebhook({
+    url,
+    body: payload,
+    signature: signWebhook(payload, target.secret),
+    userAgent,
+    timeoutMs: FORWARD_TIMEOUT_MS,
+    signal,
+  })
   if (answer.status === null && signal.aborted) return undefined
   return { status: answer.status, duration_ms: answer.durationMs, error: answer.error }
 }

@@ -24,7 +24,8 @@ export function minorUnitsFlag(text: string, currency: string, precisions: Preci
 export function oneOfFlags(flags: Record<string, unknown>, names: string[]): void {
   const dashed = (list: string[]): string[] => list.map((name) => `--${name}`)
   const given = names.filter((name) => flags[name] !== undefined && flags[name] !== false)
-  if (given.length > 1) throw new UserError(`${dashed(given).join(' and ')} cannot be used together`, `pass one of ${dashed(names).join(', ')}`)
+  if (given.length > 1)
+    throw new UserError(`${dashed(given).join(' and ')} cannot be used together`, `pass one of ${dashed(names).join(', ')}`)
 }
 
 /** Repeated key=value entries as one metadata object. */

@@ -31,7 +31,8 @@ export function quantityOf(text: string): number | undefined {
 }
 
 /** A unit price in major units ("10.00") as smallest units of the currency; 0 is allowed (a free line). */
-export const unitPriceOf = (text: string, currency: string, precision: number): AmountReading => readAmount(text, currency, precision, 'zero')
+export const unitPriceOf = (text: string, currency: string, precision: number): AmountReading =>
+  readAmount(text, currency, precision, 'zero')
 
 /** A tax percentage ("21", "7.25", "21%"). */
 export function taxOf(text: string): number | undefined {
@@ -156,7 +157,9 @@ export function newCustomerFlags(flags: CustomerFlags & { 'customer-email': stri
     )
   }
   const address: PostalAddress | undefined =
-    given.length === 0 ? undefined : { line1: flags['address-line1']!, postal_code: flags['postal-code']!, city: flags.city!, country: flags.country! }
+    given.length === 0
+      ? undefined
+      : { line1: flags['address-line1']!, postal_code: flags['postal-code']!, city: flags.city!, country: flags.country! }
   return {
     email,
     customer_type: flags['customer-type'] as CustomerType | undefined,

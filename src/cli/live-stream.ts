@@ -91,7 +91,11 @@ export async function followStream<T>(
 }
 
 const isRefusal = (error: unknown): boolean =>
-  error instanceof PayboxApiError && error.statusCode >= 400 && error.statusCode < 500 && error.statusCode !== 408 && error.statusCode !== 429
+  error instanceof PayboxApiError &&
+  error.statusCode >= 400 &&
+  error.statusCode < 500 &&
+  error.statusCode !== 408 &&
+  error.statusCode !== 429
 
 function describeDrop(error: unknown): string {
   if (!(error instanceof Error)) return String(error)

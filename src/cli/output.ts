@@ -82,11 +82,23 @@ export function fittedColumnWidths(cellWidths: number[][], width: number): numbe
   return natural.map((column) => Math.min(column, cap))
 }
 
-const visibleWidth = (text: string): number => Math.max(0, ...stripVTControlCharacters(text).split('\n').map((line) => line.length))
+const visibleWidth = (text: string): number =>
+  Math.max(
+    0,
+    ...stripVTControlCharacters(text)
+      .split('\n')
+      .map((line) => line.length),
+  )
 
 /** `rows` (the header first, if `head` is given) as a table, fitted to the terminal if one is set. */
 function drawn(options: CliTable3.TableConstructorOptions, rows: string[][]): string {
-  const widths = tableWidth === undefined ? undefined : fittedColumnWidths(rows.map((row) => row.map(visibleWidth)), tableWidth)
+  const widths =
+    tableWidth === undefined
+      ? undefined
+      : fittedColumnWidths(
+          rows.map((row) => row.map(visibleWidth)),
+          tableWidth,
+        )
   const output = newTable({ ...options, ...(widths && { colWidths: widths }), style: { head: [], border: [] } })
   output.push(...rows.slice(options.head ? 1 : 0))
   return output.toString()
@@ -107,7 +119,9 @@ export const pageLine = ({ currentPage, totalPages, totalItems }: PageMeta, sing
 
 /** A two-column table of labels and values, skipping empty values. */
 export function details(entries: Array<[string, string | number | undefined]>): string {
-  const rows = entries.filter(([, value]) => value !== undefined && value !== '').map(([label, value]) => [chalk.bold(label), String(value)])
+  const rows = entries
+    .filter(([, value]) => value !== undefined && value !== '')
+    .map(([label, value]) => [chalk.bold(label), String(value)])
   return drawn({}, rows)
 }
 

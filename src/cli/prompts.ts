@@ -1,6 +1,14 @@
 // The only place that asks the user questions. Nothing prompts without a terminal or in CI:
 // a command that lacks a value fails instead and names the flag that provides it.
-import type { CreateInvoiceRequest, Currency, Customer, CustomerType, InvoiceLineItem, NewCustomer, PostalAddress } from '../client/types.js'
+import type {
+  CreateInvoiceRequest,
+  Currency,
+  Customer,
+  CustomerType,
+  InvoiceLineItem,
+  NewCustomer,
+  PostalAddress,
+} from '../client/types.js'
 import { amountAnswerCheck } from './amount-input.js'
 import { UserError } from '../user-error.js'
 import { dueAnswerOf, EXPECTED, isEmailLike, MAX_LINE_ITEMS, quantityOf, taxOf, unitPriceOf } from './invoice-input.js'
@@ -33,7 +41,11 @@ export async function valueOrPrompt(
  * terminal (or in CI) has a bug, and fails instead of waiting for an answer that never comes.
  */
 function requireTerminal(): void {
-  if (!canPrompt()) throw new UserError('paybox would have to ask a question here', 'it does not prompt without a terminal or when CI is set; pass the values as flags (see --help)')
+  if (!canPrompt())
+    throw new UserError(
+      'paybox would have to ask a question here',
+      'it does not prompt without a terminal or when CI is set; pass the values as flags (see --help)',
+    )
 }
 
 export async function askText(message: string, defaultValue?: string): Promise<string> {
@@ -110,9 +122,16 @@ async function askInvoiceQuestions(context: InvoicePromptContext): Promise<Creat
 
   const items: InvoiceLineItem[] = []
   do {
-    const description = await input({ message: `Item ${items.length + 1}: description`, validate: (text) => text.trim() !== '' || 'Enter a description' })
+    const description = await input({
+      message: `Item ${items.length + 1}: description`,
+      validate: (text) => text.trim() !== '' || 'Enter a description',
+    })
     const quantity = quantityOf(
-      await input({ message: 'Quantity', default: '1', validate: (text) => quantityOf(text) !== undefined || `Enter ${EXPECTED.quantity}` }),
+      await input({
+        message: 'Quantity',
+        default: '1',
+        validate: (text) => quantityOf(text) !== undefined || `Enter ${EXPECTED.quantity}`,
+      }),
     )!
     const unitPrice = unitPriceOf(
       await input({ message: `Unit price in ${currency}`, validate: amountAnswerCheck(currency, precision, 'zero') }),
@@ -125,7 +144,8 @@ async function askInvoiceQuestions(context: InvoicePromptContext): Promise<Creat
 
   const dueText = await input({
     message: 'Due: a date, a date-time, or a duration such as 30d (empty: no due date)',
-    validate: (text) => text.trim() === '' || dueAnswerOf(text, context.now()) !== undefined || `Enter ${EXPECTED.due}, or ${EXPECTED.dueIn}; in the future`,
+    validate: (text) =>
+      text.trim() === '' || dueAnswerOf(text, context.now()) !== undefined || `Enter ${EXPECTED.due}, or ${EXPECTED.dueIn}; in the future`,
   })
   const notes = optional(await input({ message: 'Notes (empty: none)' }))
 

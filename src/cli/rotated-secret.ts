@@ -15,10 +15,15 @@ export interface RotatedSecretCopies {
   staleEnvironment: boolean
 }
 
-export function updateCopiesOfSecret(merchant: SandboxMerchant, baseUrl: string, env: NodeJS.ProcessEnv = process.env): RotatedSecretCopies {
+export function updateCopiesOfSecret(
+  merchant: SandboxMerchant,
+  baseUrl: string,
+  env: NodeJS.ProcessEnv = process.env,
+): RotatedSecretCopies {
   const copies: RotatedSecretCopies = {
     staleProfiles: [],
-    staleEnvironment: env.PAYBOX_API_KEY === merchant.apiKey && Boolean(env.PAYBOX_API_SECRET) && env.PAYBOX_API_SECRET !== merchant.apiSecret,
+    staleEnvironment:
+      env.PAYBOX_API_KEY === merchant.apiKey && Boolean(env.PAYBOX_API_SECRET) && env.PAYBOX_API_SECRET !== merchant.apiSecret,
   }
   const local = readLocalSandbox(env)
   if (local && sameOrigin(local.baseUrl, baseUrl) && local.merchants.some((m) => m.id === merchant.id)) {

@@ -21,7 +21,9 @@ export class PayboxConnectionError extends Error {
     readonly baseUrl: string,
     cause: unknown,
   ) {
-    super(`Could not reach ${baseUrl}: ${cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause)}`)
+    super(
+      `Could not reach ${baseUrl}: ${cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause)}`,
+    )
     this.name = 'PayboxConnectionError'
   }
 }

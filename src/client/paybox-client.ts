@@ -170,7 +170,8 @@ export class PayboxClient {
     pause: async () => this.request<WebhooksPausedState>('POST', `${await this.#merchantPath()}/webhooks/pause`),
     resume: async () => this.request<WebhooksPausedState>('POST', `${await this.#merchantPath()}/webhooks/resume`),
     /** Each delivery as it finishes (success, failed or skipped), from the moment of connecting. */
-    stream: (options: StreamOptions = {}): AsyncGenerator<WebhookDelivery> => this.#streamData<WebhookDelivery>('/webhook-logs/stream', 'delivery', options),
+    stream: (options: StreamOptions = {}): AsyncGenerator<WebhookDelivery> =>
+      this.#streamData<WebhookDelivery>('/webhook-logs/stream', 'delivery', options),
   }
 
   /**
@@ -180,9 +181,13 @@ export class PayboxClient {
   readonly requestLogs = {
     /** Recent requests, newest first. */
     list: async (query: RequestLogQuery & { limit?: number } = {}, options: { all?: boolean } = {}) =>
-      this.request<{ items: RequestLogEntry[] }>('GET', await this.#requestLogPath(options.all), { query: { ...query }, auth: options.all ? 'admin' : 'merchant' }),
+      this.request<{ items: RequestLogEntry[] }>('GET', await this.#requestLogPath(options.all), {
+        query: { ...query },
+        auth: options.all ? 'admin' : 'merchant',
+      }),
     /** Each request as it finishes, from the moment of connecting. */
-    stream: (options: StreamOptions & { query?: RequestLogQuery; all?: boolean } = {}): AsyncGenerator<RequestLogEntry> => this.#requestLogStream(options),
+    stream: (options: StreamOptions & { query?: RequestLogQuery; all?: boolean } = {}): AsyncGenerator<RequestLogEntry> =>
+      this.#requestLogStream(options),
   }
 
   /** The merchant's payment events, whether or not their payments have a webhookUrl. */
@@ -212,10 +217,14 @@ export class PayboxClient {
      * waits for the rest; a late one, or with `fail`, is refunded.
      */
     deposit: (quoteId: string, body: CrossChainDepositRequest = {}, options: IdempotencyOptions = {}) =>
-      this.request<{ quote: CrossChainQuote; payment: Payment }>('POST', `/sandbox/cross-chain/quotes/${encodeURIComponent(quoteId)}/deposit`, {
-        body,
-        headers: idempotencyHeaders(options),
-      }),
+      this.request<{ quote: CrossChainQuote; payment: Payment }>(
+        'POST',
+        `/sandbox/cross-chain/quotes/${encodeURIComponent(quoteId)}/deposit`,
+        {
+          body,
+          headers: idempotencyHeaders(options),
+        },
+      ),
   }
 
   readonly invoices = {
@@ -250,7 +259,10 @@ export class PayboxClient {
     clock: () => this.request<SandboxClock>('GET', '/sandbox/clock', { auth: 'admin' }),
     /** A sandbox customer wallet pays the payment over the ledger (default: what remains). */
     pay: (paymentId: string, body: SandboxPayRequest = {}, options: IdempotencyOptions = {}) =>
-      this.request<Payment>('POST', `/sandbox/payments/${encodeURIComponent(paymentId)}/pay`, { body, headers: idempotencyHeaders(options) }),
+      this.request<Payment>('POST', `/sandbox/payments/${encodeURIComponent(paymentId)}/pay`, {
+        body,
+        headers: idempotencyHeaders(options),
+      }),
     /** Simulates a processing failure: the payment becomes failed. */
     fail: (paymentId: string, body: SandboxFailRequest = {}) =>
       this.request<Payment>('POST', `/sandbox/payments/${encodeURIComponent(paymentId)}/fail`, { body }),
@@ -265,7 +277,8 @@ export class PayboxClient {
         body: { seconds },
       }),
     /** Business time stands still (at `at`, ISO 8601, default now) until unfrozen; advancing still moves it. */
-    freezeClock: (at?: string) => this.request<SandboxClock>('POST', '/sandbox/clock/freeze', { auth: 'admin', body: at === undefined ? {} : { at } }),
+    freezeClock: (at?: string) =>
+      this.request<SandboxClock>('POST', '/sandbox/clock/freeze', { auth: 'admin', body: at === undefined ? {} : { at } }),
     unfreezeClock: () => this.request<SandboxClock>('POST', '/sandbox/clock/unfreeze', { auth: 'admin' }),
     /** Back to a fresh genesis (same seed, fixed keys and admin token). */
     reset: () => this.request<SandboxStateSwap>('POST', '/sandbox/reset', { auth: 'admin' }),
@@ -275,9 +288,13 @@ export class PayboxClient {
   readonly snapshots = {
     list: () => this.request<{ items: SandboxSnapshot[] }>('GET', '/sandbox/snapshots', { auth: 'admin' }),
     save: (name: string, options: { replace?: boolean } = {}) =>
-      this.request<SandboxSnapshot>('POST', '/sandbox/snapshots', { auth: 'admin', body: { name, ...(options.replace ? { replace: true } : {}) } }),
+      this.request<SandboxSnapshot>('POST', '/sandbox/snapshots', {
+        auth: 'admin',
+        body: { name, ...(options.replace ? { replace: true } : {}) },
+      }),
     /** Replaces the whole state with the snapshot's; requests wait meanwhile. */
-    restore: (name: string) => this.request<SandboxStateSwap>('POST', `/sandbox/snapshots/${encodeURIComponent(name)}/restore`, { auth: 'admin' }),
+    restore: (name: string) =>
+      this.request<SandboxStateSwap>('POST', `/sandbox/snapshots/${encodeURIComponent(name)}/restore`, { auth: 'admin' }),
     remove: (name: string) => this.request<void>('DELETE', `/sandbox/snapshots/${encodeURIComponent(name)}`, { auth: 'admin' }),
   }
 
@@ -288,7 +305,9 @@ export class PayboxClient {
   readonly escrow = {
     /** Pays the payee what the order holds less the platform fee, and the platform the fee, in one ledger transaction. */
     release: (paymentId: string, options: IdempotencyOptions = {}) =>
-      this.request<Payment>('POST', `/sandbox/payments/${encodeURIComponent(paymentId)}/escrow/release`, { headers: idempotencyHeaders(options) }),
+      this.request<Payment>('POST', `/sandbox/payments/${encodeURIComponent(paymentId)}/escrow/release`, {
+        headers: idempotencyHeaders(options),
+      }),
     /** Simulates a failed funding of an unfunded order: the order and its payment fail. */
     fail: (paymentId: string, body: SandboxFailRequest = {}) =>
       this.request<Payment>('POST', `/sandbox/payments/${encodeURIComponent(paymentId)}/escrow/fail`, { body }),
@@ -362,7 +381,12 @@ export class PayboxClient {
   }
 
   /** A GET of a server-sent-event stream, signed (afresh for each call) or with the admin token. */
-  async *#openStream(path: string, options: StreamOptions, lastEventId?: string, auth: AuthMode = 'merchant'): AsyncGenerator<EventSourceMessage> {
+  async *#openStream(
+    path: string,
+    options: StreamOptions,
+    lastEventId?: string,
+    auth: AuthMode = 'merchant',
+  ): AsyncGenerator<EventSourceMessage> {
     const headers: Record<string, string> = { accept: 'text/event-stream', ...this.#authHeaders(auth, 'GET', path, '') }
     if (lastEventId !== undefined) headers['last-event-id'] = lastEventId
     const send = this.#options.fetch ?? fetch

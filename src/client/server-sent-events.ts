@@ -19,7 +19,10 @@ const MAX_BUFFER_CHARS = 8 * 1024 * 1024
  * Yields the messages of an SSE response until the server ends it. Throws StreamIdleError when
  * nothing arrives for `idleTimeoutMs`. Stopping the iteration cancels the response body.
  */
-export async function* serverSentEvents(response: { body: ReadableStream<Uint8Array> | null }, idleTimeoutMs: number): AsyncGenerator<EventSourceMessage> {
+export async function* serverSentEvents(
+  response: { body: ReadableStream<Uint8Array> | null },
+  idleTimeoutMs: number,
+): AsyncGenerator<EventSourceMessage> {
   if (!response.body) return
   // Loaded on first use: only the commands that follow a stream need the parser.
   const { createParser } = await import('eventsource-parser')

@@ -43,7 +43,8 @@ export type SandboxMerchant = z.infer<typeof api.sandboxMerchant>
 export type SandboxWallet = z.infer<typeof api.wallet>
 export type Merchant = z.infer<typeof api.merchant>
 /** One entry of the webhook delivery log (spec 2.8); request_payload and response_body only when reading one entry. */
-export type WebhookDelivery = z.infer<typeof api.webhookDeliverySummary> & Partial<Pick<z.infer<typeof api.webhookDelivery>, 'request_payload' | 'response_body'>>
+export type WebhookDelivery = z.infer<typeof api.webhookDeliverySummary> &
+  Partial<Pick<z.infer<typeof api.webhookDelivery>, 'request_payload' | 'response_body'>>
 export type WebhooksPausedState = z.infer<typeof api.webhooksPausedState>
 export type PaymentEvent = z.infer<typeof api.paymentEvent>
 export type SandboxClock = z.infer<typeof api.sandboxClock>

@@ -38,7 +38,11 @@ export function clearLocalSandbox(pid: number, env?: NodeJS.ProcessEnv): void {
  * After a snapshot restore or a reset, the merchants (and their keys) are the new state's:
  * rewrites the state file if it describes the sandbox at `baseUrl`. Returns the file if it did.
  */
-export function updateLocalSandboxMerchants(baseUrl: string, merchants: LocalSandboxMerchant[], env?: NodeJS.ProcessEnv): string | undefined {
+export function updateLocalSandboxMerchants(
+  baseUrl: string,
+  merchants: LocalSandboxMerchant[],
+  env?: NodeJS.ProcessEnv,
+): string | undefined {
   const state = readLocalSandbox(env)
   if (!state || !sameOrigin(state.baseUrl, baseUrl)) return undefined
   writeLocalSandbox({ ...state, merchants }, env)

@@ -96,7 +96,12 @@ export interface DetachedSandbox {
  * Its stdout (the banner, which holds keys) goes to a private file read once and removed, not
  * to the log. Fails with the sandbox's own error if it exits before it is ready.
  */
-export async function launchDetachedSandbox(entry: string, args: string[], env: NodeJS.ProcessEnv = process.env, timeoutMs = 60_000): Promise<DetachedSandbox> {
+export async function launchDetachedSandbox(
+  entry: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  timeoutMs = 60_000,
+): Promise<DetachedSandbox> {
   const running = runningSandboxPid(env)
   if (running !== undefined) throw alreadyRunning(running, env)
   fs.mkdirSync(dataDir(env), { recursive: true, mode: 0o700 })
@@ -105,7 +110,11 @@ export async function launchDetachedSandbox(entry: string, args: string[], env: 
   const log = fs.openSync(logFile, 'w', 0o600)
   fs.fchmodSync(log, 0o600)
   const banner = fs.openSync(bannerFile, 'w', 0o600)
-  const child = spawn(process.execPath, [entry, 'sandbox', 'start', ...args, '--json'], { detached: true, stdio: ['ignore', banner, log], env })
+  const child = spawn(process.execPath, [entry, 'sandbox', 'start', ...args, '--json'], {
+    detached: true,
+    stdio: ['ignore', banner, log],
+    env,
+  })
   fs.closeSync(log)
   fs.closeSync(banner)
   let ended: string | undefined
@@ -164,7 +173,10 @@ export async function stopSandboxProcess(timeoutMs: number, env?: NodeJS.Process
   const deadline = Date.now() + timeoutMs
   while (isProcessAlive(pid)) {
     if (Date.now() > deadline) {
-      throw new UserError(`The sandbox (pid ${pid}) did not stop within ${Math.round(timeoutMs / 1000)} s`, `it may still be finishing requests; force it with: kill -9 ${pid}`)
+      throw new UserError(
+        `The sandbox (pid ${pid}) did not stop within ${Math.round(timeoutMs / 1000)} s`,
+        `it may still be finishing requests; force it with: kill -9 ${pid}`,
+      )
     }
     await delay(25)
   }

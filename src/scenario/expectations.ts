@@ -39,7 +39,8 @@ export async function expectValue(args: StepArgs<'expect'>, runtime: ScenarioRun
   const path = args.field === undefined ? [] : parsePath(args.field)
   if (!path) throw new StepFailure(`field "${args.field}" is not a path such as status, amount.value or history[0].status`)
   const fetched = args.value === undefined && args.step === undefined
-  if (args.within !== undefined && !fetched) throw new StepFailure('within applies only to a fetched payment, invoice, refund or escrowOrder')
+  if (args.within !== undefined && !fetched)
+    throw new StepFailure('within applies only to a fetched payment, invoice, refund or escrowOrder')
   return eventually(args.within, async () => {
     const subject = await subjectOf(args, runtime)
     const actual = path.length === 0 ? subject : valueAt(subject, path)
@@ -60,10 +61,14 @@ function subjectOf(args: StepArgs<'expect'>, { client, results }: ScenarioRuntim
 }
 
 /** Why `actual` fails the step's matcher, or undefined when it passes. */
-function mismatch(actual: unknown, args: { equals?: unknown; notEquals?: unknown; oneOf?: unknown[]; matches?: string }): string | undefined {
+function mismatch(
+  actual: unknown,
+  args: { equals?: unknown; notEquals?: unknown; oneOf?: unknown[]; matches?: string },
+): string | undefined {
   if ('equals' in args) return isDeepStrictEqual(actual, args.equals) ? undefined : `expected ${show(args.equals)}`
   if ('notEquals' in args) return isDeepStrictEqual(actual, args.notEquals) ? `expected anything but that` : undefined
-  if (args.oneOf !== undefined) return args.oneOf.some((option) => isDeepStrictEqual(actual, option)) ? undefined : `expected one of ${show(args.oneOf)}`
+  if (args.oneOf !== undefined)
+    return args.oneOf.some((option) => isDeepStrictEqual(actual, option)) ? undefined : `expected one of ${show(args.oneOf)}`
   if (args.matches !== undefined) {
     let pattern: RegExp
     try {
@@ -101,7 +106,9 @@ export async function expectWebhook(args: StepArgs<'expectWebhook'>, runtime: Sc
       // Oldest first, so the first match is the earliest delivery of that event.
       for (const delivery of items.reverse()) {
         const data = delivery.status === 'pending' ? undefined : await payloadOf(delivery.id)
-        seen.push(`${delivery.event_type} ${String(data?.status ?? '?')}/${String(data?.settlement_status ?? '?')} ${delivery.status}${delivery.http_status ? ` (HTTP ${delivery.http_status})` : ''}`)
+        seen.push(
+          `${delivery.event_type} ${String(data?.status ?? '?')}/${String(data?.settlement_status ?? '?')} ${delivery.status}${delivery.http_status ? ` (HTTP ${delivery.http_status})` : ''}`,
+        )
         if (data === undefined || !matchesDelivery(delivery, data)) continue
         const received = receiver !== undefined && delivery.url === receiver.url ? receivedExactly(delivery.id) : false
         const { request_payload: _payload, response_body: _response, ...entry } = delivery
@@ -144,7 +151,8 @@ export async function expectWebhook(args: StepArgs<'expectWebhook'>, runtime: Sc
     const payload = payloads.get(id)!.text
     const got = receiver!.received.filter((request) => request.body === payload)
     if (got.length === 0) throw new StepFailure(`the receiver never got the body of delivery ${id}`)
-    if (!got.some((request) => request.verified)) throw new StepFailure(`the receiver got delivery ${id} but its X-WEBHOOK-AUTH did not verify with the merchant's secret`)
+    if (!got.some((request) => request.verified))
+      throw new StepFailure(`the receiver got delivery ${id} but its X-WEBHOOK-AUTH did not verify with the merchant's secret`)
     return true
   }
 }
@@ -186,7 +194,9 @@ export async function expectBalance(args: StepArgs<'expectBalance'>, runtime: Sc
     const start = runtime.startBalances.get(asset)!
     const change = now - stroopsOf(start, 'balance')
     if (change !== expected) {
-      throw new StepFailure(`${asset} balance changed by ${formatDecimalShort(change, USDC_SCALE)} (${start} → ${balance}), expected ${formatDecimalShort(expected, USDC_SCALE)}`)
+      throw new StepFailure(
+        `${asset} balance changed by ${formatDecimalShort(change, USDC_SCALE)} (${start} → ${balance}), expected ${formatDecimalShort(expected, USDC_SCALE)}`,
+      )
     }
     return balance
   })

@@ -45,12 +45,16 @@ export function parsePath(text: string): Array<string | number> | undefined {
 /** Parses one reference expression, or explains why it is not one. */
 export function parseReference(expression: string): Reference {
   const segments = parsePath(expression.trim())
-  if (!segments) throw new ScenarioReferenceError(`\${${expression}} is not a reference: write \${steps.<id>.<field>}, \${receiver.url}, \${merchant.<field>} or \${run.id}`)
+  if (!segments)
+    throw new ScenarioReferenceError(
+      `\${${expression}} is not a reference: write \${steps.<id>.<field>}, \${receiver.url}, \${merchant.<field>} or \${run.id}`,
+    )
   const [root, ...path] = segments
   if (!REFERENCE_ROOTS.includes(root as ReferenceRoot)) {
     throw new ScenarioReferenceError(`\${${expression}}: unknown root "${root}"; references start with ${REFERENCE_ROOTS.join(', ')}`)
   }
-  if (root === 'steps' && typeof path[0] !== 'string') throw new ScenarioReferenceError(`\${${expression}}: name a step, as in \${steps.<id>.<field>}`)
+  if (root === 'steps' && typeof path[0] !== 'string')
+    throw new ScenarioReferenceError(`\${${expression}}: name a step, as in \${steps.<id>.<field>}`)
   return { expression, root: root as ReferenceRoot, path }
 }
 
@@ -65,7 +69,8 @@ export function referencesIn(text: string): Reference[] {
 export function* stringsIn(value: unknown, path: Array<string | number> = []): Generator<[string, Array<string | number>]> {
   if (typeof value === 'string') yield [value, path]
   else if (Array.isArray(value)) for (const [index, item] of value.entries()) yield* stringsIn(item, [...path, index])
-  else if (value !== null && typeof value === 'object') for (const [key, item] of Object.entries(value)) yield* stringsIn(item, [...path, key])
+  else if (value !== null && typeof value === 'object')
+    for (const [key, item] of Object.entries(value)) yield* stringsIn(item, [...path, key])
 }
 
 /** Follows `path` into `value`; undefined where it leads nowhere. */
@@ -86,7 +91,11 @@ function resolveReference(reference: Reference, scope: ReferenceScope): unknown 
   const { root, path, expression } = reference
   const base = scope[root]
   if (base === undefined) {
-    throw new ScenarioReferenceError(root === 'receiver' ? `\${${expression}}: the scenario has no receiver (add receiver: true)` : `\${${expression}}: nothing to refer to`)
+    throw new ScenarioReferenceError(
+      root === 'receiver'
+        ? `\${${expression}}: the scenario has no receiver (add receiver: true)`
+        : `\${${expression}}: nothing to refer to`,
+    )
   }
   if (root === 'steps') {
     const [id, ...rest] = path as [string, ...Array<string | number>]

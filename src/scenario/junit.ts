@@ -8,17 +8,19 @@ const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu
 
 /** Text safe inside an attribute value or an element. */
 export function escapeXml(text: string): string {
-  return text
-    .replace(NOT_XML, '\uFFFD')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;')
-    // Attribute values normalise raw newlines to spaces: keep them as character references.
-    .replace(/\n/g, '&#10;')
-    .replace(/\r/g, '&#13;')
-    .replace(/\t/g, '&#9;')
+  return (
+    text
+      .replace(NOT_XML, '\uFFFD')
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;')
+      .replace(/'/g, '&apos;')
+      // Attribute values normalise raw newlines to spaces: keep them as character references.
+      .replace(/\n/g, '&#10;')
+      .replace(/\r/g, '&#13;')
+      .replace(/\t/g, '&#9;')
+  )
 }
 
 const seconds = (milliseconds: number | undefined): string => ((milliseconds ?? 0) / 1000).toFixed(3)
@@ -40,7 +42,13 @@ function testcase(report: ScenarioReport, step: StepResult): string {
 
 export function junitXml(report: ScenarioReport, timestamp: Date = new Date()): string {
   const counts = { tests: report.summary.total, failures: report.summary.failed, errors: 0, skipped: report.summary.skipped }
-  const suite = attributes({ name: report.name, ...counts, time: seconds(report.durationMs), timestamp: timestamp.toISOString().replace(/\.\d{3}Z$/, 'Z'), file: report.file })
+  const suite = attributes({
+    name: report.name,
+    ...counts,
+    time: seconds(report.durationMs),
+    timestamp: timestamp.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    file: report.file,
+  })
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites${attributes({ name: 'paybox scenarios', ...counts, time: seconds(report.durationMs) })}>`,

@@ -88,10 +88,12 @@ function checkSteps(scenario: Scenario, fail: (path: Path, detail: string) => Sc
       for (const reference of references) {
         const what = `\${${reference.expression}}`
         if (reference.root === 'steps') refer(String(reference.path[0]), inner, what)
-        if (reference.root === 'receiver' && !scenario.receiver) throw fail(inner, `${what}: the scenario has no receiver (add receiver: true)`)
+        if (reference.root === 'receiver' && !scenario.receiver)
+          throw fail(inner, `${what}: the scenario has no receiver (add receiver: true)`)
       }
     }
-    if (action === 'expect' && step.expect?.step !== undefined) refer(step.expect.step, ['steps', index, 'expect', 'step'], `step "${step.expect.step}"`)
+    if (action === 'expect' && step.expect?.step !== undefined)
+      refer(step.expect.step, ['steps', index, 'expect', 'step'], `step "${step.expect.step}"`)
     if (step.id !== undefined) {
       if (seen.has(step.id)) throw fail(['steps', index, 'id'], `another step already has id "${step.id}"`)
       seen.add(step.id)

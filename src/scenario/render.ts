@@ -14,7 +14,11 @@ export function renderScenarioHeader(name: string, file: string): string {
 
 export function renderSummary(report: ScenarioReport): string {
   const { passed, failed, skipped, total } = report.summary
-  const parts = [failed > 0 ? chalk.red(`${failed} failed`) : undefined, chalk.green(`${passed} passed`), skipped > 0 ? `${skipped} skipped` : undefined]
+  const parts = [
+    failed > 0 ? chalk.red(`${failed} failed`) : undefined,
+    chalk.green(`${passed} passed`),
+    skipped > 0 ? `${skipped} skipped` : undefined,
+  ]
   const verdict = report.passed ? chalk.green('Scenario passed') : chalk.red('Scenario failed')
   return `${verdict}: ${parts.filter(Boolean).join(', ')} of ${total} steps (${(report.durationMs / 1000).toFixed(1)} s)`
 }

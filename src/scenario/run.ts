@@ -63,7 +63,12 @@ export async function runScenario({ file, scenario }: LoadedScenario, options: R
     const runtime: ScenarioRuntime = { client, admin: options.adminClient, merchant, receiver, results: {}, startBalances: new Map() }
     await recordStartBalances(scenario, runtime)
     options.onStart?.()
-    const scope: ReferenceScope = { steps: runtime.results, receiver: receiver && { url: receiver.url }, merchant, run: { id: randomUUID() } }
+    const scope: ReferenceScope = {
+      steps: runtime.results,
+      receiver: receiver && { url: receiver.url },
+      merchant,
+      run: { id: randomUUID() },
+    }
     const steps: StepResult[] = []
     let failed = false
     for (const [position, step] of scenario.steps.entries()) {

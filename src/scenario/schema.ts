@@ -39,7 +39,7 @@ const createPayment = z
   .strictObject({
     amount: z.strictObject({ value: smallestUnits, currency: text.describe('ISO 4217 pricing currency: USD, EUR, …') }),
     description: text,
-    webhookUrl: text.describe('Where the payment\'s webhooks go; ${receiver.url} is the runner\'s own receiver').optional(),
+    webhookUrl: text.describe("Where the payment's webhooks go; ${receiver.url} is the runner's own receiver").optional(),
     redirectUrl: text.optional(),
     cancelUrl: text.optional(),
     name: text.optional(),
@@ -48,7 +48,7 @@ const createPayment = z
     expiresInHours: orReference(z.number().positive()).optional(),
     storeId: text.optional(),
     partnerId: text.optional(),
-    escrowPayee: text.describe('Escrow merchants: who the release pays (G…); default the merchant\'s account').optional(),
+    escrowPayee: text.describe("Escrow merchants: who the release pays (G…); default the merchant's account").optional(),
     escrowPlatformFee: orReference(z.number().int().min(0).max(10_000)).describe('Escrow merchants: platform fee, basis points').optional(),
     escrowExpiresAt: text.optional(),
     idempotencyKey: text.describe('Sent as the Idempotency-Key header').optional(),
@@ -89,7 +89,7 @@ const createInvoice = z
       .optional(),
     customer_id: text.optional(),
     due_at: text.describe('ISO 8601 date-time with an offset, in the future').optional(),
-    dueIn: duration.describe('Due this long after the sandbox\'s business time now (instead of due_at): 30d, 2h').optional(),
+    dueIn: duration.describe("Due this long after the sandbox's business time now (instead of due_at): 30d, 2h").optional(),
     notes: z.string().optional(),
     invoice_number: text.optional(),
   })
@@ -129,7 +129,7 @@ const createMerchant = z
     settlement_mode: z.enum(SETTLEMENT_MODES),
     escrow_fee_bps: orReference(z.number().int().min(0).max(10_000)).optional(),
   })
-  .describe('POST /sandbox/merchants (admin token): returns the merchant with its keys; later steps still run as the scenario\'s merchant')
+  .describe("POST /sandbox/merchants (admin token): returns the merchant with its keys; later steps still run as the scenario's merchant")
 
 // ── Ledger events and the clock ────────────────────────────────────────────────────────────
 
@@ -171,8 +171,8 @@ const expect = z
     payment: paymentRef.describe('Fetch this payment now').optional(),
     invoice: invoiceRef.describe('Fetch this invoice now').optional(),
     refund: text.describe('Fetch this refund now').optional(),
-    escrowOrder: paymentRef.describe('Fetch this payment\'s escrow order now').optional(),
-    step: z.string().regex(STEP_ID).describe('An earlier step\'s result, by its id, as it was then').optional(),
+    escrowOrder: paymentRef.describe("Fetch this payment's escrow order now").optional(),
+    step: z.string().regex(STEP_ID).describe("An earlier step's result, by its id, as it was then").optional(),
     value: z.unknown().describe('Any value, usually a ${…} reference').optional(),
     field: text.describe('Path into the subject: status, amount.value, history[0].status').optional(),
     ...matchers,
@@ -188,20 +188,20 @@ const expectWebhook = z
   .strictObject({
     payment: paymentRef,
     event: z.enum(WEBHOOK_EVENT_TYPES).optional(),
-    status: text.describe('The payload\'s data.status').optional(),
-    settlementStatus: text.describe('The payload\'s data.settlement_status').optional(),
+    status: text.describe("The payload's data.status").optional(),
+    settlementStatus: text.describe("The payload's data.settlement_status").optional(),
     url: text.describe('Delivered to this URL').optional(),
     deliveryStatus: z.enum(['success', 'failed', 'skipped']).describe('How the delivery ended; default success').optional(),
     within: duration.describe('How long to wait for it; default 10s').optional(),
   })
   .describe(
-    'The sandbox\'s delivery log has a matching delivery; when it went to ${receiver.url}, the receiver also got those exact bytes with a valid signature',
+    "The sandbox's delivery log has a matching delivery; when it went to ${receiver.url}, the receiver also got those exact bytes with a valid signature",
   )
 
 const expectInvoiceNumber = z
   .strictObject({ invoice: invoiceRef, equals: z.string().optional(), matches: pattern.optional() })
   .refine((body) => (body.equals === undefined) !== (body.matches === undefined), { message: 'give exactly one of equals and matches' })
-  .describe('The invoice\'s invoice_number')
+  .describe("The invoice's invoice_number")
 
 const decimal = z.union([z.string(), z.number()])
 const expectBalance = z
@@ -212,7 +212,7 @@ const expectBalance = z
     within: duration.describe('Check again until it holds, for this long').optional(),
   })
   .refine((body) => (body.equals === undefined) !== (body.changedBy === undefined), { message: 'give exactly one of equals and changedBy' })
-  .describe('A balance of the merchant\'s settlement account')
+  .describe("A balance of the merchant's settlement account")
 
 /** Every kind of step, by the key that names it. */
 export const STEP_ACTIONS = {
@@ -251,9 +251,11 @@ const actionFields = Object.fromEntries(STEP_ACTION_NAMES.map((name) => [name, S
 
 export const stepSchema = z
   .strictObject({
-    id: z.string().regex(STEP_ID, { message: 'must start with a letter or _ and hold only letters, digits, _ and -' }).describe(
-      'Names the step\'s result for later steps: ${steps.<id>.<path>}',
-    ).optional(),
+    id: z
+      .string()
+      .regex(STEP_ID, { message: 'must start with a letter or _ and hold only letters, digits, _ and -' })
+      .describe("Names the step's result for later steps: ${steps.<id>.<path>}")
+      .optional(),
     name: text.describe('What the output calls the step').optional(),
     expectError: z
       .strictObject({
@@ -269,7 +271,10 @@ export const stepSchema = z
     if (actions.length !== 1) {
       context.addIssue({
         code: 'custom',
-        message: actions.length === 0 ? `a step needs one action: ${STEP_ACTION_NAMES.join(', ')}` : `one action per step, got ${actions.join(' and ')}`,
+        message:
+          actions.length === 0
+            ? `a step needs one action: ${STEP_ACTION_NAMES.join(', ')}`
+            : `one action per step, got ${actions.join(' and ')}`,
       })
     }
   })
@@ -277,7 +282,7 @@ export const stepSchema = z
 
 export const merchantSchema = z
   .union([
-    z.literal('current').describe('The merchant of the CLI\'s connection (flags, env, profile or the local sandbox)'),
+    z.literal('current').describe("The merchant of the CLI's connection (flags, env, profile or the local sandbox)"),
     z
       .strictObject({
         create: z.enum(SETTLEMENT_MODES).describe('A fresh merchant of this settlement mode, made for this run (admin token)'),

@@ -14,8 +14,7 @@ type Handler<A extends StepAction> = (args: StepArgs<A>, runtime: ScenarioRuntim
 // Arguments arrive with their references resolved; numbers that came from a reference are
 // checked by the API, which answers a clear 400 like any client's request.
 export const STEP_HANDLERS: { [A in StepAction]: Handler<A> } = {
-  createPayment: ({ idempotencyKey, ...body }, { client }) =>
-    client.payments.create(body as CreatePaymentRequest, { idempotencyKey }),
+  createPayment: ({ idempotencyKey, ...body }, { client }) => client.payments.create(body as CreatePaymentRequest, { idempotencyKey }),
   getPayment: ({ payment }, { client }) => client.payments.get(payment),
   acceptUnderpayment: ({ payment }, { client }) => client.payments.acceptUnderpayment(payment),
   refund: ({ payment, ...body }, { client }) => client.payments.refund(payment, body as { amount?: number }),

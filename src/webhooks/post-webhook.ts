@@ -36,7 +36,9 @@ export async function postWebhook(post: WebhookPost): Promise<WebhookAnswer> {
     await response.arrayBuffer()
     return { status: response.status, durationMs: elapsed(), error: null }
   } catch (error) {
-    const reason = timeout.aborted ? `no answer within ${formatSeconds(post.timeoutMs)}` : describeNetworkError(error, ': is your server running?')
+    const reason = timeout.aborted
+      ? `no answer within ${formatSeconds(post.timeoutMs)}`
+      : describeNetworkError(error, ': is your server running?')
     return { status: null, durationMs: elapsed(), error: reason }
   }
 }

@@ -91,8 +91,20 @@ function battery(secret: string, now: number): CaseSpec[] {
   const paid = signed(body(late, 'paid'))
 
   return [
-    { id: 'signed', title: 'Correctly signed event', expectation: 'accept', expected: `2xx within ${RESPONSE_BUDGET_MS / 1000} s`, deliveries: [first] },
-    { id: 'duplicate', title: 'Duplicate delivery (same bytes again)', expectation: 'accept', expected: '2xx, handled once', deliveries: [first] },
+    {
+      id: 'signed',
+      title: 'Correctly signed event',
+      expectation: 'accept',
+      expected: `2xx within ${RESPONSE_BUDGET_MS / 1000} s`,
+      deliveries: [first],
+    },
+    {
+      id: 'duplicate',
+      title: 'Duplicate delivery (same bytes again)',
+      expectation: 'accept',
+      expected: '2xx, handled once',
+      deliveries: [first],
+    },
     {
       id: 'bad-signature',
       title: 'Signature made with another secret',
@@ -108,8 +120,20 @@ function battery(secret: string, now: number): CaseSpec[] {
       // The bytes sent are pretty-printed; the signature covers JSON.stringify of their parse.
       deliveries: [{ body: pretty, signature: signWebhook(JSON.stringify(JSON.parse(pretty)), secret) }],
     },
-    { id: 'empty-signature', title: `Empty ${WEBHOOK_SIGNATURE_HEADER.toUpperCase()} header`, expectation: 'reject', expected: 'non-2xx', deliveries: [{ body: forged, signature: '' }] },
-    { id: 'missing-signature', title: `No ${WEBHOOK_SIGNATURE_HEADER.toUpperCase()} header`, expectation: 'reject', expected: 'non-2xx', deliveries: [{ body: forged, signature: undefined }] },
+    {
+      id: 'empty-signature',
+      title: `Empty ${WEBHOOK_SIGNATURE_HEADER.toUpperCase()} header`,
+      expectation: 'reject',
+      expected: 'non-2xx',
+      deliveries: [{ body: forged, signature: '' }],
+    },
+    {
+      id: 'missing-signature',
+      title: `No ${WEBHOOK_SIGNATURE_HEADER.toUpperCase()} header`,
+      expectation: 'reject',
+      expected: 'non-2xx',
+      deliveries: [{ body: forged, signature: undefined }],
+    },
     {
       id: 'tampered-body',
       title: 'Body changed after signing (underpaid → paid)',
@@ -124,7 +148,13 @@ function battery(secret: string, now: number): CaseSpec[] {
       expected: 'an answer below 500 to both',
       deliveries: [paid, signed(body(late, 'underpaid'))],
     },
-    { id: 'resend', title: 'Resend of an earlier event (same payment and status)', expectation: 'accept', expected: '2xx, handled once', deliveries: [paid] },
+    {
+      id: 'resend',
+      title: 'Resend of an earlier event (same payment and status)',
+      expectation: 'accept',
+      expected: '2xx, handled once',
+      deliveries: [paid],
+    },
   ]
 }
 
@@ -133,12 +163,20 @@ function judge(spec: CaseSpec, sends: SendResult[]): Pick<CaseResult, 'verdict' 
   if (spec.expectation === 'accept') {
     const slow = sends.find((send) => isAccepted(send) && send.durationMs > RESPONSE_BUDGET_MS)
     if (sends.every(isAccepted) && !slow) return { verdict: 'pass', detail: null }
-    if (slow) return { verdict: 'fail', detail: `answered after ${slow.durationMs} ms, past the ${RESPONSE_BUDGET_MS / 1000} s budget: the sandbox logs it as failed` }
-    const why = spec.id === 'signed' ? 'a correctly signed event must be accepted' : 'a repeat must be acknowledged (2xx); dedupe it instead of refusing it'
+    if (slow)
+      return {
+        verdict: 'fail',
+        detail: `answered after ${slow.durationMs} ms, past the ${RESPONSE_BUDGET_MS / 1000} s budget: the sandbox logs it as failed`,
+      }
+    const why =
+      spec.id === 'signed'
+        ? 'a correctly signed event must be accepted'
+        : 'a repeat must be acknowledged (2xx); dedupe it instead of refusing it'
     return { verdict: 'fail', detail: `${statuses}: ${why}` }
   }
   if (spec.expectation === 'reject') {
-    if (sends.some(isAccepted)) return { verdict: 'fail', detail: `${statuses}: a delivery whose signature does not match its raw bytes was accepted` }
+    if (sends.some(isAccepted))
+      return { verdict: 'fail', detail: `${statuses}: a delivery whose signature does not match its raw bytes was accepted` }
     const unanswered = sends.some((send) => send.status === null)
     return { verdict: 'pass', detail: unanswered ? `not accepted, but gave ${statuses}; answer 401 instead` : null }
   }

@@ -16,7 +16,8 @@ export const CHROMIUM_PATH = process.env.PAYBOX_CHROMIUM ?? '/usr/bin/chromium'
 export function chromiumAvailable(): boolean {
   if (fs.existsSync(CHROMIUM_PATH)) return true
   const missing = `no Chromium at ${CHROMIUM_PATH}`
-  if (process.env.PAYBOX_REQUIRE_BROWSER === '1') throw new Error(`The browser tests must run (PAYBOX_REQUIRE_BROWSER=1) but there is ${missing}`)
+  if (process.env.PAYBOX_REQUIRE_BROWSER === '1')
+    throw new Error(`The browser tests must run (PAYBOX_REQUIRE_BROWSER=1) but there is ${missing}`)
   console.warn(`Skipping the browser tests: ${missing} (install Debian's chromium package, or set PAYBOX_CHROMIUM to a Chromium binary)`)
   return false
 }

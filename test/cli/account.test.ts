@@ -31,7 +31,11 @@ describe('paybox balances and fee-tier', () => {
       const account = await ledgerAccount()
       expect(json.account).toBe(account.publicKey)
       const byCode = new Map(json.items.map((b) => [b.asset_code, b]))
-      expect(byCode.get('USDC')).toEqual({ asset_id: `USDC:${sandbox.identity.usdcIssuer}`, asset_code: 'USDC', balance: account.balances.USDC })
+      expect(byCode.get('USDC')).toEqual({
+        asset_id: `USDC:${sandbox.identity.usdcIssuer}`,
+        asset_code: 'USDC',
+        balance: account.balances.USDC,
+      })
       expect(byCode.get('XLM')?.asset_id).toBe('native')
       expect(byCode.get('XLM')?.balance).toBe(account.balances.XLM)
       expect(account.balances.USDC).not.toBe('0.0000000')
@@ -63,7 +67,7 @@ describe('paybox balances and fee-tier', () => {
       expect(stdout).toContain(account.balances.USDC)
     })
 
-    it('an unsupported asset is the server\'s 400 in one line', async () => {
+    it("an unsupported asset is the server's 400 in one line", async () => {
       const result = await runCli(['balances', 'BTC'], env())
       expect(result.exitCode).toBe(1)
       expect(result.stdout).toBe('')

@@ -22,7 +22,10 @@ async function paybox(argv: string[], home: string): Promise<{ code: number | nu
 /** What bash offers for the words typed so far (the last one being completed), once each as readline shows them. */
 async function completions(script: string, words: string[]): Promise<string[]> {
   const typed = words.map((word) => `'${word}'`).join(' ')
-  const { stdout } = await run('bash', ['-c', `source '${script}'; COMP_WORDS=(${typed}); COMP_CWORD=${words.length - 1}; _paybox_autocomplete; printf '%s\\n' "\${COMPREPLY[@]}"`])
+  const { stdout } = await run('bash', [
+    '-c',
+    `source '${script}'; COMP_WORDS=(${typed}); COMP_CWORD=${words.length - 1}; _paybox_autocomplete; printf '%s\\n' "\${COMPREPLY[@]}"`,
+  ])
   return [...new Set(stdout.split('\n').filter((line) => line !== ''))]
 }
 

@@ -65,7 +65,10 @@ process.on('exit', () => appendFileSync(${JSON.stringify(log)}, Object.keys(crea
   const childEnv: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME }
   for (const [key, value] of Object.entries(env)) if (value !== undefined) childEnv[key] = value
   await run(process.execPath, ['--import', pathToFileURL(preload).href, RUN_JS, ...argv], { cwd: ROOT, env: childEnv })
-  return fs.readFileSync(log, 'utf8').split('\n').filter((line) => line !== '')
+  return fs
+    .readFileSync(log, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
 }
 
 const fromPackage = (modules: string[], name: string): string[] => modules.filter((module) => module.includes(`node_modules/${name}/`))
@@ -105,7 +108,11 @@ describe('the built CLI (bin/run.js)', () => {
 
   it('answers a mistyped command with the nearest one, in one line, as from the sources', async () => {
     const built = await paybox('run.js', ['payments', 'creat', '--amount', '5'], env)
-    expect(built).toEqual({ stdout: '', stderr: 'Error: Unknown command "payments creat". Did you mean paybox payments create?\n', code: 1 })
+    expect(built).toEqual({
+      stdout: '',
+      stderr: 'Error: Unknown command "payments creat". Did you mean paybox payments create?\n',
+      code: 1,
+    })
   })
 
   it('runs the sandbox from the bundle: payments, their webhooks and checkout pages, and no warning on stderr', async () => {
@@ -118,12 +125,18 @@ describe('the built CLI (bin/run.js)', () => {
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
     const exited = new Promise((resolve) => child.once('exit', resolve))
     try {
-      const banner = JSON.parse(await new Promise<string>((resolve) => readline.createInterface({ input: child.stdout }).once('line', resolve))) as SandboxBanner
+      const banner = JSON.parse(
+        await new Promise<string>((resolve) => readline.createInterface({ input: child.stdout }).once('line', resolve)),
+      ) as SandboxBanner
       const [merchant] = banner.merchants
       const receiver = await startWebhookReceiver(merchant!.apiSecret)
       try {
         const client = new PayboxClient({ baseUrl: banner.baseUrl, apiKey: merchant!.apiKey, apiSecret: merchant!.apiSecret })
-        const payment = await client.payments.create({ amount: { value: 1250, currency: 'USD' }, description: 'Bundled', webhookUrl: receiver.url })
+        const payment = await client.payments.create({
+          amount: { value: 1250, currency: 'USD' },
+          description: 'Bundled',
+          webhookUrl: receiver.url,
+        })
         expect(await (await fetch(payment.hostedUrl)).text()).toContain('data:image/png')
         await waitFor('the webhook', () => receiver.received.some((r) => r.verified && r.raw.toString('utf8').includes(payment.id)))
       } finally {
@@ -133,7 +146,11 @@ describe('the built CLI (bin/run.js)', () => {
       child.kill('SIGTERM')
       await exited
     }
-    expect(linesOf(stderr).map((line) => line.replace(/ on .*/, ''))).toEqual(['Sandbox listening', 'SIGTERM received: finishing in-flight requests and closing the database', 'Sandbox stopped'])
+    expect(linesOf(stderr).map((line) => line.replace(/ on .*/, ''))).toEqual([
+      'Sandbox listening',
+      'SIGTERM received: finishing in-flight requests and closing the database',
+      'Sandbox stopped',
+    ])
   })
 
   it('checkpoints the WAL from a worker of the compiled dist/', async () => {
@@ -162,12 +179,15 @@ await db.destroy()`
     })
     const exited = new Promise((resolve) => child.once('exit', resolve))
     try {
-      const banner = JSON.parse(await new Promise<string>((resolve) => readline.createInterface({ input: child.stdout }).once('line', resolve))) as SandboxBanner
+      const banner = JSON.parse(
+        await new Promise<string>((resolve) => readline.createInterface({ input: child.stdout }).once('line', resolve)),
+      ) as SandboxBanner
       const [merchant] = banner.merchants
       const client = new PayboxClient({ baseUrl: banner.baseUrl, apiKey: merchant!.apiKey, apiSecret: merchant!.apiSecret })
       const before = fs.statSync(file).size
       // One commit each (COMMITS_BEFORE_CHECKPOINTER of them start the worker); only the worker writes the file meanwhile.
-      for (let i = 0; i < COMMITS_BEFORE_CHECKPOINTER; i++) await client.payments.create({ amount: { value: 100 + i, currency: "USD" }, description: "WAL" })
+      for (let i = 0; i < COMMITS_BEFORE_CHECKPOINTER; i++)
+        await client.payments.create({ amount: { value: 100 + i, currency: 'USD' }, description: 'WAL' })
       await waitFor('a checkpoint by the bundled worker', () => fs.statSync(file).size > before)
     } finally {
       child.kill('SIGTERM')
@@ -187,7 +207,7 @@ await db.destroy()`
     'sandbox clock nonsense',
     'payments creat',
     'autocomplete --help',
-  ])('gives oclif\'s exact answer to: paybox %s', async (line: string) => {
+  ])("gives oclif's exact answer to: paybox %s", async (line: string) => {
     // Split on spaces: no word of these lines contains one.
     const argv = line.split(' ').map((word) => (word === PAYMENT ? paymentId : word))
     const [built, plain] = await Promise.all([paybox('run.js', argv, env), paybox('plain oclif', argv, env)])

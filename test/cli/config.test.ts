@@ -95,7 +95,11 @@ describe('connection settings', () => {
   it('flags beat environment beat profile', async () => {
     const env = isolatedEnv()
     // The profile points at the sandbox, with a key it does not know.
-    for (const [key, value] of [['baseUrl', sandbox.url], ['apiKey', 'pk_test_wrong'], ['apiSecret', 'sk_test_wrong_secret']]) {
+    for (const [key, value] of [
+      ['baseUrl', sandbox.url],
+      ['apiKey', 'pk_test_wrong'],
+      ['apiSecret', 'sk_test_wrong_secret'],
+    ]) {
       expect((await runCli(['config', 'set', key!, value!], env)).exitCode).toBe(0)
     }
     const fromProfile = await runCli(create, env)

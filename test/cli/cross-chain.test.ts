@@ -12,7 +12,10 @@ describe('paybox payments quote and deposit', () => {
 
   it('quotes a payment from another chain, printing the deposit address and a QR code', async () => {
     const payment = await create()
-    const { stdout, exitCode } = await runCli(['payments', 'quote', payment.id, '--origin-chain', 'base', '--origin-token', 'USDC', '--refund-address', REFUND], merchantEnv(sandbox))
+    const { stdout, exitCode } = await runCli(
+      ['payments', 'quote', payment.id, '--origin-chain', 'base', '--origin-token', 'USDC', '--refund-address', REFUND],
+      merchantEnv(sandbox),
+    )
     expect(exitCode).toBe(0)
     expect(stdout).toContain('20.06 USDC on base')
     expect(stdout).toMatch(/0x[0-9a-f]{40}/)
@@ -21,13 +24,22 @@ describe('paybox payments quote and deposit', () => {
 
   it('deposits: a short deposit is held, the rest completes the order and pays the payment; quote-status shows it all', async () => {
     const payment = await create()
-    const { json: quote } = await runCliJson<CrossChainQuote>(['payments', 'quote', payment.id, '--origin-chain', 'ethereum', '--origin-token', 'USDT', '--refund-address', REFUND], merchantEnv(sandbox))
+    const { json: quote } = await runCliJson<CrossChainQuote>(
+      ['payments', 'quote', payment.id, '--origin-chain', 'ethereum', '--origin-token', 'USDT', '--refund-address', REFUND],
+      merchantEnv(sandbox),
+    )
     expect(quote).toMatchObject({ paymentId: payment.id, amountIn: '20.06', amountOut: '20.0000000', status: 'PENDING_DEPOSIT' })
-    const { json, exitCode } = await runCliJson<{ quote: CrossChainQuote; payment: Payment }>(['payments', 'deposit', quote.quoteId, '--amount', '10.03'], merchantEnv(sandbox))
+    const { json, exitCode } = await runCliJson<{ quote: CrossChainQuote; payment: Payment }>(
+      ['payments', 'deposit', quote.quoteId, '--amount', '10.03'],
+      merchantEnv(sandbox),
+    )
     expect(exitCode).toBe(0)
     expect(json.quote.status).toBe('INCOMPLETE_DEPOSIT')
     expect(await sandbox.direct.payments.get(payment.id)).toMatchObject({ status: 'open', amount_paid: 0 })
-    const topUp = await runCliJson<{ quote: CrossChainQuote; payment: Payment }>(['payments', 'deposit', quote.quoteId], merchantEnv(sandbox))
+    const topUp = await runCliJson<{ quote: CrossChainQuote; payment: Payment }>(
+      ['payments', 'deposit', quote.quoteId],
+      merchantEnv(sandbox),
+    )
     expect(topUp.json.quote.status).toBe('SUCCESS')
     expect(await sandbox.direct.payments.get(payment.id)).toMatchObject({ status: 'paid', amount_paid: 2_000 })
 
@@ -44,8 +56,14 @@ describe('paybox payments quote and deposit', () => {
 
   it('deposit --fail: the bridge fails the order and refunds the deposit; the payment stays open', async () => {
     const payment = await create()
-    const { json: quote } = await runCliJson<CrossChainQuote>(['payments', 'quote', payment.id, '--origin-chain', 'base', '--origin-token', 'USDC', '--refund-address', REFUND], merchantEnv(sandbox))
-    const { json } = await runCliJson<{ quote: CrossChainQuote; payment: Payment }>(['payments', 'deposit', quote.quoteId, '--fail'], merchantEnv(sandbox))
+    const { json: quote } = await runCliJson<CrossChainQuote>(
+      ['payments', 'quote', payment.id, '--origin-chain', 'base', '--origin-token', 'USDC', '--refund-address', REFUND],
+      merchantEnv(sandbox),
+    )
+    const { json } = await runCliJson<{ quote: CrossChainQuote; payment: Payment }>(
+      ['payments', 'deposit', quote.quoteId, '--fail'],
+      merchantEnv(sandbox),
+    )
     expect(json.quote).toMatchObject({ status: 'FAILED', amountDeposited: '20.06', amountRefunded: '20.06' })
     expect(json.payment.status).toBe('open')
   })
@@ -53,11 +71,20 @@ describe('paybox payments quote and deposit', () => {
   it('answers bad input with one line and changes nothing', async () => {
     const payment = await create()
     expectOneLineFailure(
-      await runCli(['payments', 'quote', payment.id, '--origin-chain', 'dogechain', '--origin-token', 'DOGE', '--refund-address', REFUND], merchantEnv(sandbox)),
+      await runCli(
+        ['payments', 'quote', payment.id, '--origin-chain', 'dogechain', '--origin-token', 'DOGE', '--refund-address', REFUND],
+        merchantEnv(sandbox),
+      ),
       '400 Bad Request: originChain: dogechain is not supported; supported: ethereum (USDC, USDT, ETH); base (USDC, ETH); arbitrum (USDC, USDT, ETH); polygon (USDC, USDT, POL); solana (USDC, USDT, SOL)',
     )
-    const { json: quote } = await runCliJson<CrossChainQuote>(['payments', 'quote', payment.id, '--origin-chain', 'ethereum', '--origin-token', 'USDC', '--refund-address', REFUND], merchantEnv(sandbox))
-    expectOneLineFailure(await runCli(['payments', 'deposit', quote.quoteId, '--amount', 'lots'], merchantEnv(sandbox)), '--amount must be a positive decimal amount of the origin token, got "lots"')
+    const { json: quote } = await runCliJson<CrossChainQuote>(
+      ['payments', 'quote', payment.id, '--origin-chain', 'ethereum', '--origin-token', 'USDC', '--refund-address', REFUND],
+      merchantEnv(sandbox),
+    )
+    expectOneLineFailure(
+      await runCli(['payments', 'deposit', quote.quoteId, '--amount', 'lots'], merchantEnv(sandbox)),
+      '--amount must be a positive decimal amount of the origin token, got "lots"',
+    )
     expect((await sandbox.direct.payments.get(payment.id)).status).toBe('open')
     expectOneLineFailure(await runCli(['payments', 'quote-status', 'qt_nope'], merchantEnv(sandbox)), '404 Not Found: No quote qt_nope')
   })

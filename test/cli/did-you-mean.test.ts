@@ -5,9 +5,18 @@ import { expectOneLineFailure, isolatedEnv, runCli, spawnCli } from '../../harne
 
 describe('did you mean', () => {
   it('suggests the nearest command, space-separated', async () => {
-    expectOneLineFailure(await runCli(['payments', 'creat'], isolatedEnv()), 'Unknown command "payments creat". Did you mean paybox payments create?')
-    expectOneLineFailure(await runCli(['paymnts', 'list', '--status', 'open'], isolatedEnv()), 'Unknown command "paymnts list". Did you mean paybox payments list?')
-    expectOneLineFailure(await runCli(['sandbox', 'clock', 'advanse', '1m'], isolatedEnv()), 'Unknown command "sandbox clock advanse". Did you mean paybox sandbox clock advance?')
+    expectOneLineFailure(
+      await runCli(['payments', 'creat'], isolatedEnv()),
+      'Unknown command "payments creat". Did you mean paybox payments create?',
+    )
+    expectOneLineFailure(
+      await runCli(['paymnts', 'list', '--status', 'open'], isolatedEnv()),
+      'Unknown command "paymnts list". Did you mean paybox payments list?',
+    )
+    expectOneLineFailure(
+      await runCli(['sandbox', 'clock', 'advanse', '1m'], isolatedEnv()),
+      'Unknown command "sandbox clock advanse". Did you mean paybox sandbox clock advance?',
+    )
   })
 
   it('suggests a topic', async () => {
@@ -23,7 +32,10 @@ describe('did you mean', () => {
       await runCli(['payments', 'create', '--amout', '5', '--descripton', 'x'], isolatedEnv()),
       'Nonexistent flags: --amout, --descripton. Did you mean --amount, --description? (see --help)',
     )
-    expectOneLineFailure(await runCli(['payments', 'list', '--jsno'], isolatedEnv()), 'Nonexistent flag: --jsno. Did you mean --json? (see --help)')
+    expectOneLineFailure(
+      await runCli(['payments', 'list', '--jsno'], isolatedEnv()),
+      'Nonexistent flag: --jsno. Did you mean --json? (see --help)',
+    )
     expectOneLineFailure(await runCli(['payments', 'list', '--bogus'], isolatedEnv()), 'Nonexistent flag: --bogus (see --help)')
   })
 

@@ -52,7 +52,13 @@ describe('paybox escrow', () => {
       expect(exitCode).toBe(0)
       expect(stderr).toBe('')
       expect(json.payment).toMatchObject({ id: payment.id, status: 'paid', escrow_status: 'funded', settlement_status: 'open' })
-      expect(json.escrow).toMatchObject({ paymentId: payment.id, escrow_status: 'funded', held: '10.0000000', payee, escrow_platform_fee_bps: 250 })
+      expect(json.escrow).toMatchObject({
+        paymentId: payment.id,
+        escrow_status: 'funded',
+        held: '10.0000000',
+        payee,
+        escrow_platform_fee_bps: 250,
+      })
       expect(movement(before, await balances())).toEqual({ custody: 100_000_000n, payee: 0n, platform: 0n })
       expect(await stored(payment.id)).toMatchObject({ status: 'paid', escrow_status: 'funded', amount_paid: 1000 })
       // The document is the payment and the order as the server now has them.
@@ -111,7 +117,7 @@ describe('paybox escrow', () => {
         await expectUntouched(payment.id, before)
       })
 
-      it('a direct merchant\'s payment, which has no escrow order', async () => {
+      it("a direct merchant's payment, which has no escrow order", async () => {
         const direct = await sandbox.direct.payments.create({ amount: { value: 500, currency: 'USD' }, description: 'Direct' })
         const result = await runCli(['escrow', 'fund', direct.id], merchantEnv(sandbox, 'direct'))
         expectOneLineFailure(
@@ -121,7 +127,7 @@ describe('paybox escrow', () => {
         expect(await sandbox.direct.payments.get(direct.id)).toMatchObject({ status: 'open', amount_paid: 0 })
       })
 
-      it('a funded order: the server\'s 409', async () => {
+      it("a funded order: the server's 409", async () => {
         const payment = await fundedOrder(1000)
         const before = await balances()
         const result = await runCli(['escrow', 'fund', payment.id], env())
@@ -139,7 +145,13 @@ describe('paybox escrow', () => {
       expect(exitCode).toBe(0)
       expect(stderr).toBe('')
       // 10 USDC × 250 / 10000 = 0.25 USDC to the platform, 9.75 to the payee.
-      expect(json).toMatchObject({ status: 'paid', escrow_status: 'funded', settlement_status: 'paid', settlement_amount: 9.75, settlement_fee: 0.25 })
+      expect(json).toMatchObject({
+        status: 'paid',
+        escrow_status: 'funded',
+        settlement_status: 'paid',
+        settlement_amount: 9.75,
+        settlement_fee: 0.25,
+      })
       expect(json.settlement_stellarTxId).toMatch(/^[0-9a-f]{64}$/)
       expect(movement(before, await balances())).toEqual({ custody: -100_000_000n, payee: 97_500_000n, platform: 2_500_000n })
       expect(json).toEqual(await stored(payment.id))
@@ -162,7 +174,7 @@ describe('paybox escrow', () => {
       expect(stdout).toMatch(new RegExp(`Settlement tx\\s*│\\s*${after.settlement_stellarTxId}`))
     })
 
-    it('a second release is the server\'s 409 in one line, and nothing moves', async () => {
+    it("a second release is the server's 409 in one line, and nothing moves", async () => {
       const payment = await fundedOrder(1000)
       await sandbox.escrow.escrow.release(payment.id)
       const before = { balances: await balances(), payment: await stored(payment.id) }
@@ -172,11 +184,14 @@ describe('paybox escrow', () => {
       expect(await stored(payment.id)).toEqual(before.payment)
     })
 
-    it('an unfunded order is the server\'s 409 in one line, and nothing moves', async () => {
+    it("an unfunded order is the server's 409 in one line, and nothing moves", async () => {
       const payment = await createOrder(1000)
       const before = await balances()
       const result = await runCli(['escrow', 'release', payment.id], env())
-      expectOneLineFailure(result, `409 Conflict: The escrow order of payment ${payment.id} is created: only a funded order can be released`)
+      expectOneLineFailure(
+        result,
+        `409 Conflict: The escrow order of payment ${payment.id} is created: only a funded order can be released`,
+      )
       expect(await balances()).toEqual(before)
       expect(await stored(payment.id)).toMatchObject({ status: 'open', settlement_status: 'open', escrow_status: 'created' })
     })
@@ -185,7 +200,10 @@ describe('paybox escrow', () => {
   describe('escrow fail', () => {
     it('fails an unfunded order and its payment, recording the reason', async () => {
       const payment = await createOrder(1000)
-      const { json, exitCode, stderr } = await runCliJson<Payment>(['escrow', 'fail', payment.id, '--reason', 'Wallet rejected the transaction'], env())
+      const { json, exitCode, stderr } = await runCliJson<Payment>(
+        ['escrow', 'fail', payment.id, '--reason', 'Wallet rejected the transaction'],
+        env(),
+      )
       expect(exitCode).toBe(0)
       expect(stderr).toBe('')
       expect(json).toMatchObject({ status: 'failed', escrow_status: 'failed' })
@@ -203,7 +221,7 @@ describe('paybox escrow', () => {
       expect((await stored(payment.id)).escrow_status).toBe('failed')
     })
 
-    it('refuses a funded order with the server\'s 409 in one line and leaves it funded', async () => {
+    it("refuses a funded order with the server's 409 in one line and leaves it funded", async () => {
       const payment = await fundedOrder(1000)
       const result = await runCli(['escrow', 'fail', payment.id], env())
       expectOneLineFailure(result, `409 Conflict: The escrow order of payment ${payment.id} is funded: only an unfunded order can fail`)
@@ -239,7 +257,14 @@ describe('paybox escrow', () => {
 
       const { stdout, stderr } = await runCli(['escrow', 'status', payment.id], env())
       expect(stderr).toBe('')
-      for (const text of [payment.escrow_order_id!, sandbox.identity.escrowContract, sandbox.identity.escrowCustody, payee, '250 bps', json.escrow_expires_at!]) {
+      for (const text of [
+        payment.escrow_order_id!,
+        sandbox.identity.escrowContract,
+        sandbox.identity.escrowCustody,
+        payee,
+        '250 bps',
+        json.escrow_expires_at!,
+      ]) {
         expect(stdout).toContain(text)
       }
       expect(stdout).toMatch(/Contract balance\s*│\s*\d+\.\d{7} USDC/)
@@ -265,13 +290,13 @@ describe('paybox escrow', () => {
       expect(stdout).toContain('No ledger transactions yet: the order is unfunded.')
     })
 
-    it('a direct merchant\'s payment is the server\'s 409 in one line', async () => {
+    it("a direct merchant's payment is the server's 409 in one line", async () => {
       const direct = await sandbox.direct.payments.create({ amount: { value: 500, currency: 'USD' }, description: 'Direct' })
       const result = await runCli(['escrow', 'status', direct.id], merchantEnv(sandbox, 'direct'))
       expectOneLineFailure(result, `409 Conflict: Payment ${direct.id} belongs to a direct merchant and has no escrow order`)
     })
 
-    it('another merchant\'s payment is a 404 in one line', async () => {
+    it("another merchant's payment is a 404 in one line", async () => {
       const payment = await createOrder(1000)
       const result = await runCli(['escrow', 'status', payment.id], merchantEnv(sandbox, 'direct'))
       expect(result.exitCode).toBe(1)
@@ -319,18 +344,34 @@ describe('paybox merchants create', () => {
   })
 
   it('creates a direct merchant and prints its credentials and how to use them', async () => {
-    const { stdout, stderr, exitCode } = await runCli(['merchants', 'create', '--name', 'Corner Shop', '--settlement-mode', 'direct'], adminEnv())
+    const { stdout, stderr, exitCode } = await runCli(
+      ['merchants', 'create', '--name', 'Corner Shop', '--settlement-mode', 'direct'],
+      adminEnv(),
+    )
     expect(exitCode).toBe(0)
     expect(stderr).toBe('')
     const merchant = (await sandbox.admin.sandbox.merchants()).items.find((m) => m.name === 'Corner Shop')!
     expect(merchant).toMatchObject({ settlement_mode: 'direct', escrow_fee_bps: 0 })
     for (const text of [merchant.id, merchant.apiKey, merchant.apiSecret, merchant.account]) expect(stdout).toContain(text)
     expect(stdout).not.toContain('Escrow fee')
-    expect(stdout).toContain(`paybox login --base-url ${sandbox.url} --api-key ${merchant.apiKey} --api-secret ${merchant.apiSecret} --profile corner-shop`)
+    expect(stdout).toContain(
+      `paybox login --base-url ${sandbox.url} --api-key ${merchant.apiKey} --api-secret ${merchant.apiSecret} --profile corner-shop`,
+    )
     expect(stdout).toContain(`--api-key ${merchant.apiKey} --api-secret ${merchant.apiSecret}`)
 
     const payment = await runCliJson<Payment>(
-      ['payments', 'create', '--amount', '5.00', '--description', 'Direct', '--api-key', merchant.apiKey, '--api-secret', merchant.apiSecret],
+      [
+        'payments',
+        'create',
+        '--amount',
+        '5.00',
+        '--description',
+        'Direct',
+        '--api-key',
+        merchant.apiKey,
+        '--api-secret',
+        merchant.apiSecret,
+      ],
       isolatedEnv({ PAYBOX_BASE_URL: sandbox.url }),
     )
     expect(payment.exitCode).toBe(0)
@@ -341,15 +382,27 @@ describe('paybox merchants create', () => {
   describe('refuses bad input in one line and creates nothing', () => {
     it('--escrow-fee-bps for a direct merchant', async () => {
       const before = await merchantCount()
-      const result = await runCli(['merchants', 'create', '--name', 'X', '--settlement-mode', 'direct', '--escrow-fee-bps', '10'], adminEnv())
-      expectOneLineFailure(result, '--escrow-fee-bps is only for escrow merchants (pass --settlement-mode escrow, or leave --escrow-fee-bps out)')
+      const result = await runCli(
+        ['merchants', 'create', '--name', 'X', '--settlement-mode', 'direct', '--escrow-fee-bps', '10'],
+        adminEnv(),
+      )
+      expectOneLineFailure(
+        result,
+        '--escrow-fee-bps is only for escrow merchants (pass --settlement-mode escrow, or leave --escrow-fee-bps out)',
+      )
       expect(await merchantCount()).toBe(before)
     })
 
     it('--escrow-fee-bps above 10000', async () => {
       const before = await merchantCount()
-      const result = await runCli(['merchants', 'create', '--name', 'X', '--settlement-mode', 'escrow', '--escrow-fee-bps', '10001'], adminEnv())
-      expectOneLineFailure(result, 'Parsing --escrow-fee-bps: Expected an integer less than or equal to 10000 but received: 10001 (see --help)')
+      const result = await runCli(
+        ['merchants', 'create', '--name', 'X', '--settlement-mode', 'escrow', '--escrow-fee-bps', '10001'],
+        adminEnv(),
+      )
+      expectOneLineFailure(
+        result,
+        'Parsing --escrow-fee-bps: Expected an integer less than or equal to 10000 but received: 10001 (see --help)',
+      )
       expect(await merchantCount()).toBe(before)
     })
 
@@ -374,8 +427,14 @@ describe('paybox merchants create', () => {
 
     it('no admin token', async () => {
       const before = await merchantCount()
-      const result = await runCli(['merchants', 'create', '--name', 'X', '--settlement-mode', 'direct'], isolatedEnv({ PAYBOX_BASE_URL: sandbox.url }))
-      expectOneLineFailure(result, `No sandbox admin token for ${sandbox.url} (pass --admin-token, set PAYBOX_ADMIN_TOKEN, or run: paybox login --from-sandbox)`)
+      const result = await runCli(
+        ['merchants', 'create', '--name', 'X', '--settlement-mode', 'direct'],
+        isolatedEnv({ PAYBOX_BASE_URL: sandbox.url }),
+      )
+      expectOneLineFailure(
+        result,
+        `No sandbox admin token for ${sandbox.url} (pass --admin-token, set PAYBOX_ADMIN_TOKEN, or run: paybox login --from-sandbox)`,
+      )
       expect(await merchantCount()).toBe(before)
     })
 
@@ -385,7 +444,9 @@ describe('paybox merchants create', () => {
         adminEnv(),
       )
       expect(result.exitCode).toBe(1)
-      expect(result.json.error.message).toBe('--escrow-fee-bps is only for escrow merchants (pass --settlement-mode escrow, or leave --escrow-fee-bps out)')
+      expect(result.json.error.message).toBe(
+        '--escrow-fee-bps is only for escrow merchants (pass --settlement-mode escrow, or leave --escrow-fee-bps out)',
+      )
     })
   })
 })

@@ -24,7 +24,12 @@ describe('payments that fail in the ledger, from the CLI', () => {
     const { exitCode, stderr } = await runCli(['payments', 'pay', payment.id, '--from', wallet.publicKey], merchantEnv(sandbox))
     expect(exitCode).not.toBe(0)
     expect(stderr).toContain('op_src_no_trust')
-    expect(await latestOf(wallet)).toMatchObject({ successful: false, operationResults: ['op_src_no_trust'], feeCharged: '100', payment: payment.id })
+    expect(await latestOf(wallet)).toMatchObject({
+      successful: false,
+      operationResults: ['op_src_no_trust'],
+      feeCharged: '100',
+      payment: payment.id,
+    })
     expect((await sequenceOf(wallet)).balances.XLM).toBe('9999.9999900')
     expect((await sandbox.direct.payments.get(payment.id)).status).toBe('open')
   })

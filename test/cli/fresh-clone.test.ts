@@ -43,7 +43,11 @@ describe('npx paybox in a clone that was never built', () => {
     })
 
     it('starts a sandbox and creates a payment on it', async () => {
-      sandbox = spawn('npx', ['paybox', 'sandbox', 'start', '--port', '0', '--db', ':memory:', '--json'], { cwd: clone, env: childEnv(), detached: true })
+      sandbox = spawn('npx', ['paybox', 'sandbox', 'start', '--port', '0', '--db', ':memory:', '--json'], {
+        cwd: clone,
+        env: childEnv(),
+        detached: true,
+      })
       let stderr = ''
       sandbox.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
       const banner = await new Promise<string>((resolve, reject) => {
@@ -51,7 +55,17 @@ describe('npx paybox in a clone that was never built', () => {
         sandbox!.once('exit', (code) => reject(new Error(`sandbox start exited (${code}):\n${stderr}`)))
       })
       expect(JSON.parse(banner)).toHaveProperty('baseUrl')
-      const { stdout } = await npxPaybox(['payments', 'create', '--amount', '12.50', '--currency', 'EUR', '--description', 'Order #1042', '--json'])
+      const { stdout } = await npxPaybox([
+        'payments',
+        'create',
+        '--amount',
+        '12.50',
+        '--currency',
+        'EUR',
+        '--description',
+        'Order #1042',
+        '--json',
+      ])
       expect(JSON.parse(stdout)).toMatchObject({ amount: { value: 1250, currency: 'EUR' }, description: 'Order #1042' })
     })
   })

@@ -17,7 +17,7 @@ const DAY = 24 * 3600 * 1000
 const NEXT_YEAR = new Date().getUTCFullYear() + 1
 const item = (description: string, quantity: number, unit_price: number): InvoiceLineItem => ({ description, quantity, unit_price })
 
-describe('invoice input and running totals (the interactive flow\'s pure parts)', () => {
+describe("invoice input and running totals (the interactive flow's pure parts)", () => {
   it('reads "description;quantity;unit price" with the price in major units, exactly', () => {
     expect(readItem('Widget;0.1;10.00', 'USD', 2)).toEqual({ item: item('Widget', 0.1, 1000) })
     expect(readItem(' Consulting ; 2.5 ; 95 ', 'USD', 2)).toEqual({ item: item('Consulting', 2.5, 9500) })
@@ -83,7 +83,7 @@ describe('invoice input and running totals (the interactive flow\'s pure parts)'
     )
   })
 
-  it('shows each line amount exactly, with at least the currency\'s places', () => {
+  it("shows each line amount exactly, with at least the currency's places", () => {
     expect(formatLineAmount(item('W', 0.1, 1000), 'USD', USD)).toBe('1.00 USD')
     expect(formatLineAmount(item('W', 0.333333, 100), 'USD', USD)).toBe('0.333333 USD')
     expect(formatLineAmount(item('W', 0.5, 3), 'JPY', USD)).toBe('1.5 JPY')
@@ -104,8 +104,13 @@ describe('paybox invoices', () => {
   const ada = ['--customer-email', 'ada@example.com', '--customer-name', 'Ada Lovelace', '--customer-type', 'individual']
 
   describe('create', () => {
-    it('sends items in major units and the server computes exact totals; --json is the server\'s invoice', async () => {
-      const { json: invoice, stdout, stderr, exitCode } = await runCliJson<Invoice>(
+    it("sends items in major units and the server computes exact totals; --json is the server's invoice", async () => {
+      const {
+        json: invoice,
+        stdout,
+        stderr,
+        exitCode,
+      } = await runCliJson<Invoice>(
         ['invoices', 'create', '--currency', 'USD', ...widgets, '--tax', '21', ...ada, '--notes', 'Thanks!'],
         env(),
       )
@@ -152,7 +157,20 @@ describe('paybox invoices', () => {
 
     it('prints the invoice, its items and totals, the payment link and a QR code of the wallet URI', async () => {
       const { stdout, stderr, exitCode } = await runCli(
-        ['invoices', 'create', '--currency', 'USD', ...widgets, '--tax', '21', ...ada, '--company', 'Analytical Ltd', '--due', `${NEXT_YEAR}-06-30`],
+        [
+          'invoices',
+          'create',
+          '--currency',
+          'USD',
+          ...widgets,
+          '--tax',
+          '21',
+          ...ada,
+          '--company',
+          'Analytical Ltd',
+          '--due',
+          `${NEXT_YEAR}-06-30`,
+        ],
         env(),
       )
       expect(exitCode).toBe(0)
@@ -187,9 +205,26 @@ describe('paybox invoices', () => {
     it('invoices a stored customer again with --customer-id, and takes --due-in, --number and a full address', async () => {
       const first = await runCliJson<Invoice>(
         [
-          'invoices', 'create', '--currency', 'EUR', '--item', 'Consulting;2;150',
-          '--customer-email', 'grace@example.com', '--company', 'Navy', '--vat', 'US123',
-          '--address-line1', '1 Main St', '--postal-code', '10001', '--city', 'New York', '--country', 'US',
+          'invoices',
+          'create',
+          '--currency',
+          'EUR',
+          '--item',
+          'Consulting;2;150',
+          '--customer-email',
+          'grace@example.com',
+          '--company',
+          'Navy',
+          '--vat',
+          'US123',
+          '--address-line1',
+          '1 Main St',
+          '--postal-code',
+          '10001',
+          '--city',
+          'New York',
+          '--country',
+          'US',
         ],
         env(),
       )
@@ -202,7 +237,20 @@ describe('paybox invoices', () => {
       })
       const before = Date.now()
       const second = await runCliJson<Invoice>(
-        ['invoices', 'create', '--currency', 'JPY', '--item', 'Support;1;1500', '--customer-id', first.json.customer.id, '--due-in', '30d', '--number', 'HAND-1'],
+        [
+          'invoices',
+          'create',
+          '--currency',
+          'JPY',
+          '--item',
+          'Support;1;1500',
+          '--customer-id',
+          first.json.customer.id,
+          '--due-in',
+          '30d',
+          '--number',
+          'HAND-1',
+        ],
         env(),
       )
       expect(second.exitCode).toBe(0)
@@ -217,37 +265,83 @@ describe('paybox invoices', () => {
     describe('refuses bad flags in one line, with a non-zero exit, creating nothing', () => {
       const base = ['invoices', 'create', '--currency', 'USD', '--item', 'Widget;1;10', '--customer-email', 'ada@example.com']
       const cases: Array<[string, string[], string, number?]> = [
-        ['an unreadable quantity', ['invoices', 'create', '--currency', 'USD', '--item', 'x;abc;1', ...ada],
-          '--item "x;abc;1" has quantity "abc"; it must be a number greater than 0 and at most 1000000, with at most 6 decimal places'],
-        ['an item without a price', ['invoices', 'create', '--currency', 'USD', '--item', 'x;1', ...ada],
-          '--item "x;1" must be "description;quantity;unit price"'],
-        ['more decimals than the currency has', ['invoices', 'create', '--currency', 'USD', '--item', 'x;1;1.234', ...ada],
-          '--item "x;1;1.234" has unit price "1.234"; it must be an amount of USD of 0 or more with at most 2 decimal places'],
-        ['both --customer-id and --customer-email', [...base, '--customer-id', 'c1'],
-          '--customer-id and --customer-email cannot be used together (pass one of --customer-id, --customer-email)'],
-        ['new-customer details with --customer-id', ['invoices', 'create', '--currency', 'USD', '--item', 'x;1;1', '--customer-id', 'c1', '--customer-name', 'Ada'],
-          '--customer-name cannot be used with --customer-id, which invoices the customer as stored (use --customer-email for a new customer)'],
-        ['half an address', [...base, '--address-line1', '1 Main St', '--city', 'Paris'],
-          'An address needs all of --address-line1, --postal-code, --city and --country; missing --postal-code, --country'],
-        ['an email that is not one', ['invoices', 'create', '--currency', 'USD', '--item', 'x;1;1', '--customer-email', 'ada'],
-          '--customer-email must be an email address, got "ada"'],
-        ['an unreadable --due', [...base, '--due', '31/12/2026'],
-          '--due must be a date (2026-12-31, meaning 23:59:59 UTC that day) or a date-time with an offset (2026-12-31T17:00:00Z), got "31/12/2026"'],
-        ['a --due without offset', [...base, '--due', `${NEXT_YEAR}-01-01T10:00:00`],
-          `--due must be a date (2026-12-31, meaning 23:59:59 UTC that day) or a date-time with an offset (2026-12-31T17:00:00Z), got "${NEXT_YEAR}-01-01T10:00:00"`],
-        ['a --due in the past', [...base, '--due', '2020-01-01'], '--due must be in the future, got "2020-01-01" (2020-01-01T23:59:59.000Z)'],
+        [
+          'an unreadable quantity',
+          ['invoices', 'create', '--currency', 'USD', '--item', 'x;abc;1', ...ada],
+          '--item "x;abc;1" has quantity "abc"; it must be a number greater than 0 and at most 1000000, with at most 6 decimal places',
+        ],
+        [
+          'an item without a price',
+          ['invoices', 'create', '--currency', 'USD', '--item', 'x;1', ...ada],
+          '--item "x;1" must be "description;quantity;unit price"',
+        ],
+        [
+          'more decimals than the currency has',
+          ['invoices', 'create', '--currency', 'USD', '--item', 'x;1;1.234', ...ada],
+          '--item "x;1;1.234" has unit price "1.234"; it must be an amount of USD of 0 or more with at most 2 decimal places',
+        ],
+        [
+          'both --customer-id and --customer-email',
+          [...base, '--customer-id', 'c1'],
+          '--customer-id and --customer-email cannot be used together (pass one of --customer-id, --customer-email)',
+        ],
+        [
+          'new-customer details with --customer-id',
+          ['invoices', 'create', '--currency', 'USD', '--item', 'x;1;1', '--customer-id', 'c1', '--customer-name', 'Ada'],
+          '--customer-name cannot be used with --customer-id, which invoices the customer as stored (use --customer-email for a new customer)',
+        ],
+        [
+          'half an address',
+          [...base, '--address-line1', '1 Main St', '--city', 'Paris'],
+          'An address needs all of --address-line1, --postal-code, --city and --country; missing --postal-code, --country',
+        ],
+        [
+          'an email that is not one',
+          ['invoices', 'create', '--currency', 'USD', '--item', 'x;1;1', '--customer-email', 'ada'],
+          '--customer-email must be an email address, got "ada"',
+        ],
+        [
+          'an unreadable --due',
+          [...base, '--due', '31/12/2026'],
+          '--due must be a date (2026-12-31, meaning 23:59:59 UTC that day) or a date-time with an offset (2026-12-31T17:00:00Z), got "31/12/2026"',
+        ],
+        [
+          'a --due without offset',
+          [...base, '--due', `${NEXT_YEAR}-01-01T10:00:00`],
+          `--due must be a date (2026-12-31, meaning 23:59:59 UTC that day) or a date-time with an offset (2026-12-31T17:00:00Z), got "${NEXT_YEAR}-01-01T10:00:00"`,
+        ],
+        [
+          'a --due in the past',
+          [...base, '--due', '2020-01-01'],
+          '--due must be in the future, got "2020-01-01" (2020-01-01T23:59:59.000Z)',
+        ],
         ['a --due-in without unit', [...base, '--due-in', '30'], '--due-in must be a duration such as 30d, 2w or 12h, got "30"'],
-        ['both --due and --due-in', [...base, '--due', `${NEXT_YEAR}-01-01`, '--due-in', '30d'],
-          '--due and --due-in cannot be used together (pass one of --due, --due-in)'],
+        [
+          'both --due and --due-in',
+          [...base, '--due', `${NEXT_YEAR}-01-01`, '--due-in', '30d'],
+          '--due and --due-in cannot be used together (pass one of --due, --due-in)',
+        ],
         ['--tax over 100', [...base, '--tax', '101'], '--tax must be a percentage from 0 to 100 with at most 4 decimal places, got "101"'],
-        ['no flags without a terminal', ['invoices', 'create'],
-          'Missing --currency, --item and a customer (--customer-id or --customer-email) (pass them; paybox does not prompt without a terminal or when CI is set)'],
-        ['a missing --item', ['invoices', 'create', '--currency', 'USD', ...ada],
-          'Missing --item (pass it; paybox does not prompt without a terminal or when CI is set)'],
-        ['a --customer-type the API does not know', [...base, '--customer-type', 'robot'],
-          'Expected --customer-type=robot to be one of: business, individual (see --help)'],
-        ['a total of zero (refused by the server)', ['invoices', 'create', '--currency', 'USD', '--item', 'Free;1;0', ...ada],
-          '400 Bad Request: line_items: the invoice total must be greater than 0'],
+        [
+          'no flags without a terminal',
+          ['invoices', 'create'],
+          'Missing --currency, --item and a customer (--customer-id or --customer-email) (pass them; paybox does not prompt without a terminal or when CI is set)',
+        ],
+        [
+          'a missing --item',
+          ['invoices', 'create', '--currency', 'USD', ...ada],
+          'Missing --item (pass it; paybox does not prompt without a terminal or when CI is set)',
+        ],
+        [
+          'a --customer-type the API does not know',
+          [...base, '--customer-type', 'robot'],
+          'Expected --customer-type=robot to be one of: business, individual (see --help)',
+        ],
+        [
+          'a total of zero (refused by the server)',
+          ['invoices', 'create', '--currency', 'USD', '--item', 'Free;1;0', ...ada],
+          '400 Bad Request: line_items: the invoice total must be greater than 0',
+        ],
       ]
       it.each(cases)('%s', async (_name, argv, message, exitCode = 1) => {
         const before = await counts()
@@ -274,9 +368,13 @@ describe('paybox invoices', () => {
 
   describe('get and cancel', () => {
     const newInvoice = () =>
-      sandbox.direct.invoices.create({ currency: 'USD', line_items: [item('Consulting', 2, 15_000)], customer: { email: 'ada@example.com', name: 'Ada' } })
+      sandbox.direct.invoices.create({
+        currency: 'USD',
+        line_items: [item('Consulting', 2, 15_000)],
+        customer: { email: 'ada@example.com', name: 'Ada' },
+      })
 
-    it('gets an invoice: --json is the server\'s, the table shows its payment link', async () => {
+    it("gets an invoice: --json is the server's, the table shows its payment link", async () => {
       const invoice = await newInvoice()
       const got = await runCliJson<Invoice>(['invoices', 'get', invoice.id], env())
       expect(got.exitCode).toBe(0)
@@ -380,7 +478,8 @@ describe('paybox invoices', () => {
 
     it('lists newest first, filters by --status and pages', async () => {
       const ownEnv = merchantEnv(own)
-      const make = () => own.direct.invoices.create({ currency: 'USD', line_items: [item('x', 1, 100)], customer: { email: 'list@example.com' } })
+      const make = () =>
+        own.direct.invoices.create({ currency: 'USD', line_items: [item('x', 1, 100)], customer: { email: 'list@example.com' } })
       const paid = await make()
       await own.direct.sandbox.pay(paid.payment_id)
       const voided = await make()

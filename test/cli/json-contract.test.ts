@@ -47,7 +47,18 @@ describe('the --json contract', () => {
   })
 
   it('payments, refunds and cross-chain commands print what their schemas say', async () => {
-    const created = await expectContract<Payment>('payments:create', ['payments', 'create', '--amount', '25.00', '--currency', 'USD', '--description', 'Contract', '--webhook-url', receiver.url])
+    const created = await expectContract<Payment>('payments:create', [
+      'payments',
+      'create',
+      '--amount',
+      '25.00',
+      '--currency',
+      'USD',
+      '--description',
+      'Contract',
+      '--webhook-url',
+      receiver.url,
+    ])
     await expectContract('payments:get', ['payments', 'get', created.id])
     const paid = await expectContract<Payment>('payments:pay', ['payments', 'pay', created.id])
     await expectContract('payments:list', ['payments', 'list', '--limit', '2'])
@@ -66,7 +77,15 @@ describe('the --json contract', () => {
 
     const crossChain = await sandbox.direct.payments.create({ amount: { value: 1000, currency: 'USD' }, description: 'Across chains' })
     const quote = await expectContract<CrossChainQuote>('payments:quote', [
-      'payments', 'quote', crossChain.id, '--origin-chain', 'ethereum', '--origin-token', 'USDC', '--refund-address', '0x52908400098527886E0F7030069857D2E4169EE7',
+      'payments',
+      'quote',
+      crossChain.id,
+      '--origin-chain',
+      'ethereum',
+      '--origin-token',
+      'USDC',
+      '--refund-address',
+      '0x52908400098527886E0F7030069857D2E4169EE7',
     ])
     await expectContract('payments:quote-status', ['payments', 'quote-status', quote.quoteId])
     await expectContract('payments:deposit', ['payments', 'deposit', quote.quoteId])
@@ -81,7 +100,18 @@ describe('the --json contract', () => {
     await expectContract('escrow:fail', ['escrow', 'fail', unfunded.id], escrowEnv())
 
     const invoice = await expectContract<{ id: string }>('invoices:create', [
-      'invoices', 'create', '--currency', 'USD', '--item', 'Widget;2;10.00', '--customer-email', 'ada@example.com', '--customer-name', 'Ada Lovelace', '--customer-type', 'individual',
+      'invoices',
+      'create',
+      '--currency',
+      'USD',
+      '--item',
+      'Widget;2;10.00',
+      '--customer-email',
+      'ada@example.com',
+      '--customer-name',
+      'Ada Lovelace',
+      '--customer-type',
+      'individual',
     ])
     await expectContract('invoices:get', ['invoices', 'get', invoice.id])
     await expectContract('invoices:list', ['invoices', 'list'])
@@ -95,7 +125,12 @@ describe('the --json contract', () => {
   })
 
   it('webhook commands print what their schemas say', async () => {
-    const triggered = await expectContract<{ payment: Payment }>('trigger', ['trigger', 'transaction_created', '--webhook-url', receiver.url])
+    const triggered = await expectContract<{ payment: Payment }>('trigger', [
+      'trigger',
+      'transaction_created',
+      '--webhook-url',
+      receiver.url,
+    ])
     const deliveries = await sandbox.direct.webhooks.list({ checkout_id: triggered.payment.id })
     const delivery = deliveries.items[0] as WebhookDelivery
     await expectContract('webhooks:list', ['webhooks', 'list'])
@@ -108,19 +143,37 @@ describe('the --json contract', () => {
     const body = '{"data":{"id":"pt_1"}}'
     fs.writeFileSync(path.join(dir, 'body.json'), body)
     const signature = crypto.createHmac('sha256', 'sk_test_secret').update(body).digest('hex')
-    await expectContract('webhooks:verify', ['webhooks', 'verify', '--secret', 'sk_test_secret', '--signature', signature, '--file', path.join(dir, 'body.json')], isolatedEnv())
+    await expectContract(
+      'webhooks:verify',
+      ['webhooks', 'verify', '--secret', 'sk_test_secret', '--signature', signature, '--file', path.join(dir, 'body.json')],
+      isolatedEnv(),
+    )
     // The test receiver is no model receiver: the grading fails (exit 1) and still prints its report.
-    await expectContract('webhooks:test-receiver', ['webhooks', 'test-receiver', receiver.url, '--secret', sandbox.merchants[0]!.apiSecret, '--timeout', '2s'], isolatedEnv(), [0, 1])
+    await expectContract(
+      'webhooks:test-receiver',
+      ['webhooks', 'test-receiver', receiver.url, '--secret', sandbox.merchants[0]!.apiSecret, '--timeout', '2s'],
+      isolatedEnv(),
+      [0, 1],
+    )
   })
 
   it('ledger, merchant, sandbox, config and tool commands print what their schemas say', async () => {
-    const paid = await sandbox.direct.sandbox.pay((await sandbox.direct.payments.create({ amount: { value: 700, currency: 'USD' }, description: 'On the ledger' })).id)
+    const paid = await sandbox.direct.sandbox.pay(
+      (await sandbox.direct.payments.create({ amount: { value: 700, currency: 'USD' }, description: 'On the ledger' })).id,
+    )
     await expectContract('ledger:accounts', ['ledger', 'accounts', '--role', 'merchant'])
     await expectContract('ledger:transactions', ['ledger', 'transactions', '--limit', '3'])
     await expectContract('ledger:tx', ['ledger', 'tx', paid.stellarTxId!])
     await expectContract('ledger:wallet:create', ['ledger', 'wallet', 'create'])
 
-    const merchant = await expectContract<{ id: string }>('merchants:create', ['merchants', 'create', '--name', 'Contract Shop', '--settlement-mode', 'direct'])
+    const merchant = await expectContract<{ id: string }>('merchants:create', [
+      'merchants',
+      'create',
+      '--name',
+      'Contract Shop',
+      '--settlement-mode',
+      'direct',
+    ])
     await expectContract('merchants:rotate-secret', ['merchants', 'rotate-secret', merchant.id])
 
     await expectContract('sandbox:status', ['sandbox', 'status'])
@@ -136,14 +189,21 @@ describe('the --json contract', () => {
     await expectContract('sandbox:reset', ['sandbox', 'reset'])
 
     const scenario = path.join(temporaryDir(), 'contract.yaml')
-    fs.writeFileSync(scenario, 'name: Contract\nsteps:\n  - createPayment:\n      amount: { value: 100, currency: USD }\n      description: Contract\n')
+    fs.writeFileSync(
+      scenario,
+      'name: Contract\nsteps:\n  - createPayment:\n      amount: { value: 100, currency: USD }\n      description: Contract\n',
+    )
     await expectContract('scenario:run', ['scenario', 'run', scenario])
     await expectContract('openapi', ['openapi'])
     await expectContract('openapi', ['openapi', '--output', path.join(temporaryDir(), 'openapi.json')])
 
     const configEnv = isolatedEnv()
     const direct = sandbox.merchants[0]!
-    await expectContract('login', ['login', '--api-key', direct.apiKey, '--api-secret', direct.apiSecret, '--base-url', sandbox.url], configEnv)
+    await expectContract(
+      'login',
+      ['login', '--api-key', direct.apiKey, '--api-secret', direct.apiSecret, '--base-url', sandbox.url],
+      configEnv,
+    )
     await expectContract('config:set', ['config', 'set', 'baseUrl', sandbox.url], configEnv)
     await expectContract('config:get', ['config', 'get', 'baseUrl'], configEnv)
     await expectContract('config:list', ['config', 'list'], configEnv)
@@ -151,7 +211,9 @@ describe('the --json contract', () => {
 
   // Last, so that it sees what the tests above ran.
   it('ran every command that answers once', () => {
-    const notRun = Object.keys(COMMAND_FILES).filter((id) => !ran.has(id) && !LONG_RUNNING.includes(id) && !NEEDS_A_DETACHED_SANDBOX.includes(id))
+    const notRun = Object.keys(COMMAND_FILES).filter(
+      (id) => !ran.has(id) && !LONG_RUNNING.includes(id) && !NEEDS_A_DETACHED_SANDBOX.includes(id),
+    )
     expect(notRun).toEqual([])
   })
 })

@@ -80,8 +80,17 @@ describe('paybox ledger and the Horizon API', () => {
       paymentId = payment.id
       const params = new URL(payment.qrCode).searchParams
       const send = async (memo: string) => {
-        const tx = new TransactionBuilder(await server.loadAccount(wallet.publicKey), { fee: '100', networkPassphrase: params.get('network_passphrase')! })
-          .addOperation(Operation.payment({ destination: params.get('destination')!, asset: new Asset('USDC', params.get('asset_issuer')!), amount: '1' }))
+        const tx = new TransactionBuilder(await server.loadAccount(wallet.publicKey), {
+          fee: '100',
+          networkPassphrase: params.get('network_passphrase')!,
+        })
+          .addOperation(
+            Operation.payment({
+              destination: params.get('destination')!,
+              asset: new Asset('USDC', params.get('asset_issuer')!),
+              amount: '1',
+            }),
+          )
           .addMemo(Memo.text(memo))
           .setTimeout(60)
           .build()
@@ -93,7 +102,10 @@ describe('paybox ledger and the Horizon API', () => {
     })
 
     it('ledger transactions names the payment a memo matches, and shows the others as unmatched', async () => {
-      const { json } = await runCliJson<{ items: LedgerTransaction[] }>(['ledger', 'transactions', '--order', 'desc', '--limit', '5'], env())
+      const { json } = await runCliJson<{ items: LedgerTransaction[] }>(
+        ['ledger', 'transactions', '--order', 'desc', '--limit', '5'],
+        env(),
+      )
       const byHash = new Map(json.items.map((tx) => [tx.hash, tx]))
       expect(byHash.get(unmatched)).toMatchObject({ payment: null, unmatched: true })
       expect(byHash.get(paidHash)).toMatchObject({ payment: paymentId, unmatched: false })
@@ -104,7 +116,7 @@ describe('paybox ledger and the Horizon API', () => {
       expect(stdout.split('\n').find((line) => line.includes(paidHash.slice(0, 8)))).toContain(paymentId)
     })
 
-    it('ledger tx prints the transaction\'s Horizon URL, which serves that transaction', async () => {
+    it("ledger tx prints the transaction's Horizon URL, which serves that transaction", async () => {
       const { stdout, exitCode } = await runCli(['ledger', 'tx', unmatched], env())
       expect(exitCode).toBe(0)
       const url = `${sandbox.url}/horizon/transactions/${unmatched}`

@@ -32,9 +32,13 @@ describe('paybox ledger', () => {
       expect(customers.json.items.map((a) => a.publicKey)).toContain(paid.sender_account)
     })
 
-    it('takes --role bridge, the simulated bridge\'s account once a cross-chain deposit made it', async () => {
+    it("takes --role bridge, the simulated bridge's account once a cross-chain deposit made it", async () => {
       const payment = await sandbox.direct.payments.create({ amount: { value: 500, currency: 'USD' }, description: 'Across chains' })
-      const quote = await sandbox.direct.crossChain.quote(payment.id, { originChain: 'ethereum', originToken: 'USDC', refundAddress: `0x${'ab'.repeat(20)}` })
+      const quote = await sandbox.direct.crossChain.quote(payment.id, {
+        originChain: 'ethereum',
+        originToken: 'USDC',
+        refundAddress: `0x${'ab'.repeat(20)}`,
+      })
       await sandbox.direct.crossChain.deposit(quote.quoteId)
 
       const bridge = await runCliJson<{ items: LedgerAccount[] }>(['ledger', 'accounts', '--role', 'bridge'], env())
@@ -66,7 +70,7 @@ describe('paybox ledger', () => {
   })
 
   describe('ledger transactions', () => {
-    it('lists the payer\'s transactions, the payment among them', async () => {
+    it("lists the payer's transactions, the payment among them", async () => {
       const { json, exitCode } = await runCliJson<{ items: LedgerTransaction[] }>(
         ['ledger', 'transactions', '--account', paid.sender_account!, '--order', 'desc', '--limit', '200'],
         env(),
@@ -86,14 +90,20 @@ describe('paybox ledger', () => {
       expect(first.exitCode).toBe(0)
       expect(first.json.items).toHaveLength(2)
       const last = first.json.items[1]!.position
-      const next = await runCliJson<{ items: LedgerTransaction[] }>(['ledger', 'transactions', '--limit', '2', '--after', String(last)], env())
+      const next = await runCliJson<{ items: LedgerTransaction[] }>(
+        ['ledger', 'transactions', '--limit', '2', '--after', String(last)],
+        env(),
+      )
       expect(next.json.items.length).toBeGreaterThan(0)
       expect(next.json.items.every((tx) => tx.position > last)).toBe(true)
     })
 
     it('prints ledger, a shortened hash, from → to, amount, memo and time', async () => {
       const tx = await sandbox.admin.ledger.transaction(paid.stellarTxId!)
-      const { stdout, exitCode } = await runCli(['ledger', 'transactions', '--account', paid.sender_account!, '--order', 'desc', '--limit', '1'], env())
+      const { stdout, exitCode } = await runCli(
+        ['ledger', 'transactions', '--account', paid.sender_account!, '--order', 'desc', '--limit', '1'],
+        env(),
+      )
       expect(exitCode).toBe(0)
       expect(stdout).not.toContain(tx.hash)
       expect(stdout).toContain(tx.hash.slice(0, 8))
@@ -116,7 +126,7 @@ describe('paybox ledger', () => {
   })
 
   describe('ledger tx', () => {
-    it('shows the payment\'s transaction: its memo, amount, destination and full hash', async () => {
+    it("shows the payment's transaction: its memo, amount, destination and full hash", async () => {
       const { json: tx, exitCode, stderr } = await runCliJson<LedgerTransaction>(['ledger', 'tx', paid.stellarTxId!], env())
       expect(exitCode).toBe(0)
       expect(stderr).toBe('')
@@ -149,7 +159,7 @@ describe('paybox ledger', () => {
       expectOneLineFailure(result, 'Invalid transaction hash "abc123" (a transaction hash is 64 hex digits)')
     })
 
-    it('an unknown hash is the server\'s 404 in one line', async () => {
+    it("an unknown hash is the server's 404 in one line", async () => {
       const result = await runCli(['ledger', 'tx', '0'.repeat(64)], env())
       expect(result.exitCode).toBe(1)
       expect(result.stdout).toBe('')

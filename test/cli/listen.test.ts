@@ -52,7 +52,11 @@ describe('paybox listen', () => {
       expect(forwardedPlain!.path).toBe('/webhooks')
 
       // With a webhookUrl: the forwarded bytes and signature are the ones the sandbox sent.
-      const hooked = await first.direct.payments.create({ amount: { value: 500, currency: 'USD' }, description: 'Webhooked', webhookUrl: remote.url })
+      const hooked = await first.direct.payments.create({
+        amount: { value: 500, currency: 'USD' },
+        description: 'Webhooked',
+        webhookUrl: remote.url,
+      })
       await waitFor('both copies of the event', () => forwardedIds().includes(hooked.id) && remote.received.length === 1)
       const forwarded = local.received.find((r) => webhookData(r.raw).id === hooked.id)!
       const sent = remote.received[0]!
@@ -102,7 +106,7 @@ describe('paybox listen', () => {
     }
   })
 
-  it('--json prints one object per event with the receiver\'s status, or the connection error, and goes on', async () => {
+  it("--json prints one object per event with the receiver's status, or the connection error, and goes on", async () => {
     const sandbox = await startTestSandbox({ webhookPollMs: 20 })
     try {
       local.secret = sandbox.merchants[0]!.apiSecret
@@ -154,22 +158,35 @@ describe('paybox listen', () => {
       // Events come in order: once the failed one is forwarded, the created one was passed over.
       await waitFor('the failed event forwarded', () => listening.lines.length >= 1)
       expect(listening.lines.map((line) => (JSON.parse(line) as ForwardedEvent).event_type)).toEqual(['transaction_failed'])
-      expect(local.received.filter((r) => webhookData(r.raw).id === payment.id).map((r) => webhookData(r.raw).type)).toEqual(['transaction_failed'])
+      expect(local.received.filter((r) => webhookData(r.raw).id === payment.id).map((r) => webhookData(r.raw).type)).toEqual([
+        'transaction_failed',
+      ])
       expect(await stop(listening)).toEqual({ code: 0, signal: null })
     } finally {
       await sandbox.stop()
     }
   })
 
-  it('warns once, on stderr, when a payment\'s own webhookUrl is the URL it forwards to', async () => {
+  it("warns once, on stderr, when a payment's own webhookUrl is the URL it forwards to", async () => {
     const sandbox = await startTestSandbox({ webhookPollMs: 20 })
     try {
       local.secret = sandbox.merchants[0]!.apiSecret
       const listening = await listen(['--forward-to', local.url], merchantEnv(sandbox))
       const plain = await sandbox.direct.payments.create({ amount: { value: 100, currency: 'USD' }, description: 'Only forwarded' })
-      const doubled = await sandbox.direct.payments.create({ amount: { value: 100, currency: 'USD' }, description: 'Twice', webhookUrl: local.url })
-      const again = await sandbox.direct.payments.create({ amount: { value: 100, currency: 'USD' }, description: 'Twice again', webhookUrl: local.url })
-      await waitFor('both copies of the last payment\'s event', () => local.received.filter((r) => webhookData(r.raw).id === again.id).length === 2)
+      const doubled = await sandbox.direct.payments.create({
+        amount: { value: 100, currency: 'USD' },
+        description: 'Twice',
+        webhookUrl: local.url,
+      })
+      const again = await sandbox.direct.payments.create({
+        amount: { value: 100, currency: 'USD' },
+        description: 'Twice again',
+        webhookUrl: local.url,
+      })
+      await waitFor(
+        "both copies of the last payment's event",
+        () => local.received.filter((r) => webhookData(r.raw).id === again.id).length === 2,
+      )
       const warnings = linesOf(listening.spawned.stderr()).filter((line) => line.startsWith('Warning:'))
       expect(warnings).toEqual([
         `Warning: payment ${doubled.id} sends its webhooks to ${local.url} itself, and listen forwards them there too: ` +
@@ -194,7 +211,10 @@ describe('paybox listen', () => {
 
     it('a --forward-to that is not an http(s) URL', async () => {
       for (const url of ['ftp://localhost/hooks', 'localhost:3000/webhooks', 'not a url']) {
-        expectOneLineFailure(await runCli(['listen', '--forward-to', url], env()), `--forward-to must be an absolute http(s) URL, got "${url}"`)
+        expectOneLineFailure(
+          await runCli(['listen', '--forward-to', url], env()),
+          `--forward-to must be an absolute http(s) URL, got "${url}"`,
+        )
       }
     })
 

@@ -95,9 +95,7 @@ describe('login and sandbox status', () => {
 
       const unknownMerchant = await runCli(['login', '--from-sandbox', '--merchant', 'Nobody'], env)
       expect(unknownMerchant.exitCode).toBe(1)
-      expect(unknownMerchant.stderr).toBe(
-        'Error: The local sandbox has no merchant "Nobody" (one of: Acme Store, Bazaar Marketplace)\n',
-      )
+      expect(unknownMerchant.stderr).toBe('Error: The local sandbox has no merchant "Nobody" (one of: Acme Store, Bazaar Marketplace)\n')
 
       // With the state file gone, the saved profiles alone carry the connection.
       fs.rmSync(path.join(env.PAYBOX_HOME, 'sandbox.json'))

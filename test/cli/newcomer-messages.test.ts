@@ -9,7 +9,10 @@ describe('messages a newcomer reads', () => {
   const env = () => merchantEnv(sandbox)
 
   it('webhooks test-receiver names its <url> argument, not a --url flag it does not have', async () => {
-    expectOneLineFailure(await runCli(['webhooks', 'test-receiver', 'notaurl'], env()), '<url> must be an absolute http(s) URL, got "notaurl"')
+    expectOneLineFailure(
+      await runCli(['webhooks', 'test-receiver', 'notaurl'], env()),
+      '<url> must be an absolute http(s) URL, got "notaurl"',
+    )
   })
 
   it('an unsupported balance asset is said once', async () => {
@@ -30,12 +33,16 @@ describe('messages a newcomer reads', () => {
     const { stdout, exitCode } = await runCli(['sandbox', 'clock', 'advance', '1m'], env())
     expect(exitCode).toBe(0)
     expect(stdout).not.toMatch(/expiredPayments|overdueInvoices|failedEscrows/)
-    for (const label of ['Payments expired', 'Invoices now overdue', 'Escrow orders failed']) expect(stdout).toMatch(new RegExp(`${label}\\s*│\\s*0\\s`))
+    for (const label of ['Payments expired', 'Invoices now overdue', 'Escrow orders failed'])
+      expect(stdout).toMatch(new RegExp(`${label}\\s*│\\s*0\\s`))
   })
 
   it('a bad flag exits 1 in sandbox start as everywhere else, in one line', async () => {
     expectOneLineFailure(await runCli(['payments', 'list', '--bogus'], env()), 'Nonexistent flag: --bogus (see --help)')
-    expectOneLineFailure(await runCli(['payments', 'list', '--limit', 'abc'], env()), 'Parsing --limit: Expected an integer but received: abc (see --help)')
+    expectOneLineFailure(
+      await runCli(['payments', 'list', '--limit', 'abc'], env()),
+      'Parsing --limit: Expected an integer but received: abc (see --help)',
+    )
     const start = spawnCli(['sandbox', 'start', '--port', 'abc'], isolatedEnv())
     expect((await start.exited).code).toBe(1)
     expect(start.stderr()).toBe('Error: Parsing --port: Expected an integer but received: abc (see --help)\n')

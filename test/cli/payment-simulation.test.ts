@@ -66,7 +66,7 @@ describe('paybox payments: simulating customers and outcomes', () => {
       expect(linesOf(stdout).at(-1)).toBe(`Paid 2.50 USD (2.5000000 USDC) from ${after.sender_account}; status underpaid`)
     })
 
-    it('without an amount pays exactly what remains, in the payment\'s own currency', async () => {
+    it("without an amount pays exactly what remains, in the payment's own currency", async () => {
       const payment = await createPayment(1250, 'EUR')
       await sandbox.direct.sandbox.pay(payment.id, { amount: 250 })
       const { stdout, exitCode } = await runCli(['payments', 'pay', payment.id], env())
@@ -179,7 +179,7 @@ describe('paybox payments: simulating customers and outcomes', () => {
       expect(await stored(payment.id)).toEqual(before)
     })
 
-    it('paying a paid payment is the server\'s 409, in one line', async () => {
+    it("paying a paid payment is the server's 409, in one line", async () => {
       const payment = await createPayment(400)
       await sandbox.direct.sandbox.pay(payment.id)
       const before = await stored(payment.id)
@@ -192,7 +192,10 @@ describe('paybox payments: simulating customers and outcomes', () => {
   describe('payments fail', () => {
     it('moves an open payment to failed, recording the reason', async () => {
       const payment = await createPayment(1000)
-      const { json, exitCode, stderr } = await runCliJson<Payment>(['payments', 'fail', payment.id, '--reason', 'Card network timeout'], env())
+      const { json, exitCode, stderr } = await runCliJson<Payment>(
+        ['payments', 'fail', payment.id, '--reason', 'Card network timeout'],
+        env(),
+      )
       expect(exitCode).toBe(0)
       expect(stderr).toBe('')
       expect(json.status).toBe('failed')
@@ -221,7 +224,7 @@ describe('paybox payments: simulating customers and outcomes', () => {
       expect((await stored(payment.id)).status).toBe('expired')
     })
 
-    it('refuses a paid payment with the server\'s 409 and leaves it paid', async () => {
+    it("refuses a paid payment with the server's 409 and leaves it paid", async () => {
       const payment = await createPayment(1000)
       await sandbox.direct.sandbox.pay(payment.id)
       const result = await runCli(['payments', 'expire', payment.id], env())
@@ -245,7 +248,7 @@ describe('paybox payments: simulating customers and outcomes', () => {
       expect(after.amount_paid).toBe(300)
     })
 
-    it('refuses an open payment with the server\'s 400 and leaves it open', async () => {
+    it("refuses an open payment with the server's 400 and leaves it open", async () => {
       const payment = await createPayment(1000)
       const result = await runCli(['payments', 'accept-underpayment', payment.id], env())
       expect(result.exitCode).toBe(1)

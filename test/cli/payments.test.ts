@@ -13,8 +13,7 @@ describe('paybox payments and currencies', () => {
   beforeAll(async () => {
     sandbox = await startTestSandbox()
     const direct = sandbox.merchants.find((m) => m.settlement_mode === 'direct')!
-    env = () =>
-      isolatedEnv({ PAYBOX_BASE_URL: sandbox.url, PAYBOX_API_KEY: direct.apiKey, PAYBOX_API_SECRET: direct.apiSecret })
+    env = () => isolatedEnv({ PAYBOX_BASE_URL: sandbox.url, PAYBOX_API_KEY: direct.apiKey, PAYBOX_API_SECRET: direct.apiSecret })
   })
   afterAll(() => sandbox.stop())
 
@@ -22,11 +21,27 @@ describe('paybox payments and currencies', () => {
 
   describe('payments create', () => {
     it('creates a payment from major units and prints exactly one JSON document', async () => {
-      const { json: payment, stdout, stderr, exitCode } = await runCliJson<Payment>(
+      const {
+        json: payment,
+        stdout,
+        stderr,
+        exitCode,
+      } = await runCliJson<Payment>(
         [
-          'payments', 'create',
-          '--amount', '12.50', '--currency', 'EUR', '--description', 'Order 1',
-          '--metadata', 'a=1', '--metadata', 'b=2', '--store-id', 's1',
+          'payments',
+          'create',
+          '--amount',
+          '12.50',
+          '--currency',
+          'EUR',
+          '--description',
+          'Order 1',
+          '--metadata',
+          'a=1',
+          '--metadata',
+          'b=2',
+          '--store-id',
+          's1',
         ],
         env(),
       )
@@ -67,9 +82,7 @@ describe('paybox payments and currencies', () => {
       expect(exitCode).toBe(1)
       expect(stdout).toBe('')
       expect(linesOf(stderr)).toHaveLength(1)
-      expect(stderr).toBe(
-        'Error: --amount must be a positive amount with at most 2 decimal places for USD, got "12.345"\n',
-      )
+      expect(stderr).toBe('Error: --amount must be a positive amount with at most 2 decimal places for USD, got "12.345"\n')
       expect(await totalPayments()).toBe(before)
     })
 
@@ -106,7 +119,10 @@ describe('paybox payments and currencies', () => {
       const args = ['payments', 'create', '--amount', '12.50', '--description', 'Fits']
       const fitted = runOnTerminal(args, env(), 100)
       expect(await fitted.exited).toBe(0)
-      const lines = fitted.screen().split(/\r?\n/).filter((line) => line.includes('│') || line.includes('─'))
+      const lines = fitted
+        .screen()
+        .split(/\r?\n/)
+        .filter((line) => line.includes('│') || line.includes('─'))
       expect(lines.length).toBeGreaterThan(10)
       for (const line of lines) expect(line.length).toBeLessThanOrEqual(100)
       expect(fitted.screen()).toMatch(/Wallet URI +│ web\+stellar:pay\?destination=G[^\s]*…/)
@@ -114,7 +130,8 @@ describe('paybox payments and currencies', () => {
       const wide = runOnTerminal([...args, '--wide'], env(), 100)
       expect(await wide.exited).toBe(0)
       const piped = await runCli(args, env())
-      for (const output of [wide.screen().replace(/\r?\n/g, ''), piped.stdout]) expect(output).toMatch(/web\+stellar:pay\?destination=G[A-Z0-9]{55}&[^\s│]*memo=[^\s│]+/)
+      for (const output of [wide.screen().replace(/\r?\n/g, ''), piped.stdout])
+        expect(output).toMatch(/web\+stellar:pay\?destination=G[A-Z0-9]{55}&[^\s│]*memo=[^\s│]+/)
     })
 
     it('returns the same payment for a repeated --idempotency-key', async () => {
@@ -186,10 +203,7 @@ describe('paybox payments and currencies', () => {
       for (const description of ['one', 'two', 'three']) {
         ids.push((await own.direct.payments.create({ amount: { value: 100, currency: 'USD' }, description })).id)
       }
-      const { json: page, exitCode } = await runCliJson<Page<Payment>>(
-        ['payments', 'list', '--status', 'open', '--limit', '1'],
-        ownEnv,
-      )
+      const { json: page, exitCode } = await runCliJson<Page<Payment>>(['payments', 'list', '--status', 'open', '--limit', '1'], ownEnv)
       expect(exitCode).toBe(0)
       expect(page.items).toHaveLength(1)
       expect(ids).toContain(page.items[0]!.id)

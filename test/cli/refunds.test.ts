@@ -20,7 +20,11 @@ describe('paybox refunds', () => {
   describe('payments refund', () => {
     it('refunds part of a payment in major units, paying the customer back over the ledger', async () => {
       const payment = await paidPayment(1000)
-      const { json: refund, exitCode, stderr } = await runCliJson<Refund>(
+      const {
+        json: refund,
+        exitCode,
+        stderr,
+      } = await runCliJson<Refund>(
         ['payments', 'refund', payment.id, '--amount', '4.00', '--description', 'Damaged item', '--metadata', 'ticket=T-17'],
         env(),
       )

@@ -18,7 +18,13 @@ describe('paybox logs tail', () => {
 
   it('prints a line per request of the merchant: time, method, path, status, duration, merchant, idempotency key, request id', async () => {
     const running = await tail([], merchantEnv(sandbox, 'direct', { PAYBOX_ADMIN_TOKEN: undefined }))
-    const created = await rawRequest(sandbox.url, { method: 'POST', path: '/payments', body: order, as: me(), headers: { 'idempotency-key': 'tail-1' } })
+    const created = await rawRequest(sandbox.url, {
+      method: 'POST',
+      path: '/payments',
+      body: order,
+      as: me(),
+      headers: { 'idempotency-key': 'tail-1' },
+    })
     await rawRequest(sandbox.url, { method: 'GET', path: '/payments?limit=1', as: sandbox.merchants[1]! })
     const requestId = created.headers.get('request-id')!
     const line = await waitFor('the POST line', () => running.lines.find((l) => l.includes(requestId)))

@@ -60,14 +60,17 @@ describe('paybox sandbox start --detach, wait, logs, keys, stop', () => {
     expect(created.exitCode).toBe(0)
     expect((await runCliJson<Payment>(['payments', 'get', created.json.id], env)).json.status).toBe('open')
 
-    const keys = await runCliJson<{ baseUrl: string; adminToken: string; merchants: Array<{ name: string; apiKey: string; apiSecret: string }> }>(
-      ['sandbox', 'keys', '--merchant', 'acme store'],
-      env,
-    )
+    const keys = await runCliJson<{
+      baseUrl: string
+      adminToken: string
+      merchants: Array<{ name: string; apiKey: string; apiSecret: string }>
+    }>(['sandbox', 'keys', '--merchant', 'acme store'], env)
     expect(keys.exitCode).toBe(0)
     expect(keys.json.baseUrl).toBe(banner.baseUrl)
     expect(keys.json.adminToken).toBe(banner.adminToken)
-    expect(keys.json.merchants.map((m) => [m.name, m.apiKey, m.apiSecret])).toEqual([[banner.merchants[0]!.name, banner.merchants[0]!.apiKey, banner.merchants[0]!.apiSecret]])
+    expect(keys.json.merchants.map((m) => [m.name, m.apiKey, m.apiSecret])).toEqual([
+      [banner.merchants[0]!.name, banner.merchants[0]!.apiKey, banner.merchants[0]!.apiSecret],
+    ])
 
     const logs = await runCli(['sandbox', 'logs'], env)
     expect(logs.exitCode).toBe(0)
@@ -89,16 +92,23 @@ describe('paybox sandbox start --detach, wait, logs, keys, stop', () => {
     expect(isProcessAlive(pid)).toBe(false)
     expect(fs.existsSync(path.join(env.PAYBOX_HOME, 'sandbox.pid'))).toBe(false)
     expect(fs.existsSync(path.join(env.PAYBOX_HOME, 'sandbox.json'))).toBe(false)
-    expect((await runCli(['sandbox', 'logs'], env)).stdout).toContain('SIGTERM received: finishing in-flight requests and closing the database\nSandbox stopped\n')
+    expect((await runCli(['sandbox', 'logs'], env)).stdout).toContain(
+      'SIGTERM received: finishing in-flight requests and closing the database\nSandbox stopped\n',
+    )
 
     const gone = await runCli(['sandbox', 'wait', '--timeout', '300ms', '--url', banner.baseUrl], env)
     expect(gone.exitCode).toBe(1)
-    expect(gone.stderr).toMatch(new RegExp(`^Error: The sandbox at ${banner.baseUrl} was not healthy within 0\\.3 s: no answer \\(connect ECONNREFUSED [^)]+\\)\\n$`))
+    expect(gone.stderr).toMatch(
+      new RegExp(`^Error: The sandbox at ${banner.baseUrl} was not healthy within 0\\.3 s: no answer \\(connect ECONNREFUSED [^)]+\\)\\n$`),
+    )
   })
 
   it('stop fails clearly when no sandbox runs', async () => {
     const env = newEnv()
-    expectOneLineFailure(await runCli(['sandbox', 'stop'], env), `No sandbox is running from ${env.PAYBOX_HOME} (no pid file: nothing to stop)`)
+    expectOneLineFailure(
+      await runCli(['sandbox', 'stop'], env),
+      `No sandbox is running from ${env.PAYBOX_HOME} (no pid file: nothing to stop)`,
+    )
     // A pid file whose process is gone is cleaned up and reported as such.
     fs.mkdirSync(env.PAYBOX_HOME, { recursive: true })
     const dead = spawnCli(['--version'], env)
@@ -109,7 +119,10 @@ describe('paybox sandbox start --detach, wait, logs, keys, stop', () => {
       `No sandbox is running from ${env.PAYBOX_HOME} (process ${dead.child.pid} of its pid file is gone; removed the stale files)`,
     )
     expect(fs.existsSync(path.join(env.PAYBOX_HOME, 'sandbox.pid'))).toBe(false)
-    expectOneLineFailure(await runCli(['sandbox', 'logs'], env), `No sandbox log in ${path.join(env.PAYBOX_HOME, 'sandbox.log')} (logs are kept for sandboxes started with paybox sandbox start --detach)`)
+    expectOneLineFailure(
+      await runCli(['sandbox', 'logs'], env),
+      `No sandbox log in ${path.join(env.PAYBOX_HOME, 'sandbox.log')} (logs are kept for sandboxes started with paybox sandbox start --detach)`,
+    )
   })
 
   it('fixed CI credentials come from the environment, and a database made with other keys is refused clearly', async () => {
@@ -120,7 +133,10 @@ describe('paybox sandbox start --detach, wait, logs, keys, stop', () => {
     const banner = JSON.parse(started.stdout) as SandboxBanner
     expect(banner.merchants[0]).toMatchObject({ name: 'Acme Store', apiKey: 'pk_test_ci_fixed', apiSecret: 'sk_test_ci_fixed_secret' })
     // Scripts can hard-code them.
-    const listed = await runCli(['payments', 'list', '--api-key', 'pk_test_ci_fixed', '--api-secret', 'sk_test_ci_fixed_secret', '--base-url', banner.baseUrl], env)
+    const listed = await runCli(
+      ['payments', 'list', '--api-key', 'pk_test_ci_fixed', '--api-secret', 'sk_test_ci_fixed_secret', '--base-url', banner.baseUrl],
+      env,
+    )
     expect(listed.exitCode).toBe(0)
     expect((await runCli(['sandbox', 'stop'], env)).exitCode).toBe(0)
 

@@ -43,7 +43,9 @@ describe('non-interactive by design', () => {
       checked.push(id)
     }
     await swept.stop()
-    expect(checked).toEqual(expect.arrayContaining(['login', 'payments:create', 'invoices:create', 'invoices:cancel', 'sandbox:reset', 'sandbox:wait']))
+    expect(checked).toEqual(
+      expect.arrayContaining(['login', 'payments:create', 'invoices:create', 'invoices:cancel', 'sandbox:reset', 'sandbox:wait']),
+    )
   }, 180_000)
 
   it.each(INTERACTIVE)('paybox $argv fails naming $names with CI set', async ({ argv, names }) => {
@@ -66,13 +68,17 @@ describe('non-interactive by design', () => {
     expect((await sandbox.direct.invoices.get(invoice.id)).status).not.toBe('voided')
   })
 
-  it.each(INTERACTIVE)('paybox $argv, without CI but with no terminal, fails naming $names instead of waiting on stdin', async ({ argv, names }) => {
-    const { CI: _ci, ...withoutCi } = env
-    const spawned = spawnCli(argv, withoutCi)
-    // stdin stays open and silent: a command that waited on it would never exit.
-    const { code } = await spawned.exited
-    expect(code).toBe(1)
-    expect(linesOf(spawned.stderr())).toHaveLength(1)
-    expect(spawned.stderr()).toContain(names)
-  }, 60_000)
+  it.each(INTERACTIVE)(
+    'paybox $argv, without CI but with no terminal, fails naming $names instead of waiting on stdin',
+    async ({ argv, names }) => {
+      const { CI: _ci, ...withoutCi } = env
+      const spawned = spawnCli(argv, withoutCi)
+      // stdin stays open and silent: a command that waited on it would never exit.
+      const { code } = await spawned.exited
+      expect(code).toBe(1)
+      expect(linesOf(spawned.stderr())).toHaveLength(1)
+      expect(spawned.stderr()).toContain(names)
+    },
+    60_000,
+  )
 })

@@ -48,11 +48,19 @@ async function healthPromptly(target: Target): Promise<number | string> {
 }
 
 /** `total` calls of `open` spread over `addresses` loopback addresses, `batch` at a time (the listen backlog is finite). */
-async function spread<T>(total: number, addresses: number, batch: number, open: (from: string, count: number) => Promise<T[]>): Promise<T[]> {
+async function spread<T>(
+  total: number,
+  addresses: number,
+  batch: number,
+  open: (from: string, count: number) => Promise<T[]>,
+): Promise<T[]> {
   const all: T[] = []
   const perAddress = Math.ceil(total / addresses)
   for (let first = 0; first < addresses; first += Math.max(1, Math.floor(batch / perAddress))) {
-    const group = Array.from({ length: Math.min(addresses - first, Math.max(1, Math.floor(batch / perAddress))) }, (_, i) => `127.0.0.${10 + first + i}`)
+    const group = Array.from(
+      { length: Math.min(addresses - first, Math.max(1, Math.floor(batch / perAddress))) },
+      (_, i) => `127.0.0.${10 + first + i}`,
+    )
     for (const result of await Promise.all(group.map((from) => open(from, Math.min(perAddress, total - all.length))))) all.push(...result)
   }
   return all
@@ -69,9 +77,10 @@ describe('a sandbox under connection load', () => {
     // This process holds at once what the sandbox keeps open (it closes the rest) and a batch
     // being opened, beside what vitest holds; the sandbox itself needs about as many.
     const limit = ownFileLimit()
-    expect(limit, `ulimit -n is ${limit}: this test needs room for ${SHARED_LIMITS.maxConnections + 1_500} open files`).toBeGreaterThanOrEqual(
-      SHARED_LIMITS.maxConnections + 1_500,
-    )
+    expect(
+      limit,
+      `ulimit -n is ${limit}: this test needs room for ${SHARED_LIMITS.maxConnections + 1_500} open files`,
+    ).toBeGreaterThanOrEqual(SHARED_LIMITS.maxConnections + 1_500)
     const [idle, streamCount] = [5_000, 2_000]
     const { target } = await start(['--shared'])
 

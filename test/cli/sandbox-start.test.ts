@@ -6,7 +6,17 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Page, Payment } from '../../src/client/types.js'
 import type { SandboxBanner } from '../../src/cli/render/sandbox.js'
-import { expectOneLineFailure, isolatedEnv, linesOf, runCli, runCliJson, spawnCli, type CliEnv, type SpawnOptions, type SpawnedCli } from '../../harness/cli.js'
+import {
+  expectOneLineFailure,
+  isolatedEnv,
+  linesOf,
+  runCli,
+  runCliJson,
+  spawnCli,
+  type CliEnv,
+  type SpawnOptions,
+  type SpawnedCli,
+} from '../../harness/cli.js'
 import { temporaryDir } from '../../harness/sandbox.js'
 import { expectCommandJson } from '../../harness/json-contract.js'
 
@@ -22,7 +32,12 @@ afterEach(async () => {
   }
 })
 
-async function start(db: string, env: CliEnv, extra: string[] = [], options: SpawnOptions = {}): Promise<{ spawned: SpawnedCli; banner: SandboxBanner }> {
+async function start(
+  db: string,
+  env: CliEnv,
+  extra: string[] = [],
+  options: SpawnOptions = {},
+): Promise<{ spawned: SpawnedCli; banner: SandboxBanner }> {
   const spawned = spawnCli(['sandbox', 'start', '--port', '0', '--db', db, '--json', ...extra], env, options)
   running.push(spawned)
   const line = await spawned.firstLine
@@ -65,7 +80,10 @@ describe('paybox sandbox start', () => {
 
     const health = await fetch(`${banner.baseUrl}/health`)
     expect(health.status).toBe(200)
-    expect(await health.json()).toMatchObject({ status: 'ok', checks: { database: { status: 'ok' }, ledger: { status: 'ok' }, webhooks: { status: 'ok' } } })
+    expect(await health.json()).toMatchObject({
+      status: 'ok',
+      checks: { database: { status: 'ok' }, ledger: { status: 'ok' }, webhooks: { status: 'ok' } },
+    })
 
     // The state file describes this process, privately; the database (secrets too) and its WAL are private.
     expect(fs.statSync(stateFile).mode & 0o777).toBe(0o600)
@@ -79,7 +97,10 @@ describe('paybox sandbox start', () => {
     })
     expect(fs.readFileSync(pidFile, 'utf8')).toBe(`${sandbox.child.pid}\n`)
     // With no flags, env or profile, the CLI finds the running sandbox through that file.
-    const list = await runCliJson<Page<Payment>>(['payments', 'list'], { PAYBOX_HOME: env.PAYBOX_HOME, PAYBOX_CONFIG_DIR: env.PAYBOX_CONFIG_DIR })
+    const list = await runCliJson<Page<Payment>>(['payments', 'list'], {
+      PAYBOX_HOME: env.PAYBOX_HOME,
+      PAYBOX_CONFIG_DIR: env.PAYBOX_CONFIG_DIR,
+    })
     expect(list.exitCode).toBe(0)
     expect(list.json.meta.totalItems).toBe(0)
 
@@ -136,7 +157,10 @@ describe('paybox sandbox start', () => {
     await dead.exited
     fs.mkdirSync(env.PAYBOX_HOME, { recursive: true })
     fs.writeFileSync(path.join(env.PAYBOX_HOME, 'sandbox.pid'), `${dead.child.pid}\n`)
-    fs.writeFileSync(path.join(env.PAYBOX_HOME, 'sandbox.json'), JSON.stringify({ baseUrl: 'http://127.0.0.1:1', adminToken: 'adm_x', pid: dead.child.pid, merchants: [] }))
+    fs.writeFileSync(
+      path.join(env.PAYBOX_HOME, 'sandbox.json'),
+      JSON.stringify({ baseUrl: 'http://127.0.0.1:1', adminToken: 'adm_x', pid: dead.child.pid, merchants: [] }),
+    )
     const { spawned, banner } = await start(path.join(temporaryDir(), 'sandbox.db'), env)
     expect(fs.readFileSync(path.join(env.PAYBOX_HOME, 'sandbox.pid'), 'utf8')).toBe(`${spawned.child.pid}\n`)
     expect(JSON.parse(fs.readFileSync(path.join(env.PAYBOX_HOME, 'sandbox.json'), 'utf8')).baseUrl).toBe(banner.baseUrl)
@@ -162,7 +186,10 @@ describe('paybox sandbox start', () => {
   })
 
   it('refuses a malformed --allow-webhook-to in one line, before starting', async () => {
-    const result = await runCli(['sandbox', 'start', '--port', '0', '--db', ':memory:', '--allow-webhook-to', '127.0.0.0/8', '--allow-webhook-to', '10.0.0.0/33'], isolatedEnv())
+    const result = await runCli(
+      ['sandbox', 'start', '--port', '0', '--db', ':memory:', '--allow-webhook-to', '127.0.0.0/8', '--allow-webhook-to', '10.0.0.0/33'],
+      isolatedEnv(),
+    )
     expectOneLineFailure(result, '--allow-webhook-to "10.0.0.0/33" is not a CIDR range (10.0.0.0/8), an address or a host name')
   })
 
@@ -196,16 +223,25 @@ describe('paybox sandbox start', () => {
 
     it('a --db naming a folder', async () => {
       const dir = temporaryDir()
-      expectUserError(await failedStart(['--db', dir]), new RegExp(`^Error: --db ${dir} is a folder: name a database file, such as ${dir}/sandbox.db`))
+      expectUserError(
+        await failedStart(['--db', dir]),
+        new RegExp(`^Error: --db ${dir} is a folder: name a database file, such as ${dir}/sandbox.db`),
+      )
     })
 
     it('a --host that is no address', async () => {
-      expectUserError(await failedStart(['--db', ':memory:', '--host', '999.1.1.1']), /^Error: --host 999\.1\.1\.1 is not an IP address or a host name that resolves/)
+      expectUserError(
+        await failedStart(['--db', ':memory:', '--host', '999.1.1.1']),
+        /^Error: --host 999\.1\.1\.1 is not an IP address or a host name that resolves/,
+      )
     })
 
     it('a SQLite URI as --db, creating nothing', async () => {
       const cwd = temporaryDir()
-      expectUserError(await failedStart(['--db', 'file:sandbox.db?mode=ro'], { cwd }), /^Error: --db file:sandbox\.db\?mode=ro: SQLite URIs are not supported/)
+      expectUserError(
+        await failedStart(['--db', 'file:sandbox.db?mode=ro'], { cwd }),
+        /^Error: --db file:sandbox\.db\?mode=ro: SQLite URIs are not supported/,
+      )
       expect(fs.readdirSync(cwd)).toEqual([])
     })
 
@@ -213,7 +249,10 @@ describe('paybox sandbox start', () => {
       const db = path.join(temporaryDir(), 'open.db')
       fs.writeFileSync(db, '')
       fs.chmodSync(db, 0o644)
-      expectUserError(await failedStart(['--db', db, '--shared']), new RegExp(`^Error: ${db} has mode 0644, readable by other users: .*chmod 600 ${db}`))
+      expectUserError(
+        await failedStart(['--db', db, '--shared']),
+        new RegExp(`^Error: ${db} has mode 0644, readable by other users: .*chmod 600 ${db}`),
+      )
       expect(fs.statSync(db).mode & 0o777).toBe(0o644)
     })
   })

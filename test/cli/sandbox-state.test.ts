@@ -37,7 +37,10 @@ describe('paybox sandbox clock freeze / unfreeze', () => {
     started.splice(0)
 
     const second = await start({ db })
-    expect((await runCliJson<SandboxClock>(['sandbox', 'clock'], second.env)).json).toMatchObject({ now: '2030-01-01T00:01:30.000Z', frozenAt: '2030-01-01T00:01:30.000Z' })
+    expect((await runCliJson<SandboxClock>(['sandbox', 'clock'], second.env)).json).toMatchObject({
+      now: '2030-01-01T00:01:30.000Z',
+      frozenAt: '2030-01-01T00:01:30.000Z',
+    })
     // Backwards is refused, and changes nothing.
     const back = await runCli(['sandbox', 'clock', 'freeze', '--at', '2029-12-31T00:00:00Z'], second.env)
     expectOneLineFailure(back, '400 Bad Request: at: must not be earlier than the current business time (it only moves forward)')
@@ -91,7 +94,10 @@ describe('paybox sandbox snapshot / reset', () => {
     expect(reset.json.merchants[0]!.apiKey).not.toBe(keyBefore)
     // The test's handle on the sandbox follows the swap too.
     expect(sandbox.merchants[0]!.apiKey).toBe(reset.json.merchants[0]!.apiKey)
-    const state = JSON.parse(fs.readFileSync(path.join(env.PAYBOX_HOME!, 'sandbox.json'), 'utf8')) as { adminToken: string; merchants: unknown }
+    const state = JSON.parse(fs.readFileSync(path.join(env.PAYBOX_HOME!, 'sandbox.json'), 'utf8')) as {
+      adminToken: string
+      merchants: unknown
+    }
     expect(state.merchants).toEqual(reset.json.merchants)
     expect(state.adminToken).toBe(sandbox.identity.adminToken)
     expect((await runCliJson<Page<Payment>>(['payments', 'list'], env)).json.meta.totalItems).toBe(0)
@@ -101,14 +107,17 @@ describe('paybox sandbox snapshot / reset', () => {
 describe('paybox sandbox keys', () => {
   it('prints the admin token and keys as JSON, as shell exports, and names the merchants it has', async () => {
     const { sandbox, env } = await start()
-    const keys = await runCliJson<{ baseUrl: string; adminToken: string; merchants: Array<{ name: string; apiKey: string; apiSecret: string; account: string }> }>(
-      ['sandbox', 'keys'],
-      env,
-    )
+    const keys = await runCliJson<{
+      baseUrl: string
+      adminToken: string
+      merchants: Array<{ name: string; apiKey: string; apiSecret: string; account: string }>
+    }>(['sandbox', 'keys'], env)
     expect(keys.exitCode).toBe(0)
     expect(keys.json.baseUrl).toBe(sandbox.url)
     expect(keys.json.adminToken).toBe(sandbox.identity.adminToken)
-    expect(keys.json.merchants.map((m) => [m.name, m.apiKey, m.apiSecret])).toEqual(sandbox.merchants.map((m) => [m.name, m.apiKey, m.apiSecret]))
+    expect(keys.json.merchants.map((m) => [m.name, m.apiKey, m.apiSecret])).toEqual(
+      sandbox.merchants.map((m) => [m.name, m.apiKey, m.apiSecret]),
+    )
 
     const escrow = sandbox.merchants[1]!
     const exports = await runCli(['sandbox', 'keys', '--merchant', escrow.id, '--env'], env)

@@ -17,7 +17,8 @@ describe('paying with a wrong memo or a wrong asset', () => {
   })
   afterAll(() => sandbox.stop())
 
-  const create = (): Promise<Payment> => sandbox.direct.payments.create({ amount: { value: 1000, currency: 'USD' }, description: 'Mistakes' })
+  const create = (): Promise<Payment> =>
+    sandbox.direct.payments.create({ amount: { value: 1000, currency: 'USD' }, description: 'Mistakes' })
   /** The merchant account's balances, in stroops. */
   const balances = async () => {
     const accounts = (await sandbox.admin.ledger.accounts({ role: 'merchant' })).items
@@ -39,10 +40,13 @@ describe('paying with a wrong memo or a wrong asset', () => {
     expect(tx.operations).toEqual([expect.objectContaining({ to: account, asset: 'USDC', amount: '10.0000000' })])
   })
 
-  it('--asset XLM sends that many XLM with the payment\'s own memo: it lands and pays nothing', async () => {
+  it("--asset XLM sends that many XLM with the payment's own memo: it lands and pays nothing", async () => {
     const payment = await create()
     const before = await balances()
-    const { json, exitCode } = await runCliJson<Payment>(['payments', 'pay', payment.id, '--asset', 'XLM', '--amount', '2.50'], merchantEnv(sandbox))
+    const { json, exitCode } = await runCliJson<Payment>(
+      ['payments', 'pay', payment.id, '--asset', 'XLM', '--amount', '2.50'],
+      merchantEnv(sandbox),
+    )
     expect(exitCode).toBe(0)
     expect(json).toMatchObject({ id: payment.id, status: 'open', amount_paid: 0 })
     expect((await balances()).xlm - before.xlm).toBe(25_000_000n)
@@ -51,7 +55,7 @@ describe('paying with a wrong memo or a wrong asset', () => {
     expect((await sandbox.direct.sandbox.pay(payment.id)).status).toBe('paid')
   })
 
-  it('a memo that is another payment\'s pays that payment, as on the real network', async () => {
+  it("a memo that is another payment's pays that payment, as on the real network", async () => {
     const [target, other] = [await create(), await create()]
     const memo = new URL(other.qrCode).searchParams.get('memo')!
     await sandbox.direct.sandbox.pay(target.id, { memo, amount: 400 })

@@ -43,7 +43,9 @@ describe('the shipped scenarios', () => {
     try {
       const file = path.join('scenarios', name)
       const { json, exitCode, stderr } = await runCliJson<ScenarioReport>(['scenario', 'run', path.join(ROOT, file)], merchantEnv(sandbox))
-      const failures = json.steps.filter((step) => step.status !== 'passed').map((step) => `${step.index} ${step.name}: ${step.error ?? step.status}`)
+      const failures = json.steps
+        .filter((step) => step.status !== 'passed')
+        .map((step) => `${step.index} ${step.name}: ${step.error ?? step.status}`)
       expect(failures).toEqual([])
       expect(exitCode).toBe(0)
       expect(stderr).toBe('')
@@ -120,7 +122,12 @@ steps:
     expect(suites).toHaveLength(1)
     expect(suites[0]!.attributes).toMatchObject({ name: 'A broken expectation', tests: '4', failures: '1', skipped: '1', errors: '0' })
     const cases = suites[0]!.children
-    expect(cases.map((testcase) => testcase.attributes.name)).toEqual(['1 createPayment', '2 a customer pays half', '3 expect payment paid', '4 never reached'])
+    expect(cases.map((testcase) => testcase.attributes.name)).toEqual([
+      '1 createPayment',
+      '2 a customer pays half',
+      '3 expect payment paid',
+      '4 never reached',
+    ])
     const child = (testcase: XmlElement) => testcase.children.map((element) => element.name)
     expect(cases.map(child)).toEqual([[], [], ['failure'], ['skipped']])
     const failure = cases[2]!.children[0]!
@@ -128,7 +135,7 @@ steps:
     expect(failure.text).toBe('status was "underpaid", expected "paid"')
   })
 
-  it('creates the folder of the JUnit report, as the README\'s CI one-liner needs in a fresh clone', async () => {
+  it("creates the folder of the JUnit report, as the README's CI one-liner needs in a fresh clone", async () => {
     const file = scenarioFile(broken)
     const junit = path.join(path.dirname(file), 'reports', 'nested', 'broken.xml')
     const { stdout, stderr, exitCode } = await runCli(['scenario', 'run', file, '--junit', junit], env())
@@ -150,7 +157,11 @@ steps:
       payment: \${steps.payment.id}
       amount: twelve
 `)
-    expectOneLineFailure(await runCli(['scenario', 'run', file], env()), `${file}:9:15: steps[1].pay.amount: must be a number or a \${…} reference`, 2)
+    expectOneLineFailure(
+      await runCli(['scenario', 'run', file], env()),
+      `${file}:9:15: steps[1].pay.amount: must be a number or a \${…} reference`,
+      2,
+    )
     expect((await sandbox.direct.payments.list({ limit: 1 })).meta.totalItems).toBe(before)
   })
 
@@ -177,7 +188,9 @@ steps:
 `)
     const { stdout, exitCode } = await runCli(['scenario', 'run', file], env())
     expect(exitCode).toBe(1)
-    expect(linesOf(stdout)[2]).toBe('✖ 2 pay ${steps.payment.paymentId}: ${steps.payment.paymentId}: the result of step "payment" has no paymentId')
+    expect(linesOf(stdout)[2]).toBe(
+      '✖ 2 pay ${steps.payment.paymentId}: ${steps.payment.paymentId}: the result of step "payment" has no paymentId',
+    )
   })
 
   it('runs a JSON scenario file, and reports its errors by line too', async () => {
@@ -200,7 +213,11 @@ steps:
     expect(json.steps.map((step) => step.status)).toEqual(['passed', 'passed'])
 
     const bad = scenarioFile('{\n  "name": "JSON error",\n  "steps": [\n    { "getPayment": { "payment": 42 } }\n  ]\n}\n', 'bad.json')
-    expectOneLineFailure(await runCli(['scenario', 'run', bad], env()), `${bad}:4:34: steps[0].getPayment.payment: expected string, received number`, 2)
+    expectOneLineFailure(
+      await runCli(['scenario', 'run', bad], env()),
+      `${bad}:4:34: steps[0].getPayment.payment: expected string, received number`,
+      2,
+    )
   })
 
   it('fails an expectError step when the call succeeds or is refused differently', async () => {

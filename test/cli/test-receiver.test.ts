@@ -40,7 +40,11 @@ async function startReceiver(handle: Handler): Promise<Receiver> {
     req.on('end', () => {
       const raw = Buffer.concat(chunks)
       const header = req.headers['x-webhook-auth']
-      const delivery: Delivery = { raw, signature: typeof header === 'string' ? header : undefined, data: JSON.parse(raw.toString('utf8')).data }
+      const delivery: Delivery = {
+        raw,
+        signature: typeof header === 'string' ? header : undefined,
+        data: JSON.parse(raw.toString('utf8')).data,
+      }
       deliveries.push(delivery)
       const status = handle(delivery)
       if (status !== 'hang') res.writeHead(status, { 'content-type': 'text/plain' }).end(String(status))
@@ -108,8 +112,19 @@ describe('paybox webhooks test-receiver', () => {
     const [signed, , , reserialized] = receiver.deliveries
     expect(verifyWebhook(signed!.raw, signed!.signature, SECRET)).toBe(true)
     expect(Object.keys(JSON.parse(signed!.raw.toString('utf8')).data)).toEqual([
-      'type', 'id', 'status', 'settlement_status', 'amount', 'settlement_amount', 'settlement_currency',
-      'settlement_fee', 'amount_paid', 'amount_received', 'amount_remaining', 'history', 'metadata',
+      'type',
+      'id',
+      'status',
+      'settlement_status',
+      'amount',
+      'settlement_amount',
+      'settlement_currency',
+      'settlement_fee',
+      'amount_paid',
+      'amount_received',
+      'amount_remaining',
+      'history',
+      'metadata',
     ])
     expect(signed!.data).toMatchObject({ type: 'transaction_created', status: 'open' })
     expect(signed!.data.id).toMatch(/^pt_[0-9a-f]{32}$/)
@@ -121,7 +136,10 @@ describe('paybox webhooks test-receiver', () => {
 
   it('prints a table with one row per case and a summary line', async () => {
     const receiver = await startReceiver(correctReceiver())
-    const { stdout, exitCode } = await runCli(['webhooks', 'test-receiver', receiver.url, '--secret', SECRET], isolatedEnv({ NO_COLOR: '1' }))
+    const { stdout, exitCode } = await runCli(
+      ['webhooks', 'test-receiver', receiver.url, '--secret', SECRET],
+      isolatedEnv({ NO_COLOR: '1' }),
+    )
     expect(exitCode).toBe(0)
     expect(stdout).toContain('Correctly signed event')
     expect(stdout).toContain('Signature over re-serialized JSON, not the raw bytes')
@@ -200,7 +218,10 @@ describe('paybox webhooks test-receiver', () => {
       const signed = json.cases.find((c) => c.id === 'signed')!
       expect(signed.sends[0]).toMatchObject({ status: null, error: 'no answer within 0.2 s' })
       // Not accepted, so the must-reject cases pass, with a remark.
-      expect(json.cases.find((c) => c.id === 'bad-signature')).toMatchObject({ verdict: 'pass', detail: expect.stringContaining('answer 401 instead') })
+      expect(json.cases.find((c) => c.id === 'bad-signature')).toMatchObject({
+        verdict: 'pass',
+        detail: expect.stringContaining('answer 401 instead'),
+      })
     })
   })
 
@@ -215,9 +236,12 @@ describe('paybox webhooks test-receiver', () => {
     expect(failedCases(json)).toEqual(['signed', 'duplicate', 'out-of-order', 'resend'])
   })
 
-  it('signs with the merchant\'s API secret from the environment when --secret is not given', async () => {
+  it("signs with the merchant's API secret from the environment when --secret is not given", async () => {
     const receiver = await startReceiver(correctReceiver())
-    const { json, exitCode } = await runCliJson<GradingReport>(['webhooks', 'test-receiver', receiver.url], isolatedEnv({ PAYBOX_API_SECRET: SECRET }))
+    const { json, exitCode } = await runCliJson<GradingReport>(
+      ['webhooks', 'test-receiver', receiver.url],
+      isolatedEnv({ PAYBOX_API_SECRET: SECRET }),
+    )
     expect(exitCode).toBe(0)
     expect(json.passed).toBe(true)
   })
@@ -230,7 +254,10 @@ describe('paybox webhooks test-receiver', () => {
   })
 
   it('refuses a URL that is not http(s) and an unreadable --timeout in one line', async () => {
-    expectOneLineFailure(await runCli(['webhooks', 'test-receiver', 'ftp://127.0.0.1/x', '--secret', SECRET], isolatedEnv()), '<url> must be an absolute http(s) URL, got "ftp://127.0.0.1/x"')
+    expectOneLineFailure(
+      await runCli(['webhooks', 'test-receiver', 'ftp://127.0.0.1/x', '--secret', SECRET], isolatedEnv()),
+      '<url> must be an absolute http(s) URL, got "ftp://127.0.0.1/x"',
+    )
     expectOneLineFailure(
       await runCli(['webhooks', 'test-receiver', 'http://127.0.0.1:9/x', '--secret', SECRET, '--timeout', 'soon'], isolatedEnv()),
       'Invalid --timeout "soon" (a duration such as 10s, 500ms or 2 (seconds), at most 10m)',

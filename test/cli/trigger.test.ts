@@ -12,7 +12,9 @@ describe('paybox trigger', () => {
   const receiver = webhookReceiverForSuite(() => sandbox.merchants[0]!.apiSecret)
   const env = () => merchantEnv(sandbox)
   const eventsOf = (paymentId: string) =>
-    receivedFor(receiver, paymentId).map((r) => webhookData(r.raw)).map((d) => `${d.type}:${d.status}/${d.settlement_status}`)
+    receivedFor(receiver, paymentId)
+      .map((r) => webhookData(r.raw))
+      .map((d) => `${d.type}:${d.status}/${d.settlement_status}`)
 
   const trigger = (args: string[]) => runCliJson<TriggerResult>(['trigger', ...args, '--webhook-url', receiver.url], env())
 
@@ -84,9 +86,12 @@ describe('paybox trigger', () => {
     expect(json.payment.amount).toEqual({ value: 10, currency: 'JPY' })
   })
 
-  it('prints the payment id and each event with the receiver\'s answer, failures included', async () => {
+  it("prints the payment id and each event with the receiver's answer, failures included", async () => {
     receiver.answer = () => ({ status: 503, body: 'down for maintenance' })
-    const { stdout, stderr, exitCode } = await runCli(['trigger', 'transaction_updated', '--status', 'underpaid', '--webhook-url', receiver.url], env())
+    const { stdout, stderr, exitCode } = await runCli(
+      ['trigger', 'transaction_updated', '--status', 'underpaid', '--webhook-url', receiver.url],
+      env(),
+    )
     // Every delivery it waited for failed: that is a failed trigger, said in one line.
     expect(exitCode).toBe(1)
     expect(stderr).toBe(`Error: 2 of 2 webhook deliveries to ${receiver.url} did not get a 2xx answer (HTTP 503)\n`)
@@ -131,17 +136,29 @@ describe('paybox trigger', () => {
         'Expected transaction_refunded to be one of: transaction_created, transaction_updated, transaction_failed (see --help)',
       ))
     it('--status with another event than transaction_updated', () =>
-      refuse(['transaction_created', '--status', 'paid', '--webhook-url', 'http://127.0.0.1:9/hooks'], '--status applies only to transaction_updated, not transaction_created'))
+      refuse(
+        ['transaction_created', '--status', 'paid', '--webhook-url', 'http://127.0.0.1:9/hooks'],
+        '--status applies only to transaction_updated, not transaction_created',
+      ))
     it('a --webhook-url that is not http(s)', () =>
-      refuse(['transaction_created', '--webhook-url', 'ftp://127.0.0.1/hooks'], '--webhook-url must be an absolute http(s) URL, got "ftp://127.0.0.1/hooks"'))
+      refuse(
+        ['transaction_created', '--webhook-url', 'ftp://127.0.0.1/hooks'],
+        '--webhook-url must be an absolute http(s) URL, got "ftp://127.0.0.1/hooks"',
+      ))
     it('an --amount the currency cannot have', () =>
       refuse(
         ['transaction_created', '--currency', 'JPY', '--amount', '1.5', '--webhook-url', 'http://127.0.0.1:9/hooks'],
         '--amount must be a positive amount with at most 0 decimal places for JPY, got "1.5"',
       ))
     it('--status settled for an escrow merchant', async () => {
-      const result = await runCli(['trigger', 'transaction_updated', '--status', 'settled', '--webhook-url', receiver.url], merchantEnv(sandbox, 'escrow'))
-      expectOneLineFailure(result, '--status settled needs a direct merchant (an escrow payment settles only when its escrow order is released)')
+      const result = await runCli(
+        ['trigger', 'transaction_updated', '--status', 'settled', '--webhook-url', receiver.url],
+        merchantEnv(sandbox, 'escrow'),
+      )
+      expectOneLineFailure(
+        result,
+        '--status settled needs a direct merchant (an escrow payment settles only when its escrow order is released)',
+      )
       expect((await sandbox.escrow.payments.list({ limit: 1 })).meta.totalItems).toBe(0)
     })
   })

@@ -12,7 +12,8 @@ import { webhookReceiverForSuite } from '../../harness/webhook-receiver.js'
 import { expectCommandJson } from '../../harness/json-contract.js'
 
 /** Starts `paybox webhooks tail …` and waits until it is subscribed. */
-const tail = (args: string[], env: CliEnv): Promise<Running> => startRunning(['webhooks', 'tail', ...args], env, 'Waiting for webhook deliveries')
+const tail = (args: string[], env: CliEnv): Promise<Running> =>
+  startRunning(['webhooks', 'tail', ...args], env, 'Waiting for webhook deliveries')
 const stop = stopRunning
 
 describe('paybox webhooks tail', () => {
@@ -76,7 +77,9 @@ describe('paybox webhooks tail', () => {
     const running = await tail(['--events', 'transaction_updated,transaction_failed', '--json'], merchantEnv(sandbox))
     const payment = await create()
     // The created event's delivery finishes first: the stream, in finishing order, would show it before the next.
-    await waitFor('the created delivery to finish', async () => (await sandbox.direct.webhooks.list({ checkout_id: payment.id })).items.every((d) => d.status !== 'pending'))
+    await waitFor('the created delivery to finish', async () =>
+      (await sandbox.direct.webhooks.list({ checkout_id: payment.id })).items.every((d) => d.status !== 'pending'),
+    )
     await sandbox.direct.sandbox.pay(payment.id, { amount: 400 })
     await sandbox.direct.sandbox.fail(payment.id)
     const shown = () => running.lines.map((line) => JSON.parse(line) as WebhookDelivery).filter((d) => d.checkout_id === payment.id)
@@ -99,7 +102,11 @@ describe('paybox webhooks tail', () => {
     try {
       const env = merchantEnv(first)
       const running = await tail([], env)
-      const before = await first.direct.payments.create({ amount: { value: 100, currency: 'USD' }, description: 'Before', webhookUrl: receiver.url })
+      const before = await first.direct.payments.create({
+        amount: { value: 100, currency: 'USD' },
+        description: 'Before',
+        webhookUrl: receiver.url,
+      })
       receiver.secret = first.merchants[0]!.apiSecret
       await waitFor('the line before the drop', () => running.lines.some((line) => line.includes(before.id)))
 
@@ -108,7 +115,11 @@ describe('paybox webhooks tail', () => {
       await waitFor('the drop notice', () => running.spawned.stderr().includes('Stream dropped'))
       second = await startTestSandbox({ db, port: first.port, webhookPollMs: 20 })
       await waitFor('the reconnection', () => running.spawned.stderr().includes('Reconnected.'), 20_000)
-      const after = await second.direct.payments.create({ amount: { value: 100, currency: 'USD' }, description: 'After', webhookUrl: receiver.url })
+      const after = await second.direct.payments.create({
+        amount: { value: 100, currency: 'USD' },
+        description: 'After',
+        webhookUrl: receiver.url,
+      })
       const line = await waitFor('the line after the drop', () => running.lines.find((l) => l.includes(after.id)))
       expect(line).toContain('success')
       expect(await stop(running)).toEqual({ code: 0, signal: null })

@@ -88,19 +88,34 @@ describe('paybox webhooks: the delivery log', () => {
       const { json, exitCode } = await runCliJson<WebhookDelivery>(['webhooks', 'get', delivery!.id], env())
       expect(exitCode).toBe(0)
       expect(Buffer.from(json.request_payload!, 'utf8').equals(received!.raw)).toBe(true)
-      expect(json).toMatchObject({ id: delivery!.id, checkout_id: payment.id, status: 'success', http_status: 202, response_body: 'accepted by the test' })
+      expect(json).toMatchObject({
+        id: delivery!.id,
+        checkout_id: payment.id,
+        status: 'success',
+        http_status: 202,
+        response_body: 'accepted by the test',
+      })
 
       const human = await runCli(['webhooks', 'get', delivery!.id], env())
       expect(human.exitCode).toBe(0)
       expect(human.stderr).toBe('')
-      for (const value of [delivery!.id, payment.id, receiver.url, 'transaction_created', 'success', '202', 'open/open', 'accepted by the test']) {
+      for (const value of [
+        delivery!.id,
+        payment.id,
+        receiver.url,
+        'transaction_created',
+        'success',
+        '202',
+        'open/open',
+        'accepted by the test',
+      ]) {
         expect(human.stdout).toContain(value)
       }
       // The payload, indented: each top-level field of data on its own line.
       expect(human.stdout).toContain(`\n{\n  "data": {\n    "type": "transaction_created",\n    "id": "${payment.id}",\n`)
     })
 
-    it('an unknown id is the server\'s 404, in one line', async () => {
+    it("an unknown id is the server's 404, in one line", async () => {
       const result = await runCli(['webhooks', 'get', '00000000-0000-5000-8000-000000000000'], env())
       expectOneLineFailure(result, '404 Not Found: No webhook delivery 00000000-0000-5000-8000-000000000000')
     })
@@ -113,7 +128,13 @@ describe('paybox webhooks: the delivery log', () => {
       const { json, exitCode, stderr } = await runCliJson<WebhookDelivery>(['webhooks', 'resend', original!.id], env())
       expect(exitCode).toBe(0)
       expect(stderr).toBe('')
-      expect(json).toMatchObject({ status: 'success', resend_of: original!.id, attempt_count: 2, checkout_id: payment.id, http_status: 200 })
+      expect(json).toMatchObject({
+        status: 'success',
+        resend_of: original!.id,
+        attempt_count: 2,
+        checkout_id: payment.id,
+        http_status: 200,
+      })
       expect(json.id).not.toBe(original!.id)
 
       const [first, again] = receivedFor(receiver, payment.id)
@@ -139,7 +160,11 @@ describe('paybox webhooks: the delivery log', () => {
 
       const skipped = await create()
       const [entry] = await finishedDeliveries(sandbox.direct, skipped.id, 1)
-      expect(entry).toMatchObject({ status: 'skipped', http_status: null, error_message: 'Not sent: webhooks are paused for this merchant' })
+      expect(entry).toMatchObject({
+        status: 'skipped',
+        http_status: null,
+        error_message: 'Not sent: webhooks are paused for this merchant',
+      })
       expect(receivedFor(receiver, skipped.id)).toHaveLength(0)
 
       const resumed = await runCli(['webhooks', 'resume'], env())
@@ -170,7 +195,11 @@ describe('paybox webhooks resend: the rate limit', () => {
     const sandbox = await startTestSandbox({ webhookPollMs: 20 })
     const receiver = await startWebhookReceiver(sandbox.merchants[0]!.apiSecret)
     try {
-      const payment = await sandbox.direct.payments.create({ amount: { value: 100, currency: 'USD' }, description: 'Resent', webhookUrl: receiver.url })
+      const payment = await sandbox.direct.payments.create({
+        amount: { value: 100, currency: 'USD' },
+        description: 'Resent',
+        webhookUrl: receiver.url,
+      })
       const [original] = await finishedDeliveries(sandbox.direct, payment.id, 1)
       for (let i = 0; i < 10; i++) await sandbox.direct.webhooks.resend(original!.id)
       expect(receiver.received).toHaveLength(11)
@@ -212,7 +241,11 @@ describe('paybox merchants rotate-secret', () => {
 
     const client = new PayboxClient({ baseUrl: sandbox.url, apiKey: merchant.apiKey, apiSecret: rotated.apiSecret })
     receiver.secret = rotated.apiSecret
-    const payment = await client.payments.create({ amount: { value: 100, currency: 'USD' }, description: 'After rotation', webhookUrl: receiver.url })
+    const payment = await client.payments.create({
+      amount: { value: 100, currency: 'USD' },
+      description: 'After rotation',
+      webhookUrl: receiver.url,
+    })
     await finishedDeliveries(client, payment.id, 1)
     expect(receiver.received.at(-1)!.verified).toBe(true)
 
@@ -229,7 +262,15 @@ describe('paybox merchants rotate-secret', () => {
     const env = merchantEnv(sandbox, 'direct')
     const home = { PAYBOX_HOME: env.PAYBOX_HOME, PAYBOX_CONFIG_DIR: env.PAYBOX_CONFIG_DIR } as NodeJS.ProcessEnv
     const before = (await sandbox.admin.sandbox.merchants()).items
-    writeLocalSandbox({ baseUrl: sandbox.url, adminToken: sandbox.identity.adminToken, pid: 12345, merchants: before.map(({ account: _account, ...m }) => m) }, home)
+    writeLocalSandbox(
+      {
+        baseUrl: sandbox.url,
+        adminToken: sandbox.identity.adminToken,
+        pid: 12345,
+        merchants: before.map(({ account: _account, ...m }) => m),
+      },
+      home,
+    )
     const oldSecret = before.find((m) => m.id === merchant.id)!.apiSecret
     saveProfile('escrow', { baseUrl: sandbox.url, apiKey: merchant.apiKey, apiSecret: oldSecret }, home)
     saveProfile('other', { baseUrl: 'http://127.0.0.1:1', apiKey: merchant.apiKey, apiSecret: oldSecret }, home)
@@ -248,18 +289,26 @@ describe('paybox merchants rotate-secret', () => {
     expect(state.merchants.find((m) => m.id !== merchant.id)!.apiSecret).toBe(before.find((m) => m.id !== merchant.id)!.apiSecret)
     expect(fs.statSync(stateFile).mode & 0o777).toBe(0o600)
     // Profiles are not rewritten.
-    const config = JSON.parse(fs.readFileSync(path.join(env.PAYBOX_CONFIG_DIR!, 'config.json'), 'utf8')) as { profiles: Record<string, { apiSecret: string }> }
+    const config = JSON.parse(fs.readFileSync(path.join(env.PAYBOX_CONFIG_DIR!, 'config.json'), 'utf8')) as {
+      profiles: Record<string, { apiSecret: string }>
+    }
     expect(config.profiles.escrow!.apiSecret).toBe(oldSecret)
 
     // --json says the same in the document (notices are for people).
-    const json = await runCliJson<{ merchant: SandboxMerchant; updatedStateFile?: string; staleProfiles: string[] }>(['merchants', 'rotate-secret', merchant.id], env)
+    const json = await runCliJson<{ merchant: SandboxMerchant; updatedStateFile?: string; staleProfiles: string[] }>(
+      ['merchants', 'rotate-secret', merchant.id],
+      env,
+    )
     expect(json.exitCode).toBe(0)
     expect(json.json).toMatchObject({ updatedStateFile: stateFile, staleProfiles: ['escrow'], staleEnvironment: false })
     expect(json.json.merchant.apiSecret).not.toBe(newSecret)
   })
 
   it('needs the admin token, and an unknown merchant is a 404, each in one line', async () => {
-    const noToken = await runCli(['merchants', 'rotate-secret', sandbox.merchants[0]!.id], merchantEnv(sandbox, 'direct', { PAYBOX_ADMIN_TOKEN: undefined }))
+    const noToken = await runCli(
+      ['merchants', 'rotate-secret', sandbox.merchants[0]!.id],
+      merchantEnv(sandbox, 'direct', { PAYBOX_ADMIN_TOKEN: undefined }),
+    )
     expectOneLineFailure(
       noToken,
       `No sandbox admin token for ${sandbox.url} (pass --admin-token, set PAYBOX_ADMIN_TOKEN, or run: paybox login --from-sandbox)`,
@@ -288,11 +337,15 @@ describe('paybox webhooks verify', () => {
   })
 
   const env = (): CliEnv => ({ CI: '1', PAYBOX_HOME: dir, PAYBOX_CONFIG_DIR: path.join(dir, 'config') })
-  const verify = (file: string, sig = signature, key = secret) => runCli(['webhooks', 'verify', '--secret', key, '--signature', sig, '--file', file], env())
+  const verify = (file: string, sig = signature, key = secret) =>
+    runCli(['webhooks', 'verify', '--secret', key, '--signature', sig, '--file', file], env())
 
   it('prints valid and exits 0 for the bytes as delivered', async () => {
     expect(await verify(path.join(dir, 'body.json'))).toMatchObject({ exitCode: 0, stdout: 'valid\n', stderr: '' })
-    const json = await runCliJson(['webhooks', 'verify', '--secret', secret, '--signature', signature, '--file', path.join(dir, 'body.json')], env())
+    const json = await runCliJson(
+      ['webhooks', 'verify', '--secret', secret, '--signature', signature, '--file', path.join(dir, 'body.json')],
+      env(),
+    )
     expect(json).toMatchObject({ exitCode: 0, json: { valid: true } })
   })
 
@@ -306,7 +359,10 @@ describe('paybox webhooks verify', () => {
     expect(await verify(path.join(dir, 'pretty.json'))).toMatchObject({ exitCode: 1, stdout: 'invalid\n' })
 
     expect(await verify(path.join(dir, 'body.json'), signature, `${secret}x`)).toMatchObject({ exitCode: 1, stdout: 'invalid\n' })
-    const json = await runCliJson(['webhooks', 'verify', '--secret', 'sk_wrong', '--signature', signature, '--file', path.join(dir, 'body.json')], env())
+    const json = await runCliJson(
+      ['webhooks', 'verify', '--secret', 'sk_wrong', '--signature', signature, '--file', path.join(dir, 'body.json')],
+      env(),
+    )
     expect(json).toMatchObject({ exitCode: 1, json: { valid: false } })
   })
 
@@ -323,7 +379,10 @@ describe('paybox webhooks verify', () => {
   })
 
   it('refuses a signature that is not 64 hex digits and a missing file in one line', async () => {
-    expectOneLineFailure(await verify(path.join(dir, 'body.json'), 'sha256=abc'), '--signature must be 64 hex digits (the X-WEBHOOK-AUTH header), got "sha256=abc"')
+    expectOneLineFailure(
+      await verify(path.join(dir, 'body.json'), 'sha256=abc'),
+      '--signature must be 64 hex digits (the X-WEBHOOK-AUTH header), got "sha256=abc"',
+    )
     const missing = path.join(dir, 'missing.json')
     expectOneLineFailure(await verify(missing), `Cannot read --file ${missing}: ENOENT`)
     const noSecret = await runCli(['webhooks', 'verify', '--signature', signature, '--file', path.join(dir, 'body.json')], env())
@@ -340,9 +399,17 @@ describe('paybox sandbox start --require-https', () => {
     try {
       const { apiKey, apiSecret } = sandbox.banner.merchants[0]!
       const client = new PayboxClient({ baseUrl: sandbox.banner.baseUrl, apiKey, apiSecret })
-      const payment = await client.payments.create({ amount: { value: 100, currency: 'USD' }, description: 'Plain http', webhookUrl: receiver.url })
+      const payment = await client.payments.create({
+        amount: { value: 100, currency: 'USD' },
+        description: 'Plain http',
+        webhookUrl: receiver.url,
+      })
       const [entry] = await finishedDeliveries(client, payment.id, 1)
-      expect(entry).toMatchObject({ status: 'skipped', http_status: null, error_message: 'Not sent: the sandbox runs with --require-https and the URL is http' })
+      expect(entry).toMatchObject({
+        status: 'skipped',
+        http_status: null,
+        error_message: 'Not sent: the sandbox runs with --require-https and the URL is http',
+      })
       expect(receiver.received).toHaveLength(0)
     } finally {
       expect(await sandbox.stop()).toBe(0)

@@ -5,7 +5,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ManualClock } from '../../sandbox/clock.js'
 import { onTheWire, routeLabel, type RouteInfo } from '../../harness/hostile.js'
-import { rawRequest, rewriteSignature, sendSignedAttempt, startTestSandbox, type SignedAttempt, type TestSandbox } from '../../harness/sandbox.js'
+import {
+  rawRequest,
+  rewriteSignature,
+  sendSignedAttempt,
+  startTestSandbox,
+  type SignedAttempt,
+  type TestSandbox,
+} from '../../harness/sandbox.js'
 import { sandboxRoutes, stateFingerprint } from '../../harness/hostile-run.js'
 
 // Authentication reads the injected wall clock, so timestamps just outside the 300 s window are
@@ -24,7 +31,13 @@ const SIGNATURE_FAILED_FAMILY = /^\/(invoices|merchant|currencies|merchants)(\/|
 
 type Kind = 'public' | 'optional' | 'admin' | 'merchant'
 const kindOf = (route: RouteInfo): Kind =>
-  PUBLIC.some((p) => p.test(route.path)) ? 'public' : OPTIONAL.some((p) => p.test(route.path)) ? 'optional' : ADMIN.test(route.path) ? 'admin' : 'merchant'
+  PUBLIC.some((p) => p.test(route.path))
+    ? 'public'
+    : OPTIONAL.some((p) => p.test(route.path))
+      ? 'optional'
+      : ADMIN.test(route.path)
+        ? 'admin'
+        : 'merchant'
 const reasonOf = (route: RouteInfo) => (SIGNATURE_FAILED_FAMILY.test(route.path) ? 'Signature verification failed' : 'Unauthorized')
 
 interface Credentials {
@@ -66,12 +79,22 @@ describe('authentication near misses on every route', () => {
   const exact = (route: RouteInfo): SignedAttempt => {
     const path = pathOf(route)
     const body = route.method === 'GET' ? undefined : '{"note":"signed"}'
-    return { method: route.method, path, body, sign: { method: route.method, path, body: body ?? '', timestamp: NOW, secret: merchantA.apiSecret }, key: merchantA.apiKey }
+    return {
+      method: route.method,
+      path,
+      body,
+      sign: { method: route.method, path, body: body ?? '', timestamp: NOW, secret: merchantA.apiSecret },
+      key: merchantA.apiKey,
+    }
   }
 
   /** Another resource's path: another id, another merchant, or a sibling list. */
   const neighbourOf = (path: string) =>
-    path.includes('pt_') ? path.replace(/pt_0{32}/, `pt_${'1'.repeat(32)}`) : path.includes(merchantA.id) ? path.replace(merchantA.id, merchantB.id) : `${path}/x`
+    path.includes('pt_')
+      ? path.replace(/pt_0{32}/, `pt_${'1'.repeat(32)}`)
+      : path.includes(merchantA.id)
+        ? path.replace(merchantA.id, merchantB.id)
+        : `${path}/x`
 
   const nearMisses = (route: RouteInfo): Array<[string, SignedAttempt]> => {
     const a = exact(route)
@@ -97,8 +120,12 @@ describe('authentication near misses on every route', () => {
   it('classifies every route of the app, and knows the families of spec 7', () => {
     const labelsOf = (kind: Kind) => routes.filter((route) => kindOf(route) === kind).map(routeLabel)
     const kinds = { merchant: labelsOf('merchant'), admin: labelsOf('admin'), public: labelsOf('public') }
-    expect(kinds.merchant).toEqual(expect.arrayContaining(['POST /payments', 'GET /invoices', 'GET /currencies', 'POST /payments/:id/refunds']))
-    expect(kinds.admin).toEqual(expect.arrayContaining(['GET /sandbox/merchants', 'POST /sandbox/clock/advance', 'GET /sandbox/ledger/accounts']))
+    expect(kinds.merchant).toEqual(
+      expect.arrayContaining(['POST /payments', 'GET /invoices', 'GET /currencies', 'POST /payments/:id/refunds']),
+    )
+    expect(kinds.admin).toEqual(
+      expect.arrayContaining(['GET /sandbox/merchants', 'POST /sandbox/clock/advance', 'GET /sandbox/ledger/accounts']),
+    )
     expect(kinds.public).toEqual(expect.arrayContaining(['GET /health', 'GET /checkout/:id']))
     expect(routes.filter((r) => kindOf(r) === 'merchant').length).toBeGreaterThanOrEqual(25)
   })
@@ -129,9 +156,21 @@ describe('authentication near misses on every route', () => {
     // A write too: the same body, signed exactly, creates the payment the near misses could not.
     const path = '/payments'
     const body = JSON.stringify({ amount: { value: 100, currency: 'USD' }, description: 'control' })
-    const created = await attempt({ method: 'POST', path, body, sign: { method: 'POST', path, body, timestamp: NOW, secret: merchantA.apiSecret }, key: merchantA.apiKey })
+    const created = await attempt({
+      method: 'POST',
+      path,
+      body,
+      sign: { method: 'POST', path, body, timestamp: NOW, secret: merchantA.apiSecret },
+      key: merchantA.apiKey,
+    })
     expect(created.status, created.text).toBe(200)
-    const tampered = await attempt({ method: 'POST', path, body: body.replace('100', '1'), sign: { method: 'POST', path, body, timestamp: NOW, secret: merchantA.apiSecret }, key: merchantA.apiKey })
+    const tampered = await attempt({
+      method: 'POST',
+      path,
+      body: body.replace('100', '1'),
+      sign: { method: 'POST', path, body, timestamp: NOW, secret: merchantA.apiSecret },
+      key: merchantA.apiKey,
+    })
     expect(tampered.status).toBe(401)
   })
 
@@ -151,7 +190,8 @@ describe('authentication near misses on every route', () => {
       ]
       for (const [miss, headers] of tokens) {
         const response = await rawRequest(sandbox.url, { method: route.method, path, body, headers })
-        if (response.status !== 401 || (response.json as { reason?: string } | undefined)?.reason !== 'Unauthorized') wrong.push(`${routeLabel(route)}, ${miss}: ${response.status}`)
+        if (response.status !== 401 || (response.json as { reason?: string } | undefined)?.reason !== 'Unauthorized')
+          wrong.push(`${routeLabel(route)}, ${miss}: ${response.status}`)
       }
       const signed = await rawRequest(sandbox.url, { method: route.method, path, body, as: merchantA, sign: { timestamp: NOW } })
       if (signed.status !== 401) wrong.push(`${routeLabel(route)}, merchant signature: ${signed.status}`)

@@ -42,8 +42,7 @@ async function outcomeOf(page: Page): Promise<Page> {
   return read(await fetch(page.headers.get('location')!, { redirect: 'manual' }))
 }
 
-const testIdText = (html: string, testId: string): string | undefined =>
-  new RegExp(`data-testid="${testId}"[^>]*>([^<]*)<`).exec(html)?.[1]
+const testIdText = (html: string, testId: string): string | undefined => new RegExp(`data-testid="${testId}"[^>]*>([^<]*)<`).exec(html)?.[1]
 
 const unescapeHtml = (text: string): string => text.replace(/&#(\d+);/g, (_match, code: string) => String.fromCharCode(Number(code)))
 

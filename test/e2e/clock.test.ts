@@ -26,14 +26,22 @@ describe('business clock and payment expiry', () => {
 
   it('expires open payments whose expiry passes, and only those', async () => {
     const short = await sandbox.direct.payments.create({ amount: { value: 100, currency: 'USD' }, description: 'Default expiry' })
-    const long = await sandbox.direct.payments.create({ amount: { value: 100, currency: 'USD' }, description: 'Two hours', expiresInHours: 2 })
+    const long = await sandbox.direct.payments.create({
+      amount: { value: 100, currency: 'USD' },
+      description: 'Two hours',
+      expiresInHours: 2,
+    })
 
     const before = await sandbox.admin.sandbox.advanceClock(29 * 60)
     expect(before.processed).toEqual({ expiredPayments: 0, overdueInvoices: 0, failedEscrows: 0, closedQuotes: 0 })
     expect((await sandbox.direct.payments.get(short.id)).status).toBe('open')
 
     const after = await sandbox.admin.sandbox.advanceClock(60)
-    expect(after).toMatchObject({ now: new Date(START + 30 * MINUTE).toISOString(), advancedSeconds: 30 * 60, processed: { expiredPayments: 1 } })
+    expect(after).toMatchObject({
+      now: new Date(START + 30 * MINUTE).toISOString(),
+      advancedSeconds: 30 * 60,
+      processed: { expiredPayments: 1 },
+    })
     const expired = await sandbox.direct.payments.get(short.id)
     expect(expired.status).toBe('expired')
     expect(expired.settlement_status).toBe('open')

@@ -71,7 +71,9 @@ describe('connection bounds', () => {
     const sandbox = await sandboxWith({ limits: { maxConnections: 40 } })
     await idleConnections(sandbox, 120)
     expect(await health(sandbox)).toBe(200)
-    const held = await new Promise<number>((resolve, reject) => sandbox.server.getConnections((error, count) => (error ? reject(error) : resolve(count))))
+    const held = await new Promise<number>((resolve, reject) =>
+      sandbox.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+    )
     expect(held).toBeLessThanOrEqual(40)
   })
 
@@ -79,7 +81,10 @@ describe('connection bounds', () => {
     const sandbox = await sandboxWith({ limits: { maxConnections: 100, maxConnectionsPerClient: 10 } })
     const greedy = await idleConnections(sandbox, 30, '127.0.0.2')
     // Each of the greedy client's new connections closed one of its own older ones.
-    await waitFor('the greedy client to be held to 10 connections', () => greedy.filter((socket) => !socket.destroyed && !socket.closed).length <= 10)
+    await waitFor(
+      'the greedy client to be held to 10 connections',
+      () => greedy.filter((socket) => !socket.destroyed && !socket.closed).length <= 10,
+    )
     const others = await idleConnections(sandbox, 10, '127.0.0.3')
     expect(others.every((socket) => !socket.destroyed)).toBe(true)
     expect(await health(sandbox)).toBe(200)
@@ -116,7 +121,11 @@ describe('connection bounds', () => {
     for (const stream of ['webhook-logs/stream', 'events/stream']) {
       const refused = await rawRequest(sandbox.url, { method: 'GET', path: `/merchants/${merchant.id}/${stream}`, as: merchant })
       expect(refused.status, stream).toBe(429)
-      expect(refused.json).toMatchObject({ statusCode: 429, reason: 'Too Many Requests', message: expect.stringContaining('Too many open event streams (at most 1') })
+      expect(refused.json).toMatchObject({
+        statusCode: 429,
+        reason: 'Too Many Requests',
+        message: expect.stringContaining('Too many open event streams (at most 1'),
+      })
     }
   })
 })

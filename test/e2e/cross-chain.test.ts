@@ -20,7 +20,11 @@ describe('cross-chain quotes', () => {
   const create = (value = 10_000) => sandbox.direct.payments.create({ amount: { value, currency: 'USD' }, description: 'Cross-chain' })
   /** Unauthenticated, as spec 5 allows. */
   const quote = async (paymentId: string, body: unknown) => {
-    const response = await rawRequest(sandbox.url, { method: 'POST', path: `/payments/${paymentId}/cross-chain/quote`, body: JSON.stringify(body) })
+    const response = await rawRequest(sandbox.url, {
+      method: 'POST',
+      path: `/payments/${paymentId}/cross-chain/quote`,
+      body: JSON.stringify(body),
+    })
     return response
   }
   const deposit = (quoteId: string, body: Record<string, unknown> = {}) =>
@@ -32,7 +36,10 @@ describe('cross-chain quotes', () => {
   afterAll(() => sandbox.stop())
 
   it('lists the supported chains and tokens', async () => {
-    const chains = await sandbox.direct.request<{ bridgeFeeBps: number; items: Array<{ id: string; tokens: Array<{ symbol: string; decimals: number }> }> }>('GET', '/cross-chain/chains')
+    const chains = await sandbox.direct.request<{
+      bridgeFeeBps: number
+      items: Array<{ id: string; tokens: Array<{ symbol: string; decimals: number }> }>
+    }>('GET', '/cross-chain/chains')
     expect(chains.items.map((c) => c.id)).toEqual(['ethereum', 'base', 'arbitrum', 'polygon', 'solana'])
     expect(chains.bridgeFeeBps).toBe(30)
     expect(chains.items[0]!.tokens).toContainEqual({ symbol: 'ETH', decimals: 18, usdRate: '3000' })
@@ -46,7 +53,15 @@ describe('cross-chain quotes', () => {
       const body = response.json as Quote
       expect(body.depositAddress).toMatch(/^0x[0-9a-f]{40}$/)
       // 100 USDC out plus 0.30%: 100.3 USDC in.
-      expect(body).toMatchObject({ paymentId: payment.id, originChain: chain, amountIn: '100.3', amountOut: '100.0000000', status: 'PENDING_DEPOSIT', refundAddress: EVM_REFUND, expiresAt: new Date(clock.now() + 15 * 60_000).toISOString() })
+      expect(body).toMatchObject({
+        paymentId: payment.id,
+        originChain: chain,
+        amountIn: '100.3',
+        amountOut: '100.0000000',
+        status: 'PENDING_DEPOSIT',
+        refundAddress: EVM_REFUND,
+        expiresAt: new Date(clock.now() + 15 * 60_000).toISOString(),
+      })
       expect(body.quoteId).toMatch(/^qt_[0-9a-f]{32}$/)
     }
     const solana = (await quote(payment.id, { originChain: 'solana', originToken: 'SOL', refundAddress: SOLANA_REFUND })).json as Quote
@@ -74,7 +89,9 @@ describe('cross-chain quotes', () => {
       expect(response.status, JSON.stringify(body)).toBe(status)
       expect((response.json as { message: string }).message).toContain(text)
     }
-    expect((await quote(`pt_${'0'.repeat(32)}`, { originChain: 'ethereum', originToken: 'USDC', refundAddress: EVM_REFUND })).status).toBe(404)
+    expect((await quote(`pt_${'0'.repeat(32)}`, { originChain: 'ethereum', originToken: 'USDC', refundAddress: EVM_REFUND })).status).toBe(
+      404,
+    )
     const paid = await sandbox.direct.request<Payment>('POST', `/sandbox/payments/${(await create()).id}/pay`, { body: {} })
     expect((await quote(paid.id, { originChain: 'ethereum', originToken: 'USDC', refundAddress: EVM_REFUND })).status).toBe(409)
     // Credentials are optional, but checked when sent: a bad signature is 401, another merchant's payment 404.
@@ -82,21 +99,47 @@ describe('cross-chain quotes', () => {
       method: 'POST',
       path: `/payments/${payment.id}/cross-chain/quote`,
       body: JSON.stringify({ originChain: 'ethereum', originToken: 'USDC', refundAddress: EVM_REFUND }),
-      headers: { 'x-digest-key': sandbox.merchants[0]!.apiKey, 'x-digest-timestamp': String(Math.floor(Date.now() / 1000)), 'x-digest-signature': 'f'.repeat(64) },
+      headers: {
+        'x-digest-key': sandbox.merchants[0]!.apiKey,
+        'x-digest-timestamp': String(Math.floor(Date.now() / 1000)),
+        'x-digest-signature': 'f'.repeat(64),
+      },
     })
     expect(badSignature.status).toBe(401)
-    expect((await refusal(sandbox.escrow.request('POST', `/payments/${payment.id}/cross-chain/quote`, { body: { originChain: 'ethereum', originToken: 'USDC', refundAddress: EVM_REFUND } }))).statusCode).toBe(404)
-    expect((await sandbox.direct.request<Quote>('POST', `/payments/${payment.id}/cross-chain/quote`, { body: { originChain: 'base', originToken: 'USDC', refundAddress: EVM_REFUND } })).status).toBe('PENDING_DEPOSIT')
+    expect(
+      (
+        await refusal(
+          sandbox.escrow.request('POST', `/payments/${payment.id}/cross-chain/quote`, {
+            body: { originChain: 'ethereum', originToken: 'USDC', refundAddress: EVM_REFUND },
+          }),
+        )
+      ).statusCode,
+    ).toBe(404)
+    expect(
+      (
+        await sandbox.direct.request<Quote>('POST', `/payments/${payment.id}/cross-chain/quote`, {
+          body: { originChain: 'base', originToken: 'USDC', refundAddress: EVM_REFUND },
+        })
+      ).status,
+    ).toBe('PENDING_DEPOSIT')
   })
 
   it('delivers the bridged USDC with the payment memo once the quoted amount is in: SUCCESS, and the payment is paid', async () => {
     const payment = await create()
     const full = (await quote(payment.id, { originChain: 'polygon', originToken: 'USDT', refundAddress: EVM_REFUND })).json as Quote
     const { quote: done, payment: paid } = await deposit(full.quoteId)
-    expect(done).toMatchObject({ status: 'SUCCESS', depositTxId: paid.stellarTxId, amountDeposited: '100.3', amountRefunded: '0', usdcDelivered: '100.0000000' })
+    expect(done).toMatchObject({
+      status: 'SUCCESS',
+      depositTxId: paid.stellarTxId,
+      amountDeposited: '100.3',
+      amountRefunded: '0',
+      usdcDelivered: '100.0000000',
+    })
     expect(done.history.map((entry) => entry.status)).toEqual(['PENDING_DEPOSIT', 'KNOWN_DEPOSIT_TX', 'PROCESSING', 'SUCCESS'])
     expect(done.transactions.stellar).toEqual([{ type: 'delivery', hash: paid.stellarTxId }])
-    expect(done.transactions.origin).toEqual([{ type: 'deposit', hash: expect.stringMatching(/^0x[0-9a-f]{64}$/), amount: '100.3', at: expect.any(String) }])
+    expect(done.transactions.origin).toEqual([
+      { type: 'deposit', hash: expect.stringMatching(/^0x[0-9a-f]{64}$/), amount: '100.3', at: expect.any(String) },
+    ])
     expect(paid).toMatchObject({ status: 'paid', amount_paid: 10_000 })
     const tx = await sandbox.context.ledger.getTransaction(sandbox.context.db, paid.stellarTxId!)
     expect(tx!.memo).toBe(new URL(payment.qrCode).searchParams.get('memo'))
@@ -121,11 +164,14 @@ describe('cross-chain quotes', () => {
     clock.advance(60_000)
     const { quote: done, payment: paid } = await deposit(order.quoteId)
     expect(done).toMatchObject({ status: 'SUCCESS', amountDeposited: '100.3', amountRefunded: '0', usdcDelivered: '100.0000000' })
-    expect(done.transactions.origin.map((t) => [t.type, t.amount])).toEqual([['deposit', '50.15'], ['deposit', '50.15']])
+    expect(done.transactions.origin.map((t) => [t.type, t.amount])).toEqual([
+      ['deposit', '50.15'],
+      ['deposit', '50.15'],
+    ])
     expect(paid).toMatchObject({ status: 'paid', amount_paid: 10_000 })
   })
 
-  it('refunds an incomplete deposit when the deadline passes, on the clock\'s sweep', async () => {
+  it("refunds an incomplete deposit when the deadline passes, on the clock's sweep", async () => {
     const payment = await create()
     const order = (await quote(payment.id, { originChain: 'solana', originToken: 'USDC', refundAddress: SOLANA_REFUND })).json as Quote
     await deposit(order.quoteId, { amountIn: '10' })
@@ -142,7 +188,11 @@ describe('cross-chain quotes', () => {
   })
 
   it('refunds a deposit that arrives after the deadline; an order with nothing deposited has EXPIRED', async () => {
-    const payment = await sandbox.direct.payments.create({ amount: { value: 100, currency: 'USD' }, description: 'Long', expiresInHours: 2 })
+    const payment = await sandbox.direct.payments.create({
+      amount: { value: 100, currency: 'USD' },
+      description: 'Long',
+      expiresInHours: 2,
+    })
     const pending = (await quote(payment.id, { originChain: 'ethereum', originToken: 'USDC', refundAddress: EVM_REFUND })).json as Quote
     clock.advance(15 * 60_000)
     expect((await sandbox.direct.crossChain.status(pending.quoteId)).status).toBe('EXPIRED')
@@ -156,7 +206,12 @@ describe('cross-chain quotes', () => {
     const order = (await quote(payment.id, { originChain: 'base', originToken: 'ETH', refundAddress: EVM_REFUND })).json as Quote
     await deposit(order.quoteId, { amountIn: '0.01' })
     const { quote: failed, payment: unpaid } = await deposit(order.quoteId, { fail: true })
-    expect(failed).toMatchObject({ status: 'FAILED', amountDeposited: order.amountIn, amountRefunded: order.amountIn, usdcDelivered: '0.0000000' })
+    expect(failed).toMatchObject({
+      status: 'FAILED',
+      amountDeposited: order.amountIn,
+      amountRefunded: order.amountIn,
+      usdcDelivered: '0.0000000',
+    })
     expect(failed.transactions.stellar).toEqual([])
     expect(unpaid.status).toBe('open')
   })
@@ -175,7 +230,11 @@ describe('cross-chain quotes', () => {
     const held = (await quote(other.id, { originChain: 'ethereum', originToken: 'USDC', refundAddress: EVM_REFUND })).json as Quote
     await deposit(held.quoteId, { amountIn: '5' })
     const replacement = (await quote(other.id, { originChain: 'base', originToken: 'USDC', refundAddress: EVM_REFUND })).json as Quote
-    expect(await sandbox.direct.crossChain.status(held.quoteId)).toMatchObject({ status: 'REFUNDED', amountRefunded: '5', supersededBy: replacement.quoteId })
+    expect(await sandbox.direct.crossChain.status(held.quoteId)).toMatchObject({
+      status: 'REFUNDED',
+      amountRefunded: '5',
+      supersededBy: replacement.quoteId,
+    })
   })
 
   it('bounds deposits: a huge one swaps only the quoted amount and refunds the rest; past what a transfer can carry is a 400', async () => {
@@ -205,14 +264,23 @@ describe('cross-chain quotes', () => {
   it('sends webhooks only where the payment itself changes: none for a held deposit, one when the delivery pays it', async () => {
     const receiver = await startWebhookReceiver(sandbox.merchants[0]!.apiSecret)
     try {
-      const payment = await sandbox.direct.payments.create({ amount: { value: 1000, currency: 'USD' }, description: 'Hooked', webhookUrl: receiver.url })
+      const payment = await sandbox.direct.payments.create({
+        amount: { value: 1000, currency: 'USD' },
+        description: 'Hooked',
+        webhookUrl: receiver.url,
+      })
       const order = (await quote(payment.id, { originChain: 'ethereum', originToken: 'USDC', refundAddress: EVM_REFUND })).json as Quote
       await deposit(order.quoteId, { amountIn: '3' })
       await deposit(order.quoteId)
-      const events = () => receiver.received.map((r) => JSON.parse(r.raw.toString()) as { data: { type: string; id: string; status: string } })
+      const events = () =>
+        receiver.received.map((r) => JSON.parse(r.raw.toString()) as { data: { type: string; id: string; status: string } })
       await waitFor('the paid event', () => events().some((e) => e.data.status === 'paid'))
       // Created, then paid (settlement updates follow): nothing for the held deposit in between.
-      expect(events().slice(0, 2).map((e) => [e.data.type, e.data.id, e.data.status])).toEqual([
+      expect(
+        events()
+          .slice(0, 2)
+          .map((e) => [e.data.type, e.data.id, e.data.status]),
+      ).toEqual([
         ['transaction_created', payment.id, 'open'],
         ['transaction_updated', payment.id, 'paid'],
       ])

@@ -4,7 +4,13 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { COMMITS_BEFORE_CHECKPOINTER, WAL_FALLBACK_CHECKPOINT_PAGES, checkpointWorkerStarted, runTransaction, sqliteHandleOf } from '../../sandbox/db/database.js'
+import {
+  COMMITS_BEFORE_CHECKPOINTER,
+  WAL_FALLBACK_CHECKPOINT_PAGES,
+  checkpointWorkerStarted,
+  runTransaction,
+  sqliteHandleOf,
+} from '../../sandbox/db/database.js'
 import { writeState } from '../../sandbox/state/sandbox-state.js'
 import { startSandbox, type RunningSandbox } from '../../sandbox/server.js'
 import { temporaryDir } from '../../harness/sandbox.js'

@@ -3,7 +3,16 @@
 // one merchant can never see another's payments, and that the admin API wants its token.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ManualClock } from '../../sandbox/clock.js'
-import { rawRequest, rewriteSignature, sendSignedAttempt, startTestSandbox, type RawRequest, type RawResponse, type SignedAttempt, type TestSandbox } from '../../harness/sandbox.js'
+import {
+  rawRequest,
+  rewriteSignature,
+  sendSignedAttempt,
+  startTestSandbox,
+  type RawRequest,
+  type RawResponse,
+  type SignedAttempt,
+  type TestSandbox,
+} from '../../harness/sandbox.js'
 
 type Credentials = { apiKey: string; apiSecret: string }
 
@@ -82,7 +91,12 @@ describe('digest authentication over real HTTP', () => {
       expect((response.json as PaymentList).meta).toMatchObject({ currentPage: 1, itemsPerPage: 5 })
 
       // Only the query-less form is tolerated: a signature over another query is not.
-      const otherQuery = await signed({ method: 'GET', path: '/payments?page=1&limit=5', sign: { path: '/payments?page=2&limit=5' }, as: merchantA })
+      const otherQuery = await signed({
+        method: 'GET',
+        path: '/payments?page=1&limit=5',
+        sign: { path: '/payments?page=2&limit=5' },
+        as: merchantA,
+      })
       expect401(otherQuery, 'Unauthorized')
     })
 
@@ -226,8 +240,18 @@ describe('digest authentication over real HTTP', () => {
       const unknown = await signed({ method: 'GET', path: `/payments/${unknownId}`, as: merchantB })
       expect(foreign.status).toBe(404)
       expect(unknown.status).toBe(404)
-      expect(foreign.json).toEqual({ statusCode: 404, reason: 'Not Found', message: `No payment ${payment.id}`, requestId: foreign.headers.get('request-id') })
-      expect(unknown.json).toEqual({ statusCode: 404, reason: 'Not Found', message: `No payment ${unknownId}`, requestId: unknown.headers.get('request-id') })
+      expect(foreign.json).toEqual({
+        statusCode: 404,
+        reason: 'Not Found',
+        message: `No payment ${payment.id}`,
+        requestId: foreign.headers.get('request-id'),
+      })
+      expect(unknown.json).toEqual({
+        statusCode: 404,
+        reason: 'Not Found',
+        message: `No payment ${unknownId}`,
+        requestId: unknown.headers.get('request-id'),
+      })
       const masked = (r: typeof foreign, id: string) => r.text.replace(id, '<id>').replace(r.headers.get('request-id')!, '<request id>')
       expect(masked(foreign, payment.id)).toBe(masked(unknown, unknownId))
       expect(foreign.text).not.toContain('only for A')
@@ -254,7 +278,11 @@ describe('digest authentication over real HTTP', () => {
       expect401(missing, 'Unauthorized', /^Missing x-sandbox-admin-token header$/)
 
       for (const wrong of [`${token}x`, token.slice(0, -1), 'admin']) {
-        const response = await rawRequest(sandbox.url, { method: 'GET', path: '/sandbox/merchants', headers: { 'x-sandbox-admin-token': wrong } })
+        const response = await rawRequest(sandbox.url, {
+          method: 'GET',
+          path: '/sandbox/merchants',
+          headers: { 'x-sandbox-admin-token': wrong },
+        })
         expect401(response, 'Unauthorized', /^Wrong x-sandbox-admin-token$/)
       }
 
@@ -262,7 +290,11 @@ describe('digest authentication over real HTTP', () => {
       const merchant = await signed({ method: 'GET', path: '/sandbox/merchants', as: merchantA })
       expect401(merchant, 'Unauthorized', /^Missing x-sandbox-admin-token header$/)
 
-      const right = await rawRequest(sandbox.url, { method: 'GET', path: '/sandbox/merchants', headers: { 'x-sandbox-admin-token': token } })
+      const right = await rawRequest(sandbox.url, {
+        method: 'GET',
+        path: '/sandbox/merchants',
+        headers: { 'x-sandbox-admin-token': token },
+      })
       expect(right.status, right.text).toBe(200)
       const keys = (right.json as { items: Array<{ apiKey: string }> }).items.map((m) => m.apiKey)
       expect(keys).toEqual(expect.arrayContaining([merchantA.apiKey, merchantB.apiKey]))

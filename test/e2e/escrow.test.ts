@@ -28,7 +28,11 @@ describe('escrow', () => {
 
   it('funds the order when paid in full, holding the money in the escrow custody', async () => {
     const payment = await create()
-    expect(payment).toMatchObject({ escrow_status: 'created', escrow_platform_fee_bps: 250, escrow_contract_address: sandbox.identity.escrowContract })
+    expect(payment).toMatchObject({
+      escrow_status: 'created',
+      escrow_platform_fee_bps: 250,
+      escrow_contract_address: sandbox.identity.escrowContract,
+    })
     const custodyBefore = await usdcOf(sandbox.identity.escrowCustody)
     const underpaid = await post(`/sandbox/payments/${payment.id}/pay`, { amount: 4_000 })
     expect(underpaid).toMatchObject({ status: 'underpaid', escrow_status: 'created' })
@@ -40,10 +44,20 @@ describe('escrow', () => {
   it('releases to the payee less the platform fee in one transaction, settling the payment', async () => {
     const payment = await create()
     await post(`/sandbox/payments/${payment.id}/pay`, {})
-    const before = { payee: await usdcOf(escrowAccount), platform: await usdcOf(sandbox.identity.platformFeeAccount), custody: await usdcOf(sandbox.identity.escrowCustody) }
+    const before = {
+      payee: await usdcOf(escrowAccount),
+      platform: await usdcOf(sandbox.identity.platformFeeAccount),
+      custody: await usdcOf(sandbox.identity.escrowCustody),
+    }
     const released = await post(`/sandbox/payments/${payment.id}/escrow/release`)
     // 100 USDC at 250 bps: 2.5 USDC to the platform, 97.5 to the payee.
-    expect(released).toMatchObject({ status: 'paid', escrow_status: 'funded', settlement_status: 'paid', settlement_amount: 97.5, settlement_fee: 2.5 })
+    expect(released).toMatchObject({
+      status: 'paid',
+      escrow_status: 'funded',
+      settlement_status: 'paid',
+      settlement_amount: 97.5,
+      settlement_fee: 2.5,
+    })
     const tx = await sandbox.context.ledger.getTransaction(sandbox.context.db, released.settlement_stellarTxId!)
     expect(tx!.operations.map(({ from, to, amount }) => ({ from, to, amount }))).toEqual([
       { from: sandbox.identity.escrowCustody, to: escrowAccount, amount: 975_000_000n },
@@ -66,9 +80,17 @@ describe('escrow', () => {
       await post(`/sandbox/payments/${payment.id}/pay`, {})
       await post(`/sandbox/payments/${payment.id}/escrow/release`)
       const settled = await waitFor('the settled webhook', () =>
-        receiver.received.map((r) => JSON.parse(r.raw.toString('utf8')) as { data: Record<string, unknown> }).find((b) => b.data.settlement_status === 'paid'),
+        receiver.received
+          .map((r) => JSON.parse(r.raw.toString('utf8')) as { data: Record<string, unknown> })
+          .find((b) => b.data.settlement_status === 'paid'),
       )
-      expect(settled.data).toMatchObject({ type: 'transaction_updated', id: payment.id, status: 'paid', settlement_amount: 97.5, settlement_fee: 2.5 })
+      expect(settled.data).toMatchObject({
+        type: 'transaction_updated',
+        id: payment.id,
+        status: 'paid',
+        settlement_amount: 97.5,
+        settlement_fee: 2.5,
+      })
       expect(receiver.received.every((r) => r.verified)).toBe(true)
     } finally {
       await receiver.close()
@@ -78,7 +100,12 @@ describe('escrow', () => {
   it('pays a chosen payee with the fee given at creation, rounding the fee down to the stroop', async () => {
     const [customer] = await sandbox.context.ledger.listAccounts(sandbox.context.db, { role: 'customer' })
     const payee = customer!.publicKey
-    const payment = await sandbox.escrow.payments.create({ amount: { value: 333, currency: 'USD' }, description: 'Odd fee', escrowPayee: payee, escrowPlatformFee: 333 })
+    const payment = await sandbox.escrow.payments.create({
+      amount: { value: 333, currency: 'USD' },
+      description: 'Odd fee',
+      escrowPayee: payee,
+      escrowPlatformFee: 333,
+    })
     await post(`/sandbox/payments/${payment.id}/pay`, {})
     const before = await usdcOf(payee)
     const released = await post(`/sandbox/payments/${payment.id}/escrow/release`)
@@ -88,18 +115,26 @@ describe('escrow', () => {
     const tiny = await sandbox.escrow.payments.create({ amount: { value: 1, currency: 'JPY' }, description: 'Tiny', escrowPlatformFee: 1 })
     await post(`/sandbox/payments/${tiny.id}/pay`, {})
     // 0.0067 USDC × 0.01% = 0.00000067: rounded down to 0.0000006.
-    expect(await post(`/sandbox/payments/${tiny.id}/escrow/release`)).toMatchObject({ settlement_fee: 0.0000006, settlement_amount: 0.0066994 })
+    expect(await post(`/sandbox/payments/${tiny.id}/escrow/release`)).toMatchObject({
+      settlement_fee: 0.0000006,
+      settlement_amount: 0.0066994,
+    })
   })
 
   it('refuses to release an unfunded order, and a direct payment has no escrow', async () => {
     const payment = await create()
     const error = await refusal(post(`/sandbox/payments/${payment.id}/escrow/release`))
-    expect(error).toMatchObject({ statusCode: 409, message: `The escrow order of payment ${payment.id} is created: only a funded order can be released` })
+    expect(error).toMatchObject({
+      statusCode: 409,
+      message: `The escrow order of payment ${payment.id} is created: only a funded order can be released`,
+    })
     const direct = await sandbox.direct.payments.create({ amount: { value: 100, currency: 'USD' }, description: 'Direct' })
     expect(direct).not.toHaveProperty('escrow_status')
     expect((await refusal(sandbox.direct.request('POST', `/sandbox/payments/${direct.id}/escrow/release`))).statusCode).toBe(409)
     expect((await refusal(sandbox.direct.request('GET', `/sandbox/payments/${direct.id}/escrow`))).statusCode).toBe(409)
-    const escrowFields = await refusal(sandbox.direct.payments.create({ amount: { value: 100, currency: 'USD' }, description: 'x', escrowPlatformFee: 10 }))
+    const escrowFields = await refusal(
+      sandbox.direct.payments.create({ amount: { value: 100, currency: 'USD' }, description: 'x', escrowPlatformFee: 10 }),
+    )
     expect(escrowFields.message).toContain('only allowed for merchants with settlement_mode escrow')
   })
 
@@ -130,15 +165,33 @@ describe('escrow', () => {
   it('shows the order with the contract balance and its transactions', async () => {
     const payment = await create()
     await post(`/sandbox/payments/${payment.id}/pay`, {})
-    const view = await sandbox.escrow.request<Record<string, unknown> & { transactions: Array<{ hash: string }> }>('GET', `/sandbox/payments/${payment.id}/escrow`)
-    expect(view).toMatchObject({ paymentId: payment.id, escrow_status: 'funded', held: '100.0000000', custody_account: sandbox.identity.escrowCustody, payee: escrowAccount, escrow_platform_fee_bps: 250 })
-    expect(view.contract_balance).toBe(`${(await usdcOf(sandbox.identity.escrowCustody)) / 10_000_000n}.${String((await usdcOf(sandbox.identity.escrowCustody)) % 10_000_000n).padStart(7, '0')}`)
+    const view = await sandbox.escrow.request<Record<string, unknown> & { transactions: Array<{ hash: string }> }>(
+      'GET',
+      `/sandbox/payments/${payment.id}/escrow`,
+    )
+    expect(view).toMatchObject({
+      paymentId: payment.id,
+      escrow_status: 'funded',
+      held: '100.0000000',
+      custody_account: sandbox.identity.escrowCustody,
+      payee: escrowAccount,
+      escrow_platform_fee_bps: 250,
+    })
+    expect(view.contract_balance).toBe(
+      `${(await usdcOf(sandbox.identity.escrowCustody)) / 10_000_000n}.${String((await usdcOf(sandbox.identity.escrowCustody)) % 10_000_000n).padStart(7, '0')}`,
+    )
     const funded = await sandbox.escrow.payments.get(payment.id)
     expect(view.transactions.map((t) => t.hash)).toEqual([funded.stellarTxId])
   })
 
   it('creates more merchants, direct or escrow, with working keys and a default fee', async () => {
-    const created = await sandbox.admin.request<{ id: string; apiKey: string; apiSecret: string; settlement_mode: string; escrow_fee_bps: number }>('POST', '/sandbox/merchants', {
+    const created = await sandbox.admin.request<{
+      id: string
+      apiKey: string
+      apiSecret: string
+      settlement_mode: string
+      escrow_fee_bps: number
+    }>('POST', '/sandbox/merchants', {
       auth: 'admin',
       body: { name: 'Second Market', settlement_mode: 'escrow', escrow_fee_bps: 500 },
     })
@@ -146,7 +199,16 @@ describe('escrow', () => {
     const client = new PayboxClient({ baseUrl: sandbox.url, apiKey: created.apiKey, apiSecret: created.apiSecret })
     const payment = await client.payments.create({ amount: { value: 100, currency: 'USD' }, description: 'From the new merchant' })
     expect(payment).toMatchObject({ escrow_status: 'created', escrow_platform_fee_bps: 500, merchantName: 'Second Market' })
-    expect((await refusal(sandbox.admin.request('POST', '/sandbox/merchants', { auth: 'admin', body: { name: 'D', settlement_mode: 'direct', escrow_fee_bps: 5 } }))).statusCode).toBe(400)
+    expect(
+      (
+        await refusal(
+          sandbox.admin.request('POST', '/sandbox/merchants', {
+            auth: 'admin',
+            body: { name: 'D', settlement_mode: 'direct', escrow_fee_bps: 5 },
+          }),
+        )
+      ).statusCode,
+    ).toBe(400)
   })
 
   it("refuses another merchant's account, or the sandbox's own, as escrowPayee, so no refund can draw on it", async () => {

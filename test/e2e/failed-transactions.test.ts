@@ -37,7 +37,10 @@ describe('failed transactions are included in a ledger as on Stellar', () => {
 
   /** A USDC (or XLM) payment signed by the wallet, built and submitted with the SDK. */
   const submitPayment = async (from: SandboxWallet, destination: string, amount: string, asset = usdc, memo?: string) => {
-    const builder = new TransactionBuilder(await server.loadAccount(from.publicKey), { fee: '100', networkPassphrase: sandbox.identity.networkPassphrase })
+    const builder = new TransactionBuilder(await server.loadAccount(from.publicKey), {
+      fee: '100',
+      networkPassphrase: sandbox.identity.networkPassphrase,
+    })
       .addOperation(Operation.payment({ destination, asset, amount }))
       .setTimeout(60)
     if (memo) builder.addMemo(Memo.text(memo))
@@ -87,9 +90,19 @@ describe('failed transactions are included in a ledger as on Stellar', () => {
     expect((await sandbox.direct.payments.get(payment.id)).status).toBe('open')
 
     const record = await server.transactions().transaction(hash).call()
-    expect(record).toMatchObject({ successful: false, fee_charged: '100', source_account_sequence: String(before.sequence + 1n), operation_count: 1 })
+    expect(record).toMatchObject({
+      successful: false,
+      fee_charged: '100',
+      source_account_sequence: String(before.sequence + 1n),
+      operation_count: 1,
+    })
     const stored = xdr.TransactionResult.fromXDR(record.result_xdr, 'base64')
-    expect(stored.result().results().map((op) => op.tr().paymentResult().switch().name)).toEqual(['paymentUnderfunded'])
+    expect(
+      stored
+        .result()
+        .results()
+        .map((op) => op.tr().paymentResult().switch().name),
+    ).toEqual(['paymentUnderfunded'])
     // Lists leave failed transactions out unless asked, as Horizon does.
     const plain = await server.transactions().forAccount(wallet.publicKey).order('desc').limit(5).call()
     expect(plain.records.map((r) => r.hash)).not.toContain(hash)
@@ -112,7 +125,12 @@ describe('failed transactions are included in a ledger as on Stellar', () => {
     const before = await stateOf(wallet)
     const source = await server.loadAccount(wallet.publicKey)
     const cases = [
-      { account: new Horizon.AccountResponse({ ...source, sequence: String(before.sequence + 5n) } as never), key: Keypair.fromSecret(wallet.secret), timeout: 60, code: 'tx_bad_seq' },
+      {
+        account: new Horizon.AccountResponse({ ...source, sequence: String(before.sequence + 5n) } as never),
+        key: Keypair.fromSecret(wallet.secret),
+        timeout: 60,
+        code: 'tx_bad_seq',
+      },
       { account: source, key: Keypair.random(), timeout: 60, code: 'tx_bad_auth' },
     ]
     for (const c of cases) {
@@ -150,7 +168,9 @@ describe('failed transactions are included in a ledger as on Stellar', () => {
     await expectChargedOnly(payer, before)
     expect((await server.transactions().transaction(hash).call()).successful).toBe(false)
     // XLM needs no trustline.
-    await (await submitPayment(payer, untrusting.publicKey, '1', Asset.native())).submission
+    await (
+      await submitPayment(payer, untrusting.publicKey, '1', Asset.native())
+    ).submission
   })
 
   it('op_src_no_trust: a wallet without a USDC trustline that pays USDC fails in the ledger, and pays the fee', async () => {
@@ -164,7 +184,9 @@ describe('failed transactions are included in a ledger as on Stellar', () => {
   it('op_line_full: a payment past the destination trustline limit fails in the ledger', async () => {
     const limited = await sandbox.admin.sandbox.createWallet({ usdc: '100', usdcLimit: '150' })
     expect(limited.usdcTrustline).toEqual({ limit: '150.0000000' })
-    const line = (await server.loadAccount(limited.publicKey)).balances.find((b) => b.asset_type === 'credit_alphanum4') as Horizon.HorizonApi.BalanceLineAsset
+    const line = (await server.loadAccount(limited.publicKey)).balances.find(
+      (b) => b.asset_type === 'credit_alphanum4',
+    ) as Horizon.HorizonApi.BalanceLineAsset
     expect(line.limit).toBe('150.0000000')
     const payer = await sandbox.admin.sandbox.createWallet({ usdc: '100' })
     const before = await stateOf(payer)
@@ -172,13 +194,21 @@ describe('failed transactions are included in a ledger as on Stellar', () => {
     expect((await problemOf(submission)).extras.result_codes).toEqual({ transaction: 'tx_failed', operations: ['op_line_full'] })
     await expectChargedOnly(payer, before)
     // Up to the limit exactly is fine.
-    await (await submitPayment(payer, limited.publicKey, '50')).submission
+    await (
+      await submitPayment(payer, limited.publicKey, '50')
+    ).submission
     expect((await account(limited.publicKey)).balances.USDC).toBe('150.0000000')
   })
 
   it('refuses wallet options that contradict each other, creating nothing', async () => {
     const before = (await sandbox.admin.ledger.accounts()).items.length
-    for (const body of [{ trustline: false, usdc: '1' }, { trustline: false, usdcLimit: '5' }, { usdc: '10', usdcLimit: '5' }, { usdcLimit: '0' }, { trustline: 'no' }]) {
+    for (const body of [
+      { trustline: false, usdc: '1' },
+      { trustline: false, usdcLimit: '5' },
+      { usdc: '10', usdcLimit: '5' },
+      { usdcLimit: '0' },
+      { trustline: 'no' },
+    ]) {
       const error = await refusal(sandbox.admin.sandbox.createWallet(body as never))
       expect(error.statusCode, JSON.stringify(body)).toBe(400)
     }
@@ -189,14 +219,19 @@ describe('failed transactions are included in a ledger as on Stellar', () => {
     const untrusting = await sandbox.admin.sandbox.createWallet({ trustline: false })
     const poor = await sandbox.admin.sandbox.createWallet({ usdc: '1' })
     const payment = await sandbox.direct.payments.create({ amount: { value: 500, currency: 'USD' }, description: 'Pay fails' })
-    for (const [wallet, code] of [[untrusting, 'op_src_no_trust'], [poor, 'op_underfunded']] as const) {
+    for (const [wallet, code] of [
+      [untrusting, 'op_src_no_trust'],
+      [poor, 'op_underfunded'],
+    ] as const) {
       const before = await stateOf(wallet)
       const error = await refusal(sandbox.direct.sandbox.pay(payment.id, { from: wallet.publicKey, failSettlement: true }))
       expect(error.statusCode).toBe(400)
       expect(error.message).toContain(code)
       expect(error.message).toContain('included in a ledger as failed')
       await expectChargedOnly(wallet, before)
-      const [latest] = (await sandbox.admin.ledger.transactions({ account: wallet.publicKey, order: 'desc', limit: 1 })).items as [LedgerTransaction]
+      const [latest] = (await sandbox.admin.ledger.transactions({ account: wallet.publicKey, order: 'desc', limit: 1 })).items as [
+        LedgerTransaction,
+      ]
       expect(latest).toMatchObject({ successful: false, operationResults: [code], payment: payment.id, feeCharged: '100' })
     }
     // Nothing of the refused request stayed: a good payment now settles normally.

@@ -145,7 +145,8 @@ describe('fast routes', () => {
         { method: 'POST', path: '/payments', body: order(10), as: me(), headers: { 'content-encoding': 'gzip' } },
         { method: 'PUT', path: '/payments', body: order(10), as: me() },
       ]
-      for (const request of elsewhere) expect((await rawRequest(fastOnly.url, request)).status, `${request.method} ${request.path}`).toBe(599)
+      for (const request of elsewhere)
+        expect((await rawRequest(fastOnly.url, request)).status, `${request.method} ${request.path}`).toBe(599)
       expect(seen).toHaveLength(elsewhere.length)
     } finally {
       await fastOnly.close()

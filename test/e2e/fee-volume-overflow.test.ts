@@ -19,7 +19,11 @@ describe('settled volume past int64', () => {
     // the unbounded bridge once left them. 3 × 4e18 stroops is past int64 (9.22e18).
     const huge = 4_000_000_000_000_000_000n
     await runTransaction(sandbox.context.db, (trx) =>
-      trx.updateTable('payments').set({ settlement_amount: huge as unknown as number, settlement_fee: 1 }).where('id', 'in', ids).execute(),
+      trx
+        .updateTable('payments')
+        .set({ settlement_amount: huge as unknown as number, settlement_fee: 1 })
+        .where('id', 'in', ids)
+        .execute(),
     )
     const tier = await sandbox.direct.merchant.feeTier()
     expect(tier.tierName).toBe('Enterprise')

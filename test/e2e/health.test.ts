@@ -16,7 +16,13 @@ afterEach(async () => {
 })
 
 async function start(options: Partial<SandboxOptions> = {}): Promise<RunningSandbox> {
-  const sandbox = await startSandbox({ port: 0, log: () => {}, ledgerClose: 'instant', db: path.join(temporaryDir(), 'sandbox.db'), ...options })
+  const sandbox = await startSandbox({
+    port: 0,
+    log: () => {},
+    ledgerClose: 'instant',
+    db: path.join(temporaryDir(), 'sandbox.db'),
+    ...options,
+  })
   started.push(sandbox)
   return sandbox
 }
@@ -67,7 +73,9 @@ describe('GET /health', () => {
 
   it('answers 503 naming the ledger when its supply does not add up', async () => {
     const sandbox = await start()
-    sqliteHandleOf(sandbox.context.db).prepare("update ledger_accounts set usdc_balance = cast(usdc_balance as integer) + 1 where role = 'customer'").run()
+    sqliteHandleOf(sandbox.context.db)
+      .prepare("update ledger_accounts set usdc_balance = cast(usdc_balance as integer) + 1 where role = 'customer'")
+      .run()
     const response = await health(sandbox)
     expect(response.status).toBe(503)
     expect(response.json).toMatchObject({

@@ -18,7 +18,10 @@ describe('Horizon: meta, effects, ledgers and joins through the SDK', () => {
   let view: LedgerTransaction
 
   const pay = async (from: SandboxWallet, to: string, amount: string, memo?: string) => {
-    const builder = new TransactionBuilder(await server.loadAccount(from.publicKey), { fee: '100', networkPassphrase: sandbox.identity.networkPassphrase })
+    const builder = new TransactionBuilder(await server.loadAccount(from.publicKey), {
+      fee: '100',
+      networkPassphrase: sandbox.identity.networkPassphrase,
+    })
       .addOperation(Operation.payment({ destination: to, asset: new Asset('USDC', sandbox.identity.usdcIssuer), amount }))
       .setTimeout(60)
     if (memo) builder.addMemo(Memo.text(memo))
@@ -73,8 +76,16 @@ describe('Horizon: meta, effects, ledgers and joins through the SDK', () => {
     ])
     expect(forTx.records.every((e) => (e as unknown as { asset_code: string }).asset_code === 'USDC')).toBe(true)
     const [operation] = (await server.operations().forTransaction(paid.hash).call()).records
-    expect(operation).toMatchObject({ type: 'payment', transaction_hash: paid.hash, from: payer.publicKey, to: payee.publicKey, amount: '12.5000000' })
-    expect((await server.effects().forOperation(operation!.id).call()).records.map((e) => e.paging_token)).toEqual(forTx.records.map((e) => e.paging_token))
+    expect(operation).toMatchObject({
+      type: 'payment',
+      transaction_hash: paid.hash,
+      from: payer.publicKey,
+      to: payee.publicKey,
+      amount: '12.5000000',
+    })
+    expect((await server.effects().forOperation(operation!.id).call()).records.map((e) => e.paging_token)).toEqual(
+      forTx.records.map((e) => e.paging_token),
+    )
     expect(await server.operations().operation(operation!.id).call()).toMatchObject({ id: operation!.id, transaction_hash: paid.hash })
 
     // The payer's effects: credited by its funding, debited by its payment, matching the ledger view.
@@ -120,7 +131,7 @@ describe('Horizon: meta, effects, ledgers and joins through the SDK', () => {
     expect(accountTransactions.records.map((tx) => tx.hash)).toContain(paid.hash)
   })
 
-  it('streams an account\'s effects as payments land', async () => {
+  it("streams an account's effects as payments land", async () => {
     const seen: string[] = []
     const close = server
       .effects()

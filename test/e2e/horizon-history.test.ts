@@ -16,7 +16,10 @@ describe('Horizon API: history, paging and problems', () => {
 
   /** A USDC payment from the wallet with a text memo, submitted with the SDK. */
   const payFromWallet = async (destination: string, amount: string, memo: string) => {
-    const tx = new TransactionBuilder(await server.loadAccount(wallet.publicKey), { fee: '100', networkPassphrase: sandbox.identity.networkPassphrase })
+    const tx = new TransactionBuilder(await server.loadAccount(wallet.publicKey), {
+      fee: '100',
+      networkPassphrase: sandbox.identity.networkPassphrase,
+    })
       .addOperation(Operation.payment({ destination, asset: new Asset('USDC', sandbox.identity.usdcIssuer), amount }))
       .addMemo(Memo.text(memo))
       .setTimeout(60)
@@ -68,7 +71,12 @@ describe('Horizon API: history, paging and problems', () => {
     expect(customerPayment.records[0]).toMatchObject({ from: paid.sender_account, to: destination, amount: '20.0000000' })
     const refundPayment = await server.payments().forTransaction(refund.settlement_Id).call()
     const refundOperation = (await sandbox.admin.ledger.transaction(refund.settlement_Id)).operations[0]!
-    expect(refundPayment.records[0]).toMatchObject({ from: refundOperation.from, to: paid.sender_account, amount: refundOperation.amount, asset_code: 'USDC' })
+    expect(refundPayment.records[0]).toMatchObject({
+      from: refundOperation.from,
+      to: paid.sender_account,
+      amount: refundOperation.amount,
+      asset_code: 'USDC',
+    })
   })
 
   it('lands a payment whose memo matches no payment, and the ledger view reports it as unmatched', async () => {
@@ -84,7 +92,12 @@ describe('Horizon API: history, paging and problems', () => {
     expect((await sandbox.direct.payments.get(payment.id)).status).toBe('open')
 
     const view = await sandbox.admin.ledger.transaction(result.hash)
-    expect(view).toMatchObject({ memo: 'no-such-memo', payment: null, unmatched: true, horizonUrl: `${horizon}/transactions/${result.hash}` })
+    expect(view).toMatchObject({
+      memo: 'no-such-memo',
+      payment: null,
+      unmatched: true,
+      horizonUrl: `${horizon}/transactions/${result.hash}`,
+    })
     const { items } = await sandbox.admin.ledger.transactions({ account: wallet.publicKey, order: 'desc', limit: 5 })
     expect(items.find((tx: LedgerTransaction) => tx.hash === result.hash)).toMatchObject({ unmatched: true, payment: null })
     // A transaction whose memo is a payment's names that payment.
@@ -103,7 +116,7 @@ describe('Horizon API: history, paging and problems', () => {
       for (const amount of ['1', '2', '3', '4']) hashes.push((await payFromWallet(merchant, amount, `page ${amount}`)).hash)
     })
 
-    it('pages an account\'s transactions with limit, order and the next/prev cursors', async () => {
+    it("pages an account's transactions with limit, order and the next/prev cursors", async () => {
       const first = await server.transactions().forAccount(wallet.publicKey).limit(2).call()
       expect(first.records.map((tx) => tx.hash)).toEqual(hashes.slice(0, 2))
       const second = await first.next()
@@ -121,7 +134,7 @@ describe('Horizon API: history, paging and problems', () => {
       expect((await server.transactions().forAccount(wallet.publicKey).cursor('now').call()).records).toEqual([])
     })
 
-    it('pages an account\'s payments the same way, each an operation with its own paging token', async () => {
+    it("pages an account's payments the same way, each an operation with its own paging token", async () => {
       const all = await server.payments().forAccount(wallet.publicKey).limit(200).call()
       expect(all.records.map((p) => p.transaction_hash)).toEqual(hashes)
       const amounts = all.records.map((p) => (p as unknown as { amount: string }).amount)
@@ -191,7 +204,16 @@ describe('Horizon API: history, paging and problems', () => {
     })
 
     it('refuses bad paging values with a 400 problem naming the field', async () => {
-      for (const query of ['limit=0', 'limit=201', 'order=up', 'cursor=-1', 'cursor=abc', 'cursor=99999999999999999999', 'limit=1&limit=2', 'page=2']) {
+      for (const query of [
+        'limit=0',
+        'limit=201',
+        'order=up',
+        'cursor=-1',
+        'cursor=abc',
+        'cursor=99999999999999999999',
+        'limit=1&limit=2',
+        'page=2',
+      ]) {
         const response = await readResponse(await fetch(`${horizon}/accounts/${wallet.publicKey}/payments?${query}`))
         expect(response.status, query).toBe(400)
         expect(response.json, query).toMatchObject({ type: 'https://stellar.org/horizon-errors/bad_request', status: 400, statusCode: 400 })
@@ -199,10 +221,18 @@ describe('Horizon API: history, paging and problems', () => {
     })
   })
 
-  it('answers unknown accounts, transactions, operations and ledgers with Horizon\'s 404 problem', async () => {
+  it("answers unknown accounts, transactions, operations and ledgers with Horizon's 404 problem", async () => {
     const nobody = Keypair.random().publicKey()
     await expect(server.loadAccount(nobody)).rejects.toBeInstanceOf(NotFoundError)
-    for (const path of [`/accounts/${nobody}`, `/accounts/${nobody}/payments`, `/transactions/${'0'.repeat(64)}`, '/operations/4096', `/operations/${(1n << 40n) + 1n}`, '/ledgers/99999', '/nothing/here']) {
+    for (const path of [
+      `/accounts/${nobody}`,
+      `/accounts/${nobody}/payments`,
+      `/transactions/${'0'.repeat(64)}`,
+      '/operations/4096',
+      `/operations/${(1n << 40n) + 1n}`,
+      '/ledgers/99999',
+      '/nothing/here',
+    ]) {
       const response = await readResponse(await fetch(`${horizon}${path}`))
       expect(response.status, path).toBe(404)
       expect(response.json, path).toMatchObject({
@@ -249,7 +279,10 @@ describe('Horizon API: history, paging and problems', () => {
       readResponse(await fetch(`${horizon}/transactions`, { method: 'POST', headers: { 'content-type': type }, body }))
     const garbage = await submit('tx=AAAA')
     expect(garbage.status).toBe(400)
-    expect(garbage.json).toMatchObject({ type: 'https://stellar.org/horizon-errors/transaction_malformed', extras: { envelope_xdr: 'AAAA' } })
+    expect(garbage.json).toMatchObject({
+      type: 'https://stellar.org/horizon-errors/transaction_malformed',
+      extras: { envelope_xdr: 'AAAA' },
+    })
     for (const [body, type, status] of [
       ['', 'application/x-www-form-urlencoded', 400],
       ['tx=', 'application/x-www-form-urlencoded', 400],

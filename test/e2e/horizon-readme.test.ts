@@ -41,7 +41,7 @@ describe('README: pay a sandbox checkout with the real Stellar SDK', () => {
     expect(lines.length).toBeLessThanOrEqual(15)
   })
 
-  it('pays a payment from its qrCode with a wallet\'s secret: the payment is paid by the transaction it printed', async () => {
+  it("pays a payment from its qrCode with a wallet's secret: the payment is paid by the transaction it printed", async () => {
     // An hour on: bounds from the local clock would have expired; the script's come from the sandbox.
     await sandbox.admin.sandbox.advanceClock(3600)
     const wallet = await sandbox.admin.sandbox.createWallet()
@@ -56,12 +56,17 @@ describe('README: pay a sandbox checkout with the real Stellar SDK', () => {
     // What the script avoids: bounds from the local clock are already past on the moved-on ledger.
     const server = new Horizon.Server(`${sandbox.url}/horizon`, { allowHttp: true })
     const keypair = Keypair.fromSecret(wallet.secret)
-    const late = new TransactionBuilder(await server.loadAccount(wallet.publicKey), { fee: '100', networkPassphrase: sandbox.identity.networkPassphrase })
+    const late = new TransactionBuilder(await server.loadAccount(wallet.publicKey), {
+      fee: '100',
+      networkPassphrase: sandbox.identity.networkPassphrase,
+    })
       .addOperation(Operation.payment({ destination: wallet.publicKey, asset: Asset.native(), amount: '1' }))
       .setTimeout(60)
       .build()
     late.sign(keypair)
-    const refused = (await server.submitTransaction(late).catch((error: unknown) => error)) as { response?: { data?: { extras?: { result_codes?: unknown } } } }
+    const refused = (await server.submitTransaction(late).catch((error: unknown) => error)) as {
+      response?: { data?: { extras?: { result_codes?: unknown } } }
+    }
     expect(refused.response?.data?.extras?.result_codes).toEqual({ transaction: 'tx_too_late' })
   })
 })

@@ -21,7 +21,13 @@ it('applies a submitted payment into the open ledger and serves that ledger once
     networkPassphrase: uri.get('network_passphrase')!,
     timebounds: await server.fetchTimebounds(60),
   })
-    .addOperation(Operation.payment({ destination: uri.get('destination')!, asset: new Asset('USDC', uri.get('asset_issuer')!), amount: uri.get('amount')! }))
+    .addOperation(
+      Operation.payment({
+        destination: uri.get('destination')!,
+        asset: new Asset('USDC', uri.get('asset_issuer')!),
+        amount: uri.get('amount')!,
+      }),
+    )
     .addMemo(Memo.text(uri.get('memo')!))
     .build()
   tx.sign(Keypair.fromSecret(wallet.secret))

@@ -14,7 +14,12 @@ interface Problem {
   title: string
   status: number
   detail: string
-  extras?: { result_codes?: { transaction: string; operations?: string[] }; result_xdr?: string; envelope_xdr?: string; invalid_field?: string }
+  extras?: {
+    result_codes?: { transaction: string; operations?: string[] }
+    result_xdr?: string
+    envelope_xdr?: string
+    invalid_field?: string
+  }
   statusCode: number
   reason: string
   message: string
@@ -83,7 +88,12 @@ describe('Horizon API on the sandbox ledger', () => {
       const account = await server.loadAccount(wallet.publicKey)
       expect(account.accountId()).toBe(wallet.publicKey)
       expect(account.balances).toContainEqual(
-        expect.objectContaining({ asset_type: 'credit_alphanum4', asset_code: 'USDC', asset_issuer: sandbox.identity.usdcIssuer, balance: '100.0000000' }),
+        expect.objectContaining({
+          asset_type: 'credit_alphanum4',
+          asset_code: 'USDC',
+          asset_issuer: sandbox.identity.usdcIssuer,
+          balance: '100.0000000',
+        }),
       )
       expect(account.balances).toContainEqual(expect.objectContaining({ asset_type: 'native', balance: '10000.0000000' }))
       expect(account.data_attr).toEqual({})
@@ -104,7 +114,12 @@ describe('Horizon API on the sandbox ledger', () => {
       expect(result.envelope_xdr).toBe(submitted.toEnvelope().toXDR('base64'))
       const decoded = xdr.TransactionResult.fromXDR(result.result_xdr, 'base64')
       expect(decoded.result().switch().name).toBe('txSuccess')
-      expect(decoded.result().results().map((op) => op.tr().paymentResult().switch().name)).toEqual(['paymentSuccess'])
+      expect(
+        decoded
+          .result()
+          .results()
+          .map((op) => op.tr().paymentResult().switch().name),
+      ).toEqual(['paymentSuccess'])
 
       const after = await sandbox.direct.payments.get(payment.id)
       expect(after.status).toBe('paid')
@@ -133,7 +148,13 @@ describe('Horizon API on the sandbox ledger', () => {
       expect(tx.signatures).toEqual(submitted.signatures.map((s) => s.signature().toString('base64')))
       const ops = await server.operations().forTransaction(hash).call()
       expect(ops.records).toHaveLength(1)
-      expect(ops.records[0]).toMatchObject({ type: 'payment', transaction_hash: hash, from: wallet.publicKey, amount: '12.5000000', asset_code: 'USDC' })
+      expect(ops.records[0]).toMatchObject({
+        type: 'payment',
+        transaction_hash: hash,
+        from: wallet.publicKey,
+        amount: '12.5000000',
+        asset_code: 'USDC',
+      })
     })
 
     it("links the payment's transaction from the checkout page to the Horizon API", async () => {
@@ -199,7 +220,10 @@ describe('Horizon API on the sandbox ledger', () => {
     try {
       // The SDK says nothing when a stream has opened: tiny XLM payments are sent until one shows up.
       const probe = async () => {
-        const tx = new TransactionBuilder(await server.loadAccount(wallet.publicKey), { fee: '100', networkPassphrase: sandbox.identity.networkPassphrase })
+        const tx = new TransactionBuilder(await server.loadAccount(wallet.publicKey), {
+          fee: '100',
+          networkPassphrase: sandbox.identity.networkPassphrase,
+        })
           .addOperation(Operation.payment({ destination, asset: Asset.native(), amount: '0.0000001' }))
           .setTimeout(60)
           .build()

@@ -4,7 +4,17 @@
 // come from the app's router stack, so a new endpoint is attacked without anyone listing it.
 // A failure prints the seed and the case; the bench runs the same suite with 10,000 cases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ENDPOINTS, EVERY_ROUTE, PAYMENT_FIELDS, casesPerRoute, generateHostileCases, routeLabel, type HostileCase, type HostileCredentials, type RouteInfo } from '../../harness/hostile.js'
+import {
+  ENDPOINTS,
+  EVERY_ROUTE,
+  PAYMENT_FIELDS,
+  casesPerRoute,
+  generateHostileCases,
+  routeLabel,
+  type HostileCase,
+  type HostileCredentials,
+  type RouteInfo,
+} from '../../harness/hostile.js'
 import { rawRequest, startTestSandbox, type TestSandbox } from '../../harness/sandbox.js'
 import {
   CI_CASES,
@@ -43,7 +53,17 @@ describe('hostile input: every malformed request to every route gets a clean 4xx
 
   it('finds the routes in the app itself: every domain, public and admin ones included', () => {
     const labels = routes.map(routeLabel)
-    for (const route of ['GET /health', 'POST /payments', 'GET /payments/:id', 'POST /payments/:id/refunds', 'POST /invoices', 'GET /sandbox/ledger/transactions/:hash', 'POST /sandbox/payments/:id/pay', 'GET /merchants/:merchantId/events/stream', 'GET /checkout/:id']) {
+    for (const route of [
+      'GET /health',
+      'POST /payments',
+      'GET /payments/:id',
+      'POST /payments/:id/refunds',
+      'POST /invoices',
+      'GET /sandbox/ledger/transactions/:hash',
+      'POST /sandbox/payments/:id/pay',
+      'GET /merchants/:merchantId/events/stream',
+      'GET /checkout/:id',
+    ]) {
       expect(labels, route).toContain(route)
     }
     expect(new Set(labels).size).toBe(labels.length)
@@ -73,8 +93,25 @@ describe('hostile input: every malformed request to every route gets a clean 4xx
     }
     const families = new Set(cases.map((c) => c.family))
     for (const family of [
-      'malformed-json', 'missing', 'unknown-field', 'huge-string', 'deep-nesting', 'invalid-utf8', 'oversized', 'content-type', 'not-an-object', 'query',
-      'idempotency-key', 'digest-headers', 'junk-header', 'route-param', 'route-query', 'route-body-parser', 'route-body-shape', 'route-method', 'route-header',
+      'malformed-json',
+      'missing',
+      'unknown-field',
+      'huge-string',
+      'deep-nesting',
+      'invalid-utf8',
+      'oversized',
+      'content-type',
+      'not-an-object',
+      'query',
+      'idempotency-key',
+      'digest-headers',
+      'junk-header',
+      'route-param',
+      'route-query',
+      'route-body-parser',
+      'route-body-shape',
+      'route-method',
+      'route-header',
     ]) {
       expect(families, family).toContain(family)
     }

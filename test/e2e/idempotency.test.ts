@@ -86,13 +86,22 @@ describe('Idempotency-Key on every money-moving POST', () => {
   const paidPayment = async (merchant = direct(), amount?: number) => {
     const created = await rawRequest(sandbox.url, { method: 'POST', path: '/payments', body: body('Money-moving'), as: merchant })
     const id = (created.json as { id: string }).id
-    const paid = await rawRequest(sandbox.url, { method: 'POST', path: `/sandbox/payments/${id}/pay`, body: JSON.stringify(amount === undefined ? {} : { amount }), as: merchant })
+    const paid = await rawRequest(sandbox.url, {
+      method: 'POST',
+      path: `/sandbox/payments/${id}/pay`,
+      body: JSON.stringify(amount === undefined ? {} : { amount }),
+      as: merchant,
+    })
     expect(paid.status).toBe(200)
     return id
   }
   /** Sends the same request three times: each answer must be the first, byte for byte. */
   const thrice = async (path: string, key: string, payload: unknown = {}, merchant = direct()) => {
-    const answers = [await send(path, key, payload, merchant), await send(path, key, payload, merchant), await send(path, key, payload, merchant)]
+    const answers = [
+      await send(path, key, payload, merchant),
+      await send(path, key, payload, merchant),
+      await send(path, key, payload, merchant),
+    ]
     expect(answers[0]!.status, answers[0]!.text).toBe(200)
     for (const answer of answers) expect(answer.text).toBe(answers[0]!.text)
     return answers[0]!.json as Record<string, unknown>
@@ -108,7 +117,9 @@ describe('Idempotency-Key on every money-moving POST', () => {
 
   it('makes one refund from 20 parallel refunds with one key', async () => {
     const id = await paidPayment()
-    const responses = await Promise.all(Array.from({ length: 20 }, () => send(`/payments/${id}/refunds`, 'refund-parallel', { amount: 100 })))
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => send(`/payments/${id}/refunds`, 'refund-parallel', { amount: 100 })),
+    )
     expectOneOriginal(responses)
     expect((await sandbox.direct.refunds.list()).items.filter((refund) => refund.paymentId === id)).toHaveLength(1)
   })

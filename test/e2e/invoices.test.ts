@@ -10,7 +10,6 @@ import { refusal } from '../../harness/refusal.js'
 import { startTestSandbox, temporaryDir, type TestSandbox } from '../../harness/sandbox.js'
 import { spawnSandbox, type SandboxProcess } from '../../harness/sandbox-process.js'
 
-
 const START = Date.UTC(2026, 10, 21, 12, 0, 0)
 const DAY = 24 * 3600 * 1000
 const customer = { email: 'ada@example.com', name: 'Ada Lovelace', customer_type: 'individual' }
@@ -28,7 +27,9 @@ describe('invoices', () => {
   const settings = (payload?: unknown) =>
     payload === undefined
       ? sandbox.direct.request<{ invoice_prefix: string; next_number: number; preview: string }>('GET', '/invoices/settings')
-      : sandbox.direct.request<{ invoice_prefix: string; next_number: number; preview: string }>('POST', '/invoices/settings', { body: payload })
+      : sandbox.direct.request<{ invoice_prefix: string; next_number: number; preview: string }>('POST', '/invoices/settings', {
+          body: payload,
+        })
   const count = async () => (await sandbox.direct.request<{ meta: { totalItems: number } }>('GET', '/invoices')).meta.totalItems
   const paymentCount = async () => (await sandbox.direct.payments.list({ limit: 1 })).meta.totalItems
 
@@ -50,25 +51,55 @@ describe('invoices', () => {
         issued_at: new Date(START).toISOString(),
         due_at: '2026-12-21T12:00:00.000Z',
         notes: 'Thanks!',
-        customer: { customer_type: 'individual', name: 'Ada Lovelace', email: 'ada@example.com', company_name: null, vat_number: null, address: null },
+        customer: {
+          customer_type: 'individual',
+          name: 'Ada Lovelace',
+          email: 'ada@example.com',
+          company_name: null,
+          vat_number: null,
+          address: null,
+        },
       })
       expect(invoice.id).toMatch(/^[0-9a-f-]{36}$/)
       expect(invoice.customer.id).toMatch(/^[0-9a-f-]{36}$/)
       expect(invoice.invoice_number).toBe('INV-0001')
 
       const payment = await sandbox.direct.payments.get(invoice.payment_id)
-      expect(payment).toMatchObject({ amount: { value: 36_300, currency: 'USD' }, description: 'Invoice INV-0001', status: 'open', metadata: { invoice_id: invoice.id, invoice_number: 'INV-0001' } })
+      expect(payment).toMatchObject({
+        amount: { value: 36_300, currency: 'USD' },
+        description: 'Invoice INV-0001',
+        status: 'open',
+        metadata: { invoice_id: invoice.id, invoice_number: 'INV-0001' },
+      })
       expect(await sandbox.direct.request<Invoice>('GET', `/invoices/${invoice.id}`)).toEqual(invoice)
     })
 
     it('reuses a stored customer by customer_id, and refuses an unknown or foreign one with 404', async () => {
-      const first = await create(body({ customer: { email: 'grace@example.com', customer_type: 'business', company_name: 'Navy', vat_number: 'US123', address: { line1: '1 Main St', postal_code: '10001', city: 'New York', country: 'US' } } }))
-      const second = await create({ currency: 'EUR', line_items: [{ description: 'Support', quantity: 1, unit_price: 500 }], customer_id: first.customer.id })
+      const first = await create(
+        body({
+          customer: {
+            email: 'grace@example.com',
+            customer_type: 'business',
+            company_name: 'Navy',
+            vat_number: 'US123',
+            address: { line1: '1 Main St', postal_code: '10001', city: 'New York', country: 'US' },
+          },
+        }),
+      )
+      const second = await create({
+        currency: 'EUR',
+        line_items: [{ description: 'Support', quantity: 1, unit_price: 500 }],
+        customer_id: first.customer.id,
+      })
       expect(second.customer).toEqual(first.customer)
       expect(second.customer.address).toEqual({ line1: '1 Main St', postal_code: '10001', city: 'New York', country: 'US' })
       const before = await count()
-      expect((await refusal(create({ ...body(), customer: undefined, customer_id: '00000000-0000-4000-8000-000000000000' }))).statusCode).toBe(404)
-      expect((await refusal(create({ ...body(), customer: undefined, customer_id: first.customer.id }, sandbox.escrow))).statusCode).toBe(404)
+      expect(
+        (await refusal(create({ ...body(), customer: undefined, customer_id: '00000000-0000-4000-8000-000000000000' }))).statusCode,
+      ).toBe(404)
+      expect((await refusal(create({ ...body(), customer: undefined, customer_id: first.customer.id }, sandbox.escrow))).statusCode).toBe(
+        404,
+      )
       expect(await count()).toBe(before)
     })
 
@@ -167,7 +198,10 @@ describe('invoices', () => {
       clock.advance(1000)
       const paid = await sandbox.direct.request<Payment>('POST', `/sandbox/payments/${invoice.payment_id}/pay`, { body: {} })
       expect(paid.status).toBe('paid')
-      expect(await sandbox.direct.request<Invoice>('GET', `/invoices/${invoice.id}`)).toMatchObject({ status: 'paid', updatedAt: new Date(clock.now()).toISOString() })
+      expect(await sandbox.direct.request<Invoice>('GET', `/invoices/${invoice.id}`)).toMatchObject({
+        status: 'paid',
+        updatedAt: new Date(clock.now()).toISOString(),
+      })
     })
 
     it('is paid when an underpayment is accepted', async () => {
@@ -197,14 +231,18 @@ describe('invoices', () => {
       const payment = await sandbox.direct.payments.get(invoice.payment_id)
       expect(payment.status).toBe('expired')
       expect(payment.history.at(-1)?.description).toBe(`Payment link expired: invoice ${invoice.invoice_number} voided`)
-      expect((await refusal(sandbox.direct.request('POST', `/sandbox/payments/${invoice.payment_id}/pay`, { body: {} }))).statusCode).toBe(409)
+      expect((await refusal(sandbox.direct.request('POST', `/sandbox/payments/${invoice.payment_id}/pay`, { body: {} }))).statusCode).toBe(
+        409,
+      )
       expect((await refusal(sandbox.direct.request('POST', `/invoices/${invoice.id}/cancel`))).message).toContain('already voided')
 
       const paid = await create(body())
       await sandbox.direct.request('POST', `/sandbox/payments/${paid.payment_id}/pay`, { body: {} })
       const error = await refusal(sandbox.direct.request('POST', `/invoices/${paid.id}/cancel`))
       expect(error.statusCode).toBe(409)
-      expect(error.message).toBe(`Invoice ${paid.invoice_number} is paid and cannot be voided; issue a refund on its payment ${paid.payment_id} instead`)
+      expect(error.message).toBe(
+        `Invoice ${paid.invoice_number} is paid and cannot be voided; issue a refund on its payment ${paid.payment_id} instead`,
+      )
       expect((await sandbox.direct.request<Invoice>('GET', `/invoices/${paid.id}`)).status).toBe('paid')
     })
 
@@ -212,12 +250,17 @@ describe('invoices', () => {
       const invoice = await create(body())
       await sandbox.direct.request('POST', `/sandbox/payments/${invoice.payment_id}/pay`, { body: { amount: 1000 } })
       await sandbox.direct.request('POST', `/invoices/${invoice.id}/cancel`)
-      const refund = await sandbox.direct.request<{ amount: { value: number }; payment: { status: string } }>('POST', `/payments/${invoice.payment_id}/refunds`)
+      const refund = await sandbox.direct.request<{ amount: { value: number }; payment: { status: string } }>(
+        'POST',
+        `/payments/${invoice.payment_id}/refunds`,
+      )
       expect(refund).toMatchObject({ amount: { value: 10 }, payment: { status: 'expired' } })
     })
 
     it('lists newest first with a status filter and meta, and hides other merchants', async () => {
-      const page = await sandbox.direct.request<{ items: Invoice[]; meta: { totalItems: number } }>('GET', '/invoices', { query: { status: 'paid', limit: 100 } })
+      const page = await sandbox.direct.request<{ items: Invoice[]; meta: { totalItems: number } }>('GET', '/invoices', {
+        query: { status: 'paid', limit: 100 },
+      })
       expect(page.items.length).toBeGreaterThanOrEqual(3)
       expect(page.items.every((i) => i.status === 'paid')).toBe(true)
       expect(page).not.toHaveProperty('links')
@@ -243,7 +286,9 @@ describe('invoice numbering across two sandbox processes on one database file', 
     const second = await spawnSandbox(['--port', '0', '--db', db])
     processes = [first, second]
     const direct = first.banner.merchants.find((m) => m.settlement_mode === 'direct')!
-    const clients = [first, second].map((p) => new PayboxClient({ baseUrl: p.banner.baseUrl, apiKey: direct.apiKey, apiSecret: direct.apiSecret }))
+    const clients = [first, second].map(
+      (p) => new PayboxClient({ baseUrl: p.banner.baseUrl, apiKey: direct.apiKey, apiSecret: direct.apiSecret }),
+    )
     const made = await Promise.all(
       Array.from({ length: 40 }, (_, i) => clients[i % 2]!.request<Invoice>('POST', '/invoices', { body: body() })),
     )

@@ -29,7 +29,8 @@ interface TransactionView {
 describe('ledger views', () => {
   let sandbox: TestSandbox
   let paid: Payment
-  const admin = <T>(path: string, query?: Record<string, string | number>) => sandbox.admin.request<T>('GET', path, { auth: 'admin', query })
+  const admin = <T>(path: string, query?: Record<string, string | number>) =>
+    sandbox.admin.request<T>('GET', path, { auth: 'admin', query })
 
   beforeAll(async () => {
     sandbox = await startTestSandbox({ dueWorkIntervalMs: 0 })
@@ -51,7 +52,11 @@ describe('ledger views', () => {
   })
 
   it("lists an account's transactions and decodes one exactly as its signed envelope says", async () => {
-    const { items } = await admin<{ items: TransactionView[] }>('/sandbox/ledger/transactions', { account: paid.sender_account!, order: 'desc', limit: 1 })
+    const { items } = await admin<{ items: TransactionView[] }>('/sandbox/ledger/transactions', {
+      account: paid.sender_account!,
+      order: 'desc',
+      limit: 1,
+    })
     expect(items).toHaveLength(1)
     const listed = items[0]!
     expect(listed.hash).toBe(paid.stellarTxId)
@@ -63,7 +68,14 @@ describe('ledger views', () => {
     expect(Keypair.fromPublicKey(tx.sourceAccount).verify(envelope.hash(), envelope.signatures[0]!.signature())).toBe(true)
     expect(tx).toMatchObject({ memoType: 'text', memo: new URL(paid.qrCode).searchParams.get('memo'), signatures: 1 })
     expect(tx.operations).toEqual([
-      { index: 0, type: 'payment', from: paid.sender_account, to: new URL(paid.qrCode).searchParams.get('destination'), asset: 'USDC', amount: '9.9000000' },
+      {
+        index: 0,
+        type: 'payment',
+        from: paid.sender_account,
+        to: new URL(paid.qrCode).searchParams.get('destination'),
+        asset: 'USDC',
+        amount: '9.9000000',
+      },
     ])
     expect(tx.closedAt).not.toBeNull()
   })

@@ -46,7 +46,7 @@ describe('merchant balances and fee tier', () => {
       })
     })
 
-    it("keeps each merchant to its own account", async () => {
+    it('keeps each merchant to its own account', async () => {
       expect(await sandbox.escrow.request('GET', '/accounts/balances/USDC')).toEqual({ balance: '0.0000000' })
     })
 
@@ -96,14 +96,25 @@ describe('merchant balances and fee tier', () => {
 
     it('moves up a tier once the volume reaches it, and charges the new rate from then on', async () => {
       await payFresh(876_544) // the rest of the way to 10,000 USD
-      expect(await tierOf()).toMatchObject({ tierName: 'Growth', ratePercent: 0.8, volume: 10_000, nextTier: { name: 'Scale', amountToNext: 90_000 } })
+      expect(await tierOf()).toMatchObject({
+        tierName: 'Growth',
+        ratePercent: 0.8,
+        volume: 10_000,
+        nextTier: { name: 'Scale', amountToNext: 90_000 },
+      })
       const next = await payFresh(10_000) // 100 USD at 0.8%
       expect(next).toMatchObject({ settlement_fee: 0.8, settlement_amount: 99.2 })
     })
 
     it('has no next tier at the top', async () => {
       await payFresh(99_999_000) // 999,990 USD: 1,010,090 in all
-      expect(await tierOf()).toMatchObject({ tierId: 'tier_enterprise', tierName: 'Enterprise', ratePercent: 0.25, volume: 1_010_090, nextTier: null })
+      expect(await tierOf()).toMatchObject({
+        tierId: 'tier_enterprise',
+        tierName: 'Enterprise',
+        ratePercent: 0.25,
+        volume: 1_010_090,
+        nextTier: null,
+      })
     })
 
     it('forgets volume older than the 30-day window on the business clock', async () => {
@@ -123,12 +134,18 @@ describe('merchant balances and fee tier', () => {
   it('tells the authenticated merchant who it is, without secrets', async () => {
     const me = await sandbox.direct.request<Record<string, unknown>>('GET', '/merchant')
     const { items } = await sandbox.admin.sandbox.merchants()
-    expect(me).toEqual({ id: items[0]!.id, name: 'Acme Store', settlement_mode: 'direct', account: items[0]!.account, webhooks_paused: false })
+    expect(me).toEqual({
+      id: items[0]!.id,
+      name: 'Acme Store',
+      settlement_mode: 'direct',
+      account: items[0]!.account,
+      webhooks_paused: false,
+    })
     expect((await sandbox.escrow.request<Record<string, unknown>>('GET', '/merchant')).id).toBe(items[1]!.id)
     expect((await fetch(`${sandbox.url}/merchant`)).status).toBe(401)
   })
 
-  it('is one merchant\'s own volume', async () => {
+  it("is one merchant's own volume", async () => {
     expect(await sandbox.escrow.request('GET', '/merchant/fee-tier')).toMatchObject({ volume: 0 })
     expect((await feeTier()).volume).toBe(12.34)
   })

@@ -78,7 +78,13 @@ describe('the OpenAPI document', () => {
   }
 
   /** Resolves a local $ref (#/components/…). */
-  const deref = (node: Json): Json => (node.$ref ? node.$ref.slice(2).split('/').reduce((at: Json, key: string) => at[key], doc) : node)
+  const deref = (node: Json): Json =>
+    node.$ref
+      ? node.$ref
+          .slice(2)
+          .split('/')
+          .reduce((at: Json, key: string) => at[key], doc)
+      : node
 
   const errorsOf = (schema: Json, value: unknown): string => {
     const validate = ajv.compile(schema.$ref ? { $ref: `openapi${schema.$ref}` } : schema)
@@ -107,7 +113,11 @@ describe('the OpenAPI document', () => {
   })
 
   it('describes every route the app registers, and nothing else', () => {
-    const state = { snapshots: sandbox.snapshots, restore: () => Promise.reject(new Error('unused')), reset: () => Promise.reject(new Error('unused')) }
+    const state = {
+      snapshots: sandbox.snapshots,
+      restore: () => Promise.reject(new Error('unused')),
+      reset: () => Promise.reject(new Error('unused')),
+    }
     const registered = registeredRoutes(createApp(sandbox.context, { state })).map(label)
     const described = Object.entries<Json>(doc.paths).flatMap(([path, item]) =>
       METHODS.filter((method) => item[method]).map((method) => label({ method, path })),
@@ -131,16 +141,25 @@ describe('the OpenAPI document', () => {
         expect(Array.isArray(operation.security), where).toBe(true)
         for (const [status, response] of Object.entries<Json>(operation.responses)) {
           const content = deref(response).content
-          if (Number(status) >= 400 && content?.['application/json']) expect(content['application/json'].schema, `${where} ${status}`).toMatchObject({ $ref: expect.any(String) })
+          if (Number(status) >= 400 && content?.['application/json'])
+            expect(content['application/json'].schema, `${where} ${status}`).toMatchObject({ $ref: expect.any(String) })
         }
         // Every path parameter is declared.
         for (const name of path.match(/\{(\w+)\}/g) ?? []) {
-          expect(operation.parameters.some((p: Json) => p.in === 'path' && `{${p.name}}` === name), `${where} ${name}`).toBe(true)
+          expect(
+            operation.parameters.some((p: Json) => p.in === 'path' && `{${p.name}}` === name),
+            `${where} ${name}`,
+          ).toBe(true)
         }
       }
     }
     const schemes = doc.components.securitySchemes
-    expect(Object.values<Json>(schemes).map((s) => s.name)).toEqual(['x-digest-key', 'x-digest-timestamp', 'x-digest-signature', 'x-sandbox-admin-token'])
+    expect(Object.values<Json>(schemes).map((s) => s.name)).toEqual([
+      'x-digest-key',
+      'x-digest-timestamp',
+      'x-digest-signature',
+      'x-sandbox-admin-token',
+    ])
     expect(schemes.digestSignature.description).toContain('path + timestamp + METHOD + body')
     expect(operationById('createPayment').security).toEqual([{ digestKey: [], digestTimestamp: [], digestSignature: [] }])
     expect(operationById('createCrossChainQuote').security).toEqual([{}, { digestKey: [], digestTimestamp: [], digestSignature: [] }])
@@ -153,11 +172,15 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(operationById('getHealth').responses)).not.toContain('429')
   })
 
-  it('every JSON answer\'s schema carries an example that satisfies it, as a mock server (Prism) would serve it', () => {
-    const responses: Array<{ where: string; response: Json }> = Object.entries<Json>(doc.components.responses).map(([name, response]) => ({ where: name, response }))
+  it("every JSON answer's schema carries an example that satisfies it, as a mock server (Prism) would serve it", () => {
+    const responses: Array<{ where: string; response: Json }> = Object.entries<Json>(doc.components.responses).map(([name, response]) => ({
+      where: name,
+      response,
+    }))
     for (const [path, item] of Object.entries<Json>(doc.paths)) {
       for (const method of METHODS) {
-        for (const [status, response] of Object.entries<Json>(item[method]?.responses ?? {})) responses.push({ where: `${method} ${path} ${status}`, response })
+        for (const [status, response] of Object.entries<Json>(item[method]?.responses ?? {}))
+          responses.push({ where: `${method} ${path} ${status}`, response })
       }
     }
     const checked = new Set<string>()
@@ -196,12 +219,19 @@ describe('the OpenAPI document', () => {
     // Optional bodies are documented as optional; required ones as required.
     expect(operationById('createPayment').requestBody.required).toBe(true)
     expect(operationById('refundPayment').requestBody.required).toBe(false)
-    expect(errorsOf(requestSchema('createInvoice'), { currency: 'EUR', line_items: [], customer_id: 'c' })).toContain('must NOT have fewer than 1 items')
+    expect(errorsOf(requestSchema('createInvoice'), { currency: 'EUR', line_items: [], customer_id: 'c' })).toContain(
+      'must NOT have fewer than 1 items',
+    )
   })
 
   it('answers of the payment, refund, invoice and account endpoints match the documented resources', async () => {
     const client = sandbox.direct
-    const payment = await client.payments.create({ amount: { value: 2000, currency: 'USD' }, description: 'Described', webhookUrl: receiver.url, metadata: { a: 1 } })
+    const payment = await client.payments.create({
+      amount: { value: 2000, currency: 'USD' },
+      description: 'Described',
+      webhookUrl: receiver.url,
+      metadata: { a: 1 },
+    })
     expectDescribed('createPayment', 200, payment)
     expectDescribed('simulatePay', 200, await client.sandbox.pay(payment.id, { amount: 500 }))
     expectDescribed('acceptUnderpayment', 200, await client.payments.acceptUnderpayment(payment.id))
@@ -219,12 +249,21 @@ describe('the OpenAPI document', () => {
     const chains = await client.crossChain.chains()
     expectDescribed('listOriginChains', 200, chains)
     const fourth = await client.payments.create({ amount: { value: 900, currency: 'USD' }, description: 'Bridged' })
-    const quote = await client.crossChain.quote(fourth.id, { originChain: 'base', originToken: 'USDC', refundAddress: `0x${'ab'.repeat(20)}` })
+    const quote = await client.crossChain.quote(fourth.id, {
+      originChain: 'base',
+      originToken: 'USDC',
+      refundAddress: `0x${'ab'.repeat(20)}`,
+    })
     expectDescribed('createCrossChainQuote', 200, quote)
     expectDescribed('simulateDeposit', 200, await client.crossChain.deposit(quote.quoteId))
     expectDescribed('getCrossChainQuote', 200, await client.crossChain.status(quote.quoteId))
 
-    const invoice = await client.invoices.create({ currency: 'EUR', line_items: [{ description: 'Work', quantity: 2, unit_price: 1500 }], tax_percentage: 21, customer: { email: 'a@example.com', name: 'Ana', address: { line1: 'Calle 1', postal_code: '28001', city: 'Madrid', country: 'ES' } } })
+    const invoice = await client.invoices.create({
+      currency: 'EUR',
+      line_items: [{ description: 'Work', quantity: 2, unit_price: 1500 }],
+      tax_percentage: 21,
+      customer: { email: 'a@example.com', name: 'Ana', address: { line1: 'Calle 1', postal_code: '28001', city: 'Madrid', country: 'ES' } },
+    })
     expectDescribed('createInvoice', 200, invoice)
     expectDescribed('getInvoice', 200, await client.invoices.get(invoice.id))
     expectDescribed('listInvoices', 200, await client.invoices.list())
@@ -241,7 +280,11 @@ describe('the OpenAPI document', () => {
 
   it('answers of the webhook log, the escrow controls and the admin endpoints match, and so does a webhook body', async () => {
     const client = sandbox.direct
-    const payment = await client.payments.create({ amount: { value: 1000, currency: 'USD' }, description: 'Hooked', webhookUrl: receiver.url })
+    const payment = await client.payments.create({
+      amount: { value: 1000, currency: 'USD' },
+      description: 'Hooked',
+      webhookUrl: receiver.url,
+    })
     const deliveries = await waitFor('a finished delivery', async () => {
       const page = await client.webhooks.list({ checkout_id: payment.id })
       return page.items.length > 0 && page.items.every((d) => d.status !== 'pending') ? page : undefined
@@ -292,7 +335,13 @@ describe('the OpenAPI document', () => {
     const unsigned = await rawRequest(sandbox.url, { method: 'GET', path: '/invoices' })
     expect(unsigned.status).toBe(401)
     expectDescribed('listInvoices', 401, unsigned.json)
-    const notJson = await rawRequest(sandbox.url, { method: 'POST', path: '/payments', body: 'a=1', headers: { 'content-type': 'text/plain' }, as })
+    const notJson = await rawRequest(sandbox.url, {
+      method: 'POST',
+      path: '/payments',
+      body: 'a=1',
+      headers: { 'content-type': 'text/plain' },
+      as,
+    })
     expect(notJson.status).toBe(415)
     expectDescribed('createPayment', 415, notJson.json)
     const noToken = await rawRequest(sandbox.url, { method: 'GET', path: '/sandbox/clock' })
@@ -315,14 +364,30 @@ describe('the OpenAPI document', () => {
     expectDescribed('createWallet', 201, await admin.request('POST', '/sandbox/wallets', { auth: 'admin', body: { usdc: '0' } }))
 
     expectDescribed('horizonRoot', 200, (await rawRequest(sandbox.url, { method: 'GET', path: '/horizon' })).json)
-    expectDescribed('horizonGetAccount', 200, (await rawRequest(sandbox.url, { method: 'GET', path: `/horizon/accounts/${wallet.publicKey}` })).json)
+    expectDescribed(
+      'horizonGetAccount',
+      200,
+      (await rawRequest(sandbox.url, { method: 'GET', path: `/horizon/accounts/${wallet.publicKey}` })).json,
+    )
     const transactions = await rawRequest(sandbox.url, { method: 'GET', path: `/horizon/accounts/${wallet.publicKey}/transactions` })
     expectDescribed('horizonAccountTransactions', 200, transactions.json)
     const hash = (transactions.json as Json)._embedded.records[0].hash as string
-    expectDescribed('horizonGetTransaction', 200, (await rawRequest(sandbox.url, { method: 'GET', path: `/horizon/transactions/${hash}` })).json)
-    expectDescribed('horizonTransactionPayments', 200, (await rawRequest(sandbox.url, { method: 'GET', path: `/horizon/transactions/${hash}/payments` })).json)
+    expectDescribed(
+      'horizonGetTransaction',
+      200,
+      (await rawRequest(sandbox.url, { method: 'GET', path: `/horizon/transactions/${hash}` })).json,
+    )
+    expectDescribed(
+      'horizonTransactionPayments',
+      200,
+      (await rawRequest(sandbox.url, { method: 'GET', path: `/horizon/transactions/${hash}/payments` })).json,
+    )
     expectDescribed('horizonPayments', 200, (await rawRequest(sandbox.url, { method: 'GET', path: '/horizon/payments?limit=2' })).json)
-    expectDescribed('horizonAccountEffects', 200, (await rawRequest(sandbox.url, { method: 'GET', path: `/horizon/accounts/${wallet.publicKey}/effects` })).json)
+    expectDescribed(
+      'horizonAccountEffects',
+      200,
+      (await rawRequest(sandbox.url, { method: 'GET', path: `/horizon/accounts/${wallet.publicKey}/effects` })).json,
+    )
     const missing = await rawRequest(sandbox.url, { method: 'GET', path: `/horizon/transactions/${'0'.repeat(64)}` })
     expect(missing.status).toBe(404)
     expectDescribed('horizonGetTransaction', 404, missing.json)
@@ -332,12 +397,21 @@ describe('the OpenAPI document', () => {
     expectDescribed('saveSnapshot', 201, saved)
     expectDescribed('listSnapshots', 200, await admin.request('GET', '/sandbox/snapshots', { auth: 'admin' }))
     expectDescribed('getSnapshot', 200, await admin.request('GET', `/sandbox/snapshots/${name}`, { auth: 'admin' }))
-    const again = await rawRequest(sandbox.url, { method: 'POST', path: '/sandbox/snapshots', body: JSON.stringify({ name }), headers: { 'x-sandbox-admin-token': sandbox.identity.adminToken } })
+    const again = await rawRequest(sandbox.url, {
+      method: 'POST',
+      path: '/sandbox/snapshots',
+      body: JSON.stringify({ name }),
+      headers: { 'x-sandbox-admin-token': sandbox.identity.adminToken },
+    })
     expect(again.status).toBe(409)
     expectDescribed('saveSnapshot', 409, again.json)
     // Restoring the state just saved changes nothing the other tests rely on.
     expectDescribed('restoreSnapshot', 200, await admin.request('POST', `/sandbox/snapshots/${name}/restore`, { auth: 'admin' }))
-    const deleted = await rawRequest(sandbox.url, { method: 'DELETE', path: `/sandbox/snapshots/${name}`, headers: { 'x-sandbox-admin-token': sandbox.identity.adminToken } })
+    const deleted = await rawRequest(sandbox.url, {
+      method: 'DELETE',
+      path: `/sandbox/snapshots/${name}`,
+      headers: { 'x-sandbox-admin-token': sandbox.identity.adminToken },
+    })
     expect(deleted.status).toBe(204)
     expect(operationById('deleteSnapshot').responses['204']).toBeDefined()
     covered.add('deleteSnapshot')
@@ -345,12 +419,32 @@ describe('the OpenAPI document', () => {
 
   it('every operation answering JSON was checked against a real answer above, except the few listed here', () => {
     const json = Object.values<Json>(doc.paths).flatMap((item) =>
-      METHODS.filter((m) => item[m] && Object.entries<Json>(item[m].responses).some(([status, r]) => Number(status) < 400 && deref(r).content?.['application/json'])).map(
-        (m) => item[m].operationId as string,
-      ),
+      METHODS.filter(
+        (m) =>
+          item[m] &&
+          Object.entries<Json>(item[m].responses).some(([status, r]) => Number(status) < 400 && deref(r).content?.['application/json']),
+      ).map((m) => item[m].operationId as string),
     )
     // Resetting would replace the state under the other tests; the rest are Horizon variants of checked operations.
-    const unchecked = ['resetSandbox', 'horizonFeeStats', 'horizonAccountPayments', 'horizonAccountOperations', 'horizonOperations', 'horizonTransactions', 'horizonSubmitTransaction', 'horizonTransactionOperations', 'horizonGetOperation', 'horizonGetLedger', 'horizonLedgerTransactions', 'horizonLedgerPayments', 'horizonLedgerOperations', 'horizonEffects', 'horizonTransactionEffects', 'horizonOperationEffects', 'horizonLedgerEffects']
+    const unchecked = [
+      'resetSandbox',
+      'horizonFeeStats',
+      'horizonAccountPayments',
+      'horizonAccountOperations',
+      'horizonOperations',
+      'horizonTransactions',
+      'horizonSubmitTransaction',
+      'horizonTransactionOperations',
+      'horizonGetOperation',
+      'horizonGetLedger',
+      'horizonLedgerTransactions',
+      'horizonLedgerPayments',
+      'horizonLedgerOperations',
+      'horizonEffects',
+      'horizonTransactionEffects',
+      'horizonOperationEffects',
+      'horizonLedgerEffects',
+    ]
     expect(json.filter((id) => !covered.has(id)).sort()).toEqual(unchecked.sort())
   })
 })

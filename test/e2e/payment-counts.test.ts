@@ -74,10 +74,19 @@ describe('date-filtered payment list totals', () => {
     for (const [i, instant] of INSTANTS.entries()) {
       clock.set(instant)
       const storeId = ['north', 'south', undefined][i % 3]
-      const payment = await sandbox.direct.payments.create({ amount: { value: 1000, currency: 'USD' }, description: 'Dated', expiresInHours: 24 * 365, ...(storeId ? { storeId } : {}) })
+      const payment = await sandbox.direct.payments.create({
+        amount: { value: 1000, currency: 'USD' },
+        description: 'Dated',
+        expiresInHours: 24 * 365,
+        ...(storeId ? { storeId } : {}),
+      })
       ids.push(payment.id)
       // Another merchant's payments at the same instants must never count.
-      await sandbox.escrow.payments.create({ amount: { value: 1000, currency: 'USD' }, description: 'Other merchant', ...(storeId ? { storeId } : {}) })
+      await sandbox.escrow.payments.create({
+        amount: { value: 1000, currency: 'USD' },
+        description: 'Other merchant',
+        ...(storeId ? { storeId } : {}),
+      })
     }
     clock.set(MIDNIGHT + 10 * DAY)
   })
@@ -120,7 +129,9 @@ describe('date-filtered payment list totals', () => {
 
   const checkRanges = async (filters: Array<{ status?: string; storeId?: string }>) => {
     const merchantId = sandbox.merchants[0]!.id
-    const edges = [...new Set(INSTANTS.flatMap((t) => [t - 1, t, t + 1]).concat([MIDNIGHT - 5 * DAY, MIDNIGHT + 2 * DAY, MIDNIGHT + 9 * DAY]))].sort((a, b) => a - b)
+    const edges = [
+      ...new Set(INSTANTS.flatMap((t) => [t - 1, t, t + 1]).concat([MIDNIGHT - 5 * DAY, MIDNIGHT + 2 * DAY, MIDNIGHT + 9 * DAY])),
+    ].sort((a, b) => a - b)
     const zones = [0, 330, -480, 840, -720]
     let checked = 0
     for (const filter of filters) {
@@ -134,7 +145,8 @@ describe('date-filtered payment list totals', () => {
           expect(total, JSON.stringify(query)).toBe(counted(merchantId, filter, from, to))
           checked++
         }
-        const untilOnly = (await sandbox.direct.payments.list({ ...filter, endDate: isoIn(from, zones[i % zones.length]!), limit: 1 })).meta.totalItems
+        const untilOnly = (await sandbox.direct.payments.list({ ...filter, endDate: isoIn(from, zones[i % zones.length]!), limit: 1 })).meta
+          .totalItems
         expect(untilOnly).toBe(counted(merchantId, filter, undefined, from))
       }
     }
@@ -148,7 +160,9 @@ describe('date-filtered payment list totals', () => {
   it('count a bare date from midnight UTC, and an empty or inverted range as nothing', async () => {
     const merchantId = sandbox.merchants[0]!.id
     const total = async (query: Record<string, string>) => (await sandbox.direct.payments.list(query)).meta.totalItems
-    expect(await total({ startDate: '2026-03-11', endDate: '2026-03-12' })).toBe(counted(merchantId, {}, MIDNIGHT + DAY, MIDNIGHT + 2 * DAY))
+    expect(await total({ startDate: '2026-03-11', endDate: '2026-03-12' })).toBe(
+      counted(merchantId, {}, MIDNIGHT + DAY, MIDNIGHT + 2 * DAY),
+    )
     expect(await total({ startDate: '2026-03-11', endDate: '2026-03-12' })).toBe(2)
     expect(await total({ startDate: '2026-03-10T00:00:00+01:00', endDate: '2026-03-10T01:00:00+01:00' })).toBe(2)
     expect(await total({ startDate: '2026-03-12', endDate: '2026-03-11' })).toBe(0)

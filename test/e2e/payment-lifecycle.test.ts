@@ -34,7 +34,13 @@ describe('the payment lifecycle', () => {
       const platformBefore = await usdcOf(sandbox.identity.platformFeeAccount)
       const paid = await pay(payment.id)
       // Starter tier: 1% of 20 USDC, in USDC decimal numbers.
-      expect(paid).toMatchObject({ status: 'paid', settlement_status: 'paid', settlement_amount: 19.8, settlement_fee: 0.2, settlement_currency: 'USDC' })
+      expect(paid).toMatchObject({
+        status: 'paid',
+        settlement_status: 'paid',
+        settlement_amount: 19.8,
+        settlement_fee: 0.2,
+        settlement_currency: 'USDC',
+      })
       expect(statuses(paid)).toEqual(['success', 'paid', 'settlement_processing', 'settled'])
       expect(paid.settlement_stellarTxId).toMatch(/^[0-9a-f]{64}$/)
       expect(paid.settlement_stellarTxId).not.toBe(paid.stellarTxId)
@@ -50,7 +56,13 @@ describe('the payment lifecycle', () => {
     it('settles everything received when overpaid', async () => {
       const payment = await create(1000)
       const paid = await pay(payment.id, { amount: 1500 })
-      expect(paid).toMatchObject({ status: 'paid', amount_paid: 1500, settlement_status: 'paid', settlement_amount: 14.85, settlement_fee: 0.15 })
+      expect(paid).toMatchObject({
+        status: 'paid',
+        amount_paid: 1500,
+        settlement_status: 'paid',
+        settlement_amount: 14.85,
+        settlement_fee: 0.15,
+      })
     })
 
     it('rounds the fee up to the next stroop, so it is never zero', async () => {
@@ -98,7 +110,10 @@ describe('the payment lifecycle', () => {
       const closed = await runTransaction(timed.context.db, (trx) => timed.context.ledger.closeLedger(trx))
       const settled = await timed.direct.payments.get(payment.id)
       expect(settled.settlement_status).toBe('paid')
-      expect(settled.history.at(-1)).toMatchObject({ status: 'settled', description: `Settled to the merchant account in ledger ${closed.sequence}` })
+      expect(settled.history.at(-1)).toMatchObject({
+        status: 'settled',
+        description: `Settled to the merchant account in ledger ${closed.sequence}`,
+      })
     })
   })
 
@@ -108,7 +123,13 @@ describe('the payment lifecycle', () => {
       const partial = await pay(payment.id, { amount: 400 })
       expect(partial.status).toBe('underpaid')
       const accepted = await post(`/payments/${payment.id}/accept-underpayment`)
-      expect(accepted).toMatchObject({ status: 'paid', amount_paid: 400, settlement_status: 'paid', settlement_amount: 3.96, settlement_fee: 0.04 })
+      expect(accepted).toMatchObject({
+        status: 'paid',
+        amount_paid: 400,
+        settlement_status: 'paid',
+        settlement_amount: 3.96,
+        settlement_fee: 0.04,
+      })
       expect(accepted.history.find((h) => h.status === 'paid')?.description).toBe('Underpayment accepted (4 of 10 USDC received)')
     })
 
@@ -186,7 +207,13 @@ describe('the payment lifecycle', () => {
       const params = new URL(payment.qrCode).searchParams
       const [customer] = await sandbox.context.ledger.listAccounts(sandbox.context.db, { role: 'customer' })
       await runTransaction(sandbox.context.db, (trx) =>
-        sandbox.context.ledger.transfer(trx, { from: customer!.publicKey, to: params.get('destination')!, asset: 'USDC', amount: 100_000_000n, memo: params.get('memo')! }),
+        sandbox.context.ledger.transfer(trx, {
+          from: customer!.publicKey,
+          to: params.get('destination')!,
+          asset: 'USDC',
+          amount: 100_000_000n,
+          memo: params.get('memo')!,
+        }),
       )
       const after = await sandbox.direct.payments.get(payment.id)
       expect(after).toMatchObject({ status: 'expired', amount_paid: 0 })

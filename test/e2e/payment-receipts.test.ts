@@ -29,13 +29,22 @@ describe('customers paying over the ledger', () => {
     expect(tx!.memo).toBe(new URL(payment.qrCode).searchParams.get('memo'))
     expect(tx!.sourceAccount).toBe(paid.sender_account)
     expect(tx!.operations).toEqual([
-      expect.objectContaining({ asset: 'USDC', amount: 135_000_000n, from: paid.sender_account, to: new URL(payment.qrCode).searchParams.get('destination') }),
+      expect.objectContaining({
+        asset: 'USDC',
+        amount: 135_000_000n,
+        from: paid.sender_account,
+        to: new URL(payment.qrCode).searchParams.get('destination'),
+      }),
     ])
     // The id is the hash of the stored, signed envelope.
     const envelope = TransactionBuilder.fromXDR(tx!.envelopeXdr, sandbox.identity.networkPassphrase)
     expect(envelope.hash().toString('hex')).toBe(paid.stellarTxId)
     expect(Keypair.fromPublicKey(paid.sender_account!).verify(envelope.hash(), envelope.signatures[0]!.signature())).toBe(true)
-    expect(paid.history.find((h) => h.status === 'paid')).toEqual({ time: START, status: 'paid', description: 'Payment received (13.5 USDC)' })
+    expect(paid.history.find((h) => h.status === 'paid')).toEqual({
+      time: START,
+      status: 'paid',
+      description: 'Payment received (13.5 USDC)',
+    })
   })
 
   it('is underpaid after part, and paid exactly after the rest', async () => {
@@ -66,13 +75,25 @@ describe('customers paying over the ledger', () => {
     const { db, ledger } = sandbox.context
     const [customer] = await ledger.listAccounts(db, { role: 'customer' })
     await runTransaction(db, (trx) =>
-      ledger.transfer(trx, { from: customer!.publicKey, to: params.get('destination')!, asset: 'USDC', amount: 30_000_000n, memo: params.get('memo')! }),
+      ledger.transfer(trx, {
+        from: customer!.publicKey,
+        to: params.get('destination')!,
+        asset: 'USDC',
+        amount: 30_000_000n,
+        memo: params.get('memo')!,
+      }),
     )
     expect(await sandbox.direct.payments.get(payment.id)).toMatchObject({ status: 'paid', amount_paid: 300 })
 
     const before = await sandbox.direct.payments.list()
     await runTransaction(db, (trx) =>
-      ledger.transfer(trx, { from: customer!.publicKey, to: params.get('destination')!, asset: 'USDC', amount: 10_000_000n, memo: 'pb-unknown' }),
+      ledger.transfer(trx, {
+        from: customer!.publicKey,
+        to: params.get('destination')!,
+        asset: 'USDC',
+        amount: 10_000_000n,
+        memo: 'pb-unknown',
+      }),
     )
     expect(await sandbox.direct.payments.list()).toEqual(before)
   })
@@ -86,7 +107,7 @@ describe('customers paying over the ledger', () => {
     expect((await ledger.balances(db, sandbox.identity.escrowCustody))!.usdc - before).toBe(20_000_000n)
   })
 
-  it('refuses to pay a closed, unknown or other merchant\'s payment', async () => {
+  it("refuses to pay a closed, unknown or other merchant's payment", async () => {
     const payment = await create(100)
     await sandbox.admin.sandbox.advanceClock(31 * 60)
     expect((await refusal(sandbox.direct.sandbox.pay(payment.id))).statusCode).toBe(409)

@@ -128,7 +128,10 @@ describe('payments API', () => {
     })
 
     it('adds the escrow order for escrow merchants', async () => {
-      const escrowed = await sandbox.escrow.payments.create({ amount: { value: 10_000, currency: 'USD' }, description: 'Marketplace order' })
+      const escrowed = await sandbox.escrow.payments.create({
+        amount: { value: 10_000, currency: 'USD' },
+        description: 'Marketplace order',
+      })
       expect(escrowed).toMatchObject({
         escrow_status: 'created',
         escrow_contract_address: sandbox.identity.escrowContract,
@@ -165,9 +168,7 @@ describe('payments API', () => {
       ['an escrow expiry in the past', { escrowExpiresAt: new Date(START - MINUTE).toISOString() }, 'escrowExpiresAt'],
       ['an escrow fee above 10000 bps', { escrowPlatformFee: 10_001 }, 'escrowPlatformFee'],
     ])('refuses %s', async (_name, fields, field) => {
-      const error = await refusal(
-        sandbox.escrow.payments.create({ amount: { value: 100, currency: 'USD' }, description: 'x', ...fields }),
-      )
+      const error = await refusal(sandbox.escrow.payments.create({ amount: { value: 100, currency: 'USD' }, description: 'x', ...fields }))
       expect(error.statusCode).toBe(400)
       expect(error.message).toContain(field)
     })
@@ -177,7 +178,11 @@ describe('payments API', () => {
       ['a fractional amount', { amount: { value: 12.5, currency: 'USD' }, description: 'x' }, 'amount.value'],
       ['a zero amount', { amount: { value: 0, currency: 'USD' }, description: 'x' }, 'amount.value'],
       ['an empty description', { amount: { value: 1, currency: 'USD' }, description: '  ' }, 'description'],
-      ['a non-http redirect URL', { amount: { value: 1, currency: 'USD' }, description: 'x', redirectUrl: 'javascript:alert(1)' }, 'redirectUrl'],
+      [
+        'a non-http redirect URL',
+        { amount: { value: 1, currency: 'USD' }, description: 'x', redirectUrl: 'javascript:alert(1)' },
+        'redirectUrl',
+      ],
       ['an unsupported locale', { amount: { value: 1, currency: 'USD' }, description: 'x', locale: 'fr' }, 'locale'],
       ['a negative expiry', { amount: { value: 1, currency: 'USD' }, description: 'x', expiresInHours: -1 }, 'expiresInHours'],
       ['metadata that is a list', { amount: { value: 1, currency: 'USD' }, description: 'x', metadata: [1] }, 'metadata'],

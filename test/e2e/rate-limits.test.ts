@@ -28,7 +28,12 @@ interface Answer {
 }
 
 /** One request over its own connection from `from`. */
-function send(sandbox: TestSandbox, method: string, path: string, options: { from?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
+function send(
+  sandbox: TestSandbox,
+  method: string,
+  path: string,
+  options: { from?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const request = http.request(
       `${sandbox.url}${path}`,
@@ -65,7 +70,12 @@ describe('rate limits under --shared', () => {
     const direct = sandbox.merchants[0]!
     const list = () => rawRequest(sandbox.url, { method: 'GET', path: '/payments', as: direct })
     const create = () =>
-      rawRequest(sandbox.url, { method: 'POST', path: '/payments', as: direct, body: JSON.stringify({ amount: { value: 100, currency: 'USD' }, description: 'Limited' }) })
+      rawRequest(sandbox.url, {
+        method: 'POST',
+        path: '/payments',
+        as: direct,
+        body: JSON.stringify({ amount: { value: 100, currency: 'USD' }, description: 'Limited' }),
+      })
     expect([(await create()).status, (await list()).status, (await create()).status, (await list()).status]).toEqual([200, 200, 200, 200])
 
     const refused = await create()
@@ -79,7 +89,11 @@ describe('rate limits under --shared', () => {
     })
     expect((await list()).status).toBe(429)
     // Wrong signatures with that key are refused as such and spend nothing of anyone's budget.
-    const forged = await rawRequest(sandbox.url, { method: 'GET', path: '/payments', as: { apiKey: direct.apiKey, apiSecret: 'sk_test_wrong' } })
+    const forged = await rawRequest(sandbox.url, {
+      method: 'GET',
+      path: '/payments',
+      as: { apiKey: direct.apiKey, apiSecret: 'sk_test_wrong' },
+    })
     expect(forged.status).toBe(401)
     // Another merchant's key has its own budget.
     expect((await rawRequest(sandbox.url, { method: 'GET', path: '/payments', as: sandbox.merchants[1]! })).status).toBe(200)
@@ -92,11 +106,23 @@ describe('rate limits under --shared', () => {
     const { sandbox, clock } = await sharedSandbox({ publicRate: { burst: 3, perSecond: 1 } })
     const payment = await sandbox.direct.payments.create({ amount: { value: 100, currency: 'USD' }, description: 'Quoted' })
     const quote = (from?: string) =>
-      send(sandbox, 'POST', `/payments/${payment.id}/cross-chain/quote`, { from, headers: { 'content-type': 'application/json' }, body: '{"originChain":"nowhere"}' })
+      send(sandbox, 'POST', `/payments/${payment.id}/cross-chain/quote`, {
+        from,
+        headers: { 'content-type': 'application/json' },
+        body: '{"originChain":"nowhere"}',
+      })
     const action = (from?: string) =>
-      send(sandbox, 'POST', `/checkout/${payment.id}/actions/cancel`, { from, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'auth_token=wrong' })
+      send(sandbox, 'POST', `/checkout/${payment.id}/actions/cancel`, {
+        from,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'auth_token=wrong',
+      })
     const submit = (from?: string) =>
-      send(sandbox, 'POST', '/horizon/transactions', { from, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'tx=AAAA' })
+      send(sandbox, 'POST', '/horizon/transactions', {
+        from,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'tx=AAAA',
+      })
 
     // One budget per address, whatever the route; refused requests spend it too.
     const first = [await quote(), await action(), await submit()]
@@ -104,11 +130,24 @@ describe('rate limits under --shared', () => {
     for (const refused of [await quote(), await action(), await submit()]) {
       expect(refused.status).toBe(429)
       expect(refused.retryAfter).toBe('1')
-      expect(refused.json).toMatchObject({ statusCode: 429, reason: 'Too Many Requests', message: expect.stringContaining('without credentials') })
+      expect(refused.json).toMatchObject({
+        statusCode: 429,
+        reason: 'Too Many Requests',
+        message: expect.stringContaining('without credentials'),
+      })
     }
     expect((await quote('127.0.0.2')).status).not.toBe(429)
     // With credentials, a quote counts against the merchant's key instead (not limited here).
-    expect((await rawRequest(sandbox.url, { method: 'POST', path: `/payments/${payment.id}/cross-chain/quote`, as: sandbox.merchants[0]!, body: '{"originChain":"nowhere"}' })).status).not.toBe(429)
+    expect(
+      (
+        await rawRequest(sandbox.url, {
+          method: 'POST',
+          path: `/payments/${payment.id}/cross-chain/quote`,
+          as: sandbox.merchants[0]!,
+          body: '{"originChain":"nowhere"}',
+        })
+      ).status,
+    ).not.toBe(429)
 
     clock.advance(1_000)
     expect((await action()).status).not.toBe(429)
@@ -146,9 +185,16 @@ describe('rate limits under --shared', () => {
     const sandbox = await startTestSandbox({})
     started.push(sandbox)
     expect(sandbox.shared).toBe(false)
-    expect(await statuses(30, () => send(sandbox, 'GET', '/sandbox/clock', { headers: { 'x-sandbox-admin-token': 'adm_guess' } }))).toEqual(Array(30).fill(401))
-    expect(await statuses(40, () => send(sandbox, 'POST', '/horizon/transactions', { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'tx=AAAA' }))).not.toContain(
-      429,
+    expect(await statuses(30, () => send(sandbox, 'GET', '/sandbox/clock', { headers: { 'x-sandbox-admin-token': 'adm_guess' } }))).toEqual(
+      Array(30).fill(401),
     )
+    expect(
+      await statuses(40, () =>
+        send(sandbox, 'POST', '/horizon/transactions', {
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: 'tx=AAAA',
+        }),
+      ),
+    ).not.toContain(429)
   })
 })

@@ -10,8 +10,10 @@ describe('refunds', () => {
   let sandbox: TestSandbox
   const clock = new ManualClock(Date.UTC(2026, 10, 21, 12, 0, 0))
   let merchantAccount: string
-  const create = (value: number) => sandbox.direct.payments.create({ amount: { value, currency: 'USD' }, description: `Refundable ${value}` })
-  const pay = (id: string, body: Record<string, unknown> = {}) => sandbox.direct.request<Payment>('POST', `/sandbox/payments/${id}/pay`, { body })
+  const create = (value: number) =>
+    sandbox.direct.payments.create({ amount: { value, currency: 'USD' }, description: `Refundable ${value}` })
+  const pay = (id: string, body: Record<string, unknown> = {}) =>
+    sandbox.direct.request<Payment>('POST', `/sandbox/payments/${id}/pay`, { body })
   const refund = (id: string, body?: Record<string, unknown>) => sandbox.direct.request<Refund>('POST', `/payments/${id}/refunds`, { body })
   const usdcOf = async (account: string) => (await sandbox.context.ledger.balances(sandbox.context.db, account))!.usdc
   const balances = async (customer: string) => ({

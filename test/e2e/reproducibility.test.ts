@@ -48,11 +48,37 @@ async function script(sandbox: RunningSandbox, webhookUrl: string): Promise<unkn
     return result.json
   }
   const outputs: unknown[] = []
-  const first = await cli<Payment>('payments', 'create', '--amount', '12.50', '--currency', 'EUR', '--description', 'Order 1', '--webhook-url', webhookUrl, '--metadata', 'order=1')
+  const first = await cli<Payment>(
+    'payments',
+    'create',
+    '--amount',
+    '12.50',
+    '--currency',
+    'EUR',
+    '--description',
+    'Order 1',
+    '--webhook-url',
+    webhookUrl,
+    '--metadata',
+    'order=1',
+  )
   outputs.push(first, await cli('payments', 'pay', first.id, '--underpay'), await cli('payments', 'accept-underpayment', first.id))
   const second = await cli<Payment>('payments', 'create', '--amount', '3.00', '--description', 'Order 2', '--webhook-url', webhookUrl)
   outputs.push(second, await cli('payments', 'pay', second.id), await cli('payments', 'refund', second.id, '--amount', '1.00'))
-  outputs.push(await cli('invoices', 'create', '--currency', 'USD', '--item', 'Widget;2;10.00', '--customer-email', 'buyer@example.test', '--due', '2027-03-01'))
+  outputs.push(
+    await cli(
+      'invoices',
+      'create',
+      '--currency',
+      'USD',
+      '--item',
+      'Widget;2;10.00',
+      '--customer-email',
+      'buyer@example.test',
+      '--due',
+      '2027-03-01',
+    ),
+  )
   outputs.push(await cli('sandbox', 'clock', 'advance', '1h'))
   outputs.push(await cli<{ items: LedgerTransaction[] }>('ledger', 'transactions', '--limit', '50'))
   // Deliveries finish in the background; their log entries and exact bodies once none is pending.

@@ -24,7 +24,9 @@ describe('the request log', () => {
 
   /** The admin's view of one request, by id: it is recorded once its response has closed. */
   const recorded = (requestId: string) =>
-    waitFor(`request ${requestId} in the log`, async () => (await sandbox.admin.requestLogs.list({}, { all: true })).items.find((e) => e.requestId === requestId))
+    waitFor(`request ${requestId} in the log`, async () =>
+      (await sandbox.admin.requestLogs.list({}, { all: true })).items.find((e) => e.requestId === requestId),
+    )
 
   it('gives every answer a Request-Id, which an error body repeats: fast route, Express, public and admin routes', async () => {
     const created = await rawRequest(sandbox.url, { method: 'POST', path: '/payments', body: order(1), as: me() })
@@ -53,19 +55,42 @@ describe('the request log', () => {
   })
 
   it('records each request once it is answered: method, path, status, duration, merchant, idempotency key; no query, body or credential', async () => {
-    const created = await rawRequest(sandbox.url, { method: 'POST', path: '/payments', body: order(3), as: me(), headers: { 'idempotency-key': 'order-3' } })
+    const created = await rawRequest(sandbox.url, {
+      method: 'POST',
+      path: '/payments',
+      body: order(3),
+      as: me(),
+      headers: { 'idempotency-key': 'order-3' },
+    })
     const listed = await rawRequest(sandbox.url, { method: 'GET', path: '/payments?limit=1&status=open', as: me() })
     const refused = await rawRequest(sandbox.url, { method: 'GET', path: '/payments/pt_nope', as: me() })
 
     const post = await recorded(created.headers.get('request-id')!)
-    expect(post).toMatchObject({ method: 'POST', path: '/payments', status: 200, merchantId: expect.stringMatching(/\S/), idempotencyKey: 'order-3' })
+    expect(post).toMatchObject({
+      method: 'POST',
+      path: '/payments',
+      status: 200,
+      merchantId: expect.stringMatching(/\S/),
+      idempotencyKey: 'order-3',
+    })
     expect(Date.parse(post.time)).not.toBeNaN()
     expect(post.durationMs).toBeGreaterThanOrEqual(0)
-    expect(await recorded(listed.headers.get('request-id')!)).toMatchObject({ method: 'GET', path: '/payments', status: 200, merchantId: post.merchantId, idempotencyKey: null })
-    expect(await recorded(refused.headers.get('request-id')!)).toMatchObject({ path: '/payments/pt_nope', status: 404, merchantId: post.merchantId })
+    expect(await recorded(listed.headers.get('request-id')!)).toMatchObject({
+      method: 'GET',
+      path: '/payments',
+      status: 200,
+      merchantId: post.merchantId,
+      idempotencyKey: null,
+    })
+    expect(await recorded(refused.headers.get('request-id')!)).toMatchObject({
+      path: '/payments/pt_nope',
+      status: 404,
+      merchantId: post.merchantId,
+    })
 
     const everything = JSON.stringify((await sandbox.admin.requestLogs.list({}, { all: true })).items)
-    for (const secret of [me().apiSecret, sandbox.identity.adminToken, 'Secret order', 'status=open']) expect(everything).not.toContain(secret)
+    for (const secret of [me().apiSecret, sandbox.identity.adminToken, 'Secret order', 'status=open'])
+      expect(everything).not.toContain(secret)
   })
 
   it('shows a merchant only its own requests; the admin token sees every one, unauthenticated ones too', async () => {

@@ -13,7 +13,12 @@ describe('sandbox server', () => {
       expect(health.json).toMatchObject({ status: 'ok' })
       const unknown = await rawRequest(sandbox.url, { method: 'GET', path: '/nowhere' })
       expect(unknown.status).toBe(404)
-      expect(unknown.json).toEqual({ statusCode: 404, reason: 'Not Found', message: 'No route for GET /nowhere', requestId: unknown.headers.get('request-id') })
+      expect(unknown.json).toEqual({
+        statusCode: 404,
+        reason: 'Not Found',
+        message: 'No route for GET /nowhere',
+        requestId: unknown.headers.get('request-id'),
+      })
       expect(unknown.headers.get('x-powered-by')).toBeNull()
     } finally {
       await sandbox.stop()
@@ -23,14 +28,18 @@ describe('sandbox server', () => {
   it('answers requests with oversized headers with the JSON error body too', async () => {
     const sandbox = await startTestSandbox()
     try {
-      const response = await new Promise<{ status: number; type: string | undefined; requestId: unknown; text: string }>((resolve, reject) => {
-        const request = http.get(`${sandbox.url}/health`, { headers: { 'x-padding': 'a'.repeat(20_000) } }, (res) => {
-          let text = ''
-          res.on('data', (chunk: Buffer) => (text += chunk.toString()))
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'], requestId: res.headers['request-id'], text }))
-        })
-        request.on('error', reject)
-      })
+      const response = await new Promise<{ status: number; type: string | undefined; requestId: unknown; text: string }>(
+        (resolve, reject) => {
+          const request = http.get(`${sandbox.url}/health`, { headers: { 'x-padding': 'a'.repeat(20_000) } }, (res) => {
+            let text = ''
+            res.on('data', (chunk: Buffer) => (text += chunk.toString()))
+            res.on('end', () =>
+              resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'], requestId: res.headers['request-id'], text }),
+            )
+          })
+          request.on('error', reject)
+        },
+      )
       expect(response.status).toBe(431)
       expect(response.type).toContain('application/json')
       expect(JSON.parse(response.text)).toEqual({

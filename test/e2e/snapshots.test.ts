@@ -23,7 +23,13 @@ interface Started {
 }
 
 async function start(options: Partial<SandboxOptions> = {}): Promise<Started> {
-  const sandbox = await startSandbox({ port: 0, log: () => {}, ledgerClose: 'instant', db: path.join(temporaryDir(), 'sandbox.db'), ...options })
+  const sandbox = await startSandbox({
+    port: 0,
+    log: () => {},
+    ledgerClose: 'instant',
+    db: path.join(temporaryDir(), 'sandbox.db'),
+    ...options,
+  })
   started.push(sandbox)
   const [direct] = sandbox.merchants
   const adminToken = sandbox.identity.adminToken
@@ -34,7 +40,8 @@ async function start(options: Partial<SandboxOptions> = {}): Promise<Started> {
   }
 }
 
-const createPayment = (client: PayboxClient, description: string) => client.payments.create({ amount: { value: 1250, currency: 'USD' }, description })
+const createPayment = (client: PayboxClient, description: string) =>
+  client.payments.create({ amount: { value: 1250, currency: 'USD' }, description })
 
 async function allPayments(client: PayboxClient): Promise<Payment[]> {
   const payments: Payment[] = []
@@ -56,7 +63,7 @@ async function expectConsistent({ direct, admin }: Started): Promise<Payment[]> 
   const payments = await allPayments(direct)
   const byId = new Map(payments.map((p) => [p.id, p]))
   const paidBy = new Map<string, number>()
-  for (let after: number | undefined; ; ) {
+  for (let after: number | undefined; ;) {
     const { items } = await admin.ledger.transactions({ limit: 200, after })
     for (const tx of items) {
       if (tx.payment === null) continue
@@ -179,7 +186,9 @@ describe('sandbox snapshots', () => {
     await admin.snapshots.save('one')
     const duplicate = await refusal(admin.snapshots.save('one'))
     expect(duplicate.statusCode).toBe(409)
-    expect(duplicate.message).toBe('A snapshot named "one" exists already (replace: true overwrites it; from the CLI: snapshot save --force)')
+    expect(duplicate.message).toBe(
+      'A snapshot named "one" exists already (replace: true overwrites it; from the CLI: snapshot save --force)',
+    )
     expect((await admin.snapshots.save('one', { replace: true })).name).toBe('one')
     expect((await refusal(admin.snapshots.restore('missing'))).statusCode).toBe(404)
     expect((await refusal(direct.request('GET', '/sandbox/snapshots'))).statusCode).toBe(401)

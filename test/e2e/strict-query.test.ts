@@ -49,7 +49,9 @@ describe('strict query parameters', () => {
     const body = JSON.stringify({ amount: { value: 100, currency: 'USD' }, description: 'Query create' })
     const sent = await rawRequest(sandbox.url, { method: 'POST', path: '/payments?amount=1', body, as: creds.direct })
     expect(sent.status).toBe(400)
-    const error = await refusal(sandbox.direct.request<Payment>('POST', '/payments', { body: JSON.parse(body), query: { description: 'x' } }))
+    const error = await refusal(
+      sandbox.direct.request<Payment>('POST', '/payments', { body: JSON.parse(body), query: { description: 'x' } }),
+    )
     expect(error.statusCode).toBe(400)
   })
 

@@ -47,21 +47,43 @@ describe('webhook egress', () => {
   }
   const deliveriesOf = async (sandbox: TestSandbox, paymentId: string) => {
     const merchantId = sandbox.merchants[0]!.id
-    const { items } = await sandbox.direct.request<{ items: WebhookDelivery[] }>('GET', `/merchants/${merchantId}/webhook-logs`, { query: { checkout_id: paymentId } })
-    return Promise.all(items.map((item) => sandbox.direct.request<WebhookDelivery>('GET', `/merchants/${merchantId}/webhook-logs/${item.id}`)))
+    const { items } = await sandbox.direct.request<{ items: WebhookDelivery[] }>('GET', `/merchants/${merchantId}/webhook-logs`, {
+      query: { checkout_id: paymentId },
+    })
+    return Promise.all(
+      items.map((item) => sandbox.direct.request<WebhookDelivery>('GET', `/merchants/${merchantId}/webhook-logs/${item.id}`)),
+    )
   }
 
   it('refuses internal webhook targets at creation on a shared sandbox, with a 400 naming --allow-webhook-to', async () => {
     const sandbox = await started({ shared: true })
     const before = (await sandbox.direct.payments.list()).meta.totalItems
-    for (const url of ['http://127.0.0.1:8080/hook', 'http://localhost:3000/hook', 'http://api.localhost/hook', 'http://10.1.2.3/hook', 'http://172.20.0.1/hook', 'http://192.168.1.1/hook', 'http://169.254.169.254/latest/meta-data', 'http://[::1]:9000/hook', 'http://[fd00::1]/hook', 'http://[fe80::1]/hook', 'http://[::ffff:127.0.0.1]/hook', 'http://0.0.0.0:8080/']) {
+    for (const url of [
+      'http://127.0.0.1:8080/hook',
+      'http://localhost:3000/hook',
+      'http://api.localhost/hook',
+      'http://10.1.2.3/hook',
+      'http://172.20.0.1/hook',
+      'http://192.168.1.1/hook',
+      'http://169.254.169.254/latest/meta-data',
+      'http://[::1]:9000/hook',
+      'http://[fd00::1]/hook',
+      'http://[fe80::1]/hook',
+      'http://[::ffff:127.0.0.1]/hook',
+      'http://0.0.0.0:8080/',
+    ]) {
       const answer = await rawRequest(sandbox.url, { method: 'POST', path: '/payments', body: paymentWith(url), as: sandbox.merchants[0] })
       expect(answer.status, url).toBe(400)
       expect((answer.json as { message: string }).message, url).toMatch(/^webhookUrl: .*--allow-webhook-to/)
     }
     expect((await sandbox.direct.payments.list()).meta.totalItems).toBe(before)
     // Public receivers are fine.
-    const accepted = await rawRequest(sandbox.url, { method: 'POST', path: '/payments', body: paymentWith('https://hooks.example.com/paybox'), as: sandbox.merchants[0] })
+    const accepted = await rawRequest(sandbox.url, {
+      method: 'POST',
+      path: '/payments',
+      body: paymentWith('https://hooks.example.com/paybox'),
+      as: sandbox.merchants[0],
+    })
     expect(accepted.status).toBe(200)
   })
 
@@ -69,7 +91,11 @@ describe('webhook egress', () => {
     const service = await internal()
     const sandbox = await started({ shared: true })
     // The machine's own name passes the URL check and resolves to a local address.
-    const payment = await sandbox.direct.payments.create({ amount: { value: 100, currency: 'USD' }, description: 'Rebinding', webhookUrl: `http://${os.hostname()}:${service.port}/admin` })
+    const payment = await sandbox.direct.payments.create({
+      amount: { value: 100, currency: 'USD' },
+      description: 'Rebinding',
+      webhookUrl: `http://${os.hostname()}:${service.port}/admin`,
+    })
     const [delivery] = await waitFor('the refused delivery', async () => {
       const entries = await deliveriesOf(sandbox, payment.id)
       return entries.length > 0 && entries.every((entry) => entry.status !== 'pending') ? entries : undefined
@@ -83,7 +109,11 @@ describe('webhook egress', () => {
     const service = await internal()
     const db = path.join(temporaryDir(), 'egress.db')
     const local = await startTestSandbox({ db, webhookTimeoutMs: 2_000, webhookPollMs: 20 })
-    const payment = await local.direct.payments.create({ amount: { value: 100, currency: 'USD' }, description: 'Local', webhookUrl: `http://127.0.0.1:${service.port}/admin` })
+    const payment = await local.direct.payments.create({
+      amount: { value: 100, currency: 'USD' },
+      description: 'Local',
+      webhookUrl: `http://127.0.0.1:${service.port}/admin`,
+    })
     await waitFor('the local delivery', () => service.hits() === 1)
     await local.stop()
 
@@ -101,7 +131,11 @@ describe('webhook egress', () => {
       const sandbox = await started({ shared: true, allowWebhookTo: allow })
       const host = allow[0] === os.hostname() ? os.hostname() : '127.0.0.1'
       const before = service.hits()
-      await sandbox.direct.payments.create({ amount: { value: 100, currency: 'USD' }, description: 'Allowed', webhookUrl: `http://${host}:${service.port}/hook` })
+      await sandbox.direct.payments.create({
+        amount: { value: 100, currency: 'USD' },
+        description: 'Allowed',
+        webhookUrl: `http://${host}:${service.port}/hook`,
+      })
       await waitFor(`a delivery allowed by ${allow[0]}`, () => service.hits() > before)
     }
   })
@@ -109,7 +143,11 @@ describe('webhook egress', () => {
   it('keeps localhost receivers working on a local sandbox', async () => {
     const service = await internal()
     const sandbox = await started({})
-    await sandbox.direct.payments.create({ amount: { value: 100, currency: 'USD' }, description: 'Local', webhookUrl: `http://localhost:${service.port}/hook` })
+    await sandbox.direct.payments.create({
+      amount: { value: 100, currency: 'USD' },
+      description: 'Local',
+      webhookUrl: `http://localhost:${service.port}/hook`,
+    })
     await waitFor('the local delivery', () => service.hits() === 1)
   })
 

@@ -47,13 +47,21 @@ describe('webhook delivery is fair between merchants and receivers', () => {
     closers.push(receiver.close)
 
     for (let i = 0; i < 150; i++) {
-      await sandbox.direct.payments.create({ amount: { value: 100 + i, currency: 'USD' }, description: `Black-holed ${i}`, webhookUrl: hole.url })
+      await sandbox.direct.payments.create({
+        amount: { value: 100 + i, currency: 'USD' },
+        description: `Black-holed ${i}`,
+        webhookUrl: hole.url,
+      })
     }
     // A's share of the dispatcher is on the wire to the black hole, the rest of A's queued behind it.
     await waitFor('merchant A filling its share', () => hole.connections() >= MAX_DELIVERIES_PER_MERCHANT)
 
     const started = performance.now()
-    const payment = await sandbox.escrow.payments.create({ amount: { value: 500, currency: 'USD' }, description: 'Merchant B', webhookUrl: receiver.url })
+    const payment = await sandbox.escrow.payments.create({
+      amount: { value: 500, currency: 'USD' },
+      description: 'Merchant B',
+      webhookUrl: receiver.url,
+    })
     await waitFor("merchant B's delivery", () => receivedFor(receiver, payment.id).length > 0, 7_000)
     const waited = performance.now() - started
     expect(waited).toBeLessThan(1_000)
@@ -78,7 +86,11 @@ describe('webhook delivery is fair between merchants and receivers', () => {
 
     const client = new PayboxClient({ baseUrl: sandbox.url, apiKey: third.apiKey, apiSecret: third.apiSecret })
     const started = performance.now()
-    const payment = await client.payments.create({ amount: { value: 500, currency: 'USD' }, description: 'Third merchant', webhookUrl: receiver.url })
+    const payment = await client.payments.create({
+      amount: { value: 500, currency: 'USD' },
+      description: 'Third merchant',
+      webhookUrl: receiver.url,
+    })
     await waitFor("the third merchant's delivery", () => receivedFor(receiver, payment.id).length > 0, 7_000)
     expect(performance.now() - started).toBeLessThan(1_000)
     expect(hole.connections()).toBeLessThanOrEqual(MAX_DELIVERIES_PER_ORIGIN)

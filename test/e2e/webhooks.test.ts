@@ -29,8 +29,13 @@ describe('webhooks', () => {
     })
   /** A payment reporting to the receiver, or (null) to no webhook URL at all. */
   const create = (webhookUrl: string | null = receiver.url) =>
-    sandbox.direct.payments.create({ amount: { value: 1000, currency: 'USD' }, description: 'Webhooked', webhookUrl: webhookUrl ?? undefined })
-  const pay = (id: string, body: Record<string, unknown> = {}) => sandbox.direct.request<Payment>('POST', `/sandbox/payments/${id}/pay`, { body })
+    sandbox.direct.payments.create({
+      amount: { value: 1000, currency: 'USD' },
+      description: 'Webhooked',
+      webhookUrl: webhookUrl ?? undefined,
+    })
+  const pay = (id: string, body: Record<string, unknown> = {}) =>
+    sandbox.direct.request<Payment>('POST', `/sandbox/payments/${id}/pay`, { body })
 
   beforeAll(() => {
     merchantId = sandbox.merchants[0]!.id
@@ -39,19 +44,56 @@ describe('webhooks', () => {
   describe('delivery', () => {
     it('POSTs transaction_created, signed over the exact bytes, and logs exactly what was sent', async () => {
       const payment = await create()
-      const [delivered] = await waitFor('the created event', () => (receivedFor(receiver, payment.id).length > 0 ? receivedFor(receiver, payment.id) : undefined))
+      const [delivered] = await waitFor('the created event', () =>
+        receivedFor(receiver, payment.id).length > 0 ? receivedFor(receiver, payment.id) : undefined,
+      )
       expect(delivered!.verified).toBe(true)
       expect(delivered!.headers['content-type']).toBe('application/json')
       expect(delivered!.headers['user-agent']).toMatch(/^paybox-sandbox-webhooks\//)
       expect(delivered!.headers['x-webhook-auth']).toMatch(/^[0-9a-f]{64}$/)
       const data = webhookData(delivered!.raw)
       expect(Object.keys(data).sort()).toEqual(
-        ['type', 'id', 'status', 'settlement_status', 'amount', 'settlement_amount', 'settlement_currency', 'settlement_fee', 'amount_paid', 'amount_received', 'amount_remaining', 'history', 'metadata'].sort(),
+        [
+          'type',
+          'id',
+          'status',
+          'settlement_status',
+          'amount',
+          'settlement_amount',
+          'settlement_currency',
+          'settlement_fee',
+          'amount_paid',
+          'amount_received',
+          'amount_remaining',
+          'history',
+          'metadata',
+        ].sort(),
       )
-      expect(data).toMatchObject({ type: 'transaction_created', id: payment.id, status: 'open', settlement_status: 'open', amount: { value: 1000, currency: 'USD' }, amount_paid: 0, amount_received: 0, amount_remaining: 10, settlement_currency: 'USDC', metadata: {} })
+      expect(data).toMatchObject({
+        type: 'transaction_created',
+        id: payment.id,
+        status: 'open',
+        settlement_status: 'open',
+        amount: { value: 1000, currency: 'USD' },
+        amount_paid: 0,
+        amount_received: 0,
+        amount_remaining: 10,
+        settlement_currency: 'USDC',
+        metadata: {},
+      })
 
       const [logged] = await finishedLogsOf(payment.id, 1)
-      expect(logged).toMatchObject({ merchant_id: merchantId, checkout_id: payment.id, event_type: 'transaction_created', url: receiver.url, status: 'success', http_status: 200, error_message: null, attempt_count: 1, resend_of: null })
+      expect(logged).toMatchObject({
+        merchant_id: merchantId,
+        checkout_id: payment.id,
+        event_type: 'transaction_created',
+        url: receiver.url,
+        status: 'success',
+        http_status: 200,
+        error_message: null,
+        attempt_count: 1,
+        resend_of: null,
+      })
       expect(logged!.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
       expect(logged).not.toHaveProperty('request_payload')
       const full = await entry(logged!.id)
@@ -75,7 +117,13 @@ describe('webhooks', () => {
       ])
       expect(entries.map((e) => e.event_type)).toEqual(sent.map((d) => d.type))
       expect(sent[1]).toMatchObject({ amount_paid: 400, amount_received: 4, amount_remaining: 6 })
-      expect(sent[4]).toMatchObject({ amount_paid: 1000, amount_received: 10, amount_remaining: 0, settlement_amount: 9.9, settlement_fee: 0.1 })
+      expect(sent[4]).toMatchObject({
+        amount_paid: 1000,
+        amount_received: 10,
+        amount_remaining: 0,
+        settlement_amount: 9.9,
+        settlement_fee: 0.1,
+      })
     })
 
     it('sends transaction_failed on a processing failure, and updates on expiry', async () => {
@@ -114,7 +162,11 @@ describe('webhooks', () => {
       const paid = await pay(payment.id)
       expect(paid.status).toBe('paid')
       const entries = await finishedLogsOf(payment.id, 4)
-      expect(entries[0]).toMatchObject({ status: 'failed', http_status: null, error_message: `No answer within ${TIMEOUT_MS / 1000} s (timed out)` })
+      expect(entries[0]).toMatchObject({
+        status: 'failed',
+        http_status: null,
+        error_message: `No answer within ${TIMEOUT_MS / 1000} s (timed out)`,
+      })
       expect(entries[0]!.duration_ms).toBeGreaterThanOrEqual(TIMEOUT_MS - 5)
     })
 
@@ -160,7 +212,9 @@ describe('webhooks', () => {
     it('replays the stored payload byte for byte, signed with the secret current after a rotation', async () => {
       const payment = await create()
       const [original] = await finishedLogsOf(payment.id, 1)
-      const rotated = await sandbox.admin.request<{ apiSecret: string }>('POST', `/sandbox/merchants/${merchantId}/rotate-secret`, { auth: 'admin' })
+      const rotated = await sandbox.admin.request<{ apiSecret: string }>('POST', `/sandbox/merchants/${merchantId}/rotate-secret`, {
+        auth: 'admin',
+      })
       expect(rotated.apiSecret).not.toBe(sandbox.merchants[0]!.apiSecret)
       const client = new (sandbox.direct.constructor as typeof import('../../src/client/paybox-client.js').PayboxClient)({
         baseUrl: sandbox.url,
@@ -176,7 +230,9 @@ describe('webhooks', () => {
         expect(resent.id).not.toBe(original!.id)
         const replay = receivedFor(receiver, payment.id)[before]!
         expect(replay.verified).toBe(true)
-        expect(replay.raw.toString('utf8')).toBe((await client.request<LogEntry>('GET', `/merchants/${merchantId}/webhook-logs/${original!.id}`)).request_payload)
+        expect(replay.raw.toString('utf8')).toBe(
+          (await client.request<LogEntry>('GET', `/merchants/${merchantId}/webhook-logs/${original!.id}`)).request_payload,
+        )
         expect(resent.request_payload).toBe(replay.raw.toString('utf8'))
         // Signed with the new secret only: the old one does not verify it.
         expect(verifyWebhook(replay.raw, replay.headers['x-webhook-auth'] as string, oldSecret)).toBe(false)
@@ -195,9 +251,15 @@ describe('resend rate limit', () => {
 
   it('allows 10 resends a minute per merchant and answers the 11th 429 with Retry-After', async () => {
     const merchantId = sandbox.merchants[0]!.id
-    const payment = await sandbox.direct.payments.create({ amount: { value: 100, currency: 'USD' }, description: 'Resent', webhookUrl: receiver.url })
+    const payment = await sandbox.direct.payments.create({
+      amount: { value: 100, currency: 'USD' },
+      description: 'Resent',
+      webhookUrl: receiver.url,
+    })
     const logged = await waitFor('the delivery', async () => {
-      const { items } = await sandbox.direct.request<{ items: LogEntry[] }>('GET', `/merchants/${merchantId}/webhook-logs`, { query: { checkout_id: payment.id } })
+      const { items } = await sandbox.direct.request<{ items: LogEntry[] }>('GET', `/merchants/${merchantId}/webhook-logs`, {
+        query: { checkout_id: payment.id },
+      })
       return items[0]?.status === 'success' ? items[0] : undefined
     })
     const resend = () => sandbox.direct.request<LogEntry>('POST', `/merchants/${merchantId}/webhook-logs/${logged.id}/resend`)
@@ -222,17 +284,34 @@ describe('pause, https-only and restarts', () => {
     const receiver = await startWebhookReceiver(sandbox.merchants[0]!.apiSecret)
     try {
       const merchantId = sandbox.merchants[0]!.id
-      expect(await sandbox.direct.request('POST', `/merchants/${merchantId}/webhooks/pause`)).toEqual({ merchant_id: merchantId, webhooks_paused: true })
-      const paused = await sandbox.direct.payments.create({ amount: { value: 100, currency: 'USD' }, description: 'Paused', webhookUrl: receiver.url })
+      expect(await sandbox.direct.request('POST', `/merchants/${merchantId}/webhooks/pause`)).toEqual({
+        merchant_id: merchantId,
+        webhooks_paused: true,
+      })
+      const paused = await sandbox.direct.payments.create({
+        amount: { value: 100, currency: 'USD' },
+        description: 'Paused',
+        webhookUrl: receiver.url,
+      })
       const skipped = await waitFor('the skipped entry', async () => {
-        const { items } = await sandbox.direct.request<{ items: LogEntry[] }>('GET', `/merchants/${merchantId}/webhook-logs`, { query: { checkout_id: paused.id } })
+        const { items } = await sandbox.direct.request<{ items: LogEntry[] }>('GET', `/merchants/${merchantId}/webhook-logs`, {
+          query: { checkout_id: paused.id },
+        })
         return items[0]?.status === 'skipped' ? items[0] : undefined
       })
-      expect(skipped).toMatchObject({ http_status: null, error_message: 'Not sent: webhooks are paused for this merchant', last_attempt_at: null })
+      expect(skipped).toMatchObject({
+        http_status: null,
+        error_message: 'Not sent: webhooks are paused for this merchant',
+        last_attempt_at: null,
+      })
       expect(receiver.received).toHaveLength(0)
 
       await sandbox.direct.request('POST', `/merchants/${merchantId}/webhooks/resume`)
-      const resumed = await sandbox.direct.payments.create({ amount: { value: 100, currency: 'USD' }, description: 'Resumed', webhookUrl: receiver.url })
+      const resumed = await sandbox.direct.payments.create({
+        amount: { value: 100, currency: 'USD' },
+        description: 'Resumed',
+        webhookUrl: receiver.url,
+      })
       await waitFor('the delivery after resume', () => receiver.received.length === 1)
       expect(JSON.parse(receiver.received[0]!.raw.toString()).data.id).toBe(resumed.id)
     } finally {
@@ -245,9 +324,15 @@ describe('pause, https-only and restarts', () => {
     const sandbox = await startTestSandbox({ webhookPollMs: 20, requireHttps: true })
     try {
       const merchantId = sandbox.merchants[0]!.id
-      const payment = await sandbox.direct.payments.create({ amount: { value: 100, currency: 'USD' }, description: 'Plain', webhookUrl: 'http://127.0.0.1:9/hook' })
+      const payment = await sandbox.direct.payments.create({
+        amount: { value: 100, currency: 'USD' },
+        description: 'Plain',
+        webhookUrl: 'http://127.0.0.1:9/hook',
+      })
       const skipped = await waitFor('the skipped entry', async () => {
-        const { items } = await sandbox.direct.request<{ items: LogEntry[] }>('GET', `/merchants/${merchantId}/webhook-logs`, { query: { checkout_id: payment.id } })
+        const { items } = await sandbox.direct.request<{ items: LogEntry[] }>('GET', `/merchants/${merchantId}/webhook-logs`, {
+          query: { checkout_id: payment.id },
+        })
         return items[0]?.status === 'skipped' ? items[0] : undefined
       })
       expect(skipped.error_message).toBe('Not sent: the sandbox runs with --require-https and the URL is http')
@@ -264,10 +349,16 @@ describe('pause, https-only and restarts', () => {
     const receiver = await startWebhookReceiver(first.merchants[0]!.apiSecret)
     receiver.answer = () => 'hang'
     try {
-      const payment = await first.direct.payments.create({ amount: { value: 100, currency: 'USD' }, description: 'Pending', webhookUrl: receiver.url })
+      const payment = await first.direct.payments.create({
+        amount: { value: 100, currency: 'USD' },
+        description: 'Pending',
+        webhookUrl: receiver.url,
+      })
       await first.direct.request('POST', `/sandbox/payments/${payment.id}/pay`, { body: {} })
       const merchantId = first.merchants[0]!.id
-      const pending = await first.direct.request<{ items: LogEntry[] }>('GET', `/merchants/${merchantId}/webhook-logs`, { query: { status: 'pending' } })
+      const pending = await first.direct.request<{ items: LogEntry[] }>('GET', `/merchants/${merchantId}/webhook-logs`, {
+        query: { status: 'pending' },
+      })
       expect(pending.items).toHaveLength(4)
       await first.stop()
       expect(receiver.received).toHaveLength(1)
@@ -277,12 +368,11 @@ describe('pause, https-only and restarts', () => {
       const second = await startTestSandbox({ db, webhookPollMs: 20 })
       try {
         await waitFor('the four pending deliveries', () => receiver.received.length === 4)
-        expect(receiver.received.map((r) => JSON.parse(r.raw.toString()).data.status + '/' + JSON.parse(r.raw.toString()).data.settlement_status)).toEqual([
-          'open/open',
-          'paid/open',
-          'paid/processing',
-          'paid/paid',
-        ])
+        expect(
+          receiver.received.map(
+            (r) => JSON.parse(r.raw.toString()).data.status + '/' + JSON.parse(r.raw.toString()).data.settlement_status,
+          ),
+        ).toEqual(['open/open', 'paid/open', 'paid/processing', 'paid/paid'])
         expect(receiver.received.every((r) => r.verified)).toBe(true)
       } finally {
         await second.stop()
@@ -320,11 +410,20 @@ describe('live streams', () => {
       const merchantId = sandbox.merchants[0]!.id
       const deliveries = await open(`/merchants/${merchantId}/webhook-logs/stream`)
       const events = await open(`/merchants/${merchantId}/events/stream`)
-      const withUrl = await sandbox.direct.payments.create({ amount: { value: 100, currency: 'USD' }, description: 'Streamed', webhookUrl: receiver.url })
+      const withUrl = await sandbox.direct.payments.create({
+        amount: { value: 100, currency: 'USD' },
+        description: 'Streamed',
+        webhookUrl: receiver.url,
+      })
       const withoutUrl = await sandbox.direct.payments.create({ amount: { value: 100, currency: 'USD' }, description: 'No URL' })
 
       const delivery = await waitFor('a delivery on the stream', () => deliveries.received.find((e) => e.event === 'delivery'))
-      expect(JSON.parse(delivery.data)).toMatchObject({ checkout_id: withUrl.id, status: 'success', http_status: 200, request_payload: expect.any(String) })
+      expect(JSON.parse(delivery.data)).toMatchObject({
+        checkout_id: withUrl.id,
+        status: 'success',
+        http_status: 200,
+        request_payload: expect.any(String),
+      })
       const both = await waitFor('two payment events', () => {
         const received = events.received.filter((e) => e.event === 'payment_event')
         return received.length >= 2 ? received : undefined

@@ -21,9 +21,15 @@ beforeAll(async () => {
   const checkout = await copyOfCheckout('paybox-pack-')
   const packed = temporaryDir('paybox-tarball-')
   await exec('npm', ['pack', '--pack-destination', packed], { cwd: checkout, maxBuffer: 64 * 2 ** 20 })
-  const tarball = path.join(packed, fs.readdirSync(packed).find((name) => name.endsWith('.tgz'))!)
+  const tarball = path.join(
+    packed,
+    fs.readdirSync(packed).find((name) => name.endsWith('.tgz'))!,
+  )
   project = temporaryDir('paybox-user-')
-  fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'user-project', version: '1.0.0', private: true, type: 'module' }))
+  fs.writeFileSync(
+    path.join(project, 'package.json'),
+    JSON.stringify({ name: 'user-project', version: '1.0.0', private: true, type: 'module' }),
+  )
   await exec('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], { cwd: project, maxBuffer: 64 * 2 ** 20 })
 }, INSTALL_TIMEOUT_MS)
 

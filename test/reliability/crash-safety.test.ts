@@ -38,7 +38,11 @@ describe('crash safety: SIGKILL at a seeded moment loses nothing acknowledged', 
       await signed(sandbox.url, merchant, 'POST', '/payments', payment('twice'), { 'idempotency-key': 'twice-1' })
       await signed(sandbox.url, merchant, 'POST', '/payments', payment('twice'), { 'idempotency-key': 'twice-2' })
       await signed(sandbox.url, merchant, 'POST', '/invoices/settings', { next_number: 3 })
-      const invoice = { currency: 'EUR', line_items: [{ description: 'Item', quantity: 1, unit_price: 100 }], customer: { email: 'c@example.com' } }
+      const invoice = {
+        currency: 'EUR',
+        line_items: [{ description: 'Item', quantity: 1, unit_price: 100 }],
+        customer: { email: 'c@example.com' },
+      }
       expect((await signed(sandbox.url, merchant, 'POST', '/invoices', invoice)).status).toBe(200)
 
       const acked: Acknowledged = {

@@ -42,8 +42,19 @@ describe('two sandbox processes on one database file', () => {
 
   it('makes one payment per idempotency key sent to both processes at once, and both answer it byte for byte', async () => {
     const keys = Array.from({ length: KEYS }, (_, i) => `two-${i}-${rng.hex(8)}`)
-    const bodyOf = (key: string) => ({ amount: { value: 1000 + keys.indexOf(key), currency: 'USD' }, description: `Two processes ${key}`, metadata: { key } })
-    const answers = await Promise.all(keys.map((key, i) => Promise.all([via(i, 'POST', '/payments', bodyOf(key), { 'idempotency-key': key }), via(i + 1, 'POST', '/payments', bodyOf(key), { 'idempotency-key': key })])))
+    const bodyOf = (key: string) => ({
+      amount: { value: 1000 + keys.indexOf(key), currency: 'USD' },
+      description: `Two processes ${key}`,
+      metadata: { key },
+    })
+    const answers = await Promise.all(
+      keys.map((key, i) =>
+        Promise.all([
+          via(i, 'POST', '/payments', bodyOf(key), { 'idempotency-key': key }),
+          via(i + 1, 'POST', '/payments', bodyOf(key), { 'idempotency-key': key }),
+        ]),
+      ),
+    )
     for (const [first, second] of answers) {
       expect(first.status, first.text).toBe(200)
       expect(second.status, second.text).toBe(200)
@@ -56,7 +67,11 @@ describe('two sandbox processes on one database file', () => {
   it('numbers invoices created through both processes without a gap or a duplicate', async () => {
     const created = await Promise.all(
       Array.from({ length: INVOICES }, (_, i) =>
-        via(i, 'POST', '/invoices', { currency: 'USD', line_items: [{ description: `Line ${i}`, quantity: 1, unit_price: rng.int(100, 5000) }], customer: { email: `two${i}@example.com` } }),
+        via(i, 'POST', '/invoices', {
+          currency: 'USD',
+          line_items: [{ description: `Line ${i}`, quantity: 1, unit_price: rng.int(100, 5000) }],
+          customer: { email: `two${i}@example.com` },
+        }),
       ),
     )
     for (const response of created) expect(response.status, response.text).toBe(200)
@@ -67,11 +82,17 @@ describe('two sandbox processes on one database file', () => {
 
   it('moves the money of racing pays of one payment once, and the ledger stays conserved', async () => {
     const payments = await Promise.all(
-      Array.from({ length: PAYS }, (_, i) => via(i, 'POST', '/payments', { amount: { value: 2000 + i, currency: 'USD' }, description: `Raced pay ${i}` })),
+      Array.from({ length: PAYS }, (_, i) =>
+        via(i, 'POST', '/payments', { amount: { value: 2000 + i, currency: 'USD' }, description: `Raced pay ${i}` }),
+      ),
     )
     const ids = payments.map((response) => (response.json as { id: string }).id)
     // Each payment is paid through both processes at the same time.
-    const pays = await Promise.all(ids.map((id, i) => Promise.all([via(i, 'POST', `/sandbox/payments/${id}/pay`, {}), via(i + 1, 'POST', `/sandbox/payments/${id}/pay`, {})])))
+    const pays = await Promise.all(
+      ids.map((id, i) =>
+        Promise.all([via(i, 'POST', `/sandbox/payments/${id}/pay`, {}), via(i + 1, 'POST', `/sandbox/payments/${id}/pay`, {})]),
+      ),
+    )
     for (const pair of pays) {
       expect(pair.map((r) => r.status).sort(), pair.map((r) => r.text.slice(0, 200)).join(' | ')).toEqual([200, 409])
     }
@@ -86,6 +107,10 @@ describe('two sandbox processes on one database file', () => {
 
   it('never let SQLITE_BUSY or any other server error reach a client', () => {
     expect(responses.length).toBeGreaterThan(2 * KEYS + INVOICES + 3 * PAYS)
-    expect(responses.filter((r) => r.status >= 500 || /SQLITE_BUSY|database is locked/i.test(r.text)).map((r) => `${r.status} ${r.text.slice(0, 200)}`)).toEqual([])
+    expect(
+      responses
+        .filter((r) => r.status >= 500 || /SQLITE_BUSY|database is locked/i.test(r.text))
+        .map((r) => `${r.status} ${r.text.slice(0, 200)}`),
+    ).toEqual([])
   })
 })

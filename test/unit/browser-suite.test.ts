@@ -25,7 +25,9 @@ const missing = `no Chromium at ${path.join(ROOT, 'no-such-chromium')}`
 describe('the browser suite without Chromium', { timeout: 60_000 }, () => {
   it('is skipped, with one line naming the package to install', async () => {
     const { code, output } = await runBrowserSuite({ PAYBOX_REQUIRE_BROWSER: '' })
-    expect(output).toContain(`Skipping the browser tests: ${missing} (install Debian's chromium package, or set PAYBOX_CHROMIUM to a Chromium binary)`)
+    expect(output).toContain(
+      `Skipping the browser tests: ${missing} (install Debian's chromium package, or set PAYBOX_CHROMIUM to a Chromium binary)`,
+    )
     expect(code).toBe(0)
   })
 

@@ -43,7 +43,12 @@ function envelope(
   })
   for (const payment of payments) {
     builder.addOperation(
-      Operation.payment({ destination: payment.to.publicKey(), asset: USDC, amount: payment.amount, ...(payment.from ? { source: payment.from.publicKey() } : {}) }),
+      Operation.payment({
+        destination: payment.to.publicKey(),
+        asset: USDC,
+        amount: payment.amount,
+        ...(payment.from ? { source: payment.from.publicKey() } : {}),
+      }),
     )
   }
   if (!options.timebounds) builder.setTimeout(0)
@@ -52,7 +57,13 @@ function envelope(
   return tx
 }
 
-const state = (working: Map<string, WorkingAccount>) => ({ now: NOW, ledgerSequence: 5, sourceId: alice.publicKey(), accounts: working, usdcIssuer: issuer.publicKey() })
+const state = (working: Map<string, WorkingAccount>) => ({
+  now: NOW,
+  ledgerSequence: 5,
+  sourceId: alice.publicKey(),
+  accounts: working,
+  usdcIssuer: issuer.publicKey(),
+})
 
 function refusal(run: () => unknown): string {
   try {
@@ -73,13 +84,28 @@ describe('envelope rules', () => {
     expect(working.get(alice.publicKey())!.usdc).toBe(375_000_000n)
     expect(working.get(bob.publicKey())!.usdc).toBe(125_000_000n)
     expect(working.get(alice.publicKey())!.sequence).toBe(101n)
-    expect(checked.operations).toEqual([{ index: 0, type: 'payment', from: alice.publicKey(), to: bob.publicKey(), asset: 'USDC', amount: 125_000_000n }])
+    expect(checked.operations).toEqual([
+      { index: 0, type: 'payment', from: alice.publicKey(), to: bob.publicKey(), asset: 'USDC', amount: 125_000_000n },
+    ])
   })
 
   it('refuses a wrong sequence, a low fee, an expired envelope and a missing signature', () => {
     const fresh = () => accounts(row(alice, STROOPS_PER_UNIT), row(bob, 0n))
     expect(refusal(() => checkAndApply(envelope([{ to: bob, amount: '1' }], { sequence: '101' }), state(fresh())))).toBe('tx_bad_seq')
-    expect(refusal(() => checkAndApply(envelope([{ to: bob, amount: '1' }, { to: bob, amount: '0.1' }], { fee: '99' }), state(fresh())))).toBe('tx_insufficient_fee')
+    expect(
+      refusal(() =>
+        checkAndApply(
+          envelope(
+            [
+              { to: bob, amount: '1' },
+              { to: bob, amount: '0.1' },
+            ],
+            { fee: '99' },
+          ),
+          state(fresh()),
+        ),
+      ),
+    ).toBe('tx_insufficient_fee')
     const expired = { minTime: 0, maxTime: NOW / 1000 - 1 }
     expect(refusal(() => checkAndApply(envelope([{ to: bob, amount: '1' }], { timebounds: expired }), state(fresh())))).toBe('tx_too_late')
     expect(refusal(() => checkAndApply(envelope([{ to: bob, amount: '1' }], { signers: [bob] }), state(fresh())))).toBe('tx_bad_auth')
@@ -87,7 +113,9 @@ describe('envelope rules', () => {
 
   it('refuses a signature no account needs, and an operation source that did not sign', () => {
     const fresh = () => accounts(row(alice, STROOPS_PER_UNIT), row(bob, STROOPS_PER_UNIT), row(carol, 0n))
-    expect(refusal(() => checkAndApply(envelope([{ to: bob, amount: '1' }], { signers: [alice, carol] }), state(fresh())))).toBe('tx_bad_auth_extra')
+    expect(refusal(() => checkAndApply(envelope([{ to: bob, amount: '1' }], { signers: [alice, carol] }), state(fresh())))).toBe(
+      'tx_bad_auth_extra',
+    )
     const working = fresh()
     let error: unknown
     try {
@@ -100,7 +128,13 @@ describe('envelope rules', () => {
 
   it('includes an underfunded or untrusted payment as failed, changing nothing but the fee and sequence', () => {
     const working = accounts(row(alice, STROOPS_PER_UNIT), row(bob, 0n), row(carol, 0n, { trustline: false }))
-    const checked = checkAndApply(envelope([{ to: bob, amount: '2' }, { to: carol, amount: '0.5' }]), state(working))
+    const checked = checkAndApply(
+      envelope([
+        { to: bob, amount: '2' },
+        { to: carol, amount: '0.5' },
+      ]),
+      state(working),
+    )
     expect(checked.failure).toMatchObject({ code: 'tx_failed', operationCodes: ['op_underfunded', 'op_no_trust'] })
     expect(checked.failure?.included?.hash).toBe(checked.hash)
     expect(checked.fee).toBe(2n * BASE_FEE)

@@ -28,7 +28,11 @@ describe.each(runners)('group commit through %s', (_name, run) => {
   let db: Kysely<Schema>
   /** Another connection to the same file: it sees only what is committed. */
   let observer: BetterSqlite3.Database
-  const committedIds = () => observer.prepare('select id from items order by id').all().map((row) => (row as { id: number }).id)
+  const committedIds = () =>
+    observer
+      .prepare('select id from items order by id')
+      .all()
+      .map((row) => (row as { id: number }).id)
 
   beforeEach(() => {
     file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'paybox-group-commit-')), 'db.sqlite')

@@ -30,7 +30,11 @@ describe('invoice totals', () => {
   })
 
   it('is exact for large amounts', () => {
-    expect(invoiceTotals([item(1000, 100_000_000)], 19.5)).toEqual({ subtotal: 100_000_000_000, tax_total: 19_500_000_000, total: 119_500_000_000 })
+    expect(invoiceTotals([item(1000, 100_000_000)], 19.5)).toEqual({
+      subtotal: 100_000_000_000,
+      tax_total: 19_500_000_000,
+      total: 119_500_000_000,
+    })
     expect(invoiceTotals([item(999_999.999999, 1)], 0).subtotal).toBe(1_000_000)
   })
 })
@@ -48,7 +52,9 @@ describe('invoice numbers', () => {
   })
 
   it('accepts letters, digits, space, - _ . / and {year} only, up to 24 characters', () => {
-    for (const ok of ['INV-', 'Factura {year}/', 'A.B_C-D/', '{year}{year}', 'Ñandú 2026-', 'x'.repeat(24)]) expect(isValidPrefix(ok), ok).toBe(true)
-    for (const bad of ['INV#', '{years}', '{YEAR}', 'a\nb', 'x'.repeat(25), '<script>', 'INV:', '{year']) expect(isValidPrefix(bad), bad).toBe(false)
+    for (const ok of ['INV-', 'Factura {year}/', 'A.B_C-D/', '{year}{year}', 'Ñandú 2026-', 'x'.repeat(24)])
+      expect(isValidPrefix(ok), ok).toBe(true)
+    for (const bad of ['INV#', '{years}', '{YEAR}', 'a\nb', 'x'.repeat(25), '<script>', 'INV:', '{year'])
+      expect(isValidPrefix(bad), bad).toBe(false)
   })
 })

@@ -3,12 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { bootstrap, CUSTOMER_USDC_ENDOWMENT, CUSTOMER_WALLET_COUNT, type SandboxIdentity } from '../../sandbox/bootstrap.js'
 import { ManualClock } from '../../sandbox/clock.js'
 import { openDatabase, runTransaction, type SandboxDb } from '../../sandbox/db/database.js'
-import {
-  GENESIS_XLM_ENDOWMENT,
-  newKeypair,
-  SANDBOX_NETWORK_PASSPHRASE,
-  STROOPS_PER_UNIT,
-} from '../../sandbox/ledger/ledger-accounts.js'
+import { GENESIS_XLM_ENDOWMENT, newKeypair, SANDBOX_NETWORK_PASSPHRASE, STROOPS_PER_UNIT } from '../../sandbox/ledger/ledger-accounts.js'
 import { LedgerCloser } from '../../sandbox/ledger/ledger-closer.js'
 import { LedgerError } from '../../sandbox/ledger/ledger-errors.js'
 import { countTransactions, findAccount } from '../../sandbox/ledger/ledger-repository.js'
@@ -462,7 +457,9 @@ describe('one ledger for a transaction and the ones it causes', () => {
       throw new Error('close listener failed')
     })
     const before = await snapshot(t.db)
-    await expect(transfer(t, { from: t.customers[0]!, to: t.merchants[0]!, asset: 'USDC', amount: 1n })).rejects.toThrow('close listener failed')
+    await expect(transfer(t, { from: t.customers[0]!, to: t.merchants[0]!, asset: 'USDC', amount: 1n })).rejects.toThrow(
+      'close listener failed',
+    )
     expect(await snapshot(t.db)).toEqual(before)
   })
 })
@@ -605,7 +602,12 @@ describe('transactions included as failed', () => {
     const before = await t.ledger.getAccount(t.db, a)
     const poolBefore = (await t.ledger.checkInvariants(t.db)).xlm.feePool
     const failed = await runTransaction(t.db, (trx) => t.ledger.recordFailed(trx, error.included!.envelopeXdr))
-    expect(failed).toMatchObject({ hash: error.included!.hash, successful: false, feeCharged: 3n * BASE_FEE, operationResults: ['op_success', 'op_underfunded', 'op_success'] })
+    expect(failed).toMatchObject({
+      hash: error.included!.hash,
+      successful: false,
+      feeCharged: 3n * BASE_FEE,
+      operationResults: ['op_success', 'op_underfunded', 'op_success'],
+    })
     const after = await t.ledger.getAccount(t.db, a)
     expect(after!.sequence).toBe(before!.sequence + 1n)
     expect(after!.balances).toEqual({ usdc: before!.balances.usdc, xlm: before!.balances.xlm - 3n * BASE_FEE })
@@ -613,7 +615,9 @@ describe('transactions included as failed', () => {
     expect((await t.ledger.checkInvariants(t.db)).xlm.feePool).toBe(poolBefore + 3n * BASE_FEE)
     // Listed only when failed transactions are asked for.
     expect((await t.ledger.listTransactions(t.db, { account: a, order: 'desc', limit: 1 }))[0]?.hash).not.toBe(failed!.hash)
-    expect((await t.ledger.listTransactions(t.db, { account: a, order: 'desc', limit: 1, includeFailed: true }))[0]?.hash).toBe(failed!.hash)
+    expect((await t.ledger.listTransactions(t.db, { account: a, order: 'desc', limit: 1, includeFailed: true }))[0]?.hash).toBe(
+      failed!.hash,
+    )
     // Recording it again is refused (its sequence is used): nothing more is written.
     expect(await runTransaction(t.db, (trx) => t.ledger.recordFailed(trx, error.included!.envelopeXdr))).toBeUndefined()
   })
@@ -621,7 +625,9 @@ describe('transactions included as failed', () => {
   it('recordFailed writes nothing for a transaction that would now succeed', async () => {
     const t = await newSandboxLedger()
     const [a, b] = t.customers as [string, string]
-    const error = (await transfer(t, { from: a, to: b, asset: 'USDC', amount: CUSTOMER_USDC_ENDOWMENT + 1n }).catch((e: unknown) => e)) as LedgerError
+    const error = (await transfer(t, { from: a, to: b, asset: 'USDC', amount: CUSTOMER_USDC_ENDOWMENT + 1n }).catch(
+      (e: unknown) => e,
+    )) as LedgerError
     await transfer(t, { from: b, to: a, asset: 'USDC', amount: 1n })
     const before = await snapshot(t.db)
     expect(await runTransaction(t.db, (trx) => t.ledger.recordFailed(trx, error.included!.envelopeXdr))).toBeUndefined()
@@ -634,10 +640,13 @@ describe('a listener whose own payment fails', () => {
     const t = await newSandboxLedger()
     const [a, b] = t.customers as [string, string]
     t.ledger.onApplied(async (trx, tx) => {
-      if (tx.memo === 'then overdraw') await t.ledger.transfer(trx, { from: b, to: a, asset: 'USDC', amount: CUSTOMER_USDC_ENDOWMENT * 10n })
+      if (tx.memo === 'then overdraw')
+        await t.ledger.transfer(trx, { from: b, to: a, asset: 'USDC', amount: CUSTOMER_USDC_ENDOWMENT * 10n })
     })
     const before = await snapshot(t.db)
-    const error = (await transfer(t, { from: a, to: b, asset: 'USDC', amount: 1n, memo: 'then overdraw' }).catch((e: unknown) => e)) as LedgerError
+    const error = (await transfer(t, { from: a, to: b, asset: 'USDC', amount: 1n, memo: 'then overdraw' }).catch(
+      (e: unknown) => e,
+    )) as LedgerError
     expect(error).toMatchObject({ code: 'tx_failed', operationCodes: ['op_underfunded'] })
     expect(error.included).toBeUndefined()
     expect(await snapshot(t.db)).toEqual(before)

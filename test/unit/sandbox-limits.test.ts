@@ -29,8 +29,14 @@ describe('sandbox limits', () => {
     ]
     for (const [label, value] of rows) expect(row(label).slice(2, 4), label).toEqual([value(LOCAL_LIMITS), value(SHARED_LIMITS)])
     expect(row('Each API key').slice(2, 4)).toEqual([String(SHARED_LIMITS.apiKeyRate!.burst), `${SHARED_LIMITS.apiKeyRate!.perSecond}/s`])
-    expect(row('Each client address, without').slice(2, 4)).toEqual([String(SHARED_LIMITS.publicRate!.burst), `${SHARED_LIMITS.publicRate!.perSecond}/s`])
-    expect(row('Each client address, admin').slice(2, 4)).toEqual([String(SHARED_LIMITS.adminFailureRate!.burst), `1 per ${1 / SHARED_LIMITS.adminFailureRate!.perSecond} s`])
+    expect(row('Each client address, without').slice(2, 4)).toEqual([
+      String(SHARED_LIMITS.publicRate!.burst),
+      `${SHARED_LIMITS.publicRate!.perSecond}/s`,
+    ])
+    expect(row('Each client address, admin').slice(2, 4)).toEqual([
+      String(SHARED_LIMITS.adminFailureRate!.burst),
+      `1 per ${1 / SHARED_LIMITS.adminFailureRate!.perSecond} s`,
+    ])
     expect(doc).toContain(`less ${RESERVED_FILE_DESCRIPTORS} descriptors`)
     expect(LOCAL_LIMITS.apiKeyRate ?? LOCAL_LIMITS.publicRate ?? LOCAL_LIMITS.adminFailureRate).toBeUndefined()
   })
@@ -44,7 +50,8 @@ describe('sandbox limits', () => {
 
   it('take loopback addresses and localhost as local, anything else as shared', () => {
     for (const host of ['127.0.0.1', '127.1.2.3', '::1', 'localhost', '::ffff:127.0.0.1']) expect(isLoopbackHost(host), host).toBe(true)
-    for (const host of ['0.0.0.0', '::', '10.0.0.5', '192.168.1.2', 'example.test', '::ffff:10.0.0.1']) expect(isLoopbackHost(host), host).toBe(false)
+    for (const host of ['0.0.0.0', '::', '10.0.0.5', '192.168.1.2', 'example.test', '::ffff:10.0.0.1'])
+      expect(isLoopbackHost(host), host).toBe(false)
   })
 
   it('refill a token bucket on the injected clock, and forget the least recently seen key first', () => {

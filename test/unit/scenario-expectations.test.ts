@@ -20,16 +20,27 @@ const check = (args: StepArgs<'expect'>) => expectValue(args, runtime)
 
 describe('expect', () => {
   it('equals compares deeply and strictly, types included', async () => {
-    await expect(check({ step: 'created', field: 'amount', equals: { value: 1000, currency: 'USD' } })).resolves.toEqual({ value: 1000, currency: 'USD' })
-    await expect(check({ step: 'created', field: 'amount.value', equals: '1000' })).rejects.toThrow('amount.value was 1000, expected "1000"')
-    await expect(check({ step: 'created', field: 'history[0].status', equals: 'paid' })).rejects.toThrow('history[0].status was "open", expected "paid"')
+    await expect(check({ step: 'created', field: 'amount', equals: { value: 1000, currency: 'USD' } })).resolves.toEqual({
+      value: 1000,
+      currency: 'USD',
+    })
+    await expect(check({ step: 'created', field: 'amount.value', equals: '1000' })).rejects.toThrow(
+      'amount.value was 1000, expected "1000"',
+    )
+    await expect(check({ step: 'created', field: 'history[0].status', equals: 'paid' })).rejects.toThrow(
+      'history[0].status was "open", expected "paid"',
+    )
   })
 
   it('notEquals, oneOf and matches', async () => {
     await expect(check({ step: 'created', field: 'status', notEquals: 'paid' })).resolves.toBe('underpaid')
-    await expect(check({ step: 'created', field: 'status', notEquals: 'underpaid' })).rejects.toThrow('status was "underpaid", expected anything but that')
+    await expect(check({ step: 'created', field: 'status', notEquals: 'underpaid' })).rejects.toThrow(
+      'status was "underpaid", expected anything but that',
+    )
     await expect(check({ step: 'created', field: 'status', oneOf: ['paid', 'underpaid'] })).resolves.toBe('underpaid')
-    await expect(check({ step: 'created', field: 'status', oneOf: ['paid', 'open'] })).rejects.toThrow('status was "underpaid", expected one of ["paid","open"]')
+    await expect(check({ step: 'created', field: 'status', oneOf: ['paid', 'open'] })).rejects.toThrow(
+      'status was "underpaid", expected one of ["paid","open"]',
+    )
     await expect(check({ value: 'INV-2026-0001', matches: '^INV-\\d{4}-\\d{4}$' })).resolves.toBe('INV-2026-0001')
     await expect(check({ value: 1234, matches: '^\\d+$' })).resolves.toBe(1234)
     await expect(check({ value: 'pt_1', matches: '^rf_' })).rejects.toThrow('the value was "pt_1", expected to match /^rf_/')

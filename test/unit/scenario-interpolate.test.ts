@@ -38,14 +38,23 @@ describe('interpolate', () => {
   })
 
   it('leaves values without references alone', () => {
-    expect(interpolate({ n: 5, b: true, none: null, text: 'plain $ and { }' }, scope)).toEqual({ n: 5, b: true, none: null, text: 'plain $ and { }' })
+    expect(interpolate({ n: 5, b: true, none: null, text: 'plain $ and { }' }, scope)).toEqual({
+      n: 5,
+      b: true,
+      none: null,
+      text: 'plain $ and { }',
+    })
   })
 
   it('says which step did not run, and where a path stopped', () => {
     expect(() => interpolate('${steps.pay.id}', scope)).toThrow('${steps.pay.id}: no earlier step with id "pay" has run')
-    expect(() => interpolate('x ${steps.create.amount.cents}', scope)).toThrow('${steps.create.amount.cents}: the result of step "create" has no amount.cents')
+    expect(() => interpolate('x ${steps.create.amount.cents}', scope)).toThrow(
+      '${steps.create.amount.cents}: the result of step "create" has no amount.cents',
+    )
     expect(() => interpolate('${steps.create.history[5].status}', scope)).toThrow('the result of step "create" has no history[5].status')
-    expect(() => interpolate('${receiver.url}', { ...scope, receiver: undefined })).toThrow('${receiver.url}: the scenario has no receiver (add receiver: true)')
+    expect(() => interpolate('${receiver.url}', { ...scope, receiver: undefined })).toThrow(
+      '${receiver.url}: the scenario has no receiver (add receiver: true)',
+    )
   })
 
   it('refuses malformed references', () => {
@@ -56,7 +65,10 @@ describe('interpolate', () => {
 
 describe('referencesIn and parsePath', () => {
   it('finds every reference but the escaped ones', () => {
-    expect(referencesIn('${steps.a.id}-$${steps.b.id}-${receiver.url}').map((reference) => reference.expression)).toEqual(['steps.a.id', 'receiver.url'])
+    expect(referencesIn('${steps.a.id}-$${steps.b.id}-${receiver.url}').map((reference) => reference.expression)).toEqual([
+      'steps.a.id',
+      'receiver.url',
+    ])
   })
 
   it('reads dotted paths with indexes', () => {

@@ -49,15 +49,19 @@ describe('parseScenario', () => {
     expect(problem('steps:\n  - advanceClock: { by: 1h }\n')).toBe('f.yaml:1:1: name: expected string, received undefined')
   })
 
-  it('points at an unknown field\'s key and lists the fields allowed there', () => {
+  it("points at an unknown field's key and lists the fields allowed there", () => {
     expect(problem('name: x\nsteps:\n  - pay: { payment: p, amout: 5 }\n')).toBe(
       'f.yaml:3:24: steps[0].pay.amout: unknown field; expected one of payment, amount, underpay, overpay, from, failSettlement, memo, asset',
     )
-    expect(problem('name: x\nstesp: []\n')).toMatch(/^f\.yaml:2:1: stesp: unknown field; expected one of \$schema, name, description, merchant, receiver, steps/)
+    expect(problem('name: x\nstesp: []\n')).toMatch(
+      /^f\.yaml:2:1: stesp: unknown field; expected one of \$schema, name, description, merchant, receiver, steps/,
+    )
   })
 
   it('wants exactly one action per step', () => {
-    expect(problem('name: x\nsteps:\n  - name: nothing to do\n')).toMatch(/^f\.yaml:3:5: steps\[0\]: a step needs one action: createPayment, getPayment, /)
+    expect(problem('name: x\nsteps:\n  - name: nothing to do\n')).toMatch(
+      /^f\.yaml:3:5: steps\[0\]: a step needs one action: createPayment, getPayment, /,
+    )
     expect(problem('name: x\nsteps:\n  - advanceClock: { by: 1h }\n    expirePayment: { payment: p }\n')).toBe(
       'f.yaml:3:5: steps[0]: one action per step, got expirePayment and advanceClock',
     )
@@ -85,9 +89,9 @@ describe('parseScenario', () => {
     expect(problem(`name: x\nsteps:\n  - getPayment: { payment: "\${steps.payment.id}" }\n${payment}`)).toBe(
       'f.yaml:3:28: steps[0].getPayment.payment: ${steps.payment.id}: step "payment" runs later (steps[1]); refer only to earlier steps',
     )
-    expect(problem('name: x\nsteps:\n  - expect: { step: later, field: id, equals: 1 }\n  - id: later\n    advanceClock: { by: 1h }\n')).toBe(
-      'f.yaml:3:21: steps[0].expect.step: step "later": step "later" runs later (steps[1]); refer only to earlier steps',
-    )
+    expect(
+      problem('name: x\nsteps:\n  - expect: { step: later, field: id, equals: 1 }\n  - id: later\n    advanceClock: { by: 1h }\n'),
+    ).toBe('f.yaml:3:21: steps[0].expect.step: step "later": step "later" runs later (steps[1]); refer only to earlier steps')
     expect(problem(`name: x\nsteps:\n${payment}  - getPayment: { payment: "\${receiver.url}" }\n`)).toBe(
       'f.yaml:5:28: steps[1].getPayment.payment: ${receiver.url}: the scenario has no receiver (add receiver: true)',
     )

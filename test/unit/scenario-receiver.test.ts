@@ -9,7 +9,11 @@ describe('startScenarioReceiver', () => {
   afterEach(() => receiver?.close())
 
   const post = (body: string, signature?: string) =>
-    fetch(receiver!.url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...(signature ? { 'x-webhook-auth': signature } : {}) } })
+    fetch(receiver!.url, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', ...(signature ? { 'x-webhook-auth': signature } : {}) },
+    })
 
   it('listens on loopback and answers 200 to a correctly signed body', async () => {
     receiver = await startScenarioReceiver('sk_test_secret')

@@ -19,7 +19,11 @@ describe('scenarios/scenario.schema.json', () => {
 
   it('is JSON Schema 2020-12 with an $id and descriptions', () => {
     const schema = JSON.parse(published) as Record<string, unknown>
-    expect(schema).toMatchObject({ $schema: 'https://json-schema.org/draft/2020-12/schema', $id: SCENARIO_SCHEMA_ID, title: 'paybox scenario' })
+    expect(schema).toMatchObject({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      $id: SCENARIO_SCHEMA_ID,
+      title: 'paybox scenario',
+    })
     expect(typeof schema.description).toBe('string')
   })
 

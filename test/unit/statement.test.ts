@@ -18,7 +18,9 @@ describe('defineStatement', () => {
       builds++
       return db.insertInto('sandbox_state').values({ value: row.value, key: row.key }).compile()
     })
-    const find = defineStatement((db, p: { key: string }) => db.selectFrom('sandbox_state').select(['key', 'value']).where('key', '=', p.key).compile())
+    const find = defineStatement((db, p: { key: string }) =>
+      db.selectFrom('sandbox_state').select(['key', 'value']).where('key', '=', p.key).compile(),
+    )
     await insert(db, { key: 'a', value: '1' })
     await insert(db, { key: 'b', value: '2' })
     expect(builds).toBe(1)
@@ -39,7 +41,9 @@ describe('defineStatement', () => {
   })
 
   it('runs raw SQL, and runs on a transaction that rolls back with it', async () => {
-    const insert = defineStatement((db, p: { key: string }) => sql`insert into sandbox_state (key, value) values (${p.key}, 'x')`.compile(db))
+    const insert = defineStatement((db, p: { key: string }) =>
+      sql`insert into sandbox_state (key, value) values (${p.key}, 'x')`.compile(db),
+    )
     await expect(
       runTransaction(db, async (trx) => {
         await insert(trx, { key: 'gone' })
@@ -51,7 +55,9 @@ describe('defineStatement', () => {
   })
 
   it('refuses a query that binds a value other than its parameters', async () => {
-    const wrong = defineStatement((db, p: { key: string }) => db.selectFrom('sandbox_state').selectAll().where('key', '=', p.key).where('value', '=', 'literal').compile())
+    const wrong = defineStatement((db, p: { key: string }) =>
+      db.selectFrom('sandbox_state').selectAll().where('key', '=', p.key).where('value', '=', 'literal').compile(),
+    )
     await expect(wrong(db, { key: 'a' })).rejects.toThrow('not one of its parameters')
   })
 })

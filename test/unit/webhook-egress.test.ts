@@ -8,7 +8,27 @@ describe('WebhookEgress', () => {
 
   it('refuses internal addresses in every form and lets public ones through', () => {
     const egress = shared()
-    for (const address of ['127.0.0.1', '127.255.0.9', '10.0.0.1', '172.31.255.255', '192.168.0.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fd12::1', 'fe80::1', '::ffff:10.0.0.1', '::ffff:7f00:1', '224.0.0.1', '64:ff9b::7f00:1', '64:ff9b::a00:1', '2002:7f00:1::1', '2002:c0a8:1::1']) {
+    for (const address of [
+      '127.0.0.1',
+      '127.255.0.9',
+      '10.0.0.1',
+      '172.31.255.255',
+      '192.168.0.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '::1',
+      '::',
+      'fd12::1',
+      'fe80::1',
+      '::ffff:10.0.0.1',
+      '::ffff:7f00:1',
+      '224.0.0.1',
+      '64:ff9b::7f00:1',
+      '64:ff9b::a00:1',
+      '2002:7f00:1::1',
+      '2002:c0a8:1::1',
+    ]) {
       expect(egress.addressRefusal(address, 'h'), address).toContain('--allow-webhook-to')
     }
     for (const address of ['8.8.8.8', '172.32.0.1', '192.169.0.1', '2001:4860:4860::8888', '::ffff:8.8.8.8']) {
@@ -21,7 +41,8 @@ describe('WebhookEgress', () => {
     for (const url of ['http://127.0.0.1/', 'http://LOCALHOST:3000/', 'http://a.b.localhost/', 'http://[::1]/', 'https://[fe80::1]/']) {
       expect(egress.urlRefusal(url), url).toBeDefined()
     }
-    for (const url of ['https://hooks.example.com/x', 'http://8.8.8.8/', 'http://localhost.example.com/']) expect(egress.urlRefusal(url), url).toBeUndefined()
+    for (const url of ['https://hooks.example.com/x', 'http://8.8.8.8/', 'http://localhost.example.com/'])
+      expect(egress.urlRefusal(url), url).toBeUndefined()
   })
 
   it('opens ranges, addresses and hosts named by --allow-webhook-to', () => {

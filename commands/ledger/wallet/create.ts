@@ -7,7 +7,7 @@ export default class LedgerWalletCreate extends ApiCommand<typeof LedgerWalletCr
   static override summary = 'Create a funded customer wallet, secret included, to pay with real Stellar tools (needs the admin token)'
   static override description =
     'The wallet is a new account on the sandbox ledger with XLM for fees and USDC paid to it by the issuer. Use its secret with ' +
-    '@stellar/stellar-sdk against the sandbox\'s Horizon API (printed below it) to pay a payment\'s qrCode.'
+    "@stellar/stellar-sdk against the sandbox's Horizon API (printed below it) to pay a payment's qrCode."
 
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
@@ -20,7 +20,8 @@ export default class LedgerWalletCreate extends ApiCommand<typeof LedgerWalletCr
     usdc: Flags.string({ description: 'USDC the issuer pays the wallet, 0–1000000 (default 100)' }),
     xlm: Flags.string({ description: 'XLM the account starts with, 1–1000000 (default 10000)' }),
     trustline: Flags.boolean({
-      description: 'Give the wallet a USDC trustline; --no-trustline makes one without (USDC paid from or to it fails: op_src_no_trust, op_no_trust)',
+      description:
+        'Give the wallet a USDC trustline; --no-trustline makes one without (USDC paid from or to it fails: op_src_no_trust, op_no_trust)',
       default: true,
       allowNo: true,
     }),

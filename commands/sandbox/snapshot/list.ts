@@ -8,7 +8,9 @@ export default class SandboxSnapshotList extends ApiCommand<typeof SandboxSnapsh
 
   public async run(): Promise<{ items: SandboxSnapshot[] }> {
     const result = await this.adminClient().snapshots.list()
-    this.print(result.items.length === 0 ? 'No snapshots yet (save one with: paybox sandbox snapshot save <name>)' : renderSnapshots(result.items))
+    this.print(
+      result.items.length === 0 ? 'No snapshots yet (save one with: paybox sandbox snapshot save <name>)' : renderSnapshots(result.items),
+    )
     return result
   }
 }

@@ -12,7 +12,7 @@ export default class SandboxSnapshotRestore extends ApiCommand<typeof SandboxSna
   static override summary = "Replace the running sandbox's whole state with a snapshot's (needs the admin token)"
   static override description =
     'Requests wait while the state is swapped (well under a second), live streams reconnect, and everything made after the ' +
-    'snapshot is gone. The admin token stays; merchants and their keys are the snapshot\'s, and the local state file is updated.'
+    "snapshot is gone. The admin token stays; merchants and their keys are the snapshot's, and the local state file is updated."
 
   static override examples = ['<%= config.bin %> <%= command.id %> seeded', '<%= config.bin %> <%= command.id %> seeded --json']
 

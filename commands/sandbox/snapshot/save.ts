@@ -10,7 +10,7 @@ export default class SandboxSnapshotSave extends ApiCommand<typeof SandboxSnapsh
 
   static override summary = "Save a consistent copy of the running sandbox's whole state (needs the admin token)"
   static override description =
-    'Copies the database, ledger included, with SQLite\'s online backup while the sandbox keeps serving. Snapshots are ' +
+    "Copies the database, ledger included, with SQLite's online backup while the sandbox keeps serving. Snapshots are " +
     'files in the snapshots folder of the data folder (~/.paybox/snapshots); restore one with paybox sandbox snapshot restore.'
 
   static override examples = ['<%= config.bin %> <%= command.id %> seeded', '<%= config.bin %> <%= command.id %> seeded --force --json']

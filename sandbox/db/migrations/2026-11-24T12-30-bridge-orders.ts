@@ -18,7 +18,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('amount_out', 'integer', (c) => c.notNull())
     .addColumn('refund_address', 'text', (c) => c.notNull())
     .addColumn('status', 'text', (c) =>
-      c.notNull().check(sql`status in ('PENDING_DEPOSIT', 'INCOMPLETE_DEPOSIT', 'KNOWN_DEPOSIT_TX', 'PROCESSING', 'SUCCESS', 'REFUNDED', 'FAILED', 'EXPIRED')`),
+      c
+        .notNull()
+        .check(
+          sql`status in ('PENDING_DEPOSIT', 'INCOMPLETE_DEPOSIT', 'KNOWN_DEPOSIT_TX', 'PROCESSING', 'SUCCESS', 'REFUNDED', 'FAILED', 'EXPIRED')`,
+        ),
     )
     .addColumn('deposit_tx_id', 'text')
     .addColumn('expires_at', 'integer', (c) => c.notNull())

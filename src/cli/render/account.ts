@@ -14,7 +14,10 @@ export function renderFeeTier(tier: FeeTier): string {
     ['Tier', `${tier.tierName} (${tier.tierId})`],
     ['Rate', `${tier.ratePercent}%`],
     [`${tier.windowDays}-day volume`, `${formatDecimalNumber(tier.volume)} USD`],
-    ['Next tier', next ? `${next.name} (${next.ratePercent}%) from ${formatDecimalNumber(next.minVolume)} USD` : 'none: this is the top tier'],
+    [
+      'Next tier',
+      next ? `${next.name} (${next.ratePercent}%) from ${formatDecimalNumber(next.minVolume)} USD` : 'none: this is the top tier',
+    ],
     ['To next tier', next ? `${formatDecimalNumber(next.amountToNext)} USD` : undefined],
   ])
 }

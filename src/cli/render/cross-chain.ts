@@ -29,6 +29,9 @@ export function renderQuoteStatus(quote: CrossChainQuote): string {
   return [
     renderQuote(quote),
     transactions.length === 0 ? 'No transactions yet.' : table(['Chain', 'Type', 'Amount', 'Hash', 'Time'], transactions),
-    table(['Status', 'Since'], quote.history.map((entry) => [entry.status, entry.at])),
+    table(
+      ['Status', 'Since'],
+      quote.history.map((entry) => [entry.status, entry.at]),
+    ),
   ].join('\n')
 }

@@ -46,7 +46,12 @@ export function renderLineItems(
   precisions: Precisions,
 ): string {
   const money = (value: number): string => formatAmount(value, currency, precisions)
-  const rows = items.map((item) => [item.description, String(item.quantity), money(item.unit_price), formatLineAmount(item, currency, precisions)])
+  const rows = items.map((item) => [
+    item.description,
+    String(item.quantity),
+    money(item.unit_price),
+    formatLineAmount(item, currency, precisions),
+  ])
   rows.push(
     ['', '', chalk.bold('Subtotal'), money(totals.subtotal)],
     ['', '', chalk.bold(taxLabel(taxPercentage)), money(totals.tax_total)],
@@ -56,7 +61,12 @@ export function renderLineItems(
 }
 
 /** One line after each item typed: "2 items: subtotal 300.00 USD, tax 21% 63.00 USD, total 363.00 USD". */
-export function runningTotalLine(items: readonly InvoiceLineItem[], taxPercentage: number, currency: string, precisions: Precisions): string {
+export function runningTotalLine(
+  items: readonly InvoiceLineItem[],
+  taxPercentage: number,
+  currency: string,
+  precisions: Precisions,
+): string {
   const totals = invoiceTotals(items, taxPercentage)
   const money = (value: number): string => formatAmount(value, currency, precisions)
   const count = `${items.length} item${items.length === 1 ? '' : 's'}`
@@ -125,7 +135,9 @@ export function renderInvoicePage(page: Page<Invoice>, precisions: Precisions): 
 export function voidQuestion(invoice: Invoice, payment: Payment, precisions: Precisions): string {
   const total = formatAmount(invoice.total, invoice.currency, precisions)
   const received =
-    payment.amount_paid > 0 ? ` Its payment ${payment.id} has already received ${formatAmount(payment.amount_paid, invoice.currency, precisions)}.` : ''
+    payment.amount_paid > 0
+      ? ` Its payment ${payment.id} has already received ${formatAmount(payment.amount_paid, invoice.currency, precisions)}.`
+      : ''
   return `Void invoice ${invoice.invoice_number} (${total} to ${customerLabel(invoice.customer)})? Its payment link stops working.${received}`
 }
 

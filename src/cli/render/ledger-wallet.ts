@@ -13,6 +13,8 @@ export function renderCreatedWallet(wallet: SandboxWallet): string {
     ['Horizon', wallet.horizonUrl],
     ['Network passphrase', wallet.networkPassphrase],
   ])
-  const hint = chalk.dim(`Sign with the secret for "${wallet.networkPassphrase}" and submit to new Horizon.Server('${wallet.horizonUrl}', { allowHttp: true }).`)
+  const hint = chalk.dim(
+    `Sign with the secret for "${wallet.networkPassphrase}" and submit to new Horizon.Server('${wallet.horizonUrl}', { allowHttp: true }).`,
+  )
   return `${summary}\n${hint}`
 }

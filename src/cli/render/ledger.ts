@@ -49,7 +49,10 @@ export function renderLedgerTransaction(tx: LedgerTransaction): string {
     ['Source account', tx.sourceAccount],
     ['Source sequence', tx.sourceSequence],
     ['Fee charged', fee],
-    ['Result', tx.successful ? 'success' : `failed (${(tx.operationResults ?? []).join(', ')}): only the fee and the sequence number were taken`],
+    [
+      'Result',
+      tx.successful ? 'success' : `failed (${(tx.operationResults ?? []).join(', ')}): only the fee and the sequence number were taken`,
+    ],
     ['Memo', tx.memoType === 'none' ? 'none' : `${memoText(tx)}${tx.memoType === 'text' ? ' (text)' : ''}`],
     ['Payment', tx.unmatched ? 'unmatched: no payment has this memo; the money landed all the same' : (tx.payment ?? 'none')],
     ['Signatures', tx.signatures],

@@ -4,7 +4,10 @@ import { chalk, details } from '../output.js'
 
 /** A profile name from a merchant name: "Corner Shop" → "corner-shop". */
 export const profileNameFor = (merchantName: string): string =>
-  merchantName.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'merchant'
+  merchantName
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '') || 'merchant'
 
 export function renderCreatedMerchant(merchant: SandboxMerchant, baseUrl: string): string {
   const credentials = details([

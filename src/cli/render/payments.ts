@@ -29,7 +29,12 @@ export function renderPayment(payment: Payment, precisions: Precisions): string 
     ['Created', payment.createdAt],
     ['Expires', payment.expiresAt],
     ['Store', payment.storeId],
-    ['Escrow', payment.escrow_status ? `${payment.escrow_status} (${payment.escrow_order_id}, fee ${payment.escrow_platform_fee_bps} bps)` : undefined],
+    [
+      'Escrow',
+      payment.escrow_status
+        ? `${payment.escrow_status} (${payment.escrow_order_id}, fee ${payment.escrow_platform_fee_bps} bps)`
+        : undefined,
+    ],
     ['Hosted URL', payment.hostedUrl],
     ['Short URL', payment.shortUrl],
     ['Wallet URI', payment.qrCode],

@@ -39,11 +39,16 @@ export function renderGradingReport(report: GradingReport): string {
   ])
 
   const failures = report.cases.filter((result) => result.verdict === 'fail')
-  const notes = report.cases.filter((result) => result.detail !== null).map((result) => `${result.verdict === 'fail' ? chalk.red('✗') : chalk.yellow('!')} ${result.title}: ${result.detail}`)
-  if (time.verdict === 'fail') notes.push(`${chalk.red('✗')} Response time: a receiver must answer within ${time.budgetMs / 1000} s (spec 6)`)
+  const notes = report.cases
+    .filter((result) => result.detail !== null)
+    .map((result) => `${result.verdict === 'fail' ? chalk.red('✗') : chalk.yellow('!')} ${result.title}: ${result.detail}`)
+  if (time.verdict === 'fail')
+    notes.push(`${chalk.red('✗')} Response time: a receiver must answer within ${time.budgetMs / 1000} s (spec 6)`)
   const failed = failures.length + (time.verdict === 'fail' ? 1 : 0)
   const summary = report.passed
     ? chalk.green(`All ${report.cases.length + 1} checks passed for ${report.url}`)
     : chalk.red(`${failed} of ${report.cases.length + 1} checks failed for ${report.url}`)
-  return [table(['Case', 'Expected', 'Result', 'HTTP', 'Time', 'Verdict'], rows), ...notes, chalk.gray(report.deduplication), summary].join('\n')
+  return [table(['Case', 'Expected', 'Result', 'HTTP', 'Time', 'Verdict'], rows), ...notes, chalk.gray(report.deduplication), summary].join(
+    '\n',
+  )
 }

@@ -36,7 +36,9 @@ export function renderBanner(banner: SandboxBanner, options: { detachedPid?: num
       ['Database', banner.database],
     ]),
     merchants,
-    first ? `${chalk.bold('Try it')} (a signed request; paste into a shell):\n${signedCurlExample(banner.baseUrl, first.apiKey, first.apiSecret)}` : '',
+    first
+      ? `${chalk.bold('Try it')} (a signed request; paste into a shell):\n${signedCurlExample(banner.baseUrl, first.apiKey, first.apiSecret)}`
+      : '',
     chalk.gray(
       options.detachedPid === undefined
         ? 'Press Ctrl+C to stop.'
@@ -46,9 +48,19 @@ export function renderBanner(banner: SandboxBanner, options: { detachedPid?: num
 }
 
 export function renderStatus(baseUrl: string, health: string, merchants: SandboxMerchant[] | undefined): string {
-  const lines = [details([['Base URL', baseUrl], ['Health', health]])]
+  const lines = [
+    details([
+      ['Base URL', baseUrl],
+      ['Health', health],
+    ]),
+  ]
   if (merchants) {
-    lines.push(table(['Merchant', 'Mode', 'Id', 'API key', 'Account'], merchants.map((m) => [m.name, m.settlement_mode, m.id, m.apiKey, m.account])))
+    lines.push(
+      table(
+        ['Merchant', 'Mode', 'Id', 'API key', 'Account'],
+        merchants.map((m) => [m.name, m.settlement_mode, m.id, m.apiKey, m.account]),
+      ),
+    )
   }
   return lines.join('\n')
 }
@@ -60,7 +72,10 @@ export function renderKeys(baseUrl: string, adminToken: string, merchants: Sandb
       ['Base URL', baseUrl],
       ['Admin token', adminToken],
     ]),
-    table(['Merchant', 'Mode', 'Id', 'API key', 'API secret'], merchants.map((m) => [m.name, m.settlement_mode, m.id, m.apiKey, m.apiSecret])),
+    table(
+      ['Merchant', 'Mode', 'Id', 'API key', 'API secret'],
+      merchants.map((m) => [m.name, m.settlement_mode, m.id, m.apiKey, m.apiSecret]),
+    ),
   ].join('\n\n')
 }
 
@@ -76,7 +91,10 @@ export function renderKeysAsEnv(baseUrl: string, adminToken: string, merchant: P
 }
 
 export function renderSnapshots(snapshots: SandboxSnapshot[]): string {
-  return table(['Snapshot', 'Size', 'Saved'], snapshots.map((s) => [s.name, `${Math.ceil(s.size / 1024)} KiB`, s.createdAt]))
+  return table(
+    ['Snapshot', 'Size', 'Saved'],
+    snapshots.map((s) => [s.name, `${Math.ceil(s.size / 1024)} KiB`, s.createdAt]),
+  )
 }
 
 /** After a restore or reset: what changed, and the keys to use from now on. */
@@ -87,7 +105,10 @@ export function renderStateSwap(headline: string, swap: SandboxStateSwap): strin
       ['Business time', swap.clock.now],
       ['Frozen', swap.clock.frozenAt === undefined ? 'no' : 'yes'],
     ]),
-    table(['Merchant', 'Mode', 'Id', 'API key', 'API secret'], swap.merchants.map((m) => [m.name, m.settlement_mode, m.id, m.apiKey, m.apiSecret])),
+    table(
+      ['Merchant', 'Mode', 'Id', 'API key', 'API secret'],
+      swap.merchants.map((m) => [m.name, m.settlement_mode, m.id, m.apiKey, m.apiSecret]),
+    ),
   ].join('\n\n')
 }
 

@@ -31,7 +31,15 @@ export function paymentStateIn(payload: string | undefined): string | undefined 
 
 export function renderDeliveryPage(page: Page<WebhookDelivery>): string {
   if (page.items.length === 0) return 'No webhook deliveries match.'
-  const rows = page.items.map((d) => [d.created_at, d.event_type, d.checkout_id, colourDelivery(d.status), httpOf(d), durationOf(d.duration_ms), d.id])
+  const rows = page.items.map((d) => [
+    d.created_at,
+    d.event_type,
+    d.checkout_id,
+    colourDelivery(d.status),
+    httpOf(d),
+    durationOf(d.duration_ms),
+    d.id,
+  ])
   return `${table(['Time', 'Event', 'Payment', 'Status', 'HTTP', 'Duration', 'Id'], rows)}\n${pageLine(page.meta, 'delivery', 'deliveries')}`
 }
 
@@ -57,7 +65,12 @@ export function renderDelivery(delivery: WebhookDelivery): string {
   const sections = [summary]
   if (delivery.request_payload !== undefined) sections.push(chalk.bold('Request payload'), prettyJson(delivery.request_payload))
   if (delivery.response_body !== undefined) {
-    const body = delivery.response_body === null ? chalk.gray('(no answer)') : delivery.response_body === '' ? chalk.gray('(empty)') : delivery.response_body
+    const body =
+      delivery.response_body === null
+        ? chalk.gray('(no answer)')
+        : delivery.response_body === ''
+          ? chalk.gray('(empty)')
+          : delivery.response_body
     sections.push(chalk.bold('Response body'), body)
   }
   return sections.join('\n')
