@@ -113,52 +113,33 @@ interface LayoutOptions extends PageFrame {
 
 function layout(options: LayoutOptions): string {
   const { lang, nonce } = options
-  const refresh = options.refreshTo ? html`<meta http-equiv="refresh" content="${REDIRECT_DELAY_SECONDS};url=${options.refreshTo}" />` : ''
+  const refresh = options.refreshTo ? html`<meta http-equiv="refresh" content="${REDIRECT_DELAY_SECONDS};url=${options.refreshTo}">` : ''
   const languages = options.languages
   const other = languages ? (Object.keys(languages) as Lang[]).filter((code) => code !== lang) : []
   const switchTo = (code: Lang) =>
     html`<a data-testid="lang-${code}" href="${languages![code]}" hreflang="${code}" lang="${code}">${CHECKOUT_TEXT[code].languageName}</a>`
   const nav = other.length ? html`<nav>!${other.map(switchTo)}</nav>` : ''
   // The style and script are this file's own constants, not data: they go in as they are.
-  const script = options.script
-    ? html`<script nonce="${nonce}">
-        !${options.script}
-      </script>`
-    : ''
+  const script = options.script ? html`<script nonce="${nonce}">!${options.script}</script>` : ''
   return html`<!doctype html>
-    <html lang="${lang}">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="referrer" content="no-referrer" />
-        !${refresh}
-        <title>${options.title}</title>
-        <style nonce="${nonce}">
-          !${STYLE}
-        </style>
-      </head>
-      <body>
-        <main>!${nav} !${options.body}</main>
-        !${script}
-      </body>
-    </html>`
+<html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer">!${refresh}
+<title>${options.title}</title><style nonce="${nonce}">!${STYLE}</style></head>
+<body><main>!${nav}
+!${options.body}
+</main>!${script}</body></html>`
 }
 
-const item = (label: string, testId: string, value: string): string =>
-  html`<dt>${label}</dt>
-    <dd data-testid="${testId}">${value}</dd>`
+const item = (label: string, testId: string, value: string): string => html`<dt>${label}</dt><dd data-testid="${testId}">${value}</dd>`
 
 /** The payment's ledger transaction, linked to it on the sandbox's Horizon API (beside the checkout, whatever the public URL's path). */
 function transactionItem(label: string, links: CheckoutLinks, hash: string): string {
   const href = new URL(`..${HORIZON_PATH}/transactions/${encodeURIComponent(hash)}`, links.checkout).href
-  return html`<dt>${label}</dt>
-    <dd data-testid="stellar-tx"><a data-testid="stellar-tx-link" href="${href}">${hash}</a></dd>`
+  return html`<dt>${label}</dt><dd data-testid="stellar-tx"><a data-testid="stellar-tx-link" href="${href}">${hash}</a></dd>`
 }
 
 function statusItem(lang: Lang, status: string): string {
   const label = CHECKOUT_TEXT[lang].statuses[status] ?? status
-  return html`<dt>${CHECKOUT_TEXT[lang].status}</dt>
-    <dd data-testid="status" data-status="${status}">${label}</dd>`
+  return html`<dt>${CHECKOUT_TEXT[lang].status}</dt><dd data-testid="status" data-status="${status}">${label}</dd>`
 }
 
 /** Amount asked, what has arrived and what remains. */
@@ -183,7 +164,7 @@ function remainingText(payment: PaymentRow): string {
 
 function header(payment: PaymentRow): string {
   return html`<h1 data-testid="merchant">${payment.merchant_name}</h1>
-    <p data-testid="description">${payment.description}</p>`
+<p data-testid="description">${payment.description}</p>`
 }
 
 function actionForm(view: CheckoutPageView, action: CheckoutAction): string {
@@ -198,9 +179,8 @@ function actionForm(view: CheckoutPageView, action: CheckoutAction): string {
   const detail = pays === undefined ? '' : html`<span class="detail">${formatAmount(pays, payment.amount_currency)}</span>`
   const secondary = action === 'fail' || action === 'cancel' ? html` class="secondary"` : ''
   return html`<form method="post" action="${view.links.action(action)}">
-    <input type="hidden" name="auth_token" value="${view.links.authToken}" /><input type="hidden" name="lang" value="${view.lang}" />
-    <button type="submit" data-testid="action-${action}" !${secondary}>${t.actions[action]}!${detail}</button>
-  </form>`
+<input type="hidden" name="auth_token" value="${view.links.authToken}"><input type="hidden" name="lang" value="${view.lang}">
+<button type="submit" data-testid="action-${action}"!${secondary}>${t.actions[action]}!${detail}</button></form>`
 }
 
 /** The checkout page: the payment, and the ways to pay it while it can be paid. */
@@ -214,12 +194,7 @@ export function renderCheckoutPage(view: CheckoutPageView): string {
     const secondsLeft = Math.max(0, Math.floor((payment.expires_at - view.now) / 1000))
     const expiresAt = new Date(payment.expires_at).toISOString()
     items.push(
-      html`<dt>${t.timeLeft}</dt>
-        <dd>
-          <time data-testid="time-left" datetime="${expiresAt}" data-seconds-left="${secondsLeft}" data-expired-text="${t.expiredNow}"
-            >${formatTimeLeft(secondsLeft)}</time
-          >
-        </dd>`,
+      html`<dt>${t.timeLeft}</dt><dd><time data-testid="time-left" datetime="${expiresAt}" data-seconds-left="${secondsLeft}" data-expired-text="${t.expiredNow}">${formatTimeLeft(secondsLeft)}</time></dd>`,
     )
     script = COUNTDOWN_SCRIPT
   }
@@ -230,26 +205,23 @@ export function renderCheckoutPage(view: CheckoutPageView): string {
     actions.length === 0
       ? returnLink(lang, payment, status)
       : html`<section data-testid="wallet" data-payable>
-            <img class="qr" data-testid="qr" src="${view.qrDataUrl}" alt="${t.qrAlt}" />
-            <p>${t.scanHint}</p>
-            <dl>
-              <dt>${t.walletUri}</dt>
-              <dd><code data-testid="wallet-uri">${view.walletUri}</code></dd>
-            </dl>
-          </section>
-          <section class="actions" data-testid="actions" data-payable>
-            <h2>${t.sandboxActions}</h2>
-            !${actions.map((action) => actionForm(view, action)).join('\n')}
-          </section>`
+<img class="qr" data-testid="qr" src="${view.qrDataUrl}" alt="${t.qrAlt}">
+<p>${t.scanHint}</p>
+<dl><dt>${t.walletUri}</dt><dd><code data-testid="wallet-uri">${view.walletUri}</code></dd></dl>
+</section>
+<section class="actions" data-testid="actions" data-payable><h2>${t.sandboxActions}</h2>
+!${actions.map((action) => actionForm(view, action)).join('\n')}
+</section>`
 
   return layout({
     lang,
     nonce: view.nonce,
     title: t.pageTitle(payment.merchant_name),
     languages: view.links.languages,
-    body: html`!${header(payment)} !${closed}
-      <dl>!${items.join('\n')}</dl>
-      !${ways}`,
+    body: html`!${header(payment)}
+!${closed}
+<dl>!${items.join('\n')}</dl>
+!${ways}`,
     ...(script ? { script } : {}),
   })
 }
@@ -286,8 +258,7 @@ export function renderOutcomePage(view: OutcomePageView): string {
   if (status === 'underpaid') {
     next = html`<p><a class="button" data-testid="pay-rest" href="${view.links.checkout}">${t.payRest}</a></p>`
   } else if (autoRedirect) {
-    next = html`<p data-testid="redirecting">${t.redirecting(payment.merchant_name)}</p>
-      !${returnLink(lang, payment, status)}`
+    next = html`<p data-testid="redirecting">${t.redirecting(payment.merchant_name)}</p>!${returnLink(lang, payment, status)}`
   } else if (status === 'paid') {
     next = html`<p data-testid="confirmation">${t.confirmation}</p>`
   } else {
@@ -301,9 +272,9 @@ export function renderOutcomePage(view: OutcomePageView): string {
     languages: view.links.languages,
     ...(autoRedirect ? { refreshTo: autoRedirect } : {}),
     body: html`!${header(payment)}
-      <p class="notice ${status}" data-testid="outcome" data-outcome="${status}">${message}</p>
-      <dl>!${items.join('\n')}</dl>
-      !${next}`,
+<p class="notice ${status}" data-testid="outcome" data-outcome="${status}">${message}</p>
+<dl>!${items.join('\n')}</dl>
+!${next}`,
   })
 }
 
@@ -317,7 +288,6 @@ export function renderErrorPage(view: ErrorPageView): string {
     lang: view.lang,
     nonce: view.nonce,
     title: t.errorTitle,
-    body: html`<h1 data-testid="error">${view.message}</h1>
-      !${back}`,
+    body: html`<h1 data-testid="error">${view.message}</h1>\n!${back}`,
   })
 }
