@@ -173,17 +173,20 @@ export interface SpawnOptions {
   cwd?: string
   /** The process's soft limit on open files (RLIMIT_NOFILE), set through the shell's ulimit. */
   fileLimit?: number
+  /** The CLI entry to run (default bin/dev.js, the sources; bin/run.js runs the build). */
+  entry?: string
 }
 
-/** Starts `node bin/dev.js <argv…>` with only the given PAYBOX_* environment. */
+/** Starts `node bin/dev.js <argv…>` (or `options.entry`) with only the given PAYBOX_* environment. */
 export function spawnCli(argv: string[], env: CliEnv, options: SpawnOptions = {}): SpawnedCli {
   const childEnv: NodeJS.ProcessEnv = {}
   for (const [key, value] of Object.entries(process.env)) if (!CONTROLLED_ENV.test(key) && key !== 'NODE_OPTIONS') childEnv[key] = value
   for (const [key, value] of Object.entries(env)) if (value !== undefined) childEnv[key] = value
+  const entry = options.entry ?? DEV_BIN
   const [command, args] =
     options.fileLimit === undefined
-      ? [process.execPath, [DEV_BIN, ...argv]]
-      : ['/bin/sh', ['-c', `ulimit -n ${Math.floor(options.fileLimit)} && exec "$0" "$@"`, process.execPath, DEV_BIN, ...argv]]
+      ? [process.execPath, [entry, ...argv]]
+      : ['/bin/sh', ['-c', `ulimit -n ${Math.floor(options.fileLimit)} && exec "$0" "$@"`, process.execPath, entry, ...argv]]
   const child = spawn(command, args, { cwd: options.cwd ?? ROOT, env: childEnv, stdio: 'pipe' })
   let stderr = ''
   child.stderr.setEncoding('utf8')

@@ -2,7 +2,7 @@
 // JSON line it prints once it accepts connections: for tests that need a second process.
 import path from 'node:path'
 import type { SandboxBanner } from '../src/cli/render/sandbox.js'
-import { spawnCli, type SpawnedCli } from './cli.js'
+import { spawnCli, type SpawnOptions, type SpawnedCli } from './cli.js'
 import { temporaryDir } from './sandbox.js'
 
 export interface SandboxProcess {
@@ -12,9 +12,13 @@ export interface SandboxProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>
 }
 
-export async function spawnSandbox(args: string[]): Promise<SandboxProcess> {
+export async function spawnSandbox(args: string[], options: SpawnOptions = {}): Promise<SandboxProcess> {
   const home = temporaryDir('paybox-home-')
-  const spawned = spawnCli(['sandbox', 'start', '--json', ...args], { PAYBOX_HOME: home, PAYBOX_CONFIG_DIR: path.join(home, 'config') })
+  const spawned = spawnCli(
+    ['sandbox', 'start', '--json', ...args],
+    { PAYBOX_HOME: home, PAYBOX_CONFIG_DIR: path.join(home, 'config') },
+    options,
+  )
   const banner = JSON.parse(await spawned.firstLine) as SandboxBanner
   return {
     banner,

@@ -2,8 +2,7 @@
 // it answers --version itself and imports only the command a line names, bundled with oclif
 // (dist/bundle). Whatever it answers must be exactly what plain oclif answers for the same line
 // over the compiled dist/, and --json must not load what only human output needs.
-import { execFile, spawn } from 'node:child_process'
-import readline from 'node:readline'
+import { execFile } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -11,9 +10,9 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PayboxClient } from '../../src/client/paybox-client.js'
 import { COMMITS_BEFORE_CHECKPOINTER } from '../../sandbox/db/database.js'
-import type { SandboxBanner } from '../../src/cli/render/sandbox.js'
 import { ROOT, linesOf, merchantEnv, type CliEnv } from '../../harness/cli.js'
 import { waitFor } from '../../harness/wait.js'
+import { spawnSandbox } from '../../harness/sandbox-process.js'
 import { startWebhookReceiver } from '../../harness/webhook-receiver.js'
 import { startTestSandbox, temporaryDir, type TestSandbox } from '../../harness/sandbox.js'
 
@@ -116,22 +115,12 @@ describe('the built CLI (bin/run.js)', () => {
   })
 
   it('runs the sandbox from the bundle: payments, their webhooks and checkout pages, and no warning on stderr', async () => {
-    const home = temporaryDir('paybox-built-sandbox-')
-    const child = spawn(process.execPath, [RUN_JS, 'sandbox', 'start', '--port', '0', '--db', ':memory:', '--json', '--quiet'], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, PAYBOX_HOME: home, PAYBOX_CONFIG_DIR: path.join(home, 'config') },
-    })
-    let stderr = ''
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-    const exited = new Promise((resolve) => child.once('exit', resolve))
+    const sandbox = await spawnSandbox(['--port', '0', '--db', ':memory:', '--quiet'], { entry: RUN_JS })
     try {
-      const banner = JSON.parse(
-        await new Promise<string>((resolve) => readline.createInterface({ input: child.stdout }).once('line', resolve)),
-      ) as SandboxBanner
-      const [merchant] = banner.merchants
+      const [merchant] = sandbox.banner.merchants
       const receiver = await startWebhookReceiver(merchant!.apiSecret)
       try {
-        const client = new PayboxClient({ baseUrl: banner.baseUrl, apiKey: merchant!.apiKey, apiSecret: merchant!.apiSecret })
+        const client = new PayboxClient({ baseUrl: sandbox.banner.baseUrl, apiKey: merchant!.apiKey, apiSecret: merchant!.apiSecret })
         const payment = await client.payments.create({
           amount: { value: 1250, currency: 'USD' },
           description: 'Bundled',
@@ -143,10 +132,9 @@ describe('the built CLI (bin/run.js)', () => {
         await receiver.close()
       }
     } finally {
-      child.kill('SIGTERM')
-      await exited
+      await sandbox.stop()
     }
-    expect(linesOf(stderr).map((line) => line.replace(/ on .*/, ''))).toEqual([
+    expect(linesOf(sandbox.process.stderr()).map((line) => line.replace(/ on .*/, ''))).toEqual([
       'Sandbox listening',
       'SIGTERM received: finishing in-flight requests and closing the database',
       'Sandbox stopped',
@@ -171,27 +159,18 @@ await db.destroy()`
   })
 
   it('checkpoints the WAL from a worker of the bundle (sandbox start --db FILE)', async () => {
-    const home = temporaryDir('paybox-built-wal-')
-    const file = path.join(home, 'sandbox.db')
-    const child = spawn(process.execPath, [RUN_JS, 'sandbox', 'start', '--port', '0', '--db', file, '--json', '--quiet'], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, PAYBOX_HOME: home, PAYBOX_CONFIG_DIR: path.join(home, 'config') },
-    })
-    const exited = new Promise((resolve) => child.once('exit', resolve))
+    const file = path.join(temporaryDir('paybox-built-wal-'), 'sandbox.db')
+    const sandbox = await spawnSandbox(['--port', '0', '--db', file, '--quiet'], { entry: RUN_JS })
     try {
-      const banner = JSON.parse(
-        await new Promise<string>((resolve) => readline.createInterface({ input: child.stdout }).once('line', resolve)),
-      ) as SandboxBanner
-      const [merchant] = banner.merchants
-      const client = new PayboxClient({ baseUrl: banner.baseUrl, apiKey: merchant!.apiKey, apiSecret: merchant!.apiSecret })
+      const [merchant] = sandbox.banner.merchants
+      const client = new PayboxClient({ baseUrl: sandbox.banner.baseUrl, apiKey: merchant!.apiKey, apiSecret: merchant!.apiSecret })
       const before = fs.statSync(file).size
       // One commit each (COMMITS_BEFORE_CHECKPOINTER of them start the worker); only the worker writes the file meanwhile.
       for (let i = 0; i < COMMITS_BEFORE_CHECKPOINTER; i++)
         await client.payments.create({ amount: { value: 100 + i, currency: 'USD' }, description: 'WAL' })
       await waitFor('a checkpoint by the bundled worker', () => fs.statSync(file).size > before)
     } finally {
-      child.kill('SIGTERM')
-      await exited
+      await sandbox.stop()
     }
   })
 
