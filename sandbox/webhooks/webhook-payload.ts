@@ -2,6 +2,7 @@
 // Units as in the payment: amount.value and amount_paid in the pricing currency's smallest
 // unit; settlement_amount, settlement_fee, amount_received and amount_remaining in USDC.
 // The serializer is shared with the CLI's receiver grader (src/webhooks/webhook-body.ts).
+import type { PaymentStatus, SettlementStatus } from '../../src/api/enumerations.js'
 import { serializeWebhookBody, type WebhookData, type WebhookEventType } from '../../src/webhooks/webhook-body.js'
 import type { PaymentRow } from '../db/schema.js'
 import { USDC_ASSET_CODE } from '../ledger/ledger-accounts.js'
@@ -15,8 +16,9 @@ export function webhookPayload(type: WebhookEventType, payment: PaymentRow): str
   return serializeWebhookBody({
     type,
     id: payment.id,
-    status: payment.status,
-    settlement_status: payment.settlement_status,
+    // Only the state machines of payment-lifecycle.ts write these columns.
+    status: payment.status as PaymentStatus,
+    settlement_status: payment.settlement_status as SettlementStatus,
     amount: { value: payment.amount_value, currency: payment.amount_currency },
     settlement_amount: usdcNumber(payment.settlement_amount),
     settlement_currency: USDC_ASSET_CODE,

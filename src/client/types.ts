@@ -47,6 +47,8 @@ export type WebhookDelivery = z.infer<typeof api.webhookDeliverySummary> &
   Partial<Pick<z.infer<typeof api.webhookDelivery>, 'request_payload' | 'response_body'>>
 export type WebhooksPausedState = z.infer<typeof api.webhooksPausedState>
 export type PaymentEvent = z.infer<typeof api.paymentEvent>
+/** What the sandbox POSTs to a payment's webhookUrl (spec 6). */
+export type WebhookBody = z.infer<typeof api.webhookBody>
 export type SandboxClock = z.infer<typeof api.sandboxClock>
 /** GET /health: each part of the sandbox and whether it works (503, with status failing, when one does not). */
 export type SandboxHealth = Omit<z.infer<typeof api.health>, 'status'> & { status: 'ok' | 'failing' }

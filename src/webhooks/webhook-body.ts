@@ -1,29 +1,15 @@
 // The webhook body of spec 6, {"data": {...}}, as one serializer shared by the sandbox (which
 // sends it) and `paybox webhooks test-receiver` (which imitates it), so both send the same bytes.
-import type { HistoryEntry, Money, WebhookEventType } from '../client/types.js'
+import type { WebhookBody } from '../client/types.js'
 
 export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../client/types.js'
 
 /**
- * What a webhook says about a payment after an event. Units as in the payment: amount.value and
- * amount_paid in the pricing currency's smallest unit; settlement_amount, settlement_fee,
- * amount_received and amount_remaining in USDC (decimal numbers).
+ * What a webhook says about a payment after an event: the `data` of the API's WebhookBody schema.
+ * Units as in the payment: amount.value and amount_paid in the pricing currency's smallest unit;
+ * settlement_amount, settlement_fee, amount_received and amount_remaining in USDC.
  */
-export interface WebhookData {
-  type: WebhookEventType
-  id: string
-  status: string
-  settlement_status: string
-  amount: Money
-  settlement_amount: number
-  settlement_currency: string
-  settlement_fee: number
-  amount_paid: number
-  amount_received: number
-  amount_remaining: number
-  history: HistoryEntry[]
-  metadata: Record<string, unknown>
-}
+export type WebhookData = WebhookBody['data']
 
 /** The exact text sent and signed. Fields are written in the spec's order, whatever the input's. */
 export function serializeWebhookBody(data: WebhookData): string {
