@@ -56,6 +56,23 @@ const IDEMPOTENT: Operation['headers'] = [
   },
 ]
 
+/** A money-moving POST on one payment: digest auth, an Idempotency-Key, the payment as it now is. */
+function paymentAction(path: string, operationId: string, summary: string, tag: string, body: string): Operation {
+  return {
+    method: 'post',
+    path,
+    operationId,
+    summary,
+    tag,
+    ...DIGEST,
+    pathParams: PAYMENT_ID,
+    body,
+    success: ok('Payment'),
+    headers: IDEMPOTENT,
+    errors: [404, 409, 422],
+  }
+}
+
 export const OPERATIONS: Operation[] = [
   // Public
   {
@@ -179,19 +196,7 @@ export const OPERATIONS: Operation[] = [
     success: ok('Payment'),
     errors: [404],
   },
-  {
-    method: 'post',
-    path: '/payments/:id/accept-underpayment',
-    operationId: 'acceptUnderpayment',
-    summary: 'Accept an underpaid payment as paid',
-    tag: 'Payments',
-    ...DIGEST,
-    pathParams: PAYMENT_ID,
-    body: 'NoBody',
-    success: ok('Payment'),
-    headers: IDEMPOTENT,
-    errors: [404, 409, 422],
-  },
+  paymentAction('/payments/:id/accept-underpayment', 'acceptUnderpayment', 'Accept an underpaid payment as paid', 'Payments', 'NoBody'),
   {
     method: 'post',
     path: '/payments/:id/cross-chain/quote',
@@ -547,71 +552,17 @@ export const OPERATIONS: Operation[] = [
   },
 
   // Sandbox extensions, merchant auth: simulations and escrow
-  {
-    method: 'post',
-    path: '/sandbox/payments/:id/pay',
-    operationId: 'simulatePay',
-    summary: 'A sandbox customer wallet pays over the ledger (default: what remains)',
-    tag: 'Sandbox',
-    ...DIGEST,
-    pathParams: PAYMENT_ID,
-    body: 'SandboxPayRequest',
-    success: ok('Payment'),
-    headers: IDEMPOTENT,
-    errors: [404, 409, 422],
-  },
-  {
-    method: 'post',
-    path: '/sandbox/payments/:id/fail',
-    operationId: 'simulateFailure',
-    summary: 'Simulate a processing failure',
-    tag: 'Sandbox',
-    ...DIGEST,
-    pathParams: PAYMENT_ID,
-    body: 'SandboxFailRequest',
-    success: ok('Payment'),
-    headers: IDEMPOTENT,
-    errors: [404, 409, 422],
-  },
-  {
-    method: 'post',
-    path: '/sandbox/payments/:id/expire',
-    operationId: 'simulateExpiry',
-    summary: 'Expire an open payment now',
-    tag: 'Sandbox',
-    ...DIGEST,
-    pathParams: PAYMENT_ID,
-    body: 'NoBody',
-    success: ok('Payment'),
-    headers: IDEMPOTENT,
-    errors: [404, 409, 422],
-  },
-  {
-    method: 'post',
-    path: '/sandbox/payments/:id/escrow/release',
-    operationId: 'releaseEscrow',
-    summary: 'Release a funded escrow order to its payee',
-    tag: 'Sandbox',
-    ...DIGEST,
-    pathParams: PAYMENT_ID,
-    body: 'NoBody',
-    success: ok('Payment'),
-    headers: IDEMPOTENT,
-    errors: [404, 409, 422],
-  },
-  {
-    method: 'post',
-    path: '/sandbox/payments/:id/escrow/fail',
-    operationId: 'failEscrow',
-    summary: 'Simulate a failed escrow funding',
-    tag: 'Sandbox',
-    ...DIGEST,
-    pathParams: PAYMENT_ID,
-    body: 'SandboxFailRequest',
-    success: ok('Payment'),
-    headers: IDEMPOTENT,
-    errors: [404, 409, 422],
-  },
+  paymentAction(
+    '/sandbox/payments/:id/pay',
+    'simulatePay',
+    'A sandbox customer wallet pays over the ledger (default: what remains)',
+    'Sandbox',
+    'SandboxPayRequest',
+  ),
+  paymentAction('/sandbox/payments/:id/fail', 'simulateFailure', 'Simulate a processing failure', 'Sandbox', 'SandboxFailRequest'),
+  paymentAction('/sandbox/payments/:id/expire', 'simulateExpiry', 'Expire an open payment now', 'Sandbox', 'NoBody'),
+  paymentAction('/sandbox/payments/:id/escrow/release', 'releaseEscrow', 'Release a funded escrow order to its payee', 'Sandbox', 'NoBody'),
+  paymentAction('/sandbox/payments/:id/escrow/fail', 'failEscrow', 'Simulate a failed escrow funding', 'Sandbox', 'SandboxFailRequest'),
   {
     method: 'get',
     path: '/sandbox/payments/:id/escrow',
