@@ -7,6 +7,7 @@ import { afterAll, beforeAll } from 'vitest'
 import { PayboxClient } from '../src/client/paybox-client.js'
 import { signDigest } from '../src/signing.js'
 import { runTransaction } from '../sandbox/db/database.js'
+import { createTestDatabase } from './postgres.js'
 import type { SupplyReport } from '../sandbox/ledger/ledger-types.js'
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../sandbox/server.js'
 
@@ -28,9 +29,27 @@ export function temporaryDir(prefix = 'paybox-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix))
 }
 
+/** The backend the suites run on: PAYBOX_TEST_BACKEND=postgres (the postgres test project) or SQLite. */
+export const testBackend: 'sqlite' | 'postgres' = process.env.PAYBOX_TEST_BACKEND === 'postgres' ? 'postgres' : 'sqlite'
+
+/** A new, empty database for one test sandbox: a file, or a PostgreSQL database dropped when the sandbox stops. */
+export async function freshDatabase(): Promise<{ location: string; drop: () => Promise<void> }> {
+  if (testBackend === 'sqlite') return { location: path.join(temporaryDir(), 'sandbox.db'), drop: async () => {} }
+  const database = await createTestDatabase()
+  return { location: database.url, drop: database.drop }
+}
+
 export async function startTestSandbox(options: Partial<SandboxOptions> = {}): Promise<TestSandbox> {
-  const dbFile = options.db ?? path.join(temporaryDir(), 'sandbox.db')
+  const fresh = options.db === undefined ? await freshDatabase() : undefined
+  const dbFile = options.db ?? fresh!.location
   const sandbox = await startSandbox({ port: 0, log: () => {}, ledgerClose: 'instant', ...options, db: dbFile })
+  if (fresh) {
+    const stop = sandbox.stop.bind(sandbox)
+    sandbox.stop = async () => {
+      await stop()
+      await fresh.drop()
+    }
+  }
   const [direct, escrow] = sandbox.merchants
   if (!direct || !escrow) throw new Error('the sandbox did not seed its two merchants')
   const clientFor = (m: { apiKey: string; apiSecret: string }) =>

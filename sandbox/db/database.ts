@@ -5,9 +5,10 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import BetterSqlite3 from 'better-sqlite3'
-import { Kysely, Migrator, type Transaction } from 'kysely'
+import { Kysely, Migrator, PostgresAdapter, type Transaction } from 'kysely'
 import { SandboxConfigError } from '../config-error.js'
 import { migrationProvider } from './migrations/index.js'
+import { isPostgresUrl, openPostgres, type PostgresBackend } from './postgres-database.js'
 import type { Database } from './schema.js'
 import { ImmediateSqliteDialect, type CommitListener } from './sqlite-driver.js'
 import type { WalCheckpointerData } from './wal-checkpointer.js'
@@ -15,7 +16,7 @@ import type { WalCheckpointerData } from './wal-checkpointer.js'
 export type SandboxDb = Kysely<Database>
 
 export interface OpenDatabaseOptions {
-  /** A file path, or ':memory:'. */
+  /** A file path, ':memory:', or a postgres:// URL (a sandbox shared by several processes). */
   file: string
   /** synchronous=FULL instead of NORMAL: survive power loss, at the cost of write speed. */
   durable?: boolean
@@ -29,6 +30,12 @@ export interface OpenDatabaseOptions {
 
 /** The better-sqlite3 handle under each kysely instance, for what kysely cannot do (online backup). */
 const sqliteHandles = new WeakMap<SandboxDb, BetterSqlite3.Database>()
+const postgresBackends = new WeakMap<SandboxDb, PostgresBackend>()
+
+/** Whether `db` (or the database of a transaction) is a PostgreSQL one. */
+export function isPostgres(db: SandboxDb): boolean {
+  return postgresBackends.has(db) || db.getExecutor().adapter instanceof PostgresAdapter
+}
 const dialects = new WeakMap<SandboxDb, ImmediateSqliteDialect>()
 
 /** The raw better-sqlite3 handle of a database opened by openDatabase. */
@@ -39,7 +46,7 @@ export const checkpointWorkerStarted = (db: SandboxDb): boolean => checkpointers
 
 export function sqliteHandleOf(db: SandboxDb): BetterSqlite3.Database {
   const handle = sqliteHandles.get(db)
-  if (!handle) throw new Error('This database was not opened by openDatabase')
+  if (!handle) throw new Error('This database is not an SQLite database opened by openDatabase')
   return handle
 }
 
@@ -62,6 +69,8 @@ export function withCommittedHandle<T>(db: SandboxDb, work: (handle: BetterSqlit
  */
 export function runTransaction<T>(db: SandboxDb, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
   if (db.isTransaction) throw new Error('A transaction cannot start another one: pass it on instead')
+  const postgres = postgresBackends.get(db)
+  if (postgres) return postgres.transaction(work)
   const dialect = dialects.get(db)
   if (!dialect) throw new Error('This database was not opened by openDatabase')
   return dialect.transaction<Database, T>(work)
@@ -71,6 +80,8 @@ const commitListeners = new WeakMap<SandboxDb, Set<CommitListener>>()
 
 /** Calls `listener` after each transaction committed on this database; returns a function that stops it. */
 export function onCommit(db: SandboxDb, listener: CommitListener): () => void {
+  const postgres = postgresBackends.get(db)
+  if (postgres) return postgres.onCommit(listener)
   const listeners = commitListeners.get(db)
   if (!listeners) return () => {}
   listeners.add(listener)
@@ -78,6 +89,11 @@ export function onCommit(db: SandboxDb, listener: CommitListener): () => void {
 }
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<SandboxDb> {
+  if (isPostgresUrl(options.file)) {
+    const backend = await openPostgres({ url: options.file, timeoutMs: options.busyTimeoutMs })
+    postgresBackends.set(backend.db, backend)
+    return backend.db
+  }
   const onDisk = options.file !== ':memory:' && !options.image
   if (onDisk) prepareDatabaseFile(options.file)
   const sqlite = openSqlite(options)

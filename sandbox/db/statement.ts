@@ -24,8 +24,12 @@ interface Compiled {
 export function defineStatement<P extends object, R = never>(
   build: (db: Kysely<Database>, params: P) => CompiledQuery<R>,
 ): (db: Kysely<Database>, params: P) => Promise<R[]> {
-  const compiledByNames = new Map<string, Compiled>()
+  // Per adapter (SQLite, PostgreSQL): each writes its own SQL for the same query.
+  const compiledByAdapter = new Map<unknown, Map<string, Compiled>>()
   return async (db, params) => {
+    const adapter = db.getExecutor().adapter.constructor
+    let compiledByNames = compiledByAdapter.get(adapter)
+    if (compiledByNames === undefined) compiledByAdapter.set(adapter, (compiledByNames = new Map()))
     const defined = (Object.keys(params) as Array<keyof P & string>).filter((name) => params[name] !== undefined)
     const signature = defined.join()
     let compiled = compiledByNames.get(signature)

@@ -69,11 +69,12 @@ async function countPayments(
   filters: Pick<PaymentFilters, 'status' | 'storeId'>,
 ): Promise<number> {
   // payment_counts is kept by triggers (migration 2026-11-21T20-30) and is not a kysely table.
+  const { status, storeId } = filters
   const { rows } = await sql<{ total: number }>`select coalesce(sum(count), 0) as total from payment_counts
     where merchant_id = ${merchantId}
-    and (${filters.status ?? null} is null or status = ${filters.status ?? null})
-    and (${filters.storeId ?? null} is null or store_id = ${filters.storeId ?? null})`.execute(db)
-  return rows[0]?.total ?? 0
+    ${status === undefined ? sql`` : sql`and status = ${status}`}
+    ${storeId === undefined ? sql`` : sql`and store_id = ${storeId}`}`.execute(db)
+  return Number(rows[0]?.total ?? 0)
 }
 
 const DAY_MS = 86_400_000

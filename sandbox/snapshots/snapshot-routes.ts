@@ -6,7 +6,7 @@ import { Router } from 'express'
 import { z } from 'zod'
 import type { SandboxContext } from '../context.js'
 import type { MerchantCredentials } from '../merchants/merchant-service.js'
-import { conflict, notFound, unprocessable } from '../errors.js'
+import { ApiError, conflict, notFound, unprocessable } from '../errors.js'
 import { noBody } from '../validation/common.js'
 import { GateBusyError } from './request-gate.js'
 import { SNAPSHOT_NAME, SNAPSHOT_NAME_RULE, SnapshotError, type SnapshotInfo, type SnapshotStore } from './snapshot-store.js'
@@ -23,6 +23,8 @@ export interface SandboxStateControls {
   restore(name: string, self: ServerResponse): Promise<StateSwapResult>
   /** Replaces the whole state with a fresh genesis (same seed, keys and admin token). */
   reset(self: ServerResponse): Promise<StateSwapResult>
+  /** Why this sandbox cannot save, restore or reset its state, when it cannot. */
+  unavailable?: string
 }
 
 export const snapshotName = z.string().regex(SNAPSHOT_NAME, { message: `must be ${SNAPSHOT_NAME_RULE}` })
@@ -61,6 +63,12 @@ const nameParam = (value: string): string => {
 export function snapshotRoutes(ctx: SandboxContext, controls: SandboxStateControls): Router {
   const router = Router()
   const { snapshots } = controls
+  if (controls.unavailable !== undefined) {
+    const reason = controls.unavailable
+    router.use(['/sandbox/snapshots', '/sandbox/reset'], () => {
+      throw new ApiError(501, 'Not Implemented', reason)
+    })
+  }
 
   router.get('/sandbox/snapshots', (req, res) => {
     res.json({ items: snapshots.list() })

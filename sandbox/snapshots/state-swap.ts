@@ -5,6 +5,7 @@ import fs from 'node:fs'
 import type http from 'node:http'
 import { toIso } from '../clock.js'
 import { openDatabase, withCommittedHandle, type SandboxDb } from '../db/database.js'
+import { isPostgresUrl } from '../db/postgres-database.js'
 import type { Core, CoreBuilder, OpenedState } from '../sandbox-core.js'
 import { readFrozenAtMs } from '../simulation/clock-service.js'
 import { GateBusyError, RequestGate } from './request-gate.js'
@@ -63,6 +64,10 @@ export class StateSwap {
           self,
           this.#replaceWith(async () => undefined),
         ),
+      // Snapshots copy and swap SQLite files; a PostgreSQL sandbox has no file to copy (yet).
+      unavailable: isPostgresUrl(settings.file)
+        ? 'Snapshots and reset are not available yet on a PostgreSQL sandbox (docs/postgres.md); they work on SQLite'
+        : undefined,
     }
   }
 

@@ -1,5 +1,6 @@
 // Webhook delivery rows: the only code that reads or writes the webhook_deliveries table.
 import { sql, type Kysely } from 'kysely'
+import { jsonTextValues } from '../db/sql-dialect.js'
 import { defineStatement } from '../db/statement.js'
 import type { Database, Insertable, PaymentEventRow, PaymentEventsTable, WebhookDeliveryRow } from '../db/schema.js'
 import type { PageRequest } from '../db/paginate.js'
@@ -34,7 +35,7 @@ const pendingAfter = defineStatement((db, p: { sequence: number; limit: number }
 )
 const pendingAfterExcept = defineStatement((db, p: { sequence: number; merchants: string; urls: string; limit: number }) =>
   sql<WebhookDeliveryRow>`select * from webhook_deliveries where status = 'pending' and sequence > ${p.sequence}
-    and merchant_id not in (select value from json_each(${p.merchants})) and url not in (select value from json_each(${p.urls}))
+    and merchant_id not in (${jsonTextValues(db, p.merchants)}) and url not in (${jsonTextValues(db, p.urls)})
     order by sequence limit ${p.limit}`.compile(db),
 )
 type DeliveryOutcome = Pick<

@@ -1,8 +1,8 @@
 // List totals come from payment_counts, kept by triggers: they must equal counting the rows,
 // per merchant, status and store, as payments are created and change status.
-import BetterSqlite3 from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ManualClock } from '../../sandbox/clock.js'
+import { queryFromOutside } from '../../harness/outside-db.js'
 import { startTestSandbox, type TestSandbox } from '../../harness/sandbox.js'
 
 describe('payment list totals', () => {
@@ -12,13 +12,13 @@ describe('payment list totals', () => {
   })
   afterAll(() => sandbox.stop())
 
-  const counted = (merchantId: string, where = '', ...params: string[]) => {
-    const db = new BetterSqlite3(sandbox.dbFile, { readonly: true })
-    try {
-      return (db.prepare(`select count(*) as n from payments where merchant_id = ? ${where}`).get(merchantId, ...params) as { n: number }).n
-    } finally {
-      db.close()
-    }
+  const counted = async (merchantId: string, where = '', ...params: string[]) => {
+    const [row] = await queryFromOutside<{ n: number }>(
+      sandbox.dbFile,
+      `select count(*) as n from payments where merchant_id = ? ${where}`,
+      [merchantId, ...params],
+    )
+    return row!.n
   }
 
   it('equal counting the rows for every status and store filter, after creations and status changes', async () => {
@@ -32,10 +32,10 @@ describe('payment list totals', () => {
 
     const merchantId = sandbox.merchants[0]!.id
     const total = async (query: Record<string, string>) => (await sandbox.direct.payments.list(query)).meta.totalItems
-    expect(await total({})).toBe(counted(merchantId))
+    expect(await total({})).toBe(await counted(merchantId))
     expect(await total({})).toBe(5)
     for (const status of ['open', 'expired', 'failed', 'paid', 'underpaid']) {
-      expect(await total({ status })).toBe(counted(merchantId, 'and status = ?', status))
+      expect(await total({ status })).toBe(await counted(merchantId, 'and status = ?', status))
     }
     expect(await total({ status: 'expired' })).toBe(1)
     expect(await total({ storeId: 'north' })).toBe(2)
@@ -92,31 +92,31 @@ describe('date-filtered payment list totals', () => {
   })
   afterAll(() => sandbox.stop())
 
-  const counted = (merchantId: string, filter: { status?: string; storeId?: string }, from?: number, to?: number) => {
-    const db = new BetterSqlite3(sandbox.dbFile, { readonly: true })
-    try {
-      const where = ['merchant_id = ?']
-      const params: Array<string | number> = [merchantId]
-      if (filter.status !== undefined) {
-        where.push('status = ?')
-        params.push(filter.status)
-      }
-      if (filter.storeId !== undefined) {
-        where.push('store_id = ?')
-        params.push(filter.storeId)
-      }
-      if (from !== undefined) {
-        where.push('created_at >= ?')
-        params.push(from)
-      }
-      if (to !== undefined) {
-        where.push('created_at <= ?')
-        params.push(to)
-      }
-      return (db.prepare(`select count(*) as n from payments where ${where.join(' and ')}`).get(...params) as { n: number }).n
-    } finally {
-      db.close()
+  const counted = async (merchantId: string, filter: { status?: string; storeId?: string }, from?: number, to?: number) => {
+    const where = ['merchant_id = ?']
+    const params: Array<string | number> = [merchantId]
+    if (filter.status !== undefined) {
+      where.push('status = ?')
+      params.push(filter.status)
     }
+    if (filter.storeId !== undefined) {
+      where.push('store_id = ?')
+      params.push(filter.storeId)
+    }
+    if (from !== undefined) {
+      where.push('created_at >= ?')
+      params.push(from)
+    }
+    if (to !== undefined) {
+      where.push('created_at <= ?')
+      params.push(to)
+    }
+    const [row] = await queryFromOutside<{ n: number }>(
+      sandbox.dbFile,
+      `select count(*) as n from payments where ${where.join(' and ')}`,
+      params,
+    )
+    return row!.n
   }
 
   /** `ms` as an ISO date-time in a zone `offsetMinutes` east of UTC (e.g. 2026-03-10T05:30:00.000+05:30). */
@@ -142,12 +142,12 @@ describe('date-filtered payment list totals', () => {
           const query: Record<string, string> = { ...filter, startDate: isoIn(from, zone), limit: '1' }
           if (to !== undefined) query.endDate = isoIn(to, zones[(checked + 1) % zones.length]!)
           const total = (await sandbox.direct.payments.list(query)).meta.totalItems
-          expect(total, JSON.stringify(query)).toBe(counted(merchantId, filter, from, to))
+          expect(total, JSON.stringify(query)).toBe(await counted(merchantId, filter, from, to))
           checked++
         }
         const untilOnly = (await sandbox.direct.payments.list({ ...filter, endDate: isoIn(from, zones[i % zones.length]!), limit: 1 })).meta
           .totalItems
-        expect(untilOnly).toBe(counted(merchantId, filter, undefined, from))
+        expect(untilOnly).toBe(await counted(merchantId, filter, undefined, from))
       }
     }
     return checked
@@ -161,7 +161,7 @@ describe('date-filtered payment list totals', () => {
     const merchantId = sandbox.merchants[0]!.id
     const total = async (query: Record<string, string>) => (await sandbox.direct.payments.list(query)).meta.totalItems
     expect(await total({ startDate: '2026-03-11', endDate: '2026-03-12' })).toBe(
-      counted(merchantId, {}, MIDNIGHT + DAY, MIDNIGHT + 2 * DAY),
+      await counted(merchantId, {}, MIDNIGHT + DAY, MIDNIGHT + 2 * DAY),
     )
     expect(await total({ startDate: '2026-03-11', endDate: '2026-03-12' })).toBe(2)
     expect(await total({ startDate: '2026-03-10T00:00:00+01:00', endDate: '2026-03-10T01:00:00+01:00' })).toBe(2)

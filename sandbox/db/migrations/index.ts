@@ -1,4 +1,6 @@
-// Static migration list, so the built package needs no file globbing. Append new migrations.
+// Static migration lists, so the built package needs no file globbing. Each backend has its own
+// list: PostgreSQL's starts at a baseline equal to SQLite's schema of 2026-11-24T13-00. A new
+// migration is appended to both (one module; it may branch on the adapter where SQL differs).
 import type { Migration, MigrationProvider } from 'kysely'
 import * as initial from './2026-11-21T13-00-initial.js'
 import * as ledger from './2026-11-21T14-00-ledger.js'
@@ -15,6 +17,7 @@ import * as paymentVersions from './2026-11-22T00-00-payment-versions.js'
 import * as failedTransactions from './2026-11-24T12-00-failed-transactions.js'
 import * as bridgeOrders from './2026-11-24T12-30-bridge-orders.js'
 import * as transactionMeta from './2026-11-24T13-00-transaction-meta.js'
+import * as postgresBaseline from './postgres/2026-11-24T14-00-postgres-baseline.js'
 
 const migrations: Record<string, Migration> = {
   '2026-11-21T13-00-initial': initial,
@@ -34,6 +37,14 @@ const migrations: Record<string, Migration> = {
   '2026-11-24T13-00-transaction-meta': transactionMeta,
 }
 
+const postgresMigrations: Record<string, Migration> = {
+  '2026-11-24T14-00-postgres-baseline': postgresBaseline,
+}
+
 export const migrationProvider: MigrationProvider = {
   getMigrations: async () => migrations,
+}
+
+export const postgresMigrationProvider: MigrationProvider = {
+  getMigrations: async () => postgresMigrations,
 }

@@ -1,0 +1,239 @@
+// The sandbox's PostgreSQL backend, for a sandbox shared by several processes (replicas):
+// kysely's PostgresDialect over a pg pool. Every write transaction takes one advisory lock
+// first, so transactions of all replicas apply one after another, as on SQLite's one writer:
+// every rule the services check inside a transaction (balances, sequences, idempotency,
+// invoice numbers) holds across replicas. Each commit notifies the others (LISTEN/NOTIFY), who
+// wake their change listeners as they do for their own commits.
+import { randomUUID } from 'node:crypto'
+import { Kysely, Migrator, PostgresDialect, sql, type Driver, type PostgresDialectConfig, type Transaction } from 'kysely'
+import pg from 'pg'
+import { SandboxConfigError } from '../config-error.js'
+import { badRequest } from '../errors.js'
+import { postgresMigrationProvider } from './migrations/index.js'
+import type { Database } from './schema.js'
+
+/** The notification channel of commits; its payload is the committing process's token. */
+export const CHANGES_CHANNEL = 'paybox_changes'
+/** Advisory lock keys (pg_advisory_*), in paybox's own space: 0x7061_79xx ("pay"). */
+export const LOCK_KEYS = { write: 0x7061_7901, migrate: 0x7061_7902 } as const
+
+export function isPostgresUrl(location: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(location)
+}
+
+export interface PostgresOptions {
+  url: string
+  /** Connections in the pool (default 10). */
+  poolSize?: number
+  /** How long a request waits for a connection or a lock before it fails, in ms. */
+  timeoutMs?: number
+}
+
+/** int8, numeric: numbers, as SQLite gives the same columns back (amounts stay below 2^53). */
+const NUMBER_TYPES = new Set([20, 1700])
+
+function parseNumber(text: string): number {
+  const value = Number(text)
+  if (!Number.isSafeInteger(value) && Number.isInteger(value)) throw new Error(`${text} is beyond the sandbox's integer range`)
+  return value
+}
+
+const types: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    NUMBER_TYPES.has(oid) && format !== 'binary'
+      ? parseNumber
+      : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
+}
+
+/** What the database module needs of an open PostgreSQL database. */
+export interface PostgresBackend {
+  db: Kysely<Database>
+  transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T>
+  /** Calls `listener` after each commit of this process or another one; returns its stop. */
+  onCommit(listener: () => void): () => void
+}
+
+export async function openPostgres(options: PostgresOptions): Promise<PostgresBackend> {
+  const url = parseUrl(options.url)
+  const timeoutMs = options.timeoutMs ?? 10_000
+  const config: pg.PoolConfig = {
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: timeoutMs,
+    // A statement or a lock wait past this fails instead of holding a request forever.
+    statement_timeout: timeoutMs,
+    lock_timeout: timeoutMs,
+    types,
+    application_name: 'paybox',
+  }
+  const pool = new pg.Pool(config)
+  // An idle connection dropped by the server is an event, not a crash; the next query reconnects.
+  pool.on('error', () => {})
+  const token = randomUUID()
+  const listeners = new Set<() => void>()
+  const notify = () => {
+    for (const listener of [...listeners]) listener()
+  }
+  const channel = new ChangeChannel(config, token, notify)
+  // db.destroy() (how every owner closes a database) also ends the channel's connection.
+  const db = new Kysely<Database>({ dialect: new ClosingPostgresDialect({ pool: withoutNulText(pool) }, () => channel.stop()) })
+  try {
+    await migrate(db)
+    await channel.start()
+  } catch (error) {
+    await db.destroy()
+    throw connectionProblem(error, url) ?? error
+  }
+  return {
+    db,
+    transaction: async (work) => {
+      const result = await db.transaction().execute(async (trx) => {
+        // One round trip: the lock that orders writers, and the note the others hear at commit.
+        await sql`select pg_advisory_xact_lock(${LOCK_KEYS.write}), pg_notify(${CHANGES_CHANNEL}, ${token})`.execute(trx)
+        return work(trx)
+      })
+      notify()
+      return result
+    },
+    onCommit: (listener) => {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+  }
+}
+
+/**
+ * PostgreSQL text cannot hold U+0000, which SQLite stores. A read looking for such a value finds
+ * nothing, as it would on SQLite (no stored text has one); a write of one is the client's 400.
+ */
+function withoutNulText(pool: pg.Pool): PostgresDialectConfig['pool'] {
+  const guard = (client: pg.PoolClient): pg.PoolClient => {
+    const query = client.query.bind(client) as (text: string, values?: unknown[]) => Promise<pg.QueryResult>
+    const guarded = async (text: string, values?: unknown[]) => {
+      if (!values?.some((value) => typeof value === 'string' && value.includes('\0'))) return query(text, values)
+      if (/^\s*select\b/i.test(text)) return { command: 'SELECT', rowCount: 0, rows: [], fields: [], oid: 0 }
+      throw badRequest('Text may not contain the NUL character (U+0000)')
+    }
+    return Object.assign(Object.create(client) as pg.PoolClient, { query: guarded })
+  }
+  return {
+    connect: async () => guard(await pool.connect()),
+    end: () => pool.end(),
+  }
+}
+
+class ClosingPostgresDialect extends PostgresDialect {
+  constructor(
+    config: PostgresDialectConfig,
+    private readonly beforeDestroy: () => Promise<void>,
+  ) {
+    super(config)
+  }
+
+  override createDriver(): Driver {
+    const driver = super.createDriver()
+    const destroy = driver.destroy.bind(driver)
+    driver.destroy = async () => {
+      await this.beforeDestroy()
+      await destroy()
+    }
+    return driver
+  }
+}
+
+/** Migrations run by one process at a time: the first creates the schema, later ones find it. */
+async function migrate(db: Kysely<Database>): Promise<void> {
+  await db.connection().execute(async (connection) => {
+    await sql`select pg_advisory_lock(${LOCK_KEYS.migrate})`.execute(connection)
+    try {
+      const { error, results } = await new Migrator({ db, provider: postgresMigrationProvider }).migrateToLatest()
+      if (error) {
+        const failed = results?.find((result) => result.status === 'Error')?.migrationName
+        throw new Error(`Database migration ${failed ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`)
+      }
+    } finally {
+      await sql`select pg_advisory_unlock(${LOCK_KEYS.migrate})`.execute(connection)
+    }
+  })
+}
+
+/**
+ * A connection that LISTENs for other processes' commits, reconnecting after a loss (each
+ * reconnection also wakes the listeners: a commit may have been missed meanwhile).
+ */
+class ChangeChannel {
+  #client: pg.Client | undefined
+  #stopped = false
+  #retry: NodeJS.Timeout | undefined
+
+  constructor(
+    private readonly config: pg.ClientConfig,
+    private readonly token: string,
+    private readonly wake: () => void,
+  ) {}
+
+  async start(): Promise<void> {
+    const client = new pg.Client(this.config)
+    client.on('notification', (message) => {
+      if (message.payload !== this.token) this.wake()
+    })
+    client.on('error', () => this.#reconnectSoon())
+    client.on('end', () => this.#reconnectSoon())
+    await client.connect()
+    await client.query(`listen ${CHANGES_CHANNEL}`)
+    this.#client = client
+  }
+
+  #reconnectSoon(): void {
+    if (this.#stopped || this.#retry) return
+    const lost = this.#client
+    this.#client = undefined
+    lost?.removeAllListeners('end')
+    void lost?.end().catch(() => {})
+    this.#retry = setTimeout(() => {
+      this.#retry = undefined
+      this.start().then(this.wake, () => this.#reconnectSoon())
+    }, 500).unref()
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true
+    clearTimeout(this.#retry)
+    const client = this.#client
+    this.#client = undefined
+    client?.removeAllListeners('end')
+    await client?.end().catch(() => {})
+  }
+}
+
+function parseUrl(location: string): string {
+  let url: URL
+  try {
+    url = new URL(location)
+  } catch {
+    throw new SandboxConfigError(`--db ${redact(location)} is not a valid PostgreSQL URL (postgres://user@host:port/dbname)`)
+  }
+  if (url.pathname.length <= 1)
+    throw new SandboxConfigError(`--db ${redact(location)}: name the database (postgres://user@host:port/dbname)`)
+  return location
+}
+
+/** The URL without its password, for messages and logs. */
+export function redact(location: string): string {
+  try {
+    const url = new URL(location)
+    if (url.password) url.password = '***'
+    return url.toString()
+  } catch {
+    return location.replace(/:[^:@/]*@/, ':***@')
+  }
+}
+
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ETIMEDOUT', 'ECONNRESET', '28P01', '28000', '3D000'])
+
+/** A database that cannot be reached or entered is the user's to fix: one line naming it. */
+function connectionProblem(error: unknown, url: string): SandboxConfigError | undefined {
+  const code = (error as { code?: unknown }).code
+  if (typeof code !== 'string' || !UNREACHABLE.has(code)) return undefined
+  return new SandboxConfigError(`--db ${redact(url)}: PostgreSQL refused or could not be reached (${(error as Error).message})`)
+}
