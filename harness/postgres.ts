@@ -1,0 +1,84 @@
+// Throwaway PostgreSQL databases for tests and benchmarks: one per suite, created on the cluster
+// that PAYBOX_TEST_POSTGRES_URL names (scripts/postgres-dev.sh start prints it; .ci/run exports
+// it), so suites running in parallel never share state.
+import crypto from 'node:crypto'
+import pg from 'pg'
+
+/** The environment variable holding the cluster's admin URL (a superuser, any database). */
+export const POSTGRES_URL_ENV = 'PAYBOX_TEST_POSTGRES_URL'
+
+/** The URL of the PostgreSQL cluster the tests may create databases on, if one was given. */
+export function postgresAdminUrl(): string | undefined {
+  return process.env[POSTGRES_URL_ENV] || undefined
+}
+
+export interface TestDatabase {
+  /** The database's URL: the admin URL with its path replaced by the database's name. */
+  url: string
+  name: string
+  /** Drops the database, closing whatever connections are still open on it; safe to call twice. */
+  drop(): Promise<void>
+}
+
+// A name that needs no quoting or URL encoding anywhere (it is quoted all the same). The random
+// suffix adds 13 characters, and PostgreSQL silently truncates names beyond 63 bytes.
+const PREFIX = /^[a-z_][a-z0-9_]{0,49}$/
+
+/**
+ * Creates an empty database on the cluster of PAYBOX_TEST_POSTGRES_URL, named
+ * `<prefix>_<random hex>`: UTF-8, and C collation so that text sorts byte-wise, as in SQLite.
+ */
+export async function createTestDatabase(prefix = 'paybox_test'): Promise<TestDatabase> {
+  const adminUrl = postgresAdminUrl()
+  if (!adminUrl)
+    throw new Error(
+      `${POSTGRES_URL_ENV} is not set: start PostgreSQL with \`eval "$(scripts/postgres-dev.sh start)"\` (or give the URL of a cluster where you may create databases)`,
+    )
+  if (!PREFIX.test(prefix))
+    throw new Error(`Test database prefix ${JSON.stringify(prefix)} is not 1 to 50 of [a-z0-9_] starting with a letter or _`)
+  const name = `${prefix}_${crypto.randomBytes(6).toString('hex')}`
+  await withAdminClient(adminUrl, async (client) => {
+    // From PostgreSQL 15 a cluster may default to ICU collations, which a new database inherits
+    // unless told otherwise: then LC_COLLATE 'C' would be recorded but not used.
+    const { rows } = await client.query<{ version: string }>(`SELECT current_setting('server_version_num') AS version`)
+    const provider = Number(rows[0]?.version) >= 150000 ? ' LOCALE_PROVIDER libc' : ''
+    await client.query(
+      `CREATE DATABASE ${client.escapeIdentifier(name)} TEMPLATE template0 ENCODING 'UTF8'${provider} LC_COLLATE 'C' LC_CTYPE 'C'`,
+    )
+  })
+  const url = new URL(adminUrl)
+  url.pathname = `/${name}`
+  return {
+    url: url.href,
+    name,
+    drop: () =>
+      withAdminClient(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(name)} WITH (FORCE)`)),
+  }
+}
+
+async function withAdminClient(adminUrl: string, use: (client: pg.Client) => Promise<unknown>): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl })
+  try {
+    await client.connect()
+  } catch (error) {
+    throw new Error(`Cannot connect to the PostgreSQL of ${POSTGRES_URL_ENV} (${describeUrl(adminUrl)}): ${(error as Error).message}`, {
+      cause: error,
+    })
+  }
+  try {
+    await use(client)
+  } finally {
+    await client.end()
+  }
+}
+
+/** The URL without its password, for messages. */
+function describeUrl(url: string): string {
+  try {
+    const parsed = new URL(url)
+    if (parsed.password) parsed.password = '***'
+    return parsed.href
+  } catch {
+    return 'an unparsable URL'
+  }
+}
