@@ -3,9 +3,17 @@ import { configDefaults, defineConfig, type TestProjectInlineConfiguration } fro
 /**
  * The suites that run against PostgreSQL, in the `postgres` project. The sqlite project runs
  * everything under test/ except test/postgres/, so a suite listed here from elsewhere (the e2e
- * suites, once the driver supports them) runs on both backends.
+ * suites) runs on both backends.
  */
-export const POSTGRES_SUITES = ['test/postgres/**/*.test.ts']
+export const POSTGRES_SUITES = ['test/postgres/**/*.test.ts', 'test/e2e/**/*.test.ts', 'test/reliability/two-processes.test.ts']
+
+/** End-to-end suites about what only SQLite has: its query plans and settings, and file snapshots. */
+export const SQLITE_ONLY_SUITES = [
+  'test/e2e/query-plans.test.ts',
+  'test/e2e/database-settings.test.ts',
+  'test/e2e/snapshots.test.ts',
+  'test/e2e/openapi.test.ts',
+]
 
 const postgresUrl = process.env.PAYBOX_TEST_POSTGRES_URL
 
@@ -31,6 +39,7 @@ const postgres: TestProjectInlineConfiguration = {
     ...shared,
     name: 'postgres',
     include: POSTGRES_SUITES,
+    exclude: [...configDefaults.exclude, ...SQLITE_ONLY_SUITES],
     env: { PAYBOX_TEST_BACKEND: 'postgres' },
   },
 }

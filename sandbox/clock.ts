@@ -58,6 +58,12 @@ export class BusinessClock implements AdvanceableClock {
     this.#frozenAtMs = at
   }
 
+  /** Takes on the state another process stored (a replica of a shared sandbox moved the clock). */
+  adopt(offsetMs: number, frozenAtMs: number | undefined): void {
+    this.#offsetMs = offsetMs
+    this.#frozenAtMs = frozenAtMs
+  }
+
   /** Lets business time run again from the instant it stood still at, so it never jumps. */
   unfreeze(): void {
     if (this.#frozenAtMs === undefined) return

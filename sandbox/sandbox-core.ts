@@ -1,12 +1,15 @@
 // Builds the services that run on one database: counts the boot, seeds a new database, checks
 // the options an existing one must match, then wires the context, the reactions, the
 // background work and the request handler. A restore or reset replaces a core whole.
+import { createHash } from 'node:crypto'
 import type http from 'node:http'
 import { bootstrap, countBoot, isNewSandbox } from './bootstrap.js'
-import type { AdvanceableClock, Clock } from './clock.js'
+import { BusinessClock, type AdvanceableClock, type Clock } from './clock.js'
 import { SandboxConfigError } from './config-error.js'
 import type { SandboxContext } from './context.js'
-import type { SandboxDb } from './db/database.js'
+import { runTransaction, type SandboxDb } from './db/database.js'
+import { redact as redactLocation } from './db/postgres-database.js'
+import { readState, writeState } from './state/sandbox-state.js'
 import { HealthService } from './health/health-service.js'
 import { createApp } from './http/app.js'
 import { withFastRoutes } from './http/fast-routes.js'
@@ -20,7 +23,7 @@ import { paymentAnswers } from './payments/payment-routes.js'
 import { cryptoRandom, seededRandom, type RandomSource } from './random.js'
 import { wireReactions } from './reactions.js'
 import type { RequestLog } from './request-log/request-log.js'
-import { loadBusinessClock, readFrozenAtMs, writeFrozenAt } from './simulation/clock-service.js'
+import { followStoredClock, loadBusinessClock, readFrozenAtMs, writeFrozenAt } from './simulation/clock-service.js'
 import { DUE_WORK_INTERVAL_MS, startDueWorkSweeper } from './simulation/due-work-sweeper.js'
 import type { SandboxStateControls } from './snapshots/snapshot-routes.js'
 import { WebhookDispatcher } from './webhooks/webhook-dispatcher.js'
@@ -90,6 +93,7 @@ export class CoreBuilder {
       defaultCredentials: options.defaultCredentials,
       adminToken: keepAdminToken,
     })
+    if (keepAdminToken === undefined) await checkSeed(db, options.seed, options.db)
     if (!fresh && keepAdminToken === undefined) await this.#checkExistingDatabase(db)
     return { clock, random, identity }
   }
@@ -139,6 +143,8 @@ export class CoreBuilder {
     const app = withFastRoutes(context, payments, createApp(context, { health, state: controls, payments, requestLog }))
     const merchants = (await listMerchants(db)).map(toMerchantCredentials)
     const sweeper = startDueWorkSweeper(context, options.dueWorkIntervalMs ?? DUE_WORK_INTERVAL_MS)
+    // Replicas of a shared sandbox see business time moved by any of them.
+    const stopFollowingClock = clock instanceof BusinessClock ? followStoredClock(db, clock) : () => {}
     await webhooks.start()
     return {
       context,
@@ -146,6 +152,7 @@ export class CoreBuilder {
       merchants,
       app,
       stop: async () => {
+        stopFollowingClock()
         await sweeper.stop()
         await closer?.stop()
         await webhooks.stop()
@@ -172,4 +179,21 @@ export class CoreBuilder {
       )
     }
   }
+}
+
+/**
+ * The seed a database was created with is kept (as a hash); a later start with another --seed
+ * is refused, since its genesis would not be the one in the database. The first start records it.
+ */
+async function checkSeed(db: SandboxDb, seed: string | undefined, location: string): Promise<void> {
+  const given = seed === undefined ? 'none' : createHash('sha256').update(seed).digest('hex')
+  const stored = await runTransaction(db, async (trx) => {
+    const found = await readState(trx, 'seed_sha256')
+    if (found === undefined) await writeState(trx, 'seed_sha256', given)
+    return found
+  })
+  if (stored === undefined || seed === undefined || stored === given) return
+  throw new SandboxConfigError(
+    `--seed ${seed} differs from the seed ${redactLocation(location)} was created with: start without --seed to join it, or use a new database`,
+  )
 }

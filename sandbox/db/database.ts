@@ -76,6 +76,27 @@ export function runTransaction<T>(db: SandboxDb, work: (trx: Transaction<Databas
   return dialect.transaction<Database, T>(work)
 }
 
+/**
+ * Whether this process runs the sandbox-wide timers (ledger closes, due-work sweeps, webhook
+ * sending): always on SQLite, and on PostgreSQL while it holds the leader lease.
+ */
+export function isLeader(db: SandboxDb): boolean {
+  return postgresBackends.get(db)?.isLeader() ?? true
+}
+
+/**
+ * Tells the other processes sharing the database about `topic` once `trx` commits (on
+ * PostgreSQL; an SQLite sandbox has no replicas to tell). `root` is the database `trx` runs on.
+ */
+export async function announce(root: SandboxDb, trx: Transaction<Database>, topic: string): Promise<void> {
+  await postgresBackends.get(root)?.announce(trx, topic)
+}
+
+/** Calls `listener` when another process announces `topic`; returns a function that stops it. */
+export function onAnnouncement(db: SandboxDb, topic: string, listener: () => void): () => void {
+  return postgresBackends.get(db)?.onAnnouncement(topic, listener) ?? (() => {})
+}
+
 const commitListeners = new WeakMap<SandboxDb, Set<CommitListener>>()
 
 /** Calls `listener` after each transaction committed on this database; returns a function that stops it. */

@@ -14,8 +14,12 @@ import type { Database } from './schema.js'
 
 /** The notification channel of commits; its payload is the committing process's token. */
 export const CHANGES_CHANNEL = 'paybox_changes'
+/** Announcements to the other replicas (a topic, such as 'clock'); payload `token:topic`. */
+export const ANNOUNCEMENTS_CHANNEL = 'paybox_announcements'
 /** Advisory lock keys (pg_advisory_*), in paybox's own space: 0x7061_79xx ("pay"). */
-export const LOCK_KEYS = { write: 0x7061_7901, migrate: 0x7061_7902 } as const
+export const LOCK_KEYS = { write: 0x7061_7901, migrate: 0x7061_7902, leader: 0x7061_7903 } as const
+/** How often a replica that does not lead tries to become the leader. */
+export const LEADER_RETRY_MS = 1_000
 
 export function isPostgresUrl(location: string): boolean {
   return /^postgres(ql)?:\/\//i.test(location)
@@ -51,6 +55,12 @@ export interface PostgresBackend {
   transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T>
   /** Calls `listener` after each commit of this process or another one; returns its stop. */
   onCommit(listener: () => void): () => void
+  /** Whether this process leads: runs the sandbox-wide timers (ledger closes, sweeps, webhook sending). */
+  isLeader(): boolean
+  /** Tells the other replicas about `topic` when `trx` commits. */
+  announce(trx: Transaction<Database>, topic: string): Promise<void>
+  /** Calls `listener` when another replica announces `topic`; returns its stop. */
+  onAnnouncement(topic: string, listener: () => void): () => void
 }
 
 export async function openPostgres(options: PostgresOptions): Promise<PostgresBackend> {
@@ -74,12 +84,22 @@ export async function openPostgres(options: PostgresOptions): Promise<PostgresBa
   const notify = () => {
     for (const listener of [...listeners]) listener()
   }
-  const channel = new ChangeChannel(config, token, notify)
-  // db.destroy() (how every owner closes a database) also ends the channel's connection.
-  const db = new Kysely<Database>({ dialect: new ClosingPostgresDialect({ pool: withoutNulText(pool) }, () => channel.stop()) })
+  const announcementListeners = new Set<{ topic: string; listener: () => void }>()
+  const hear = (topic: string) => {
+    for (const each of [...announcementListeners]) if (each.topic === topic) each.listener()
+  }
+  const channel = new ChangeChannel(config, token, notify, hear)
+  const lease = new LeaderLease(config, notify)
+  // db.destroy() (how every owner closes a database) also ends the channel's and the lease's connections.
+  const closeSessions = async () => {
+    await channel.stop()
+    await lease.stop()
+  }
+  const db = new Kysely<Database>({ dialect: new ClosingPostgresDialect({ pool: withoutNulText(pool) }, closeSessions) })
   try {
     await migrate(db)
     await channel.start()
+    await lease.start()
   } catch (error) {
     await db.destroy()
     throw connectionProblem(error, url) ?? error
@@ -98,6 +118,15 @@ export async function openPostgres(options: PostgresOptions): Promise<PostgresBa
     onCommit: (listener) => {
       listeners.add(listener)
       return () => listeners.delete(listener)
+    },
+    isLeader: () => lease.held,
+    announce: async (trx, topic) => {
+      await sql`select pg_notify(${ANNOUNCEMENTS_CHANNEL}, ${`${token}:${topic}`})`.execute(trx)
+    },
+    onAnnouncement: (topic, listener) => {
+      const entry = { topic, listener }
+      announcementListeners.add(entry)
+      return () => announcementListeners.delete(entry)
     },
   }
 }
@@ -170,17 +199,22 @@ class ChangeChannel {
     private readonly config: pg.ClientConfig,
     private readonly token: string,
     private readonly wake: () => void,
+    private readonly hear: (topic: string) => void,
   ) {}
 
   async start(): Promise<void> {
     const client = new pg.Client(this.config)
     client.on('notification', (message) => {
-      if (message.payload !== this.token) this.wake()
+      const payload = message.payload ?? ''
+      if (message.channel === CHANGES_CHANNEL) {
+        if (payload !== this.token) this.wake()
+      } else if (!payload.startsWith(`${this.token}:`)) this.hear(payload.slice(payload.indexOf(':') + 1))
     })
     client.on('error', () => this.#reconnectSoon())
     client.on('end', () => this.#reconnectSoon())
     await client.connect()
     await client.query(`listen ${CHANGES_CHANNEL}`)
+    await client.query(`listen ${ANNOUNCEMENTS_CHANNEL}`)
     this.#client = client
   }
 
@@ -201,6 +235,67 @@ class ChangeChannel {
     clearTimeout(this.#retry)
     const client = this.#client
     this.#client = undefined
+    client?.removeAllListeners('end')
+    await client?.end().catch(() => {})
+  }
+}
+
+/**
+ * Leadership of the sandbox's timers: a session advisory lock held on a connection of its own.
+ * PostgreSQL releases it when that connection ends (the process died or lost the server), and
+ * another replica's next try, within LEADER_RETRY_MS, takes it over.
+ */
+class LeaderLease {
+  held = false
+  #client: pg.Client | undefined
+  #timer: NodeJS.Timeout | undefined
+  #stopped = false
+
+  constructor(
+    private readonly config: pg.ClientConfig,
+    /** Called on becoming the leader: the work left by the previous one is looked at now. */
+    private readonly onLead: () => void,
+  ) {}
+
+  async start(): Promise<void> {
+    await this.#try()
+    this.#timer = setInterval(() => void this.#try(), LEADER_RETRY_MS).unref()
+  }
+
+  async #try(): Promise<void> {
+    if (this.held || this.#stopped) return
+    try {
+      if (this.#client === undefined) {
+        const client = new pg.Client(this.config)
+        client.on('error', () => this.#lost(client))
+        client.on('end', () => this.#lost(client))
+        await client.connect()
+        this.#client = client
+      }
+      const { rows } = await this.#client.query<{ taken: boolean }>('select pg_try_advisory_lock($1) as taken', [LOCK_KEYS.leader])
+      if (rows[0]?.taken === true && !this.#stopped) {
+        this.held = true
+        this.onLead()
+      }
+    } catch {
+      if (this.#client) this.#lost(this.#client)
+    }
+  }
+
+  #lost(client: pg.Client): void {
+    if (this.#client !== client) return
+    this.#client = undefined
+    this.held = false
+    client.removeAllListeners('end')
+    void client.end().catch(() => {})
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true
+    clearInterval(this.#timer)
+    const client = this.#client
+    this.#client = undefined
+    this.held = false
     client?.removeAllListeners('end')
     await client?.end().catch(() => {})
   }

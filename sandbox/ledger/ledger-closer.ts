@@ -1,6 +1,6 @@
 // Closes ledgers on a timer, for a ledger in 'timer' mode: transactions applied between
 // two ticks share one ledger, as on Stellar, where a ledger closes every few seconds.
-import { runTransaction, type SandboxDb } from '../db/database.js'
+import { isLeader, runTransaction, type SandboxDb } from '../db/database.js'
 import type { Ledger, LedgerInfo } from './ledger-types.js'
 
 export interface LedgerCloserOptions {
@@ -44,8 +44,9 @@ export class LedgerCloser {
   }
 
   #tick(): void {
-    // A close still waiting for the database lock is not doubled up by the next tick.
-    if (this.#closing) return
+    // A close still waiting for the database lock is not doubled up by the next tick; replicas
+    // that do not lead leave closes to the one that does (once per interval for the sandbox).
+    if (this.#closing || !isLeader(this.#db)) return
     this.#closing = this.closeNow()
       .then((ledger) => this.#options.onClosed?.(ledger))
       .catch((error: unknown) => this.#options.onError?.(error))

@@ -10,7 +10,7 @@ import { failDueEscrows } from '../escrow/escrow-service.js'
 import { markOverdueInvoices } from '../invoices/invoice-sync.js'
 import { expireDuePayments } from '../payments/payment-expiry.js'
 import { deleteState, readState, writeState } from '../state/sandbox-state.js'
-import { runTransaction } from '../db/database.js'
+import { announce, onAnnouncement, runTransaction, type SandboxDb } from '../db/database.js'
 
 export async function readAdvancedMs(db: Kysely<Database>): Promise<number> {
   return Number((await readState(db, 'clock_advanced_ms')) ?? '0')
@@ -27,6 +27,21 @@ export async function loadBusinessClock(db: Kysely<Database>, wall: Clock): Prom
   return new BusinessClock(wall, await readAdvancedMs(db), await readFrozenAtMs(db))
 }
 
+const CLOCK_TOPIC = 'clock'
+
+/**
+ * Keeps `clock` at the state another replica of a shared sandbox stores when it moves business
+ * time (freeze, advance, unfreeze); returns a function that stops following.
+ */
+export function followStoredClock(db: SandboxDb, clock: BusinessClock): () => void {
+  return onAnnouncement(db, CLOCK_TOPIC, () => {
+    void Promise.all([readAdvancedMs(db), readFrozenAtMs(db)]).then(
+      ([advanced, frozenAt]) => clock.adopt(advanced, frozenAt),
+      () => {},
+    )
+  })
+}
+
 /** Moves business time forward by `ms`, then processes everything that came due. */
 export async function advanceClock(ctx: SandboxContext, ms: number): Promise<DueWorkReport> {
   await runTransaction(ctx.db, async (trx) => {
@@ -35,6 +50,7 @@ export async function advanceClock(ctx: SandboxContext, ms: number): Promise<Due
     // while frozen so that advancedSeconds counts what was advanced.
     if (frozenAt !== undefined) await writeState(trx, 'clock_frozen_at', String(frozenAt + ms))
     await writeState(trx, 'clock_advanced_ms', String((await readAdvancedMs(trx)) + ms))
+    await announce(ctx.db, trx, CLOCK_TOPIC)
     ctx.clock.advance(ms)
   })
   return processDueWork(ctx)
@@ -54,6 +70,7 @@ export async function freezeClock(ctx: SandboxContext, atMs?: number): Promise<v
   await runTransaction(ctx.db, async (trx) => {
     clock.freeze(atMs)
     await writeFrozenAt(trx, clock.frozenAtMs!)
+    await announce(ctx.db, trx, CLOCK_TOPIC)
   })
 }
 
@@ -64,6 +81,7 @@ export async function unfreezeClock(ctx: SandboxContext): Promise<void> {
     clock.unfreeze()
     await deleteState(trx, 'clock_frozen_at')
     await writeState(trx, 'clock_advanced_ms', String(clock.offsetMs))
+    await announce(ctx.db, trx, CLOCK_TOPIC)
   })
 }
 

@@ -2,11 +2,11 @@
 // and reset to a fresh genesis. The swaps themselves are state-swap.ts's, which knows
 // how to stop and start the services around the database.
 import type { ServerResponse } from 'node:http'
-import { Router } from 'express'
+import { Router, type NextFunction } from 'express'
 import { z } from 'zod'
 import type { SandboxContext } from '../context.js'
 import type { MerchantCredentials } from '../merchants/merchant-service.js'
-import { ApiError, conflict, notFound, unprocessable } from '../errors.js'
+import { badRequest, conflict, notFound, unprocessable } from '../errors.js'
 import { noBody } from '../validation/common.js'
 import { GateBusyError } from './request-gate.js'
 import { SNAPSHOT_NAME, SNAPSHOT_NAME_RULE, SnapshotError, type SnapshotInfo, type SnapshotStore } from './snapshot-store.js'
@@ -63,42 +63,39 @@ const nameParam = (value: string): string => {
 export function snapshotRoutes(ctx: SandboxContext, controls: SandboxStateControls): Router {
   const router = Router()
   const { snapshots } = controls
-  if (controls.unavailable !== undefined) {
-    const reason = controls.unavailable
-    router.use(['/sandbox/snapshots', '/sandbox/reset'], () => {
-      throw new ApiError(501, 'Not Implemented', reason)
-    })
-  }
+  // Where snapshots are unavailable, each route answers a 4xx: the request cannot succeed on this sandbox.
+  const available = (_req: unknown, _res: unknown, next: NextFunction) =>
+    next(controls.unavailable === undefined ? undefined : badRequest(controls.unavailable))
 
-  router.get('/sandbox/snapshots', (req, res) => {
+  router.get('/sandbox/snapshots', available, (req, res) => {
     res.json({ items: snapshots.list() })
   })
 
-  router.post('/sandbox/snapshots', async (req, res) => {
+  router.post('/sandbox/snapshots', available, async (req, res) => {
     const body = saveSnapshotBody.parse(req.body)
     const info: SnapshotInfo = await answering(() => snapshots.save(ctx.db, body.name, { replace: body.replace }))
     res.status(201).json(info)
   })
 
-  router.get('/sandbox/snapshots/:name', async (req, res) => {
+  router.get('/sandbox/snapshots/:name', available, async (req, res) => {
     res.json(await answering(() => snapshots.get(nameParam(req.params.name))))
   })
 
-  router.delete('/sandbox/snapshots/:name', async (req, res) => {
+  router.delete('/sandbox/snapshots/:name', available, async (req, res) => {
     noBody.parse(req.body)
     const name = nameParam(req.params.name)
     await answering(() => snapshots.remove(name))
     res.status(204).end()
   })
 
-  router.post('/sandbox/snapshots/:name/restore', async (req, res) => {
+  router.post('/sandbox/snapshots/:name/restore', available, async (req, res) => {
     noBody.parse(req.body)
     const name = nameParam(req.params.name)
     const result = await answering(() => controls.restore(name, res))
     res.json({ snapshot: snapshots.get(name), ...result })
   })
 
-  router.post('/sandbox/reset', async (req, res) => {
+  router.post('/sandbox/reset', available, async (req, res) => {
     noBody.parse(req.body)
     res.json(await answering(() => controls.reset(res)))
   })

@@ -14,6 +14,8 @@ export type StateKey =
   | 'clock_advanced_ms'
   | 'clock_frozen_at'
   | 'bridge_account'
+  // sha256 of the --seed the database was created with, or 'none'.
+  | 'seed_sha256'
 
 export async function readState(db: Kysely<Database>, key: StateKey): Promise<string | undefined> {
   const row = await db.selectFrom('sandbox_state').select('value').where('key', '=', key).executeTakeFirst()

@@ -5,7 +5,7 @@
 // start. It joins the queue (what goes next, fairly), the sender (one attempt) and the feed
 // (listeners); docs/performance.md says what keeps it fast.
 import type { Kysely } from 'kysely'
-import { onCommit, runTransaction } from '../db/database.js'
+import { isLeader, isPostgres, onCommit, runTransaction } from '../db/database.js'
 import type { Clock } from '../clock.js'
 import type { Database, MerchantRow, WebhookDeliveryRow } from '../db/schema.js'
 import { findMerchantById } from '../merchants/merchant-repository.js'
@@ -13,12 +13,14 @@ import { DeliveryQueue } from './delivery-queue.js'
 import type { DeliveryListener, EventListener, WebhookDeliveries } from './webhook-deliveries.js'
 import type { WebhookEgress } from './webhook-egress.js'
 import { WebhookFeed } from './webhook-feed.js'
-import { findPendingDeliveriesAfter, logDeliveryOutcomes, updateDelivery } from './webhook-repository.js'
+import { findDeliveryById, findPendingDeliveriesAfter, logDeliveryOutcomes, updateDelivery } from './webhook-repository.js'
 import { recordResend } from './webhook-resend.js'
 import { WebhookSender } from './webhook-sender.js'
 
 /** The safety net: commits in this process kick the dispatcher at once; another process's are seen by polling. */
 const DEFAULT_POLL_MS = 250
+/** How long a resend waits for the leading replica past the receiver's own timeout. */
+const RESEND_WAIT_MARGIN_MS = 5_000
 
 export interface WebhookDispatcherOptions {
   db: Kysely<Database>
@@ -127,6 +129,9 @@ export class WebhookDispatcher implements WebhookDeliveries {
   }
 
   async resend(original: WebhookDeliveryRow): Promise<WebhookDeliveryRow> {
+    // On a shared database only the leading replica sends, so each delivery goes once: the
+    // resend joins the outbox and is answered once the leader has logged it.
+    if (isPostgres(this.#db)) return this.#resendThroughLeader(original)
     const delivery = await recordResend(this.#db, original, this.#clock.now(), (id) => this.#queue.claim(id))
     try {
       return await this.#deliver(delivery)
@@ -135,9 +140,33 @@ export class WebhookDispatcher implements WebhookDeliveries {
     }
   }
 
+  async #resendThroughLeader(original: WebhookDeliveryRow): Promise<WebhookDeliveryRow> {
+    const delivery = await recordResend(this.#db, original, this.#clock.now(), () => {})
+    this.kick()
+    const deadline = Date.now() + this.#sender.timeoutMs + RESEND_WAIT_MARGIN_MS
+    return new Promise<WebhookDeliveryRow>((resolve) => {
+      let checking = false
+      const check = async () => {
+        if (checking) return
+        checking = true
+        const row = (await findDeliveryById(this.#db, delivery.id).catch(() => undefined)) ?? delivery
+        checking = false
+        if (row.status !== 'pending' || Date.now() > deadline || this.#sender.stopped) {
+          stop()
+          clearInterval(timer)
+          resolve(row)
+        }
+      }
+      const stop = onCommit(this.#db, () => void check())
+      const timer = setInterval(() => void check(), this.#pollMs).unref()
+    })
+  }
+
   async #pump(): Promise<void> {
     const db = this.#db
     await this.#feed.readEvents(db)
+    // Every replica feeds its listeners; only the leader sends.
+    if (!isLeader(db)) return
     const queue = this.#queue
     if (queue.wireFull) return
     queue.refreshIfStale()

@@ -22,6 +22,10 @@ export async function updateDelivery(db: Kysely<Database>, id: string, changes: 
   await db.updateTable('webhook_deliveries').set(changes).where('id', '=', id).execute()
 }
 
+export function findDeliveryById(db: Kysely<Database>, id: string): Promise<WebhookDeliveryRow | undefined> {
+  return db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst()
+}
+
 export function findDeliveryForMerchant(db: Kysely<Database>, merchantId: string, id: string): Promise<WebhookDeliveryRow | undefined> {
   return db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).where('merchant_id', '=', merchantId).executeTakeFirst()
 }

@@ -32,6 +32,11 @@ export class WebhookSender {
   readonly #requireHttps: boolean
   readonly #egress: WebhookEgress
   readonly #timeoutMs: number
+
+  /** How long one attempt waits for the receiver. */
+  get timeoutMs(): number {
+    return this.#timeoutMs
+  }
   readonly #abort = new AbortController()
   /** Exchanges with receivers in progress: cancelled at stop. */
   readonly #exchanges = new Set<DeliveryExchange>()

@@ -1,11 +1,10 @@
-// Two sandbox processes on one SQLite file under concurrent load (issue 9): each idempotency key
-// sent to both at once still makes one payment, invoice numbers drawn through both stay gapless
-// and unique, racing pays of one payment move its money once, and no SQLITE_BUSY (nor any 5xx)
-// ever reaches a client: writes take an immediate lock and wait for each other.
-import path from 'node:path'
+// Two sandbox processes on one database under concurrent load (issue 9; on PostgreSQL, issue 17):
+// each idempotency key sent to both at once still makes one payment, invoice numbers drawn
+// through both stay gapless and unique, racing pays of one payment move its money once, and no
+// SQLITE_BUSY (nor any 5xx) ever reaches a client: writes take the write lock and wait for each other.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Rng } from '../../harness/hostile.js'
-import { temporaryDir, type RawResponse } from '../../harness/sandbox.js'
+import { freshDatabase, type RawResponse } from '../../harness/sandbox.js'
 import { spawnSandbox, type SandboxProcess } from '../../harness/sandbox-process.js'
 import { inspectDatabaseFile, listInvoices, numberingProblems, paymentsByKey, signed, type Merchant } from '../../harness/sandbox-checks.js'
 
@@ -14,8 +13,9 @@ const KEYS = 40
 const INVOICES = 60
 const PAYS = 20
 
-describe('two sandbox processes on one database file', () => {
-  const dbFile = path.join(temporaryDir('paybox-two-'), 'sandbox.db')
+describe('two sandbox processes on one database', () => {
+  let dbFile: string
+  let dropDatabase = async () => {}
   const rng = new Rng(SEED)
   let a: SandboxProcess
   let b: SandboxProcess
@@ -29,6 +29,7 @@ describe('two sandbox processes on one database file', () => {
   }
 
   beforeAll(async () => {
+    ;({ location: dbFile, drop: dropDatabase } = await freshDatabase())
     a = await spawnSandbox(['--port', '0', '--db', dbFile, '--ledger-close', 'instant'])
     // The second process opens the file the first created and seeded: the same merchants.
     b = await spawnSandbox(['--port', '0', '--db', dbFile, '--ledger-close', 'instant'])
@@ -38,6 +39,7 @@ describe('two sandbox processes on one database file', () => {
   afterAll(async () => {
     await a?.stop()
     await b?.stop()
+    await dropDatabase()
   })
 
   it('makes one payment per idempotency key sent to both processes at once, and both answer it byte for byte', async () => {

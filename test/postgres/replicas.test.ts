@@ -1,0 +1,131 @@
+// Two sandbox processes (replicas) on one PostgreSQL database serve one sandbox (issue 17): the
+// second joins the first's state, a change made through one is seen through the other, business
+// time moves for both, each webhook is sent once whichever replica made its event, and when the
+// leading replica dies the other takes over the sandbox's timers and sending.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runCli, isolatedEnv } from '../../harness/cli.js'
+import { createTestDatabase, type TestDatabase } from '../../harness/postgres.js'
+import { rawRequest } from '../../harness/sandbox.js'
+import { signed, type Merchant } from '../../harness/sandbox-checks.js'
+import { spawnSandbox, type SandboxProcess } from '../../harness/sandbox-process.js'
+import { waitFor } from '../../harness/wait.js'
+import { startWebhookReceiver, webhookData, type WebhookReceiver } from '../../harness/webhook-receiver.js'
+
+const PAYMENTS = 12
+
+describe('two replicas on one PostgreSQL database', () => {
+  let database: TestDatabase
+  let a: SandboxProcess
+  let b: SandboxProcess
+  let merchant: Merchant
+  let receiver: WebhookReceiver
+  const admin = (to: SandboxProcess, method: string, path: string, body?: unknown) =>
+    rawRequest(to.banner.baseUrl, {
+      method,
+      path,
+      headers: { 'x-sandbox-admin-token': to.banner.adminToken },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+  /** Pays `id` in full through `via`, creating it through `from` with the receiver as its webhookUrl. */
+  const paidPayment = async (from: SandboxProcess, via: SandboxProcess, i: number) => {
+    const created = await signed(from.banner.baseUrl, merchant, 'POST', '/payments', {
+      amount: { value: 1000 + i, currency: 'USD' },
+      description: `Replica ${i}`,
+      webhookUrl: receiver.url,
+    })
+    expect(created.status, created.text).toBe(200)
+    const { id } = created.json as { id: string }
+    const paid = await signed(via.banner.baseUrl, merchant, 'POST', `/sandbox/payments/${id}/pay`, {})
+    expect(paid.status, paid.text).toBe(200)
+    return id
+  }
+
+  beforeAll(async () => {
+    database = await createTestDatabase('paybox_replicas')
+    a = await spawnSandbox(['--port', '0', '--db', database.url, '--ledger-close', 'instant'])
+    b = await spawnSandbox(['--port', '0', '--db', database.url, '--ledger-close', 'instant'])
+    merchant = a.banner.merchants.find((m) => m.settlement_mode === 'direct')!
+    receiver = await startWebhookReceiver(merchant.apiSecret)
+  })
+  afterAll(async () => {
+    await a?.stop()
+    await b?.stop()
+    await receiver?.close()
+    await database?.drop()
+  })
+
+  it('lets the second replica join the sandbox the first created: same merchants, keys and admin token', () => {
+    expect(b.banner.merchants).toEqual(a.banner.merchants)
+    expect(b.banner.adminToken).toBe(a.banner.adminToken)
+    expect(b.banner.baseUrl).not.toBe(a.banner.baseUrl)
+  })
+
+  it('reads, lists and pays through one replica a payment created through the other', async () => {
+    const created = await signed(a.banner.baseUrl, merchant, 'POST', '/payments', {
+      amount: { value: 4200, currency: 'USD' },
+      description: 'Made on A',
+    })
+    const { id } = created.json as { id: string }
+    const read = await signed(b.banner.baseUrl, merchant, 'GET', `/payments/${id}`)
+    expect(read.status, read.text).toBe(200)
+    expect((read.json as { description: string }).description).toBe('Made on A')
+    const listed = await signed(b.banner.baseUrl, merchant, 'GET', '/payments?limit=100')
+    expect((listed.json as { items: Array<{ id: string }> }).items.map((p) => p.id)).toContain(id)
+    expect((await signed(b.banner.baseUrl, merchant, 'POST', `/sandbox/payments/${id}/pay`, {})).status).toBe(200)
+    const again = await signed(a.banner.baseUrl, merchant, 'GET', `/payments/${id}`)
+    expect((again.json as { status: string }).status).toBe('paid')
+  })
+
+  it('moves business time for both replicas when one freezes and advances it', async () => {
+    const at = '2031-05-06T07:08:09.000Z'
+    expect((await admin(a, 'POST', '/sandbox/clock/freeze', { at })).status).toBe(200)
+    const seen = await waitFor('replica B to see the frozen time', async () => {
+      const clock = (await admin(b, 'GET', '/sandbox/clock')).json as { now: string }
+      return clock.now === at ? clock : undefined
+    })
+    expect(seen.now).toBe(at)
+    expect((await admin(b, 'POST', '/sandbox/clock/advance', { seconds: 60 })).status).toBe(200)
+    await waitFor(
+      'replica A to see the advance',
+      async () => ((await admin(a, 'GET', '/sandbox/clock')).json as { now: string }).now === '2031-05-06T07:09:09.000Z',
+    )
+    expect((await admin(a, 'POST', '/sandbox/clock/unfreeze')).status).toBe(200)
+  })
+
+  it('sends each webhook once, whichever replica made its event', async () => {
+    const ids: string[] = []
+    for (let i = 0; i < PAYMENTS; i++) ids.push(await paidPayment(i % 2 === 0 ? a : b, i % 2 === 0 ? b : a, i))
+    const paidEvents = () => receiver.received.map((r) => webhookData(r.raw)).filter((d) => ids.includes(d.id) && d.status === 'paid')
+    await waitFor('a paid webhook for every payment', () => paidEvents().length >= PAYMENTS)
+    // Once every delivery of these payments is logged, the receiver holds exactly one request per
+    // logged delivery: had two replicas sent one, it would hold two.
+    const logged = await waitFor('every delivery to be logged', async () => {
+      const log = await signed(a.banner.baseUrl, merchant, 'GET', `/merchants/${merchant.id}/webhook-logs?limit=100`)
+      const items = (log.json as { items: Array<{ status: string; checkout_id: string }> }).items.filter((item) =>
+        ids.includes(item.checkout_id),
+      )
+      return items.every((item) => item.status !== 'pending') ? items : undefined
+    })
+    expect(logged.every((item) => item.status === 'success')).toBe(true)
+    const received = receiver.received.filter((r) => ids.includes(webhookData(r.raw).id))
+    expect(received.length).toBe(logged.length)
+    expect(receiver.received.every((r) => r.verified)).toBe(true)
+  })
+
+  it('hands the timers and the sending to the other replica when the leader dies', async () => {
+    // A started first and leads; killed without a chance to hand anything over.
+    await a.stop('SIGKILL')
+    const id = await paidPayment(b, b, PAYMENTS)
+    await waitFor(
+      'replica B to send the webhook once it leads',
+      () => receiver.received.some((r) => webhookData(r.raw).id === id && webhookData(r.raw).status === 'paid'),
+      15_000,
+    )
+  })
+
+  it('refuses to join with another --seed, in one line', async () => {
+    const result = await runCli(['sandbox', 'start', '--db', database.url, '--port', '0', '--seed', 'another'], isolatedEnv())
+    expect(result.exitCode).toBe(1)
+    expect(result.stderr).toMatch(/--seed another differs from the seed/)
+  })
+})
