@@ -5,7 +5,12 @@ import { configDefaults, defineConfig, type TestProjectInlineConfiguration } fro
  * everything under test/ except test/postgres/, so a suite listed here from elsewhere (the e2e
  * suites) runs on both backends.
  */
-export const POSTGRES_SUITES = ['test/postgres/**/*.test.ts', 'test/e2e/**/*.test.ts', 'test/reliability/two-processes.test.ts']
+export const POSTGRES_SUITES = [
+  'test/postgres/**/*.test.ts',
+  'test/e2e/**/*.test.ts',
+  'test/reliability/two-processes.test.ts',
+  'test/cli/sandbox-migrate.test.ts',
+]
 
 /** End-to-end suites about what only SQLite has: its query plans and settings, and file snapshots. */
 export const SQLITE_ONLY_SUITES = [

@@ -45,6 +45,7 @@ export const COMMAND_FILES = {
   'sandbox:clock:freeze': './sandbox/clock/freeze.js',
   'sandbox:clock:unfreeze': './sandbox/clock/unfreeze.js',
   'sandbox:keys': './sandbox/keys.js',
+  'sandbox:migrate': './sandbox/migrate.js',
   'sandbox:logs': './sandbox/logs.js',
   'sandbox:reset': './sandbox/reset.js',
   'sandbox:snapshot:list': './sandbox/snapshot/list.js',

@@ -8,7 +8,7 @@ import { BusinessClock, type AdvanceableClock, type Clock } from './clock.js'
 import { SandboxConfigError } from './config-error.js'
 import type { SandboxContext } from './context.js'
 import { runTransaction, type SandboxDb } from './db/database.js'
-import { redact as redactLocation } from './db/postgres-database.js'
+import { redactDatabaseLocation } from '../src/database-location.js'
 import { readState, writeState } from './state/sandbox-state.js'
 import { HealthService } from './health/health-service.js'
 import { createApp } from './http/app.js'
@@ -168,14 +168,14 @@ export class CoreBuilder {
       const merchant = await findMerchantByApiKey(db, fixed.apiKey)
       if (merchant?.api_secret !== fixed.apiSecret) {
         throw new SandboxConfigError(
-          `${options.db} was created with other keys: --api-key/--api-secret only apply to a new database ` +
+          `${redactDatabaseLocation(options.db)} was created with other keys: --api-key/--api-secret only apply to a new database ` +
             '(start on a new --db, or run paybox sandbox reset once it runs)',
         )
       }
     }
     if (options.frozenAt !== undefined && options.clock === undefined && (await readFrozenAtMs(db)) !== options.frozenAt) {
       this.#shared.log(
-        `Note: --frozen-at only applies to a new database; ${options.db} keeps its own business time (see paybox sandbox clock freeze)`,
+        `Note: --frozen-at only applies to a new database; ${redactDatabaseLocation(options.db)} keeps its own business time (see paybox sandbox clock freeze)`,
       )
     }
   }
@@ -194,6 +194,6 @@ async function checkSeed(db: SandboxDb, seed: string | undefined, location: stri
   })
   if (stored === undefined || seed === undefined || stored === given) return
   throw new SandboxConfigError(
-    `--seed ${seed} differs from the seed ${redactLocation(location)} was created with: start without --seed to join it, or use a new database`,
+    `--seed ${seed} differs from the seed ${redactDatabaseLocation(location)} was created with: start without --seed to join it, or use a new database`,
   )
 }

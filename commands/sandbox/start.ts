@@ -19,7 +19,7 @@ const isoDateTime = z.iso.datetime({ offset: true })
 export default class SandboxStart extends Command {
   static override summary = 'Run the local sandbox server'
   static override description =
-    "Starts the payments API sandbox on SQLite and prints its base URL, admin token and the seeded merchants' keys. " +
+    "Starts the payments API sandbox on SQLite (or PostgreSQL, for a sandbox shared by several processes) and prints its base URL, admin token and the seeded merchants' keys. " +
     'With --json the first stdout line is one JSON object, printed once the server accepts connections. ' +
     'With --detach it runs in the background (pid and log file in the data folder), and the command exits 0 once it is ready.'
 
@@ -28,12 +28,17 @@ export default class SandboxStart extends Command {
     '<%= config.bin %> <%= command.id %> --port 0 --db :memory: --json',
     '<%= config.bin %> <%= command.id %> --detach --seed ci --api-key pk_test_ci --api-secret sk_test_ci',
     '<%= config.bin %> <%= command.id %> --seed ci --frozen-at 2026-01-01T00:00:00Z --ledger-close instant',
+    '<%= config.bin %> <%= command.id %> --db postgres://paybox@127.0.0.1:5432/paybox --port 4243',
   ]
 
   static override flags = {
     port: Flags.integer({ description: 'Port to listen on (0 = any free port)', default: DEFAULT_PORT, min: 0, max: 65535 }),
     host: Flags.string({ description: 'Interface to bind', default: DEFAULT_HOST }),
-    db: Flags.string({ description: 'SQLite database file, or :memory: (default: ~/.paybox/sandbox.db)' }),
+    db: Flags.string({
+      description:
+        'SQLite database file, :memory:, or a postgres:// URL that several sandbox processes share (default: ~/.paybox/sandbox.db)',
+      env: 'PAYBOX_DATABASE_URL',
+    }),
     'public-url': Flags.string({ description: 'Base of hostedUrl, shortUrl and page links (default: http://HOST:PORT)' }),
     seed: Flags.string({ description: 'Make generated keys, ids and ledger keypairs deterministic' }),
     'frozen-at': Flags.string({

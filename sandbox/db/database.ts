@@ -5,10 +5,12 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import BetterSqlite3 from 'better-sqlite3'
-import { Kysely, Migrator, PostgresAdapter, type Transaction } from 'kysely'
+import { Kysely, PostgresAdapter, type Transaction } from 'kysely'
 import { SandboxConfigError } from '../config-error.js'
-import { migrationProvider } from './migrations/index.js'
-import { isPostgresUrl, openPostgres, type PostgresBackend } from './postgres-database.js'
+import { migrateToLatest } from './migrate.js'
+import { migrationProvider, postgresMigrationProvider } from './migrations/index.js'
+import { isPostgresUrl } from '../../src/database-location.js'
+import { openPostgres, type PostgresBackend } from './postgres-database.js'
 import type { Database } from './schema.js'
 import { ImmediateSqliteDialect, type CommitListener } from './sqlite-driver.js'
 import type { WalCheckpointerData } from './wal-checkpointer.js'
@@ -113,6 +115,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Sandbo
   if (isPostgresUrl(options.file)) {
     const backend = await openPostgres({ url: options.file, timeoutMs: options.busyTimeoutMs })
     postgresBackends.set(backend.db, backend)
+    appliedOnOpen.set(backend.db, backend.applied)
     return backend.db
   }
   const onDisk = options.file !== ':memory:' && !options.image
@@ -146,7 +149,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Sandbo
   dialects.set(db, dialect)
   commitListeners.set(db, dialect.commitListeners)
   try {
-    await migrate(db)
+    appliedOnOpen.set(db, await migrate(db))
   } catch (error) {
     await db.destroy()
     throw error
@@ -292,11 +295,28 @@ function startWalCheckpointer(
   }
 }
 
-async function migrate(db: SandboxDb): Promise<void> {
-  const migrator = new Migrator({ db, provider: migrationProvider })
-  const { error, results } = await migrator.migrateToLatest()
-  if (error) {
-    const failed = results?.find((result) => result.status === 'Error')?.migrationName
-    throw new Error(`Database migration ${failed ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`)
+async function migrate(db: SandboxDb): Promise<string[]> {
+  return migrateToLatest(db, migrationProvider)
+}
+
+/** What openDatabase applied, per database. */
+const appliedOnOpen = new WeakMap<SandboxDb, string[]>()
+
+export interface MigrationReport {
+  /** The migrations this run applied, oldest first (none when the schema was up to date). */
+  applied: string[]
+  /** The newest migration of the schema now. */
+  latest: string | undefined
+}
+
+/** Brings the database at `location` to the latest schema without starting a sandbox (`paybox sandbox migrate`). */
+export async function migrateDatabase(location: string): Promise<MigrationReport> {
+  const provider = isPostgresUrl(location) ? postgresMigrationProvider : migrationProvider
+  const names = Object.keys(await provider.getMigrations()).sort()
+  const db = await openDatabase({ file: location })
+  try {
+    return { applied: appliedOnOpen.get(db) ?? [], latest: names.at(-1) }
+  } finally {
+    await db.destroy()
   }
 }

@@ -5,10 +5,12 @@
 // invoice numbers) holds across replicas. Each commit notifies the others (LISTEN/NOTIFY), who
 // wake their change listeners as they do for their own commits.
 import { randomUUID } from 'node:crypto'
-import { Kysely, Migrator, PostgresDialect, sql, type Driver, type PostgresDialectConfig, type Transaction } from 'kysely'
+import { Kysely, PostgresDialect, sql, type Driver, type PostgresDialectConfig, type Transaction } from 'kysely'
 import pg from 'pg'
+import { redactDatabaseLocation } from '../../src/database-location.js'
 import { SandboxConfigError } from '../config-error.js'
 import { badRequest } from '../errors.js'
+import { migrateToLatest } from './migrate.js'
 import { postgresMigrationProvider } from './migrations/index.js'
 import type { Database } from './schema.js'
 
@@ -20,10 +22,6 @@ export const ANNOUNCEMENTS_CHANNEL = 'paybox_announcements'
 export const LOCK_KEYS = { write: 0x7061_7901, migrate: 0x7061_7902, leader: 0x7061_7903 } as const
 /** How often a replica that does not lead tries to become the leader. */
 export const LEADER_RETRY_MS = 1_000
-
-export function isPostgresUrl(location: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(location)
-}
 
 export interface PostgresOptions {
   url: string
@@ -52,6 +50,8 @@ const types: pg.CustomTypesConfig = {
 /** What the database module needs of an open PostgreSQL database. */
 export interface PostgresBackend {
   db: Kysely<Database>
+  /** The migrations this open applied. */
+  applied: string[]
   transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T>
   /** Calls `listener` after each commit of this process or another one; returns its stop. */
   onCommit(listener: () => void): () => void
@@ -96,8 +96,9 @@ export async function openPostgres(options: PostgresOptions): Promise<PostgresBa
     await lease.stop()
   }
   const db = new Kysely<Database>({ dialect: new ClosingPostgresDialect({ pool: withoutNulText(pool) }, closeSessions) })
+  let applied: string[]
   try {
-    await migrate(db)
+    applied = await migrate(db)
     await channel.start()
     await lease.start()
   } catch (error) {
@@ -106,6 +107,7 @@ export async function openPostgres(options: PostgresOptions): Promise<PostgresBa
   }
   return {
     db,
+    applied,
     transaction: async (work) => {
       const result = await db.transaction().execute(async (trx) => {
         // One round trip: the lock that orders writers, and the note the others hear at commit.
@@ -171,15 +173,11 @@ class ClosingPostgresDialect extends PostgresDialect {
 }
 
 /** Migrations run by one process at a time: the first creates the schema, later ones find it. */
-async function migrate(db: Kysely<Database>): Promise<void> {
-  await db.connection().execute(async (connection) => {
+async function migrate(db: Kysely<Database>): Promise<string[]> {
+  return db.connection().execute(async (connection) => {
     await sql`select pg_advisory_lock(${LOCK_KEYS.migrate})`.execute(connection)
     try {
-      const { error, results } = await new Migrator({ db, provider: postgresMigrationProvider }).migrateToLatest()
-      if (error) {
-        const failed = results?.find((result) => result.status === 'Error')?.migrationName
-        throw new Error(`Database migration ${failed ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`)
-      }
+      return await migrateToLatest(db, postgresMigrationProvider)
     } finally {
       await sql`select pg_advisory_unlock(${LOCK_KEYS.migrate})`.execute(connection)
     }
@@ -313,16 +311,7 @@ function parseUrl(location: string): string {
   return location
 }
 
-/** The URL without its password, for messages and logs. */
-export function redact(location: string): string {
-  try {
-    const url = new URL(location)
-    if (url.password) url.password = '***'
-    return url.toString()
-  } catch {
-    return location.replace(/:[^:@/]*@/, ':***@')
-  }
-}
+const redact = redactDatabaseLocation
 
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ETIMEDOUT', 'ECONNRESET', '28P01', '28000', '3D000'])
 

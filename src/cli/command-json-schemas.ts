@@ -81,6 +81,7 @@ export const COMMAND_JSON_SCHEMAS: Record<string, CommandJson | null> = {
   'sandbox:clock:advance': document(api.advancedClock),
   'sandbox:clock:freeze': document(api.sandboxClock),
   'sandbox:clock:unfreeze': document(api.sandboxClock),
+  'sandbox:migrate': document(z.object({ database: z.string(), applied: z.array(z.string()), latest: z.string().nullable() })),
   'sandbox:keys': document(z.object({ baseUrl: z.string(), adminToken: z.string(), merchants: z.array(api.sandboxMerchant) })),
   // Prints the sandbox's own log lines: it has no --json.
   'sandbox:logs': null,

@@ -1,6 +1,7 @@
 // Runs a sandbox in this process for `paybox sandbox start`: claims the data folder, starts it,
 // announces it (banner, local sandbox file, request lines) and stops it cleanly on a signal.
 // The server is passed in (`start`): src/ reaches the sandbox's code only through the command.
+import { redactDatabaseLocation } from '../database-location.js'
 import type { RequestLogEntry } from '../client/types.js'
 import { clearLocalSandbox, writeLocalSandbox } from '../config/local-sandbox.js'
 import { claimSandboxPid, clearSandboxPid } from '../config/sandbox-process.js'
@@ -45,7 +46,8 @@ export interface SandboxRun {
 
 /** Starts the sandbox and serves until SIGINT or SIGTERM; resolves once it has stopped. */
 export async function runSandbox(start: (options: InProcessSandboxOptions) => Promise<InProcessSandbox>, run: SandboxRun): Promise<void> {
-  const database = run.options.db
+  // A PostgreSQL URL's password stays out of the banner and the log.
+  const database = redactDatabaseLocation(run.options.db)
   // Before the database opens: a second sandbox from this data folder is refused, not started.
   claimSandboxPid(process.pid)
   const sandbox = await start(run.options).catch((error: unknown) => {

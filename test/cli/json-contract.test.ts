@@ -179,6 +179,7 @@ describe('the --json contract', () => {
     await expectContract('sandbox:status', ['sandbox', 'status'])
     await expectContract('sandbox:keys', ['sandbox', 'keys'])
     await expectContract('sandbox:wait', ['sandbox', 'wait', '--timeout', '30s'])
+    await expectContract('sandbox:migrate', ['sandbox', 'migrate', '--db', path.join(temporaryDir(), 'migrated.db')])
     await expectContract('sandbox:clock', ['sandbox', 'clock'])
     await expectContract('sandbox:clock:freeze', ['sandbox', 'clock', 'freeze'])
     await expectContract('sandbox:clock:unfreeze', ['sandbox', 'clock', 'unfreeze'])
