@@ -2,7 +2,16 @@
 // that PAYBOX_TEST_POSTGRES_URL names (scripts/postgres-dev.sh start prints it; .ci/run exports
 // it), so suites running in parallel never share state.
 import crypto from 'node:crypto'
+import { execFile } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
 import pg from 'pg'
+import { redactDatabaseLocation } from '../src/database-location.js'
+
+const execFileAsync = promisify(execFile)
 
 /** The environment variable holding the cluster's admin URL (a superuser, any database). */
 export const POSTGRES_URL_ENV = 'PAYBOX_TEST_POSTGRES_URL'
@@ -28,8 +37,7 @@ const PREFIX = /^[a-z_][a-z0-9_]{0,49}$/
  * Creates an empty database on the cluster of PAYBOX_TEST_POSTGRES_URL, named
  * `<prefix>_<random hex>`: UTF-8, and C collation so that text sorts byte-wise, as in SQLite.
  */
-export async function createTestDatabase(prefix = 'paybox_test'): Promise<TestDatabase> {
-  const adminUrl = postgresAdminUrl()
+export async function createTestDatabase(prefix = 'paybox_test', adminUrl = postgresAdminUrl()): Promise<TestDatabase> {
   if (!adminUrl)
     throw new Error(
       `${POSTGRES_URL_ENV} is not set: start PostgreSQL with \`eval "$(scripts/postgres-dev.sh start)"\` (or give the URL of a cluster where you may create databases)`,
@@ -61,9 +69,12 @@ async function withAdminClient(adminUrl: string, use: (client: pg.Client) => Pro
   try {
     await client.connect()
   } catch (error) {
-    throw new Error(`Cannot connect to the PostgreSQL of ${POSTGRES_URL_ENV} (${describeUrl(adminUrl)}): ${(error as Error).message}`, {
-      cause: error,
-    })
+    throw new Error(
+      `Cannot connect to the PostgreSQL of ${POSTGRES_URL_ENV} (${redactDatabaseLocation(adminUrl)}): ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    )
   }
   try {
     await use(client)
@@ -72,13 +83,31 @@ async function withAdminClient(adminUrl: string, use: (client: pg.Client) => Pro
   }
 }
 
-/** The URL without its password, for messages. */
-function describeUrl(url: string): string {
-  try {
-    const parsed = new URL(url)
-    if (parsed.password) parsed.password = '***'
-    return parsed.href
-  } catch {
-    return 'an unparsable URL'
+/** A PostgreSQL cluster of a test's own, which it may stop and start again (outage tests). */
+export interface PrivateCluster {
+  /** Its admin URL (the postgres database). */
+  adminUrl: string
+  /** Stops the server, keeping its data and port. */
+  pause(): Promise<void>
+  /** Starts the paused server again. */
+  resume(): Promise<void>
+  /** Stops it for good and deletes its folder. */
+  remove(): Promise<void>
+}
+
+const SCRIPT = fileURLToPath(new URL('../scripts/postgres-dev.sh', import.meta.url))
+
+/** Starts a throwaway cluster through scripts/postgres-dev.sh, with a state file of its own. */
+export async function startPrivateCluster(): Promise<PrivateCluster> {
+  const state = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'paybox-cluster-')), 'cluster.state')
+  const run = async (command: string) =>
+    (await execFileAsync('bash', [SCRIPT, command], { env: { ...process.env, PAYBOX_POSTGRES_STATE: state } })).stdout
+  const line = (await run('start')).trim()
+  const adminUrl = line.slice(line.indexOf('=') + 1)
+  return {
+    adminUrl,
+    pause: async () => void (await run('pause')),
+    resume: async () => void (await run('resume')),
+    remove: async () => void (await run('stop')),
   }
 }

@@ -12,6 +12,8 @@
 #        With a cluster already running it prints that cluster's line again.
 # stop:  stops the cluster (pg_ctl -m fast) and deletes its folder.
 # url:   prints the running cluster's line.
+# pause / resume: stops the server and starts it again on the same port with the same data
+#        (the outage tests: a sandbox must answer 503 meanwhile and recover by itself).
 #
 # The cluster is remembered in a state file: $PAYBOX_POSTGRES_STATE, by default
 # ${TMPDIR:-/tmp}/paybox-postgres-dev-<uid>.state. Everything but that one line goes to stderr.
@@ -31,11 +33,13 @@ die() {
 
 usage() {
   cat >&2 <<'EOF'
-Usage: scripts/postgres-dev.sh start|stop|url
+Usage: scripts/postgres-dev.sh start|stop|url|pause|resume
   start  start a throwaway PostgreSQL cluster (or find the running one) and print
          PAYBOX_TEST_POSTGRES_URL=postgres://postgres@127.0.0.1:PORT/postgres
   stop   stop it and delete its folder
   url    print the running cluster's PAYBOX_TEST_POSTGRES_URL line
+  pause  stop the server, keeping its folder and port
+  resume start the paused server again
 EOF
 }
 
@@ -233,8 +237,20 @@ cmd_url() {
   url_line "$STATE_PORT"
 }
 
+cmd_pause() {
+  read_state || die "no cluster to pause ($STATE_FILE does not exist)"
+  as_owner "$STATE_DIR" "$STATE_BINDIR/pg_ctl" stop -D "$STATE_DIR/data" -m fast -w -t 30 >&2
+}
+
+cmd_resume() {
+  read_state || die "no cluster to resume ($STATE_FILE does not exist)"
+  as_owner "$STATE_DIR" "$STATE_BINDIR/pg_ctl" start -D "$STATE_DIR/data" -l "$STATE_DIR/postgres.log" -w -t 60 >&2
+}
+
 case "${1:-}" in
   start) cmd_start ;;
+  pause) cmd_pause ;;
+  resume) cmd_resume ;;
   stop) cmd_stop ;;
   url) cmd_url ;;
   -h | --help | help) usage ;;

@@ -9,7 +9,7 @@ import { Kysely, PostgresDialect, sql, type Driver, type PostgresDialectConfig, 
 import pg from 'pg'
 import { redactDatabaseLocation } from '../../src/database-location.js'
 import { SandboxConfigError } from '../config-error.js'
-import { badRequest } from '../errors.js'
+import { ApiError, badRequest } from '../errors.js'
 import { migrateToLatest } from './migrate.js'
 import { postgresMigrationProvider } from './migrations/index.js'
 import type { Database } from './schema.js'
@@ -95,7 +95,7 @@ export async function openPostgres(options: PostgresOptions): Promise<PostgresBa
     await channel.stop()
     await lease.stop()
   }
-  const db = new Kysely<Database>({ dialect: new ClosingPostgresDialect({ pool: withoutNulText(pool) }, closeSessions) })
+  const db = new Kysely<Database>({ dialect: new ClosingPostgresDialect({ pool: guardedPool(pool) }, closeSessions) })
   let applied: string[]
   try {
     applied = await migrate(db)
@@ -134,23 +134,55 @@ export async function openPostgres(options: PostgresOptions): Promise<PostgresBa
 }
 
 /**
- * PostgreSQL text cannot hold U+0000, which SQLite stores. A read looking for such a value finds
- * nothing, as it would on SQLite (no stored text has one); a write of one is the client's 400.
+ * The pool as kysely sees it, with two translations at the boundary:
+ * - PostgreSQL text cannot hold U+0000, which SQLite stores. A read looking for such a value finds
+ *   nothing, as it would on SQLite (no stored text has one); a write of one is the client's 400.
+ * - A server that cannot be reached, or that drops the connection, is a 503 the client may retry
+ *   (never a 500): the pool reconnects by itself once PostgreSQL is back.
  */
-function withoutNulText(pool: pg.Pool): PostgresDialectConfig['pool'] {
+function guardedPool(pool: pg.Pool): PostgresDialectConfig['pool'] {
+  const listened = new WeakSet<pg.PoolClient>()
   const guard = (client: pg.PoolClient): pg.PoolClient => {
     const query = client.query.bind(client) as (text: string, values?: unknown[]) => Promise<pg.QueryResult>
     const guarded = async (text: string, values?: unknown[]) => {
-      if (!values?.some((value) => typeof value === 'string' && value.includes('\0'))) return query(text, values)
-      if (/^\s*select\b/i.test(text)) return { command: 'SELECT', rowCount: 0, rows: [], fields: [], oid: 0 }
-      throw badRequest('Text may not contain the NUL character (U+0000)')
+      if (values?.some((value) => typeof value === 'string' && value.includes('\0'))) {
+        if (/^\s*select\b/i.test(text)) return { command: 'SELECT', rowCount: 0, rows: [], fields: [], oid: 0 }
+        throw badRequest('Text may not contain the NUL character (U+0000)')
+      }
+      return query(text, values).catch((error: unknown) => {
+        throw asUnavailable(error) ?? error
+      })
     }
     return Object.assign(Object.create(client) as pg.PoolClient, { query: guarded })
   }
   return {
-    connect: async () => guard(await pool.connect()),
+    connect: async () => {
+      const client = await pool.connect().catch((error: unknown) => {
+        throw asUnavailable(error) ?? error
+      })
+      // A connection lost while checked out errors on the client itself: the query in flight
+      // fails, and without a listener the process would crash.
+      if (!listened.has(client)) {
+        listened.add(client)
+        client.on('error', () => {})
+      }
+      return guard(client)
+    },
     end: () => pool.end(),
   }
+}
+
+/** Errors of a lost or refused connection (SQLSTATE classes 08 and 57P, or the socket's own). */
+function asUnavailable(error: unknown): ApiError | undefined {
+  const { code, message } = error as { code?: unknown; message?: unknown }
+  const lost =
+    (typeof code === 'string' && (/^(08|57P)/.test(code) || ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'].includes(code))) ||
+    (typeof message === 'string' && /Connection terminated|timeout exceeded when trying to connect/i.test(message))
+  if (!lost) return undefined
+  const unavailable = new ApiError(503, 'Service Unavailable', 'The sandbox cannot reach its PostgreSQL database right now; retry shortly', {
+    'Retry-After': '1',
+  })
+  return Object.assign(unavailable, { cause: error })
 }
 
 class ClosingPostgresDialect extends PostgresDialect {
@@ -317,6 +349,7 @@ const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ETIME
 
 /** A database that cannot be reached or entered is the user's to fix: one line naming it. */
 function connectionProblem(error: unknown, url: string): SandboxConfigError | undefined {
+  if (error instanceof ApiError && error.statusCode === 503 && error.cause !== undefined) return connectionProblem(error.cause, url)
   const code = (error as { code?: unknown }).code
   if (typeof code !== 'string' || !UNREACHABLE.has(code)) return undefined
   return new SandboxConfigError(`--db ${redact(url)}: PostgreSQL refused or could not be reached (${(error as Error).message})`)
