@@ -11,4 +11,3 @@ export async function migrateToLatest(db: Kysely<Database>, provider: MigrationP
   }
   return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName)
 }
-

@@ -179,9 +179,14 @@ function asUnavailable(error: unknown): ApiError | undefined {
     (typeof code === 'string' && (/^(08|57P)/.test(code) || ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'].includes(code))) ||
     (typeof message === 'string' && /Connection terminated|timeout exceeded when trying to connect/i.test(message))
   if (!lost) return undefined
-  const unavailable = new ApiError(503, 'Service Unavailable', 'The sandbox cannot reach its PostgreSQL database right now; retry shortly', {
-    'Retry-After': '1',
-  })
+  const unavailable = new ApiError(
+    503,
+    'Service Unavailable',
+    'The sandbox cannot reach its PostgreSQL database right now; retry shortly',
+    {
+      'Retry-After': '1',
+    },
+  )
   return Object.assign(unavailable, { cause: error })
 }
 

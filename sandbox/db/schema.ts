@@ -183,6 +183,12 @@ export interface PaymentEventsTable {
 
 export type WebhookDeliveryStatus = 'pending' | 'success' | 'failed' | 'skipped'
 
+/** When a merchant asked for a webhook resend (wall-clock ms), for the limit per minute. */
+export interface WebhookResendTimesTable {
+  merchant_id: string
+  at: number
+}
+
 export interface WebhookDeliveriesTable {
   /** A UUID. */
   id: string
@@ -318,6 +324,7 @@ export interface Database {
   invoice_settings: InvoiceSettingsTable
   cross_chain_quotes: CrossChainQuotesTable
   webhook_deliveries: WebhookDeliveriesTable
+  webhook_resend_times: WebhookResendTimesTable
   idempotency_keys: IdempotencyKeysTable
   kysely_migration: { name: string; timestamp: string }
   kysely_migration_lock: { id: string; is_locked: Generated<number> }

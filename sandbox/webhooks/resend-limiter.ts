@@ -1,27 +1,33 @@
-// At most 10 resends per minute per merchant (spec 8), over a sliding window of real time.
+// At most 10 resends per minute per merchant (spec 8), over a sliding window of real time. The
+// window is kept in the database and counted inside the write lock, so every process serving
+// the sandbox (replicas on PostgreSQL) counts the same resends.
+import type { Kysely } from 'kysely'
 import type { Clock } from '../clock.js'
+import { runTransaction } from '../db/database.js'
+import type { Database } from '../db/schema.js'
+import { insertResendTime, recentResendTimes } from './webhook-repository.js'
 
 export const RESENDS_PER_MINUTE = 10
 const WINDOW_MS = 60_000
 
-export class ResendLimiter {
-  readonly #clock: Clock
-  readonly #recent = new Map<string, number[]>()
+export type ResendAllowance = { allowed: true } | { allowed: false; retryAfterSeconds: number }
 
-  constructor(clock: Clock) {
-    this.#clock = clock
-  }
+export class ResendLimiter {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+  ) {}
 
   /** Takes one resend for the merchant; if the window is full, the seconds until one frees up. */
-  take(merchantId: string): { allowed: true } | { allowed: false; retryAfterSeconds: number } {
-    const now = this.#clock.now()
-    const recent = (this.#recent.get(merchantId) ?? []).filter((time) => time > now - WINDOW_MS)
-    if (recent.length >= RESENDS_PER_MINUTE) {
-      this.#recent.set(merchantId, recent)
-      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((recent[0]! + WINDOW_MS - now) / 1000)) }
-    }
-    recent.push(now)
-    this.#recent.set(merchantId, recent)
-    return { allowed: true }
+  take(merchantId: string): Promise<ResendAllowance> {
+    const now = this.clock.now()
+    return runTransaction(this.db, async (trx) => {
+      const recent = await recentResendTimes(trx, merchantId, now - WINDOW_MS, RESENDS_PER_MINUTE)
+      if (recent.length >= RESENDS_PER_MINUTE) {
+        return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((recent[0]! + WINDOW_MS - now) / 1000)) }
+      }
+      await insertResendTime(trx, merchantId, now)
+      return { allowed: true }
+    })
   }
 }

@@ -40,7 +40,7 @@ const toEventResource = (event: PaymentEventRow) => ({
 
 export function webhookLogRoutes(ctx: SandboxContext): Router {
   const router = Router()
-  const limiter = new ResendLimiter(ctx.wallClock)
+  const limiter = new ResendLimiter(ctx.db, ctx.wallClock)
 
   /** The authenticated merchant, which must be the one in the path: another merchant's log is 404. */
   const merchantOf = (req: Request): MerchantRow => {
@@ -83,7 +83,7 @@ export function webhookLogRoutes(ctx: SandboxContext): Router {
     noBody.parse(req.body)
     const original = await findDeliveryForMerchant(ctx.db, merchant.id, req.params.id)
     if (!original) throw notFound(`No webhook delivery ${req.params.id.slice(0, 64)}`)
-    const taken = limiter.take(merchant.id)
+    const taken = await limiter.take(merchant.id)
     if (!taken.allowed) {
       throw new ApiError(
         429,

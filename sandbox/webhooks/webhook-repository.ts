@@ -134,3 +134,20 @@ export async function lastEventSequence(db: Kysely<Database>): Promise<number> {
     .executeTakeFirstOrThrow()
   return last
 }
+
+/** A merchant's resend times after `since`, oldest first (at most `limit`); older ones are deleted. */
+export async function recentResendTimes(db: Kysely<Database>, merchantId: string, since: number, limit: number): Promise<number[]> {
+  await db.deleteFrom('webhook_resend_times').where('merchant_id', '=', merchantId).where('at', '<=', since).execute()
+  const rows = await db
+    .selectFrom('webhook_resend_times')
+    .select('at')
+    .where('merchant_id', '=', merchantId)
+    .orderBy('at')
+    .limit(limit)
+    .execute()
+  return rows.map((row) => row.at)
+}
+
+export async function insertResendTime(db: Kysely<Database>, merchantId: string, at: number): Promise<void> {
+  await db.insertInto('webhook_resend_times').values({ merchant_id: merchantId, at }).execute()
+}

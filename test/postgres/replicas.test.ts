@@ -112,6 +112,18 @@ describe('two replicas on one PostgreSQL database', () => {
     expect(receiver.received.every((r) => r.verified)).toBe(true)
   })
 
+  it('counts resends of both replicas against one limit of 10 a minute', async () => {
+    const log = await signed(a.banner.baseUrl, merchant, 'GET', `/merchants/${merchant.id}/webhook-logs?limit=1`)
+    const [delivery] = (log.json as { items: Array<{ id: string }> }).items
+    const statuses: number[] = []
+    for (let i = 0; i < 12; i++) {
+      const via = i % 2 === 0 ? a : b
+      const resent = await signed(via.banner.baseUrl, merchant, 'POST', `/merchants/${merchant.id}/webhook-logs/${delivery!.id}/resend`)
+      statuses.push(resent.status)
+    }
+    expect(statuses).toEqual([...Array<number>(10).fill(200), 429, 429])
+  })
+
   it('hands the timers and the sending to the other replica when the leader dies', async () => {
     // A started first and leads; killed without a chance to hand anything over.
     await a.stop('SIGKILL')

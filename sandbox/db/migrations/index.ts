@@ -17,6 +17,7 @@ import * as paymentVersions from './2026-11-22T00-00-payment-versions.js'
 import * as failedTransactions from './2026-11-24T12-00-failed-transactions.js'
 import * as bridgeOrders from './2026-11-24T12-30-bridge-orders.js'
 import * as transactionMeta from './2026-11-24T13-00-transaction-meta.js'
+import * as resendTimes from './2026-11-24T15-00-resend-times.js'
 import * as postgresBaseline from './postgres/2026-11-24T14-00-postgres-baseline.js'
 
 const migrations: Record<string, Migration> = {
@@ -35,10 +36,12 @@ const migrations: Record<string, Migration> = {
   '2026-11-24T12-00-failed-transactions': failedTransactions,
   '2026-11-24T12-30-bridge-orders': bridgeOrders,
   '2026-11-24T13-00-transaction-meta': transactionMeta,
+  '2026-11-24T15-00-resend-times': resendTimes,
 }
 
 const postgresMigrations: Record<string, Migration> = {
   '2026-11-24T14-00-postgres-baseline': postgresBaseline,
+  '2026-11-24T15-00-resend-times': resendTimes,
 }
 
 export const migrationProvider: MigrationProvider = {
