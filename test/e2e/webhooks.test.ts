@@ -3,9 +3,10 @@
 // secret rotation; pause; the live streams; and pending deliveries surviving a restart.
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { Payment, WebhookDelivery } from '../../src/client/types.js'
-import { signDigest, verifyWebhook } from '../../src/signing.js'
+import { verifyWebhook } from '../../src/signing.js'
 import { sandboxForSuite, startTestSandbox, temporaryDir } from '../../harness/sandbox.js'
 import { refusal } from '../../harness/refusal.js'
+import { openEventStream } from '../../harness/sse.js'
 import { waitFor } from '../../harness/wait.js'
 import { receivedFor, startWebhookReceiver, webhookData, webhookReceiverForSuite } from '../../harness/webhook-receiver.js'
 import path from 'node:path'
@@ -389,22 +390,9 @@ describe('live streams', () => {
     const receiver = await startWebhookReceiver(sandbox.merchants[0]!.apiSecret)
     const streams: AbortController[] = []
     const open = async (pathAndQuery: string, headers: Record<string, string> = {}) => {
-      const credentials = sandbox.merchants[0]!
-      const timestamp = String(Math.floor(Date.now() / 1000))
       const controller = new AbortController()
       streams.push(controller)
-      const response = await fetch(`${sandbox.url}${pathAndQuery}`, {
-        headers: {
-          ...headers,
-          'x-digest-key': credentials.apiKey,
-          'x-digest-timestamp': timestamp,
-          'x-digest-signature': signDigest(credentials.apiSecret, { path: pathAndQuery, timestamp, method: 'GET', body: '' }),
-        },
-        signal: controller.signal,
-      })
-      expect(response.status).toBe(200)
-      expect(response.headers.get('content-type')).toContain('text/event-stream')
-      return readEvents(response)
+      return openEventStream(sandbox.url, sandbox.merchants[0]!, pathAndQuery, { headers, signal: controller.signal })
     }
     try {
       const merchantId = sandbox.merchants[0]!.id
@@ -457,44 +445,3 @@ describe('live streams', () => {
     }
   })
 })
-
-interface StreamEvent {
-  event?: string
-  id?: string
-  data: string
-}
-
-/** Reads an SSE response in the background; onEnd hears whether it ended cleanly (true) or was cut off. */
-function readEvents(response: Response): { received: StreamEvent[]; onEnd: (listener: (clean: boolean) => void) => void } {
-  const received: StreamEvent[] = []
-  let ended: boolean | undefined
-  const endListeners: Array<(clean: boolean) => void> = []
-  void (async () => {
-    const decoder = new TextDecoder()
-    let buffer = ''
-    try {
-      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-        buffer += decoder.decode(chunk, { stream: true })
-        let end: number
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, end)
-          buffer = buffer.slice(end + 2)
-          const event: StreamEvent = { data: '' }
-          for (const line of block.split('\n')) {
-            const [field, ...rest] = line.split(':')
-            const value = rest.join(':').replace(/^ /, '')
-            if (field === 'event') event.event = value
-            else if (field === 'id') event.id = value
-            else if (field === 'data') event.data += value
-          }
-          if (event.data !== '') received.push(event)
-        }
-      }
-      ended = true
-    } catch {
-      ended = false // aborted, or the connection was cut
-    }
-    for (const listener of endListeners) listener(ended)
-  })()
-  return { received, onEnd: (listener) => (ended === undefined ? endListeners.push(listener) : listener(ended)) }
-}

@@ -3,11 +3,13 @@
 // time moves for both, each webhook is sent once whichever replica made its event, and when the
 // leading replica dies the other takes over the sandbox's timers and sending.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runCli, isolatedEnv } from '../../harness/cli.js'
+import path from 'node:path'
+import { isolatedEnv, ROOT, runCli, runCliJson } from '../../harness/cli.js'
 import { createTestDatabase, type TestDatabase } from '../../harness/postgres.js'
 import { rawRequest } from '../../harness/sandbox.js'
 import { signed, type Merchant } from '../../harness/sandbox-checks.js'
 import { spawnSandbox, type SandboxProcess } from '../../harness/sandbox-process.js'
+import { openEventStream } from '../../harness/sse.js'
 import { waitFor } from '../../harness/wait.js'
 import { startWebhookReceiver, webhookData, type WebhookReceiver } from '../../harness/webhook-receiver.js'
 
@@ -110,6 +112,38 @@ describe('two replicas on one PostgreSQL database', () => {
     const received = receiver.received.filter((r) => ids.includes(webhookData(r.raw).id))
     expect(received.length).toBe(logged.length)
     expect(receiver.received.every((r) => r.verified)).toBe(true)
+  })
+
+  it("streams through one replica the events made through the other, and its Horizon serves the other's transactions", async () => {
+    const controller = new AbortController()
+    try {
+      const events = await openEventStream(b.banner.baseUrl, merchant, `/merchants/${merchant.id}/events/stream`, {
+        signal: controller.signal,
+      })
+      const id = await paidPayment(a, a, 100)
+      await waitFor('the event made on A on the stream of B', () =>
+        events.received.some((e) => e.event === 'payment_event' && JSON.parse(e.data).checkout_id === id),
+      )
+      const payment = (await signed(a.banner.baseUrl, merchant, 'GET', `/payments/${id}`)).json as { stellarTxId?: string }
+      expect(payment.stellarTxId).toMatch(/^[0-9a-f]{64}$/)
+      const horizon = await rawRequest(b.banner.baseUrl, { method: 'GET', path: `/horizon/transactions/${payment.stellarTxId}` })
+      expect(horizon.status, horizon.text).toBe(200)
+      expect((horizon.json as { hash: string; successful: boolean }).successful).toBe(true)
+    } finally {
+      controller.abort()
+    }
+  })
+
+  it('passes a scenario run against one replica while the other leads and sends its webhooks', async () => {
+    const env = isolatedEnv({
+      PAYBOX_BASE_URL: b.banner.baseUrl,
+      PAYBOX_API_KEY: merchant.apiKey,
+      PAYBOX_API_SECRET: merchant.apiSecret,
+      PAYBOX_ADMIN_TOKEN: b.banner.adminToken,
+    })
+    const run = await runCliJson<{ passed: boolean }>(['scenario', 'run', path.join(ROOT, 'scenarios', 'paid.yaml')], env)
+    expect(run.exitCode, run.stderr).toBe(0)
+    expect(run.json.passed).toBe(true)
   })
 
   it('counts resends of both replicas against one limit of 10 a minute', async () => {
