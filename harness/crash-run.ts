@@ -18,6 +18,8 @@ export const CRASH_SEED = 0xc7a5_4009
 export const CI_ROUNDS = 3
 const WORKERS = 6
 const OPS_PER_ROUND = 120
+/** Writes sent to the surviving replica alone after each kill, in a run with two. */
+const SURVIVOR_OPS = 30
 
 type Op =
   | { kind: 'payment'; key: string; body: Record<string, unknown> }
@@ -114,8 +116,15 @@ export async function verifyAcknowledged(url: string, merchant: Merchant, acked:
 }
 
 export interface CrashRunOptions {
-  /** SIGKILL rounds on the one file (default CI_ROUNDS); a last restart checks everything after them. */
+  /** SIGKILL rounds on the one database (default CI_ROUNDS); a last restart checks everything after them. */
   rounds?: number
+  /** The database: a fresh, empty one (such as a PostgreSQL URL); default a new SQLite file. */
+  database?: string
+  /**
+   * 2: a second sandbox process (replica) on the same database runs throughout, takes half the
+   * writes, and must keep acknowledging every write while the other is killed (issue 17).
+   */
+  replicas?: 1 | 2
   seed?: number
   /** Ends the run early (the bench's time budget, a test's teardown): its sandboxes are killed and the reason becomes a violation. */
   signal?: AbortSignal
@@ -144,7 +153,9 @@ export async function runCrashRounds(options: CrashRunOptions = {}): Promise<Cra
   const rounds = options.rounds ?? CI_ROUNDS
   const { signal } = options
   const started = performance.now()
-  const dbFile = path.join(temporaryDir('paybox-crash-'), 'sandbox.db')
+  const dbFile = options.database ?? path.join(temporaryDir('paybox-crash-'), 'sandbox.db')
+  /** The replica that is never killed, in a run with two. */
+  let survivor: { sandbox: SandboxProcess; url: string; merchant: Merchant } | undefined
   const rng = new Rng(seed)
   const acked: Acknowledged = { payments: new Map(), unacknowledgedKeys: new Map(), invoices: new Map(), paid: new Set() }
   const violations: string[] = []
@@ -172,6 +183,8 @@ export async function runCrashRounds(options: CrashRunOptions = {}): Promise<Cra
   try {
     for (let round = 1; round <= rounds; round++) {
       const { sandbox, url, merchant } = await start()
+      // Started after the first victim, so that the victim leads (sends webhooks) when it is first killed.
+      if (options.replicas === 2) survivor ??= await start()
       receiver.secret = merchant.apiSecret
       receiver.answer = () => ({ status: 200, body: 'ok' })
       if (round > 1) violations.push(...(await verifyAcknowledged(url, merchant, acked)).map((v) => `after restart ${round - 1}: ${v}`))
@@ -199,42 +212,48 @@ export async function runCrashRounds(options: CrashRunOptions = {}): Promise<Cra
         return response
       }
       let next = 0
+      /** Runs the op at `index` through `url`; a failure is a violation unless `mayBeCut` (the kill cut it off). */
+      const runOp = async (index: number, url: string, mayBeCut: () => boolean) => {
+        const op = ops[index]!
+        inFlight.add(index)
+        try {
+          if (op.kind === 'payment') {
+            acked.unacknowledgedKeys.set(op.key, op.body)
+            const response = answered(await signed(url, merchant, 'POST', '/payments', op.body, { 'idempotency-key': op.key }))
+            const id = (response.json as { id: string }).id
+            acked.unacknowledgedKeys.delete(op.key)
+            acked.payments.set(op.key, { body: op.body, response: response.text, id })
+            idOfOp.set(index, id)
+            acknowledge()
+          } else if (op.kind === 'invoice') {
+            const response = answered(await signed(url, merchant, 'POST', '/invoices', op.body))
+            const invoice = response.json as { id: string; invoice_number: string }
+            acked.invoices.set(invoice.id, invoice.invoice_number)
+            acknowledge()
+          } else {
+            const id = idOfOp.get(op.index)
+            if (id === undefined || acked.paid.has(id)) return
+            const response = await signed(url, merchant, 'POST', `/sandbox/payments/${id}/pay`, {})
+            // Two pays of one payment may race: the second is refused as already paid.
+            if (response.status === 409) return
+            const { status } = answered(response).json as { status: string }
+            if (status !== 'paid') throw new Error(`the payment is ${status}, not paid`)
+            acked.paid.add(id)
+            acknowledge()
+          }
+        } catch (error) {
+          // Only the kill may cut a request off or answer it wrongly; anything else is a violation.
+          if (!mayBeCut() && !signal?.aborted) violations.push(`round ${round}, op ${index} (${op.kind}): ${messageOf(error)}`)
+        } finally {
+          inFlight.delete(index)
+        }
+      }
       const worker = async () => {
         while (!killed && !signal?.aborted && next < ops.length) {
           const index = next++
-          const op = ops[index]!
-          inFlight.add(index)
-          try {
-            if (op.kind === 'payment') {
-              acked.unacknowledgedKeys.set(op.key, op.body)
-              const response = answered(await signed(url, merchant, 'POST', '/payments', op.body, { 'idempotency-key': op.key }))
-              const id = (response.json as { id: string }).id
-              acked.unacknowledgedKeys.delete(op.key)
-              acked.payments.set(op.key, { body: op.body, response: response.text, id })
-              idOfOp.set(index, id)
-              acknowledge()
-            } else if (op.kind === 'invoice') {
-              const response = answered(await signed(url, merchant, 'POST', '/invoices', op.body))
-              const invoice = response.json as { id: string; invoice_number: string }
-              acked.invoices.set(invoice.id, invoice.invoice_number)
-              acknowledge()
-            } else {
-              const id = idOfOp.get(op.index)
-              if (id === undefined || acked.paid.has(id)) continue
-              const response = await signed(url, merchant, 'POST', `/sandbox/payments/${id}/pay`, {})
-              // Two pays of one payment may race: the second is refused as already paid.
-              if (response.status === 409) continue
-              const { status } = answered(response).json as { status: string }
-              if (status !== 'paid') throw new Error(`the payment is ${status}, not paid`)
-              acked.paid.add(id)
-              acknowledge()
-            }
-          } catch (error) {
-            // Only the kill may cut a request off or answer it wrongly; anything else is a violation.
-            if (!killed && !signal?.aborted) violations.push(`round ${round}, op ${index} (${op.kind}): ${messageOf(error)}`)
-          } finally {
-            inFlight.delete(index)
-          }
+          // With two replicas, every other write goes to the one that is not killed: it must always be answered.
+          if (survivor !== undefined && index % 2 === 1) await runOp(index, survivor.url, () => false)
+          else await runOp(index, url, () => killed)
         }
       }
       await Promise.all(Array.from({ length: WORKERS }, worker))
@@ -242,6 +261,14 @@ export async function runCrashRounds(options: CrashRunOptions = {}): Promise<Cra
       if (!killed) throw new Error(`round ${round} ran out of writes before ${killAfter} acknowledgements`)
       violations.push(...differs(`round ${round}: how the sandbox ended`, (await sandbox.process.exited).signal, 'SIGKILL'))
       roundsRun++
+      if (survivor !== undefined) {
+        // The other replica takes over (webhooks included) and keeps acknowledging writes meanwhile.
+        receiver.answer = () => ({ status: 200, body: 'ok' })
+        receiver.releaseHanging()
+        const kept = survivor
+        const until = Math.min(ops.length, next + SURVIVOR_OPS)
+        while (next < until && !signal?.aborted) await runOp(next++, kept.url, () => false)
+      }
 
       // The file as the crash left it: money conserved, nothing negative, the outbox intact.
       try {
@@ -266,6 +293,7 @@ export async function runCrashRounds(options: CrashRunOptions = {}): Promise<Cra
       20_000,
     )
     await sandbox.stop('SIGTERM')
+    await survivor?.sandbox.stop('SIGTERM')
     const { supply, deliveries } = await inspectDatabaseFile(dbFile)
     violations.push(...differs('at the end: USDC in circulation', supply.usdc.circulating, supply.usdc.issued))
 

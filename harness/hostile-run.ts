@@ -164,6 +164,8 @@ export interface HostileRunOptions {
   seed?: number
   /** Stops sending (the bench's time budget): the cases not sent are reported, not judged. */
   signal?: AbortSignal
+  /** 2: a second sandbox on the same database takes every other case (replicas, issue 17). */
+  replicas?: 1 | 2
 }
 
 export interface HostileRunReport {
@@ -193,6 +195,7 @@ export interface HostileRunReport {
 export async function runHostile(options: HostileRunOptions = {}): Promise<HostileRunReport> {
   const seed = options.seed ?? CI_SEED
   const sandbox = await startTestSandbox()
+  const other = options.replicas === 2 ? await startTestSandbox({ db: sandbox.dbFile }) : undefined
   try {
     const [direct, escrow] = sandbox.merchants
     const creds: HostileCredentials = { direct: direct!, escrow: escrow!, adminToken: sandbox.identity.adminToken }
@@ -200,10 +203,30 @@ export async function runHostile(options: HostileRunOptions = {}): Promise<Hosti
     const cases = hostileSuite(seed, creds, routes, options.cases ?? CI_CASES)
     const before = await stateFingerprint(sandbox.url, sandbox.merchants, creds.adminToken)
     const started = performance.now()
-    const outcomes = await sendAll(sandbox.url, cases, creds, options.signal)
+    const outcomes =
+      other === undefined
+        ? await sendAll(sandbox.url, cases, creds, options.signal)
+        : (
+            await Promise.all([
+              sendAll(
+                sandbox.url,
+                cases.filter((_, i) => i % 2 === 0),
+                creds,
+                options.signal,
+              ),
+              sendAll(
+                other.url,
+                cases.filter((_, i) => i % 2 === 1),
+                creds,
+                options.signal,
+              ),
+            ])
+          ).flat()
     const durationMs = Math.round(performance.now() - started)
     const after = await stateFingerprint(sandbox.url, sandbox.merchants, creds.adminToken)
-    const health = await rawRequest(sandbox.url, { method: 'GET', path: '/health' })
+    const healths = await Promise.all(
+      [sandbox, ...(other ? [other] : [])].map((s) => rawRequest(s.url, { method: 'GET', path: '/health' })),
+    )
 
     const statuses: Record<number, number> = {}
     for (const { response } of outcomes) if (response) statuses[response.status] = (statuses[response.status] ?? 0) + 1
@@ -222,9 +245,11 @@ export async function runHostile(options: HostileRunOptions = {}): Promise<Hosti
       stateChanges: Object.keys({ ...before, ...after })
         .filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]))
         .map((key) => `${key}: ${JSON.stringify(before[key]).slice(0, 300)} → ${JSON.stringify(after[key]).slice(0, 300)}`),
-      healthyAfter: health.status === 200 && (health.json as { status?: string } | undefined)?.status === 'ok',
+      healthyAfter: healths.every((health) => health.status === 200 && (health.json as { status?: string } | undefined)?.status === 'ok'),
     }
   } finally {
+    // The second first: stopping the first drops a PostgreSQL test database.
+    await other?.stop()
     await sandbox.stop()
   }
 }

@@ -26,6 +26,8 @@ export interface WebhookReceiver {
   secret: string
   /** How the next requests are answered (default 200 "ok"). */
   answer: (request: ReceivedWebhook) => Answer
+  /** Answers every request left hanging so far with 200 "ok". */
+  releaseHanging(): void
   /** Answers every hanging request with 200 and closes. */
   close(): Promise<void>
 }
@@ -40,6 +42,10 @@ export async function startWebhookReceiver(secret: string, receiver = {} as Webh
     received: [],
     secret,
     answer: answerOk,
+    releaseHanging: () => {
+      for (const response of hanging) if (!response.destroyed) response.writeHead(200, { 'content-type': 'text/plain' }).end('ok')
+      hanging.clear()
+    },
     close: async () => {
       for (const response of hanging) response.destroy()
       await new Promise<void>((resolve) => server.close(() => resolve()))
