@@ -3,6 +3,7 @@
 // `paybox sandbox wait` and CI readiness checks rely on GET /health (health-routes.ts).
 import { systemClock, type Clock } from '../clock.js'
 import type { SandboxContext } from '../context.js'
+import { isLeader, isPostgres } from '../db/database.js'
 import { findOpenLedger } from '../ledger/ledger-repository.js'
 import { WEBHOOK_TIMEOUT_MS } from '../webhooks/webhook-sender.js'
 import { countStateRows, findPendingDeliverySummary } from './health-repository.js'
@@ -60,9 +61,12 @@ export class HealthService {
   }
 
   async #checkDatabase(): Promise<CheckResult> {
-    const rows = await countStateRows(this.#ctx.db)
+    const { db } = this.#ctx
+    const rows = await countStateRows(db)
     if (rows === 0) return { status: 'failing', detail: 'the database holds no sandbox (no genesis)' }
-    return { status: 'ok' }
+    // On a shared database, which replica this is: the leader runs the timers and sends webhooks.
+    if (isPostgres(db)) return { status: 'ok', detail: `PostgreSQL, ${isLeader(db) ? 'leading' : 'following the leading replica'}` }
+    return { status: 'ok', detail: 'SQLite' }
   }
 
   async #checkLedger(): Promise<CheckResult> {

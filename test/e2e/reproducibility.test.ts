@@ -1,11 +1,10 @@
 // --seed plus a frozen clock make a run reproducible: two fresh sandboxes given the same CLI
 // commands produce the same ids, memos, ledger transactions, invoice numbers and webhook bodies.
-import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { LedgerTransaction, Page, Payment, WebhookDelivery } from '../../src/client/types.js'
-import { startSandbox, type RunningSandbox } from '../../sandbox/server.js'
+import type { RunningSandbox } from '../../sandbox/server.js'
 import { isolatedEnv, runCliJson, type CliEnv } from '../../harness/cli.js'
-import { temporaryDir } from '../../harness/sandbox.js'
+import { startTestSandbox } from '../../harness/sandbox.js'
 import { waitFor } from '../../harness/wait.js'
 import { startWebhookReceiver, type WebhookReceiver } from '../../harness/webhook-receiver.js'
 
@@ -19,15 +18,12 @@ afterEach(async () => {
 })
 
 async function freshSandbox(): Promise<RunningSandbox> {
-  const sandbox = await startSandbox({
-    port: 0,
-    db: path.join(temporaryDir(), 'sandbox.db'),
+  // A fresh database on the suite's backend (a file, or a PostgreSQL database).
+  const sandbox = await startTestSandbox({
     seed: 'reproducible',
     frozenAt: FROZEN_AT,
-    ledgerClose: 'instant',
     // Links carry the base URL: the same one for both, whatever their ports.
     publicUrl: 'http://sandbox.test',
-    log: () => {},
   })
   started.push(sandbox)
   return sandbox
