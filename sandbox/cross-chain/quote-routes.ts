@@ -5,7 +5,7 @@
 import { Router } from 'express'
 import type { SandboxContext } from '../context.js'
 import { currentMerchant } from '../http/auth.js'
-import { notFound, unauthorized } from '../errors.js'
+import { notFound } from '../errors.js'
 import { answerIdempotently } from '../http/idempotent-answer.js'
 import { findPaymentById } from '../payments/payment-repository.js'
 import { toPaymentResource } from '../payments/payment-resource.js'
@@ -13,9 +13,6 @@ import { BRIDGE_FEE_BPS, ORIGIN_CHAINS } from './chains.js'
 import { depositBody, quoteBody } from './quote-schemas.js'
 import { createQuote, getQuote, simulateDeposit, toQuoteResource } from './quote-service.js'
 import { runTransaction } from '../db/database.js'
-
-/** Paths of the quote endpoint, which authenticates only when credentials are sent. */
-export const QUOTE_PATH = /^\/payments\/[^/]+\/cross-chain\/quote\/?$/
 
 export function quoteRoutes(ctx: SandboxContext): Router {
   const router = Router()
@@ -38,10 +35,9 @@ export function quoteRoutes(ctx: SandboxContext): Router {
     res.json(toQuoteResource(quote, ctx.clock.now()))
   })
 
-  // The bridge order's status, for the merchant whose payment it pays (credentials required).
+  // The bridge order's status, for the merchant whose payment it pays.
   router.get('/cross-chain/quotes/:quoteId', async (req, res) => {
-    if (!req.merchant) throw unauthorized('Unauthorized', "A quote's status is for the merchant of its payment: sign the request")
-    res.json(toQuoteResource(await getQuote(ctx.db, req.merchant.id, req.params.quoteId), ctx.clock.now()))
+    res.json(toQuoteResource(await getQuote(ctx.db, currentMerchant(req).id, req.params.quoteId), ctx.clock.now()))
   })
 
   router.post('/sandbox/cross-chain/quotes/:quoteId/deposit', async (req, res) => {

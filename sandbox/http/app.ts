@@ -7,7 +7,7 @@ import { shortLinkRoutes } from '../checkout/short-link-routes.js'
 import type { SandboxContext } from '../context.js'
 import { balanceRoutes } from '../balances/balance-routes.js'
 import { currencyRoutes } from '../currencies/currency-routes.js'
-import { QUOTE_PATH, quoteRoutes } from '../cross-chain/quote-routes.js'
+import { quoteRoutes } from '../cross-chain/quote-routes.js'
 import { escrowRoutes } from '../escrow/escrow-routes.js'
 import { feeTierRoutes } from '../fees/fee-tier-routes.js'
 import { invoiceRoutes } from '../invoices/invoice-routes.js'
@@ -25,9 +25,10 @@ import { paymentSimulationRoutes } from '../simulation/payment-simulation-routes
 import { webhookLogRoutes } from '../webhooks/webhook-log-routes.js'
 import { HealthService } from '../health/health-service.js'
 import { healthRoutes } from '../health/health-routes.js'
+import type { Security } from '../openapi/operation.js'
 import { OPERATIONS } from '../openapi/operations.js'
 import { snapshotRoutes, type SandboxStateControls } from '../snapshots/snapshot-routes.js'
-import { SIGNATURE_FAILED, UNAUTHORIZED, adminAuth, digestAuth, merchantAuthDeps } from './auth.js'
+import { authenticateAsDeclared, expressPathsPattern } from './authentication.js'
 import { parseJsonBody } from './body.js'
 import { errorMiddleware, notFoundRoute } from './errors.js'
 import { publicRouteLimit } from './rate-limit.js'
@@ -43,6 +44,10 @@ export interface AppControls {
   requestLog?: RequestLog
 }
 
+/** The POSTs anyone may send without credentials (with `optional-digest`: when they send none). */
+const publicPosts = (security: Security): RegExp =>
+  expressPathsPattern(OPERATIONS.filter((operation) => operation.method === 'post' && operation.security === security).map((o) => o.path))
+
 export function createApp(ctx: SandboxContext, controls: AppControls = {}): Express {
   const app = express()
   // Nothing here needs ETags, the X-Powered-By banner, or nested query objects.
@@ -55,36 +60,16 @@ export function createApp(ctx: SandboxContext, controls: AppControls = {}): Expr
   app.use(openApiRoutes(ctx))
   app.use(shortLinkRoutes(ctx))
   // Under --shared, what anyone may do without credentials is limited per client address.
-  app.use(publicRouteLimit(ctx.rateLimits?.publicRoutes, /^\/(checkout\/[^/]+\/actions\/[^/]+|horizon\/transactions)\/?$/i))
+  app.use(publicRouteLimit(ctx.rateLimits?.publicRoutes, publicPosts('none')))
   app.use(checkoutRoutes(ctx))
   // Horizon needs no credentials, like the real one, and reads form bodies (tx=…), not JSON.
   app.use(HORIZON_PATH, horizonRoutes(ctx))
 
   app.use(parseJsonBody)
 
-  // Who may call what: the admin token for sandbox-wide controls, digest auth for merchants.
-  app.use(
-    [
-      '/sandbox/merchants',
-      '/sandbox/clock',
-      '/sandbox/ledger',
-      '/sandbox/wallets',
-      '/sandbox/snapshots',
-      '/sandbox/reset',
-      '/sandbox/request-logs',
-    ],
-    adminAuth(ctx.identity.adminToken, ctx.rateLimits?.adminFailures),
-  )
-  const auth = merchantAuthDeps(ctx)
-  const merchantAuth = digestAuth(auth, UNAUTHORIZED)
-  const optionalMerchantAuth = digestAuth(auth, UNAUTHORIZED, { optional: true })
-  // Spec 5: the cross-chain quote needs no credentials, but sent ones must be valid.
-  app.use(['/payments', '/refunds', '/accounts', '/sandbox/payments', '/sandbox/cross-chain'], (req, res, next) =>
-    QUOTE_PATH.test(req.originalUrl.split('?')[0]!) ? optionalMerchantAuth(req, res, next) : merchantAuth(req, res, next),
-  )
-  app.use(publicRouteLimit(ctx.rateLimits?.publicRoutes, QUOTE_PATH))
-  app.use('/cross-chain', optionalMerchantAuth)
-  app.use(['/invoices', '/merchant', '/currencies', '/merchants'], digestAuth(auth, SIGNATURE_FAILED))
+  // Who may call what: the admin token for sandbox-wide controls, digest auth for merchants, as declared.
+  app.use(authenticateAsDeclared(ctx, OPERATIONS))
+  app.use(publicRouteLimit(ctx.rateLimits?.publicRoutes, publicPosts('optional-digest')))
   // A query parameter no route declares is refused on every route (docs/api.md).
   app.use(strictQuery(OPERATIONS))
 
