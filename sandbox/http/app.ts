@@ -1,34 +1,35 @@
-// The Express application: body handling, authentication per endpoint family (spec 5 and 7),
-// the domain routers, and one error mapping at the end.
+// The Express application: the public routers, body handling, then authentication, strict
+// queries and routes derived from the declared operations, and one error mapping at the end.
 import express, { type Express } from 'express'
-import { adminRoutes } from '../admin/admin-routes.js'
+import { adminHandlers } from '../admin/admin-routes.js'
 import { checkoutRoutes } from '../checkout/checkout-routes.js'
 import { shortLinkRoutes } from '../checkout/short-link-routes.js'
 import type { SandboxContext } from '../context.js'
-import { balanceRoutes } from '../balances/balance-routes.js'
-import { currencyRoutes } from '../currencies/currency-routes.js'
-import { quoteRoutes } from '../cross-chain/quote-routes.js'
-import { escrowRoutes } from '../escrow/escrow-routes.js'
-import { feeTierRoutes } from '../fees/fee-tier-routes.js'
-import { invoiceRoutes } from '../invoices/invoice-routes.js'
+import { balanceHandlers } from '../balances/balance-routes.js'
+import { currencyHandlers } from '../currencies/currency-routes.js'
+import { quoteHandlers } from '../cross-chain/quote-routes.js'
+import { escrowHandlers } from '../escrow/escrow-routes.js'
+import { feeTierHandlers } from '../fees/fee-tier-routes.js'
+import { invoiceHandlers } from '../invoices/invoice-routes.js'
 import { HORIZON_PATH, horizonRoutes } from '../horizon/horizon-routes.js'
-import { ledgerRoutes } from '../ledger/ledger-routes.js'
-import { walletRoutes } from '../ledger/wallet-routes.js'
-import { merchantRoutes } from '../merchants/merchant-routes.js'
+import { ledgerHandlers } from '../ledger/ledger-routes.js'
+import { walletHandlers } from '../ledger/wallet-routes.js'
+import { merchantHandlers } from '../merchants/merchant-routes.js'
 import { openApiRoutes } from '../openapi/openapi-routes.js'
-import { paymentRoutes, type PaymentAnswers } from '../payments/payment-routes.js'
-import { refundRoutes } from '../refunds/refund-routes.js'
+import { paymentHandlers, type PaymentAnswers } from '../payments/payment-routes.js'
+import { refundHandlers } from '../refunds/refund-routes.js'
 import { RequestLog } from '../request-log/request-log.js'
-import { requestLogRoutes } from '../request-log/request-log-routes.js'
-import { clockRoutes } from '../simulation/clock-routes.js'
-import { paymentSimulationRoutes } from '../simulation/payment-simulation-routes.js'
-import { webhookLogRoutes } from '../webhooks/webhook-log-routes.js'
+import { requestLogHandlers } from '../request-log/request-log-routes.js'
+import { clockHandlers } from '../simulation/clock-routes.js'
+import { paymentSimulationHandlers } from '../simulation/payment-simulation-routes.js'
+import { webhookLogHandlers } from '../webhooks/webhook-log-routes.js'
 import { HealthService } from '../health/health-service.js'
 import { healthRoutes } from '../health/health-routes.js'
 import type { Security } from '../openapi/operation.js'
 import { OPERATIONS } from '../openapi/operations.js'
-import { snapshotRoutes, type SandboxStateControls } from '../snapshots/snapshot-routes.js'
+import { snapshotHandlers, type SandboxStateControls } from '../snapshots/snapshot-routes.js'
 import { authenticateAsDeclared, expressPathsPattern } from './authentication.js'
+import { declaredRoutes, type Handlers } from './declared-routes.js'
 import { parseJsonBody } from './body.js'
 import { errorMiddleware, notFoundRoute } from './errors.js'
 import { publicRouteLimit } from './rate-limit.js'
@@ -73,24 +74,27 @@ export function createApp(ctx: SandboxContext, controls: AppControls = {}): Expr
   // A query parameter no route declares is refused on every route (docs/api.md).
   app.use(strictQuery(OPERATIONS))
 
-  // The busiest routes first: a payment request skips the admin routers' matching.
-  app.use(paymentRoutes(ctx, controls.payments))
-  app.use(adminRoutes(ctx))
-  if (controls.state) app.use(snapshotRoutes(ctx, controls.state))
-  app.use(clockRoutes(ctx))
-  app.use(ledgerRoutes(ctx))
-  app.use(walletRoutes(ctx))
-  app.use(refundRoutes(ctx))
-  app.use(paymentSimulationRoutes(ctx))
-  app.use(escrowRoutes(ctx))
-  app.use(quoteRoutes(ctx))
-  app.use(balanceRoutes(ctx))
-  app.use(feeTierRoutes(ctx))
-  app.use(invoiceRoutes(ctx))
-  app.use(merchantRoutes())
-  app.use(webhookLogRoutes(ctx))
-  app.use(requestLogRoutes(controls.requestLog ?? new RequestLog(ctx.wallClock)))
-  app.use(currencyRoutes())
+  // Every other operation, each by the handler named by its declaration's id.
+  const handlers = {
+    ...paymentHandlers(ctx, controls.payments),
+    ...refundHandlers(ctx),
+    ...quoteHandlers(ctx),
+    ...invoiceHandlers(ctx),
+    ...balanceHandlers(ctx),
+    ...feeTierHandlers(ctx),
+    ...merchantHandlers(),
+    ...currencyHandlers(),
+    ...webhookLogHandlers(ctx),
+    ...requestLogHandlers(controls.requestLog ?? new RequestLog(ctx.wallClock)),
+    ...paymentSimulationHandlers(ctx),
+    ...escrowHandlers(ctx),
+    ...adminHandlers(ctx),
+    ...clockHandlers(ctx),
+    ...ledgerHandlers(ctx),
+    ...walletHandlers(ctx),
+    ...snapshotHandlers(ctx, controls.state),
+  } satisfies Handlers
+  app.use(declaredRoutes(OPERATIONS, handlers))
 
   app.use(notFoundRoute)
   app.use(errorMiddleware(ctx.log))

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { authenticationOf, expressPathsPattern } from '../../sandbox/http/authentication.js'
 import type { Operation } from '../../sandbox/openapi/operation.js'
-import { OPERATIONS } from '../../sandbox/openapi/operations.js'
+import { OPERATIONS as DECLARED } from '../../sandbox/openapi/operations.js'
+
+const OPERATIONS: readonly Operation[] = DECLARED
 
 const resolve = authenticationOf(OPERATIONS)
 /** What a request path needs, in a word: none, admin, or the digest scheme and its 401 reason. */
