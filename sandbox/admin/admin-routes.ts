@@ -4,18 +4,10 @@ import { badRequest, notFound } from '../errors.js'
 import { findMerchantById, listMerchants } from '../merchants/merchant-repository.js'
 import { createMerchant, rotateSecret, toMerchantCredentials } from '../merchants/merchant-service.js'
 import { noBody } from '../validation/common.js'
-import { z } from 'zod'
 import type { MerchantRow } from '../db/schema.js'
 import { runTransaction } from '../db/database.js'
-import { SETTLEMENT_MODES } from '../../src/api/enumerations.js'
+import { createMerchantBody } from '../../src/api/requests.js'
 import type { Handlers } from '../http/declared-routes.js'
-
-export const createMerchantBody = z.strictObject({
-  name: z.string().trim().min(1, { message: 'must not be empty' }).max(200),
-  settlement_mode: z.enum(SETTLEMENT_MODES, { message: 'must be direct or escrow' }),
-  /** Default platform fee of the merchant's escrow orders, basis points (escrow merchants). */
-  escrow_fee_bps: z.number().int({ message: 'must be a whole number of basis points' }).min(0).max(10_000).optional(),
-})
 
 const adminView = (merchant: MerchantRow) => ({
   ...toMerchantCredentials(merchant),

@@ -4,18 +4,26 @@
 // Express routes of the JSON API, by operationId (http/declared-routes.ts), and the OpenAPI
 // document (openapi-document.ts).
 import { z } from 'zod'
-import { createMerchantBody } from '../admin/admin-routes.js'
-import { depositBody, quoteBody } from '../cross-chain/quote-schemas.js'
 import { createWalletBody } from '../ledger/wallet-service.js'
 import { saveSnapshotBody } from '../snapshots/snapshot-routes.js'
-import { createInvoiceBody, invoiceSettingsBody, listInvoicesQuery } from '../invoices/invoice-schemas.js'
 import { accountsQuery, transactionsQuery } from '../ledger/ledger-routes.js'
-import { createPaymentBody, listPaymentsQuery } from '../payments/payment-schemas.js'
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../idempotency/idempotency-service.js'
-import { createRefundBody, listRefundsQuery } from '../refunds/refund-schemas.js'
+import {
+  createInvoiceBody,
+  createMerchantBody,
+  createPaymentBody,
+  createRefundBody,
+  depositBody,
+  failBody,
+  invoiceSettingsBody,
+  listInvoicesQuery,
+  listPaymentsQuery,
+  listRefundsQuery,
+  quoteBody,
+} from '../../src/api/requests.js'
 import { advanceBody, freezeBody } from '../simulation/clock-routes.js'
-import { failBody, payBody } from '../simulation/payment-simulation.js'
-import { noBody } from '../validation/common.js'
+import { payBody } from '../simulation/payment-simulation.js'
+import { noBody } from '../../src/api/validation.js'
 import { requestLogListQuery, requestLogStreamQuery } from '../request-log/request-log-routes.js'
 import { eventsQuery, listQuery as webhookLogQuery } from '../webhooks/webhook-log-routes.js'
 import { HORIZON_OPERATIONS, HORIZON_REQUEST_SCHEMAS } from './horizon-operations.js'
