@@ -14,7 +14,10 @@ export type Handlers = { [Op in Routed as Op['operationId']]: RequestHandler<Rou
 
 const parameterCount = (operation: Operation) => (operation.path.match(/:/g) ?? []).length
 
-/** In the order Express must try them: a literal segment before a parameter (webhook-logs/stream before webhook-logs/:id). */
+/**
+ * In the order Express must try them: a literal segment before a parameter (webhook-logs/stream
+ * before webhook-logs/:id), otherwise as declared, so the payments, declared first, match first.
+ */
 export const inMatchOrder = (operations: readonly Operation[]): Operation[] =>
   operations.filter((operation) => !operation.beforeBodyParser).sort((a, b) => parameterCount(a) - parameterCount(b))
 
