@@ -1,21 +1,13 @@
 // Sandbox-wide merchant administration (behind the admin token, see http/app.ts).
-import { Router } from 'express'
 import type { SandboxContext } from '../context.js'
 import { badRequest, notFound } from '../errors.js'
 import { findMerchantById, listMerchants } from '../merchants/merchant-repository.js'
 import { createMerchant, rotateSecret, toMerchantCredentials } from '../merchants/merchant-service.js'
 import { noBody } from '../validation/common.js'
-import { z } from 'zod'
 import type { MerchantRow } from '../db/schema.js'
 import { runTransaction } from '../db/database.js'
-import { SETTLEMENT_MODES } from '../../src/api/enumerations.js'
-
-export const createMerchantBody = z.strictObject({
-  name: z.string().trim().min(1, { message: 'must not be empty' }).max(200),
-  settlement_mode: z.enum(SETTLEMENT_MODES, { message: 'must be direct or escrow' }),
-  /** Default platform fee of the merchant's escrow orders, basis points (escrow merchants). */
-  escrow_fee_bps: z.number().int({ message: 'must be a whole number of basis points' }).min(0).max(10_000).optional(),
-})
+import { createMerchantBody } from '../../src/api/requests.js'
+import type { Handlers } from '../http/declared-routes.js'
 
 const adminView = (merchant: MerchantRow) => ({
   ...toMerchantCredentials(merchant),
@@ -23,39 +15,37 @@ const adminView = (merchant: MerchantRow) => ({
   escrow_fee_bps: merchant.escrow_fee_bps,
 })
 
-export function adminRoutes(ctx: SandboxContext): Router {
-  const router = Router()
-  router.get('/sandbox/merchants', async (req, res) => {
-    const merchants = await listMerchants(ctx.db)
-    res.json({ items: merchants.map(adminView) })
-  })
-
-  // A new merchant with fresh keys and a funded settlement account on the ledger.
-  router.post('/sandbox/merchants', async (req, res) => {
-    const body = createMerchantBody.parse(req.body)
-    if (body.settlement_mode === 'direct' && body.escrow_fee_bps !== undefined) {
-      throw badRequest('escrow_fee_bps: only for merchants with settlement_mode escrow')
-    }
-    const merchant = await runTransaction(ctx.db, (trx) =>
-      createMerchant(
-        trx,
-        ctx.random,
-        { name: body.name, settlementMode: body.settlement_mode, escrowFeeBps: body.escrow_fee_bps },
-        ctx.clock.now(),
-      ),
-    )
-    res.status(201).json(adminView(merchant))
-  })
-
-  // New deliveries and resends are signed with the new secret from the moment this answers.
-  router.post('/sandbox/merchants/:id/rotate-secret', async (req, res) => {
-    noBody.parse(req.body)
-    const merchant = await runTransaction(ctx.db, async (trx) => {
-      const found = await findMerchantById(trx, req.params.id)
-      if (!found) throw notFound(`No merchant ${req.params.id.slice(0, 64)}`)
-      return rotateSecret(trx, ctx.random, found)
-    })
-    res.json(adminView(merchant))
-  })
-  return router
+export function adminHandlers(ctx: SandboxContext) {
+  return {
+    listSandboxMerchants: async (req, res) => {
+      const merchants = await listMerchants(ctx.db)
+      res.json({ items: merchants.map(adminView) })
+    },
+    // A new merchant with fresh keys and a funded settlement account on the ledger.
+    createSandboxMerchant: async (req, res) => {
+      const body = createMerchantBody.parse(req.body)
+      if (body.settlement_mode === 'direct' && body.escrow_fee_bps !== undefined) {
+        throw badRequest('escrow_fee_bps: only for merchants with settlement_mode escrow')
+      }
+      const merchant = await runTransaction(ctx.db, (trx) =>
+        createMerchant(
+          trx,
+          ctx.random,
+          { name: body.name, settlementMode: body.settlement_mode, escrowFeeBps: body.escrow_fee_bps },
+          ctx.clock.now(),
+        ),
+      )
+      res.status(201).json(adminView(merchant))
+    },
+    // New deliveries and resends are signed with the new secret from the moment this answers.
+    rotateMerchantSecret: async (req, res) => {
+      noBody.parse(req.body)
+      const merchant = await runTransaction(ctx.db, async (trx) => {
+        const found = await findMerchantById(trx, req.params.id)
+        if (!found) throw notFound(`No merchant ${req.params.id.slice(0, 64)}`)
+        return rotateSecret(trx, ctx.random, found)
+      })
+      res.json(adminView(merchant))
+    },
+  } satisfies Partial<Handlers>
 }

@@ -2,55 +2,48 @@
 // authentication needed, but checked when sent), GET /cross-chain/chains, the bridge order's
 // status GET /cross-chain/quotes/{quoteId} (merchant auth), and the sandbox's simulated deposit
 // POST /sandbox/cross-chain/quotes/{quoteId}/deposit (merchant auth).
-import { Router } from 'express'
 import type { SandboxContext } from '../context.js'
 import { currentMerchant } from '../http/auth.js'
-import { notFound, unauthorized } from '../errors.js'
+import { notFound } from '../errors.js'
 import { answerIdempotently } from '../http/idempotent-answer.js'
 import { findPaymentById } from '../payments/payment-repository.js'
 import { toPaymentResource } from '../payments/payment-resource.js'
 import { BRIDGE_FEE_BPS, ORIGIN_CHAINS } from './chains.js'
-import { depositBody, quoteBody } from './quote-schemas.js'
+import { depositBody, quoteBody } from '../../src/api/requests.js'
 import { createQuote, getQuote, simulateDeposit, toQuoteResource } from './quote-service.js'
 import { runTransaction } from '../db/database.js'
+import type { Handlers } from '../http/declared-routes.js'
 
-/** Paths of the quote endpoint, which authenticates only when credentials are sent. */
-export const QUOTE_PATH = /^\/payments\/[^/]+\/cross-chain\/quote\/?$/
-
-export function quoteRoutes(ctx: SandboxContext): Router {
-  const router = Router()
-
-  router.get('/cross-chain/chains', (req, res) => {
-    res.json({
-      bridgeFeeBps: BRIDGE_FEE_BPS,
-      items: ORIGIN_CHAINS.map((chain) => ({ id: chain.id, name: chain.name, addressFormat: chain.addressFormat, tokens: chain.tokens })),
-    })
-  })
-
-  router.post('/payments/:id/cross-chain/quote', async (req, res) => {
-    const body = quoteBody.parse(req.body)
-    const quote = await runTransaction(ctx.db, async (trx) => {
-      const payment = req.params.id.length <= 64 ? await findPaymentById(trx, req.params.id) : undefined
-      // Signed requests see only their own merchant's payments, like everywhere else.
-      if (!payment || (req.merchant && payment.merchant_id !== req.merchant.id)) throw notFound(`No payment ${req.params.id.slice(0, 64)}`)
-      return createQuote(ctx, trx, payment, body)
-    })
-    res.json(toQuoteResource(quote, ctx.clock.now()))
-  })
-
-  // The bridge order's status, for the merchant whose payment it pays (credentials required).
-  router.get('/cross-chain/quotes/:quoteId', async (req, res) => {
-    if (!req.merchant) throw unauthorized('Unauthorized', "A quote's status is for the merchant of its payment: sign the request")
-    res.json(toQuoteResource(await getQuote(ctx.db, req.merchant.id, req.params.quoteId), ctx.clock.now()))
-  })
-
-  router.post('/sandbox/cross-chain/quotes/:quoteId/deposit', async (req, res) => {
-    const merchant = currentMerchant(req)
-    const body = depositBody.parse(req.body)
-    await answerIdempotently(ctx, req, res, async (trx) => {
-      const { quote, payment } = await simulateDeposit(ctx, trx, merchant.id, req.params.quoteId, body)
-      return { quote: toQuoteResource(quote, ctx.clock.now()), payment: toPaymentResource(payment, ctx) }
-    })
-  })
-  return router
+export function quoteHandlers(ctx: SandboxContext) {
+  return {
+    listOriginChains: (req, res) => {
+      res.json({
+        bridgeFeeBps: BRIDGE_FEE_BPS,
+        items: ORIGIN_CHAINS.map((chain) => ({ id: chain.id, name: chain.name, addressFormat: chain.addressFormat, tokens: chain.tokens })),
+      })
+    },
+    createCrossChainQuote: async (req, res) => {
+      const body = quoteBody.parse(req.body)
+      const quote = await runTransaction(ctx.db, async (trx) => {
+        const payment = req.params.id.length <= 64 ? await findPaymentById(trx, req.params.id) : undefined
+        // Signed requests see only their own merchant's payments, like everywhere else.
+        if (!payment || (req.merchant && payment.merchant_id !== req.merchant.id))
+          throw notFound(`No payment ${req.params.id.slice(0, 64)}`)
+        return createQuote(ctx, trx, payment, body)
+      })
+      res.json(toQuoteResource(quote, ctx.clock.now()))
+    },
+    // The bridge order's status, for the merchant whose payment it pays.
+    getCrossChainQuote: async (req, res) => {
+      res.json(toQuoteResource(await getQuote(ctx.db, currentMerchant(req).id, req.params.quoteId), ctx.clock.now()))
+    },
+    simulateDeposit: async (req, res) => {
+      const merchant = currentMerchant(req)
+      const body = depositBody.parse(req.body)
+      await answerIdempotently(ctx, req, res, async (trx) => {
+        const { quote, payment } = await simulateDeposit(ctx, trx, merchant.id, req.params.quoteId, body)
+        return { quote: toQuoteResource(quote, ctx.clock.now()), payment: toPaymentResource(payment, ctx) }
+      })
+    },
+  } satisfies Partial<Handlers>
 }

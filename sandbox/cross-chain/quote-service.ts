@@ -30,7 +30,7 @@ import {
   type OriginToken,
 } from './chains.js'
 import { findDueQuotes, findLiveQuotesOfPayment, findQuote, insertQuote, updateQuote } from './quote-repository.js'
-import type { DepositBody, QuoteBody } from './quote-schemas.js'
+import type { DepositBody, QuoteBody } from '../../src/api/requests.js'
 
 /** How long a quote holds (never past the payment's own expiry): its deadline. */
 export const QUOTE_VALIDITY_MS = 15 * 60 * 1000

@@ -1,11 +1,13 @@
 // GET /currencies (spec 4.13): the supported pricing currencies, without meta.
-import { Router } from 'express'
 import { CURRENCIES } from './currency-table.js'
+import type { Handlers } from '../http/declared-routes.js'
 
 const ITEMS = CURRENCIES.map(({ name, code, symbol, precision }) => ({ resource: 'currencies', name, code, symbol, precision }))
 
-export function currencyRoutes(): Router {
-  return Router().get('/currencies', (_req, res) => {
-    res.json({ items: ITEMS })
-  })
+export function currencyHandlers() {
+  return {
+    listCurrencies: (_req, res) => {
+      res.json({ items: ITEMS })
+    },
+  } satisfies Partial<Handlers>
 }

@@ -1,6 +1,7 @@
 // The pricing currencies the sandbox accepts (spec 2.6) and the fixed sandbox rates used to
 // price a payment in USDC. Rates are decimal text in USD per one major unit of the currency;
 // USDC is treated as exactly 1 USD. Change a rate here and every conversion follows.
+import { CURRENCY_CODES, type CurrencyCode } from '../../src/api/enumerations.js'
 import { USDC_SCALE, divideRoundHalfUp, parseDecimal } from '../../src/money.js'
 
 export interface Currency {
@@ -13,21 +14,22 @@ export interface Currency {
   usdRate: string
 }
 
-export const CURRENCIES: readonly Currency[] = [
-  { code: 'USD', name: 'US Dollar', symbol: '$', precision: 2, usdRate: '1' },
-  { code: 'EUR', name: 'Euro', symbol: '€', precision: 2, usdRate: '1.08' },
-  { code: 'GBP', name: 'British Pound', symbol: '£', precision: 2, usdRate: '1.27' },
-  { code: 'JPY', name: 'Japanese Yen', symbol: '¥', precision: 0, usdRate: '0.0067' },
-  { code: 'CHF', name: 'Swiss Franc', symbol: 'CHF', precision: 2, usdRate: '1.13' },
-  { code: 'CAD', name: 'Canadian Dollar', symbol: 'CA$', precision: 2, usdRate: '0.73' },
-  { code: 'AUD', name: 'Australian Dollar', symbol: 'A$', precision: 2, usdRate: '0.66' },
-  { code: 'MXN', name: 'Mexican Peso', symbol: 'MX$', precision: 2, usdRate: '0.058' },
-  { code: 'BRL', name: 'Brazilian Real', symbol: 'R$', precision: 2, usdRate: '0.2' },
-]
+const TABLE: Record<CurrencyCode, Omit<Currency, 'code'>> = {
+  USD: { name: 'US Dollar', symbol: '$', precision: 2, usdRate: '1' },
+  EUR: { name: 'Euro', symbol: '€', precision: 2, usdRate: '1.08' },
+  GBP: { name: 'British Pound', symbol: '£', precision: 2, usdRate: '1.27' },
+  JPY: { name: 'Japanese Yen', symbol: '¥', precision: 0, usdRate: '0.0067' },
+  CHF: { name: 'Swiss Franc', symbol: 'CHF', precision: 2, usdRate: '1.13' },
+  CAD: { name: 'Canadian Dollar', symbol: 'CA$', precision: 2, usdRate: '0.73' },
+  AUD: { name: 'Australian Dollar', symbol: 'A$', precision: 2, usdRate: '0.66' },
+  MXN: { name: 'Mexican Peso', symbol: 'MX$', precision: 2, usdRate: '0.058' },
+  BRL: { name: 'Brazilian Real', symbol: 'R$', precision: 2, usdRate: '0.2' },
+}
+
+/** In the order of CURRENCY_CODES, as GET /currencies lists them. */
+export const CURRENCIES: readonly Currency[] = CURRENCY_CODES.map((code) => ({ code, ...TABLE[code] }))
 
 const BY_CODE = new Map(CURRENCIES.map((currency) => [currency.code, currency]))
-
-export const SUPPORTED_CURRENCY_CODES = CURRENCIES.map((currency) => currency.code)
 
 export function findCurrency(code: string): Currency | undefined {
   return BY_CODE.get(code)

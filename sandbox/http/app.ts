@@ -1,33 +1,35 @@
-// The Express application: body handling, authentication per endpoint family (spec 5 and 7),
-// the domain routers, and one error mapping at the end.
+// The Express application: the public routers, body handling, then authentication, strict
+// queries and routes derived from the declared operations, and one error mapping at the end.
 import express, { type Express } from 'express'
-import { adminRoutes } from '../admin/admin-routes.js'
+import { adminHandlers } from '../admin/admin-routes.js'
 import { checkoutRoutes } from '../checkout/checkout-routes.js'
 import { shortLinkRoutes } from '../checkout/short-link-routes.js'
 import type { SandboxContext } from '../context.js'
-import { balanceRoutes } from '../balances/balance-routes.js'
-import { currencyRoutes } from '../currencies/currency-routes.js'
-import { QUOTE_PATH, quoteRoutes } from '../cross-chain/quote-routes.js'
-import { escrowRoutes } from '../escrow/escrow-routes.js'
-import { feeTierRoutes } from '../fees/fee-tier-routes.js'
-import { invoiceRoutes } from '../invoices/invoice-routes.js'
+import { balanceHandlers } from '../balances/balance-routes.js'
+import { currencyHandlers } from '../currencies/currency-routes.js'
+import { quoteHandlers } from '../cross-chain/quote-routes.js'
+import { escrowHandlers } from '../escrow/escrow-routes.js'
+import { feeTierHandlers } from '../fees/fee-tier-routes.js'
+import { invoiceHandlers } from '../invoices/invoice-routes.js'
 import { HORIZON_PATH, horizonRoutes } from '../horizon/horizon-routes.js'
-import { ledgerRoutes } from '../ledger/ledger-routes.js'
-import { walletRoutes } from '../ledger/wallet-routes.js'
-import { merchantRoutes } from '../merchants/merchant-routes.js'
+import { ledgerHandlers } from '../ledger/ledger-routes.js'
+import { walletHandlers } from '../ledger/wallet-routes.js'
+import { merchantHandlers } from '../merchants/merchant-routes.js'
 import { openApiRoutes } from '../openapi/openapi-routes.js'
-import { paymentRoutes, type PaymentAnswers } from '../payments/payment-routes.js'
-import { refundRoutes } from '../refunds/refund-routes.js'
+import { paymentHandlers, type PaymentAnswers } from '../payments/payment-routes.js'
+import { refundHandlers } from '../refunds/refund-routes.js'
 import { RequestLog } from '../request-log/request-log.js'
-import { requestLogRoutes } from '../request-log/request-log-routes.js'
-import { clockRoutes } from '../simulation/clock-routes.js'
-import { paymentSimulationRoutes } from '../simulation/payment-simulation-routes.js'
-import { webhookLogRoutes } from '../webhooks/webhook-log-routes.js'
+import { requestLogHandlers } from '../request-log/request-log-routes.js'
+import { clockHandlers } from '../simulation/clock-routes.js'
+import { paymentSimulationHandlers } from '../simulation/payment-simulation-routes.js'
+import { webhookLogHandlers } from '../webhooks/webhook-log-routes.js'
 import { HealthService } from '../health/health-service.js'
 import { healthRoutes } from '../health/health-routes.js'
+import type { Security } from '../openapi/operation.js'
 import { OPERATIONS } from '../openapi/operations.js'
-import { snapshotRoutes, type SandboxStateControls } from '../snapshots/snapshot-routes.js'
-import { SIGNATURE_FAILED, UNAUTHORIZED, adminAuth, digestAuth, merchantAuthDeps } from './auth.js'
+import { snapshotHandlers, type SandboxStateControls } from '../snapshots/snapshot-routes.js'
+import { authenticateAsDeclared, expressPathsPattern } from './authentication.js'
+import { declaredRoutes, type Handlers } from './declared-routes.js'
 import { parseJsonBody } from './body.js'
 import { errorMiddleware, notFoundRoute } from './errors.js'
 import { publicRouteLimit } from './rate-limit.js'
@@ -43,6 +45,10 @@ export interface AppControls {
   requestLog?: RequestLog
 }
 
+/** The POSTs anyone may send without credentials (with `optional-digest`: when they send none). */
+const publicPosts = (security: Security): RegExp =>
+  expressPathsPattern(OPERATIONS.filter((operation) => operation.method === 'post' && operation.security === security).map((o) => o.path))
+
 export function createApp(ctx: SandboxContext, controls: AppControls = {}): Express {
   const app = express()
   // Nothing here needs ETags, the X-Powered-By banner, or nested query objects.
@@ -55,57 +61,40 @@ export function createApp(ctx: SandboxContext, controls: AppControls = {}): Expr
   app.use(openApiRoutes(ctx))
   app.use(shortLinkRoutes(ctx))
   // Under --shared, what anyone may do without credentials is limited per client address.
-  app.use(publicRouteLimit(ctx.rateLimits?.publicRoutes, /^\/(checkout\/[^/]+\/actions\/[^/]+|horizon\/transactions)\/?$/i))
+  app.use(publicRouteLimit(ctx.rateLimits?.publicRoutes, publicPosts('none')))
   app.use(checkoutRoutes(ctx))
   // Horizon needs no credentials, like the real one, and reads form bodies (tx=…), not JSON.
   app.use(HORIZON_PATH, horizonRoutes(ctx))
 
   app.use(parseJsonBody)
 
-  // Who may call what: the admin token for sandbox-wide controls, digest auth for merchants.
-  app.use(
-    [
-      '/sandbox/merchants',
-      '/sandbox/clock',
-      '/sandbox/ledger',
-      '/sandbox/wallets',
-      '/sandbox/snapshots',
-      '/sandbox/reset',
-      '/sandbox/request-logs',
-    ],
-    adminAuth(ctx.identity.adminToken, ctx.rateLimits?.adminFailures),
-  )
-  const auth = merchantAuthDeps(ctx)
-  const merchantAuth = digestAuth(auth, UNAUTHORIZED)
-  const optionalMerchantAuth = digestAuth(auth, UNAUTHORIZED, { optional: true })
-  // Spec 5: the cross-chain quote needs no credentials, but sent ones must be valid.
-  app.use(['/payments', '/refunds', '/accounts', '/sandbox/payments', '/sandbox/cross-chain'], (req, res, next) =>
-    QUOTE_PATH.test(req.originalUrl.split('?')[0]!) ? optionalMerchantAuth(req, res, next) : merchantAuth(req, res, next),
-  )
-  app.use(publicRouteLimit(ctx.rateLimits?.publicRoutes, QUOTE_PATH))
-  app.use('/cross-chain', optionalMerchantAuth)
-  app.use(['/invoices', '/merchant', '/currencies', '/merchants'], digestAuth(auth, SIGNATURE_FAILED))
+  // Who may call what: the admin token for sandbox-wide controls, digest auth for merchants, as declared.
+  app.use(authenticateAsDeclared(ctx, OPERATIONS))
+  app.use(publicRouteLimit(ctx.rateLimits?.publicRoutes, publicPosts('optional-digest')))
   // A query parameter no route declares is refused on every route (docs/api.md).
   app.use(strictQuery(OPERATIONS))
 
-  // The busiest routes first: a payment request skips the admin routers' matching.
-  app.use(paymentRoutes(ctx, controls.payments))
-  app.use(adminRoutes(ctx))
-  if (controls.state) app.use(snapshotRoutes(ctx, controls.state))
-  app.use(clockRoutes(ctx))
-  app.use(ledgerRoutes(ctx))
-  app.use(walletRoutes(ctx))
-  app.use(refundRoutes(ctx))
-  app.use(paymentSimulationRoutes(ctx))
-  app.use(escrowRoutes(ctx))
-  app.use(quoteRoutes(ctx))
-  app.use(balanceRoutes(ctx))
-  app.use(feeTierRoutes(ctx))
-  app.use(invoiceRoutes(ctx))
-  app.use(merchantRoutes())
-  app.use(webhookLogRoutes(ctx))
-  app.use(requestLogRoutes(controls.requestLog ?? new RequestLog(ctx.wallClock)))
-  app.use(currencyRoutes())
+  // Every other operation, each by the handler named by its declaration's id.
+  const handlers = {
+    ...paymentHandlers(ctx, controls.payments),
+    ...refundHandlers(ctx),
+    ...quoteHandlers(ctx),
+    ...invoiceHandlers(ctx),
+    ...balanceHandlers(ctx),
+    ...feeTierHandlers(ctx),
+    ...merchantHandlers(),
+    ...currencyHandlers(),
+    ...webhookLogHandlers(ctx),
+    ...requestLogHandlers(controls.requestLog ?? new RequestLog(ctx.wallClock)),
+    ...paymentSimulationHandlers(ctx),
+    ...escrowHandlers(ctx),
+    ...adminHandlers(ctx),
+    ...clockHandlers(ctx),
+    ...ledgerHandlers(ctx),
+    ...walletHandlers(ctx),
+    ...snapshotHandlers(ctx, controls.state),
+  } satisfies Handlers
+  app.use(declaredRoutes(OPERATIONS, handlers))
 
   app.use(notFoundRoute)
   app.use(errorMiddleware(ctx.log))

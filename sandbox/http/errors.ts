@@ -2,7 +2,7 @@
 // ApiErrors as they are, a ledger refusal no route mapped as a 400, zod and body-parser errors
 // as 400s, anything else as a logged 500.
 import type http from 'node:http'
-import type { ErrorRequestHandler, RequestHandler } from 'express'
+import type { ErrorRequestHandler, Request, RequestHandler } from 'express'
 import { ZodError } from 'zod'
 import { ApiError, ledgerRefusal } from '../errors.js'
 import { LedgerError } from '../ledger/ledger-errors.js'
@@ -54,9 +54,10 @@ const REASONS: Record<number, string> = {
   500: 'Internal Server Error',
 }
 
-export const notFoundRoute: RequestHandler = (req, _res, next) => {
-  next(new ApiError(404, 'Not Found', `No route for ${req.method} ${req.path}`))
-}
+export const noRoute = (req: Pick<Request, 'method' | 'path'>): ApiError =>
+  new ApiError(404, 'Not Found', `No route for ${req.method} ${req.path}`)
+
+export const notFoundRoute: RequestHandler = (req, _res, next) => next(noRoute(req))
 
 /** The answer to any error: its JSON body, and the headers an ApiError asks for (Retry-After…). */
 export function errorResponse(error: unknown, log: (line: string) => void): { body: ErrorBody; headers: Record<string, string> } {

@@ -10,7 +10,9 @@ import type { SandboxContext } from '../context.js'
 import type { MerchantRow } from '../db/schema.js'
 import type { PaymentAnswers } from '../payments/payment-routes.js'
 import { attributeRequest } from '../request-log/request-log.js'
-import { UNAUTHORIZED, authenticateMerchant, merchantAuthDeps } from './auth.js'
+import { OPERATIONS } from '../openapi/operations.js'
+import { authenticateMerchant, merchantAuthDeps } from './auth.js'
+import { authenticationOf } from './authentication.js'
 import { decodeJsonBody, readRawBody } from './body.js'
 import { sendError } from './errors.js'
 import { sendJson } from './json-response.js'
@@ -19,15 +21,25 @@ const PAYMENT_PATH = /^\/payments\/([A-Za-z0-9_-]{1,64})$/
 
 type FastRoute = (merchant: MerchantRow, body: unknown, req: http.IncomingMessage) => Promise<{ status: number; body: string }>
 
+/** The 401 reason POST /payments and GET /payments/{id} are declared with; both need digest auth. */
+function declaredReason(): string {
+  const declared = authenticationOf(OPERATIONS)
+  const [create, read] = [declared('/payments'), declared('/payments/pt_1')]
+  if (create?.security !== 'digest' || read?.security !== 'digest' || create.authReason !== read.authReason || !create.authReason)
+    throw new Error('The fast routes answer only what digest auth with one reason guards')
+  return create.authReason
+}
+
 export function withFastRoutes(ctx: SandboxContext, payments: PaymentAnswers, express: http.RequestListener): http.RequestListener {
   const auth = merchantAuthDeps(ctx)
+  const reason = declaredReason()
   const create: FastRoute = (merchant, body, req) => payments.create({ merchant, headers: req.headers, body })
 
   async function answer(req: http.IncomingMessage, res: http.ServerResponse, route: FastRoute): Promise<void> {
     try {
       const { rawBody, body } = decodeJsonBody(await readRawBody(req, res), req.headers['content-type'])
       const signed = { method: req.method!, originalUrl: req.url!, headers: req.headers, rawBody, body }
-      const merchant = (await authenticateMerchant(auth, UNAUTHORIZED, signed))!
+      const merchant = (await authenticateMerchant(auth, reason, signed))!
       attributeRequest(req, merchant.id)
       const response = await route(merchant, body, req)
       sendJson(res, response.status, response.body)

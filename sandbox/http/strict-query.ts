@@ -5,15 +5,12 @@
 import { Router, type RequestHandler } from 'express'
 import type { Operation } from '../openapi/operation.js'
 import { badRequest } from '../errors.js'
+import { inMatchOrder } from './declared-routes.js'
 import { echoNames } from './errors.js'
 
 export function strictQuery(operations: readonly Operation[]): RequestHandler {
   const router = Router()
-  // Express matches the first route registered; a literal segment must win over a parameter
-  // (webhook-logs/stream before webhook-logs/:id), as it does in the routers themselves.
-  const byParams = (operation: Operation) => (operation.path.match(/:/g) ?? []).length
-  const routed = operations.filter((operation) => !operation.beforeBodyParser).sort((a, b) => byParams(a) - byParams(b))
-  for (const operation of routed) {
+  for (const operation of inMatchOrder(operations)) {
     const known = new Set(operation.query ? Object.keys(operation.query.shape) : [])
     router[operation.method](operation.path, (req, _res, next) => {
       const unknown = Object.keys(req.query as Record<string, unknown>).filter((name) => !known.has(name))

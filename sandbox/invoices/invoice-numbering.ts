@@ -4,15 +4,7 @@
 
 export const DEFAULT_PREFIX = 'INV-'
 export const FIRST_NUMBER = 1
-export const MAX_PREFIX_LENGTH = 24
 export const YEAR_TOKEN = '{year}'
-
-/** Letters, digits, space, - _ . / and the {year} token: nothing else. */
-const PREFIX_PATTERN = /^(?:[\p{L}\p{N} _./-]|\{year\})*$/u
-
-export function isValidPrefix(prefix: string): boolean {
-  return prefix.length <= MAX_PREFIX_LENGTH && PREFIX_PATTERN.test(prefix)
-}
 
 export function formatInvoiceNumber(prefix: string, counter: number, now: number): string {
   const year = String(new Date(now).getUTCFullYear())

@@ -1,5 +1,4 @@
 // HTTP face of invoices (spec 4.7–4.11): validates, owns the transaction, renders JSON.
-import { Router } from 'express'
 import type { SandboxContext } from '../context.js'
 import { findCustomersByIds } from '../customers/customer-repository.js'
 import type { InvoiceRow } from '../db/schema.js'
@@ -7,12 +6,12 @@ import { currentMerchant } from '../http/auth.js'
 import { pageMeta } from '../http/pagination.js'
 import { noBody, pageRequest } from '../validation/common.js'
 import { toInvoiceResource } from './invoice-resource.js'
-import { createInvoiceBody, invoiceSettingsBody, listInvoicesQuery } from './invoice-schemas.js'
+import { createInvoiceBody, invoiceSettingsBody, listInvoicesQuery } from '../../src/api/requests.js'
 import { cancelInvoice, changeInvoiceSettings, createInvoice, getInvoice, listInvoices, readInvoiceSettings } from './invoice-service.js'
 import { runTransaction } from '../db/database.js'
+import type { Handlers } from '../http/declared-routes.js'
 
-export function invoiceRoutes(ctx: SandboxContext): Router {
-  const router = Router()
+export function invoiceHandlers(ctx: SandboxContext) {
   const render = async (invoices: InvoiceRow[]) => {
     const customers = new Map(
       (
@@ -24,42 +23,37 @@ export function invoiceRoutes(ctx: SandboxContext): Router {
     )
     return invoices.map((invoice) => toInvoiceResource(invoice, customers.get(invoice.customer_id)!))
   }
-
-  router.post('/invoices', async (req, res) => {
-    const merchant = currentMerchant(req)
-    const body = createInvoiceBody.parse(req.body)
-    const { invoice, customer } = await runTransaction(ctx.db, (trx) => createInvoice(ctx, trx, merchant, body))
-    res.json(toInvoiceResource(invoice, customer))
-  })
-
-  router.get('/invoices', async (req, res) => {
-    const merchant = currentMerchant(req)
-    const query = listInvoicesQuery.parse(req.query)
-    const page = pageRequest(query)
-    const { rows, total } = await listInvoices(ctx.db, merchant, { status: query.status }, page)
-    res.json({ items: await render(rows), meta: pageMeta(page, total, rows.length) })
-  })
-
-  router.get('/invoices/settings', async (req, res) => {
-    res.json(await readInvoiceSettings(ctx.db, currentMerchant(req), ctx.clock.now()))
-  })
-
-  router.post('/invoices/settings', async (req, res) => {
-    const merchant = currentMerchant(req)
-    const body = invoiceSettingsBody.parse(req.body)
-    res.json(await runTransaction(ctx.db, (trx) => changeInvoiceSettings(trx, merchant, body, ctx.clock.now())))
-  })
-
-  router.get('/invoices/:id', async (req, res) => {
-    const invoice = await getInvoice(ctx.db, currentMerchant(req), req.params.id)
-    res.json((await render([invoice]))[0])
-  })
-
-  router.post('/invoices/:id/cancel', async (req, res) => {
-    const merchant = currentMerchant(req)
-    noBody.parse(req.body)
-    const invoice = await runTransaction(ctx.db, (trx) => cancelInvoice(ctx, trx, merchant, req.params.id))
-    res.json((await render([invoice]))[0])
-  })
-  return router
+  return {
+    createInvoice: async (req, res) => {
+      const merchant = currentMerchant(req)
+      const body = createInvoiceBody.parse(req.body)
+      const { invoice, customer } = await runTransaction(ctx.db, (trx) => createInvoice(ctx, trx, merchant, body))
+      res.json(toInvoiceResource(invoice, customer))
+    },
+    listInvoices: async (req, res) => {
+      const merchant = currentMerchant(req)
+      const query = listInvoicesQuery.parse(req.query)
+      const page = pageRequest(query)
+      const { rows, total } = await listInvoices(ctx.db, merchant, { status: query.status }, page)
+      res.json({ items: await render(rows), meta: pageMeta(page, total, rows.length) })
+    },
+    getInvoiceSettings: async (req, res) => {
+      res.json(await readInvoiceSettings(ctx.db, currentMerchant(req), ctx.clock.now()))
+    },
+    updateInvoiceSettings: async (req, res) => {
+      const merchant = currentMerchant(req)
+      const body = invoiceSettingsBody.parse(req.body)
+      res.json(await runTransaction(ctx.db, (trx) => changeInvoiceSettings(trx, merchant, body, ctx.clock.now())))
+    },
+    getInvoice: async (req, res) => {
+      const invoice = await getInvoice(ctx.db, currentMerchant(req), req.params.id)
+      res.json((await render([invoice]))[0])
+    },
+    cancelInvoice: async (req, res) => {
+      const merchant = currentMerchant(req)
+      noBody.parse(req.body)
+      const invoice = await runTransaction(ctx.db, (trx) => cancelInvoice(ctx, trx, merchant, req.params.id))
+      res.json((await render([invoice]))[0])
+    },
+  } satisfies Partial<Handlers>
 }

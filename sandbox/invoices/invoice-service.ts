@@ -9,7 +9,7 @@ import { badRequest, conflict, notFound } from '../errors.js'
 import type { PageRequest } from '../db/paginate.js'
 import { moveTo } from '../payments/payment-lifecycle.js'
 import { findPaymentById } from '../payments/payment-repository.js'
-import { MAX_AMOUNT_VALUE } from '../payments/payment-schemas.js'
+import { MAX_AMOUNT_VALUE } from '../../src/money.js'
 import { MAX_USDC_STROOPS, createPayment } from '../payments/payment-service.js'
 import { findCurrency, toUsdcStroops } from '../currencies/currency-table.js'
 import { DEFAULT_PREFIX, FIRST_NUMBER, formatInvoiceNumber } from './invoice-numbering.js'
@@ -22,7 +22,7 @@ import {
   saveInvoiceSettings,
   updateInvoice,
 } from './invoice-repository.js'
-import type { CreateInvoiceBody, InvoiceSettingsBody } from './invoice-schemas.js'
+import type { CreateInvoiceBody, InvoiceSettingsBody } from '../../src/api/requests.js'
 import { invoiceTotals } from '../../src/invoice-totals.js'
 
 const HOUR_MS = 3_600_000

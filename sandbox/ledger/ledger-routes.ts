@@ -2,7 +2,6 @@
 // accounts with balances, transactions (filter by account, page by position), one transaction
 // decoded. Amounts are decimal text with 7 places, as Horizon shows them.
 import { TransactionBuilder } from '@stellar/stellar-base'
-import { Router } from 'express'
 import { z } from 'zod'
 import { LEDGER_ROLES } from '../../src/api/enumerations.js'
 import { USDC_SCALE, formatDecimal } from '../../src/money.js'
@@ -15,6 +14,7 @@ import { queryInteger } from '../validation/common.js'
 import { isAccountAddress } from './ledger-accounts.js'
 import { MAX_TRANSACTIONS_PAGE } from './ledger-service.js'
 import type { LedgerAccount, LedgerTransaction } from './ledger-types.js'
+import type { Handlers } from '../http/declared-routes.js'
 
 export const accountsQuery = z.strictObject({
   role: z.enum(LEDGER_ROLES, { message: `must be one of ${LEDGER_ROLES.join(', ')}` }).optional(),
@@ -42,9 +42,7 @@ function toAccountView(account: LedgerAccount) {
   }
 }
 
-export function ledgerRoutes(ctx: SandboxContext): Router {
-  const router = Router()
-
+export function ledgerHandlers(ctx: SandboxContext) {
   /**
    * Views of transactions; each ledger's close time is read once, however many transactions it
    * holds, and so is the payment each text memo names.
@@ -89,24 +87,22 @@ export function ledgerRoutes(ctx: SandboxContext): Router {
       horizonUrl: `${ctx.publicUrl}${HORIZON_PATH}/transactions/${tx.hash}`,
     }
   }
-
-  router.get('/sandbox/ledger/accounts', async (req, res) => {
-    const { role } = accountsQuery.parse(req.query)
-    res.json({ items: (await ctx.ledger.listAccounts(ctx.db, { role })).map(toAccountView) })
-  })
-
-  router.get('/sandbox/ledger/transactions', async (req, res) => {
-    const query = transactionsQuery.parse(req.query)
-    // The operator's view: transactions included as failed too, marked so.
-    const transactions = await ctx.ledger.listTransactions(ctx.db, { ...query, includeFailed: true })
-    res.json({ items: await toTransactionViews(transactions) })
-  })
-
-  router.get('/sandbox/ledger/transactions/:hash', async (req, res) => {
-    const { hash } = req.params
-    const tx = HASH.test(hash) ? await ctx.ledger.getTransaction(ctx.db, hash) : undefined
-    if (!tx) throw notFound(`No ledger transaction ${hash.slice(0, 80)}`)
-    res.json((await toTransactionViews([tx]))[0])
-  })
-  return router
+  return {
+    listLedgerAccounts: async (req, res) => {
+      const { role } = accountsQuery.parse(req.query)
+      res.json({ items: (await ctx.ledger.listAccounts(ctx.db, { role })).map(toAccountView) })
+    },
+    listLedgerTransactions: async (req, res) => {
+      const query = transactionsQuery.parse(req.query)
+      // The operator's view: transactions included as failed too, marked so.
+      const transactions = await ctx.ledger.listTransactions(ctx.db, { ...query, includeFailed: true })
+      res.json({ items: await toTransactionViews(transactions) })
+    },
+    getLedgerTransaction: async (req, res) => {
+      const { hash } = req.params
+      const tx = HASH.test(hash) ? await ctx.ledger.getTransaction(ctx.db, hash) : undefined
+      if (!tx) throw notFound(`No ledger transaction ${hash.slice(0, 80)}`)
+      res.json((await toTransactionViews([tx]))[0])
+    },
+  } satisfies Partial<Handlers>
 }

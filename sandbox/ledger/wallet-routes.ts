@@ -1,27 +1,29 @@
 // POST /sandbox/wallets (admin token): a new funded customer wallet, with its secret.
-import { Router } from 'express'
 import { USDC_SCALE, formatDecimal } from '../../src/money.js'
 import type { SandboxContext } from '../context.js'
 import { HORIZON_PATH } from '../horizon/horizon-routes.js'
 import { refusedByLedgerAs } from '../errors.js'
 import { createWallet, createWalletBody } from './wallet-service.js'
 import { runTransaction } from '../db/database.js'
+import type { Handlers } from '../http/declared-routes.js'
 
-export function walletRoutes(ctx: SandboxContext): Router {
-  return Router().post('/sandbox/wallets', async (req, res) => {
-    const body = createWalletBody.parse(req.body)
-    const wallet = await refusedByLedgerAs(400, 'the wallet funding', () =>
-      runTransaction(ctx.db, (trx) => createWallet(ctx, trx, body, ctx.clock.now())),
-    )
-    res.status(201).json({
-      publicKey: wallet.publicKey,
-      secret: wallet.secret,
-      balances: { USDC: formatDecimal(wallet.usdc, USDC_SCALE), XLM: formatDecimal(wallet.xlm, USDC_SCALE) },
-      fundingTxId: wallet.fundingTxId,
-      usdcTrustline: wallet.usdcTrustline && { limit: formatDecimal(wallet.usdcTrustline.limit, USDC_SCALE) },
-      // What a Stellar SDK script needs besides the keys.
-      horizonUrl: `${ctx.publicUrl}${HORIZON_PATH}`,
-      networkPassphrase: ctx.ledger.networkPassphrase,
-    })
-  })
+export function walletHandlers(ctx: SandboxContext) {
+  return {
+    createWallet: async (req, res) => {
+      const body = createWalletBody.parse(req.body)
+      const wallet = await refusedByLedgerAs(400, 'the wallet funding', () =>
+        runTransaction(ctx.db, (trx) => createWallet(ctx, trx, body, ctx.clock.now())),
+      )
+      res.status(201).json({
+        publicKey: wallet.publicKey,
+        secret: wallet.secret,
+        balances: { USDC: formatDecimal(wallet.usdc, USDC_SCALE), XLM: formatDecimal(wallet.xlm, USDC_SCALE) },
+        fundingTxId: wallet.fundingTxId,
+        usdcTrustline: wallet.usdcTrustline && { limit: formatDecimal(wallet.usdcTrustline.limit, USDC_SCALE) },
+        // What a Stellar SDK script needs besides the keys.
+        horizonUrl: `${ctx.publicUrl}${HORIZON_PATH}`,
+        networkPassphrase: ctx.ledger.networkPassphrase,
+      })
+    },
+  } satisfies Partial<Handlers>
 }

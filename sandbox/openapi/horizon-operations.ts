@@ -79,7 +79,7 @@ const page = [{ status: 200, description: 'A page of records', json: 'HorizonPag
 
 const path = (suffix: string) => `${HORIZON_PATH}${suffix}`
 
-export const HORIZON_OPERATIONS: Operation[] = [
+export const HORIZON_OPERATIONS = [
   {
     method: 'get',
     path: path(''),
@@ -339,4 +339,4 @@ export const HORIZON_OPERATIONS: Operation[] = [
     success: pageOrStream,
     errors: [404],
   },
-]
+] as const satisfies readonly Operation[]

@@ -277,7 +277,7 @@ const REQUEST_ID = {
 }
 
 /** The whole document. Pure: the same table and schemas always give the same document. */
-export function buildOpenApiDocument(options: OpenApiDocumentOptions, operations: Operation[] = OPERATIONS): Json {
+export function buildOpenApiDocument(options: OpenApiDocumentOptions, operations: readonly Operation[] = OPERATIONS): Json {
   const paths: Record<string, Json> = {}
   for (const operation of operations) {
     const path = toOpenApiPath(operation.path)

@@ -1,6 +1,6 @@
 // GET /openapi.json: the OpenAPI 3.1 document of this sandbox, no authentication, its server
-// the sandbox's public URL. Built once, on the first request; its modules (the operation table
-// and every response schema) load then too, not at start-up.
+// the sandbox's public URL. Built once, on the first request; the builder and every response
+// schema load then too, not at start-up (the operation table is loaded already: the app routes by it).
 import { Router } from 'express'
 import type { SandboxContext } from '../context.js'
 

@@ -27,16 +27,16 @@ export interface Operation {
   pathParams?: Record<string, string>
   query?: z.ZodObject
   /** Extra request headers. */
-  headers?: Array<{ name: string; description: string; schema: Record<string, unknown> }>
+  headers?: ReadonlyArray<{ name: string; description: string; schema: Record<string, unknown> }>
   /** The request body, by its component name in REQUEST_SCHEMAS. */
   body?: string
   /** A form body (the checkout's buttons): field → description. */
   form?: Record<string, string>
   /** A form body described by a request schema component (Horizon's submit). */
   formBody?: string
-  success: SuccessResponse[]
+  success: readonly SuccessResponse[]
   /** Error statuses the route can answer besides those every JSON route can (400, 413, 415, 500) and 401 from its security. */
-  errors: number[]
+  errors: readonly number[]
   /** The error answers are HTML pages instead of JSON (the checkout). */
   htmlErrors?: boolean
   /** Answered before the JSON body reader: it cannot produce 413 or 415. */

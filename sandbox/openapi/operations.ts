@@ -1,20 +1,29 @@
-// Every endpoint of the sandbox as data: path, who may call it, the zod schemas its route
-// validates with (imported, never copied), what it answers and which errors it can produce.
-// openapi-document.ts turns this table into the OpenAPI document; the drift test checks the
-// table against the routes Express has registered.
+// Every endpoint of the sandbox, declared once: method, path, who may call it, the zod schemas
+// its route validates with (imported, never copied), what it answers and which errors it can
+// produce. From this table: authentication (http/authentication.ts), the strict-query rule, the
+// Express routes of the JSON API, by operationId (http/declared-routes.ts), and the OpenAPI
+// document (openapi-document.ts).
 import { z } from 'zod'
-import { createMerchantBody } from '../admin/admin-routes.js'
-import { depositBody, quoteBody } from '../cross-chain/quote-schemas.js'
 import { createWalletBody } from '../ledger/wallet-service.js'
 import { saveSnapshotBody } from '../snapshots/snapshot-routes.js'
-import { createInvoiceBody, invoiceSettingsBody, listInvoicesQuery } from '../invoices/invoice-schemas.js'
 import { accountsQuery, transactionsQuery } from '../ledger/ledger-routes.js'
-import { createPaymentBody, listPaymentsQuery } from '../payments/payment-schemas.js'
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../idempotency/idempotency-service.js'
-import { createRefundBody, listRefundsQuery } from '../refunds/refund-schemas.js'
+import {
+  createInvoiceBody,
+  createMerchantBody,
+  createPaymentBody,
+  createRefundBody,
+  depositBody,
+  failBody,
+  invoiceSettingsBody,
+  listInvoicesQuery,
+  listPaymentsQuery,
+  listRefundsQuery,
+  quoteBody,
+} from '../../src/api/requests.js'
 import { advanceBody, freezeBody } from '../simulation/clock-routes.js'
-import { failBody, payBody } from '../simulation/payment-simulation.js'
-import { noBody } from '../validation/common.js'
+import { payBody } from '../simulation/payment-simulation.js'
+import { noBody } from '../../src/api/validation.js'
 import { requestLogListQuery, requestLogStreamQuery } from '../request-log/request-log-routes.js'
 import { eventsQuery, listQuery as webhookLogQuery } from '../webhooks/webhook-log-routes.js'
 import { HORIZON_OPERATIONS, HORIZON_REQUEST_SCHEMAS } from './horizon-operations.js'
@@ -57,9 +66,9 @@ const IDEMPOTENT: Operation['headers'] = [
 ]
 
 /** A money-moving POST on one payment: digest auth, an Idempotency-Key, the payment as it now is. */
-function paymentAction(path: string, operationId: string, summary: string, tag: string, body: string): Operation {
+function paymentAction<Path extends string, Id extends string>(path: Path, operationId: Id, summary: string, tag: string, body: string) {
   return {
-    method: 'post',
+    method: 'post' as const,
     path,
     operationId,
     summary,
@@ -70,10 +79,11 @@ function paymentAction(path: string, operationId: string, summary: string, tag: 
     success: ok('Payment'),
     headers: IDEMPOTENT,
     errors: [404, 409, 422],
-  }
+  } satisfies Operation
 }
 
-export const OPERATIONS: Operation[] = [
+/** Literal types (as const) let each route's handler know its path parameters (sandbox/http/declared-routes.ts). */
+export const OPERATIONS = [
   // Public
   {
     method: 'get',
@@ -760,4 +770,4 @@ export const OPERATIONS: Operation[] = [
     errors: [409, 422],
   },
   ...HORIZON_OPERATIONS,
-]
+] as const satisfies readonly Operation[]

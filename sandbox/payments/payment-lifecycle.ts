@@ -6,7 +6,7 @@ import type { HistoryEntry } from '../../src/client/types.js'
 import type { PaymentRow } from '../db/schema.js'
 import { toIso } from '../clock.js'
 import { conflict } from '../errors.js'
-import type { PaymentStatus } from './payment-schemas.js'
+import type { PaymentStatus } from '../../src/api/enumerations.js'
 
 export type { HistoryEntry }
 

@@ -2,7 +2,6 @@
 // Creating and reading one payment are also answered by the fast routes (http/fast-routes.ts),
 // through the same paymentAnswers.
 import type http from 'node:http'
-import { Router } from 'express'
 import type { SandboxContext } from '../context.js'
 import type { MerchantRow } from '../db/schema.js'
 import { currentMerchant } from '../http/auth.js'
@@ -11,10 +10,11 @@ import { sendJson } from '../http/json-response.js'
 import { pageLinks, pageMeta } from '../http/pagination.js'
 import { idempotencyGate, type StoredResponse } from '../idempotency/idempotency-service.js'
 import { toPaymentResource } from './payment-resource.js'
-import { createPaymentBody, listPaymentsQuery } from './payment-schemas.js'
+import { createPaymentBody, listPaymentsQuery } from '../../src/api/requests.js'
 import { acceptUnderpayment, createPayment, getPayment, getPaymentVersion, listPayments } from './payment-service.js'
 import { RenderedPayments } from './rendered-payments.js'
 import { noBody, pageRequest } from '../validation/common.js'
+import type { Handlers } from '../http/declared-routes.js'
 
 /** What POST /payments is given, whichever way it arrived. */
 export interface CreatePaymentCall {
@@ -51,34 +51,30 @@ export function paymentAnswers(ctx: SandboxContext): PaymentAnswers {
   }
 }
 
-export function paymentRoutes(ctx: SandboxContext, answers = paymentAnswers(ctx)): Router {
-  const router = Router()
+export function paymentHandlers(ctx: SandboxContext, answers = paymentAnswers(ctx)) {
   const render = (row: Parameters<typeof toPaymentResource>[0]) => toPaymentResource(row, ctx)
 
-  router.post('/payments', async (req, res) => {
-    const response = await answers.create({ merchant: currentMerchant(req), headers: req.headers, body: req.body })
-    sendJson(res, response.status, response.body)
-  })
-
-  router.get('/payments', async (req, res) => {
-    const merchant = currentMerchant(req)
-    const query = listPaymentsQuery.parse(req.query)
-    const page = pageRequest(query)
-    const { rows, total } = await listPayments(ctx.db, merchant, query, page)
-    const meta = pageMeta(page, total, rows.length)
-    const links = pageLinks(ctx.publicUrl, '/payments', req.query as Record<string, string>, meta)
-    res.json({ items: rows.map(render), meta, links })
-  })
-
-  router.post('/payments/:id/accept-underpayment', async (req, res) => {
-    const merchant = currentMerchant(req)
-    noBody.parse(req.body)
-    await answerIdempotently(ctx, req, res, async (trx) => render(await acceptUnderpayment(ctx, trx, merchant, req.params.id)))
-  })
-
-  router.get('/payments/:id', async (req, res) => {
-    sendJson(res, 200, await answers.get(currentMerchant(req), req.params.id))
-  })
-
-  return router
+  return {
+    createPayment: async (req, res) => {
+      const response = await answers.create({ merchant: currentMerchant(req), headers: req.headers, body: req.body })
+      sendJson(res, response.status, response.body)
+    },
+    listPayments: async (req, res) => {
+      const merchant = currentMerchant(req)
+      const query = listPaymentsQuery.parse(req.query)
+      const page = pageRequest(query)
+      const { rows, total } = await listPayments(ctx.db, merchant, query, page)
+      const meta = pageMeta(page, total, rows.length)
+      const links = pageLinks(ctx.publicUrl, '/payments', req.query as Record<string, string>, meta)
+      res.json({ items: rows.map(render), meta, links })
+    },
+    acceptUnderpayment: async (req, res) => {
+      const merchant = currentMerchant(req)
+      noBody.parse(req.body)
+      await answerIdempotently(ctx, req, res, async (trx) => render(await acceptUnderpayment(ctx, trx, merchant, req.params.id)))
+    },
+    getPayment: async (req, res) => {
+      sendJson(res, 200, await answers.get(currentMerchant(req), req.params.id))
+    },
+  } satisfies Partial<Handlers>
 }

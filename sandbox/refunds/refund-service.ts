@@ -15,7 +15,7 @@ import { appendHistory, moveTo } from '../payments/payment-lifecycle.js'
 import { amountPaidFor, usdcForValue } from '../payments/payment-receipts.js'
 import { getPayment } from '../payments/payment-service.js'
 import { findRefundForMerchant, insertRefund, listRefunds as listRefundRows } from './refund-repository.js'
-import type { CreateRefundBody } from './refund-schemas.js'
+import type { CreateRefundBody } from '../../src/api/requests.js'
 
 export async function refundPayment(
   ctx: Pick<SandboxContext, 'clock' | 'random' | 'ledger' | 'identity' | 'payments'>,

@@ -2,7 +2,7 @@
 // a merchant's own under /merchants/{merchantId}, everyone's (public and admin requests too)
 // under /sandbox with the admin token. What `paybox logs tail` follows.
 import type http from 'node:http'
-import { Router, type Request } from 'express'
+import { type Request } from 'express'
 import { z } from 'zod'
 import type { RequestLogEntry } from '../../src/client/types.js'
 import { currentMerchant } from '../http/auth.js'
@@ -10,6 +10,7 @@ import { notFound } from '../errors.js'
 import { streamLiveItems } from '../http/event-stream.js'
 import { queryInteger } from '../validation/common.js'
 import { matchesFilter, REQUEST_LOG_CAPACITY, type RequestFilter, type RequestLog } from './request-log.js'
+import type { Handlers } from '../http/declared-routes.js'
 
 const DEFAULT_LIMIT = 100
 
@@ -24,9 +25,7 @@ const filterFields = {
 export const requestLogStreamQuery = z.strictObject(filterFields)
 export const requestLogListQuery = z.strictObject({ ...filterFields, limit: queryInteger(1, REQUEST_LOG_CAPACITY).optional() })
 
-export function requestLogRoutes(log: RequestLog): Router {
-  const router = Router()
-
+export function requestLogHandlers(log: RequestLog) {
   /** The authenticated merchant's own requests; another merchant's log is 404. */
   const ownRequests = (req: Request): RequestFilter => {
     const merchant = currentMerchant(req)
@@ -51,10 +50,10 @@ export function requestLogRoutes(log: RequestLog): Router {
       (session, entry) => session.push(entry, 'request', entry.requestId),
     )
   }
-
-  router.get('/merchants/:merchantId/request-logs', (req, res) => void res.json(list(req, ownRequests(req))))
-  router.get('/merchants/:merchantId/request-logs/stream', (req, res) => stream(req, res, ownRequests(req)))
-  router.get('/sandbox/request-logs', (req, res) => void res.json(list(req, {})))
-  router.get('/sandbox/request-logs/stream', (req, res) => stream(req, res, {}))
-  return router
+  return {
+    listRequests: (req, res) => void res.json(list(req, ownRequests(req))),
+    streamRequests: (req, res) => stream(req, res, ownRequests(req)),
+    listAllRequests: (req, res) => void res.json(list(req, {})),
+    streamAllRequests: (req, res) => stream(req, res, {}),
+  } satisfies Partial<Handlers>
 }

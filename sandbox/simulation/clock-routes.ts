@@ -1,12 +1,12 @@
 // Sandbox controls of business time (admin token): read the clock, move it forward, freeze
 // and unfreeze it.
-import { Router } from 'express'
 import { z } from 'zod'
 import { toIso } from '../clock.js'
 import type { SandboxContext } from '../context.js'
 import { badRequest, conflict } from '../errors.js'
 import { isoDateTime, noBody } from '../validation/common.js'
 import { advanceClock, ClockNotControllableError, freezeClock, readAdvancedMs, readFrozenAtMs, unfreezeClock } from './clock-service.js'
+import type { Handlers } from '../http/declared-routes.js'
 
 /** Ten years: more than any expiry or due date needs. */
 const MAX_ADVANCE_SECONDS = 10 * 366 * 24 * 3600
@@ -32,8 +32,7 @@ async function asClockChange<T>(change: () => Promise<T>): Promise<T> {
   }
 }
 
-export function clockRoutes(ctx: SandboxContext): Router {
-  const router = Router()
+export function clockHandlers(ctx: SandboxContext) {
   // frozenAt is there only while the clock is frozen.
   const view = async () => {
     const frozenAt = await readFrozenAtMs(ctx.db)
@@ -43,28 +42,25 @@ export function clockRoutes(ctx: SandboxContext): Router {
       ...(frozenAt === undefined ? {} : { frozenAt: toIso(frozenAt) }),
     }
   }
-
-  router.get('/sandbox/clock', async (req, res) => {
-    res.json(await view())
-  })
-
-  router.post('/sandbox/clock/advance', async (req, res) => {
-    const { seconds } = advanceBody.parse(req.body)
-    const processed = await advanceClock(ctx, seconds * 1000)
-    res.json({ ...(await view()), processed })
-  })
-
-  router.post('/sandbox/clock/freeze', async (req, res) => {
-    // No body, or an object: a JSON null is refused like any other wrong type.
-    const { at } = freezeBody.optional().parse(req.body) ?? {}
-    await asClockChange(() => freezeClock(ctx, at))
-    res.json(await view())
-  })
-
-  router.post('/sandbox/clock/unfreeze', async (req, res) => {
-    noBody.parse(req.body)
-    await asClockChange(() => unfreezeClock(ctx))
-    res.json(await view())
-  })
-  return router
+  return {
+    getSandboxClock: async (req, res) => {
+      res.json(await view())
+    },
+    advanceSandboxClock: async (req, res) => {
+      const { seconds } = advanceBody.parse(req.body)
+      const processed = await advanceClock(ctx, seconds * 1000)
+      res.json({ ...(await view()), processed })
+    },
+    freezeSandboxClock: async (req, res) => {
+      // No body, or an object: a JSON null is refused like any other wrong type.
+      const { at } = freezeBody.optional().parse(req.body) ?? {}
+      await asClockChange(() => freezeClock(ctx, at))
+      res.json(await view())
+    },
+    unfreezeSandboxClock: async (req, res) => {
+      noBody.parse(req.body)
+      await asClockChange(() => unfreezeClock(ctx))
+      res.json(await view())
+    },
+  } satisfies Partial<Handlers>
 }

@@ -15,8 +15,7 @@ import { isAccountAddress } from '../ledger/ledger-accounts.js'
 import { moveTo, requirePayable } from '../payments/payment-lifecycle.js'
 import { usdcForValue } from '../payments/payment-receipts.js'
 import { findPaymentById } from '../payments/payment-repository.js'
-import { pricingAmount } from '../payments/payment-schemas.js'
-import { optionalText } from '../validation/common.js'
+import { type FailBody, pricingAmount } from '../../src/api/requests.js'
 
 /** Stellar's limit for a text memo. */
 const MAX_TEXT_MEMO_BYTES = 28
@@ -41,10 +40,6 @@ export const payBody = z
   })
   .optional()
 export type PayBody = z.infer<typeof payBody>
-
-/** Failing a payment or an escrow order's funding: an optional reason for the history. */
-export const failBody = z.strictObject({ reason: optionalText(200) }).optional()
-export type FailBody = z.infer<typeof failBody>
 
 type SimulationContext = Pick<SandboxContext, 'clock' | 'ledger' | 'payments'>
 

@@ -2,14 +2,16 @@
 // and reset to a fresh genesis. The swaps themselves are state-swap.ts's, which knows
 // how to stop and start the services around the database.
 import type { ServerResponse } from 'node:http'
-import { Router, type NextFunction } from 'express'
+import type { Request } from 'express'
 import { z } from 'zod'
 import type { SandboxContext } from '../context.js'
 import type { MerchantCredentials } from '../merchants/merchant-service.js'
 import { badRequest, conflict, notFound, unprocessable } from '../errors.js'
 import { noBody } from '../validation/common.js'
+import { noRoute } from '../http/errors.js'
 import { GateBusyError } from './request-gate.js'
 import { SNAPSHOT_NAME, SNAPSHOT_NAME_RULE, SnapshotError, type SnapshotInfo, type SnapshotStore } from './snapshot-store.js'
+import type { Handlers } from '../http/declared-routes.js'
 
 /** What a restore or reset leaves: the merchants (their keys may differ) and business time. */
 export interface StateSwapResult {
@@ -59,45 +61,49 @@ const nameParam = (value: string): string => {
   return parsed.data
 }
 
-/** Built with each state's app, so `ctx.db` is the database the sandbox runs on now. */
-export function snapshotRoutes(ctx: SandboxContext, controls: SandboxStateControls): Router {
-  const router = Router()
-  const { snapshots } = controls
-  // Where snapshots are unavailable, each route answers a 4xx: the request cannot succeed on this sandbox.
-  const available = (_req: unknown, _res: unknown, next: NextFunction) =>
-    next(controls.unavailable === undefined ? undefined : badRequest(controls.unavailable))
-
-  router.get('/sandbox/snapshots', available, (req, res) => {
-    res.json({ items: snapshots.list() })
-  })
-
-  router.post('/sandbox/snapshots', available, async (req, res) => {
-    const body = saveSnapshotBody.parse(req.body)
-    const info: SnapshotInfo = await answering(() => snapshots.save(ctx.db, body.name, { replace: body.replace }))
-    res.status(201).json(info)
-  })
-
-  router.get('/sandbox/snapshots/:name', available, async (req, res) => {
-    res.json(await answering(() => snapshots.get(nameParam(req.params.name))))
-  })
-
-  router.delete('/sandbox/snapshots/:name', available, async (req, res) => {
-    noBody.parse(req.body)
-    const name = nameParam(req.params.name)
-    await answering(() => snapshots.remove(name))
-    res.status(204).end()
-  })
-
-  router.post('/sandbox/snapshots/:name/restore', available, async (req, res) => {
-    noBody.parse(req.body)
-    const name = nameParam(req.params.name)
-    const result = await answering(() => controls.restore(name, res))
-    res.json({ snapshot: snapshots.get(name), ...result })
-  })
-
-  router.post('/sandbox/reset', available, async (req, res) => {
-    noBody.parse(req.body)
-    res.json(await answering(() => controls.reset(res)))
-  })
-  return router
+/**
+ * Built with each state's app, so `ctx.db` is the database the sandbox runs on now. An app built
+ * without state controls (a test's) answers these paths as routes it does not have.
+ */
+export function snapshotHandlers(ctx: SandboxContext, controls: SandboxStateControls | undefined) {
+  const state = (req: Request) => {
+    if (!controls) throw noRoute(req)
+    // Where snapshots are unavailable, each operation answers a 4xx: the request cannot succeed on this sandbox.
+    if (controls.unavailable !== undefined) throw badRequest(controls.unavailable)
+    return controls
+  }
+  return {
+    listSnapshots: (req, res) => {
+      res.json({ items: state(req).snapshots.list() })
+    },
+    saveSnapshot: async (req, res) => {
+      const { snapshots } = state(req)
+      const body = saveSnapshotBody.parse(req.body)
+      const info: SnapshotInfo = await answering(() => snapshots.save(ctx.db, body.name, { replace: body.replace }))
+      res.status(201).json(info)
+    },
+    getSnapshot: async (req, res) => {
+      const { snapshots } = state(req)
+      res.json(await answering(() => snapshots.get(nameParam(req.params.name))))
+    },
+    deleteSnapshot: async (req, res) => {
+      const { snapshots } = state(req)
+      noBody.parse(req.body)
+      const name = nameParam(req.params.name)
+      await answering(() => snapshots.remove(name))
+      res.status(204).end()
+    },
+    restoreSnapshot: async (req, res) => {
+      const swaps = state(req)
+      noBody.parse(req.body)
+      const name = nameParam(req.params.name)
+      const result = await answering(() => swaps.restore(name, res))
+      res.json({ snapshot: swaps.snapshots.get(name), ...result })
+    },
+    resetSandbox: async (req, res) => {
+      const swaps = state(req)
+      noBody.parse(req.body)
+      res.json(await answering(() => swaps.reset(res)))
+    },
+  } satisfies Partial<Handlers>
 }

@@ -2,7 +2,7 @@
 // and two live streams (server-sent events) for the CLI: finished deliveries (`webhooks tail`)
 // and every payment event (`listen`). Webhook pause and resume live here too.
 import { createSession } from 'better-sse'
-import { Router, type Request, type Response } from 'express'
+import { type Request, type Response } from 'express'
 import { z } from 'zod'
 import { WEBHOOK_DELIVERY_STATUSES } from '../../src/api/enumerations.js'
 import { toIso } from '../clock.js'
@@ -18,6 +18,7 @@ import { noBody, pageQuery, pageRequest, queryInteger } from '../validation/comm
 import { toDeliveryResource } from './webhook-log-resource.js'
 import { RESENDS_PER_MINUTE, ResendLimiter } from './resend-limiter.js'
 import { findDeliveryForMerchant, findEventsAfter, lastEventSequence, listDeliveries } from './webhook-repository.js'
+import type { Handlers } from '../http/declared-routes.js'
 
 export const listQuery = z.strictObject({
   ...pageQuery,
@@ -38,8 +39,7 @@ const toEventResource = (event: PaymentEventRow) => ({
   created_at: toIso(event.created_at),
 })
 
-export function webhookLogRoutes(ctx: SandboxContext): Router {
-  const router = Router()
+export function webhookLogHandlers(ctx: SandboxContext) {
   const limiter = new ResendLimiter(ctx.db, ctx.wallClock)
 
   /** The authenticated merchant, which must be the one in the path: another merchant's log is 404. */
@@ -49,96 +49,92 @@ export function webhookLogRoutes(ctx: SandboxContext): Router {
     return merchant
   }
 
-  router.get('/merchants/:merchantId/webhook-logs', async (req, res) => {
-    const merchant = merchantOf(req)
-    const query = listQuery.parse(req.query)
-    const page = pageRequest(query)
-    const { rows, total } = await listDeliveries(ctx.db, merchant.id, { status: query.status, paymentId: query.checkout_id }, page)
-    res.json({ items: rows.map((row) => toDeliveryResource(row, 'summary')), meta: pageMeta(page, total, rows.length) })
-  })
-
-  // Finished deliveries as they happen, full entries; nothing is replayed from before connecting.
-  router.get('/merchants/:merchantId/webhook-logs/stream', async (req, res) => {
-    const merchant = merchantOf(req)
-    await streamLiveItems<WebhookDeliveryRow>(
-      req,
-      res,
-      (deliver) =>
-        ctx.webhooks.onDelivery((delivery) => {
-          if (delivery.merchant_id === merchant.id) deliver(delivery)
-        }),
-      (session, delivery) => session.push(toDeliveryResource(delivery, 'full'), 'delivery', delivery.id),
-    )
-  })
-
-  router.get('/merchants/:merchantId/webhook-logs/:id', async (req, res) => {
-    const merchant = merchantOf(req)
-    const delivery = await findDeliveryForMerchant(ctx.db, merchant.id, req.params.id)
-    if (!delivery) throw notFound(`No webhook delivery ${req.params.id.slice(0, 64)}`)
-    res.json(toDeliveryResource(delivery, 'full'))
-  })
-
-  router.post('/merchants/:merchantId/webhook-logs/:id/resend', async (req, res) => {
-    const merchant = merchantOf(req)
-    noBody.parse(req.body)
-    const original = await findDeliveryForMerchant(ctx.db, merchant.id, req.params.id)
-    if (!original) throw notFound(`No webhook delivery ${req.params.id.slice(0, 64)}`)
-    const taken = await limiter.take(merchant.id)
-    if (!taken.allowed) {
-      throw new ApiError(
-        429,
-        'Too Many Requests',
-        `At most ${RESENDS_PER_MINUTE} resends per minute; retry in ${taken.retryAfterSeconds} s`,
-        {
-          'Retry-After': String(taken.retryAfterSeconds),
-        },
-      )
-    }
-    res.json(toDeliveryResource(await ctx.webhooks.resend(original), 'full'))
-  })
-
-  // Every payment event of the merchant, with or without webhookUrl: what `paybox listen`
-  // forwards. A new stream first gets a `ready` event whose id is the latest event's sequence,
-  // so a client that reconnects with it as Last-Event-ID misses nothing even before its first
-  // event. Resuming (Last-Event-ID or ?after=) first sends the stored events after that point.
-  router.get('/merchants/:merchantId/events/stream', async (req, res) => {
-    const merchant = merchantOf(req)
-    const { after } = eventsQuery.parse(req.query)
-    // Live events wait while the stream opens and catches up; the cursor sends each once.
-    let catchingUp = true
-    const waiting: PaymentEventRow[] = []
-    const stop = ctx.webhooks.onEvent((event) => {
-      if (event.merchant_id !== merchant.id) return
-      if (catchingUp) waiting.push(event)
-      else send(event)
-    })
-    res.once('close', stop)
-    markAsStream(res)
-    const session = await createSession(req, res, { keepAlive: KEEP_ALIVE_MS, headers: { 'cache-control': 'no-store' } })
-    const lastId = /^\d{1,15}$/.test(session.lastId) ? Number(session.lastId) : undefined
-    const resumeFrom = after ?? lastId
-    let cursor = resumeFrom ?? (await lastEventSequence(ctx.db))
-    const send = (event: PaymentEventRow) => {
-      if (event.sequence <= cursor) return
-      session.push(toEventResource(event), 'payment_event', String(event.sequence))
-      cursor = event.sequence
-    }
-    if (resumeFrom === undefined) {
-      session.push({ sequence: cursor }, 'ready', String(cursor))
-    } else {
-      for (const event of await findEventsAfter(ctx.db, cursor, CATCH_UP_LIMIT)) if (event.merchant_id === merchant.id) send(event)
-    }
-    catchingUp = false
-    for (const event of waiting.splice(0)) send(event)
-  })
-
   const setPaused = (paused: boolean) => async (req: Request, res: Response) => {
     const merchant = merchantOf(req)
     noBody.parse(req.body)
     await updateMerchant(ctx.db, merchant.id, { webhooks_paused: paused ? 1 : 0 })
     res.json({ merchant_id: merchant.id, webhooks_paused: paused })
   }
-  router.post('/merchants/:merchantId/webhooks/pause', setPaused(true))
-  router.post('/merchants/:merchantId/webhooks/resume', setPaused(false))
-  return router
+  return {
+    listWebhookDeliveries: async (req, res) => {
+      const merchant = merchantOf(req)
+      const query = listQuery.parse(req.query)
+      const page = pageRequest(query)
+      const { rows, total } = await listDeliveries(ctx.db, merchant.id, { status: query.status, paymentId: query.checkout_id }, page)
+      res.json({ items: rows.map((row) => toDeliveryResource(row, 'summary')), meta: pageMeta(page, total, rows.length) })
+    },
+    // Finished deliveries as they happen, full entries; nothing is replayed from before connecting.
+    streamWebhookDeliveries: async (req, res) => {
+      const merchant = merchantOf(req)
+      await streamLiveItems<WebhookDeliveryRow>(
+        req,
+        res,
+        (deliver) =>
+          ctx.webhooks.onDelivery((delivery) => {
+            if (delivery.merchant_id === merchant.id) deliver(delivery)
+          }),
+        (session, delivery) => session.push(toDeliveryResource(delivery, 'full'), 'delivery', delivery.id),
+      )
+    },
+    getWebhookDelivery: async (req, res) => {
+      const merchant = merchantOf(req)
+      const delivery = await findDeliveryForMerchant(ctx.db, merchant.id, req.params.id)
+      if (!delivery) throw notFound(`No webhook delivery ${req.params.id.slice(0, 64)}`)
+      res.json(toDeliveryResource(delivery, 'full'))
+    },
+    resendWebhookDelivery: async (req, res) => {
+      const merchant = merchantOf(req)
+      noBody.parse(req.body)
+      const original = await findDeliveryForMerchant(ctx.db, merchant.id, req.params.id)
+      if (!original) throw notFound(`No webhook delivery ${req.params.id.slice(0, 64)}`)
+      const taken = await limiter.take(merchant.id)
+      if (!taken.allowed) {
+        throw new ApiError(
+          429,
+          'Too Many Requests',
+          `At most ${RESENDS_PER_MINUTE} resends per minute; retry in ${taken.retryAfterSeconds} s`,
+          {
+            'Retry-After': String(taken.retryAfterSeconds),
+          },
+        )
+      }
+      res.json(toDeliveryResource(await ctx.webhooks.resend(original), 'full'))
+    },
+    // Every payment event of the merchant, with or without webhookUrl: what `paybox listen`
+    // forwards. A new stream first gets a `ready` event whose id is the latest event's sequence,
+    // so a client that reconnects with it as Last-Event-ID misses nothing even before its first
+    // event. Resuming (Last-Event-ID or ?after=) first sends the stored events after that point.
+    streamPaymentEvents: async (req, res) => {
+      const merchant = merchantOf(req)
+      const { after } = eventsQuery.parse(req.query)
+      // Live events wait while the stream opens and catches up; the cursor sends each once.
+      let catchingUp = true
+      const waiting: PaymentEventRow[] = []
+      const stop = ctx.webhooks.onEvent((event) => {
+        if (event.merchant_id !== merchant.id) return
+        if (catchingUp) waiting.push(event)
+        else send(event)
+      })
+      res.once('close', stop)
+      markAsStream(res)
+      const session = await createSession(req, res, { keepAlive: KEEP_ALIVE_MS, headers: { 'cache-control': 'no-store' } })
+      const lastId = /^\d{1,15}$/.test(session.lastId) ? Number(session.lastId) : undefined
+      const resumeFrom = after ?? lastId
+      let cursor = resumeFrom ?? (await lastEventSequence(ctx.db))
+      const send = (event: PaymentEventRow) => {
+        if (event.sequence <= cursor) return
+        session.push(toEventResource(event), 'payment_event', String(event.sequence))
+        cursor = event.sequence
+      }
+      if (resumeFrom === undefined) {
+        session.push({ sequence: cursor }, 'ready', String(cursor))
+      } else {
+        for (const event of await findEventsAfter(ctx.db, cursor, CATCH_UP_LIMIT)) if (event.merchant_id === merchant.id) send(event)
+      }
+      catchingUp = false
+      for (const event of waiting.splice(0)) send(event)
+    },
+    pauseWebhooks: setPaused(true),
+    resumeWebhooks: setPaused(false),
+  } satisfies Partial<Handlers>
 }

@@ -11,6 +11,10 @@ export type SettlementStatus = (typeof SETTLEMENT_STATUSES)[number]
 export const ESCROW_STATUSES = ['created', 'funded', 'failed'] as const
 export type EscrowOrderStatus = (typeof ESCROW_STATUSES)[number]
 
+/** The pricing currencies (spec 2.6); their names, symbols and sandbox rates are sandbox/currencies/currency-table.ts's. */
+export const CURRENCY_CODES = ['USD', 'EUR', 'GBP', 'JPY', 'CHF', 'CAD', 'AUD', 'MXN', 'BRL'] as const
+export type CurrencyCode = (typeof CURRENCY_CODES)[number]
+
 export const LOCALES = ['en', 'es'] as const
 export type Locale = (typeof LOCALES)[number]
 

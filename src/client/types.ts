@@ -1,8 +1,10 @@
-// Resource types of the API, as a client sees them (spec section 2): the z.infer of the shared
-// schemas in src/api/, so the client cannot drift from what the sandbox documents and answers.
+// Types of the API as a client sees them: resources (spec section 2) are the z.infer of the
+// schemas in src/api/resources.ts, request bodies the z.input of src/api/requests.ts, so the
+// client cannot drift from what the sandbox documents, validates and answers.
 import type { z } from 'zod'
 import type * as api from '../api/resources.js'
-import type { CustomerType, InvoiceStatus, WebhookDeliveryStatus } from '../api/enumerations.js'
+import type * as requests from '../api/requests.js'
+import type { InvoiceStatus, WebhookDeliveryStatus } from '../api/enumerations.js'
 
 export {
   BRIDGE_ORDER_STATUSES,
@@ -75,41 +77,24 @@ export type RequestLogEntry = z.infer<typeof api.requestLogEntry>
 export type CrossChainQuote = z.infer<typeof api.crossChainQuote>
 export type OriginChain = z.infer<typeof api.originChains>['items'][number]
 
-// What the client sends. The sandbox validates with its own, stricter schemas (sandbox/*/…-schemas.ts).
+// What the client sends: the z.input of the schemas the sandbox validates with (src/api/requests.ts).
 
-export interface CreatePaymentRequest {
-  amount: Money
-  description: string
-  redirectUrl?: string
-  name?: string
-  cancelUrl?: string
-  webhookUrl?: string
-  locale?: 'en' | 'es'
-  metadata?: Record<string, unknown>
-  partnerId?: string
-  escrowPayee?: string
-  escrowPlatformFee?: number
-  expiresInHours?: number
-  storeId?: string
-  escrowExpiresAt?: string
-}
-
-export interface ListPaymentsQuery {
-  page?: number
-  limit?: number
-  status?: string
-  startDate?: string
-  endDate?: string
-  storeId?: string
-}
-
+export type CreatePaymentRequest = z.input<typeof requests.createPaymentBody>
+export type CreateRefundRequest = NonNullable<z.input<typeof requests.createRefundBody>>
+export type CrossChainQuoteRequest = z.input<typeof requests.quoteBody>
+/** Body of POST /sandbox/cross-chain/quotes/{quoteId}/deposit. */
+export type CrossChainDepositRequest = NonNullable<z.input<typeof requests.depositBody>>
+/** A customer given inline when creating an invoice; it is stored and gets an id. */
+export type NewCustomer = z.input<typeof requests.inlineCustomer>
+/** Body of POST /invoices: exactly one of customer_id (a stored customer) and customer (a new one). */
+export type CreateInvoiceRequest = z.input<typeof requests.createInvoiceBody>
+export type UpdateInvoiceSettingsRequest = NonNullable<z.input<typeof requests.invoiceSettingsBody>>
 /** Body of POST /sandbox/merchants (admin token). */
-export interface CreateMerchantRequest {
-  name: string
-  settlement_mode: 'direct' | 'escrow'
-  /** 0–10000; only for escrow merchants (default 0). */
-  escrow_fee_bps?: number
-}
+export type CreateMerchantRequest = z.input<typeof requests.createMerchantBody>
+export type SandboxFailRequest = NonNullable<z.input<typeof requests.failBody>>
+
+// Written here until their schemas can leave sandbox/: the wallet body's amounts are the ledger's,
+// and the pay body checks account addresses with the Stellar SDK, which the CLI does not load.
 
 /** Body of POST /sandbox/wallets (admin token): decimal text with at most 7 places. */
 export interface CreateWalletRequest {
@@ -121,14 +106,6 @@ export interface CreateWalletRequest {
   trustline?: boolean
   /** The USDC trustline's limit (default the largest, 922337203685.4775807); paying past it fails with op_line_full. */
   usdcLimit?: string
-}
-
-export interface ListWebhookDeliveriesQuery {
-  status?: WebhookDeliveryStatus
-  /** Only deliveries about this payment (pt_…). */
-  checkout_id?: string
-  page?: number
-  limit?: number
 }
 
 /** Body of POST /sandbox/payments/{id}/pay: a sandbox customer wallet pays over the ledger. */
@@ -145,15 +122,23 @@ export interface SandboxPayRequest {
   asset?: 'USDC' | 'XLM'
 }
 
-export interface SandboxFailRequest {
-  reason?: string
+// Query values travel as text; the client takes numbers for them, so its query types are its own.
+
+export interface ListPaymentsQuery {
+  page?: number
+  limit?: number
+  status?: string
+  startDate?: string
+  endDate?: string
+  storeId?: string
 }
 
-export interface CreateRefundRequest {
-  /** Smallest units of the pricing currency; default: everything still refundable. */
-  amount?: number
-  description?: string
-  metadata?: Record<string, unknown>
+export interface ListWebhookDeliveriesQuery {
+  status?: WebhookDeliveryStatus
+  /** Only deliveries about this payment (pt_…). */
+  checkout_id?: string
+  page?: number
+  limit?: number
 }
 
 export interface ListRefundsQuery {
@@ -171,59 +156,14 @@ export interface LedgerTransactionsQuery {
   after?: number
 }
 
-/** A customer given inline when creating an invoice; it is stored and gets an id. */
-export interface NewCustomer {
-  email: string
-  /** Default business. */
-  customer_type?: CustomerType
-  name?: string
-  company_name?: string
-  vat_number?: string
-  address?: PostalAddress
-}
-
-/** Body of POST /invoices: exactly one of customer_id (a stored customer) and customer (a new one). */
-export type CreateInvoiceRequest = {
-  currency: string
-  line_items: InvoiceLineItem[]
-  /** 0–100, at most 4 decimal places; default 0. */
-  tax_percentage?: number
-  /** ISO 8601 date-time with an offset, in the future. */
-  due_at?: string
-  notes?: string
-  /** Default: the next number of the merchant's sequence. */
-  invoice_number?: string
-} & ({ customer_id: string; customer?: undefined } | { customer: NewCustomer; customer_id?: undefined })
-
 export interface ListInvoicesQuery {
   status?: InvoiceStatus
   page?: number
   limit?: number
 }
 
-export interface UpdateInvoiceSettingsRequest {
-  invoice_prefix?: string
-  /** Only forward: at least the current next number. */
-  next_number?: number
-}
-
 /** Which requests a request log list or stream gives: a status class (4xx) or status (404), and a path prefix. */
 export interface RequestLogQuery {
   status?: string
   path?: string
-}
-
-export interface CrossChainQuoteRequest {
-  originChain: string
-  originToken: string
-  /** An address on the origin chain, where the bridge would return the funds. */
-  refundAddress: string
-}
-
-/** Body of POST /sandbox/cross-chain/quotes/{quoteId}/deposit. */
-export interface CrossChainDepositRequest {
-  /** What the customer sent, in the origin token, decimal text (default: what the order still lacks). */
-  amountIn?: string
-  /** The simulated bridge fails the order: its deposits are refunded. */
-  fail?: boolean
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { formatInvoiceNumber, isValidPrefix } from '../../sandbox/invoices/invoice-numbering.js'
+import { formatInvoiceNumber } from '../../sandbox/invoices/invoice-numbering.js'
+import { isValidInvoicePrefix as isValidPrefix } from '../../src/api/requests.js'
 import { invoiceTotals } from '../../src/invoice-totals.js'
 
 const item = (quantity: number, unit_price: number) => ({ description: 'x', quantity, unit_price })

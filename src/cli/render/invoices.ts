@@ -111,7 +111,7 @@ export function renderInvoiceDraft(request: CreateInvoiceRequest, customer: stri
     ['Customer', customer],
     ['Currency', request.currency],
     ['Due', request.due_at ?? 'no due date'],
-    ['Notes', request.notes],
+    ['Notes', request.notes ?? undefined],
   ])
   const totals = invoiceTotals(request.line_items, taxPercentage)
   return [head, renderLineItems(request.line_items, taxPercentage, totals, request.currency, precisions)].join('\n')

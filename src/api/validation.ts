@@ -1,0 +1,55 @@
+// Reusable request-schema pieces: URLs, ISO dates, metadata, paging query values.
+import { z } from 'zod'
+
+export const MAX_URL_LENGTH = 2048
+export const MAX_METADATA_KEYS = 50
+export const MAX_METADATA_BYTES = 8 * 1024
+
+function isHttpUrl(text: string): boolean {
+  if (!URL.canParse(text)) return false
+  const { protocol } = new URL(text)
+  return protocol === 'http:' || protocol === 'https:'
+}
+
+export const httpUrl = z.string().max(MAX_URL_LENGTH).refine(isHttpUrl, { message: 'must be an absolute http(s) URL' })
+
+/** An ISO 8601 date-time with a zone ("2026-12-31T23:59:59Z", "…+02:00"), as epoch ms. */
+export const isoDateTime = z.iso.datetime({ offset: true }).transform((text) => Date.parse(text))
+
+/** An ISO 8601 date or date-time, as epoch ms (a bare date is midnight UTC). */
+export const isoDateOrDateTime = z.union([z.iso.datetime({ offset: true }), z.iso.date()]).transform((text) => Date.parse(text))
+
+export const metadata = z
+  .record(z.string().max(40), z.unknown())
+  .refine((value) => Object.keys(value).length <= MAX_METADATA_KEYS, {
+    message: `may have at most ${MAX_METADATA_KEYS} keys`,
+  })
+  .refine((value) => Buffer.byteLength(JSON.stringify(value)) <= MAX_METADATA_BYTES, {
+    message: `must serialize to at most ${MAX_METADATA_BYTES} bytes`,
+  })
+
+/** A non-negative integer given as query text ("2"), bounded. */
+export const queryInteger = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,9}$/, { message: 'must be a whole number' })
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, { message: `must be between ${min} and ${max}` })
+
+export const pageQuery = {
+  page: queryInteger(1, 1_000_000).optional(),
+  limit: queryInteger(1, 100).optional(),
+}
+
+/** Optional text field; null is taken as "not given", as most clients mean it. */
+export const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(max)
+    .nullish()
+    .transform((v) => v ?? undefined)
+
+/** For endpoints that take no body: nothing, or an empty JSON object. */
+export const noBody = z.strictObject({}).optional()
