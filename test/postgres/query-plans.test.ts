@@ -1,0 +1,53 @@
+// On PostgreSQL too, the queries behind the busiest requests and the due-work sweep find their
+// rows through an index. The SQL and values are what the sandbox sends while serving them
+// (captured at pg's Client.query); EXPLAIN judges each with sequential scans disabled, so a
+// sequential scan left in a plan means no index can serve the query (a tiny table alone would
+// otherwise be scanned by choice).
+import pg from 'pg'
+import { expect, it } from 'vitest'
+import { LARGE_TABLES, readsALargeTable, runBusyQueries } from '../../harness/busy-queries.js'
+import { sandboxForSuite } from '../../harness/sandbox.js'
+
+const sandbox = sandboxForSuite({ dueWorkIntervalMs: 0 })
+
+interface PlanNode {
+  'Node Type': string
+  'Relation Name'?: string
+  Plans?: PlanNode[]
+}
+
+const seqScansOf = (node: PlanNode): string[] => [
+  ...(node['Node Type'] === 'Seq Scan' && LARGE_TABLES.includes(node['Relation Name'] ?? '') ? [node['Relation Name']!] : []),
+  ...(node.Plans ?? []).flatMap(seqScansOf),
+]
+
+it('serves payment reads, every list filter, settlement, the fee tier, webhook and invoice lists and the due-work sweep through indexes', async () => {
+  const sent = new Map<string, unknown[]>()
+  const query = pg.Client.prototype.query
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const [text, values] = args
+    if (typeof text === 'string' && readsALargeTable(text) && !sent.has(text)) sent.set(text, Array.isArray(values) ? values : [])
+    return (query as (...a: unknown[]) => unknown).apply(this, args)
+  } as typeof query
+  try {
+    await runBusyQueries(sandbox)
+  } finally {
+    pg.Client.prototype.query = query
+  }
+
+  const client = new pg.Client({ connectionString: sandbox.dbFile })
+  await client.connect()
+  const scans: string[] = []
+  try {
+    await client.query('set enable_seqscan = off')
+    for (const [text, values] of sent) {
+      const { rows } = await client.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(`explain (format json) ${text}`, values)
+      for (const table of seqScansOf(rows[0]!['QUERY PLAN'][0]!.Plan)) scans.push(`Seq Scan on ${table} in: ${text}`)
+    }
+  } finally {
+    await client.end()
+  }
+  expect(scans).toEqual([])
+  // The capture saw the queries it is meant to judge: the page and count of each list, the reads, the sweep.
+  expect(sent.size).toBeGreaterThanOrEqual(12)
+})
