@@ -11,6 +11,7 @@ import { migrateToLatest } from './migrate.js'
 import { migrationProvider, postgresMigrationProvider } from './migrations/index.js'
 import { isPostgresUrl } from '../../src/database-location.js'
 import { openPostgres, type PostgresBackend } from './postgres-database.js'
+export { ClaimTakenError } from './postgres-database.js'
 import type { Database } from './schema.js'
 import { ImmediateSqliteDialect, type CommitListener } from './sqlite-driver.js'
 import type { WalCheckpointerData } from './wal-checkpointer.js'
@@ -68,11 +69,18 @@ export function withCommittedHandle<T>(db: SandboxDb, work: (handle: BetterSqlit
  * Runs `work` in one transaction: everything it writes commits together or not at all, and it
  * returns once committed. The sandbox's transactions all start here: it is
  * `db.transaction().execute(work)` without kysely's layers around each query (sqlite-driver.ts).
+ * `claim` (PostgreSQL): a name no other transaction of any replica may hold meanwhile; if one
+ * does, this fails at once with ClaimTakenError rather than wait. SQLite ignores it: there, only
+ * the process itself can run a twin, and its caller keeps track of those.
  */
-export function runTransaction<T>(db: SandboxDb, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+export function runTransaction<T>(
+  db: SandboxDb,
+  work: (trx: Transaction<Database>) => Promise<T>,
+  options: { claim?: string } = {},
+): Promise<T> {
   if (db.isTransaction) throw new Error('A transaction cannot start another one: pass it on instead')
   const postgres = postgresBackends.get(db)
-  if (postgres) return postgres.transaction(work)
+  if (postgres) return postgres.transaction(work, options.claim)
   const dialect = dialects.get(db)
   if (!dialect) throw new Error('This database was not opened by openDatabase')
   return dialect.transaction<Database, T>(work)

@@ -19,7 +19,7 @@ export const CHANGES_CHANNEL = 'paybox_changes'
 /** Announcements to the other replicas (a topic, such as 'clock'); payload `token:topic`. */
 export const ANNOUNCEMENTS_CHANNEL = 'paybox_announcements'
 /** Advisory lock keys (pg_advisory_*), in paybox's own space: 0x7061_79xx ("pay"). */
-export const LOCK_KEYS = { write: 0x7061_7901, migrate: 0x7061_7902, leader: 0x7061_7903 } as const
+export const LOCK_KEYS = { write: 0x7061_7901, migrate: 0x7061_7902, leader: 0x7061_7903, claims: 0x7061_7904 } as const
 /** How often a replica that does not lead tries to become the leader. */
 export const LEADER_RETRY_MS = 1_000
 
@@ -52,7 +52,8 @@ export interface PostgresBackend {
   db: Kysely<Database>
   /** The migrations this open applied. */
   applied: string[]
-  transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T>
+  /** `claim`: a name no other transaction of any replica may hold meanwhile (ClaimTakenError if one does). */
+  transaction<T>(work: (trx: Transaction<Database>) => Promise<T>, claim?: string): Promise<T>
   /** Calls `listener` after each commit of this process or another one; returns its stop. */
   onCommit(listener: () => void): () => void
   /** Whether this process leads: runs the sandbox-wide timers (ledger closes, sweeps, webhook sending). */
@@ -108,10 +109,20 @@ export async function openPostgres(options: PostgresOptions): Promise<PostgresBa
   return {
     db,
     applied,
-    transaction: async (work) => {
+    transaction: async (work, claim) => {
       const result = await db.transaction().execute(async (trx) => {
         // One round trip: the lock that orders writers, and the note the others hear at commit.
-        await sql`select pg_advisory_xact_lock(${LOCK_KEYS.write}), pg_notify(${CHANGES_CHANNEL}, ${token})`.execute(trx)
+        if (claim === undefined) {
+          await sql`select pg_advisory_xact_lock(${LOCK_KEYS.write}), pg_notify(${CHANGES_CHANNEL}, ${token})`.execute(trx)
+        } else {
+          // The claim is tried first and never waited for: held elsewhere, the transaction ends
+          // at once; taken, it is kept until commit, while this one waits for the write lock.
+          const { rows } = await sql<{ taken: boolean }>`with claim as (
+              select pg_try_advisory_xact_lock(${LOCK_KEYS.claims}, hashtext(${claim})) as taken)
+            select taken, case when taken then pg_advisory_xact_lock(${LOCK_KEYS.write}) end, pg_notify(${CHANGES_CHANNEL}, ${token})
+            from claim`.execute(trx)
+          if (rows[0]?.taken !== true) throw new ClaimTakenError(claim)
+        }
         return work(trx)
       })
       notify()
@@ -206,6 +217,13 @@ class ClosingPostgresDialect extends PostgresDialect {
       await destroy()
     }
     return driver
+  }
+}
+
+/** A transaction's claim is held by another transaction, of this replica or another one. */
+export class ClaimTakenError extends Error {
+  constructor(readonly claim: string) {
+    super('Claimed by another transaction')
   }
 }
 

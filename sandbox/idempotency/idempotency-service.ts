@@ -1,11 +1,12 @@
 // Idempotency-Key semantics (spec 4.1), for every money-moving POST (payments, refunds,
 // simulated pays, accept-underpayment, escrow release, deposits): a replay returns the original
 // response byte for byte and moves nothing; a reuse with a different request (another body, or
-// another endpoint) is 422; a key whose first request is still running in this process is 409.
+// another endpoint) is 422; a key whose first request is still running is 409: in this process,
+// or on any replica of a PostgreSQL sandbox (an advisory lock per key, held until it commits).
 //
-// The lookup, the work and the stored response commit in one immediate transaction, so across
-// processes sharing the database a second request waits for the first and then replays it, and
-// a crash can never leave a key that claims a response which was not stored. Keys are kept
+// The lookup, the work and the stored response commit in one transaction, so across SQLite
+// processes sharing a file a second request waits for the first and then replays it, and a crash
+// can never leave a key that claims a response which was not stored (a claim ends with its session). Keys are kept
 // forever (the spec asks for at least 24 hours); a sandbox database is disposable.
 import { createHash } from 'node:crypto'
 import type http from 'node:http'
@@ -13,7 +14,7 @@ import type { Kysely } from 'kysely'
 import type { Database } from '../db/schema.js'
 import { ApiError, badRequest } from '../errors.js'
 import { findIdempotencyRecord, insertIdempotencyRecord } from './idempotency-repository.js'
-import { runTransaction } from '../db/database.js'
+import { ClaimTakenError, runTransaction } from '../db/database.js'
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255
 export const IN_FLIGHT_REASON = 'A request with this Idempotency-Key is already being processed'
@@ -71,6 +72,8 @@ export interface IdempotentRequest {
   body: unknown
 }
 
+const inFlight = () => new ApiError(409, IN_FLIGHT_REASON, 'Retry after the first request has finished')
+
 export class IdempotencyGate {
   readonly #inFlight = new Set<string>()
 
@@ -97,28 +100,35 @@ export class IdempotencyGate {
     now: number,
     work: (trx: Kysely<Database>) => Promise<StoredResponse>,
   ): Promise<StoredResponse> {
-    const slot = `${merchantId}\u0000${key}`
-    if (this.#inFlight.has(slot)) throw new ApiError(409, IN_FLIGHT_REASON, 'Retry after the first request has finished')
+    const slot = `${merchantId}:${key}`
+    if (this.#inFlight.has(slot)) throw inFlight()
     this.#inFlight.add(slot)
     try {
-      return await runTransaction(this.db, async (trx) => {
-        const existing = await findIdempotencyRecord(trx, merchantId, key)
-        if (existing) {
-          if (existing.request_hash !== fingerprint) {
-            throw new ApiError(422, REUSED_REASON, 'This Idempotency-Key was first used with a different request body')
+      // The claim: a twin in flight on another replica of a shared database is a 409 too.
+      return await runTransaction(
+        this.db,
+        async (trx) => {
+          const existing = await findIdempotencyRecord(trx, merchantId, key)
+          if (existing) {
+            if (existing.request_hash !== fingerprint) {
+              throw new ApiError(422, REUSED_REASON, 'This Idempotency-Key was first used with a different request body')
+            }
+            return { status: existing.response_status, body: existing.response_body }
           }
-          return { status: existing.response_status, body: existing.response_body }
-        }
-        const response = await work(trx)
-        await insertIdempotencyRecord(trx, {
-          merchant_id: merchantId,
-          key,
-          request_hash: fingerprint,
-          response_status: response.status,
-          response_body: response.body,
-          created_at: now,
-        })
-        return response
+          const response = await work(trx)
+          await insertIdempotencyRecord(trx, {
+            merchant_id: merchantId,
+            key,
+            request_hash: fingerprint,
+            response_status: response.status,
+            response_body: response.body,
+            created_at: now,
+          })
+          return response
+        },
+        { claim: `idempotency:${slot}` },
+      ).catch((error: unknown) => {
+        throw error instanceof ClaimTakenError ? inFlight() : error
       })
     } finally {
       this.#inFlight.delete(slot)

@@ -4,6 +4,9 @@
 // leading replica dies the other takes over the sandbox's timers and sending.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import path from 'node:path'
+import pg from 'pg'
+import { LOCK_KEYS } from '../../sandbox/db/postgres-database.js'
+import { IN_FLIGHT_REASON } from '../../sandbox/idempotency/idempotency-service.js'
 import { isolatedEnv, ROOT, runCli, runCliJson } from '../../harness/cli.js'
 import { createTestDatabase, type TestDatabase } from '../../harness/postgres.js'
 import { rawRequest } from '../../harness/sandbox.js'
@@ -76,6 +79,28 @@ describe('two replicas on one PostgreSQL database', () => {
     expect((await signed(b.banner.baseUrl, merchant, 'POST', `/sandbox/payments/${id}/pay`, {})).status).toBe(200)
     const again = await signed(a.banner.baseUrl, merchant, 'GET', `/payments/${id}`)
     expect((again.json as { status: string }).status).toBe('paid')
+  })
+
+  it('answers 409 for a key whose first request is still in flight elsewhere, then replays it', async () => {
+    const key = 'held-elsewhere'
+    const body = { amount: { value: 777, currency: 'USD' }, description: 'Claimed' }
+    // Another process holds the key's claim, as a replica does while its request runs.
+    const holder = new pg.Client({ connectionString: database.url })
+    await holder.connect()
+    try {
+      await holder.query('begin')
+      await holder.query('select pg_advisory_xact_lock($1, hashtext($2))', [LOCK_KEYS.claims, `idempotency:${merchant.id}:${key}`])
+      const held = await signed(b.banner.baseUrl, merchant, 'POST', '/payments', body, { 'idempotency-key': key })
+      expect(held.status, held.text).toBe(409)
+      expect(held.json).toMatchObject({ reason: IN_FLIGHT_REASON })
+      await holder.query('rollback')
+    } finally {
+      await holder.end()
+    }
+    const first = await signed(b.banner.baseUrl, merchant, 'POST', '/payments', body, { 'idempotency-key': key })
+    expect(first.status, first.text).toBe(200)
+    const replay = await signed(a.banner.baseUrl, merchant, 'POST', '/payments', body, { 'idempotency-key': key })
+    expect(replay.text).toBe(first.text)
   })
 
   it('moves business time for both replicas when one freezes and advances it', async () => {
