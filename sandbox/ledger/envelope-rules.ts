@@ -1,9 +1,10 @@
 // The rules a Stellar envelope must pass on the sandbox ledger, as pure functions of the
 // transaction and working copies of the accounts it touches: signatures, sequence, time and
 // ledger bounds, fees, and each payment operation's result code. Nothing here reads or writes.
-import { Keypair, MuxedAccount, StrKey, type Asset, type Transaction } from '@stellar/stellar-base'
+import { MuxedAccount, StrKey, type Asset, type Transaction } from '@stellar/stellar-base'
 import { formatDecimal, parseDecimal, USDC_SCALE } from '../../src/money.js'
 import type { LedgerAccountRow, LedgerAssetCode } from '../db/schema.js'
+import { verifySignature } from './ed25519.js'
 import { USDC_ASSET_CODE } from './ledger-accounts.js'
 import { LedgerError, type OperationResultCode } from './ledger-errors.js'
 import type { LedgerOperation } from './ledger-types.js'
@@ -43,8 +44,7 @@ export function signersOf(tx: Transaction, sourceId: string): string[] {
 
 /**
  * Which of an envelope's signatures verify against which account's key, over the hash for this
- * network. Each account's signature is looked for once: a verification costs about a millisecond
- * (pure-JS ed25519), and the source's is asked for by two checks.
+ * network. Each account's signature is looked for once: the source's is asked for by two checks.
  */
 export class SignatureCheck {
   /** The transaction hash the signatures sign. */
@@ -61,9 +61,11 @@ export class SignatureCheck {
   signatureOf(accountId: string): number {
     let index = this.#found.get(accountId)
     if (index === undefined) {
-      const key = Keypair.fromPublicKey(accountId)
-      const hint = key.signatureHint()
-      index = this.#tx.signatures.findIndex((signature) => signature.hint().equals(hint) && key.verify(this.hash, signature.signature()))
+      const key = StrKey.decodeEd25519PublicKey(accountId)
+      const hint = key.subarray(-4)
+      index = this.#tx.signatures.findIndex(
+        (signature) => signature.hint().equals(hint) && verifySignature(key, this.hash, signature.signature()),
+      )
       this.#found.set(accountId, index)
     }
     return index

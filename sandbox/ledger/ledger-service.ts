@@ -4,11 +4,11 @@ import {
   Account,
   Asset,
   FeeBumpTransaction,
-  Keypair,
   Memo,
   Operation,
   StrKey,
   TransactionBuilder,
+  xdr,
   type Transaction,
 } from '@stellar/stellar-base'
 import type { Kysely } from 'kysely'
@@ -44,6 +44,7 @@ import {
   toLedgerTransaction,
 } from './ledger-mappers.js'
 import { transactionMeta } from './transaction-meta.js'
+import { signatureHint, signWithSeed } from './ed25519.js'
 import { SANDBOX_NETWORK_PASSPHRASE, USDC_ASSET_CODE } from './ledger-accounts.js'
 import { LedgerError, LedgerInvariantError, type OperationResultCode } from './ledger-errors.js'
 import type {
@@ -186,7 +187,12 @@ export class LedgerService implements Ledger {
       applied.push('op_success')
     }
     const tx = builder.build()
-    for (const { secret } of signers.values()) tx.sign(Keypair.fromSecret(secret!))
+    // What tx.sign(Keypair.fromSecret(secret)) adds, signed by node:crypto (ed25519.ts says why).
+    const hash = tx.hash()
+    for (const { public_key, secret } of signers.values()) {
+      const signature = signWithSeed(StrKey.decodeEd25519SecretSeed(secret!), hash)
+      tx.addDecoratedSignature(new xdr.DecoratedSignature({ hint: signatureHint(public_key), signature }))
+    }
     return this.applyEnvelope(db, tx.toEnvelope().toXDR('base64'))
   }
 
