@@ -4,7 +4,7 @@
 import { MuxedAccount, StrKey, type Asset, type Transaction } from '@stellar/stellar-base'
 import { formatDecimal, parseDecimal, USDC_SCALE } from '../../src/money.js'
 import type { LedgerAccountRow, LedgerAssetCode } from '../db/schema.js'
-import { verifySignature } from './ed25519.js'
+import { signatureHint, verifySignature } from './ed25519.js'
 import { USDC_ASSET_CODE } from './ledger-accounts.js'
 import { LedgerError, type OperationResultCode } from './ledger-errors.js'
 import type { LedgerOperation } from './ledger-types.js'
@@ -62,7 +62,7 @@ export class SignatureCheck {
     let index = this.#found.get(accountId)
     if (index === undefined) {
       const key = StrKey.decodeEd25519PublicKey(accountId)
-      const hint = key.subarray(-4)
+      const hint = signatureHint(key)
       index = this.#tx.signatures.findIndex(
         (signature) => signature.hint().equals(hint) && verifySignature(key, this.hash, signature.signature()),
       )

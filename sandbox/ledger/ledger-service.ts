@@ -44,7 +44,7 @@ import {
   toLedgerTransaction,
 } from './ledger-mappers.js'
 import { transactionMeta } from './transaction-meta.js'
-import { signatureHint, signWithSeed } from './ed25519.js'
+import { signatureHint, signWithKey } from './ed25519.js'
 import { SANDBOX_NETWORK_PASSPHRASE, USDC_ASSET_CODE } from './ledger-accounts.js'
 import { LedgerError, LedgerInvariantError, type OperationResultCode } from './ledger-errors.js'
 import type {
@@ -190,8 +190,8 @@ export class LedgerService implements Ledger {
     // What tx.sign(Keypair.fromSecret(secret)) adds, signed by node:crypto (ed25519.ts says why).
     const hash = tx.hash()
     for (const { public_key, secret } of signers.values()) {
-      const signature = signWithSeed(StrKey.decodeEd25519SecretSeed(secret!), hash)
-      tx.addDecoratedSignature(new xdr.DecoratedSignature({ hint: signatureHint(public_key), signature }))
+      const key = { seed: StrKey.decodeEd25519SecretSeed(secret!), publicKey: StrKey.decodeEd25519PublicKey(public_key) }
+      tx.addDecoratedSignature(new xdr.DecoratedSignature({ hint: signatureHint(key.publicKey), signature: signWithKey(key, hash) }))
     }
     return this.applyEnvelope(db, tx.toEnvelope().toXDR('base64'))
   }
