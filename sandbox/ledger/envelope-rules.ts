@@ -1,6 +1,7 @@
 // The rules a Stellar envelope must pass on the sandbox ledger, as pure functions of the
 // transaction and working copies of the accounts it touches: signatures, sequence, time and
 // ledger bounds, fees, and each payment operation's result code. Nothing here reads or writes.
+import { createHash } from 'node:crypto'
 import { MuxedAccount, StrKey, type Asset, type Transaction } from '@stellar/stellar-base'
 import { formatDecimal, parseDecimal, USDC_SCALE } from '../../src/money.js'
 import type { LedgerAccountRow, LedgerAssetCode } from '../db/schema.js'
@@ -30,6 +31,9 @@ export function baseAccountId(address: string): string {
   return StrKey.isValidMed25519PublicKey(address) ? MuxedAccount.fromAddress(address, '0').baseAccount().accountId() : address
 }
 
+/** The transaction's hash (its id, what its signatures sign), as tx.hash() gives it but by node:crypto, not sha.js in JS. */
+export const transactionHash = (tx: Transaction): Buffer => createHash('sha256').update(tx.signatureBase()).digest()
+
 export function involvedAccounts(tx: Transaction): string[] {
   return tx.operations.flatMap((op) => [
     ...(op.source ? [baseAccountId(op.source)] : []),
@@ -54,7 +58,7 @@ export class SignatureCheck {
 
   constructor(tx: Transaction) {
     this.#tx = tx
-    this.hash = tx.hash()
+    this.hash = transactionHash(tx)
   }
 
   /** The index of a signature by this account's key, or -1. */

@@ -31,6 +31,7 @@ import {
   involvedAccounts,
   operationFailure,
   toWorkingAccount,
+  transactionHash,
   type CheckedTransaction,
   type WorkingAccount,
 } from './envelope-rules.js'
@@ -188,7 +189,7 @@ export class LedgerService implements Ledger {
     }
     const tx = builder.build()
     // What tx.sign(Keypair.fromSecret(secret)) adds, signed by node:crypto (ed25519.ts says why).
-    const hash = tx.hash()
+    const hash = transactionHash(tx)
     for (const { public_key, secret } of signers.values()) {
       const key = { seed: StrKey.decodeEd25519SecretSeed(secret!), publicKey: StrKey.decodeEd25519PublicKey(public_key) }
       tx.addDecoratedSignature(new xdr.DecoratedSignature({ hint: signatureHint(key.publicKey), signature: signWithKey(key, hash) }))
