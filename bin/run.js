@@ -29,6 +29,11 @@ if (argv.length === 1 && argv[0] === '--version') {
     process.exitCode = 1
   }
 } else {
+  // `sandbox start` holds V8's young generation back until it serves (src/cli/young-generation.ts).
+  if (argv[0] === 'sandbox:start' || (argv[0] === 'sandbox' && argv[1] === 'start')) {
+    const { holdYoungGeneration } = await import(new URL('../dist/src/cli/young-generation.js', import.meta.url).href)
+    holdYoungGeneration()
+  }
   const dist = new URL(bundleIsCurrent() ? '../dist/bundle/' : '../dist/', import.meta.url)
   const named = await commandNamedBy(argv, dist)
   if (named && oclifTakesSameId(named)) {

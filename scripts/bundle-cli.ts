@@ -37,6 +37,41 @@ const keepUnbundled: Plugin = {
   },
 }
 
+/**
+ * zod's namespace re-exports its ~40 message locales (z.locales), so a bundle keeps them all:
+ * ~370 KB that every process compiles and none uses (English is the default, and nothing here
+ * sets another). Only English stays.
+ */
+const englishZodOnly: Plugin = {
+  name: 'english-zod-only',
+  setup(bundle) {
+    bundle.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, ({ importer }) =>
+      /[\\/]node_modules[\\/]zod[\\/]/.test(importer)
+        ? { path: path.join(path.dirname(importer), '../locales/en.js'), namespace: 'zod-locales' }
+        : undefined,
+    )
+    bundle.onLoad({ filter: /.*/, namespace: 'zod-locales' }, ({ path: en }) => ({
+      contents: `export { default as en } from ${JSON.stringify(en)}`,
+      resolveDir: path.dirname(en),
+    }))
+  },
+}
+
+/**
+ * A package's JSON (mime-db's ~230 KB of types, iconv-lite's code pages) as JSON.parse of a
+ * string rather than an object literal: V8 scans a string and parses JSON far faster than it
+ * compiles and runs a literal of that size.
+ */
+const jsonAsJsonParse: Plugin = {
+  name: 'json-as-json-parse',
+  setup(bundle) {
+    bundle.onLoad({ filter: /[\\/]node_modules[\\/].*\.json$/ }, ({ path: file }) => ({
+      contents: `module.exports = JSON.parse(${JSON.stringify(JSON.stringify(JSON.parse(fs.readFileSync(file, 'utf8'))))})`,
+      loader: 'js',
+    }))
+  },
+}
+
 fs.rmSync(outdir, { recursive: true, force: true })
 const { metafile } = await build({
   entryPoints: [
@@ -54,7 +89,7 @@ const { metafile } = await build({
   target: 'node20',
   // Bundled CommonJS (oclif and its dependencies) requires Node's built-ins.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-  plugins: [keepUnbundled],
+  plugins: [keepUnbundled, englishZodOnly, jsonAsJsonParse],
   logLevel: 'warning',
   metafile: true,
 })

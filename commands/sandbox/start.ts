@@ -6,6 +6,7 @@ import { flagNamesOf } from '../../src/cli/did-you-mean.js'
 import { reportError } from '../../src/cli/errors.js'
 import { loadColours } from '../../src/cli/output.js'
 import { renderBanner, type SandboxBanner } from '../../src/cli/render/sandbox.js'
+import { releaseYoungGeneration } from '../../src/cli/young-generation.js'
 import { DEFAULT_HOST, DEFAULT_PORT } from '../../sandbox/defaults.js'
 
 function parseLedgerClose(text: string): 'instant' | number | undefined {
@@ -99,7 +100,9 @@ export default class SandboxStart extends Command {
       import('../../sandbox/server.js'),
       import('../../src/cli/sandbox-runner.js'),
     ])
-    await runSandbox(startSandbox, {
+    // bin/run.js held the young generation back while this loaded (young-generation.ts says why).
+    const start: typeof startSandbox = (options) => startSandbox(options).finally(releaseYoungGeneration)
+    await runSandbox(start, {
       options: {
         port: flags.port,
         host: flags.host,

@@ -1,9 +1,11 @@
 // The rules a Stellar envelope must pass on the sandbox ledger, as pure functions of the
 // transaction and working copies of the accounts it touches: signatures, sequence, time and
 // ledger bounds, fees, and each payment operation's result code. Nothing here reads or writes.
-import { Keypair, MuxedAccount, StrKey, type Asset, type Transaction } from '@stellar/stellar-base'
+import { createHash } from 'node:crypto'
+import { MuxedAccount, StrKey, type Asset, type Transaction } from '@stellar/stellar-base'
 import { formatDecimal, parseDecimal, USDC_SCALE } from '../../src/money.js'
 import type { LedgerAccountRow, LedgerAssetCode } from '../db/schema.js'
+import { signatureHint, verifySignature } from './ed25519.js'
 import { USDC_ASSET_CODE } from './ledger-accounts.js'
 import { LedgerError, type OperationResultCode } from './ledger-errors.js'
 import type { LedgerOperation } from './ledger-types.js'
@@ -29,6 +31,9 @@ export function baseAccountId(address: string): string {
   return StrKey.isValidMed25519PublicKey(address) ? MuxedAccount.fromAddress(address, '0').baseAccount().accountId() : address
 }
 
+/** The transaction's hash (its id, what its signatures sign), as tx.hash() gives it but by node:crypto, not sha.js in JS. */
+export const transactionHash = (tx: Transaction): Buffer => createHash('sha256').update(tx.signatureBase()).digest()
+
 export function involvedAccounts(tx: Transaction): string[] {
   return tx.operations.flatMap((op) => [
     ...(op.source ? [baseAccountId(op.source)] : []),
@@ -43,8 +48,7 @@ export function signersOf(tx: Transaction, sourceId: string): string[] {
 
 /**
  * Which of an envelope's signatures verify against which account's key, over the hash for this
- * network. Each account's signature is looked for once: a verification costs about a millisecond
- * (pure-JS ed25519), and the source's is asked for by two checks.
+ * network. Each account's signature is looked for once: the source's is asked for by two checks.
  */
 export class SignatureCheck {
   /** The transaction hash the signatures sign. */
@@ -54,16 +58,18 @@ export class SignatureCheck {
 
   constructor(tx: Transaction) {
     this.#tx = tx
-    this.hash = tx.hash()
+    this.hash = transactionHash(tx)
   }
 
   /** The index of a signature by this account's key, or -1. */
   signatureOf(accountId: string): number {
     let index = this.#found.get(accountId)
     if (index === undefined) {
-      const key = Keypair.fromPublicKey(accountId)
-      const hint = key.signatureHint()
-      index = this.#tx.signatures.findIndex((signature) => signature.hint().equals(hint) && key.verify(this.hash, signature.signature()))
+      const key = StrKey.decodeEd25519PublicKey(accountId)
+      const hint = signatureHint(key)
+      index = this.#tx.signatures.findIndex(
+        (signature) => signature.hint().equals(hint) && verifySignature(key, this.hash, signature.signature()),
+      )
       this.#found.set(accountId, index)
     }
     return index

@@ -1,9 +1,10 @@
 // Accounts on the simulated Stellar ledger: real ed25519 keypairs (G… addresses) made from the
 // sandbox's random source, each with its genesis XLM, and the escrow contract's C… address.
-import { Keypair, StrKey } from '@stellar/stellar-base'
+import { StrKey } from '@stellar/stellar-base'
 import type { Kysely } from 'kysely'
 import type { Database, LedgerAccountRole, LedgerAccountRow } from '../db/schema.js'
 import type { RandomSource } from '../random.js'
+import { publicKeyOfSeed } from './ed25519.js'
 import { ensureOpenLedger, insertAccount, updateLedger } from './ledger-repository.js'
 
 /** The sandbox network's passphrase: transactions signed for it are valid nowhere else. */
@@ -20,8 +21,10 @@ export const STROOPS_PER_UNIT = 10_000_000n
  */
 export const GENESIS_XLM_ENDOWMENT = 10_000n * STROOPS_PER_UNIT
 
-export function newKeypair(random: RandomSource): Keypair {
-  return Keypair.fromRawEd25519Seed(random.bytes(32))
+/** A new account key: its G… address and S… secret, as Keypair.fromRawEd25519Seed would give them. */
+export function newKeypair(random: RandomSource): { publicKey: string; secret: string } {
+  const seed = random.bytes(32)
+  return { publicKey: StrKey.encodeEd25519PublicKey(publicKeyOfSeed(seed)), secret: StrKey.encodeEd25519SecretSeed(seed) }
 }
 
 export function newContractAddress(random: RandomSource): string {
@@ -50,8 +53,8 @@ export async function createLedgerAccount(
   const keypair = newKeypair(random)
   const ledger = await ensureOpenLedger(db, now)
   const row: LedgerAccountRow = {
-    public_key: keypair.publicKey(),
-    secret: keypair.secret(),
+    public_key: keypair.publicKey,
+    secret: keypair.secret,
     role,
     label,
     created_at: now,

@@ -4,11 +4,11 @@ import {
   Account,
   Asset,
   FeeBumpTransaction,
-  Keypair,
   Memo,
   Operation,
   StrKey,
   TransactionBuilder,
+  xdr,
   type Transaction,
 } from '@stellar/stellar-base'
 import type { Kysely } from 'kysely'
@@ -31,6 +31,7 @@ import {
   involvedAccounts,
   operationFailure,
   toWorkingAccount,
+  transactionHash,
   type CheckedTransaction,
   type WorkingAccount,
 } from './envelope-rules.js'
@@ -44,6 +45,7 @@ import {
   toLedgerTransaction,
 } from './ledger-mappers.js'
 import { transactionMeta } from './transaction-meta.js'
+import { signatureHint, signWithKey } from './ed25519.js'
 import { SANDBOX_NETWORK_PASSPHRASE, USDC_ASSET_CODE } from './ledger-accounts.js'
 import { LedgerError, LedgerInvariantError, type OperationResultCode } from './ledger-errors.js'
 import type {
@@ -186,7 +188,12 @@ export class LedgerService implements Ledger {
       applied.push('op_success')
     }
     const tx = builder.build()
-    for (const { secret } of signers.values()) tx.sign(Keypair.fromSecret(secret!))
+    // What tx.sign(Keypair.fromSecret(secret)) adds, signed by node:crypto (ed25519.ts says why).
+    const hash = transactionHash(tx)
+    for (const { public_key, secret } of signers.values()) {
+      const key = { seed: StrKey.decodeEd25519SecretSeed(secret!), publicKey: StrKey.decodeEd25519PublicKey(public_key) }
+      tx.addDecoratedSignature(new xdr.DecoratedSignature({ hint: signatureHint(key.publicKey), signature: signWithKey(key, hash) }))
+    }
     return this.applyEnvelope(db, tx.toEnvelope().toXDR('base64'))
   }
 

@@ -1,7 +1,7 @@
 import { Account, Asset, Keypair, Operation, TransactionBuilder, type Transaction } from '@stellar/stellar-base'
 import { describe, expect, it } from 'vitest'
 import type { LedgerAccountRow } from '../../sandbox/db/schema.js'
-import { BASE_FEE, checkAndApply, toWorkingAccount, type WorkingAccount } from '../../sandbox/ledger/envelope-rules.js'
+import { BASE_FEE, checkAndApply, toWorkingAccount, transactionHash, type WorkingAccount } from '../../sandbox/ledger/envelope-rules.js'
 import { SANDBOX_NETWORK_PASSPHRASE, STROOPS_PER_UNIT, USDC_ASSET_CODE } from '../../sandbox/ledger/ledger-accounts.js'
 import { LedgerError } from '../../sandbox/ledger/ledger-errors.js'
 
@@ -76,6 +76,19 @@ function refusal(run: () => unknown): string {
 }
 
 describe('envelope rules', () => {
+  it("hashes a transaction as stellar-base's tx.hash() does", () => {
+    for (const amount of ['1', '2.5', '1000000']) {
+      const tx = envelope(
+        [
+          { to: bob, amount },
+          { to: carol, amount, from: bob },
+        ],
+        { signers: [alice, bob] },
+      )
+      expect(transactionHash(tx).equals(tx.hash())).toBe(true)
+    }
+  })
+
   it('moves USDC between working accounts and charges the base fee per operation', () => {
     const working = accounts(row(alice, 50n * STROOPS_PER_UNIT), row(bob, 0n))
     const checked = checkAndApply(envelope([{ to: bob, amount: '12.5' }], { fee: '1000' }), state(working))

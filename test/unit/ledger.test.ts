@@ -193,7 +193,7 @@ describe('ledger refusals', () => {
 
   it('refuses a payment to an account that does not exist', async () => {
     const t = await newSandboxLedger()
-    const stranger = newKeypair(seededRandom('stranger')).publicKey()
+    const stranger = newKeypair(seededRandom('stranger')).publicKey
     await expectRefusedWithoutChange(t, () => transfer(t, { from: t.customers[0]!, to: stranger, asset: 'USDC', amount: 1n }), {
       code: 'tx_failed',
       operationCodes: ['op_no_destination'],
@@ -238,7 +238,7 @@ describe('ledger refusals', () => {
   it('refuses an asset other than XLM and the sandbox USDC', async () => {
     const t = await newSandboxLedger()
     const [payer, payee] = t.customers
-    const otherIssuer = newKeypair(seededRandom('other issuer')).publicKey()
+    const otherIssuer = newKeypair(seededRandom('other issuer')).publicKey
     for (const asset of [new Asset('USDC', otherIssuer), new Asset('EURC', t.identity.usdcIssuer)]) {
       const envelope = await buildEnvelope(t, { source: payer!, destination: payee!, asset, amount: '1' })
       await expectRefusedWithoutChange(t, () => applyEnvelope(t, envelope), { code: 'tx_failed', operationCodes: ['op_no_trust'] })

@@ -1,0 +1,23 @@
+// `sandbox start` keeps V8's young generation at its first size until the server is ready. Start-up's
+// garbage would grow it to its maximum, mostly for modules that live as long as the process, and
+// an idle sandbox would keep those pages resident; under load after the start it grows as usual.
+import v8 from 'node:v8'
+
+/** V8's default, put back once ready (V8 reads the flag each time the young generation could grow). */
+const GROWTH_FACTOR = 2
+
+/** A process started with its own young-generation flags keeps what it was given. */
+const userChoseSize = () =>
+  [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].some((flag) =>
+    /^--(max|min)[-_]semi[-_]space[-_]size|^--semi[-_]space[-_]growth[-_]factor/.test(flag),
+  )
+
+/** Called by bin/run.js before it loads the command. */
+export function holdYoungGeneration(): void {
+  if (!userChoseSize()) v8.setFlagsFromString('--semi-space-growth-factor=1')
+}
+
+/** Called once the sandbox serves (or failed to start). */
+export function releaseYoungGeneration(): void {
+  if (!userChoseSize()) v8.setFlagsFromString(`--semi-space-growth-factor=${GROWTH_FACTOR}`)
+}
