@@ -2,11 +2,11 @@
 // and reset to a fresh genesis. The swaps themselves are state-swap.ts's, which knows
 // how to stop and start the services around the database.
 import type { ServerResponse } from 'node:http'
-import { Router, type NextFunction } from 'express'
+import { Router } from 'express'
 import { z } from 'zod'
 import type { SandboxContext } from '../context.js'
 import type { MerchantCredentials } from '../merchants/merchant-service.js'
-import { badRequest, conflict, notFound, unprocessable } from '../errors.js'
+import { conflict, notFound, unprocessable } from '../errors.js'
 import { noBody } from '../validation/common.js'
 import { GateBusyError } from './request-gate.js'
 import { SNAPSHOT_NAME, SNAPSHOT_NAME_RULE, SnapshotError, type SnapshotInfo, type SnapshotStore } from './snapshot-store.js'
@@ -23,8 +23,6 @@ export interface SandboxStateControls {
   restore(name: string, self: ServerResponse): Promise<StateSwapResult>
   /** Replaces the whole state with a fresh genesis (same seed, keys and admin token). */
   reset(self: ServerResponse): Promise<StateSwapResult>
-  /** Why this sandbox cannot save, restore or reset its state, when it cannot. */
-  unavailable?: string
 }
 
 export const snapshotName = z.string().regex(SNAPSHOT_NAME, { message: `must be ${SNAPSHOT_NAME_RULE}` })
@@ -63,39 +61,37 @@ const nameParam = (value: string): string => {
 export function snapshotRoutes(ctx: SandboxContext, controls: SandboxStateControls): Router {
   const router = Router()
   const { snapshots } = controls
-  // Where snapshots are unavailable, each route answers a 4xx: the request cannot succeed on this sandbox.
-  const available = (_req: unknown, _res: unknown, next: NextFunction) =>
-    next(controls.unavailable === undefined ? undefined : badRequest(controls.unavailable))
-
-  router.get('/sandbox/snapshots', available, (req, res) => {
-    res.json({ items: snapshots.list() })
+  router.get('/sandbox/snapshots', async (req, res) => {
+    res.json({ items: await snapshots.list(ctx.db) })
   })
 
-  router.post('/sandbox/snapshots', available, async (req, res) => {
+  router.post('/sandbox/snapshots', async (req, res) => {
     const body = saveSnapshotBody.parse(req.body)
     const info: SnapshotInfo = await answering(() => snapshots.save(ctx.db, body.name, { replace: body.replace }))
     res.status(201).json(info)
   })
 
-  router.get('/sandbox/snapshots/:name', available, async (req, res) => {
-    res.json(await answering(() => snapshots.get(nameParam(req.params.name))))
+  router.get('/sandbox/snapshots/:name', async (req, res) => {
+    res.json(await answering(() => snapshots.get(ctx.db, nameParam(req.params.name))))
   })
 
-  router.delete('/sandbox/snapshots/:name', available, async (req, res) => {
+  router.delete('/sandbox/snapshots/:name', async (req, res) => {
     noBody.parse(req.body)
     const name = nameParam(req.params.name)
-    await answering(() => snapshots.remove(name))
+    await answering(() => snapshots.remove(ctx.db, name))
     res.status(204).end()
   })
 
-  router.post('/sandbox/snapshots/:name/restore', available, async (req, res) => {
+  router.post('/sandbox/snapshots/:name/restore', async (req, res) => {
     noBody.parse(req.body)
     const name = nameParam(req.params.name)
+    // Read before: the restore closes this state's database (`ctx.db`) when it starts the next.
+    const snapshot = await answering(() => snapshots.get(ctx.db, name))
     const result = await answering(() => controls.restore(name, res))
-    res.json({ snapshot: snapshots.get(name), ...result })
+    res.json({ snapshot, ...result })
   })
 
-  router.post('/sandbox/reset', available, async (req, res) => {
+  router.post('/sandbox/reset', async (req, res) => {
     noBody.parse(req.body)
     res.json(await answering(() => controls.reset(res)))
   })

@@ -4,34 +4,22 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
-import { withCommittedHandle, type SandboxDb } from '../db/database.js'
+import { openDatabase, withCommittedHandle, type SandboxDb } from '../db/database.js'
 import { migrationProvider } from '../db/migrations/index.js'
+import { SNAPSHOT_NAME, SnapshotError, type SnapshotInfo, type SnapshotStore, type StateReplacement } from './snapshot-store.js'
 
-export const SNAPSHOT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
-export const SNAPSHOT_NAME_RULE = '1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit'
 const SUFFIX = '.sqlite'
 
-export interface SnapshotInfo {
-  name: string
-  /** Bytes. */
-  size: number
-  /** When the file was written (wall time), ISO 8601. */
-  createdAt: string
-}
-
-/** A snapshot this sandbox cannot use: unknown name, damaged file, newer schema. */
-export class SnapshotError extends Error {
+export class SqliteSnapshotStore implements SnapshotStore {
+  /**
+   * `dir` holds the snapshot files; `file` is the sandbox's database (a path or ':memory:'),
+   * opened again with `durable` after a swap.
+   */
   constructor(
-    readonly kind: 'not_found' | 'exists' | 'unusable',
-    message: string,
-  ) {
-    super(message)
-    this.name = 'SnapshotError'
-  }
-}
-
-export class SnapshotStore {
-  constructor(readonly dir: string) {}
+    readonly dir: string,
+    private readonly file: string,
+    private readonly durable: boolean | undefined,
+  ) {}
 
   fileOf(name: string): string {
     // The name rule keeps every file inside the folder (no separators, no leading dot).
@@ -39,7 +27,8 @@ export class SnapshotStore {
     return path.join(this.dir, `${name}${SUFFIX}`)
   }
 
-  list(): SnapshotInfo[] {
+  // eslint-disable-next-line @typescript-eslint/require-await -- the store interface is asynchronous; files are read at once
+  async list(): Promise<SnapshotInfo[]> {
     let entries: string[]
     try {
       entries = fs.readdirSync(this.dir)
@@ -53,12 +42,14 @@ export class SnapshotStore {
       .sort((a, b) => a.name.localeCompare(b.name))
   }
 
-  get(name: string): SnapshotInfo {
+  // eslint-disable-next-line @typescript-eslint/require-await -- as list
+  async get(_db: SandboxDb, name: string): Promise<SnapshotInfo> {
     if (!fs.existsSync(this.fileOf(name))) throw new SnapshotError('not_found', `No snapshot named "${name}"`)
     return this.#info(name)
   }
 
-  remove(name: string): void {
+  // eslint-disable-next-line @typescript-eslint/require-await -- as list
+  async remove(_db: SandboxDb, name: string): Promise<void> {
     const file = this.fileOf(name)
     if (!fs.existsSync(file)) throw new SnapshotError('not_found', `No snapshot named "${name}"`)
     fs.rmSync(file)
@@ -93,7 +84,7 @@ export class SnapshotStore {
   }
 
   /** Checks that the snapshot can be restored here: intact, and of a schema this sandbox knows. */
-  async check(name: string): Promise<string> {
+  async check(_db: SandboxDb, name: string): Promise<void> {
     const file = this.fileOf(name)
     if (!fs.existsSync(file)) throw new SnapshotError('not_found', `No snapshot named "${name}"`)
     const known = new Set(Object.keys(await migrationProvider.getMigrations()))
@@ -116,7 +107,43 @@ export class SnapshotStore {
     } finally {
       snapshot?.close()
     }
-    return file
+  }
+
+  async beginReplacement(db: SandboxDb): Promise<StateReplacement> {
+    const { file, durable } = this
+    // An in-memory database dies with its connection: keep an image to fall back on.
+    const image = file === ':memory:' ? await withCommittedHandle(db, (handle) => handle.serialize()) : undefined
+    let swapped: { commit(): void; rollback(): void } | undefined
+    return {
+      replace: async (source) => {
+        // Checked before the gate closed (check), once: a full integrity read.
+        const from = 'snapshot' in source ? this.fileOf(source.snapshot) : undefined
+        if (file === ':memory:') return openDatabase({ file, durable, image: from === undefined ? undefined : fs.readFileSync(from) })
+        const swap = swapDatabaseFile(file, from)
+        try {
+          const opened = await openDatabase({ file, durable })
+          swapped = swap
+          return opened
+        } catch (error) {
+          swap.rollback()
+          throw error
+        }
+      },
+      commit: () => swapped?.commit(),
+      rollback: () => {
+        swapped?.rollback()
+        return openDatabase({ file, durable, image })
+      },
+    }
+  }
+
+  reopen(): Promise<SandboxDb> {
+    return openDatabase({ file: this.file, durable: this.durable })
+  }
+
+  /** One process owns an SQLite sandbox: nobody else replaces its state. */
+  onReplacedElsewhere(): () => void {
+    return () => {}
   }
 
   #info(name: string): SnapshotInfo {
