@@ -10,6 +10,7 @@ export const POSTGRES_SUITES = [
   'test/e2e/**/*.test.ts',
   'test/reliability/two-processes.test.ts',
   'test/cli/sandbox-migrate.test.ts',
+  'test/cli/sandbox-state.test.ts',
 ]
 
 /** End-to-end suites about what only SQLite has: its query plans and settings. */
