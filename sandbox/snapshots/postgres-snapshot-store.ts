@@ -101,8 +101,17 @@ export class PostgresSnapshotStore implements SnapshotStore {
   async check(db: SandboxDb, name: string): Promise<void> {
     const info = await infoRow(db, name)
     const known = new Set(Object.keys(await postgresMigrationProvider.getMigrations()))
-    const unknown = (JSON.parse(info.migrations) as string[]).filter((migration) => !known.has(migration))
+    const taken = JSON.parse(info.migrations) as string[]
+    const unknown = taken.filter((migration) => !known.has(migration))
     if (unknown.length > 0) throw new SnapshotError('unusable', `Snapshot "${name}" comes from a newer paybox (migration ${unknown[0]})`)
+    // Rows are copied into the tables as they are now: a snapshot of an older schema would not fit them.
+    const applied = await any(db).selectFrom('kysely_migration').select('name').execute()
+    const later = applied.map((row) => row.name as string).find((migration) => !taken.includes(migration))
+    if (later !== undefined)
+      throw new SnapshotError(
+        'unusable',
+        `Snapshot "${name}" was taken before migration ${later}: on PostgreSQL it cannot be restored after it`,
+      )
     const schema = snapshotSchema(name)
     for (const table of await sandboxTables(db)) {
       if (!(await tableExists(db, schema, table))) throw new SnapshotError('unusable', `Snapshot "${name}" lacks the table ${table}`)
@@ -111,7 +120,6 @@ export class PostgresSnapshotStore implements SnapshotStore {
     if (genesis.rows.length === 0) throw new SnapshotError('unusable', `Snapshot "${name}" holds no sandbox`)
   }
 
-  // eslint-disable-next-line @typescript-eslint/require-await -- nothing to keep: the database outlives the swap
   async beginReplacement(): Promise<StateReplacement> {
     return {
       replace: async (source) => {

@@ -27,7 +27,6 @@ export class SqliteSnapshotStore implements SnapshotStore {
     return path.join(this.dir, `${name}${SUFFIX}`)
   }
 
-  // eslint-disable-next-line @typescript-eslint/require-await -- the store interface is asynchronous; files are read at once
   async list(): Promise<SnapshotInfo[]> {
     let entries: string[]
     try {
@@ -42,13 +41,11 @@ export class SqliteSnapshotStore implements SnapshotStore {
       .sort((a, b) => a.name.localeCompare(b.name))
   }
 
-  // eslint-disable-next-line @typescript-eslint/require-await -- as list
   async get(_db: SandboxDb, name: string): Promise<SnapshotInfo> {
     if (!fs.existsSync(this.fileOf(name))) throw new SnapshotError('not_found', `No snapshot named "${name}"`)
     return this.#info(name)
   }
 
-  // eslint-disable-next-line @typescript-eslint/require-await -- as list
   async remove(_db: SandboxDb, name: string): Promise<void> {
     const file = this.fileOf(name)
     if (!fs.existsSync(file)) throw new SnapshotError('not_found', `No snapshot named "${name}"`)

@@ -12,6 +12,9 @@ import { GateBusyError, RequestGate } from './request-gate.js'
 import type { SandboxStateControls, StateSwapResult } from './snapshot-routes.js'
 import type { SnapshotStore, StateReplacement, StateSource } from './snapshot-store.js'
 
+/** How soon a replica tries again to take up a state another one put in place, after failing to. */
+const FOLLOW_RETRY_MS = 1_000
+
 export class StateSwap {
   readonly controls: SandboxStateControls
   readonly #gate = new RequestGate()
@@ -105,9 +108,13 @@ export class StateSwap {
     this.#track(
       this.#swapping.then(async () => {
         if (this.#stopping) return
-        await this.#exclusive(undefined, () => this.#store.reopen()).catch((error: unknown) =>
-          this.#log(`Could not take up the state another replica restored: ${String(error)}`),
-        )
+        try {
+          await this.#exclusive(undefined, () => this.#store.reopen())
+        } catch (error) {
+          // Requests held too long, or the database out of reach: the old core must not stay.
+          this.#log(`Could not take up the state another replica put in place (${String(error)}); trying again in 1 s`)
+          setTimeout(() => this.#follow(), FOLLOW_RETRY_MS).unref()
+        }
       }),
     )
   }
