@@ -9,6 +9,7 @@ import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely'
 import { announce, onAnnouncement, openDatabase, runTransaction, type SandboxDb } from '../db/database.js'
 import { postgresMigrationProvider } from '../db/migrations/index.js'
 import type { Database } from '../db/schema.js'
+import { readState, writeState } from '../state/sandbox-state.js'
 import { SnapshotError, type SnapshotInfo, type SnapshotStore, type StateReplacement, type StateSource } from './snapshot-store.js'
 
 const SNAPSHOT_SCHEMA_PREFIX = 'paybox_snapshot_'
@@ -174,6 +175,7 @@ export class PostgresSnapshotStore implements SnapshotStore {
 async function copyState(db: SandboxDb, schema: string): Promise<void> {
   await runTransaction(db, async (trx) => {
     const tables = await sandboxTables(trx)
+    const boots = Number((await readState(trx, 'boot_count')) ?? '0')
     // TRUNCATE locks every table for the rest of the transaction: readers wait for the new state.
     await sql`truncate table ${sql.join(tables.map((table) => sql.table(table)))} restart identity`.execute(trx)
     const triggered = await tablesWithUserTriggers(trx)
@@ -188,6 +190,10 @@ async function copyState(db: SandboxDb, schema: string): Promise<void> {
       await sql`select setval(pg_get_serial_sequence(${quotedTable(table)}, ${column}),
         coalesce((select max(${sql.id(column)}) from ${sql.table(table)}), 0) + 1, false)`.execute(trx)
     }
+    // The boot counter keys each core's seeded random stream: it goes on from the database's, not
+    // the snapshot's, so no core reuses a stream another used (a replica that has not restarted
+    // yet may still be drawing from its own).
+    await writeState(trx, 'boot_count', String(Math.max(boots, Number((await readState(trx, 'boot_count')) ?? '0'))))
     await announce(db, trx, STATE_REPLACED_TOPIC)
   })
 }
