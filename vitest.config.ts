@@ -10,15 +10,11 @@ export const POSTGRES_SUITES = [
   'test/e2e/**/*.test.ts',
   'test/reliability/two-processes.test.ts',
   'test/cli/sandbox-migrate.test.ts',
+  'test/cli/sandbox-state.test.ts',
 ]
 
-/** End-to-end suites about what only SQLite has: its query plans and settings, and file snapshots. */
-export const SQLITE_ONLY_SUITES = [
-  'test/e2e/query-plans.test.ts',
-  'test/e2e/database-settings.test.ts',
-  'test/e2e/snapshots.test.ts',
-  'test/e2e/openapi.test.ts',
-]
+/** End-to-end suites about what only SQLite has: its query plans and settings. */
+export const SQLITE_ONLY_SUITES = ['test/e2e/query-plans.test.ts', 'test/e2e/database-settings.test.ts']
 
 const postgresUrl = process.env.PAYBOX_TEST_POSTGRES_URL
 

@@ -3,8 +3,6 @@
 // by tests. While it runs, its state can be swapped behind a request gate (snapshots/state-swap.ts).
 import type http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import os from 'node:os'
-import path from 'node:path'
 import type { SandboxIdentity } from './bootstrap.js'
 import { systemClock, type AdvanceableClock, type Clock } from './clock.js'
 import { SandboxConfigError } from './config-error.js'
@@ -18,7 +16,8 @@ import type { MerchantCredentials } from './merchants/merchant-service.js'
 import { RequestLog } from './request-log/request-log.js'
 import { CoreBuilder } from './sandbox-core.js'
 import { StateSwap } from './snapshots/state-swap.js'
-import { SnapshotStore } from './snapshots/snapshot-store.js'
+import type { SnapshotStore } from './snapshots/snapshot-store.js'
+import { createSnapshotStore } from './snapshots/snapshot-stores.js'
 import type { WebhookDispatcher } from './webhooks/webhook-dispatcher.js'
 import { AllowListError, WebhookEgress } from './webhooks/webhook-egress.js'
 
@@ -94,7 +93,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const host = options.host ?? DEFAULT_HOST
   const wallClock = options.wallClock ?? systemClock
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`))
-  const snapshots = new SnapshotStore(options.snapshotDir ?? defaultSnapshotDir(options.db))
+  const snapshots = createSnapshotStore(options)
   const shared = options.shared === true || !isLoopbackHost(host)
   const limits = limitsFor(shared, options.limits)
   const requestLog = new RequestLog(wallClock)
@@ -116,11 +115,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     await listen(server, options.port ?? DEFAULT_PORT, host)
     const { port } = server.address() as AddressInfo
     publicUrl = options.publicUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`
-    state = await StateSwap.start(
-      builder,
-      { db: firstDb, state: opened },
-      { file: options.db, durable: options.durable, publicUrl, snapshots },
-    )
+    state = await StateSwap.start(builder, { db: firstDb, state: opened }, { publicUrl, snapshots, log })
   } catch (error) {
     if (server.listening) server.close()
     await firstDb.destroy()
@@ -169,8 +164,6 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   }
 }
 
-let memorySandboxes = 0
-
 /** Where webhooks may go; a malformed --allow-webhook-to entry is refused before anything starts. */
 function webhookEgress(shared: boolean, allow: string[] | undefined): WebhookEgress {
   try {
@@ -178,10 +171,4 @@ function webhookEgress(shared: boolean, allow: string[] | undefined): WebhookEgr
   } catch (error) {
     throw error instanceof AllowListError ? new SandboxConfigError(error.message) : error
   }
-}
-
-/** Next to a database file; a sandbox in memory gets a folder of its own under the temporary folder, made on first save. */
-function defaultSnapshotDir(db: string): string {
-  if (db === ':memory:') return path.join(os.tmpdir(), `paybox-snapshots-${process.pid}-${++memorySandboxes}`)
-  return path.join(path.dirname(path.resolve(db)), 'snapshots')
 }

@@ -29,6 +29,8 @@ export interface OpenDatabaseOptions {
   image?: Buffer
   /** Refuse a file others may read, instead of making it private (the sandbox's --shared mode). */
   refuseOpenModes?: boolean
+  /** On PostgreSQL, a scratch schema of its own instead of the sandbox's (postgres-database.ts). */
+  postgresSchema?: string
 }
 
 /** The better-sqlite3 handle under each kysely instance, for what kysely cannot do (online backup). */
@@ -121,7 +123,7 @@ export function onCommit(db: SandboxDb, listener: CommitListener): () => void {
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<SandboxDb> {
   if (isPostgresUrl(options.file)) {
-    const backend = await openPostgres({ url: options.file, timeoutMs: options.busyTimeoutMs })
+    const backend = await openPostgres({ url: options.file, timeoutMs: options.busyTimeoutMs, schema: options.postgresSchema })
     postgresBackends.set(backend.db, backend)
     appliedOnOpen.set(backend.db, backend.applied)
     return backend.db

@@ -29,6 +29,11 @@ export interface PostgresOptions {
   poolSize?: number
   /** How long a request waits for a connection or a lock before it fails, in ms. */
   timeoutMs?: number
+  /**
+   * A schema of its own instead of the URL's, created if missing: a scratch state beside the
+   * sandbox's (a reset's fresh genesis). Such a database neither listens to the replicas nor leads.
+   */
+  schema?: string
 }
 
 /** int8, numeric: numbers, as SQLite gives the same columns back (amounts stay below 2^53). */
@@ -76,6 +81,7 @@ export async function openPostgres(options: PostgresOptions): Promise<PostgresBa
     lock_timeout: timeoutMs,
     types,
     application_name: 'paybox',
+    ...(options.schema === undefined ? {} : { options: `-c search_path=${quoteIdentifier(options.schema)}` }),
   }
   const pool = new pg.Pool(config)
   // An idle connection dropped by the server is an event, not a crash; the next query reconnects.
@@ -99,9 +105,12 @@ export async function openPostgres(options: PostgresOptions): Promise<PostgresBa
   const db = new Kysely<Database>({ dialect: new ClosingPostgresDialect({ pool: guardedPool(pool) }, closeSessions) })
   let applied: string[]
   try {
-    applied = await migrate(db)
-    await channel.start()
-    await lease.start()
+    if (options.schema !== undefined) await sql`create schema if not exists ${sql.id(options.schema)}`.execute(db)
+    applied = await migrate(db, options.schema)
+    if (options.schema === undefined) {
+      await channel.start()
+      await lease.start()
+    }
   } catch (error) {
     await db.destroy()
     throw connectionProblem(error, url) ?? error
@@ -228,11 +237,11 @@ export class ClaimTakenError extends Error {
 }
 
 /** Migrations run by one process at a time: the first creates the schema, later ones find it. */
-async function migrate(db: Kysely<Database>): Promise<string[]> {
+async function migrate(db: Kysely<Database>, schema: string | undefined): Promise<string[]> {
   return db.connection().execute(async (connection) => {
     await sql`select pg_advisory_lock(${LOCK_KEYS.migrate})`.execute(connection)
     try {
-      return await migrateToLatest(db, postgresMigrationProvider)
+      return await migrateToLatest(db, postgresMigrationProvider, schema)
     } finally {
       await sql`select pg_advisory_unlock(${LOCK_KEYS.migrate})`.execute(connection)
     }
@@ -352,6 +361,11 @@ class LeaderLease {
     client?.removeAllListeners('end')
     await client?.end().catch(() => {})
   }
+}
+
+/** A name as a PostgreSQL identifier, quoted (for settings, where kysely's sql.id cannot go). */
+export function quoteIdentifier(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`
 }
 
 function parseUrl(location: string): string {

@@ -11,6 +11,7 @@ export class RequestGate {
   #waiting: Array<() => void> | undefined
   #drained: (() => void) | undefined
   #exclusive: ServerResponse | undefined
+  #busy = false
 
   /** Runs `handle` for the request now, or once the gate opens again. */
   admit(response: ServerResponse, handle: () => void): void {
@@ -28,11 +29,12 @@ export class RequestGate {
 
   /**
    * Runs `work` with no other request inside: closes the gate, waits for the requests inside
-   * (except `self`, the request asking for it) to finish, runs `work`, and opens the gate.
-   * A second exclusive request while one runs is refused rather than queued behind it.
+   * (except `self`, the request asking for it, if a request asks) to finish, runs `work`, and
+   * opens the gate. A second exclusive request while one runs is refused rather than queued behind it.
    */
-  async exclusive<T>(self: ServerResponse, work: () => Promise<T>, drainTimeoutMs = 30_000): Promise<T> {
-    if (this.#exclusive) throw new GateBusyError('Another restore or reset is in progress')
+  async exclusive<T>(self: ServerResponse | undefined, work: () => Promise<T>, drainTimeoutMs = 30_000): Promise<T> {
+    if (this.#busy) throw new GateBusyError('Another restore or reset is in progress')
+    this.#busy = true
     this.#exclusive = self
     this.#waiting = []
     try {
@@ -43,6 +45,7 @@ export class RequestGate {
       const waiting = this.#waiting
       this.#waiting = undefined
       this.#exclusive = undefined
+      this.#busy = false
       for (const resume of waiting) resume()
     }
   }

@@ -6,7 +6,7 @@ import type { Request } from 'express'
 import { z } from 'zod'
 import type { SandboxContext } from '../context.js'
 import type { MerchantCredentials } from '../merchants/merchant-service.js'
-import { badRequest, conflict, notFound, unprocessable } from '../errors.js'
+import { conflict, notFound, unprocessable } from '../errors.js'
 import { noBody } from '../validation/common.js'
 import { noRoute } from '../http/errors.js'
 import { GateBusyError } from './request-gate.js'
@@ -25,8 +25,6 @@ export interface SandboxStateControls {
   restore(name: string, self: ServerResponse): Promise<StateSwapResult>
   /** Replaces the whole state with a fresh genesis (same seed, keys and admin token). */
   reset(self: ServerResponse): Promise<StateSwapResult>
-  /** Why this sandbox cannot save, restore or reset its state, when it cannot. */
-  unavailable?: string
 }
 
 export const snapshotName = z.string().regex(SNAPSHOT_NAME, { message: `must be ${SNAPSHOT_NAME_RULE}` })
@@ -68,13 +66,11 @@ const nameParam = (value: string): string => {
 export function snapshotHandlers(ctx: SandboxContext, controls: SandboxStateControls | undefined) {
   const state = (req: Request) => {
     if (!controls) throw noRoute(req)
-    // Where snapshots are unavailable, each operation answers a 4xx: the request cannot succeed on this sandbox.
-    if (controls.unavailable !== undefined) throw badRequest(controls.unavailable)
     return controls
   }
   return {
-    listSnapshots: (req, res) => {
-      res.json({ items: state(req).snapshots.list() })
+    listSnapshots: async (req, res) => {
+      res.json({ items: await state(req).snapshots.list(ctx.db) })
     },
     saveSnapshot: async (req, res) => {
       const { snapshots } = state(req)
@@ -84,21 +80,23 @@ export function snapshotHandlers(ctx: SandboxContext, controls: SandboxStateCont
     },
     getSnapshot: async (req, res) => {
       const { snapshots } = state(req)
-      res.json(await answering(() => snapshots.get(nameParam(req.params.name))))
+      res.json(await answering(() => snapshots.get(ctx.db, nameParam(req.params.name))))
     },
     deleteSnapshot: async (req, res) => {
       const { snapshots } = state(req)
       noBody.parse(req.body)
       const name = nameParam(req.params.name)
-      await answering(() => snapshots.remove(name))
+      await answering(() => snapshots.remove(ctx.db, name))
       res.status(204).end()
     },
     restoreSnapshot: async (req, res) => {
       const swaps = state(req)
       noBody.parse(req.body)
       const name = nameParam(req.params.name)
+      // Read before: the restore closes this state's database (`ctx.db`) when it starts the next.
+      const snapshot = await answering(() => swaps.snapshots.get(ctx.db, name))
       const result = await answering(() => swaps.restore(name, res))
-      res.json({ snapshot: swaps.snapshots.get(name), ...result })
+      res.json({ snapshot, ...result })
     },
     resetSandbox: async (req, res) => {
       const swaps = state(req)

@@ -1,25 +1,21 @@
-// Snapshot files: consistent copies of a sandbox's whole database (ledger included), taken
-// with SQLite's online backup while the sandbox keeps running, one `<name>.sqlite` file each
-// (mode 0600: they hold keys) in the snapshot folder. Also the file swaps of restore and reset.
-import fs from 'node:fs'
-import path from 'node:path'
-import BetterSqlite3 from 'better-sqlite3'
-import { withCommittedHandle, type SandboxDb } from '../db/database.js'
-import { migrationProvider } from '../db/migrations/index.js'
+// What a sandbox's snapshots are, whichever backend keeps them: SQLite keeps each in a file
+// (sqlite-snapshot-store.ts), PostgreSQL in a schema of the sandbox's database
+// (postgres-snapshot-store.ts). A store also knows how to put another state in place of the
+// sandbox's (restore, reset), which state-swap.ts does behind the request gate.
+import type { SandboxDb } from '../db/database.js'
 
 export const SNAPSHOT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
 export const SNAPSHOT_NAME_RULE = '1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit'
-const SUFFIX = '.sqlite'
 
 export interface SnapshotInfo {
   name: string
   /** Bytes. */
   size: number
-  /** When the file was written (wall time), ISO 8601. */
+  /** When the snapshot was taken (wall time), ISO 8601. */
   createdAt: string
 }
 
-/** A snapshot this sandbox cannot use: unknown name, damaged file, newer schema. */
+/** A snapshot this sandbox cannot use: unknown name, damaged copy, newer schema. */
 export class SnapshotError extends Error {
   constructor(
     readonly kind: 'not_found' | 'exists' | 'unusable',
@@ -30,124 +26,38 @@ export class SnapshotError extends Error {
   }
 }
 
-export class SnapshotStore {
-  constructor(readonly dir: string) {}
+/**
+ * What replaces the sandbox's state: a snapshot, or a fresh genesis. `genesis` fills an empty
+ * database with one, for a store that must build it before the swap (PostgreSQL: readers of
+ * other replicas never see an empty sandbox); a store may instead leave the database empty, and
+ * the genesis happens as the new core opens it.
+ */
+export type StateSource = { snapshot: string } | { genesis: (db: SandboxDb) => Promise<unknown> }
 
-  fileOf(name: string): string {
-    // The name rule keeps every file inside the folder (no separators, no leading dot).
-    if (!SNAPSHOT_NAME.test(name)) throw new RangeError(`Invalid snapshot name "${name}"`)
-    return path.join(this.dir, `${name}${SUFFIX}`)
-  }
-
-  list(): SnapshotInfo[] {
-    let entries: string[]
-    try {
-      entries = fs.readdirSync(this.dir)
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
-      throw error
-    }
-    return entries
-      .filter((entry) => entry.endsWith(SUFFIX) && SNAPSHOT_NAME.test(entry.slice(0, -SUFFIX.length)))
-      .map((entry) => this.#info(entry.slice(0, -SUFFIX.length)))
-      .sort((a, b) => a.name.localeCompare(b.name))
-  }
-
-  get(name: string): SnapshotInfo {
-    if (!fs.existsSync(this.fileOf(name))) throw new SnapshotError('not_found', `No snapshot named "${name}"`)
-    return this.#info(name)
-  }
-
-  remove(name: string): void {
-    const file = this.fileOf(name)
-    if (!fs.existsSync(file)) throw new SnapshotError('not_found', `No snapshot named "${name}"`)
-    fs.rmSync(file)
-  }
-
-  /**
-   * Copies the whole database into the snapshot `name`. The backup runs while holding the
-   * database's only connection, so no transaction of this sandbox is half in it; other
-   * requests wait the few milliseconds it takes.
-   */
-  async save(db: SandboxDb, name: string, options: { replace?: boolean } = {}): Promise<SnapshotInfo> {
-    const file = this.fileOf(name)
-    if (!options.replace && fs.existsSync(file)) throw new SnapshotError('exists', `A snapshot named "${name}" exists already`)
-    fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 })
-    const partial = `${file}.${process.pid}.partial`
-    try {
-      // All pages in one step: nothing else can use the connection meanwhile anyway.
-      await withCommittedHandle(db, (handle) => handle.backup(partial, { progress: () => 1_000_000 }))
-      // A self-contained file: no WAL next to it is needed to read it.
-      const copy = new BetterSqlite3(partial)
-      try {
-        copy.pragma('journal_mode = DELETE')
-      } finally {
-        copy.close()
-      }
-      fs.chmodSync(partial, 0o600)
-      fs.renameSync(partial, file)
-    } finally {
-      fs.rmSync(partial, { force: true })
-    }
-    return this.#info(name)
-  }
-
-  /** Checks that the snapshot can be restored here: intact, and of a schema this sandbox knows. */
-  async check(name: string): Promise<string> {
-    const file = this.fileOf(name)
-    if (!fs.existsSync(file)) throw new SnapshotError('not_found', `No snapshot named "${name}"`)
-    const known = new Set(Object.keys(await migrationProvider.getMigrations()))
-    let snapshot: BetterSqlite3.Database | undefined
-    try {
-      snapshot = new BetterSqlite3(file, { readonly: true, fileMustExist: true })
-      const integrity = snapshot.pragma('quick_check', { simple: true })
-      if (integrity !== 'ok') throw new SnapshotError('unusable', `Snapshot "${name}" is damaged (${String(integrity)})`)
-      const applied = snapshot.prepare('select name from kysely_migration').pluck().all() as string[]
-      const unknown = applied.filter((migration) => !known.has(migration))
-      if (unknown.length > 0) throw new SnapshotError('unusable', `Snapshot "${name}" comes from a newer paybox (migration ${unknown[0]})`)
-      const genesis = snapshot.prepare("select value from sandbox_state where key = 'admin_token'").pluck().get()
-      if (genesis === undefined) throw new SnapshotError('unusable', `Snapshot "${name}" holds no sandbox`)
-    } catch (error) {
-      if (error instanceof SnapshotError) throw error
-      throw new SnapshotError(
-        'unusable',
-        `Snapshot "${name}" is not a sandbox database: ${error instanceof Error ? error.message : String(error)}`,
-      )
-    } finally {
-      snapshot?.close()
-    }
-    return file
-  }
-
-  #info(name: string): SnapshotInfo {
-    const stat = fs.statSync(this.fileOf(name))
-    return { name, size: stat.size, createdAt: stat.mtime.toISOString() }
-  }
+/** One swap of the state, begun while the current state is still open. */
+export interface StateReplacement {
+  /** Puts `source` in place of the state, once the core on it stopped; the database to start on. */
+  replace(source: StateSource): Promise<SandboxDb>
+  /** The new state started: what was kept to undo the swap can go. */
+  commit(): void
+  /** After a failed replace or start: the state to carry on with, open (the previous one where it can be). */
+  rollback(): Promise<SandboxDb>
 }
 
-/**
- * Swaps a closed database file for `replacement` (a snapshot, or nothing for a new database),
- * keeping the old file aside until `commit` or putting it back on `rollback`. The WAL and
- * shared-memory files of the old database go too: applied to the new file they would corrupt it.
- */
-export function swapDatabaseFile(dbFile: string, replacement: string | undefined): { commit(): void; rollback(): void } {
-  const aside = `${dbFile}.before-swap`
-  const incoming = `${dbFile}.incoming`
-  const sidecars = [`${dbFile}-wal`, `${dbFile}-shm`, `${dbFile}-journal`]
-  // The copy is made before the old file is touched: if it fails, nothing has moved.
-  if (replacement !== undefined) {
-    fs.copyFileSync(replacement, incoming)
-    fs.chmodSync(incoming, 0o600)
-  }
-  fs.rmSync(aside, { force: true })
-  if (fs.existsSync(dbFile)) fs.renameSync(dbFile, aside)
-  for (const sidecar of sidecars) fs.rmSync(sidecar, { force: true })
-  if (replacement !== undefined) fs.renameSync(incoming, dbFile)
-  return {
-    commit: () => fs.rmSync(aside, { force: true }),
-    rollback: () => {
-      for (const file of [dbFile, ...sidecars]) fs.rmSync(file, { force: true })
-      if (fs.existsSync(aside)) fs.renameSync(aside, dbFile)
-    },
-  }
+/** Keeps a sandbox's snapshots; `db` is the database the sandbox runs on now. */
+export interface SnapshotStore {
+  list(db: SandboxDb): Promise<SnapshotInfo[]>
+  /** The snapshot's info; SnapshotError not_found when there is none. */
+  get(db: SandboxDb, name: string): Promise<SnapshotInfo>
+  /** Saves the whole state as it is now; SnapshotError exists unless `replace`. */
+  save(db: SandboxDb, name: string, options?: { replace?: boolean }): Promise<SnapshotInfo>
+  remove(db: SandboxDb, name: string): Promise<void>
+  /** Checks that the snapshot can be restored here (it exists, is intact, and of a schema this sandbox knows). */
+  check(db: SandboxDb, name: string): Promise<void>
+  /** Begins replacing the state on `db`, before its core stops (an in-memory state is kept to fall back on). */
+  beginReplacement(db: SandboxDb): Promise<StateReplacement>
+  /** The sandbox's database opened again as it is: how a replica takes up a state another replica put in place. */
+  reopen(): Promise<SandboxDb>
+  /** Calls `listener` when another process sharing `db` replaced the state; returns its stop. */
+  onReplacedElsewhere(db: SandboxDb, listener: () => void): () => void
 }

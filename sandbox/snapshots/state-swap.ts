@@ -1,73 +1,62 @@
 // Holds the core the sandbox serves and swaps it for another state (a snapshot's, or a fresh
-// genesis) behind the request gate: requests wait, the services stop, the database is replaced,
-// and the services start again; a failed swap puts the previous database back.
-import fs from 'node:fs'
+// genesis) behind the request gate: requests wait, the services stop, the snapshot store puts
+// the other state in place, and the services start again; a failed swap carries on with the
+// previous state where the store can give it back. When another replica of a shared sandbox
+// replaced the state, this one restarts its core the same way on the new rows.
 import type http from 'node:http'
 import { toIso } from '../clock.js'
-import { openDatabase, withCommittedHandle, type SandboxDb } from '../db/database.js'
-import { isPostgresUrl } from '../../src/database-location.js'
+import type { SandboxDb } from '../db/database.js'
 import type { Core, CoreBuilder, OpenedState } from '../sandbox-core.js'
 import { readFrozenAtMs } from '../simulation/clock-service.js'
 import { GateBusyError, RequestGate } from './request-gate.js'
 import type { SandboxStateControls, StateSwapResult } from './snapshot-routes.js'
-import { swapDatabaseFile, type SnapshotStore } from './snapshot-store.js'
+import type { SnapshotStore, StateReplacement, StateSource } from './snapshot-store.js'
 
-/** A database put in place of the current one, to keep (commit) or to undo (rollback). */
-interface Replacement {
-  db: SandboxDb
-  commit(): void
-  rollback(): Promise<SandboxDb>
-}
+/** How soon a replica tries again to take up a state another one put in place, after failing to. */
+const FOLLOW_RETRY_MS = 1_000
 
 export class StateSwap {
   readonly controls: SandboxStateControls
   readonly #gate = new RequestGate()
   readonly #builder: CoreBuilder
-  readonly #file: string
-  readonly #durable: boolean | undefined
+  readonly #store: SnapshotStore
   readonly #publicUrl: string
+  readonly #log: (line: string) => void
   /** Set by start, before any request is admitted. */
   #core!: Core
+  #stopFollowing: () => void = () => {}
   #stopping = false
-  /** The last swap, which stopping waits for before closing the database. */
+  /** The last swap, which stopping (and following another replica) waits for. */
   #swapping: Promise<void> = Promise.resolve()
 
   /** Starts serving the first state's core. */
   static async start(
     builder: CoreBuilder,
     first: { db: SandboxDb; state: OpenedState },
-    settings: { file: string; durable?: boolean; publicUrl: string; snapshots: SnapshotStore },
+    settings: { publicUrl: string; snapshots: SnapshotStore; log: (line: string) => void },
   ): Promise<StateSwap> {
     const swap = new StateSwap(builder, settings)
-    swap.#core = await builder.start(first.db, first.state, settings.publicUrl, swap.controls)
+    swap.#serve(await builder.start(first.db, first.state, settings.publicUrl, swap.controls))
     return swap
   }
 
-  private constructor(builder: CoreBuilder, settings: { file: string; durable?: boolean; publicUrl: string; snapshots: SnapshotStore }) {
+  private constructor(builder: CoreBuilder, settings: { publicUrl: string; snapshots: SnapshotStore; log: (line: string) => void }) {
     this.#builder = builder
-    this.#file = settings.file
-    this.#durable = settings.durable
+    this.#store = settings.snapshots
     this.#publicUrl = settings.publicUrl
-    const { snapshots } = settings
+    this.#log = settings.log
+    const store = settings.snapshots
     this.controls = {
-      snapshots,
+      snapshots: store,
       restore: async (name, self) => {
-        // Checked before the gate closes, so a bad snapshot holds no request up; checked once (a full integrity read).
-        const file = await snapshots.check(name)
-        return this.#swap(
-          self,
-          this.#replaceWith(async () => file),
-        )
+        // Checked before the gate closes, so a bad snapshot holds no request up.
+        await store.check(this.#core.context.db, name)
+        return this.#swap(self, { snapshot: name })
       },
-      reset: (self) =>
-        this.#swap(
-          self,
-          this.#replaceWith(async () => undefined),
-        ),
-      // Snapshots copy and swap SQLite files; a PostgreSQL sandbox has no file to copy (yet).
-      unavailable: isPostgresUrl(settings.file)
-        ? 'Snapshots and reset are not available yet on a PostgreSQL sandbox (docs/postgres.md); they work on SQLite'
-        : undefined,
+      reset: (self) => {
+        const adminToken = this.#core.context.identity.adminToken
+        return this.#swap(self, { genesis: (db) => this.#builder.open(db, adminToken) })
+      },
     }
   }
 
@@ -90,34 +79,71 @@ export class StateSwap {
   async stop(): Promise<void> {
     this.#stopping = true
     await this.#swapping
+    this.#stopFollowing()
     await this.#core.stop()
   }
 
+  /** Serves `core` from now on, and restarts it when another replica replaces the state under it. */
+  #serve(core: Core): void {
+    this.#core = core
+    this.#stopFollowing = this.#store.onReplacedElsewhere(core.context.db, () => this.#follow())
+  }
+
   /**
-   * Replaces the running state: stops the services and closes the database, lets `replace`
-   * put another database in its place, and starts the services on it. If that fails, the
-   * previous database is put back and the sandbox carries on with it.
+   * Replaces the running state with `source`: stops the services and closes the database, lets
+   * the store put the other state in place, and starts the services on it. If that fails, the
+   * sandbox carries on with the state the store gives back.
    */
-  async #swap(self: http.ServerResponse, replace: (file: string) => Promise<Replacement>): Promise<StateSwapResult> {
+  async #swap(self: http.ServerResponse, source: StateSource): Promise<StateSwapResult> {
     if (this.#stopping) throw new GateBusyError('The sandbox is stopping')
+    return this.#exclusive(self, (replacement) => replacement.replace(source))
+  }
+
+  /**
+   * Another replica replaced the state: the requests here wait at the gate while the core
+   * restarts on the new rows, so none is answered from the old core's memory (business clock,
+   * caches) once it finished. After any swap under way here, and never while stopping.
+   */
+  #follow(): void {
+    this.#track(
+      this.#swapping.then(async () => {
+        if (this.#stopping) return
+        try {
+          await this.#exclusive(undefined, () => this.#store.reopen())
+        } catch (error) {
+          // Requests held too long, or the database out of reach: the old core must not stay.
+          this.#log(`Could not take up the state another replica put in place (${String(error)}); trying again in 1 s`)
+          setTimeout(() => this.#follow(), FOLLOW_RETRY_MS).unref()
+        }
+      }),
+    )
+  }
+
+  /** Adds `work` to what stopping waits for (swaps and follows may overlap, so none replaces another). */
+  #track(work: Promise<unknown>): void {
+    this.#swapping = Promise.allSettled([this.#swapping, work]).then(() => {})
+  }
+
+  async #exclusive(
+    self: http.ServerResponse | undefined,
+    replace: (replacement: StateReplacement) => Promise<SandboxDb>,
+  ): Promise<StateSwapResult> {
     const swapped = this.#gate.exclusive(self, async () => {
       const current = this.#core
       const adminToken = current.context.identity.adminToken
-      // An in-memory database dies with its connection: keep an image to fall back on.
-      const memoryImage =
-        this.#file === ':memory:' ? await withCommittedHandle(current.context.db, (handle) => handle.serialize()) : undefined
+      const replacement = await this.#store.beginReplacement(current.context.db)
+      this.#stopFollowing()
       await current.stop()
-      const swap = await replace(this.#file).catch(async (error: unknown) => {
-        const db = await openDatabase({ file: this.#file, durable: this.#durable, image: memoryImage })
-        this.#core = await this.#startOn(db, adminToken)
+      const db = await replace(replacement).catch(async (error: unknown) => {
+        this.#serve(await this.#startOn(await replacement.rollback(), adminToken))
         throw error
       })
       try {
-        this.#core = await this.#startOn(swap.db, adminToken)
-        swap.commit()
+        this.#serve(await this.#startOn(db, adminToken))
+        replacement.commit()
       } catch (error) {
-        await swap.db.destroy().catch(() => {})
-        this.#core = await this.#startOn(await swap.rollback(), adminToken)
+        await db.destroy().catch(() => {})
+        this.#serve(await this.#startOn(await replacement.rollback(), adminToken))
         throw error
       }
       const core = this.#core
@@ -127,34 +153,11 @@ export class StateSwap {
         clock: { now: toIso(core.context.clock.now()), ...(frozenAt === undefined ? {} : { frozenAt: toIso(frozenAt) }) },
       }
     })
-    this.#swapping = swapped.then(
-      () => {},
-      () => {},
-    )
+    this.#track(swapped)
     return swapped
   }
 
   async #startOn(db: SandboxDb, adminToken: string): Promise<Core> {
     return this.#builder.start(db, await this.#builder.open(db, adminToken), this.#publicUrl, this.controls)
-  }
-
-  /** Puts `source` (a snapshot file, or nothing for a new database) in place of the database. */
-  #replaceWith(source: () => Promise<string | undefined>): (file: string) => Promise<Replacement> {
-    const durable = this.#durable
-    return async (file) => {
-      const from = await source()
-      if (file === ':memory:') {
-        const db = await openDatabase({ file, durable, image: from === undefined ? undefined : fs.readFileSync(from) })
-        return { db, commit: () => {}, rollback: () => Promise.reject(new Error('The in-memory state could not be replaced')) }
-      }
-      const swap = swapDatabaseFile(file, from)
-      try {
-        const db = await openDatabase({ file, durable })
-        return { db, commit: swap.commit, rollback: async () => (swap.rollback(), openDatabase({ file, durable })) }
-      } catch (error) {
-        swap.rollback()
-        throw error
-      }
-    }
   }
 }

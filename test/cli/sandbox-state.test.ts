@@ -6,11 +6,14 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { Page, Payment, SandboxClock, SandboxSnapshot, SandboxStateSwap } from '../../src/client/types.js'
 import { writeLocalSandbox } from '../../src/config/local-sandbox.js'
 import { expectOneLineFailure, isolatedEnv, runCli, runCliJson, type CliEnv } from '../../harness/cli.js'
-import { rawRequest, startTestSandbox, temporaryDir, type TestSandbox } from '../../harness/sandbox.js'
+import { freshDatabase, rawRequest, startTestSandbox, type TestSandbox } from '../../harness/sandbox.js'
 
 const started: TestSandbox[] = []
+/** Databases a test made for more than one sandbox: dropped once those stopped. */
+const databases: Array<() => Promise<void>> = []
 afterEach(async () => {
   await Promise.all(started.splice(0).map((sandbox) => sandbox.stop()))
+  await Promise.all(databases.splice(0).map((drop) => drop()))
 })
 
 async function start(options: Parameters<typeof startTestSandbox>[0] = {}): Promise<{ sandbox: TestSandbox; env: CliEnv }> {
@@ -24,7 +27,8 @@ async function start(options: Parameters<typeof startTestSandbox>[0] = {}): Prom
 
 describe('paybox sandbox clock freeze / unfreeze', () => {
   it('stops business time, keeps it stopped across a restart, and lets it run on from there', async () => {
-    const db = path.join(temporaryDir(), 'clock.db')
+    const { location: db, drop } = await freshDatabase()
+    databases.push(drop)
     const first = await start({ db })
     const frozen = await runCliJson<SandboxClock>(['sandbox', 'clock', 'freeze', '--at', '2030-01-01T00:00:00Z'], first.env)
     expect(frozen.exitCode).toBe(0)

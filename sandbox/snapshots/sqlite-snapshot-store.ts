@@ -1,0 +1,177 @@
+// Snapshot files: consistent copies of a sandbox's whole database (ledger included), taken
+// with SQLite's online backup while the sandbox keeps running, one `<name>.sqlite` file each
+// (mode 0600: they hold keys) in the snapshot folder. Also the file swaps of restore and reset.
+import fs from 'node:fs'
+import path from 'node:path'
+import BetterSqlite3 from 'better-sqlite3'
+import { openDatabase, withCommittedHandle, type SandboxDb } from '../db/database.js'
+import { migrationProvider } from '../db/migrations/index.js'
+import { SNAPSHOT_NAME, SnapshotError, type SnapshotInfo, type SnapshotStore, type StateReplacement } from './snapshot-store.js'
+
+const SUFFIX = '.sqlite'
+
+export class SqliteSnapshotStore implements SnapshotStore {
+  /**
+   * `dir` holds the snapshot files; `file` is the sandbox's database (a path or ':memory:'),
+   * opened again with `durable` after a swap.
+   */
+  constructor(
+    readonly dir: string,
+    private readonly file: string,
+    private readonly durable: boolean | undefined,
+  ) {}
+
+  fileOf(name: string): string {
+    // The name rule keeps every file inside the folder (no separators, no leading dot).
+    if (!SNAPSHOT_NAME.test(name)) throw new RangeError(`Invalid snapshot name "${name}"`)
+    return path.join(this.dir, `${name}${SUFFIX}`)
+  }
+
+  async list(): Promise<SnapshotInfo[]> {
+    let entries: string[]
+    try {
+      entries = fs.readdirSync(this.dir)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
+      throw error
+    }
+    return entries
+      .filter((entry) => entry.endsWith(SUFFIX) && SNAPSHOT_NAME.test(entry.slice(0, -SUFFIX.length)))
+      .map((entry) => this.#info(entry.slice(0, -SUFFIX.length)))
+      .sort((a, b) => a.name.localeCompare(b.name))
+  }
+
+  async get(_db: SandboxDb, name: string): Promise<SnapshotInfo> {
+    if (!fs.existsSync(this.fileOf(name))) throw new SnapshotError('not_found', `No snapshot named "${name}"`)
+    return this.#info(name)
+  }
+
+  async remove(_db: SandboxDb, name: string): Promise<void> {
+    const file = this.fileOf(name)
+    if (!fs.existsSync(file)) throw new SnapshotError('not_found', `No snapshot named "${name}"`)
+    fs.rmSync(file)
+  }
+
+  /**
+   * Copies the whole database into the snapshot `name`. The backup runs while holding the
+   * database's only connection, so no transaction of this sandbox is half in it; other
+   * requests wait the few milliseconds it takes.
+   */
+  async save(db: SandboxDb, name: string, options: { replace?: boolean } = {}): Promise<SnapshotInfo> {
+    const file = this.fileOf(name)
+    if (!options.replace && fs.existsSync(file)) throw new SnapshotError('exists', `A snapshot named "${name}" exists already`)
+    fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 })
+    const partial = `${file}.${process.pid}.partial`
+    try {
+      // All pages in one step: nothing else can use the connection meanwhile anyway.
+      await withCommittedHandle(db, (handle) => handle.backup(partial, { progress: () => 1_000_000 }))
+      // A self-contained file: no WAL next to it is needed to read it.
+      const copy = new BetterSqlite3(partial)
+      try {
+        copy.pragma('journal_mode = DELETE')
+      } finally {
+        copy.close()
+      }
+      fs.chmodSync(partial, 0o600)
+      fs.renameSync(partial, file)
+    } finally {
+      fs.rmSync(partial, { force: true })
+    }
+    return this.#info(name)
+  }
+
+  /** Checks that the snapshot can be restored here: intact, and of a schema this sandbox knows. */
+  async check(_db: SandboxDb, name: string): Promise<void> {
+    const file = this.fileOf(name)
+    if (!fs.existsSync(file)) throw new SnapshotError('not_found', `No snapshot named "${name}"`)
+    const known = new Set(Object.keys(await migrationProvider.getMigrations()))
+    let snapshot: BetterSqlite3.Database | undefined
+    try {
+      snapshot = new BetterSqlite3(file, { readonly: true, fileMustExist: true })
+      const integrity = snapshot.pragma('quick_check', { simple: true })
+      if (integrity !== 'ok') throw new SnapshotError('unusable', `Snapshot "${name}" is damaged (${String(integrity)})`)
+      const applied = snapshot.prepare('select name from kysely_migration').pluck().all() as string[]
+      const unknown = applied.filter((migration) => !known.has(migration))
+      if (unknown.length > 0) throw new SnapshotError('unusable', `Snapshot "${name}" comes from a newer paybox (migration ${unknown[0]})`)
+      const genesis = snapshot.prepare("select value from sandbox_state where key = 'admin_token'").pluck().get()
+      if (genesis === undefined) throw new SnapshotError('unusable', `Snapshot "${name}" holds no sandbox`)
+    } catch (error) {
+      if (error instanceof SnapshotError) throw error
+      throw new SnapshotError(
+        'unusable',
+        `Snapshot "${name}" is not a sandbox database: ${error instanceof Error ? error.message : String(error)}`,
+      )
+    } finally {
+      snapshot?.close()
+    }
+  }
+
+  async beginReplacement(db: SandboxDb): Promise<StateReplacement> {
+    const { file, durable } = this
+    // An in-memory database dies with its connection: keep an image to fall back on.
+    const image = file === ':memory:' ? await withCommittedHandle(db, (handle) => handle.serialize()) : undefined
+    let swapped: { commit(): void; rollback(): void } | undefined
+    return {
+      replace: async (source) => {
+        // Checked before the gate closed (check), once: a full integrity read.
+        const from = 'snapshot' in source ? this.fileOf(source.snapshot) : undefined
+        if (file === ':memory:') return openDatabase({ file, durable, image: from === undefined ? undefined : fs.readFileSync(from) })
+        const swap = swapDatabaseFile(file, from)
+        try {
+          const opened = await openDatabase({ file, durable })
+          swapped = swap
+          return opened
+        } catch (error) {
+          swap.rollback()
+          throw error
+        }
+      },
+      commit: () => swapped?.commit(),
+      rollback: () => {
+        swapped?.rollback()
+        return openDatabase({ file, durable, image })
+      },
+    }
+  }
+
+  reopen(): Promise<SandboxDb> {
+    return openDatabase({ file: this.file, durable: this.durable })
+  }
+
+  /** One process owns an SQLite sandbox: nobody else replaces its state. */
+  onReplacedElsewhere(): () => void {
+    return () => {}
+  }
+
+  #info(name: string): SnapshotInfo {
+    const stat = fs.statSync(this.fileOf(name))
+    return { name, size: stat.size, createdAt: stat.mtime.toISOString() }
+  }
+}
+
+/**
+ * Swaps a closed database file for `replacement` (a snapshot, or nothing for a new database),
+ * keeping the old file aside until `commit` or putting it back on `rollback`. The WAL and
+ * shared-memory files of the old database go too: applied to the new file they would corrupt it.
+ */
+export function swapDatabaseFile(dbFile: string, replacement: string | undefined): { commit(): void; rollback(): void } {
+  const aside = `${dbFile}.before-swap`
+  const incoming = `${dbFile}.incoming`
+  const sidecars = [`${dbFile}-wal`, `${dbFile}-shm`, `${dbFile}-journal`]
+  // The copy is made before the old file is touched: if it fails, nothing has moved.
+  if (replacement !== undefined) {
+    fs.copyFileSync(replacement, incoming)
+    fs.chmodSync(incoming, 0o600)
+  }
+  fs.rmSync(aside, { force: true })
+  if (fs.existsSync(dbFile)) fs.renameSync(dbFile, aside)
+  for (const sidecar of sidecars) fs.rmSync(sidecar, { force: true })
+  if (replacement !== undefined) fs.renameSync(incoming, dbFile)
+  return {
+    commit: () => fs.rmSync(aside, { force: true }),
+    rollback: () => {
+      for (const file of [dbFile, ...sidecars]) fs.rmSync(file, { force: true })
+      if (fs.existsSync(aside)) fs.renameSync(aside, dbFile)
+    },
+  }
+}
