@@ -26,6 +26,21 @@ export function signed(
   return rawRequest(baseUrl, { method, path, as, headers, body: body === undefined ? undefined : JSON.stringify(body) })
 }
 
+/** A request with the admin token of the sandbox whose `--json` banner is given. */
+export function adminRequest(
+  to: { banner: { baseUrl: string; adminToken: string } },
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<RawResponse> {
+  return rawRequest(to.banner.baseUrl, {
+    method,
+    path,
+    headers: { 'x-sandbox-admin-token': to.banner.adminToken },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+}
+
 async function allPages<T>(baseUrl: string, as: Merchant, path: string): Promise<T[]> {
   const items: T[] = []
   for (let page = 1; ; page++) {

@@ -10,7 +10,7 @@ import { IN_FLIGHT_REASON } from '../../sandbox/idempotency/idempotency-service.
 import { isolatedEnv, ROOT, runCli, runCliJson } from '../../harness/cli.js'
 import { createTestDatabase, type TestDatabase } from '../../harness/postgres.js'
 import { rawRequest } from '../../harness/sandbox.js'
-import { signed, type Merchant } from '../../harness/sandbox-checks.js'
+import { adminRequest, signed, type Merchant } from '../../harness/sandbox-checks.js'
 import { spawnSandbox, type SandboxProcess } from '../../harness/sandbox-process.js'
 import { openEventStream } from '../../harness/sse.js'
 import { waitFor } from '../../harness/wait.js'
@@ -24,13 +24,7 @@ describe('two replicas on one PostgreSQL database', () => {
   let b: SandboxProcess
   let merchant: Merchant
   let receiver: WebhookReceiver
-  const admin = (to: SandboxProcess, method: string, path: string, body?: unknown) =>
-    rawRequest(to.banner.baseUrl, {
-      method,
-      path,
-      headers: { 'x-sandbox-admin-token': to.banner.adminToken },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    })
+
   /** Pays `id` in full through `via`, creating it through `from` with the receiver as its webhookUrl. */
   const paidPayment = async (from: SandboxProcess, via: SandboxProcess, i: number) => {
     const created = await signed(from.banner.baseUrl, merchant, 'POST', '/payments', {
@@ -105,18 +99,18 @@ describe('two replicas on one PostgreSQL database', () => {
 
   it('moves business time for both replicas when one freezes and advances it', async () => {
     const at = '2031-05-06T07:08:09.000Z'
-    expect((await admin(a, 'POST', '/sandbox/clock/freeze', { at })).status).toBe(200)
+    expect((await adminRequest(a, 'POST', '/sandbox/clock/freeze', { at })).status).toBe(200)
     const seen = await waitFor('replica B to see the frozen time', async () => {
-      const clock = (await admin(b, 'GET', '/sandbox/clock')).json as { now: string }
+      const clock = (await adminRequest(b, 'GET', '/sandbox/clock')).json as { now: string }
       return clock.now === at ? clock : undefined
     })
     expect(seen.now).toBe(at)
-    expect((await admin(b, 'POST', '/sandbox/clock/advance', { seconds: 60 })).status).toBe(200)
+    expect((await adminRequest(b, 'POST', '/sandbox/clock/advance', { seconds: 60 })).status).toBe(200)
     await waitFor(
       'replica A to see the advance',
-      async () => ((await admin(a, 'GET', '/sandbox/clock')).json as { now: string }).now === '2031-05-06T07:09:09.000Z',
+      async () => ((await adminRequest(a, 'GET', '/sandbox/clock')).json as { now: string }).now === '2031-05-06T07:09:09.000Z',
     )
-    expect((await admin(a, 'POST', '/sandbox/clock/unfreeze')).status).toBe(200)
+    expect((await adminRequest(a, 'POST', '/sandbox/clock/unfreeze')).status).toBe(200)
   })
 
   it('sends each webhook once, whichever replica made its event', async () => {
