@@ -42,6 +42,8 @@ export interface SandboxOptions {
   snapshotDir?: string
   /** synchronous=FULL: acknowledged writes survive power loss too. */
   durable?: boolean
+  /** How long a write waits for another's lock (and, on PostgreSQL, a statement may run) before a 503; default 10 s. */
+  busyTimeoutMs?: number
   /** Real time, used for authentication; tests may inject one. */
   wallClock?: Clock
   /** 'instant' closes a ledger per transaction (for tests); otherwise the close interval in ms. Default 5000, like Stellar. */
@@ -106,7 +108,12 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     requestLog,
   })
 
-  const firstDb = await openDatabase({ file: options.db, durable: options.durable, refuseOpenModes: shared })
+  const firstDb = await openDatabase({
+    file: options.db,
+    durable: options.durable,
+    refuseOpenModes: shared,
+    busyTimeoutMs: options.busyTimeoutMs,
+  })
   const server = createSandboxServer(limits)
   let state: StateSwap
   let publicUrl: string

@@ -192,20 +192,24 @@ function guardedPool(pool: pg.Pool): PostgresDialectConfig['pool'] {
   }
 }
 
-/** Errors of a lost or refused connection (SQLSTATE classes 08 and 57P, or the socket's own). */
+/**
+ * Errors of a lost or refused connection (SQLSTATE classes 08 and 57P, or the socket's own), and
+ * of a statement or lock wait past its timeout (57014, 55P03): a 503 to retry, not a 500.
+ */
 function asUnavailable(error: unknown): ApiError | undefined {
   const { code, message } = error as { code?: unknown; message?: unknown }
+  const busy = code === '57014' || code === '55P03'
   const lost =
     (typeof code === 'string' && (/^(08|57P)/.test(code) || ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'].includes(code))) ||
     (typeof message === 'string' && /Connection terminated|timeout exceeded when trying to connect/i.test(message))
-  if (!lost) return undefined
+  if (!busy && !lost) return undefined
   const unavailable = new ApiError(
     503,
     'Service Unavailable',
-    'The sandbox cannot reach its PostgreSQL database right now; retry shortly',
-    {
-      'Retry-After': '1',
-    },
+    busy
+      ? 'The sandbox database is busy (a statement or lock wait ran out of time); retry shortly'
+      : 'The sandbox cannot reach its PostgreSQL database right now; retry shortly',
+    { 'Retry-After': '1' },
   )
   return Object.assign(unavailable, { cause: error })
 }

@@ -2,7 +2,9 @@
 // naming the database, and every other request a JSON 503 it may retry, never a 500, and none
 // waits past its timeout; once the server is back the sandbox recovers by itself. A restart in
 // the middle of load loses no acknowledged payment and leaves the ledger's books balanced.
+import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { LOCK_KEYS } from '../../sandbox/db/postgres-database.js'
 import { createTestDatabase, startPrivateCluster, type PrivateCluster, type TestDatabase } from '../../harness/postgres.js'
 import { ledgerSupply, rawRequest, startTestSandbox, type RawResponse, type TestSandbox } from '../../harness/sandbox.js'
 import { waitFor } from '../../harness/wait.js'
@@ -79,4 +81,34 @@ describe('a PostgreSQL outage', () => {
     const supply = await ledgerSupply(sandbox)
     expect(supply.usdc.circulating).toBe(supply.usdc.issued)
   }, 90_000)
+
+  it('answers 503 when a write waits for the lock past its timeout, and writes again once the lock is free', async () => {
+    const busy = await startTestSandbox({ db: database.url, busyTimeoutMs: 300 })
+    const holder = new pg.Client({ connectionString: database.url })
+    await holder.connect()
+    try {
+      await holder.query('begin')
+      await holder.query('select pg_advisory_xact_lock($1)', [LOCK_KEYS.write])
+      const waited = await rawRequest(busy.url, {
+        method: 'POST',
+        path: '/payments',
+        as: busy.merchants[0]!,
+        body: JSON.stringify({ amount: { value: 100, currency: 'USD' }, description: 'Waits' }),
+      })
+      expect(waited.status, waited.text).toBe(503)
+      expect(waited.json).toMatchObject({ statusCode: 503, message: expect.stringMatching(/busy/) })
+      await holder.query('rollback')
+      const written = await rawRequest(busy.url, {
+        method: 'POST',
+        path: '/payments',
+        as: busy.merchants[0]!,
+        body: JSON.stringify({ amount: { value: 100, currency: 'USD' }, description: 'Writes' }),
+      })
+      expect(written.status, written.text).toBe(200)
+    } finally {
+      await holder.end()
+      // Given its database, this sandbox leaves it in place when it stops (the suite's own drops it).
+      await busy.stop()
+    }
+  })
 })

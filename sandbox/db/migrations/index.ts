@@ -1,7 +1,7 @@
 // Static migration lists, so the built package needs no file globbing. Each backend has its own
 // list: PostgreSQL's starts at a baseline equal to SQLite's schema of 2026-11-24T13-00. A new
 // migration is appended to both (one module; it may branch on the adapter where SQL differs).
-import type { Migration, MigrationProvider } from 'kysely'
+import { sql, type Migration, type MigrationProvider } from 'kysely'
 import * as initial from './2026-11-21T13-00-initial.js'
 import * as ledger from './2026-11-21T14-00-ledger.js'
 import * as paymentReceipts from './2026-11-21T15-00-payment-receipts.js'
@@ -48,6 +48,17 @@ export const migrationProvider: MigrationProvider = {
   getMigrations: async () => migrations,
 }
 
+// Each runs in its own transaction; a migration of a large shared database may take longer than
+// the statement timeout requests get, so it lifts that timeout for its transaction alone.
+const withoutStatementTimeout = (migration: Migration): Migration => ({
+  up: async (db) => {
+    await sql`set local statement_timeout = 0`.execute(db)
+    await migration.up(db)
+  },
+  down: migration.down,
+})
+
 export const postgresMigrationProvider: MigrationProvider = {
-  getMigrations: async () => postgresMigrations,
+  getMigrations: async () =>
+    Object.fromEntries(Object.entries(postgresMigrations).map(([name, migration]) => [name, withoutStatementTimeout(migration)])),
 }
