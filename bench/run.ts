@@ -1,7 +1,8 @@
 // `npm run bench`: every performance figure of the sandbox and the CLI beside its control,
 // measured in one run on 127.0.0.1, printed as a table and written to bench/results/latest.json.
 // --quick runs smaller sizes for a smoke test; --durable measures with synchronous=FULL;
-// --only=startup,api,lists,webhooks,cli,reliability runs some sections; --seed=N reseeds the reliability runs.
+// --only=startup,api,lists,webhooks,cli,reliability,postgres runs some sections (postgres needs
+// PAYBOX_BENCH_POSTGRES_URL or PAYBOX_TEST_POSTGRES_URL, else it says it is skipped); --seed=N reseeds the reliability runs.
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -11,6 +12,7 @@ import { benchSettings } from './lib/settings.js'
 import { apiFigures } from './sections/api.js'
 import { cliFigures } from './sections/cli.js'
 import { listFigures } from './sections/lists.js'
+import { POSTGRES_SKIPPED, postgresBenchUrl, postgresFigures } from './sections/postgres.js'
 import { reliabilityFigures } from './sections/reliability.js'
 import { startupFigures } from './sections/startup.js'
 import { webhookFigures } from './sections/webhooks.js'
@@ -53,6 +55,9 @@ await section('lists', async () => {
 await section('webhooks', () => webhookFigures(settings, log))
 await section('cli', () => cliFigures(settings, log))
 await section('reliability', () => reliabilityFigures(settings, log))
+if (postgresBenchUrl() === undefined) {
+  if (wanted('postgres')) log(POSTGRES_SKIPPED)
+} else await section('postgres', () => postgresFigures(settings, log))
 
 for (const [when, bytes] of Object.entries(memory)) {
   figures.push({

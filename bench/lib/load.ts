@@ -111,3 +111,29 @@ export function pooled(runs: LoadResult[]): LoadResult {
     latenciesMs,
   }
 }
+
+/**
+ * One load spread over several servers (replicas of one sandbox) at once: the connections split
+ * evenly among the URLs, each request signed and numbered as runLoad does. The result is all
+ * requests over the time they ran together, percentiles over all answers.
+ */
+export async function runLoadSpread(options: Omit<LoadOptions, 'url'>, urls: string[]): Promise<LoadResult> {
+  const runs = await Promise.all(
+    urls.map((url, i) => {
+      const connections = Math.floor(options.connections / urls.length) + (i < options.connections % urls.length ? 1 : 0)
+      // Each server's requests numbered apart, so bodies and headers stay distinct across them.
+      const offset = (n: number) => n * urls.length + i
+      return runLoad({
+        ...options,
+        url,
+        connections,
+        path: (n) => options.path(offset(n)),
+        body: options.body && ((n) => options.body!(offset(n))),
+        headers: options.headers && ((n) => options.headers!(offset(n))),
+      })
+    }),
+  )
+  const together = pooled(runs)
+  const seconds = Math.max(...runs.map((run) => run.seconds))
+  return { ...together, seconds, requestsPerSecond: together.requests / seconds }
+}

@@ -4,8 +4,9 @@ import path from 'node:path'
 import { PayboxClient } from '../../src/client/paybox-client.js'
 import type { CreatePaymentRequest } from '../../src/client/types.js'
 import { figure, type Figure } from '../lib/figures.js'
-import { pooled, runLoad, signedHeaders, type Credentials, type LoadResult } from '../lib/load.js'
+import { runLoad, signedHeaders, type Credentials, type LoadResult } from '../lib/load.js'
 import { directMerchant, spawnSandbox, spawnServer, temporaryDir } from '../lib/processes.js'
+import { alternateRounds } from '../lib/rounds.js'
 import type { BenchSettings } from '../lib/settings.js'
 
 interface ControlBanner extends Credentials {
@@ -80,39 +81,12 @@ export async function apiFigures(settings: BenchSettings, log: (line: string) =>
     await sandboxWrite(8, settings.warmupSeconds)
 
     const figures: Figure[] = []
-    const roundSeconds = settings.loadSeconds / settings.controlRounds
-    const pair = async (
+    const pair = (
       label: string,
       connections: number,
       subject: (seconds: number) => Promise<LoadResult>,
       reference: (seconds: number) => Promise<LoadResult>,
-    ) => {
-      // Control, then the sandbox, back to back, in alternating rounds: the ratio compares like
-      // with like even when the machine's speed drifts. Each side's rounds are pooled: all its
-      // requests over all its time, percentiles over all its answers.
-      const controls: LoadResult[] = []
-      const sandboxes: LoadResult[] = []
-      for (let round = 1; round <= settings.controlRounds; round++) {
-        controls.push(await reference(roundSeconds))
-        sandboxes.push(await subject(roundSeconds))
-        const [c, s] = [controls.at(-1)!, sandboxes.at(-1)!]
-        if (settings.controlRounds > 1)
-          log(
-            `  ${label} @${connections} round ${round}: control ${Math.round(c.requestsPerSecond)} req/s, sandbox ${Math.round(s.requestsPerSecond)} req/s`,
-          )
-      }
-      const [c, s] = [pooled(controls), pooled(sandboxes)]
-      for (const [who, r] of [
-        ['control', c],
-        ['sandbox', s],
-      ] as const) {
-        log(
-          `  ${label} @${connections} ${who}: ${Math.round(r.requestsPerSecond)} req/s, p50 ${r.p50Ms.toFixed(1)} ms, p99 ${r.p99Ms.toFixed(1)} ms${r.failures ? `, ${r.failures} FAILED` : ''}`,
-        )
-        if (r.failures > 0) throw new Error(`${label} (${who}) had ${r.failures} failed requests: the figure would be meaningless`)
-      }
-      return { c, s }
-    }
+    ) => alternateRounds(settings, log, label, connections, subject, reference)
 
     for (const connections of [8, 50]) {
       const { c, s } = await pair(

@@ -3,7 +3,7 @@
 // empty database's own figure, against node -e 0, is the startup section's).
 import path from 'node:path'
 import { figure, median, type Figure } from '../lib/figures.js'
-import { runLoad } from '../lib/load.js'
+import { runLoad, type Credentials } from '../lib/load.js'
 import { directMerchant, spawnSandbox, temporaryDir } from '../lib/processes.js'
 import { seededDatabase } from '../lib/seed-payments.js'
 import type { BenchSettings } from '../lib/settings.js'
@@ -42,40 +42,63 @@ export async function listFigures(settings: BenchSettings, log: (line: string) =
   const sandbox = await spawnSandbox(seeded.file)
   try {
     const merchant = directMerchant(sandbox.banner)
-    const week = 7 * 86_400_000
-    const middle = Math.floor((seeded.from + seeded.to) / 2)
-    const iso = (ms: number) => new Date(ms).toISOString()
-    const queries: Array<[label: string, path: string]> = [
-      ['GET /payments?limit=20', '/payments?limit=20'],
-      ['GET /payments?status=paid&limit=20', '/payments?status=paid&limit=20'],
-      ['GET /payments?storeId=store-2&limit=20', '/payments?storeId=store-2&limit=20'],
-      ['GET /payments?startDate…endDate (7 days)&limit=20', `/payments?startDate=${iso(middle)}&endDate=${iso(middle + week)}&limit=20`],
-      ['GET /payments?status=open&startDate…&limit=20', `/payments?status=open&startDate=${iso(middle)}&limit=20`],
-      ['GET /payments?page=50&limit=20', '/payments?page=50&limit=20'],
-    ]
-    for (const [label, query] of queries) {
-      const result = await runLoad({
-        url: sandbox.banner.baseUrl,
-        credentials: merchant,
-        connections: LIST_CONNECTIONS,
-        durationSeconds: Math.max(2, settings.loadSeconds / 2),
-        method: 'GET',
-        path: () => query,
-      })
-      log(
-        `  ${label}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms${result.failures ? `, ${result.failures} FAILED` : ''}`,
-      )
-      if (result.failures > 0) throw new Error(`${label} had ${result.failures} failed requests`)
-      figures.push(
-        figure('lists', `${label} p99 (${size} payments, ${LIST_CONNECTIONS} conn)`, result.p99Ms, 'ms', {
-          goal: '< 50 ms',
-          met: result.p99Ms < 50,
-          note: `${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50Ms.toFixed(1)} ms`,
-        }),
-      )
-    }
+    figures.push(...(await listQueryFigures(settings, log, 'lists', sandbox.banner.baseUrl, merchant, seeded, size)))
     return { figures, rssBytes: sandbox.rssBytes() }
   } finally {
     await sandbox.stop()
   }
+}
+
+/**
+ * The list filters the bench measures, on payments created between `from` and `to` (epoch ms):
+ * plain, by status, by store, a 7-day range, status with a start date, and page 50.
+ */
+export function listQueries(from: number, to: number): Array<[label: string, path: string]> {
+  const week = 7 * 86_400_000
+  const middle = Math.floor((from + to) / 2)
+  const iso = (ms: number) => new Date(ms).toISOString()
+  return [
+    ['GET /payments?limit=20', '/payments?limit=20'],
+    ['GET /payments?status=paid&limit=20', '/payments?status=paid&limit=20'],
+    ['GET /payments?storeId=store-2&limit=20', '/payments?storeId=store-2&limit=20'],
+    ['GET /payments?startDate…endDate (7 days)&limit=20', `/payments?startDate=${iso(middle)}&endDate=${iso(middle + week)}&limit=20`],
+    ['GET /payments?status=open&startDate…&limit=20', `/payments?status=open&startDate=${iso(middle)}&limit=20`],
+    ['GET /payments?page=50&limit=20', '/payments?page=50&limit=20'],
+  ]
+}
+
+/** Each list query at LIST_CONNECTIONS for a while, one figure (its p99, goal < 50 ms) each. */
+export async function listQueryFigures(
+  settings: BenchSettings,
+  log: (line: string) => void,
+  section: string,
+  baseUrl: string,
+  credentials: Credentials,
+  payments: { from: number; to: number },
+  size: string,
+  labelSuffix = '',
+): Promise<Figure[]> {
+  const figures: Figure[] = []
+  for (const [label, query] of listQueries(payments.from, payments.to)) {
+    const result = await runLoad({
+      url: baseUrl,
+      credentials,
+      connections: LIST_CONNECTIONS,
+      durationSeconds: Math.max(2, settings.loadSeconds / 2),
+      method: 'GET',
+      path: () => query,
+    })
+    log(
+      `  ${label}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms${result.failures ? `, ${result.failures} FAILED` : ''}`,
+    )
+    if (result.failures > 0) throw new Error(`${label} had ${result.failures} failed requests`)
+    figures.push(
+      figure(section, `${label} p99 (${size} payments${labelSuffix}, ${LIST_CONNECTIONS} conn)`, result.p99Ms, 'ms', {
+        goal: '< 50 ms',
+        met: result.p99Ms < 50,
+        note: `${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50Ms.toFixed(1)} ms`,
+      }),
+    )
+  }
+  return figures
 }

@@ -2,55 +2,15 @@
 // and how fast a backlog of queued deliveries is sent and logged (deliveries/s, the dispatcher
 // sending at most 10 at once), each delivered exactly once.
 // PAYBOX_BENCH_PROFILE_WEBHOOKS=1 runs the draining sandbox under --cpu-prof (bench/results/profiles/).
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { v4 as uuidv4 } from 'uuid'
 import { PayboxClient } from '../../src/client/paybox-client.js'
 import { figure, percentile, type Figure } from '../lib/figures.js'
 import { directMerchant, ROOT, spawnSandbox, spawnServer, temporaryDir, type SandboxBanner } from '../lib/processes.js'
+import { startReceiver, until } from '../lib/receiver.js'
 import type { BenchSettings } from '../lib/settings.js'
 import { paymentRequest } from './api.js'
-
-interface Receiver {
-  url: string
-  /** Wall-clock arrival (ms) of each webhook, by the payment id in its body. */
-  arrivals: Map<string, number[]>
-  count: number
-  close(): Promise<void>
-}
-
-async function startReceiver(): Promise<Receiver> {
-  const receiver: Receiver = { url: '', arrivals: new Map(), count: 0, close: async () => {} }
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', (chunk: Buffer) => chunks.push(chunk))
-    req.on('end', () => {
-      const at = Date.now()
-      const id = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data: { id: string } }).data.id
-      receiver.arrivals.set(id, [...(receiver.arrivals.get(id) ?? []), at])
-      receiver.count++
-      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok')
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`
-  receiver.close = () =>
-    new Promise<void>((resolve) => {
-      server.close(() => resolve())
-      server.closeAllConnections()
-    })
-  return receiver
-}
-
-async function until(what: string, check: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 5))
-  }
-}
 
 export async function webhookFigures(settings: BenchSettings, log: (line: string) => void): Promise<Figure[]> {
   const dbFile = path.join(temporaryDir('paybox-bench-webhooks-'), 'sandbox.db')

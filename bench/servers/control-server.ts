@@ -9,12 +9,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import BetterSqlite3 from 'better-sqlite3'
 import { v7 as uuidv7 } from 'uuid'
-import { DIGEST_HEADERS, signDigest, signaturesMatch } from '../../src/signing.js'
-
-/** What a payment and its event take in SQLite (row text measured on a sandbox database). */
-export const CONTROL_ROW_BYTES = 760
-/** The size of a created payment's JSON in the bench's POST /payments. */
-export const CONTROL_RESPONSE_BYTES = 2048
+import { answer, authenticate as checkSignature, CONTROL_ROW_BYTES, resource } from './control-common.js'
 
 const [file = ':memory:', ...flags] = process.argv.slice(2)
 const db = new BetterSqlite3(file)
@@ -36,31 +31,9 @@ const insertItem = db.prepare('insert into items (id, merchant_id, data, created
 const findItem = db.prepare<[string, string], { id: string; data: string; created_at: number }>(
   'select id, data, created_at from items where id = ? and merchant_id = ?',
 )
-const filler = 'x'.repeat(CONTROL_RESPONSE_BYTES)
-
-function answer(res: http.ServerResponse, status: number, body: object): void {
-  const text = JSON.stringify(body)
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) })
-  res.end(text)
-}
 
 function authenticate(req: http.IncomingMessage, body: string): { id: string } | undefined {
-  const key = req.headers[DIGEST_HEADERS.key]
-  const timestamp = req.headers[DIGEST_HEADERS.timestamp]
-  const signature = req.headers[DIGEST_HEADERS.signature]
-  if (typeof key !== 'string' || typeof timestamp !== 'string' || typeof signature !== 'string') return undefined
-  if (Math.abs(Date.now() / 1000 - Number(timestamp)) > 300) return undefined
-  const merchant = findMerchant.get(key)
-  if (!merchant) return undefined
-  const expected = signDigest(merchant.api_secret, { path: req.url ?? '', timestamp, method: req.method ?? '', body })
-  return signaturesMatch(expected, signature) ? merchant : undefined
-}
-
-/** A body of CONTROL_RESPONSE_BYTES: the item's fields and padding. */
-function resource(id: string, createdAt: number, data: string) {
-  const base = { id, createdAt: new Date(createdAt).toISOString(), data: data.slice(0, 64), padding: '' }
-  const room = CONTROL_RESPONSE_BYTES - JSON.stringify(base).length
-  return { ...base, padding: filler.slice(0, Math.max(0, room)) }
+  return checkSignature(req, body, (key) => findMerchant.get(key))
 }
 
 const server = http.createServer((req, res) => {

@@ -79,6 +79,9 @@ export async function openPostgres(options: PostgresOptions): Promise<PostgresBa
     // A statement or a lock wait past this fails instead of holding a request forever.
     statement_timeout: timeoutMs,
     lock_timeout: timeoutMs,
+    // A replica that stalls mid-transaction (paused, hung) would hold the write lock of every
+    // replica; the server ends such a session, and its lock, after this long idle.
+    idle_in_transaction_session_timeout: timeoutMs,
     types,
     application_name: 'paybox',
     ...(options.schema === undefined ? {} : { options: `-c search_path=${quoteIdentifier(options.schema)}` }),
@@ -97,12 +100,15 @@ export async function openPostgres(options: PostgresOptions): Promise<PostgresBa
   }
   const channel = new ChangeChannel(config, token, notify, hear)
   const lease = new LeaderLease(config, notify)
-  // db.destroy() (how every owner closes a database) also ends the channel's and the lease's connections.
+  const claims = new ClaimSession(config)
+  // db.destroy() (how every owner closes a database) also ends the channel's, the lease's and the claims' connections.
   const closeSessions = async () => {
     await channel.stop()
     await lease.stop()
+    await claims.stop()
   }
   const db = new Kysely<Database>({ dialect: new ClosingPostgresDialect({ pool: guardedPool(pool) }, closeSessions) })
+  const groups = new GroupCommit(db, token, notify)
   let applied: string[]
   try {
     if (options.schema !== undefined) await sql`create schema if not exists ${sql.id(options.schema)}`.execute(db)
@@ -119,23 +125,15 @@ export async function openPostgres(options: PostgresOptions): Promise<PostgresBa
     db,
     applied,
     transaction: async (work, claim) => {
-      const result = await db.transaction().execute(async (trx) => {
-        // One round trip: the lock that orders writers, and the note the others hear at commit.
-        if (claim === undefined) {
-          await sql`select pg_advisory_xact_lock(${LOCK_KEYS.write}), pg_notify(${CHANGES_CHANNEL}, ${token})`.execute(trx)
-        } else {
-          // The claim is tried first and never waited for: held elsewhere, the transaction ends
-          // at once; taken, it is kept until commit, while this one waits for the write lock.
-          const { rows } = await sql<{ taken: boolean }>`with claim as (
-              select pg_try_advisory_xact_lock(${LOCK_KEYS.claims}, hashtext(${claim})) as taken)
-            select taken, case when taken then pg_advisory_xact_lock(${LOCK_KEYS.write}) end, pg_notify(${CHANGES_CHANNEL}, ${token})
-            from claim`.execute(trx)
-          if (rows[0]?.taken !== true) throw new ClaimTakenError(claim)
-        }
-        return work(trx)
-      })
-      notify()
-      return result
+      if (claim === undefined) return groups.run(work)
+      // Tried before joining a group and never waited for: held by a transaction of any replica,
+      // this one ends at once; taken, it is kept until this transaction's group has committed.
+      if (!(await claims.take(claim))) throw new ClaimTakenError(claim)
+      try {
+        return await groups.run(work)
+      } finally {
+        claims.release(claim)
+      }
     },
     onCommit: (listener) => {
       listeners.add(listener)
@@ -153,6 +151,96 @@ export async function openPostgres(options: PostgresOptions): Promise<PostgresBa
   }
 }
 
+/** At most this many transactions share one COMMIT (the rest start the next group). */
+export const MAX_GROUP_MEMBERS = 64
+
+interface GroupMember {
+  work: (trx: Transaction<Database>) => Promise<unknown>
+  resolve(value: unknown): void
+  reject(error: unknown): void
+}
+
+/**
+ * Group commit, as the SQLite driver does it (sqlite-driver.ts): the write transactions that
+ * arrive while a group is open run one after another as savepoints of one PostgreSQL
+ * transaction, which takes the write lock once and commits once for all of them. Under load the
+ * round trips of BEGIN, the lock and COMMIT, and the COMMIT's WAL flush, are shared by the group
+ * instead of paid, each under the lock, by every transaction.
+ * From each caller's view nothing changes: its promise settles only after the shared COMMIT
+ * (nothing is acknowledged before it is durable); a transaction that fails rolls back to its
+ * savepoint alone and its caller gets its error; a failed COMMIT (or a lost connection) fails
+ * every transaction of the group. The advisory lock still orders every writer of every replica:
+ * a group holds it from its first statement to its COMMIT. Members see the writes of the members
+ * before them, as they would have seen them committed under the lock.
+ */
+class GroupCommit {
+  /** The group accepting members, in order; undefined when none is. */
+  #open: GroupMember[] | undefined
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly token: string,
+    private readonly committed: () => void,
+  ) {}
+
+  run<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const member: GroupMember = { work, resolve: resolve as (value: unknown) => void, reject }
+      if (this.#open) this.#open.push(member)
+      else this.#start([member])
+    })
+  }
+
+  #start(members: GroupMember[]): void {
+    this.#open = members
+    void this.#runGroup(members)
+  }
+
+  async #runGroup(members: GroupMember[]): Promise<void> {
+    const finished: Array<{ member: GroupMember; value: unknown }> = []
+    let taken = 0
+    const close = () => {
+      // Members beyond the group's size start the next group (and new arrivals join that one).
+      if (this.#open !== members) return
+      const rest = members.splice(taken)
+      this.#open = undefined
+      if (rest.length > 0) this.#start(rest)
+    }
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        // One round trip: the lock that orders writers, the note the others hear at commit, and
+        // the first member's savepoint. Literals (a constant and this process's UUID), so that
+        // the three statements go as one simple query.
+        await sql
+          .raw(`select pg_advisory_xact_lock(${LOCK_KEYS.write}), pg_notify('${CHANGES_CHANNEL}', '${this.token}'); savepoint member`)
+          .execute(trx)
+        while (taken < members.length && taken < MAX_GROUP_MEMBERS) {
+          const member = members[taken++]!
+          // After the first: the previous member's savepoint released (or rolled back) and a new one, in one round trip.
+          if (taken > 1) await sql.raw('release savepoint member; savepoint member').execute(trx)
+          try {
+            finished.push({ member, value: await member.work(trx) })
+          } catch (error) {
+            // If this fails too (the connection is lost), the whole group fails below.
+            await sql.raw('rollback to savepoint member').execute(trx)
+            member.reject(error)
+          }
+        }
+        close()
+      })
+    } catch (error) {
+      // The shared transaction failed (its lock wait timed out, the connection was lost, its
+      // COMMIT failed): every member of the group fails with it, as each would have alone.
+      if (this.#open === members) this.#open = undefined
+      for (const { member } of finished) member.reject(error)
+      for (const member of members) member.reject(error)
+      return
+    }
+    for (const { member, value } of finished) member.resolve(value)
+    if (finished.length > 0) this.committed()
+  }
+}
+
 /**
  * The pool as kysely sees it, with two translations at the boundary:
  * - PostgreSQL text cannot hold U+0000, which SQLite stores. A read looking for such a value finds
@@ -163,13 +251,18 @@ export async function openPostgres(options: PostgresOptions): Promise<PostgresBa
 function guardedPool(pool: pg.Pool): PostgresDialectConfig['pool'] {
   const listened = new WeakSet<pg.PoolClient>()
   const guard = (client: pg.PoolClient): pg.PoolClient => {
-    const query = client.query.bind(client) as (text: string, values?: unknown[]) => Promise<pg.QueryResult>
+    const query = client.query.bind(client) as ((text: string, values?: unknown[]) => Promise<pg.QueryResult>) &
+      ((config: pg.QueryConfig) => Promise<pg.QueryResult>)
     const guarded = async (text: string, values?: unknown[]) => {
       if (values?.some((value) => typeof value === 'string' && value.includes('\0'))) {
         if (/^\s*select\b/i.test(text)) return { command: 'SELECT', rowCount: 0, rows: [], fields: [], oid: 0 }
         throw badRequest('Text may not contain the NUL character (U+0000)')
       }
-      return query(text, values).catch((error: unknown) => {
+      // A statement with parameters is prepared once per connection under a name of its text
+      // (parse and plan saved on every later run); one without goes as a simple query.
+      const name = values !== undefined && values.length > 0 ? statementName(text) : undefined
+      const run = name === undefined ? query(text, values) : query({ name, text, values })
+      return run.catch((error: unknown) => {
         throw asUnavailable(error) ?? error
       })
     }
@@ -190,6 +283,16 @@ function guardedPool(pool: pg.Pool): PostgresDialectConfig['pool'] {
     },
     end: () => pool.end(),
   }
+}
+
+/** Prepared statements of a connection, by SQL text: kysely's SQL text is the same for each use. */
+const MAX_NAMED_STATEMENTS = 500
+const statementNames = new Map<string, string>()
+/** The name a statement is prepared under; undefined (unnamed, parsed each time) past MAX_NAMED_STATEMENTS texts. */
+function statementName(text: string): string | undefined {
+  let name = statementNames.get(text)
+  if (name === undefined && statementNames.size < MAX_NAMED_STATEMENTS) statementNames.set(text, (name = `paybox_${statementNames.size}`))
+  return name
 }
 
 /**
@@ -302,6 +405,63 @@ class ChangeChannel {
     const client = this.#client
     this.#client = undefined
     client?.removeAllListeners('end')
+    await client?.end().catch(() => {})
+  }
+}
+
+/**
+ * Claims (an idempotency key in flight) as session advisory locks on a connection of their own:
+ * taken without waiting, released once the claiming transaction's group has committed, and
+ * released by PostgreSQL if this process dies, so a crash leaves no stale claim.
+ */
+class ClaimSession {
+  #client: Promise<pg.Client> | undefined
+  #stopped = false
+
+  constructor(private readonly config: pg.ClientConfig) {}
+
+  async take(claim: string): Promise<boolean> {
+    const { rows } = await this.#query<{ taken: boolean }>('select pg_try_advisory_lock($1, hashtext($2)) as taken', [
+      LOCK_KEYS.claims,
+      claim,
+    ])
+    return rows[0]?.taken === true
+  }
+
+  release(claim: string): void {
+    // Queued behind this connection's earlier queries, so a later take of the same claim sees it released.
+    void this.#query('select pg_advisory_unlock($1, hashtext($2))', [LOCK_KEYS.claims, claim]).catch(() => {})
+  }
+
+  async #query<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
+    if (this.#stopped) throw new Error('The database is closed')
+    const client = await (this.#client ??= this.#connect())
+    return client.query<R>(text, values).catch((error: unknown) => {
+      throw asUnavailable(error) ?? error
+    })
+  }
+
+  async #connect(): Promise<pg.Client> {
+    const client = new pg.Client(this.config)
+    // A lost connection (its claims released by the server with it) is replaced at the next claim.
+    const forget = () => {
+      this.#client = undefined
+    }
+    client.on('error', forget)
+    client.on('end', forget)
+    try {
+      await client.connect()
+    } catch (error) {
+      forget()
+      throw asUnavailable(error) ?? error
+    }
+    return client
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true
+    const client = await this.#client?.catch(() => undefined)
+    this.#client = undefined
     await client?.end().catch(() => {})
   }
 }

@@ -1,6 +1,6 @@
 // On PostgreSQL too, the queries behind the busiest requests and the due-work sweep find their
 // rows through an index. The SQL and values are what the sandbox sends while serving them
-// (captured at pg's Client.query); EXPLAIN judges each with sequential scans disabled, so a
+// (captured at pg's Client.query, named or not); EXPLAIN judges each with sequential scans disabled, so a
 // sequential scan left in a plan means no index can serve the query (a tiny table alone would
 // otherwise be scanned by choice).
 import pg from 'pg'
@@ -25,7 +25,11 @@ it('serves payment reads, every list filter, settlement, the fee tier, webhook a
   const sent = new Map<string, unknown[]>()
   const query = pg.Client.prototype.query
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    const [text, values] = args
+    // query(text, values), or query({ name, text, values }) for a statement prepared by name.
+    const [first, second] = args
+    const config = typeof first === 'object' && first !== null ? (first as pg.QueryConfig) : undefined
+    const text = config ? config.text : first
+    const values = config ? config.values : second
     if (typeof text === 'string' && readsALargeTable(text) && !sent.has(text)) sent.set(text, Array.isArray(values) ? values : [])
     return (query as (...a: unknown[]) => unknown).apply(this, args)
   } as typeof query

@@ -1,0 +1,43 @@
+// A local webhook receiver that records when each payment's webhooks arrive (to count each
+// delivery exactly once), and a wait for a condition.
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+export interface Receiver {
+  url: string
+  /** Wall-clock arrival (ms) of each webhook, by the payment id in its body. */
+  arrivals: Map<string, number[]>
+  count: number
+  close(): Promise<void>
+}
+
+export async function startReceiver(): Promise<Receiver> {
+  const receiver: Receiver = { url: '', arrivals: new Map(), count: 0, close: async () => {} }
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', () => {
+      const at = Date.now()
+      const id = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data: { id: string } }).data.id
+      receiver.arrivals.set(id, [...(receiver.arrivals.get(id) ?? []), at])
+      receiver.count++
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok')
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`
+  receiver.close = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve())
+      server.closeAllConnections()
+    })
+  return receiver
+}
+
+export async function until(what: string, check: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+}

@@ -1,0 +1,385 @@
+// The sandbox over PostgreSQL (a sandbox shared by replicas), each figure beside its goal:
+// - POST /payments on one replica, beside the PostgreSQL control (bench/servers/
+//   postgres-control-server.ts: node:http, the digest check, one `pg` insert), and on two
+//   replicas of one database with the connections spread over both, beside one replica;
+// - the list queries of the lists section on 1,000,000 payments in PostgreSQL;
+// - a backlog of webhook deliveries drained with two replicas running (only the leader sends),
+//   each received exactly once, and the event-to-receiver time of payments made on the replica
+//   that does not lead.
+// It needs a cluster where it may create databases: PAYBOX_BENCH_POSTGRES_URL, or else
+// PAYBOX_TEST_POSTGRES_URL (scripts/postgres-dev.sh start prints one). Each part runs on a
+// database of its own, dropped at the end.
+import pg from 'pg'
+import { PayboxClient } from '../../src/client/paybox-client.js'
+import { createTestDatabase, type TestDatabase } from '../../harness/postgres.js'
+import { CHANGES_CHANNEL, LOCK_KEYS } from '../../sandbox/db/postgres-database.js'
+import { figure, percentile, type Figure } from '../lib/figures.js'
+import { runLoad, runLoadSpread, type Credentials } from '../lib/load.js'
+import { directMerchant, spawnSandbox, spawnServer, type SandboxBanner, type ServerProcess } from '../lib/processes.js'
+import { startReceiver, until } from '../lib/receiver.js'
+import { roundRobin } from '../lib/rounds.js'
+import type { BenchSettings } from '../lib/settings.js'
+import { paymentRequest } from './api.js'
+import { listQueryFigures } from './lists.js'
+
+/** The cluster the bench may create databases on, if one was given. */
+export function postgresBenchUrl(): string | undefined {
+  return process.env.PAYBOX_BENCH_POSTGRES_URL || process.env.PAYBOX_TEST_POSTGRES_URL || undefined
+}
+
+export const POSTGRES_SKIPPED =
+  'postgres skipped: set PAYBOX_BENCH_POSTGRES_URL (or PAYBOX_TEST_POSTGRES_URL) to a cluster where the bench may create databases, e.g. `eval "$(scripts/postgres-dev.sh start)" && npm run bench -- --only=postgres`'
+
+const WRITE_CONNECTIONS = 50
+const DAY_MS = 86_400_000
+
+export async function postgresFigures(settings: BenchSettings, log: (line: string) => void): Promise<Figure[]> {
+  const adminUrl = postgresBenchUrl()
+  if (!adminUrl) throw new Error(POSTGRES_SKIPPED)
+  // PAYBOX_BENCH_POSTGRES_PARTS=writes,lists,webhooks runs some of them (all by default).
+  const parts = process.env.PAYBOX_BENCH_POSTGRES_PARTS?.split(',')
+  const wanted = (part: string) => parts === undefined || parts.includes(part)
+  return [
+    ...(wanted('writes') ? await writeFigures(settings, log, adminUrl) : []),
+    ...(wanted('lists') ? await listFigures(settings, log, adminUrl) : []),
+    ...(wanted('webhooks') ? await webhookFigures(settings, log, adminUrl) : []),
+  ]
+}
+
+/** Runs `use` with databases of its own on the cluster, dropped afterwards whatever happens. */
+async function withDatabases<T>(adminUrl: string, prefixes: string[], use: (databases: TestDatabase[]) => Promise<T>): Promise<T> {
+  const databases: TestDatabase[] = []
+  try {
+    for (const prefix of prefixes) databases.push(await createTestDatabase(prefix, adminUrl))
+    return await use(databases)
+  } finally {
+    for (const database of databases) await database.drop().catch(() => {})
+  }
+}
+
+async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url, application_name: 'paybox-bench' })
+  await client.connect()
+  try {
+    return await use(client)
+  } finally {
+    await client.end()
+  }
+}
+
+/**
+ * A replica put to sleep (SIGSTOP) while it must not take the machine's CPU, and woken (SIGCONT).
+ * It is stopped only after the requests a load left in flight (autocannon ends without waiting
+ * for them) have finished: stopped inside a transaction, it would hold the write lock and stall
+ * every other replica.
+ */
+async function pause(server: ServerProcess<unknown>, paused: boolean): Promise<void> {
+  if (paused) await new Promise((resolve) => setTimeout(resolve, 1_000))
+  server.child.kill(paused ? 'SIGSTOP' : 'SIGCONT')
+}
+
+async function writeFigures(settings: BenchSettings, log: (line: string) => void, adminUrl: string): Promise<Figure[]> {
+  return withDatabases(adminUrl, ['paybox_bench_writes', 'paybox_bench_control'], async ([sandboxDb, controlDb]) => {
+    const control = await spawnServer<Credentials & { url: string }>([
+      '--import',
+      'tsx',
+      'bench/servers/postgres-control-server.ts',
+      controlDb!.url,
+    ])
+    const first = await spawnSandbox(sandboxDb!.url, ['--ledger-close', '5s'])
+    const second = await spawnSandbox(sandboxDb!.url, ['--ledger-close', '5s'])
+    try {
+      const merchant = directMerchant(first.banner)
+      const credentials = { apiKey: merchant.apiKey, apiSecret: merchant.apiSecret }
+      const runId = Date.now().toString(36)
+      let keys = 0
+      const write = (urls: string[], seconds: number) =>
+        runLoadSpread(
+          {
+            credentials,
+            connections: WRITE_CONNECTIONS,
+            durationSeconds: seconds,
+            method: 'POST',
+            path: () => '/payments',
+            body: (n) => JSON.stringify(paymentRequest(n)),
+            headers: () => ({ 'idempotency-key': `bench-pg-${runId}-${keys++}` }),
+          },
+          urls,
+        )
+      const controlWrite = (connections: number, seconds: number) =>
+        runLoad({
+          url: control.banner.url,
+          credentials: control.banner,
+          connections,
+          durationSeconds: seconds,
+          method: 'POST',
+          path: () => '/control/items',
+          body: (n) => JSON.stringify(paymentRequest(n)),
+        })
+
+      log('  warming up the control and both replicas')
+      await controlWrite(8, settings.warmupSeconds)
+      await write([first.banner.baseUrl, second.banner.baseUrl], settings.warmupSeconds)
+      // The second replica sleeps (SIGSTOP) while the control and one replica are measured, so
+      // that "one replica" is one process on the machine; it is woken for the two-replica turn.
+      await pause(second, true)
+      const [c, one, two] = await roundRobin(settings, log, 'PostgreSQL POST /payments', WRITE_CONNECTIONS, [
+        { name: 'control', run: (seconds) => controlWrite(WRITE_CONNECTIONS, seconds) },
+        { name: '1 replica', run: (seconds) => write([first.banner.baseUrl], seconds) },
+        {
+          name: '2 replicas',
+          run: (seconds) => write([first.banner.baseUrl, second.banner.baseUrl], seconds),
+          before: () => pause(second, false),
+          after: () => pause(second, true),
+        },
+      ])
+      await pause(second, false)
+      const payments = await withClient(sandboxDb!.url, async (client) =>
+        Number((await client.query<{ n: string }>('select count(*) as n from payments')).rows[0]!.n),
+      )
+      const answered = one!.requests + two!.requests
+      log(`  ${payments.toLocaleString('en-US')} payments in the database, ${answered.toLocaleString('en-US')} acknowledged while measured`)
+      const connections = `@${WRITE_CONNECTIONS} conn`
+      return [
+        figure('postgres', `PostgreSQL POST /payments ${connections}, 1 replica`, one!.requestsPerSecond, 'req/s', {
+          control: { name: 'pg control write', value: c!.requestsPerSecond },
+          goal: '≥ 0.5× control',
+          met: one!.requestsPerSecond >= 0.5 * c!.requestsPerSecond,
+        }),
+        figure('postgres', `PostgreSQL POST /payments ${connections}, 1 replica p99`, one!.p99Ms, 'ms', {
+          control: { name: 'pg control write', value: c!.p99Ms },
+        }),
+        figure('postgres', `PostgreSQL POST /payments ${connections}, 2 replicas`, two!.requestsPerSecond, 'req/s', {
+          control: { name: '1 replica', value: one!.requestsPerSecond },
+          goal: '≥ 0.9× 1 replica',
+          met: two!.requestsPerSecond >= 0.9 * one!.requestsPerSecond,
+          note: 'connections split evenly between the two replicas',
+        }),
+        figure('postgres', `PostgreSQL POST /payments ${connections}, 2 replicas p99`, two!.p99Ms, 'ms', {
+          control: { name: '1 replica', value: one!.p99Ms },
+        }),
+      ]
+    } finally {
+      await pause(second, false)
+      await Promise.all([first.stop(), second.stop(), control.stop()])
+    }
+  })
+}
+
+/**
+ * `count` payments of the merchant, written by one server-side `insert … select generate_series`,
+ * spread as the SQLite list database's are (bench/lib/seed-payments.ts): 180 days, six statuses,
+ * four stores and none. The count tables' row triggers are off for that statement (this session
+ * only: session_replication_role, which needs a superuser, as creating the databases does) and
+ * the counts are then added by one grouped insert each; then ANALYZE.
+ */
+async function seedPayments(url: string, merchantId: string, count: number): Promise<{ from: number; to: number }> {
+  const to = Date.now() - DAY_MS
+  const from = to - 180 * DAY_MS
+  await withClient(url, async (client) => {
+    await client.query('begin')
+    await client.query('set local session_replication_role = replica')
+    await client.query('select setseed(0.17)')
+    await client.query(
+      `insert into payments (
+          id, merchant_id, status, settlement_status, amount_value, amount_currency, usdc_amount, description, merchant_name,
+          redirect_url, cancel_url, webhook_url, locale, metadata, partner_id, store_id, memo, destination, auth_token, short_code,
+          amount_paid, settlement_amount, settlement_fee, history, created_at, updated_at, expires_at, usdc_received, settled_at)
+        with m as (select id as merchant_id, name as merchant_name, account_id from merchants where id = $1)
+        select
+          'pt_' || lpad(to_hex(created_at), 12, '0') || '7' || substr(md5(i || 'id'), 1, 19),
+          merchant_id, status, case when status = 'paid' then 'settled' else status end, value, 'USD', value * 100000,
+          'Order #' || i, merchant_name, 'https://shop.example/thanks', 'https://shop.example/cart', null, 'en',
+          '{"orderId":"order-' || i || '"}', null,
+          case when i % 5 = 4 then null else 'store-' || (i % 5) end,
+          'pb-' || lpad(to_hex(created_at), 11, '0') || substr(md5(i || 'memo'), 1, 14),
+          account_id, md5(i || 'token'), substr(md5(i || 'short'), 1, 16),
+          paid, case when status = 'paid' then value * 99000 else value * 100000 end,
+          case when status = 'paid' then value * 1000 else 0 end,
+          '[{"time":' || created_at || ',"status":"success","description":"Payment created"}'
+            || case when status = 'open' then '' else ',{"time":' || (created_at + 60000) || ',"status":"success","description":"Payment ' || status || '"}' end
+            || ']',
+          created_at, created_at + 60000,
+          case when status = 'open' then $4::bigint + 365::bigint * 86400000 else created_at + 1800000 end,
+          paid * 100000, case when status = 'paid' then created_at + 120000 end
+        from m,
+          lateral (
+            select i, ($3::bigint + floor(i * ($4::bigint - $3::bigint)::float8 / $2))::bigint as created_at, random() as u,
+              500 + floor(random() * 20000)::bigint as value
+            from generate_series(0, $2 - 1) i
+          ) g,
+          lateral (select case when u < 0.5 then 'paid' when u < 0.7 then 'open' when u < 0.9 then 'expired'
+            when u < 0.95 then 'underpaid' when u < 0.98 then 'failed' else 'canceled' end as status) s,
+          lateral (select case status when 'paid' then value when 'underpaid' then value / 2 else 0 end as paid) p`,
+      [merchantId, count, from, to],
+    )
+    // What the triggers would have added, row by row.
+    await client.query(
+      `insert into payment_counts as c (merchant_id, status, store_id, count)
+        select merchant_id, status, coalesce(store_id, ''), count(*) from payments where merchant_id = $1 and description like 'Order #%'
+        group by 1, 2, 3
+        on conflict (merchant_id, status, store_id) do update set count = c.count + excluded.count`,
+      [merchantId],
+    )
+    await client.query(
+      `insert into payment_day_counts as c (merchant_id, day, status, store_id, count)
+        select merchant_id, floor(created_at / 86400000.0)::bigint, status, coalesce(store_id, ''), count(*)
+        from payments where merchant_id = $1 and description like 'Order #%'
+        group by 1, 2, 3, 4
+        on conflict (merchant_id, day, status, store_id) do update set count = c.count + excluded.count`,
+      [merchantId],
+    )
+    await client.query('commit')
+    await client.query('analyze')
+  })
+  return { from, to }
+}
+
+async function listFigures(settings: BenchSettings, log: (line: string) => void, adminUrl: string): Promise<Figure[]> {
+  return withDatabases(adminUrl, ['paybox_bench_lists'], async ([database]) => {
+    const sandbox = await spawnSandbox(database!.url)
+    try {
+      const merchant = directMerchant(sandbox.banner)
+      const size = settings.listPayments.toLocaleString('en-US')
+      const started = performance.now()
+      const seeded = await seedPayments(database!.url, merchant.id, settings.listPayments)
+      log(
+        `  seeded ${size} payments (one insert … select generate_series, counts, ANALYZE) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+      )
+      const checked = await withClient(database!.url, async (client) => {
+        const { rows } = await client.query<{ counted: string; kept: string }>(
+          `select (select count(*) from payments where merchant_id = $1) as counted,
+            (select sum(count) from payment_counts where merchant_id = $1) as kept`,
+          [merchant.id],
+        )
+        return rows[0]!
+      })
+      if (checked.counted !== checked.kept) throw new Error(`payment_counts says ${checked.kept} payments, count(*) ${checked.counted}`)
+      return await listQueryFigures(settings, log, 'postgres', sandbox.banner.baseUrl, merchant, seeded, size, ' in PostgreSQL')
+    } finally {
+      await sandbox.stop()
+    }
+  })
+}
+
+/** Which of the two replicas leads (sends the webhooks), from /health. */
+async function leaderOf(replicas: Array<ServerProcess<SandboxBanner>>): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    for (const [i, replica] of replicas.entries()) {
+      const health = JSON.stringify(await (await fetch(`${replica.banner.baseUrl}/health`)).json())
+      if (health.includes('PostgreSQL, leading')) return i
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  throw new Error('Neither replica leads')
+}
+
+async function webhookFigures(settings: BenchSettings, log: (line: string) => void, adminUrl: string): Promise<Figure[]> {
+  return withDatabases(adminUrl, ['paybox_bench_webhooks'], async ([database]) => {
+    const receiver = await startReceiver()
+    const replicas = [await spawnSandbox(database!.url), await spawnSandbox(database!.url)]
+    try {
+      const leader = await leaderOf(replicas)
+      const follower = replicas[1 - leader]!
+      const merchant = directMerchant(follower.banner)
+
+      // 1. Event to receiver across replicas: payments made on the replica that does not lead,
+      // one after another; the leader hears the commit (NOTIFY) and sends.
+      const client = new PayboxClient({ baseUrl: follower.banner.baseUrl, apiKey: merchant.apiKey, apiSecret: merchant.apiSecret })
+      const created = new Map<string, number>()
+      for (let i = 0; i < settings.webhookLatencySamples; i++) {
+        const payment = await client.payments.create({ ...paymentRequest(i), webhookUrl: receiver.url })
+        created.set(payment.id, Date.parse(payment.createdAt))
+      }
+      await until('every created event at the receiver', () => [...created.keys()].every((id) => receiver.arrivals.has(id)), 30_000)
+      const latencies = [...created].map(([id, at]) => receiver.arrivals.get(id)![0]! - at)
+      const p50 = percentile(latencies, 50)
+      log(`  event on the follower to receiver: p50 ${p50} ms, p99 ${percentile(latencies, 99)} ms over ${latencies.length} payments`)
+
+      // 2. A backlog of deliveries queued in one transaction (under the sandbox's write lock, and
+      // announced as a commit is) while both replicas run: from its COMMIT to the last one logged.
+      const backlog = settings.webhookBacklog
+      const { seconds, failed } = await withClient(database!.url, async (db) => {
+        const template = (await db.query("select * from webhook_deliveries where status = 'success' limit 1")).rows[0] as Record<
+          string,
+          unknown
+        >
+        const columns = Object.keys(template)
+        const paymentIdOf = `'pt_backlog' || lpad(i::text, 22, '0')`
+        const values: Record<string, string> = {
+          id: 'gen_random_uuid()::text',
+          sequence: '(select max(sequence) from webhook_deliveries) + i',
+          payment_id: paymentIdOf,
+          request_payload: `replace(t.request_payload, t.payment_id, ${paymentIdOf})`,
+          status: "'pending'",
+          http_status: 'null',
+          response_body: 'null',
+          duration_ms: 'null',
+          last_attempt_at: 'null',
+        }
+        await db.query('begin')
+        await db.query('select pg_advisory_xact_lock($1), pg_notify($2, $3)', [LOCK_KEYS.write, CHANGES_CHANNEL, 'bench'])
+        await db.query(
+          `insert into webhook_deliveries (${columns.join(', ')})
+            select ${columns.map((column) => values[column] ?? `t.${column}`).join(', ')}
+            from webhook_deliveries t, generate_series(1, $2::int) i where t.id = $1`,
+          [template.id, backlog],
+        )
+        await db.query('commit')
+        const started = performance.now()
+        const pending = async () =>
+          Number((await db.query("select count(*) as n from webhook_deliveries where status = 'pending'")).rows[0].n)
+        const deadline = Date.now() + 120_000
+        while ((await pending()) > 0) {
+          if (Date.now() > deadline) throw new Error('Timed out waiting for the backlog to be logged')
+          await new Promise((resolve) => setTimeout(resolve, 5))
+        }
+        const elapsed = (performance.now() - started) / 1000
+        const notSuccessful = Number((await db.query("select count(*) as n from webhook_deliveries where status <> 'success'")).rows[0].n)
+        return { seconds: elapsed, failed: notSuccessful }
+      })
+      // Let any late duplicate arrive before counting.
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      let duplicates = 0
+      let missing = 0
+      for (let i = 1; i <= backlog; i++) {
+        const times = receiver.arrivals.get(`pt_backlog${String(i).padStart(22, '0')}`)?.length ?? 0
+        if (times === 0) missing++
+        else duplicates += times - 1
+      }
+      const backlogDuplicates = duplicates
+      for (const id of created.keys()) duplicates += Math.max(0, (receiver.arrivals.get(id)?.length ?? 0) - 1)
+      if (failed > 0 || missing > 0) throw new Error(`Webhook backlog: ${failed} deliveries not successful, ${missing} never received`)
+      const rate = backlog / seconds
+      log(
+        `  backlog of ${backlog} with two replicas: logged in ${seconds.toFixed(2)} s, ${Math.round(rate)} deliveries/s, ${duplicates} received more than once (${backlogDuplicates} of the backlog)`,
+      )
+      return [
+        figure(
+          'postgres',
+          `PostgreSQL webhook deliveries logged, 2 replicas (backlog of ${backlog.toLocaleString('en-US')})`,
+          rate,
+          'deliveries/s',
+          {
+            goal: '≥ 5,000/s',
+            met: rate >= 5000,
+            note: 'from the backlog COMMIT to the last delivery logged; the leading replica sends, the receiver is on the same machine',
+          },
+        ),
+        figure('postgres', 'PostgreSQL webhook duplicates at the receiver, 2 replicas', duplicates, 'deliveries', {
+          goal: '0',
+          met: duplicates === 0,
+          note: `${backlogDuplicates} of the backlog, ${duplicates - backlogDuplicates} of the ${created.size} created events`,
+        }),
+        figure('postgres', 'PostgreSQL webhook event on the follower → receiver p50', p50, 'ms', {
+          goal: '< 20 ms',
+          met: p50 < 20,
+          note: `p99 ${percentile(latencies, 99)} ms`,
+        }),
+      ]
+    } finally {
+      await Promise.all(replicas.map((replica) => replica.stop()))
+      await receiver.close()
+    }
+  })
+}
