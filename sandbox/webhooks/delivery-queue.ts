@@ -1,8 +1,9 @@
 // Which pending webhook deliveries go next: the oldest ones read ahead from the outbox, each
-// payment's one at a time and in order, within the shares that keep deliveries fair.
+// payment's one at a time and in order, within the shares that keep deliveries fair, and each once.
 // For fairness: a merchant, and a receiver origin, each have at most 10 deliveries on the wire, so
 // a receiver that never answers holds its own share only; when everything queued waits on such a
 // share, the outbox is read past those deliveries for others'.
+import { LRUCache } from 'lru-cache'
 import type { WebhookDeliveryRow } from '../db/schema.js'
 import { MAX_DELIVERIES_PER_ORIGIN } from './webhook-sender.js'
 
@@ -14,6 +15,9 @@ export const MAX_QUEUE_SIZE = 4 * QUEUE_SIZE
 export const MAX_CONCURRENT_DELIVERIES = 64
 /** Deliveries of one merchant on the wire at once: its slow receivers cannot hold everyone's. */
 export const MAX_DELIVERIES_PER_MERCHANT = 10
+/** How many logged deliveries, for how long, a stale read of the outbox is checked against. */
+const LOGGED_REMEMBERED = 50_000
+const LOGGED_REMEMBERED_MS = 60_000
 
 /** What to read past the queue for: pending deliveries of other merchants and other URLs. */
 export interface ReadPast {
@@ -29,6 +33,12 @@ export class DeliveryQueue {
   readonly #claimed = new Set<string>()
   /** Ids of the deliveries taken until logged: still pending in the outbox. */
   readonly #taken = new Set<string>()
+  /**
+   * Deliveries logged lately. A read of the outbox that began before one's log committed still
+   * returns it as pending (on PostgreSQL reads run beside the log's transaction); a logged
+   * delivery is never pending again, so such a row is stale and not sent twice.
+   */
+  readonly #logged = new LRUCache<string, true>({ max: LOGGED_REMEMBERED, ttl: LOGGED_REMEMBERED_MS })
   /** Taken deliveries waiting for the receiver's answer: at most MAX_CONCURRENT_DELIVERIES. */
   #onTheWire = 0
   /** Of those, per merchant and per receiver origin (entries removed at zero). */
@@ -108,7 +118,9 @@ export class DeliveryQueue {
    * pending until logged) or being resent. Whether any was added.
    */
   enqueue(rows: WebhookDeliveryRow[]): boolean {
-    const fresh = rows.filter((row) => !this.#queuedIds.has(row.id) && !this.#taken.has(row.id) && !this.#claimed.has(row.id))
+    const fresh = rows.filter(
+      (row) => !this.#queuedIds.has(row.id) && !this.#taken.has(row.id) && !this.#claimed.has(row.id) && !this.#logged.has(row.id),
+    )
     if (fresh.length === 0) return false
     for (const row of fresh) this.#queuedIds.add(row.id)
     const last = this.#queue.at(-1)
@@ -163,6 +175,7 @@ export class DeliveryQueue {
   finished(delivery: WebhookDeliveryRow): void {
     this.#busyPayments.delete(delivery.payment_id)
     this.#taken.delete(delivery.id)
+    this.#logged.set(delivery.id, true)
   }
 
   /** A delivery sent outside the queue (a resend) until `release`. */

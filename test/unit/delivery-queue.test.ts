@@ -1,0 +1,54 @@
+// A delivery is sent once even when a read of the outbox that began before its log committed
+// returns it as still pending afterwards (on PostgreSQL the read runs beside that transaction).
+import { describe, expect, it } from 'vitest'
+import type { WebhookDeliveryRow } from '../../sandbox/db/schema.js'
+import { DeliveryQueue } from '../../sandbox/webhooks/delivery-queue.js'
+
+const delivery = (sequence: number, paymentId = `pt_${sequence}`): WebhookDeliveryRow => ({
+  id: `wh_${sequence}`,
+  sequence,
+  merchant_id: 'm_1',
+  payment_id: paymentId,
+  event_type: 'transaction_created',
+  url: 'http://127.0.0.1:9/webhooks',
+  status: 'pending',
+  request_payload: '{}',
+  response_body: null,
+  http_status: null,
+  error_message: null,
+  attempt_count: 1,
+  duration_ms: null,
+  resend_of: null,
+  last_attempt_at: null,
+  created_at: 0,
+  updated_at: 0,
+})
+
+describe('the delivery queue', () => {
+  it('does not take again a logged delivery that a stale read returns as pending', () => {
+    const queue = new DeliveryQueue()
+    const first = delivery(1)
+    // A read that began before the log committed: it holds the delivery as pending.
+    const staleRead = [first, delivery(2)]
+    expect(queue.addNewer([first])).toBe(true)
+    const [taken] = queue.takeReady()
+    expect(taken?.id).toBe(first.id)
+    queue.answered(first)
+    queue.finished(first)
+
+    queue.markStale()
+    queue.refreshIfStale()
+    expect(queue.enqueue(staleRead)).toBe(true)
+    expect(queue.takeReady().map((row) => row.id)).toEqual(['wh_2'])
+  })
+
+  it('still takes a pending delivery that was never logged', () => {
+    const queue = new DeliveryQueue()
+    queue.addNewer([delivery(1), delivery(2, 'pt_1')])
+    // One payment's deliveries go one at a time: the second waits for the first.
+    expect(queue.takeReady().map((row) => row.id)).toEqual(['wh_1'])
+    queue.answered(delivery(1))
+    queue.finished(delivery(1))
+    expect(queue.takeReady().map((row) => row.id)).toEqual(['wh_2'])
+  })
+})
