@@ -74,10 +74,10 @@ export class ServingSession {
   }
 
   /**
-   * Takes the lock exclusive, letting go of a shared hold first; false if other replicas still
-   * held it after `timeoutMs` (or the server could not be reached).
+   * Takes the lock exclusive, letting go of a shared hold first: 'busy' if other replicas still
+   * held it after `timeoutMs`, 'unreachable' if the server could not be asked.
    */
-  exclusive(timeoutMs: number): Promise<boolean> {
+  exclusive(timeoutMs: number): Promise<'held' | 'busy' | 'unreachable'> {
     this.#wantShared = false
     return this.#run(async () => {
       let client: pg.Client
@@ -87,14 +87,15 @@ export class ServingSession {
         this.#held = 'none'
         await client.query(`select set_config('lock_timeout', $1, false)`, [`${Math.max(1, Math.ceil(timeoutMs))}ms`])
       } catch {
-        return false
+        return 'unreachable'
       }
       try {
         await client.query('select pg_advisory_lock($1)', [SERVING_LOCK_KEY])
         this.#held = 'exclusive'
-        return true
-      } catch {
-        return false
+        return 'held'
+      } catch (error) {
+        // 55P03: lock_timeout.
+        return (error as { code?: unknown }).code === '55P03' ? 'busy' : 'unreachable'
       } finally {
         await client.query(`select set_config('lock_timeout', '0', false)`).catch(() => {})
       }
@@ -182,7 +183,7 @@ export class ServingSession {
     this.#retry = setTimeout(() => {
       this.#retry = undefined
       // share() waits for the server to come back; then the state is looked at again.
-      if (this.#wantShared) void this.share().then(() => !this.#stopped && this.hooks.regained())
+      if (this.#wantShared) void this.share().then(() => !this.#stopped && this.#held === 'shared' && this.hooks.regained())
     }, RECONNECT_MS)
     this.#retry.unref()
   }

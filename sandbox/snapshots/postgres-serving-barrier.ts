@@ -10,6 +10,7 @@
 import { randomUUID } from 'node:crypto'
 import { ServingSession } from '../db/postgres-serving-lock.js'
 import type { SandboxDb } from '../db/database.js'
+import { ApiError } from '../errors.js'
 import { readState } from '../state/sandbox-state.js'
 import { GateBusyError } from './request-gate.js'
 import type { BarrierEvents, LocalPause, ServingBarrier } from './snapshot-store.js'
@@ -62,7 +63,17 @@ export class PostgresServingBarrier implements ServingBarrier {
     return {
       timeoutMs: this.#timeoutMs,
       hold: async () => {
-        if (!(await this.#session.exclusive(deadline - Date.now())))
+        const taken = await this.#session.exclusive(deadline - Date.now())
+        if (taken === 'unreachable')
+          throw new ApiError(
+            503,
+            'Service Unavailable',
+            'The sandbox cannot reach its PostgreSQL database right now; nothing was replaced',
+            {
+              'Retry-After': '1',
+            },
+          )
+        if (taken === 'busy')
           throw new GateBusyError(
             `Another replica did not pause within ${this.#timeoutMs / 1000} s (its requests still running, or it is not answering): ` +
               'nothing was replaced, and every replica serves the state as it was',
@@ -98,12 +109,19 @@ export class PostgresServingBarrier implements ServingBarrier {
     const [kind, id] = message.split(':', 2)
     if (id === undefined) return
     if (kind === 'pause') {
-      this.#pending.set(id, new AbortController())
+      const over = new AbortController()
+      this.#pending.set(id, over)
+      // Should its `resume` be lost (the replica died), the pause is over by its deadline all the
+      // same: by then the replacing replica holds the lock exclusive (a shared hold waits for it)
+      // or gave up. Heard after it was sent, so never before that deadline.
+      setTimeout(() => this.#end(id), this.#timeoutMs).unref()
       this.#offer(id)
-    } else if (kind === 'resume') {
-      this.#pending.get(id)?.abort()
-      this.#pending.delete(id)
-    }
+    } else if (kind === 'resume') this.#end(id)
+  }
+
+  #end(id: string): void {
+    this.#pending.get(id)?.abort()
+    this.#pending.delete(id)
   }
 
   /** Pauses asked for while this replica was not serving: it pauses for them now, if they still run. */
@@ -123,18 +141,8 @@ export class PostgresServingBarrier implements ServingBarrier {
     this.#serving = false
     try {
       await this.#session.unshare()
-      // Until the replacing replica says it is over; should that message be lost, once its
-      // deadline has passed (by then it holds the lock, or gave up).
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, this.#timeoutMs)
-        timer.unref()
-        over.addEventListener('abort', done, { once: true })
-        function done() {
-          clearTimeout(timer)
-          over.removeEventListener('abort', done)
-          resolve()
-        }
-      })
+      // Until the replacing replica says it is over, or its deadline passed (#hear).
+      if (!over.aborted) await new Promise<void>((resolve) => over.addEventListener('abort', () => resolve(), { once: true }))
     } finally {
       this.#pending.delete(id)
       // Granted once no replacement holds the lock exclusive.
