@@ -1,7 +1,8 @@
 // The serving barrier of a sandbox shared on PostgreSQL (issue 17): while a restore through one
 // replica swaps the state, every other replica holds its requests at its gate and answers them
 // from the restored state once it is over, never from the old one. A replica that does not pause
-// makes the restore fail with nothing changed, and a replica starting meanwhile waits for it.
+// makes the restore fail with nothing changed, a dead one does not hold it up, and a replica
+// starting meanwhile waits for it.
 // Each restore here is held open by an outside client reading a table the restore's copy empties:
 // the tests wait on what PostgreSQL and the replicas report, never on time.
 import pg from 'pg'
@@ -169,6 +170,21 @@ describe('the serving barrier: replicas pause while another one restores', () =>
     const restored = await admin(a, 'POST', '/sandbox/snapshots/barrier/restore')
     expect(restored.status, restored.text).toBe(200)
     expect(paymentIdsIn(await listPayments(b))).toEqual(before)
+  })
+
+  it('is not held up by a replica that died: its hold ended with its session', async () => {
+    const holders = new Set((await servingLocks()).map((lock) => lock.pid))
+    const d = await spawnSandbox(['--port', '0', '--db', database.url, '--ledger-close', 'instant', '--seed', seed])
+    const joined = await waitFor('the new replica to hold the serving lock shared', async () =>
+      (await servingLocks()).find((lock) => !holders.has(lock.pid) && lock.mode === 'ShareLock' && lock.granted),
+    )
+    await d.stop('SIGKILL')
+    await waitFor(
+      'its session to end',
+      async () => (await outside.query('select 1 from pg_stat_activity where pid = $1', [joined.pid])).rows.length === 0,
+    )
+    const restored = await admin(a, 'POST', '/sandbox/snapshots/barrier/restore')
+    expect(restored.status, restored.text).toBe(200)
   })
 
   it('starts a new replica only once a restore under way is over, on the restored state', async () => {
