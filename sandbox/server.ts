@@ -60,6 +60,8 @@ export interface SandboxOptions {
   webhookTimeoutMs?: number
   /** How often queued webhooks are looked for; default 100 ms. */
   webhookPollMs?: number
+  /** On PostgreSQL, how long a restore or reset waits for every replica to pause; default 10 s. Tests shorten it. */
+  restorePauseTimeoutMs?: number
   /**
    * Stricter defaults for a sandbox others reach over a network (docs/security.md): rate limits,
    * tighter connection and stream bounds, a private database file. Any non-loopback host turns it on.
@@ -95,7 +97,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const host = options.host ?? DEFAULT_HOST
   const wallClock = options.wallClock ?? systemClock
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`))
-  const snapshots = createSnapshotStore(options)
+  const snapshots = createSnapshotStore({ ...options, pauseTimeoutMs: options.restorePauseTimeoutMs })
   const shared = options.shared === true || !isLoopbackHost(host)
   const limits = limitsFor(shared, options.limits)
   const requestLog = new RequestLog(wallClock)
@@ -118,6 +120,8 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   let state: StateSwap
   let publicUrl: string
   try {
+    // Not while another replica replaces the state: the first state is opened once that is over.
+    await snapshots.barrier.enter()
     const opened = await builder.open(firstDb)
     await listen(server, options.port ?? DEFAULT_PORT, host)
     const { port } = server.address() as AddressInfo
@@ -126,6 +130,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   } catch (error) {
     if (server.listening) server.close()
     await firstDb.destroy()
+    await snapshots.barrier.leave()
     throw error
   }
   const { port } = server.address() as AddressInfo

@@ -19,7 +19,14 @@ export const CHANGES_CHANNEL = 'paybox_changes'
 /** Announcements to the other replicas (a topic, such as 'clock'); payload `token:topic`. */
 export const ANNOUNCEMENTS_CHANNEL = 'paybox_announcements'
 /** Advisory lock keys (pg_advisory_*), in paybox's own space: 0x7061_79xx ("pay"). */
-export const LOCK_KEYS = { write: 0x7061_7901, migrate: 0x7061_7902, leader: 0x7061_7903, claims: 0x7061_7904 } as const
+export const LOCK_KEYS = {
+  write: 0x7061_7901,
+  migrate: 0x7061_7902,
+  leader: 0x7061_7903,
+  claims: 0x7061_7904,
+  // Held shared by every replica while it serves, exclusive by one replacing the state (postgres-serving-lock.ts).
+  serving: 0x7061_7905,
+} as const
 /** How often a replica that does not lead tries to become the leader. */
 export const LEADER_RETRY_MS = 1_000
 

@@ -3,13 +3,15 @@
 // itself, copied in one transaction that holds the write lock while no table can change. A
 // restore or reset empties the sandbox's tables and copies the snapshot's (or a fresh genesis's)
 // back, in one transaction: readers of every replica see the old state or the new, never a mix.
-// The other replicas hear of it at commit and restart their cores on the new rows.
+// Meanwhile every replica is paused at its request gate (postgres-serving-barrier.ts), and
+// restarts its core on the new rows before it answers again.
 import { createHash, randomBytes } from 'node:crypto'
 import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely'
 import { announce, onAnnouncement, openDatabase, runTransaction, type SandboxDb } from '../db/database.js'
 import { postgresMigrationProvider } from '../db/migrations/index.js'
 import type { Database } from '../db/schema.js'
 import { readState, writeState } from '../state/sandbox-state.js'
+import { PostgresServingBarrier } from './postgres-serving-barrier.js'
 import { SnapshotError, type SnapshotInfo, type SnapshotStore, type StateReplacement, type StateSource } from './snapshot-store.js'
 
 const SNAPSHOT_SCHEMA_PREFIX = 'paybox_snapshot_'
@@ -39,11 +41,19 @@ type Db = Kysely<Database>
 const any = (db: Db) => db as unknown as Kysely<Record<string, Record<string, unknown>>>
 
 export class PostgresSnapshotStore implements SnapshotStore {
-  /** `url` is the sandbox's database, opened again with `timeoutMs` after a swap. */
+  readonly barrier: PostgresServingBarrier
+
+  /**
+   * `url` is the sandbox's database, opened again with `timeoutMs` after a swap; `pauseTimeoutMs`
+   * bounds how long a restore or reset waits for every replica to pause.
+   */
   constructor(
     private readonly url: string,
     private readonly timeoutMs?: number,
-  ) {}
+    pauseTimeoutMs?: number,
+  ) {
+    this.barrier = new PostgresServingBarrier(url, pauseTimeoutMs)
+  }
 
   async list(db: SandboxDb): Promise<SnapshotInfo[]> {
     const schemas = await snapshotSchemas(db)
@@ -176,6 +186,7 @@ async function copyState(db: SandboxDb, schema: string): Promise<void> {
   await runTransaction(db, async (trx) => {
     const tables = await sandboxTables(trx)
     const boots = Number((await readState(trx, 'boot_count')) ?? '0')
+    const generation = Number((await readState(trx, 'state_generation')) ?? '0')
     // TRUNCATE locks every table for the rest of the transaction: readers wait for the new state.
     await sql`truncate table ${sql.join(tables.map((table) => sql.table(table)))} restart identity`.execute(trx)
     const triggered = await tablesWithUserTriggers(trx)
@@ -194,6 +205,8 @@ async function copyState(db: SandboxDb, schema: string): Promise<void> {
     // the snapshot's, so no core reuses a stream another used (a replica that has not restarted
     // yet may still be drawing from its own).
     await writeState(trx, 'boot_count', String(Math.max(boots, Number((await readState(trx, 'boot_count')) ?? '0'))))
+    // Moves on from the database's (not the snapshot's): a replica compares it with its core's.
+    await writeState(trx, 'state_generation', String(generation + 1))
     await announce(db, trx, STATE_REPLACED_TOPIC)
   })
 }

@@ -6,17 +6,31 @@ import { isStream } from '../http/streams.js'
 
 export class GateBusyError extends Error {}
 
+export interface ExclusiveOptions {
+  /** Gives up waiting for the requests inside (GateBusyError) once aborted: the work is no longer needed. */
+  signal?: AbortSignal
+  /** Called once, when the first request is held at the gate. */
+  onHold?: () => void
+}
+
 export class RequestGate {
   readonly #inside = new Set<ServerResponse>()
   #waiting: Array<() => void> | undefined
   #drained: (() => void) | undefined
   #exclusive: ServerResponse | undefined
   #busy = false
+  #onHold: (() => void) | undefined
+
+  /** Whether an exclusive run holds the gate (or waits for it to drain). */
+  get busy(): boolean {
+    return this.#busy
+  }
 
   /** Runs `handle` for the request now, or once the gate opens again. */
   admit(response: ServerResponse, handle: () => void): void {
     if (this.#waiting) {
       this.#waiting.push(() => this.admit(response, handle))
+      if (this.#waiting.length === 1) this.#onHold?.()
       return
     }
     this.#inside.add(response)
@@ -32,19 +46,26 @@ export class RequestGate {
    * (except `self`, the request asking for it, if a request asks) to finish, runs `work`, and
    * opens the gate. A second exclusive request while one runs is refused rather than queued behind it.
    */
-  async exclusive<T>(self: ServerResponse | undefined, work: () => Promise<T>, drainTimeoutMs = 30_000): Promise<T> {
+  async exclusive<T>(
+    self: ServerResponse | undefined,
+    work: () => Promise<T>,
+    drainTimeoutMs = 30_000,
+    options: ExclusiveOptions = {},
+  ): Promise<T> {
     if (this.#busy) throw new GateBusyError('Another restore or reset is in progress')
     this.#busy = true
     this.#exclusive = self
     this.#waiting = []
+    this.#onHold = options.onHold
     try {
       for (const response of this.#inside) if (isStream(response)) response.end()
-      await this.#drain(drainTimeoutMs)
+      await this.#drain(drainTimeoutMs, options.signal)
       return await work()
     } finally {
       const waiting = this.#waiting
       this.#waiting = undefined
       this.#exclusive = undefined
+      this.#onHold = undefined
       this.#busy = false
       for (const resume of waiting) resume()
     }
@@ -54,18 +75,24 @@ export class RequestGate {
     return [...this.#inside].filter((response) => response !== this.#exclusive).length
   }
 
-  #drain(timeoutMs: number): Promise<void> {
+  #drain(timeoutMs: number, signal: AbortSignal | undefined): Promise<void> {
+    if (signal?.aborted) return Promise.reject(new GateBusyError('No longer needed'))
     if (this.#others() === 0) return Promise.resolve()
     return new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.#drained = undefined
-        reject(new GateBusyError(`${this.#others()} requests were still running after ${timeoutMs / 1000} s`))
-      }, timeoutMs)
-      this.#drained = () => {
+      const stop = (error?: GateBusyError) => {
         clearTimeout(timer)
+        signal?.removeEventListener('abort', abort)
         this.#drained = undefined
-        resolve()
+        if (error) reject(error)
+        else resolve()
       }
+      const abort = () => stop(new GateBusyError('No longer needed'))
+      const timer = setTimeout(
+        () => stop(new GateBusyError(`${this.#others()} requests were still running after ${timeoutMs / 1000} s`)),
+        timeoutMs,
+      )
+      signal?.addEventListener('abort', abort, { once: true })
+      this.#drained = () => stop()
     })
   }
 

@@ -44,8 +44,59 @@ export interface StateReplacement {
   rollback(): Promise<SandboxDb>
 }
 
+/**
+ * How the processes serving one state stop serving it together while one of them replaces it
+ * (PostgreSQL's replicas: postgres-serving-barrier.ts): a process answers requests only while it
+ * holds its part of the barrier, and a replacement goes ahead only once every process let go.
+ * Where one process owns the state, there is nobody to wait for.
+ */
+export interface ServingBarrier {
+  /** Waits until no replacement holds the state, then holds it for serving. Once, before serving. */
+  enter(): Promise<void>
+  /** From now on, `events` hears the other processes (a pause asked before this is offered now). */
+  listen(events: BarrierEvents): void
+  /** Before this process replaces the state: asks every other one to pause. */
+  pause(): Promise<LocalPause>
+  /** Changes whenever another process may have replaced the state; undefined where none can. */
+  generation(db: SandboxDb): Promise<string | undefined>
+  /** Stops serving: lets go of the barrier for good. */
+  leave(): Promise<void>
+}
+
+export interface BarrierEvents {
+  /** Another process asks this one to pause while it replaces the state. */
+  paused(pause: RemotePause): void
+  /** This process holds the state again after losing its hold (its connection): it may have been replaced meanwhile. */
+  rejoined(): void
+}
+
+/** Another process's replacement, which this one is asked to pause for. */
+export interface RemotePause {
+  /** Aborted once the other process is done (replaced the state, or gave up): no need to pause any more. */
+  readonly over: AbortSignal
+  /** How long this process's requests have to finish. */
+  readonly timeoutMs: number
+  /**
+   * Called with this process's gate closed and its requests finished: lets the replacement go
+   * ahead, and returns once it is over and this process holds the state for serving again.
+   */
+  yieldTo(): Promise<void>
+}
+
+/** This process's replacement, which every other one was asked to pause for. */
+export interface LocalPause {
+  /** How long this process's own requests, then the others', have to finish, in all. */
+  readonly timeoutMs: number
+  /** With this process's gate closed and drained: waits for every other one to pause; GateBusyError if one did not in time. */
+  hold(): Promise<void>
+  /** Tells the others the replacement is over and holds the state for serving again (after any other replacement). Idempotent. */
+  end(): Promise<void>
+}
+
 /** Keeps a sandbox's snapshots; `db` is the database the sandbox runs on now. */
 export interface SnapshotStore {
+  /** How the processes serving the state pause while one replaces it. */
+  readonly barrier: ServingBarrier
   list(db: SandboxDb): Promise<SnapshotInfo[]>
   /** The snapshot's info; SnapshotError not_found when there is none. */
   get(db: SandboxDb, name: string): Promise<SnapshotInfo>
@@ -60,4 +111,14 @@ export interface SnapshotStore {
   reopen(): Promise<SandboxDb>
   /** Calls `listener` when another process sharing `db` replaced the state; returns its stop. */
   onReplacedElsewhere(db: SandboxDb, listener: () => void): () => void
+}
+
+/** A state one process owns (SQLite): nobody else serves it, so a replacement waits for no one. */
+export const SOLE_PROCESS_BARRIER: ServingBarrier = {
+  enter: async () => {},
+  listen: () => {},
+  // Its own requests have as long to finish as before there were replicas.
+  pause: async () => ({ timeoutMs: 30_000, hold: async () => {}, end: async () => {} }),
+  generation: async () => undefined,
+  leave: async () => {},
 }

@@ -14,10 +14,12 @@ export interface SnapshotStoreOptions {
   snapshotDir?: string
   durable?: boolean
   busyTimeoutMs?: number
+  /** PostgreSQL: how long a restore or reset waits for every replica to pause (default 10 s). */
+  pauseTimeoutMs?: number
 }
 
 export function createSnapshotStore(options: SnapshotStoreOptions): SnapshotStore {
-  if (isPostgresUrl(options.db)) return new PostgresSnapshotStore(options.db, options.busyTimeoutMs)
+  if (isPostgresUrl(options.db)) return new PostgresSnapshotStore(options.db, options.busyTimeoutMs, options.pauseTimeoutMs)
   return new SqliteSnapshotStore(options.snapshotDir ?? defaultSnapshotDir(options.db), options.db, options.durable)
 }
 

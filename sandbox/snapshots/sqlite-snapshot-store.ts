@@ -6,11 +6,21 @@ import path from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { openDatabase, withCommittedHandle, type SandboxDb } from '../db/database.js'
 import { migrationProvider } from '../db/migrations/index.js'
-import { SNAPSHOT_NAME, SnapshotError, type SnapshotInfo, type SnapshotStore, type StateReplacement } from './snapshot-store.js'
+import {
+  SNAPSHOT_NAME,
+  SOLE_PROCESS_BARRIER,
+  SnapshotError,
+  type SnapshotInfo,
+  type SnapshotStore,
+  type StateReplacement,
+} from './snapshot-store.js'
 
 const SUFFIX = '.sqlite'
 
 export class SqliteSnapshotStore implements SnapshotStore {
+  /** One process serves an SQLite sandbox (a second one on the file does not follow its swaps). */
+  readonly barrier = SOLE_PROCESS_BARRIER
+
   /**
    * `dir` holds the snapshot files; `file` is the sandbox's database (a path or ':memory:'),
    * opened again with `durable` after a swap.

@@ -1,8 +1,9 @@
 // Holds the core the sandbox serves and swaps it for another state (a snapshot's, or a fresh
 // genesis) behind the request gate: requests wait, the services stop, the snapshot store puts
 // the other state in place, and the services start again; a failed swap carries on with the
-// previous state where the store can give it back. When another replica of a shared sandbox
-// replaced the state, this one restarts its core the same way on the new rows.
+// previous state where the store can give it back. On a shared sandbox the store's serving
+// barrier pauses every other replica at its gate meanwhile, and each one restarts its core on
+// the new rows before it opens again (postgres-serving-barrier.ts).
 import type http from 'node:http'
 import { toIso } from '../clock.js'
 import type { SandboxDb } from '../db/database.js'
@@ -10,7 +11,7 @@ import type { Core, CoreBuilder, OpenedState } from '../sandbox-core.js'
 import { readFrozenAtMs } from '../simulation/clock-service.js'
 import { GateBusyError, RequestGate } from './request-gate.js'
 import type { SandboxStateControls, StateSwapResult } from './snapshot-routes.js'
-import type { SnapshotStore, StateReplacement, StateSource } from './snapshot-store.js'
+import type { RemotePause, ServingBarrier, SnapshotStore, StateReplacement, StateSource } from './snapshot-store.js'
 
 /** How soon a replica tries again to take up a state another one put in place, after failing to. */
 const FOLLOW_RETRY_MS = 1_000
@@ -20,29 +21,34 @@ export class StateSwap {
   readonly #gate = new RequestGate()
   readonly #builder: CoreBuilder
   readonly #store: SnapshotStore
+  readonly #barrier: ServingBarrier
   readonly #publicUrl: string
   readonly #log: (line: string) => void
   /** Set by start, before any request is admitted. */
   #core!: Core
+  /** The state's generation the core was built on (the barrier's: undefined where nobody else replaces it). */
+  #generation: string | undefined
   #stopFollowing: () => void = () => {}
   #stopping = false
   /** The last swap, which stopping (and following another replica) waits for. */
   #swapping: Promise<void> = Promise.resolve()
 
-  /** Starts serving the first state's core. */
+  /** Starts serving the first state's core; the store's barrier was entered before `first` was opened. */
   static async start(
     builder: CoreBuilder,
     first: { db: SandboxDb; state: OpenedState },
     settings: { publicUrl: string; snapshots: SnapshotStore; log: (line: string) => void },
   ): Promise<StateSwap> {
     const swap = new StateSwap(builder, settings)
-    swap.#serve(await builder.start(first.db, first.state, settings.publicUrl, swap.controls))
+    await swap.#serve(await builder.start(first.db, first.state, settings.publicUrl, swap.controls))
+    swap.#barrier.listen({ paused: (pause) => swap.#pauseFor(pause), rejoined: () => swap.#follow() })
     return swap
   }
 
   private constructor(builder: CoreBuilder, settings: { publicUrl: string; snapshots: SnapshotStore; log: (line: string) => void }) {
     this.#builder = builder
     this.#store = settings.snapshots
+    this.#barrier = settings.snapshots.barrier
     this.#publicUrl = settings.publicUrl
     this.#log = settings.log
     const store = settings.snapshots
@@ -75,41 +81,106 @@ export class StateSwap {
     this.#stopping = true
   }
 
-  /** Waits for the swap under way, then stops the core (services and database). */
+  /** Waits for the swap under way, then stops the core (services and database) and leaves the barrier. */
   async stop(): Promise<void> {
     this.#stopping = true
     await this.#swapping
     this.#stopFollowing()
     await this.#core.stop()
-  }
-
-  /** Serves `core` from now on, and restarts it when another replica replaces the state under it. */
-  #serve(core: Core): void {
-    this.#core = core
-    this.#stopFollowing = this.#store.onReplacedElsewhere(core.context.db, () => this.#follow())
+    await this.#barrier.leave()
   }
 
   /**
-   * Replaces the running state with `source`: stops the services and closes the database, lets
-   * the store put the other state in place, and starts the services on it. If that fails, the
-   * sandbox carries on with the state the store gives back.
+   * Serves `core` from now on, noting the state's generation it was built on, and looks again
+   * when another replica announces it replaced the state (a net under the barrier: a replica
+   * that lost its hold of the barrier does not pause).
+   */
+  async #serve(core: Core): Promise<void> {
+    this.#core = core
+    this.#stopFollowing = this.#store.onReplacedElsewhere(core.context.db, () => this.#follow())
+    this.#generation = await this.#barrier.generation(core.context.db).catch(() => undefined)
+  }
+
+  /**
+   * Replaces the running state with `source`: asks the other replicas to pause, closes the gate,
+   * waits until they all paused, then stops the services and closes the database, lets the store
+   * put the other state in place, and starts the services on it. If that fails, the sandbox
+   * carries on with the state the store gives back; if a replica did not pause, nothing changed.
    */
   async #swap(self: http.ServerResponse, source: StateSource): Promise<StateSwapResult> {
     if (this.#stopping) throw new GateBusyError('The sandbox is stopping')
-    return this.#exclusive(self, (replacement) => replacement.replace(source))
+    if (this.#gate.busy) throw new GateBusyError('Another restore or reset is in progress')
+    const swapped = (async () => {
+      const pause = await this.#barrier.pause()
+      try {
+        return await this.#gate.exclusive(
+          self,
+          async () => {
+            try {
+              await pause.hold()
+              await this.#replaceCore((replacement) => replacement.replace(source))
+            } finally {
+              // Before the gate opens: it opens only once this replica holds the state again.
+              await pause.end()
+            }
+            // Another replica's replacement may have gone in right after this one.
+            await this.#catchUp()
+            return this.#result()
+          },
+          pause.timeoutMs,
+        )
+      } finally {
+        await pause.end()
+      }
+    })()
+    this.#track(swapped)
+    return swapped
   }
 
   /**
-   * Another replica replaced the state: the requests here wait at the gate while the core
-   * restarts on the new rows, so none is answered from the old core's memory (business clock,
-   * caches) once it finished. After any swap under way here, and never while stopping.
+   * Another replica is replacing the state: the requests here wait at the gate (those inside
+   * finish first) while it does, and the core restarts on the new rows before the gate opens,
+   * so none is answered from the old core's memory (business clock, caches, webhook queue).
+   */
+  #pauseFor(pause: RemotePause): void {
+    this.#track(
+      this.#swapping.then(async () => {
+        if (this.#stopping || pause.over.aborted) return
+        try {
+          await this.#gate.exclusive(
+            undefined,
+            async () => {
+              await pause.yieldTo()
+              if (!this.#stopping) await this.#catchUp()
+            },
+            pause.timeoutMs,
+            {
+              signal: pause.over,
+              onHold: () => this.#log('Holding requests while another replica replaces the state'),
+            },
+          )
+        } catch (error) {
+          if (pause.over.aborted && error instanceof GateBusyError) return
+          // Requests held too long (the replacement gives up), or the new state not taken up.
+          this.#log(`Could not pause for another replica's restore or reset (${String(error)})`)
+          this.#follow()
+        }
+      }),
+    )
+  }
+
+  /**
+   * The state may have been replaced by another replica without this one pausing (it lost its
+   * hold of the barrier, or failed to restart): the core restarts on the new rows behind the
+   * gate if so. After any swap under way here, and never while stopping.
    */
   #follow(): void {
     this.#track(
       this.#swapping.then(async () => {
         if (this.#stopping) return
         try {
-          await this.#exclusive(undefined, () => this.#store.reopen())
+          if ((await this.#barrier.generation(this.#core.context.db)) === this.#generation) return
+          await this.#gate.exclusive(undefined, () => this.#catchUp())
         } catch (error) {
           // Requests held too long, or the database out of reach: the old core must not stay.
           this.#log(`Could not take up the state another replica put in place (${String(error)}); trying again in 1 s`)
@@ -124,37 +195,40 @@ export class StateSwap {
     this.#swapping = Promise.allSettled([this.#swapping, work]).then(() => {})
   }
 
-  async #exclusive(
-    self: http.ServerResponse | undefined,
-    replace: (replacement: StateReplacement) => Promise<SandboxDb>,
-  ): Promise<StateSwapResult> {
-    const swapped = this.#gate.exclusive(self, async () => {
-      const current = this.#core
-      const adminToken = current.context.identity.adminToken
-      const replacement = await this.#store.beginReplacement(current.context.db)
-      this.#stopFollowing()
-      await current.stop()
-      const db = await replace(replacement).catch(async (error: unknown) => {
-        this.#serve(await this.#startOn(await replacement.rollback(), adminToken))
-        throw error
-      })
-      try {
-        this.#serve(await this.#startOn(db, adminToken))
-        replacement.commit()
-      } catch (error) {
-        await db.destroy().catch(() => {})
-        this.#serve(await this.#startOn(await replacement.rollback(), adminToken))
-        throw error
-      }
-      const core = this.#core
-      const frozenAt = await readFrozenAtMs(core.context.db)
-      return {
-        merchants: core.merchants,
-        clock: { now: toIso(core.context.clock.now()), ...(frozenAt === undefined ? {} : { frozenAt: toIso(frozenAt) }) },
-      }
+  /** Behind the gate: restarts the core on the rows as they are if another replica replaced them since it was built. */
+  async #catchUp(): Promise<void> {
+    if ((await this.#barrier.generation(this.#core.context.db)) === this.#generation) return
+    await this.#replaceCore(() => this.#store.reopen())
+  }
+
+  /** Behind the gate: stops the core, lets `replace` put a state in place, and starts a core on it (or on what the store gives back). */
+  async #replaceCore(replace: (replacement: StateReplacement) => Promise<SandboxDb>): Promise<void> {
+    const current = this.#core
+    const adminToken = current.context.identity.adminToken
+    const replacement = await this.#store.beginReplacement(current.context.db)
+    this.#stopFollowing()
+    await current.stop()
+    const db = await replace(replacement).catch(async (error: unknown) => {
+      await this.#serve(await this.#startOn(await replacement.rollback(), adminToken))
+      throw error
     })
-    this.#track(swapped)
-    return swapped
+    try {
+      await this.#serve(await this.#startOn(db, adminToken))
+      replacement.commit()
+    } catch (error) {
+      await db.destroy().catch(() => {})
+      await this.#serve(await this.#startOn(await replacement.rollback(), adminToken))
+      throw error
+    }
+  }
+
+  async #result(): Promise<StateSwapResult> {
+    const core = this.#core
+    const frozenAt = await readFrozenAtMs(core.context.db)
+    return {
+      merchants: core.merchants,
+      clock: { now: toIso(core.context.clock.now()), ...(frozenAt === undefined ? {} : { frozenAt: toIso(frozenAt) }) },
+    }
   }
 
   async #startOn(db: SandboxDb, adminToken: string): Promise<Core> {

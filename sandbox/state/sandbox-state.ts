@@ -16,6 +16,8 @@ export type StateKey =
   | 'bridge_account'
   // sha256 of the --seed the database was created with, or 'none'.
   | 'seed_sha256'
+  // PostgreSQL: counts the state's replacements (restore, reset), so a replica knows whether its core is current.
+  | 'state_generation'
 
 export async function readState(db: Kysely<Database>, key: StateKey): Promise<string | undefined> {
   const row = await db.selectFrom('sandbox_state').select('value').where('key', '=', key).executeTakeFirst()
