@@ -311,7 +311,7 @@ function asUnavailable(error: unknown): ApiError | undefined {
   const busy = code === '57014' || code === '55P03'
   const lost =
     (typeof code === 'string' && (/^(08|57P)/.test(code) || ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'].includes(code))) ||
-    (typeof message === 'string' && /Connection terminated|timeout exceeded when trying to connect/i.test(message))
+    (typeof message === 'string' && /Connection terminated|is not queryable|timeout exceeded when trying to connect/i.test(message))
   if (!busy && !lost) return undefined
   const unavailable = new ApiError(
     503,
