@@ -6,8 +6,7 @@
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestDatabase, type TestDatabase } from '../../harness/postgres.js'
-import { rawRequest } from '../../harness/sandbox.js'
-import { signed, type Merchant } from '../../harness/sandbox-checks.js'
+import { adminRequest, signed, type Merchant } from '../../harness/sandbox-checks.js'
 import { spawnSandbox, type SandboxProcess } from '../../harness/sandbox-process.js'
 import { waitFor } from '../../harness/wait.js'
 import { snapshotSchema } from '../../sandbox/snapshots/postgres-snapshot-store.js'
@@ -17,13 +16,6 @@ describe('snapshots and reset across two replicas on one PostgreSQL database', (
   let a: SandboxProcess
   let b: SandboxProcess
   let merchant: Merchant
-  const admin = (to: SandboxProcess, method: string, path: string, body?: unknown) =>
-    rawRequest(to.banner.baseUrl, {
-      method,
-      path,
-      headers: { 'x-sandbox-admin-token': to.banner.adminToken },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    })
   const create = async (via: SandboxProcess, description: string) => {
     const created = await signed(via.banner.baseUrl, merchant, 'POST', '/payments', {
       amount: { value: 1250, currency: 'USD' },
@@ -38,7 +30,7 @@ describe('snapshots and reset across two replicas on one PostgreSQL database', (
     return (listed.json as { items: Array<{ id: string }> }).items.map((p) => p.id).sort()
   }
   const clockOf = async (via: SandboxProcess) =>
-    (await admin(via, 'GET', '/sandbox/clock')).json as { now: string; advancedSeconds: number }
+    (await adminRequest(via, 'GET', '/sandbox/clock')).json as { now: string; advancedSeconds: number }
 
   /** Reads `via` over and over until stopped; the statuses it got (599: no answer at all). */
   const keepReading = (via: SandboxProcess) => {
@@ -52,7 +44,7 @@ describe('snapshots and reset across two replicas on one PostgreSQL database', (
     const done = (async () => {
       while (reading) {
         statuses.push(await status(signed(via.banner.baseUrl, merchant, 'GET', '/payments?limit=5')))
-        statuses.push(await status(admin(via, 'GET', '/sandbox/clock')))
+        statuses.push(await status(adminRequest(via, 'GET', '/sandbox/clock')))
       }
     })()
     return async () => {
@@ -79,21 +71,21 @@ describe('snapshots and reset across two replicas on one PostgreSQL database', (
   it('restores through one replica what the other then answers: its payments and business time', async () => {
     const kept = await create(a, 'Before the snapshot')
     const frozenAt = '2030-01-02T03:04:05.000Z'
-    expect((await admin(a, 'POST', '/sandbox/clock/freeze', { at: frozenAt })).status).toBe(200)
-    const saved = await admin(a, 'POST', '/sandbox/snapshots', { name: 'Before.restore-1' })
+    expect((await adminRequest(a, 'POST', '/sandbox/clock/freeze', { at: frozenAt })).status).toBe(200)
+    const saved = await adminRequest(a, 'POST', '/sandbox/snapshots', { name: 'Before.restore-1' })
     expect(saved.status, saved.text).toBe(201)
     expect(saved.json).toMatchObject({ name: 'Before.restore-1', size: expect.any(Number), createdAt: expect.any(String) })
     // Both replicas list it: it lives in the database, not in a replica.
-    expect(((await admin(b, 'GET', '/sandbox/snapshots')).json as { items: unknown[] }).items).toEqual([saved.json])
+    expect(((await adminRequest(b, 'GET', '/sandbox/snapshots')).json as { items: unknown[] }).items).toEqual([saved.json])
 
     // Changed through B: a payment, and business time moved on.
     const dropped = await create(b, 'After the snapshot')
-    expect((await admin(b, 'POST', '/sandbox/clock/advance', { seconds: 3600 })).status).toBe(200)
+    expect((await adminRequest(b, 'POST', '/sandbox/clock/advance', { seconds: 3600 })).status).toBe(200)
     await waitFor('replica B to see its advance', async () => (await clockOf(b)).now === '2030-01-02T04:04:05.000Z')
     expect(await paymentIds(b)).toEqual([kept, dropped].sort())
 
     const stopReading = keepReading(b)
-    const restored = await admin(a, 'POST', '/sandbox/snapshots/Before.restore-1/restore')
+    const restored = await adminRequest(a, 'POST', '/sandbox/snapshots/Before.restore-1/restore')
     expect(restored.status, restored.text).toBe(200)
     expect(restored.json).toMatchObject({ snapshot: { name: 'Before.restore-1' }, clock: { now: frozenAt, frozenAt } })
     // B's rows and business time are the restored ones at once: it rebuilt before its gate opened.
@@ -108,13 +100,13 @@ describe('snapshots and reset across two replicas on one PostgreSQL database', (
     expect(await paymentIds(a)).toEqual([kept, next].sort())
     const paid = await signed(a.banner.baseUrl, merchant, 'POST', `/sandbox/payments/${next}/pay`, {})
     expect(paid.status, paid.text).toBe(200)
-    const health = await admin(b, 'GET', '/health')
+    const health = await adminRequest(b, 'GET', '/health')
     expect((health.json as { checks: { ledger: { status: string } } }).checks.ledger.status).toBe('ok')
   })
 
   it('resets through one replica to the genesis both then answer, with the same keys and admin token', async () => {
     const stopReading = keepReading(a)
-    const reset = await admin(b, 'POST', '/sandbox/reset')
+    const reset = await adminRequest(b, 'POST', '/sandbox/reset')
     expect(reset.status, reset.text).toBe(200)
     expect(await paymentIds(a)).toEqual([])
     expect(await paymentIds(b)).toEqual([])
@@ -124,13 +116,13 @@ describe('snapshots and reset across two replicas on one PostgreSQL database', (
     expect((await clockOf(a)).advancedSeconds).toBe(0)
     expect((await stopReading()).filter((status) => status >= 500)).toEqual([])
     // The snapshot outlives the reset: it is kept beside the sandbox's tables.
-    expect(((await admin(a, 'GET', '/sandbox/snapshots')).json as { items: Array<{ name: string }> }).items.map((s) => s.name)).toEqual([
-      'Before.restore-1',
-    ])
+    expect(
+      ((await adminRequest(a, 'GET', '/sandbox/snapshots')).json as { items: Array<{ name: string }> }).items.map((s) => s.name),
+    ).toEqual(['Before.restore-1'])
   })
 
   it('takes writes through one replica while the other restores, without a 5xx, and stays consistent', async () => {
-    expect((await admin(a, 'POST', '/sandbox/snapshots', { name: 'under-load' })).status).toBe(201)
+    expect((await adminRequest(a, 'POST', '/sandbox/snapshots', { name: 'under-load' })).status).toBe(201)
     const created: number[] = []
     const paid: number[] = []
     let writing = true
@@ -149,7 +141,7 @@ describe('snapshots and reset across two replicas on one PostgreSQL database', (
     })()
     for (let round = 0; round < 3; round++) {
       await waitFor('a few writes through B', () => created.length >= 3 * (round + 1))
-      const restored = await admin(a, 'POST', '/sandbox/snapshots/under-load/restore')
+      const restored = await adminRequest(a, 'POST', '/sandbox/snapshots/under-load/restore')
       expect(restored.status, restored.text).toBe(200)
     }
     writing = false
@@ -164,7 +156,7 @@ describe('snapshots and reset across two replicas on one PostgreSQL database', (
       b.process.stderr(),
     ).toEqual([])
     for (const replica of [a, b]) {
-      const health = (await admin(replica, 'GET', '/health')).json as { checks: { ledger: { status: string } } }
+      const health = (await adminRequest(replica, 'GET', '/health')).json as { checks: { ledger: { status: string } } }
       expect(health.checks.ledger.status).toBe('ok')
     }
     expect(await paymentIds(a)).toEqual(await paymentIds(b))
@@ -173,7 +165,7 @@ describe('snapshots and reset across two replicas on one PostgreSQL database', (
   it('refuses a damaged snapshot before anything is touched', async () => {
     await create(a, 'Kept through a refused restore')
     const before = await paymentIds(a)
-    expect((await admin(a, 'POST', '/sandbox/snapshots', { name: 'damaged' })).status).toBe(201)
+    expect((await adminRequest(a, 'POST', '/sandbox/snapshots', { name: 'damaged' })).status).toBe(201)
     const client = new pg.Client({ connectionString: database.url })
     await client.connect()
     try {
@@ -181,10 +173,10 @@ describe('snapshots and reset across two replicas on one PostgreSQL database', (
     } finally {
       await client.end()
     }
-    const refused = await admin(b, 'POST', '/sandbox/snapshots/damaged/restore')
+    const refused = await adminRequest(b, 'POST', '/sandbox/snapshots/damaged/restore')
     expect(refused.status, refused.text).toBe(422)
     expect(await paymentIds(a)).toEqual(before)
-    expect((await admin(b, 'POST', '/sandbox/snapshots/missing/restore')).status).toBe(404)
-    expect((await admin(b, 'DELETE', '/sandbox/snapshots/damaged')).status).toBe(204)
+    expect((await adminRequest(b, 'POST', '/sandbox/snapshots/missing/restore')).status).toBe(404)
+    expect((await adminRequest(b, 'DELETE', '/sandbox/snapshots/damaged')).status).toBe(204)
   })
 })
