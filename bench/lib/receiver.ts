@@ -2,6 +2,8 @@
 // delivery exactly once), and a wait for a condition.
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { PayboxClient } from '../../src/client/paybox-client.js'
+import { percentile } from './figures.js'
 
 export interface Receiver {
   url: string
@@ -40,4 +42,25 @@ export async function until(what: string, check: () => boolean, timeoutMs: numbe
     if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`)
     await new Promise((resolve) => setTimeout(resolve, 5))
   }
+}
+
+/**
+ * Event to receiver: `samples` payments created one after another through `client`, each
+ * reporting to the receiver; the time from each payment's createdAt (when its transaction ran,
+ * the event committed just after) to its first webhook's arrival.
+ */
+export async function eventToReceiverLatencies(
+  client: PayboxClient,
+  receiver: Receiver,
+  samples: number,
+  request: (i: number) => Parameters<PayboxClient['payments']['create']>[0],
+): Promise<{ p50: number; p99: number; ids: string[] }> {
+  const created = new Map<string, number>()
+  for (let i = 0; i < samples; i++) {
+    const payment = await client.payments.create({ ...request(i), webhookUrl: receiver.url })
+    created.set(payment.id, Date.parse(payment.createdAt))
+  }
+  await until('every created event at the receiver', () => [...created.keys()].every((id) => receiver.arrivals.has(id)), 30_000)
+  const latencies = [...created].map(([id, at]) => receiver.arrivals.get(id)![0]! - at)
+  return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), ids: [...created.keys()] }
 }

@@ -13,10 +13,10 @@ import pg from 'pg'
 import { PayboxClient } from '../../src/client/paybox-client.js'
 import { createTestDatabase, type TestDatabase } from '../../harness/postgres.js'
 import { CHANGES_CHANNEL, LOCK_KEYS } from '../../sandbox/db/postgres-database.js'
-import { figure, percentile, type Figure } from '../lib/figures.js'
+import { figure, type Figure } from '../lib/figures.js'
 import { runLoad, runLoadSpread, type Credentials } from '../lib/load.js'
 import { directMerchant, spawnSandbox, spawnServer, type SandboxBanner, type ServerProcess } from '../lib/processes.js'
-import { startReceiver, until } from '../lib/receiver.js'
+import { eventToReceiverLatencies, startReceiver } from '../lib/receiver.js'
 import { roundRobin } from '../lib/rounds.js'
 import type { BenchSettings } from '../lib/settings.js'
 import { paymentRequest } from './api.js'
@@ -286,15 +286,8 @@ async function webhookFigures(settings: BenchSettings, log: (line: string) => vo
       // 1. Event to receiver across replicas: payments made on the replica that does not lead,
       // one after another; the leader hears the commit (NOTIFY) and sends.
       const client = new PayboxClient({ baseUrl: follower.banner.baseUrl, apiKey: merchant.apiKey, apiSecret: merchant.apiSecret })
-      const created = new Map<string, number>()
-      for (let i = 0; i < settings.webhookLatencySamples; i++) {
-        const payment = await client.payments.create({ ...paymentRequest(i), webhookUrl: receiver.url })
-        created.set(payment.id, Date.parse(payment.createdAt))
-      }
-      await until('every created event at the receiver', () => [...created.keys()].every((id) => receiver.arrivals.has(id)), 30_000)
-      const latencies = [...created].map(([id, at]) => receiver.arrivals.get(id)![0]! - at)
-      const p50 = percentile(latencies, 50)
-      log(`  event on the follower to receiver: p50 ${p50} ms, p99 ${percentile(latencies, 99)} ms over ${latencies.length} payments`)
+      const { p50, p99, ids } = await eventToReceiverLatencies(client, receiver, settings.webhookLatencySamples, paymentRequest)
+      log(`  event on the follower to receiver: p50 ${p50} ms, p99 ${p99} ms over ${ids.length} payments`)
 
       // 2. A backlog of deliveries queued in one transaction (under the sandbox's write lock, and
       // announced as a commit is) while both replicas run: from its COMMIT to the last one logged.
@@ -348,7 +341,7 @@ async function webhookFigures(settings: BenchSettings, log: (line: string) => vo
         else duplicates += times - 1
       }
       const backlogDuplicates = duplicates
-      for (const id of created.keys()) duplicates += Math.max(0, (receiver.arrivals.get(id)?.length ?? 0) - 1)
+      for (const id of ids) duplicates += Math.max(0, (receiver.arrivals.get(id)?.length ?? 0) - 1)
       if (failed > 0 || missing > 0) throw new Error(`Webhook backlog: ${failed} deliveries not successful, ${missing} never received`)
       const rate = backlog / seconds
       log(
@@ -369,12 +362,12 @@ async function webhookFigures(settings: BenchSettings, log: (line: string) => vo
         figure('postgres', 'PostgreSQL webhook duplicates at the receiver, 2 replicas', duplicates, 'deliveries', {
           goal: '0',
           met: duplicates === 0,
-          note: `${backlogDuplicates} of the backlog, ${duplicates - backlogDuplicates} of the ${created.size} created events`,
+          note: `${backlogDuplicates} of the backlog, ${duplicates - backlogDuplicates} of the ${ids.length} created events`,
         }),
         figure('postgres', 'PostgreSQL webhook event on the follower → receiver p50', p50, 'ms', {
           goal: '< 20 ms',
           met: p50 < 20,
-          note: `p99 ${percentile(latencies, 99)} ms`,
+          note: `p99 ${p99} ms`,
         }),
       ]
     } finally {
