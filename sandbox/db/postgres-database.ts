@@ -139,7 +139,8 @@ export async function openPostgres(options: PostgresOptions): Promise<PostgresBa
       try {
         return await groups.run(work)
       } finally {
-        claims.release(claim)
+        // Released before the caller answers: a retry sent once the answer is out finds the key free.
+        await claims.release(claim)
       }
     },
     onCommit: (listener) => {
@@ -435,9 +436,9 @@ class ClaimSession {
     return rows[0]?.taken === true
   }
 
-  release(claim: string): void {
-    // Queued behind this connection's earlier queries, so a later take of the same claim sees it released.
-    void this.#query('select pg_advisory_unlock($1, hashtext($2))', [LOCK_KEYS.claims, claim]).catch(() => {})
+  /** Never fails: a claim whose connection is lost was released by the server with it. */
+  async release(claim: string): Promise<void> {
+    await this.#query('select pg_advisory_unlock($1, hashtext($2))', [LOCK_KEYS.claims, claim]).catch(() => {})
   }
 
   async #query<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
