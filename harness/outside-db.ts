@@ -2,6 +2,7 @@
 // would: SQLite through its file, PostgreSQL through its URL. SQL uses `?` placeholders.
 import BetterSqlite3 from 'better-sqlite3'
 import pg from 'pg'
+import { NUMBERS_AS_NUMBERS } from '../sandbox/db/postgres-database.js'
 
 export async function queryFromOutside<T>(location: string, text: string, params: unknown[] = []): Promise<T[]> {
   if (/^postgres(ql)?:\/\//i.test(location)) {
@@ -10,8 +11,8 @@ export async function queryFromOutside<T>(location: string, text: string, params
     try {
       let n = 0
       const numbered = text.replace(/\?/g, () => `$${++n}`)
-      // int8 comes back as text from pg; tests compare numbers, as SQLite gives them.
-      const { rows } = await client.query({ text: numbered, values: params, types: { getTypeParser: numbersAsNumbers } })
+      // int8 and numeric as numbers, as the sandbox reads them (and SQLite gives them).
+      const { rows } = await client.query({ text: numbered, values: params, types: NUMBERS_AS_NUMBERS })
       return rows as T[]
     } finally {
       await client.end()
@@ -25,9 +26,4 @@ export async function queryFromOutside<T>(location: string, text: string, params
   } finally {
     db.close()
   }
-}
-
-function numbersAsNumbers(oid: number, format?: string): (value: string) => unknown {
-  if (oid === 20 || oid === 1700) return Number
-  return pg.types.getTypeParser(oid, format as 'text')
 }

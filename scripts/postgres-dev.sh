@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A throwaway PostgreSQL cluster for paybox's PostgreSQL tests, for .ci/run and for developers:
 #
-#   eval "$(scripts/postgres-dev.sh start)"   # prints PAYBOX_TEST_POSTGRES_URL=postgres://postgres@127.0.0.1:PORT/postgres
+#   eval "$(scripts/postgres-dev.sh start)"   # prints export PAYBOX_TEST_POSTGRES_URL=postgres://postgres@127.0.0.1:PORT/postgres
 #   npm test                                  # now also runs the postgres project
 #   scripts/postgres-dev.sh stop              # stops the cluster and deletes its folder
 #
@@ -35,7 +35,7 @@ usage() {
   cat >&2 <<'EOF'
 Usage: scripts/postgres-dev.sh start|stop|url|pause|resume
   start  start a throwaway PostgreSQL cluster (or find the running one) and print
-         PAYBOX_TEST_POSTGRES_URL=postgres://postgres@127.0.0.1:PORT/postgres
+         export PAYBOX_TEST_POSTGRES_URL=postgres://postgres@127.0.0.1:PORT/postgres
   stop   stop it and delete its folder
   url    print the running cluster's PAYBOX_TEST_POSTGRES_URL line
   pause  stop the server, keeping its folder and port
@@ -92,7 +92,8 @@ free_port() {
   fi
 }
 
-url_line() { printf 'PAYBOX_TEST_POSTGRES_URL=postgres://postgres@127.0.0.1:%s/postgres\n' "$1"; }
+# An export, so that `eval` hands the URL on to npm test and the CLI, not only to this shell.
+url_line() { printf 'export PAYBOX_TEST_POSTGRES_URL=postgres://postgres@127.0.0.1:%s/postgres\n' "$1"; }
 
 # Reads the state file into STATE_DIR, STATE_PORT and STATE_BINDIR; fails if there is none.
 # Parsed line by line rather than sourced: it lives in a shared temporary folder.

@@ -52,7 +52,7 @@ function parseNumber(text: string): number {
   return value
 }
 
-const types: pg.CustomTypesConfig = {
+export const NUMBERS_AS_NUMBERS: pg.CustomTypesConfig = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
     NUMBER_TYPES.has(oid) && format !== 'binary'
       ? parseNumber
@@ -89,7 +89,7 @@ export async function openPostgres(options: PostgresOptions): Promise<PostgresBa
     // A replica that stalls mid-transaction (paused, hung) would hold the write lock of every
     // replica; the server ends such a session, and its lock, after this long idle.
     idle_in_transaction_session_timeout: timeoutMs,
-    types,
+    types: NUMBERS_AS_NUMBERS,
     application_name: 'paybox',
     ...(options.schema === undefined ? {} : { options: `-c search_path=${quoteIdentifier(options.schema)}` }),
   }

@@ -14,11 +14,12 @@ describe('a PostgreSQL outage', () => {
   let database: TestDatabase
   let sandbox: TestSandbox
   const health = () => rawRequest(sandbox.url, { method: 'GET', path: '/health' })
-  const create = (i: number) =>
-    rawRequest(sandbox.url, {
+  /** Payment `i`, created through `on` (the suite's sandbox unless said). */
+  const create = (i: number, on: TestSandbox = sandbox) =>
+    rawRequest(on.url, {
       method: 'POST',
       path: '/payments',
-      as: sandbox.merchants[0]!,
+      as: on.merchants[0]!,
       body: JSON.stringify({ amount: { value: 100 + i, currency: 'USD' }, description: `Outage ${i}` }),
     })
 
@@ -89,21 +90,11 @@ describe('a PostgreSQL outage', () => {
     try {
       await holder.query('begin')
       await holder.query('select pg_advisory_xact_lock($1)', [LOCK_KEYS.write])
-      const waited = await rawRequest(busy.url, {
-        method: 'POST',
-        path: '/payments',
-        as: busy.merchants[0]!,
-        body: JSON.stringify({ amount: { value: 100, currency: 'USD' }, description: 'Waits' }),
-      })
+      const waited = await create(0, busy)
       expect(waited.status, waited.text).toBe(503)
       expect(waited.json).toMatchObject({ statusCode: 503, message: expect.stringMatching(/busy/) })
       await holder.query('rollback')
-      const written = await rawRequest(busy.url, {
-        method: 'POST',
-        path: '/payments',
-        as: busy.merchants[0]!,
-        body: JSON.stringify({ amount: { value: 100, currency: 'USD' }, description: 'Writes' }),
-      })
+      const written = await create(1, busy)
       expect(written.status, written.text).toBe(200)
     } finally {
       await holder.end()
