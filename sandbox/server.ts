@@ -97,7 +97,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const host = options.host ?? DEFAULT_HOST
   const wallClock = options.wallClock ?? systemClock
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`))
-  const snapshots = createSnapshotStore({ ...options, pauseTimeoutMs: options.restorePauseTimeoutMs })
+  const snapshots = await createSnapshotStore({ ...options, pauseTimeoutMs: options.restorePauseTimeoutMs })
   const shared = options.shared === true || !isLoopbackHost(host)
   const limits = limitsFor(shared, options.limits)
   const requestLog = new RequestLog(wallClock)

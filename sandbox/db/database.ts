@@ -10,8 +10,8 @@ import { SandboxConfigError } from '../config-error.js'
 import { migrateToLatest } from './migrate.js'
 import { migrationProvider, postgresMigrationProvider } from './migrations/index.js'
 import { isPostgresUrl } from '../../src/database-location.js'
-import { openPostgres, type PostgresBackend } from './postgres-database.js'
-export { ClaimTakenError } from './postgres-database.js'
+import type { PostgresBackend } from './postgres-database.js'
+export { ClaimTakenError } from './claim-taken-error.js'
 import type { Database } from './schema.js'
 import { ImmediateSqliteDialect, type CommitListener } from './sqlite-driver.js'
 import type { WalCheckpointerData } from './wal-checkpointer.js'
@@ -123,6 +123,8 @@ export function onCommit(db: SandboxDb, listener: CommitListener): () => void {
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<SandboxDb> {
   if (isPostgresUrl(options.file)) {
+    // Loaded only for PostgreSQL: the driver costs an SQLite sandbox's start ~40 ms (docs/performance.md).
+    const { openPostgres } = await import('./postgres-database.js')
     const backend = await openPostgres({ url: options.file, timeoutMs: options.busyTimeoutMs, schema: options.postgresSchema })
     postgresBackends.set(backend.db, backend)
     appliedOnOpen.set(backend.db, backend.applied)

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto'
 import { Kysely, PostgresDialect, sql, type Driver, type PostgresDialectConfig, type Transaction } from 'kysely'
 import pg from 'pg'
+import { ClaimTakenError } from './claim-taken-error.js'
 import { redactDatabaseLocation } from '../../src/database-location.js'
 import { SandboxConfigError } from '../config-error.js'
 import { ApiError, badRequest } from '../errors.js'
@@ -341,13 +342,6 @@ class ClosingPostgresDialect extends PostgresDialect {
       await destroy()
     }
     return driver
-  }
-}
-
-/** A transaction's claim is held by another transaction, of this replica or another one. */
-export class ClaimTakenError extends Error {
-  constructor(readonly claim: string) {
-    super('Claimed by another transaction')
   }
 }
 

@@ -3,7 +3,6 @@
 import os from 'node:os'
 import path from 'node:path'
 import { isPostgresUrl } from '../../src/database-location.js'
-import { PostgresSnapshotStore } from './postgres-snapshot-store.js'
 import type { SnapshotStore } from './snapshot-store.js'
 import { SqliteSnapshotStore } from './sqlite-snapshot-store.js'
 
@@ -18,8 +17,12 @@ export interface SnapshotStoreOptions {
   pauseTimeoutMs?: number
 }
 
-export function createSnapshotStore(options: SnapshotStoreOptions): SnapshotStore {
-  if (isPostgresUrl(options.db)) return new PostgresSnapshotStore(options.db, options.busyTimeoutMs, options.pauseTimeoutMs)
+export async function createSnapshotStore(options: SnapshotStoreOptions): Promise<SnapshotStore> {
+  if (isPostgresUrl(options.db)) {
+    // As openDatabase: the PostgreSQL driver is loaded only for a PostgreSQL sandbox.
+    const { PostgresSnapshotStore } = await import('./postgres-snapshot-store.js')
+    return new PostgresSnapshotStore(options.db, options.busyTimeoutMs, options.pauseTimeoutMs)
+  }
   return new SqliteSnapshotStore(options.snapshotDir ?? defaultSnapshotDir(options.db), options.db, options.durable)
 }
 
