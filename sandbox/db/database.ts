@@ -8,6 +8,7 @@ import BetterSqlite3 from 'better-sqlite3'
 import { Kysely, PostgresAdapter, type Transaction } from 'kysely'
 import { SandboxConfigError } from '../config-error.js'
 import { migrateToLatest } from './migrate.js'
+import { createFromBaseline } from './sqlite-baseline.js'
 import { migrationProvider, postgresMigrationProvider } from './migrations/index.js'
 import { isPostgresUrl } from '../../src/database-location.js'
 import type { PostgresBackend } from './postgres-database.js'
@@ -151,6 +152,13 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Sandbo
     sqlite.close()
     throw error
   }
+  let fromBaseline: string[] | undefined
+  try {
+    fromBaseline = createFromBaseline(sqlite)
+  } catch (error) {
+    sqlite.close()
+    throw error
+  }
   let checkpointer: ReturnType<typeof startWalCheckpointer>
   const dialect = new ImmediateSqliteDialect(sqlite, { beforeClose: () => checkpointer?.stop() ?? Promise.resolve() })
   if (options.file !== ':memory:' && !options.image) checkpointer = startWalCheckpointer(sqlite, options, dialect.commitListeners)
@@ -161,7 +169,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Sandbo
   dialects.set(db, dialect)
   commitListeners.set(db, dialect.commitListeners)
   try {
-    appliedOnOpen.set(db, await migrate(db))
+    appliedOnOpen.set(db, await migrate(db, fromBaseline))
   } catch (error) {
     await db.destroy()
     throw error
@@ -307,8 +315,11 @@ function startWalCheckpointer(
   }
 }
 
-async function migrate(db: SandboxDb): Promise<string[]> {
-  return migrateToLatest(db, migrationProvider)
+/** `fromBaseline`: the migrations a new database got from the baseline; the rest, if any, run as usual. */
+async function migrate(db: SandboxDb, fromBaseline: string[] = []): Promise<string[]> {
+  const covered = new Set(fromBaseline)
+  if (Object.keys(await migrationProvider.getMigrations()).every((name) => covered.has(name))) return fromBaseline
+  return [...fromBaseline, ...(await migrateToLatest(db, migrationProvider))]
 }
 
 /** What openDatabase applied, per database. */

@@ -1,6 +1,7 @@
 // Static migration lists, so the built package needs no file globbing. Each backend has its own
 // list: PostgreSQL's starts at a baseline equal to SQLite's schema of 2026-11-24T13-00. A new
-// migration is appended to both (one module; it may branch on the adapter where SQL differs).
+// migration is appended to both (one module; it may branch on the adapter where SQL differs),
+// then `npm run db:baseline` writes the schema a new SQLite database gets in one step.
 import { sql, type Migration, type MigrationProvider } from 'kysely'
 import * as initial from './2026-11-21T13-00-initial.js'
 import * as ledger from './2026-11-21T14-00-ledger.js'
