@@ -2,10 +2,10 @@
 // an "open" event ("hello"), then every record past the cursor as a message whose id is its
 // paging token, as records land. Every stream is woken by one ChangeFeed when the ledger moves
 // (this process's commits at once, another process's through one poll), and only then reads.
-import { createSession } from 'better-sse'
 import type { Request, Response } from 'express'
 import type { SandboxContext } from '../context.js'
 import { ChangeFeed } from '../db/change-feed.js'
+import { openEventSession } from '../http/event-stream.js'
 import { markAsStream } from '../http/streams.js'
 
 /** How often the one poll looks for transactions another process applied to the same database file. */
@@ -54,12 +54,7 @@ export async function streamRecords(
   })
   markAsStream(res)
   // The SDK restarts a stream that has been silent for 15 s itself; comments would not count.
-  const session = await createSession(req, res, {
-    retry: 1000,
-    keepAlive: null,
-    trustClientEventId: false,
-    headers: { 'cache-control': 'no-store' },
-  })
+  const session = await openEventSession(req, res, { retry: 1000, keepAlive: null, trustClientEventId: false })
   // Its id is the starting cursor: an EventSource reconnecting before any record resumes there.
   session.push('hello', 'open', cursor.toString())
 

@@ -2,11 +2,21 @@
 // the request log stream. Listening starts before the session opens, so nothing that happens
 // meanwhile is lost; the stream ends the sandbox's way (see streams.ts) when it stops or swaps state.
 import type http from 'node:http'
-import { createSession, type Session } from 'better-sse'
+import type { Session, SessionOptions } from 'better-sse'
 import { markAsStream } from './streams.js'
 
 /** SSE keep-alive comments, so proxies and idle timeouts leave the stream open. */
 export const KEEP_ALIVE_MS = 15_000
+
+/** An event stream on `res`. better-sse, and node:http2 with it, load with the first stream rather than at every start. */
+export async function openEventSession(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  options: SessionOptions = {},
+): Promise<Session> {
+  const { createSession } = await import('better-sse')
+  return createSession(req, res, { keepAlive: KEEP_ALIVE_MS, headers: { 'cache-control': 'no-store' }, ...options })
+}
 
 /**
  * Streams each item `subscribe` hands over (it returns what unsubscribes, called when the client
@@ -26,6 +36,6 @@ export async function streamLiveItems<T>(
   })
   res.once('close', stop)
   markAsStream(res)
-  session = await createSession(req, res, { keepAlive: KEEP_ALIVE_MS, headers: { 'cache-control': 'no-store' } })
+  session = await openEventSession(req, res)
   for (const item of waiting.splice(0)) send(session, item)
 }

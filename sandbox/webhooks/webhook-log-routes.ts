@@ -1,7 +1,6 @@
 // The webhook delivery log (spec 4.15) under /merchants/{merchantId}: list, one entry, resend,
 // and two live streams (server-sent events) for the CLI: finished deliveries (`webhooks tail`)
 // and every payment event (`listen`). Webhook pause and resume live here too.
-import { createSession } from 'better-sse'
 import { type Request, type Response } from 'express'
 import { z } from 'zod'
 import { WEBHOOK_DELIVERY_STATUSES } from '../../src/api/enumerations.js'
@@ -11,7 +10,7 @@ import type { MerchantRow, PaymentEventRow, WebhookDeliveryRow } from '../db/sch
 import { currentMerchant } from '../http/auth.js'
 import { ApiError, notFound } from '../errors.js'
 import { pageMeta } from '../http/pagination.js'
-import { KEEP_ALIVE_MS, streamLiveItems } from '../http/event-stream.js'
+import { openEventSession, streamLiveItems } from '../http/event-stream.js'
 import { markAsStream } from '../http/streams.js'
 import { updateMerchant } from '../merchants/merchant-repository.js'
 import { noBody, pageQuery, pageRequest, queryInteger } from '../validation/common.js'
@@ -117,7 +116,7 @@ export function webhookLogHandlers(ctx: SandboxContext) {
       })
       res.once('close', stop)
       markAsStream(res)
-      const session = await createSession(req, res, { keepAlive: KEEP_ALIVE_MS, headers: { 'cache-control': 'no-store' } })
+      const session = await openEventSession(req, res)
       const lastId = /^\d{1,15}$/.test(session.lastId) ? Number(session.lastId) : undefined
       const resumeFrom = after ?? lastId
       let cursor = resumeFrom ?? (await lastEventSequence(ctx.db))
