@@ -6,8 +6,9 @@
 // - a command line that names a command imports that command's module only, not all of them
 //   through dist/commands/index.js, and runs it as oclif's execute() does. The module comes from
 //   dist/bundle (npm run build bundles oclif with each command: a few files instead of ~160)
-//   unless a compile since has left the bundle behind. Help, topics, and anything that does not
-//   name a command exactly go to oclif as they are.
+//   unless a compile since has left the bundle behind; `sandbox start` comes from a CommonJS
+//   bundle of its own, with a code cache. Help, topics, and anything that does not name a
+//   command exactly go to oclif as they are.
 // A clone that was never built (no dist/) runs from the sources instead, as bin/dev.js does, so
 // `npx paybox` works right after `npm ci` without making every install pay for a build.
 import { existsSync, readFileSync, statSync } from 'node:fs'
@@ -29,15 +30,21 @@ if (argv.length === 1 && argv[0] === '--version') {
     process.exitCode = 1
   }
 } else {
-  // `sandbox start` holds V8's young generation back until it serves (src/cli/young-generation.ts).
-  if (argv[0] === 'sandbox:start' || (argv[0] === 'sandbox' && argv[1] === 'start')) {
+  const startsSandbox = argv[0] === 'sandbox:start' || (argv[0] === 'sandbox' && argv[1] === 'start')
+  const current = bundleIsCurrent()
+  const dist = new URL(current ? '../dist/bundle/' : '../dist/', import.meta.url)
+  const cached = startsSandbox && current ? await compileSandboxStart(argv) : undefined
+  // `sandbox start` holds V8's young generation back until it serves (src/cli/young-generation.ts),
+  // from after compiling its cached bundle: V8 refuses a cache read under other flags than its own.
+  if (startsSandbox) {
     const { holdYoungGeneration } = await import(new URL('../dist/src/cli/young-generation.js', import.meta.url).href)
     holdYoungGeneration()
   }
-  const dist = new URL(bundleIsCurrent() ? '../dist/bundle/' : '../dist/', import.meta.url)
-  const named = await commandNamedBy(argv, dist)
+  const named = cached ? sandboxStartFrom(cached, argv) : await commandNamedBy(argv, dist)
   if (named && oclifTakesSameId(named)) {
-    const { executeNamedCommand } = await import(new URL('src/cli/run-command.js', dist).href)
+    const { executeNamedCommand } = named.execute
+      ? { executeNamedCommand: named.execute }
+      : await import(new URL('src/cli/run-command.js', dist).href)
     await executeNamedCommand(fileURLToPath(new URL('..', import.meta.url)), pjson, named)
   } else {
     const oclif = await import('@oclif/core')
@@ -67,11 +74,7 @@ function bundleIsCurrent() {
  * and the rest of argv; undefined for help, a topic, or a line that names no command.
  */
 async function commandNamedBy(argv, dist) {
-  const helpFlags = new Set(['--help', ...(pjson.oclif.additionalHelpFlags ?? [])])
-  for (const arg of argv) {
-    if (arg === '--') break
-    if (helpFlags.has(arg)) return undefined
-  }
+  if (asksForHelp(argv)) return undefined
   const { COMMAND_FILES } = await import(new URL('commands/command-files.js', dist).href)
   let words = 1
   if ((pjson.oclif.topicSeparator ?? ':') !== ':' && !argv[0]?.includes(':')) {
@@ -84,6 +87,33 @@ async function commandNamedBy(argv, dist) {
   if (!Object.hasOwn(COMMAND_FILES, id)) return undefined
   const { default: command } = await import(new URL(`commands/${COMMAND_FILES[id]}`, dist).href)
   return { id, command, argv: argv.slice(words) }
+}
+
+function asksForHelp(argv) {
+  const helpFlags = new Set(['--help', ...(pjson.oclif.additionalHelpFlags ?? [])])
+  for (const arg of argv) {
+    if (arg === '--') break
+    if (helpFlags.has(arg)) return true
+  }
+  return false
+}
+
+/**
+ * `sandbox start`'s CommonJS bundle, compiled with its V8 code cache (src/cli/cached-bundle.ts);
+ * undefined for help, or without the bundle.
+ */
+async function compileSandboxStart(argv) {
+  const bundle = fileURLToPath(new URL('../dist/bundle/sandbox-start.cjs', import.meta.url))
+  if (asksForHelp(argv) || !existsSync(bundle)) return undefined
+  const { compileCachedBundle } = await import(new URL('../dist/src/cli/cached-bundle.js', import.meta.url).href)
+  return compileCachedBundle(bundle)
+}
+
+/** Runs the compiled bundle; the cache is saved once the sandbox serves, if it had none V8 took. */
+function sandboxStartFrom(cached, argv) {
+  const { command, executeNamedCommand, afterServing } = cached.run()
+  afterServing(cached.saveCache)
+  return { id: 'sandbox:start', command, argv: argv.slice(argv[0] === 'sandbox' ? 2 : 1), execute: executeNamedCommand }
 }
 
 /**

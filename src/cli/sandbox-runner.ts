@@ -44,6 +44,13 @@ export interface SandboxRun {
   log: (line: string) => void
 }
 
+const afterServingWork: Array<() => void> = []
+
+/** Work for once this process's sandbox serves and has said so (bin/run.js saves its code cache then). */
+export function afterServing(work: () => void): void {
+  afterServingWork.push(work)
+}
+
 /** Starts the sandbox and serves until SIGINT or SIGTERM; resolves once it has stopped. */
 export async function runSandbox(start: (options: InProcessSandboxOptions) => Promise<InProcessSandbox>, run: SandboxRun): Promise<void> {
   // A PostgreSQL URL's password stays out of the banner and the log.
@@ -77,6 +84,7 @@ export async function runSandbox(start: (options: InProcessSandboxOptions) => Pr
   // Request lines too start before the banner: a request sent as soon as it is read gets its line.
   if (!run.quiet) await printRequests(sandbox.requestLog)
   run.log(run.json ? JSON.stringify(banner) : renderBanner(banner))
+  for (const work of afterServingWork.splice(0)) setImmediate(work)
 
   await stopRequested
   await sandbox.stop()

@@ -8,6 +8,7 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { cacheFileOf } from '../../src/cli/cached-bundle.js'
 import { PayboxClient } from '../../src/client/paybox-client.js'
 import { COMMITS_BEFORE_CHECKPOINTER } from '../../sandbox/db/database.js'
 import { ROOT, linesOf, merchantEnv, type CliEnv } from '../../harness/cli.js'
@@ -141,6 +142,15 @@ describe('the built CLI (bin/run.js)', () => {
     ])
   })
 
+  it('starts the sandbox with the code cache the build made, and leaves that cache as it is', async () => {
+    const cache = cacheFileOf(path.join(ROOT, 'dist', 'bundle', 'sandbox-start.cjs'))
+    const made = fs.statSync(cache).mtimeMs
+    const sandbox = await spawnSandbox(['--port', '0', '--db', ':memory:', '--quiet'], { entry: RUN_JS })
+    await sandbox.stop()
+    // A cache V8 refused, or one made for another bundle, would have been written again once serving.
+    expect(fs.statSync(cache).mtimeMs).toBe(made)
+  })
+
   it('checkpoints the WAL from a worker of the compiled dist/', async () => {
     const file = path.join(temporaryDir('paybox-built-wal-'), 'sandbox.db')
     const database = pathToFileURL(path.join(ROOT, 'dist', 'sandbox', 'db', 'database.js')).href
@@ -186,6 +196,8 @@ await db.destroy()`
     'sandbox clock nonsense',
     'payments creat',
     'autocomplete --help',
+    'sandbox start --bogus',
+    'sandbox start now',
   ])("gives oclif's exact answer to: paybox %s", async (line: string) => {
     // Split on spaces: no word of these lines contains one.
     const argv = line.split(' ').map((word) => (word === PAYMENT ? paymentId : word))
