@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The installed entry point: runs the compiled commands in dist/. Two shortcuts for cold start,
 // each doing what oclif would:
-// - `paybox --version` is answered without loading oclif (about 60 ms of import and config):
+// - `paybox --version` is answered without loading oclif (its import and config):
 //   the same line oclif prints, name/version platform-arch node-version;
 // - a command line that names a command imports that command's module only, not all of them
 //   through dist/commands/index.js, and runs it as oclif's execute() does. The module comes from

@@ -43,7 +43,7 @@ const keepUnbundled = (packages: ReadonlySet<string>): Plugin => ({
 
 /**
  * zod's namespace re-exports its ~40 message locales (z.locales), so a bundle keeps them all:
- * ~370 KB that every process compiles and none uses (English is the default, and nothing here
+ * code that every process compiles and none uses (English is the default, and nothing here
  * sets another). Only English stays.
  */
 const englishZodOnly: Plugin = {
@@ -62,7 +62,7 @@ const englishZodOnly: Plugin = {
 }
 
 /**
- * A package's JSON (mime-db's ~230 KB of types, iconv-lite's code pages) as JSON.parse of a
+ * A package's JSON (mime-db's types, iconv-lite's code pages) as JSON.parse of a
  * string rather than an object literal: V8 scans a string and parses JSON far faster than it
  * compiles and runs a literal of that size.
  */

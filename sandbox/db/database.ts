@@ -124,7 +124,7 @@ export function onCommit(db: SandboxDb, listener: CommitListener): () => void {
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<SandboxDb> {
   if (isPostgresUrl(options.file)) {
-    // Loaded only for PostgreSQL: the driver costs an SQLite sandbox's start ~40 ms (docs/performance.md).
+    // Loaded only for PostgreSQL: an SQLite sandbox's start does not pay for the driver (docs/performance.md).
     const { openPostgres } = await import('./postgres-database.js')
     const backend = await openPostgres({ url: options.file, timeoutMs: options.busyTimeoutMs, schema: options.postgresSchema })
     postgresBackends.set(backend.db, backend)
