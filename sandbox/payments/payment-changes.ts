@@ -1,6 +1,5 @@
-// Every change of a payment is written here, and what follows a change (the webhook outbox,
-// the invoice, settlement) runs right after it, in the same transaction. What follows is
-// registered in one place, sandbox/reactions.ts.
+// Every change of a payment is written here, and what follows it (registered in sandbox/reactions.ts)
+// runs right after, in the same transaction.
 import type { Kysely } from 'kysely'
 import type { Database, PaymentRow, PaymentUpdate } from '../db/schema.js'
 import { updatePayment } from './payment-repository.js'
