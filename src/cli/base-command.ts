@@ -104,7 +104,7 @@ export abstract class ApiCommand<T extends typeof Command> extends BaseCommand<T
         'pass --api-key and --api-secret, set PAYBOX_API_KEY and PAYBOX_API_SECRET, or run: paybox login',
       )
     }
-    return new PayboxClient({ ...connection, fetch: nodeHttpTransport })
+    return newClient(connection)
   }
 
   /** A client for the sandbox's own controls, which take the admin token instead of keys. */
@@ -115,6 +115,9 @@ export abstract class ApiCommand<T extends typeof Command> extends BaseCommand<T
         'pass --admin-token, set PAYBOX_ADMIN_TOKEN, or run: paybox login --from-sandbox',
       )
     }
-    return new PayboxClient({ ...connection, fetch: nodeHttpTransport })
+    return newClient(connection)
   }
 }
+
+// node:http rather than global fetch: ~90 ms less per command (docs/performance.md).
+const newClient = (connection: Connection): PayboxClient => new PayboxClient({ ...connection, fetch: nodeHttpTransport })
