@@ -47,7 +47,6 @@ export function signersOf(tx: Transaction, sourceId: string): string[] {
 
 /** Each account's signature is looked for once: the source's is asked for by two checks. */
 export class SignatureCheck {
-  /** The transaction hash the signatures sign. */
   readonly hash: Buffer
   readonly #tx: Transaction
   readonly #found = new Map<string, number>()
@@ -226,7 +225,6 @@ function paymentResult(
   return 'op_success'
 }
 
-/** Why an operation failed, for the error's message. */
 export function failureText(code: OperationResultCode, op: LedgerOperation | undefined): string {
   switch (code) {
     case 'op_underfunded':

@@ -7,13 +7,11 @@ import { updatePayment } from './payment-repository.js'
 /** Runs after a payment was created (`before` undefined) or changed, inside that transaction. */
 export type PaymentChangeEffect = (db: Kysely<Database>, before: PaymentRow | undefined, after: PaymentRow) => Promise<unknown>
 
-/** How services write a payment change and how reactions register what follows one. */
 export interface PaymentChanges {
   /** Adds an effect; effects run in the order they were added. */
   onChange(effect: PaymentChangeEffect): void
   /** A payment was just inserted: its effects (the creation event) follow. */
   created(db: Kysely<Database>, payment: PaymentRow): Promise<void>
-  /** Writes `changes` to the payment, runs what follows, and returns the row as it now is. */
   save(db: Kysely<Database>, payment: PaymentRow, changes: PaymentUpdate): Promise<PaymentRow>
 }
 

@@ -25,7 +25,6 @@ export class RequestGate {
     return this.#busy
   }
 
-  /** Runs `handle` for the request now, or once the gate opens again. */
   admit(response: ServerResponse, handle: () => void): void {
     if (this.#waiting) {
       this.#waiting.push(() => this.admit(response, handle))

@@ -80,9 +80,8 @@ export interface LocalPause {
   end(): Promise<void>
 }
 
-/** Keeps a sandbox's snapshots; `db` is the database the sandbox runs on now. */
+/** `db` is the database the sandbox runs on now. */
 export interface SnapshotStore {
-  /** How the processes serving the state pause while one replaces it. */
   readonly barrier: ServingBarrier
   list(db: SandboxDb): Promise<SnapshotInfo[]>
   /** The snapshot's info; SnapshotError not_found when there is none. */
@@ -96,7 +95,6 @@ export interface SnapshotStore {
   beginReplacement(db: SandboxDb): Promise<StateReplacement>
   /** The sandbox's database opened again as it is: how a replica takes up a state another replica put in place. */
   reopen(): Promise<SandboxDb>
-  /** Calls `listener` when another process sharing `db` replaced the state; returns its stop. */
   onReplacedElsewhere(db: SandboxDb, listener: () => void): () => void
 }
 

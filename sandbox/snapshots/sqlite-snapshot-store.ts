@@ -138,7 +138,6 @@ export class SqliteSnapshotStore implements SnapshotStore {
     return openDatabase({ file: this.file, durable: this.durable })
   }
 
-  /** One process owns an SQLite sandbox: nobody else replaces its state. */
   onReplacedElsewhere(): () => void {
     return () => {}
   }

@@ -1,6 +1,5 @@
-// Holds the core the sandbox serves and swaps it for another state (a snapshot's, or a fresh
-// genesis) behind the request gate; a failed swap carries on with the previous state where the
-// store can give it back. Other replicas pause meanwhile (postgres-serving-barrier.ts).
+// Holds the core the sandbox serves and swaps it for another state behind the request gate; a failed
+// swap carries on with the previous state where the store can give it back.
 import type http from 'node:http'
 import { toIso } from '../clock.js'
 import type { SandboxDb } from '../db/database.js'
@@ -71,12 +70,10 @@ export class StateSwap {
     this.#gate.admit(res, () => this.#core.app(req, res))
   }
 
-  /** From now on a restore or reset is refused: the sandbox is stopping. */
   refuseSwaps(): void {
     this.#stopping = true
   }
 
-  /** Waits for the swap under way, then stops the core (services and database) and leaves the barrier. */
   async stop(): Promise<void> {
     this.#stopping = true
     await this.#swapping

@@ -66,7 +66,7 @@ export class DeliveryQueue {
     this.#stale = true
   }
 
-  /** Forgets what was queued if it is stale; taken deliveries stay taken. */
+  /** Taken deliveries stay taken. */
   refreshIfStale(): void {
     if (!this.#stale) return
     this.#stale = false

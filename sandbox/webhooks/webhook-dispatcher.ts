@@ -41,7 +41,6 @@ export class WebhookDispatcher implements WebhookDeliveries {
   readonly #queue = new DeliveryQueue()
   readonly #sender: WebhookSender
   readonly #feed = new WebhookFeed()
-  /** Deliveries from the queue until logged (sent, or being logged). */
   readonly #inFlight = new Set<Promise<void>>()
   #timer: NodeJS.Timeout | undefined
   #pumping: Promise<void> | undefined

@@ -114,7 +114,6 @@ export async function insertPaymentEvent(db: Kysely<Database>, event: NewPayment
   await insertEvent(db, event)
 }
 
-/** Events after `sequence`, oldest first. */
 export async function findEventsAfter(db: Kysely<Database>, sequence: number, limit: number): Promise<PaymentEventRow[]> {
   return eventsAfter(db, { sequence, limit })
 }

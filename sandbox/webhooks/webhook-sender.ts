@@ -35,7 +35,6 @@ export class WebhookSender {
     return this.#timeoutMs
   }
   readonly #abort = new AbortController()
-  /** Exchanges with receivers in progress: cancelled at stop. */
   readonly #exchanges = new Set<DeliveryExchange>()
   readonly #pools = new Map<string, Pool>()
   /** Loaded with the first delivery: start-up and an idle sandbox do without it. */
@@ -95,7 +94,6 @@ export class WebhookSender {
     return pool
   }
 
-  /** POSTs the stored payload, signed with the merchant's current secret; undefined if stopped meanwhile. */
   async #send(delivery: WebhookDeliveryRow, secret: string): Promise<AttemptOutcome | undefined> {
     // The receiver's time starts once the connection pool is ready, not while undici loads.
     const url = new URL(delivery.url)
