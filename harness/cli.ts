@@ -1,10 +1,6 @@
-// Runs the real paybox CLI in tests, two ways:
-// - runCli: in-process through oclif, loading commands/index.ts from the sources (like
-//   bin/dev.js), capturing stdout, stderr and the exit code the process would have had;
-// - spawnCli: `node bin/dev.js …` as a child process, for commands that keep running
-//   (sandbox start) or must be observed from outside (signals, exit codes).
-// Every invocation sees only the PAYBOX_* variables it is given (plus CI/NO_COLOR as passed),
-// so a test's profiles and sandbox state file live in its own temporary folders.
+// Runs the real paybox CLI in tests: in-process through oclif from the sources (runCli), or as a
+// child process for commands that keep running or must be seen from outside (spawnCli). Each run sees
+// only the PAYBOX_* variables it is given, so a test's profiles and state live in its own folders.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { once } from 'node:events'
 import fs from 'node:fs'
@@ -37,10 +33,7 @@ export function isolatedEnv(extra: CliEnv = {}): CliEnv & { PAYBOX_HOME: string;
   }
 }
 
-/**
- * An isolated environment connected to a test sandbox as one of its seeded merchants, with the
- * admin token too (pass PAYBOX_ADMIN_TOKEN: undefined in `extra` to leave it out).
- */
+/** With the admin token too (pass PAYBOX_ADMIN_TOKEN: undefined in `extra` to leave it out). */
 export function merchantEnv(sandbox: TestSandbox, mode: 'direct' | 'escrow' = 'direct', extra: CliEnv = {}): CliEnv {
   const merchant = sandbox.merchants.find((m) => m.settlement_mode === mode)
   if (!merchant) throw new Error(`the sandbox has no ${mode} merchant`)
@@ -63,7 +56,6 @@ export interface CliResult<T = unknown> {
   error?: Error
 }
 
-/** The non-empty lines of some output. */
 export const linesOf = (text: string): string[] => text.split('\n').filter((line) => line.trim() !== '')
 
 let configPromise: Promise<Config> | undefined
@@ -104,10 +96,7 @@ function withEnv<T>(env: CliEnv, fn: () => Promise<T>): Promise<T> {
   })
 }
 
-/**
- * Runs `paybox <argv…>` in this process. argv is passed to oclif as is (no shell splitting), so
- * values may contain spaces. Output has ANSI codes stripped.
- */
+/** argv goes to oclif as is (no shell splitting); output has ANSI codes stripped. */
 export async function runCli<T = unknown>(argv: string[], env: CliEnv): Promise<CliResult<T>> {
   const config = await loadConfig()
   const previousExitCode = process.exitCode
@@ -115,9 +104,8 @@ export async function runCli<T = unknown>(argv: string[], env: CliEnv): Promise<
   try {
     const captured = await withEnv(env, () =>
       captureOutput<T>(async () => {
-        // oclif prints through console.log/console.error; vitest replaces the global console
-        // with one of its own, so put a plain one on process.stdout/stderr (which
-        // captureOutput intercepts) for the duration of the command.
+        // oclif prints through console.*, which vitest replaces: put a plain one on process.stdout/stderr
+        // (which captureOutput intercepts) for the duration of the command.
         const vitestConsole = globalThis.console
         globalThis.console = new Console({ stdout: process.stdout, stderr: process.stderr, colorMode: false })
         try {

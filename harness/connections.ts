@@ -3,7 +3,6 @@
 import http from 'node:http'
 import net from 'node:net'
 
-/** Where a sandbox listens. */
 export interface Target {
   url: string
   port: number

@@ -1,11 +1,8 @@
-// Crash safety (issue 9), the run itself: a real sandbox process on a database file takes
-// concurrent writes (payments with idempotency keys and webhooks, invoices, ledger payments) and
-// is killed with SIGKILL after a seeded number of acknowledgements, with requests still in
-// flight; then it is restarted on the same file, round after round. Whatever was acknowledged
-// must be there, idempotency keys must replay, invoice numbers stay gapless, the ledger conserves
-// money, and webhook deliveries left pending by the crashes are delivered after the last restart.
-// test/reliability/crash-safety.test.ts runs 3 rounds, the bench 10. The checks are not vitest
-// expectations: each one that fails becomes a line of `violations`, so tsx can run this too.
+// Crash safety (issue 9): a sandbox process taking concurrent writes is killed with SIGKILL after
+// a seeded number of acknowledgements and restarted on the same file, round after round; whatever
+// was acknowledged must be there, keys replay, invoice numbers stay gapless, money is conserved,
+// and pending webhooks arrive after the last restart. Failed checks become `violations` rather
+// than vitest expectations, so the bench can run this under tsx too.
 import path from 'node:path'
 import { Rng } from './hostile.js'
 import { temporaryDir, type RawResponse } from './sandbox.js'
@@ -79,11 +76,7 @@ function differs(what: string, actual: unknown, expected: unknown): string[] {
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error))
 
-/**
- * Everything acknowledged so far is there, keys replay, numbering and the outbox are whole; the
- * violations found, or []. Keys left unacknowledged are retried once here and join the acknowledged.
- * Rejects only when the sandbox does not answer at all.
- */
+/** Keys left unacknowledged are retried once here and join the acknowledged; rejects only when nothing answers. */
 export async function verifyAcknowledged(url: string, merchant: Merchant, acked: Acknowledged): Promise<string[]> {
   const violations: string[] = []
   for (const [key, { body, response, id }] of acked.payments) {
@@ -120,10 +113,7 @@ export interface CrashRunOptions {
   rounds?: number
   /** The database: a fresh, empty one (such as a PostgreSQL URL); default a new SQLite file. */
   database?: string
-  /**
-   * 2: a second sandbox process (replica) on the same database runs throughout, takes half the
-   * writes, and must keep acknowledging every write while the other is killed (issue 17).
-   */
+  /** 2: a replica on the same database takes half the writes and must keep acknowledging while the other is killed. */
   replicas?: 1 | 2
   seed?: number
   /** Ends the run early (the bench's time budget, a test's teardown): its sandboxes are killed and the reason becomes a violation. */

@@ -36,10 +36,7 @@ export function hostileSuite(seed: number, creds: HostileCredentials, routes: re
   return [...curated, ...generateRouteCases(seed, routes, creds, total - curated.length, curated.length)]
 }
 
-/**
- * The routes a running sandbox serves: its app built again on its context with every optional
- * control present, only to be listed (nothing in it is ever called).
- */
+// The app is built again with every optional control present, only to be listed (nothing in it is called).
 export function sandboxRoutes(sandbox: RunningSandbox): RouteInfo[] {
   const notForListing = () => Promise.reject(new Error('this app was built only to list its routes'))
   return listRoutes(createApp(sandbox.context, { state: { snapshots: sandbox.snapshots, restore: notForListing, reset: notForListing } }))
@@ -187,11 +184,7 @@ export interface HostileRunReport {
   healthyAfter: boolean
 }
 
-/**
- * Starts an in-process sandbox on a fresh database file, sends the suite to it and reports.
- * For the bench: `runHostile({cases: 10_000})`; passes when every case was sent, failures,
- * uncoveredRoutes and stateChanges are all empty and healthyAfter is true.
- */
+/** Passes when every case was sent, failures, uncoveredRoutes and stateChanges are empty and healthyAfter is true. */
 export async function runHostile(options: HostileRunOptions = {}): Promise<HostileRunReport> {
   const seed = options.seed ?? CI_SEED
   const sandbox = await startTestSandbox()

@@ -511,10 +511,7 @@ const encodeQuery = (pairs: Array<[string, string]>): string =>
 // Keep a deliberately broken escape ("%", "%00") as written; encode everything else.
 const encodeQueryPart = (text: string): string => (/^%(00)?$/.test(text) ? text : encodeURIComponent(text))
 
-/**
- * The malformed requests for `seed`. Credentials are inputs so the cases can carry wrong and
- * near-miss variants of them; signing (which needs the current time) happens in `sendHostile`.
- */
+/** Credentials are inputs so cases can carry near-miss variants; signing (it needs the time) is `sendHostile`'s. */
 export function generateHostileCases(seed: number, creds: HostileCredentials): HostileCase[] {
   const rng = new Rng(seed)
   const cases: HostileCase[] = []
@@ -1448,10 +1445,7 @@ export function routeMatches(pattern: string, wirePath: string): boolean {
   return new RegExp(`^${source}/?$`, 'i').test(wirePath.split('?')[0]!)
 }
 
-/**
- * How many cases reach each route, by route label: cases with its method on a path it matches,
- * and cases on its path with a method no route of that path has (they probe the path too).
- */
+// Cases on a route's path with a method no route of that path has count too: they probe the path.
 export function casesPerRoute(cases: readonly HostileCase[], routes: readonly RouteInfo[]): Map<string, number> {
   const counts = new Map(routes.map((route) => [routeLabel(route), 0]))
   for (const c of cases) {

@@ -1,6 +1,5 @@
-// Checks what a command printed with --json against its schema in src/cli/command-json-schemas.ts,
-// as JSON Schema (ajv, 2020-12), the way a script in any language would read it: a field the
-// schema does not list fails.
+// A command's --json output against its schema as JSON Schema (ajv), as a script in any language
+// would read it: a field the schema does not list fails.
 import Ajv2020Module from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 import { expect } from 'vitest'

@@ -1,6 +1,5 @@
-// Commands that run until signalled (`webhooks tail`, `listen`), as real child processes:
-// started and awaited until they announce they are ready, their stdout collected line by
-// line, stopped with SIGTERM; any left running after a test is killed.
+// Commands that run until signalled (`webhooks tail`, `listen`), as child processes; any left running
+// after a test is killed.
 import readline from 'node:readline'
 import { afterEach } from 'vitest'
 import { spawnCli, type CliEnv, type SpawnedCli } from './cli.js'

@@ -1,6 +1,5 @@
-// Throwaway PostgreSQL databases for tests and benchmarks: one per suite, created on the cluster
-// that PAYBOX_TEST_POSTGRES_URL names (scripts/postgres-dev.sh start prints it; .ci/run exports
-// it), so suites running in parallel never share state.
+// Throwaway PostgreSQL databases, one per suite on PAYBOX_TEST_POSTGRES_URL's cluster, so suites
+// running in parallel never share state.
 import crypto from 'node:crypto'
 import { execFile } from 'node:child_process'
 import fs from 'node:fs'
@@ -33,10 +32,7 @@ export interface TestDatabase {
 // suffix adds 13 characters, and PostgreSQL silently truncates names beyond 63 bytes.
 const PREFIX = /^[a-z_][a-z0-9_]{0,49}$/
 
-/**
- * Creates an empty database on the cluster of PAYBOX_TEST_POSTGRES_URL, named
- * `<prefix>_<random hex>`: UTF-8, and C collation so that text sorts byte-wise, as in SQLite.
- */
+/** C collation, so that text sorts byte-wise as in SQLite. */
 export async function createTestDatabase(prefix = 'paybox_test', adminUrl = postgresAdminUrl()): Promise<TestDatabase> {
   if (!adminUrl)
     throw new Error(
@@ -89,9 +85,7 @@ export interface PrivateCluster {
   adminUrl: string
   /** Stops the server, keeping its data and port. */
   pause(): Promise<void>
-  /** Starts the paused server again. */
   resume(): Promise<void>
-  /** Stops it for good and deletes its folder. */
   remove(): Promise<void>
 }
 

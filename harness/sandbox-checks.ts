@@ -1,6 +1,5 @@
-// What the reliability tests check about a sandbox's state, over HTTP and in its database file:
-// payments by idempotency key, gapless invoice numbers, the ledger's invariants, the webhook
-// outbox. Shared by the crash-safety and two-process tests.
+// What the crash-safety and two-process tests check about a sandbox's state, over HTTP and in its
+// database file.
 import { systemClock } from '../sandbox/clock.js'
 import { openDatabase, runTransaction } from '../sandbox/db/database.js'
 import type { WebhookDeliveriesTable } from '../sandbox/db/schema.js'
@@ -88,10 +87,7 @@ export function numberingProblems(numbers: readonly string[], prefix = 'INV-'): 
   return problems.slice(0, 10)
 }
 
-/**
- * Opens the database file (no sandbox needs to run), checks the ledger's invariants in one
- * transaction (no negative balance, USDC and XLM conserved) and reads the webhook outbox.
- */
+/** No sandbox needs to run; the ledger's invariants are checked in one transaction. */
 export async function inspectDatabaseFile(file: string): Promise<{ supply: SupplyReport; deliveries: WebhookDeliveriesTable[] }> {
   const db = await openDatabase({ file })
   try {

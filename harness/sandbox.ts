@@ -12,9 +12,7 @@ import type { SupplyReport } from '../sandbox/ledger/ledger-types.js'
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../sandbox/server.js'
 
 export interface TestSandbox extends RunningSandbox {
-  /** A client for the seeded direct merchant. */
   direct: PayboxClient
-  /** A client for the seeded escrow merchant. */
   escrow: PayboxClient
   admin: PayboxClient
   dbFile: string
@@ -63,20 +61,13 @@ export async function startTestSandbox(options: Partial<SandboxOptions> = {}): P
   return withPropertiesOf(clients, sandbox)
 }
 
-/**
- * `target` with `source`'s properties as they are defined: the running sandbox's identity,
- * merchants and context are getters (a snapshot restore or reset replaces them), and a spread
- * or Object.assign would freeze their values at the time of the copy.
- */
+// The running sandbox's identity, merchants and context are getters (a restore replaces them): a
+// spread or Object.assign would freeze their values.
 function withPropertiesOf<T extends object, S extends object>(target: T, source: S): T & S {
   return Object.defineProperties(target, Object.getOwnPropertyDescriptors(source)) as T & S
 }
 
-/**
- * A test sandbox shared by the tests of the enclosing describe block (or file): started before
- * them and stopped after. The returned object is filled in by beforeAll, so read it only inside
- * tests and hooks.
- */
+/** Shared by the enclosing describe block's tests; filled in by beforeAll, so read it only inside tests and hooks. */
 export function sandboxForSuite(options: Partial<SandboxOptions> = {}): TestSandbox {
   const sandbox = {} as TestSandbox
   beforeAll(async () => {
@@ -146,7 +137,6 @@ export interface SignedAttempt {
   tweak?: (headers: Record<string, string>) => void
 }
 
-/** Sends an attempt as is, for authentication tests. */
 export function sendSignedAttempt(baseUrl: string, a: SignedAttempt): Promise<RawResponse> {
   const headers: Record<string, string> = {
     'x-digest-key': a.key,

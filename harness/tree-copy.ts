@@ -1,7 +1,5 @@
-// A copy of this checkout as `git clone` would give it (tracked files and new ones not ignored,
-// so no dist/), with this checkout's node_modules linked in place of an `npm ci`, which would
-// build better-sqlite3 from source for a minute. Tests that build or pack work on the copy and
-// leave this checkout's dist/ alone for the tests running beside them.
+// This checkout as `git clone` would give it, node_modules linked (an `npm ci` builds better-sqlite3 for
+// a minute): tests that build or pack leave this checkout's dist/ alone for the tests beside them.
 import { execFile } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'

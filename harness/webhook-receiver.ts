@@ -1,7 +1,5 @@
-// A real webhook receiver on a free loopback port, as an integrator would write one: it
-// checks X-WEBHOOK-AUTH over the raw bytes received, records every request exactly, and
-// answers as the test says: a status and body, or not at all until released (to exceed the
-// sandbox's timeout without sleeping).
+// A loopback webhook receiver as an integrator writes one, recording every request exactly; it can
+// hold answers until released, to exceed the sandbox's timeout without sleeping.
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, beforeEach } from 'vitest'
@@ -77,11 +75,7 @@ export async function startWebhookReceiver(secret: string, receiver = {} as Webh
   return receiver
 }
 
-/**
- * A receiver shared by the tests of the enclosing describe block: started before them (after
- * hooks registered earlier, such as sandboxForSuite's), with the secret `secretOf` then gives;
- * answering 200 "ok" again at the start of each test; closed after them.
- */
+/** Started after hooks registered earlier (sandboxForSuite's), so `secretOf` can read them; answers 200 again each test. */
 export function webhookReceiverForSuite(secretOf: () => string): WebhookReceiver {
   const receiver = {} as WebhookReceiver
   beforeAll(async () => {
@@ -94,7 +88,6 @@ export function webhookReceiverForSuite(secretOf: () => string): WebhookReceiver
   return receiver
 }
 
-/** The `data` of a webhook body as received. */
 export const webhookData = (raw: Buffer): WebhookData => (JSON.parse(raw.toString('utf8')) as { data: WebhookData }).data
 
 /** What the receiver got about one payment, in the order it arrived. */

@@ -1,7 +1,5 @@
-// A strict reader for the small XML documents the CLI writes (JUnit reports), so tests can
-// parse them back instead of matching text. It accepts elements, attributes, text and the
-// predefined and numeric character references, and throws on anything malformed: a raw `<`
-// or `&` in text or attributes, an unknown entity, a mismatched or unclosed tag.
+// A strict reader for the XML the CLI writes (JUnit reports), so tests parse it back instead of
+// matching text; it throws on anything malformed (a raw `<` or `&`, an unknown entity, a bad tag).
 
 export interface XmlElement {
   name: string

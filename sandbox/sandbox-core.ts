@@ -1,6 +1,5 @@
-// Builds the services that run on one database: counts the boot, seeds a new database, checks
-// the options an existing one must match, then wires the context, the reactions, the
-// background work and the request handler. A restore or reset replaces a core whole.
+// The services that run on one database, from boot count and genesis to the request handler; a
+// restore or reset replaces a core whole.
 import { createHash } from 'node:crypto'
 import type http from 'node:http'
 import { bootstrap, countBoot, isNewSandbox } from './bootstrap.js'
@@ -31,7 +30,6 @@ import type { WebhookEgress } from './webhooks/webhook-egress.js'
 
 export const DEFAULT_LEDGER_CLOSE_MS = 5_000
 
-/** The sandbox options a core reads (SandboxOptions in server.ts). */
 export interface CoreOptions {
   db: string
   seed?: string
@@ -67,7 +65,6 @@ export interface Core {
   webhookDispatcher: WebhookDispatcher
   merchants: MerchantCredentials[]
   app: http.RequestListener
-  /** Stops the background work and closes the database. */
   stop(): Promise<void>
 }
 
@@ -80,7 +77,6 @@ export class CoreBuilder {
     this.#shared = shared
   }
 
-  /** Counts the boot, seeds a new database and checks the options an existing one must match. */
   async open(db: SandboxDb, keepAdminToken?: string): Promise<OpenedState> {
     const options = this.#options
     const fresh = await isNewSandbox(db)
@@ -98,7 +94,6 @@ export class CoreBuilder {
     return { clock, random, identity }
   }
 
-  /** Wires the services on an opened database and starts their background work. */
   async start(db: SandboxDb, state: OpenedState, publicUrl: string, controls: SandboxStateControls): Promise<Core> {
     const options = this.#options
     const { wallClock, log, egress, rateLimits, requestLog } = this.#shared
@@ -181,10 +176,7 @@ export class CoreBuilder {
   }
 }
 
-/**
- * The seed a database was created with is kept (as a hash); a later start with another --seed
- * is refused, since its genesis would not be the one in the database. The first start records it.
- */
+// A later start with another --seed is refused: its genesis would not be the one in the database.
 async function checkSeed(db: SandboxDb, seed: string | undefined, location: string): Promise<void> {
   const given = seed === undefined ? 'none' : createHash('sha256').update(seed).digest('hex')
   const stored = await runTransaction(db, async (trx) => {

@@ -1,6 +1,5 @@
-// Starts and stops a sandbox: opens the database, builds the services on it (sandbox-core.ts),
-// and serves them over HTTP (http/sandbox-server.ts). Used by `paybox sandbox start` and, in-process,
-// by tests. While it runs, its state can be swapped behind a request gate (snapshots/state-swap.ts).
+// Starts and stops a sandbox (`paybox sandbox start`, and tests in-process): the database, the services
+// on it (sandbox-core.ts) and HTTP; its state can be swapped behind a request gate (state-swap.ts).
 import type http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { SandboxIdentity } from './bootstrap.js'
@@ -58,14 +57,11 @@ export interface SandboxOptions {
   allowWebhookTo?: string[]
   /** How long a webhook receiver has to answer; default 10 s (spec 6). Tests shorten it. */
   webhookTimeoutMs?: number
-  /** How often queued webhooks are looked for; default 100 ms. */
+  /** How often the outbox is polled for another process's writes (this one's commits kick it at once); default 250 ms. */
   webhookPollMs?: number
   /** On PostgreSQL, how long a restore or reset waits for every replica to pause; default 10 s. Tests shorten it. */
   restorePauseTimeoutMs?: number
-  /**
-   * Stricter defaults for a sandbox others reach over a network (docs/security.md): rate limits,
-   * tighter connection and stream bounds, a private database file. Any non-loopback host turns it on.
-   */
+  /** Stricter defaults for a sandbox others reach over a network (docs/security.md); any non-loopback host turns it on. */
   shared?: boolean
   /** Overrides of the mode's limits (sandbox/limits/sandbox-limits.ts). */
   limits?: Partial<SandboxLimits>
@@ -89,7 +85,6 @@ export interface RunningSandbox {
   limits: SandboxLimits
   /** Every request as it finishes: recent ones, and listeners (the stderr lines of `sandbox start`). */
   requestLog: RequestLog
-  /** Stops accepting, lets in-flight requests finish, then closes the database. */
   stop(): Promise<void>
 }
 

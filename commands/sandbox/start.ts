@@ -4,7 +4,6 @@ import { z } from 'zod'
 import { defaultDatabaseFile, snapshotsDir } from '../../src/config/paths.js'
 import { flagNamesOf } from '../../src/cli/did-you-mean.js'
 import { reportError } from '../../src/cli/errors.js'
-import { loadColours } from '../../src/cli/output.js'
 import { renderBanner, type SandboxBanner } from '../../src/cli/render/sandbox.js'
 import { releaseYoungGeneration } from '../../src/cli/young-generation.js'
 import { DEFAULT_HOST, DEFAULT_PORT } from '../../sandbox/defaults.js'
@@ -78,8 +77,6 @@ export default class SandboxStart extends Command {
 
   public async run(): Promise<void> {
     const { flags } = await this.parse(SandboxStart)
-    // Not a BaseCommand: it loads the banner's colours itself.
-    if (!flags.json) await loadColours()
     if (
       flags['public-url'] !== undefined &&
       !/^https?:$/.test(URL.canParse(flags['public-url']) ? new URL(flags['public-url']).protocol : '')

@@ -1,7 +1,5 @@
-// Horizon's effects of the sandbox ledger's payments: as Horizon ingests a payment, it credits
-// the destination (account_credited, order 1) and debits the source (account_debited, order 2).
-// An effect's paging token is "<operation id>-<order>", its id the same padded to 19 and 10
-// digits. Only successful transactions have effects.
+// Horizon's effects of a payment: account_credited (order 1), then account_debited (order 2), paged by
+// "<operation id>-<order>". Only successful transactions have effects.
 import { z } from 'zod'
 import type { LedgerPayment } from '../ledger/ledger-types.js'
 import { cursorPoint, nowCursor, operationId, pageQuery } from './horizon-paging.js'

@@ -3,16 +3,11 @@
 import { z } from 'zod'
 import { queryInteger } from '../validation/common.js'
 
-/** Horizon's default and largest page sizes. */
 export const DEFAULT_LIMIT = 10
 export const MAX_LIMIT = 200
 
-/**
- * Ids are Horizon-like TOIDs built from the transaction's position on the sandbox ledger (its
- * application order, from 1) rather than from ledger and order within it: a transaction's
- * paging token is position << 12, its operation i has id (position << 12) | (i + 1). So, as on
- * Horizon, every operation of a transaction sorts after the transaction's own token.
- */
+// TOID-like ids from the transaction's position (application order) rather than its ledger: a
+// transaction is position << 12 and its operation i that | (i + 1), so operations sort after it, as on Horizon.
 const OPERATION_BITS = 12n
 const INT64_MAX = 2n ** 63n - 1n
 
@@ -44,10 +39,7 @@ const SDK_MARKERS = {
 /** The query of a single record: nothing but the SDK's markers. */
 export const recordQuery = z.strictObject(SDK_MARKERS)
 
-/**
- * What cursor=now stands for, given the position of the last transaction: past every record
- * there is (all operations of that transaction) and before the next transaction's.
- */
+/** cursor=now: past every record there is (all operations of the last transaction), before the next transaction's. */
 export const nowCursor = (lastPosition: number): bigint => ((BigInt(lastPosition) + 1n) << OPERATION_BITS) - 1n
 
 const cursorText = z

@@ -1,6 +1,5 @@
-// Horizon's problem documents (type, title, status, detail, extras) for every error under
-// /horizon, carrying the sandbox's own {statusCode, reason, message} too, and the one error
-// handler that turns any error of the Horizon routes into one.
+// Horizon's problem documents for every error under /horizon, with the sandbox's own
+// {statusCode, reason, message} too, and the one error handler of the Horizon routes.
 import type { ErrorRequestHandler, RequestHandler } from 'express'
 import { ZodError } from 'zod'
 import { ApiError } from '../errors.js'
@@ -42,10 +41,6 @@ export const badRequestProblem = (detail: string, invalidField?: string) =>
     reason: detail,
   })
 
-/**
- * The ledger refused a submitted transaction: transaction_malformed when the envelope could not
- * even be read, otherwise transaction_failed with the result codes and the result XDR.
- */
 export function ledgerProblem(error: LedgerError, envelopeXdr: string): HorizonProblem {
   if (error.code === 'tx_malformed') {
     return new HorizonProblem(
@@ -72,10 +67,7 @@ export function ledgerProblem(error: LedgerError, envelopeXdr: string): HorizonP
   )
 }
 
-/**
- * A transaction included in a ledger as failed: Horizon answers its submission with the same
- * transaction_failed problem as a refusal, but the result XDR charges the fee.
- */
+/** Horizon answers a transaction included as failed as it answers a refusal, but the result XDR charges the fee. */
 export function failedTransactionProblem(tx: LedgerTransaction): HorizonProblem {
   const operations = tx.operationResults ?? []
   return new HorizonProblem(

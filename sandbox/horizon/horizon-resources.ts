@@ -1,6 +1,5 @@
-// The sandbox ledger's accounts, transactions, payments and ledgers as Horizon's JSON records,
-// with the fields and links @stellar/stellar-sdk reads. Amounts are 7-decimal text, times ISO
-// 8601 to the second, int64 values strings, as Horizon writes them.
+// The sandbox ledger as Horizon's JSON records, with the fields and links @stellar/stellar-sdk reads,
+// written as Horizon writes them (7-decimal amounts, ISO times to the second, int64 as strings).
 import { createHash } from 'node:crypto'
 import { FeeBumpTransaction, TransactionBuilder, type Transaction } from '@stellar/stellar-base'
 import { USDC_SCALE, formatDecimal } from '../../src/money.js'
@@ -189,14 +188,10 @@ export function toPaymentRecord(h: HorizonContext, payment: LedgerPayment) {
   }
 }
 
-/**
- * The sandbox keeps no ledger headers: a ledger's hash is the SHA-256 of the network passphrase
- * and its sequence, stable and unique per network, not a hash of a header.
- */
+// No ledger headers are kept: a ledger's hash is SHA-256 of the network passphrase and its sequence.
 export const ledgerHash = (networkPassphrase: string, sequence: number): string =>
   createHash('sha256').update(`${networkPassphrase}\nledger ${sequence}`).digest('hex')
 
-/** A closed ledger. */
 export function toLedgerRecord(
   h: HorizonContext,
   ledger: LedgerInfo & { closedAt: number },

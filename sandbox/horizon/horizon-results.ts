@@ -1,6 +1,5 @@
-// The result_xdr Horizon sends with a transaction: a TransactionResult built with the SDK's xdr
-// classes, for transactions in a ledger (txSuccess, or txFailed for one included as failed, one
-// result per operation) and for the ledger's refusals (the result code, nothing charged).
+// The result_xdr Horizon sends with a transaction, for transactions in a ledger (success, or
+// included as failed) and for refusals (nothing charged).
 import { xdr } from '@stellar/stellar-base'
 import type { OperationResultCode, TransactionResultCode } from '../ledger/ledger-errors.js'
 
@@ -42,20 +41,13 @@ function transactionResult(feeCharged: bigint, result: xdr.TransactionResultResu
   }).toXDR('base64')
 }
 
-/**
- * A transaction in a ledger: txSuccess with a PaymentResult per operation, or for one included
- * as failed, txFailed with each operation's result; its fee was charged either way.
- */
 export function appliedResultXdr(feeCharged: bigint, operationCount: number, failedResults: OperationResultCode[] | null): string {
   if (failedResults) return failureResultXdr('tx_failed', failedResults, feeCharged)
   const results = Array.from({ length: operationCount }, OPERATION_RESULTS.op_success)
   return transactionResult(feeCharged, xdr.TransactionResultResult.txSuccess(results))
 }
 
-/**
- * A failed transaction: refused before it entered a ledger (nothing charged, feeCharged 0; with
- * tx_failed, the operations up to the one that failed), or included as failed (its fee).
- */
+/** Refused (feeCharged 0; with tx_failed, the operations up to the one that failed), or included as failed (its fee). */
 export function failureResultXdr(code: TransactionResultCode, operationCodes: OperationResultCode[] = [], feeCharged = 0n): string {
   const result =
     code === 'tx_failed'

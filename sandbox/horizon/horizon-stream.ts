@@ -1,7 +1,5 @@
-// Horizon's streaming mode (server-sent events) for record lists such as an account's payments:
-// an "open" event ("hello"), then every record past the cursor as a message whose id is its
-// paging token, as records land. Every stream is woken by one ChangeFeed when the ledger moves
-// (this process's commits at once, another process's through one poll), and only then reads.
+// Horizon's streaming mode (server-sent events): "hello", then each record past the cursor with its
+// paging token as id. Streams read only when the one ChangeFeed says the ledger moved.
 import type { Request, Response } from 'express'
 import type { SandboxContext } from '../context.js'
 import { ChangeFeed } from '../db/change-feed.js'
@@ -31,10 +29,6 @@ export function ledgerFeed(ctx: Pick<SandboxContext, 'db' | 'ledger'>): ChangeFe
   )
 }
 
-/**
- * Streams the records after `start` until the client goes away (or the sandbox stops, which
- * ends every marked stream), reading again each time `feed` says the ledger moved.
- */
 export async function streamRecords(
   req: Request,
   res: Response,

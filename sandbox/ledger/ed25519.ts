@@ -33,10 +33,8 @@ export function signWithKey(key: { seed: Uint8Array; publicKey: Uint8Array }, da
 }
 
 /**
- * Whether `signature` is the raw public key's over `data`. Malformed input (a key or signature of
- * the wrong size, a key off the curve) is false, as Keypair.verify answers it, never an error.
- * Keypair.verify also refuses keys of small order, which OpenSSL does not; no seed yields one,
- * and the ledger only checks the keys of accounts it made from seeds.
+ * Malformed input is false, never an error, as with Keypair.verify. Unlike it, OpenSSL accepts keys of
+ * small order: no seed yields one, and the ledger only checks keys of accounts it made from seeds.
  */
 export function verifySignature(publicKey: Uint8Array, data: Uint8Array, signature: Uint8Array): boolean {
   if (publicKey.length !== 32 || signature.length !== 64) return false

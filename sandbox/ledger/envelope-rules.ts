@@ -1,6 +1,5 @@
-// The rules a Stellar envelope must pass on the sandbox ledger, as pure functions of the
-// transaction and working copies of the accounts it touches: signatures, sequence, time and
-// ledger bounds, fees, and each payment operation's result code. Nothing here reads or writes.
+// The rules a Stellar envelope must pass, as pure functions of the transaction and working copies of
+// the accounts it touches: nothing here reads or writes.
 import { createHash } from 'node:crypto'
 import { MuxedAccount, StrKey, type Asset, type Transaction } from '@stellar/stellar-base'
 import { formatDecimal, parseDecimal, USDC_SCALE } from '../../src/money.js'
@@ -46,12 +45,8 @@ export function signersOf(tx: Transaction, sourceId: string): string[] {
   return [...new Set([sourceId, ...tx.operations.flatMap((op) => (op.source ? [baseAccountId(op.source)] : []))])]
 }
 
-/**
- * Which of an envelope's signatures verify against which account's key, over the hash for this
- * network. Each account's signature is looked for once: the source's is asked for by two checks.
- */
+/** Each account's signature is looked for once: the source's is asked for by two checks. */
 export class SignatureCheck {
-  /** The transaction hash the signatures sign. */
   readonly hash: Buffer
   readonly #tx: Transaction
   readonly #found = new Map<string, number>()
@@ -85,10 +80,7 @@ export class SignatureCheck {
   }
 }
 
-/**
- * The transaction-level checks, in stellar-core's order. Returns the fee to charge: the base
- * fee per operation, whatever the bid above it, as on a network that is never congested.
- */
+/** In stellar-core's order. The fee charged is the base fee per operation, whatever the bid: the network is never congested. */
 export function checkTransaction(
   tx: Transaction,
   state: { now: number; ledgerSequence: number; sourceId: string; accounts: Map<string, WorkingAccount>; signatures: SignatureCheck },
@@ -149,10 +141,7 @@ export type OperationState = {
   signatures: SignatureCheck
 }
 
-/**
- * What stellar-core checks before applying anything: each operation is a payment, well formed,
- * from an existing account that signed. A failure here refuses the whole transaction.
- */
+/** What stellar-core checks before applying anything: a failure here refuses the whole transaction. */
 export function validateOperations(tx: Transaction, state: OperationState): void {
   const results: OperationResultCode[] = []
   for (const [index, op] of tx.operations.entries()) {
@@ -169,11 +158,7 @@ export function validateOperations(tx: Transaction, state: OperationState): void
   }
 }
 
-/**
- * Applies the validated operations to the working accounts, in order, as stellar-core does:
- * every operation gets a result, and one that fails changes nothing (the caller then discards
- * all but the fee). An operation with an asset the sandbox does not know has no operation row.
- */
+/** As stellar-core: every operation gets a result, and one that fails changes nothing (the caller keeps only the fee). */
 export function applyOperations(
   tx: Transaction,
   state: OperationState,
@@ -240,7 +225,6 @@ function paymentResult(
   return 'op_success'
 }
 
-/** Why an operation failed, for the error's message. */
 export function failureText(code: OperationResultCode, op: LedgerOperation | undefined): string {
   switch (code) {
     case 'op_underfunded':
@@ -292,11 +276,7 @@ export interface CheckedTransaction {
   failure: LedgerError | undefined
 }
 
-/**
- * Every check, in stellar-core's order; throws a LedgerError for a refusal. Takes the fee and
- * the sequence number and applies the operations to `accounts`, which must hold the source and
- * every account the operations involve that exists.
- */
+/** Throws a LedgerError for a refusal; `accounts` must hold the source and every existing account the operations involve. */
 export function checkAndApply(
   tx: Transaction,
   state: { now: number; ledgerSequence: number; sourceId: string; accounts: Map<string, WorkingAccount>; usdcIssuer: string | undefined },

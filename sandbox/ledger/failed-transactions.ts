@@ -1,7 +1,5 @@
-// Work that moves money in one database transaction, where a ledger transaction Stellar would
-// include as failed (op_underfunded, op_no_trust, op_line_full, …) must still leave its trace:
-// the work rolls back as a whole, then the failed transaction is recorded in a transaction of
-// its own, its fee charged and its sequence number used, and the error goes on to the caller.
+// A ledger transaction Stellar would include as failed (op_underfunded, …) must leave its trace even
+// though the work around it rolls back: it is recorded afterwards in a transaction of its own.
 import { runTransaction, type SandboxDb } from '../db/database.js'
 import type { Database } from '../db/schema.js'
 import type { Transaction } from 'kysely'

@@ -14,11 +14,8 @@ export const USDC_ASSET_CODE = 'USDC'
 
 export const STROOPS_PER_UNIT = 10_000_000n
 
-/**
- * XLM every new account starts with, in stroops. The sandbox has no friendbot or root account:
- * the endowment is written straight into the new account and added to the ledger's total coins,
- * so XLM stays conserved (balances + fee pool = total coins) while every account can pay fees.
- */
+// No friendbot or root account: the endowment is added to the ledger's total coins, so XLM stays
+// conserved (balances + fee pool = total coins) while every account can pay fees.
 export const GENESIS_XLM_ENDOWMENT = 10_000n * STROOPS_PER_UNIT
 
 /** A new account key: its G… address and S… secret, as Keypair.fromRawEd25519Seed would give them. */
@@ -36,11 +33,8 @@ export const isAccountAddress = (address: string): boolean => StrKey.isValidEd25
 /** The largest balance a trustline can hold, int64 stroops: Stellar's default limit. */
 export const MAX_TRUSTLINE_LIMIT = 2n ** 63n - 1n
 
-/**
- * A classic account with its genesis endowment (`xlm` stroops, GENESIS_XLM_ENDOWMENT unless
- * given) and a USDC trustline (at the largest limit unless given; null for none). Its sequence starts at the open ledger's sequence shifted left 32 bits, as Stellar
- * starts accounts created in that ledger.
- */
+// The sequence starts at the open ledger's sequence shifted left 32 bits, as Stellar starts
+// accounts created in that ledger.
 export async function createLedgerAccount(
   db: Kysely<Database>,
   random: RandomSource,

@@ -38,7 +38,6 @@ export class LedgerCloser {
     await this.#closing
   }
 
-  /** Closes the open ledger now, in its own immediate transaction. */
   closeNow(): Promise<LedgerInfo> {
     return runTransaction(this.#db, (trx) => this.#ledger.closeLedger(trx))
   }

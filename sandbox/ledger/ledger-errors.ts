@@ -27,10 +27,7 @@ export type OperationResultCode =
   | 'op_bad_auth'
   | 'op_not_supported'
 
-/**
- * Operation results that stellar-core finds when it applies the transaction, not when it
- * validates it: a transaction failing with one of these is included in a ledger as failed.
- */
+/** Found when stellar-core applies the transaction, not when it validates it: such a transaction is included as failed. */
 export const APPLY_TIME_FAILURES: ReadonlySet<OperationResultCode> = new Set([
   'op_underfunded',
   'op_no_destination',
@@ -40,13 +37,7 @@ export const APPLY_TIME_FAILURES: ReadonlySet<OperationResultCode> = new Set([
 ])
 
 export class LedgerError extends Error {
-  /**
-   * @param code the transaction result; 'tx_failed' when an operation failed
-   * @param operationCodes with 'tx_failed': one result per operation (up to the one that failed
-   *   when the transaction was refused at validation)
-   * @param included the envelope of a transaction Stellar would include in a ledger as failed
-   *   (fee charged, sequence used); the ledger wrote nothing yet: see recordFailed
-   */
+  /** `included`: the envelope of a transaction Stellar would include as failed, not yet written (see recordFailed). */
   constructor(
     readonly code: TransactionResultCode,
     message: string,

@@ -47,10 +47,7 @@ export function findOpenLedger(db: Kysely<Database>): Promise<LedgerLedgerRow | 
   return db.selectFrom('ledger_ledgers').selectAll().where('closed_at', 'is', null).executeTakeFirst()
 }
 
-/**
- * The open ledger. A database that has none yet (new, or migrated from before the ledger
- * existed) gets ledger 1, the genesis ledger, opened at `now`.
- */
+/** A database without one (new, or from before the ledger existed) gets ledger 1, opened at `now`. */
 export async function ensureOpenLedger(db: Kysely<Database>, now: number): Promise<LedgerLedgerRow> {
   const open = await findOpenLedger(db)
   if (open) return open
@@ -104,15 +101,12 @@ export function findTransactionRow(db: Kysely<Database>, hash: string): Promise<
 }
 
 export interface TransactionRowQuery {
-  /** Only transactions this account sent, or paid or was paid in. */
   account?: string
   /** Only transactions after this position in the given order (a paging cursor). */
   after?: number
-  /** Only transactions of this ledger. */
   ledger?: number
   order: 'asc' | 'desc'
   limit: number
-  /** Transactions included as failed too. */
   includeFailed: boolean
 }
 
@@ -170,17 +164,13 @@ export interface OperationWithTransactionRow extends LedgerOperationRow {
 }
 
 export interface OperationRowQuery {
-  /** Only operations this account paid or was paid in. */
   account?: string
-  /** Only this transaction's operations. */
   txHash?: string
-  /** Only operations of this ledger's transactions. */
   ledger?: number
   /** Only operations past this one (transaction position, operation index) in the given order. */
   after?: { position: number; index: number }
   order: 'asc' | 'desc'
   limit: number
-  /** Operations of transactions included as failed too. */
   includeFailed: boolean
 }
 
@@ -208,7 +198,6 @@ export function listOperationRows(db: Kysely<Database>, query: OperationRowQuery
   return select.orderBy('op.tx_position', query.order).orderBy('op.op_index', query.order).limit(query.limit).execute()
 }
 
-/** The position of the last applied transaction, 0 before the first. */
 export async function lastTransactionPosition(db: Kysely<Database>): Promise<number> {
   const row = await db
     .selectFrom('ledger_transactions')
@@ -217,7 +206,6 @@ export async function lastTransactionPosition(db: Kysely<Database>): Promise<num
   return row.last
 }
 
-/** How many operations the successful transactions of a ledger hold. */
 export async function countOperationsInLedger(db: Kysely<Database>, sequence: number): Promise<number> {
   const row = await db
     .selectFrom('ledger_operations as op')
@@ -229,7 +217,6 @@ export async function countOperationsInLedger(db: Kysely<Database>, sequence: nu
   return row.count
 }
 
-/** How many transactions of a ledger were included as failed. */
 export async function countFailedTransactionsInLedger(db: Kysely<Database>, sequence: number): Promise<number> {
   const row = await db
     .selectFrom('ledger_transactions')

@@ -97,7 +97,6 @@ export interface LedgerServiceOptions {
   networkPassphrase?: string
 }
 
-/** A transaction checked against the ledger, not yet written. */
 interface Evaluation extends CheckedTransaction {
   tx: Transaction
   sourceId: string
@@ -121,13 +120,11 @@ export class LedgerService implements Ledger {
     this.networkPassphrase = options.networkPassphrase ?? SANDBOX_NETWORK_PASSPHRASE
   }
 
-  /** Registers a listener for every applied transaction; returns a function that removes it. */
   onApplied(listener: AppliedListener): () => void {
     this.#listeners.add(listener)
     return () => this.#listeners.delete(listener)
   }
 
-  /** Registers a listener for every closed ledger; returns a function that removes it. */
   onClosed(listener: ClosedListener): () => void {
     this.#closedListeners.add(listener)
     return () => this.#closedListeners.delete(listener)
@@ -139,11 +136,7 @@ export class LedgerService implements Ledger {
     return this.pay(db, { source: input.from, payments: [payment], memo })
   }
 
-  /**
-   * Builds a transaction of payment operations, signs it with every key it needs (the sandbox
-   * holds them) and applies it through applyEnvelope, exactly as an envelope submitted from
-   * outside would be.
-   */
+  /** Signed with the keys the sandbox holds and applied exactly as an envelope submitted from outside. */
   async pay(db: Kysely<Database>, input: PaymentsInput): Promise<LedgerTransaction> {
     requireTransaction(db)
     const signers = new Map<string, LedgerAccountRow>()
@@ -170,7 +163,6 @@ export class LedgerService implements Ledger {
       timebounds: { minTime: 0, maxTime: nowSeconds + TRANSFER_TIMEOUT_SECONDS },
     })
     const applied: OperationResultCode[] = []
-    // Read once per transaction, not once per operation.
     let usdc: Promise<Asset> | undefined
     for (const payment of input.payments) {
       if (!StrKey.isValidEd25519PublicKey(payment.to) && !StrKey.isValidMed25519PublicKey(payment.to)) {
@@ -198,10 +190,8 @@ export class LedgerService implements Ledger {
   }
 
   /**
-   * Checks a signed envelope against the ledger and applies it, or throws a LedgerError having
-   * written nothing. A transaction Stellar would include as failed throws too, with `included`
-   * set: the caller's database transaction rolls back, and recordFailed records it in a new one
-   * (runRecordingFailures). `db` must be a transaction: listeners run in it, and so does instant closing.
+   * A transaction Stellar would include as failed throws too, with `included` set, for recordFailed to
+   * record after the rollback. `db` must be a transaction: listeners and instant closing run in it.
    */
   async applyEnvelope(db: Kysely<Database>, envelopeXdr: string): Promise<LedgerTransaction> {
     requireTransaction(db)
@@ -210,21 +200,13 @@ export class LedgerService implements Ledger {
     return this.#write(db, evaluation)
   }
 
-  /**
-   * Applies a submitted envelope as the network would: a refusal throws and writes nothing; a
-   * transaction whose operations fail is included as failed (fee charged, sequence used) and
-   * returned with `successful: false`.
-   */
+  /** As the network: a refusal throws; failing operations are included as failed (`successful: false`). */
   async submit(db: Kysely<Database>, envelopeXdr: string): Promise<LedgerTransaction> {
     requireTransaction(db)
     return this.#write(db, await this.#evaluate(db, envelopeXdr))
   }
 
-  /**
-   * Records an envelope that failed as it was applied (a LedgerError's `included`) as a failed
-   * transaction, after the work that tried it rolled back. Checked again first: if the ledger has
-   * moved on so that it is now refused or would succeed, nothing is written and undefined returned.
-   */
+  /** Checked again first: if the ledger has moved on so that it is now refused or would succeed, nothing is written. */
   async recordFailed(db: Kysely<Database>, envelopeXdr: string): Promise<LedgerTransaction | undefined> {
     requireTransaction(db)
     let evaluation: Evaluation
@@ -289,7 +271,6 @@ export class LedgerService implements Ledger {
       fee,
       newSequence: source.sequence,
       accounts: new Map([...accounts].map(([id, account]) => [id, entryAccount(account)])),
-      // A failed transaction's operations changed nothing.
       operations: failure ? [] : evaluation.changes,
     })
     const row: LedgerTransactionRow = {
@@ -328,11 +309,7 @@ export class LedgerService implements Ledger {
     })
   }
 
-  /**
-   * Runs `work`; in instant mode, the transactions it applies share one ledger, which closes
-   * once `work` has returned, so close listeners see everything `work` wrote. Nested calls
-   * join the outermost one.
-   */
+  /** In instant mode the ledger closes once `work` returned, so close listeners see all it wrote; nested calls join the outermost. */
   async inOneLedger<T>(db: Kysely<Database>, work: () => Promise<T>): Promise<T> {
     requireTransaction(db)
     const depth = this.#applying.get(db) ?? 0
@@ -347,7 +324,6 @@ export class LedgerService implements Ledger {
     return result
   }
 
-  /** Closes the open ledger at the business clock's time and opens the next; returns the closed one. */
   async closeLedger(db: Kysely<Database>): Promise<LedgerInfo> {
     requireTransaction(db)
     const now = this.#clock.now()
@@ -449,10 +425,8 @@ export class LedgerService implements Ledger {
   }
 
   /**
-   * Supply figures, after asserting what must always hold: no account below zero (but the
-   * issuer, whose USDC is its debt), USDC in circulation equal to USDC issued, and XLM in
-   * accounts plus the fee pool equal to all XLM endowed. Throws LedgerInvariantError otherwise.
-   * Pass a transaction for a consistent picture: between separate reads, others may write.
+   * Asserts no account below zero (but the issuer), USDC circulating = issued, and XLM in accounts plus
+   * fees = endowed. Pass a transaction for a consistent picture: between separate reads, others may write.
    */
   async checkInvariants(db: Kysely<Database>): Promise<SupplyReport> {
     const issuer = await readState(db, 'usdc_issuer')
@@ -511,10 +485,7 @@ function requireTransaction(db: Kysely<Database>): void {
   if (!db.isTransaction) throw new Error('The ledger applies and closes only inside a database transaction')
 }
 
-/**
- * A listener's own transaction that fails rolls back the one it followed too, which was never
- * applied then: its failure is not one to record (runRecordingFailures records only the outer one's).
- */
+// A listener's failure rolls back the transaction it followed too: only the outer one's is recorded.
 async function callListener(listener: AppliedListener, db: Kysely<Database>, applied: LedgerTransaction): Promise<void> {
   try {
     await listener(db, applied)

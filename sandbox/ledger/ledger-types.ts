@@ -4,10 +4,7 @@ import type { Kysely } from 'kysely'
 import type { Database, LedgerAccountRole, LedgerAssetCode, LedgerMemoType } from '../db/schema.js'
 import type { OperationResultCode } from './ledger-errors.js'
 
-/**
- * 'instant' closes a ledger after every transaction. 'timer' leaves transactions in the open
- * ledger until closeLedger, which a LedgerCloser calls on an interval.
- */
+/** 'instant' closes a ledger after every transaction; 'timer' leaves that to a LedgerCloser's interval. */
 export type LedgerCloseMode = 'instant' | 'timer'
 
 export interface TransferInput {
@@ -32,10 +29,7 @@ export interface PaymentsInput {
 export interface AccountBalances {
   /** Stroops. */
   xlm: bigint
-  /**
-   * Stroops. For the USDC issuer this is the negative of all USDC in circulation: the issuer
-   * owes what it issued, and holds nothing.
-   */
+  /** Stroops; the issuer's is minus all USDC in circulation (it owes what it issued). */
   usdc: bigint
 }
 
@@ -69,7 +63,7 @@ export interface LedgerTransaction {
   ledgerSequence: number
   sourceAccount: string
   sourceSequence: bigint
-  /** Stroops of XLM. */
+  /** XLM stroops. */
   feeCharged: bigint
   memoType: LedgerMemoType
   /** Text memos as text, id memos as decimal text, hash and return memos as base64. */
@@ -78,10 +72,7 @@ export interface LedgerTransaction {
   /** The signed envelope, base64 XDR. */
   envelopeXdr: string
   appliedAt: number
-  /**
-   * False for a transaction included as failed: it paid its fee and used its sequence number,
-   * and its operations changed nothing.
-   */
+  /** False for a transaction included as failed: fee paid, sequence used, nothing else changed. */
   successful: boolean
   /** A failed transaction's result per operation; null when it succeeded (all op_success). */
   operationResults: OperationResultCode[] | null
@@ -113,14 +104,11 @@ export interface TransactionListQuery {
   order?: 'asc' | 'desc'
   /** Transactions included as failed too (default: successful ones only, as on Horizon). */
   includeFailed?: boolean
-  /** Only transactions of this ledger. */
   ledger?: number
 }
 
 export interface PaymentListQuery {
-  /** Only payments this account made or received. */
   account?: string
-  /** Only this transaction's payments. */
   txHash?: string
   /** Default 10, at most MAX_TRANSACTIONS_PAGE. */
   limit?: number
@@ -130,7 +118,6 @@ export interface PaymentListQuery {
   order?: 'asc' | 'desc'
   /** Operations of transactions included as failed too (default: successful ones only). */
   includeFailed?: boolean
-  /** Only operations of this ledger's transactions. */
   ledger?: number
 }
 
@@ -173,11 +160,10 @@ export interface Ledger {
   transfer(db: Kysely<Database>, input: TransferInput): Promise<LedgerTransaction>
   /** Several payments in one transaction, signed by the sandbox's keys. */
   pay(db: Kysely<Database>, input: PaymentsInput): Promise<LedgerTransaction>
-  /** Applies a signed envelope as Horizon's submit does: a failed transaction is refused. */
+  /** As Horizon's submit: a refusal throws; a transaction whose operations fail is included as failed. */
   submit(db: Kysely<Database>, envelopeXdr: string): Promise<LedgerTransaction>
   /** Includes an envelope that failed as it was applied, as failed; undefined when it is not includable. */
   recordFailed(db: Kysely<Database>, envelopeXdr: string): Promise<LedgerTransaction | undefined>
-  /** Runs `work` so that all it applies lands in one ledger. */
   inOneLedger<T>(db: Kysely<Database>, work: () => Promise<T>): Promise<T>
   closeLedger(db: Kysely<Database>): Promise<LedgerInfo>
   currentLedger(db: Kysely<Database>): Promise<LedgerInfo | undefined>

@@ -1,12 +1,8 @@
-// The ledger entries a transaction changed, as Stellar reports them to Horizon: fee_meta_xdr
-// (the fee taken from the source account) and result_meta_xdr (a TransactionMeta v2: the
-// sequence number used, then each operation's account and trustline changes), built with the
-// SDK's xdr classes. A USDC change of the issuer has no entry: the issuer holds no trustline to
-// its own asset.
+// fee_meta_xdr and result_meta_xdr (TransactionMeta v2), as Stellar reports them to Horizon. A USDC
+// change of the issuer has no entry: the issuer holds no trustline to its own asset.
 import { Asset, StrKey, xdr } from '@stellar/stellar-base'
 import { USDC_ASSET_CODE } from './ledger-accounts.js'
 
-/** An account as an entry shows it. */
 export interface EntryAccount {
   publicKey: string
   xlm: bigint
@@ -16,7 +12,6 @@ export interface EntryAccount {
   usdcLimit: bigint | null
 }
 
-/** One balance an operation changed. */
 export interface BalanceChange {
   account: string
   asset: 'XLM' | 'USDC'

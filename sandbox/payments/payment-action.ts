@@ -1,6 +1,5 @@
-// A change to one of the authenticated merchant's payments, as the simulation and escrow
-// routes make it: find the payment, change it, all in one transaction, and answer the payment
-// as it then is. Idempotency-Key is honoured, so a retried pay or release moves money once.
+// A change to one of the merchant's payments in one transaction, for the simulation and escrow routes;
+// Idempotency-Key is honoured, so a retried pay or release moves money once.
 import type { Request, Response } from 'express'
 import type { SandboxContext } from '../context.js'
 import type { PaymentRow } from '../db/schema.js'

@@ -1,6 +1,5 @@
-// Every change of a payment is written here, and what follows a change (the webhook outbox,
-// the invoice, settlement) runs right after it, in the same transaction. What follows is
-// registered in one place, sandbox/reactions.ts.
+// Every change of a payment is written here, and what follows it (registered in sandbox/reactions.ts)
+// runs right after, in the same transaction.
 import type { Kysely } from 'kysely'
 import type { Database, PaymentRow, PaymentUpdate } from '../db/schema.js'
 import { updatePayment } from './payment-repository.js'
@@ -8,13 +7,11 @@ import { updatePayment } from './payment-repository.js'
 /** Runs after a payment was created (`before` undefined) or changed, inside that transaction. */
 export type PaymentChangeEffect = (db: Kysely<Database>, before: PaymentRow | undefined, after: PaymentRow) => Promise<unknown>
 
-/** How services write a payment change and how reactions register what follows one. */
 export interface PaymentChanges {
   /** Adds an effect; effects run in the order they were added. */
   onChange(effect: PaymentChangeEffect): void
   /** A payment was just inserted: its effects (the creation event) follow. */
   created(db: Kysely<Database>, payment: PaymentRow): Promise<void>
-  /** Writes `changes` to the payment, runs what follows, and returns the row as it now is. */
   save(db: Kysely<Database>, payment: PaymentRow, changes: PaymentUpdate): Promise<PaymentRow>
 }
 

@@ -4,7 +4,6 @@ import { handleDueInBatches } from '../simulation/due-batches.js'
 import { moveTo } from './payment-lifecycle.js'
 import { findDuePayments } from './payment-repository.js'
 
-/** Expires every due payment; returns how many it expired. */
 export function expireDuePayments(ctx: Pick<SandboxContext, 'db' | 'clock' | 'payments'>): Promise<number> {
   return handleDueInBatches(ctx, findDuePayments, (db, payment, now) =>
     ctx.payments.save(db, payment, moveTo(payment, 'expired', 'Payment expired', now)),

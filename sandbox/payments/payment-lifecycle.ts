@@ -1,7 +1,5 @@
-// The payment state machines (docs/payment-lifecycle.md): `status` and `settlement_status`.
-// Pure: given a payment row and what happened, they say whether the move is allowed and what
-// the row becomes. Services persist the result with PaymentChanges (payment-changes.ts); nothing
-// else changes a payment's status.
+// The payment state machines (docs/payment-lifecycle.md), pure: whether a move is allowed and what the
+// row becomes. Services persist it with PaymentChanges; nothing else changes a payment's status.
 import type { HistoryEntry } from '../../src/client/types.js'
 import type { PaymentRow } from '../db/schema.js'
 import { toIso } from '../clock.js'
@@ -38,10 +36,7 @@ const SETTLEMENT_HISTORY_STATUS: Record<SettlementStatus, string> = {
   failed: 'settlement_failed',
 }
 
-/**
- * The status as of `now`: an open payment whose expiresAt has passed is expired, whether or not
- * the background sweep has recorded it yet. Everything that takes money for a payment asks this.
- */
+/** Expired once expiresAt has passed, whether or not the sweep recorded it yet: whatever takes money asks this. */
 export function statusAt(payment: Pick<PaymentRow, 'status' | 'expires_at'>, now: number): string {
   return payment.status === 'open' && payment.expires_at <= now ? 'expired' : payment.status
 }

@@ -1,7 +1,5 @@
-// Customers pay into the ledger. Every applied transaction is offered to this matcher, inside
-// the transaction that applied it: a USDC payment to a payment's destination carrying its memo
-// counts towards that payment, whichever way it was made (simulation, checkout page, a real
-// wallet through the Horizon-compatible API). Money that matches nothing still lands.
+// Every applied ledger transaction is offered to this matcher, in the transaction that applied it: USDC
+// to a payment's destination with its memo counts towards it, however it was sent. Unmatched money still lands.
 import type { Kysely } from 'kysely'
 import { divideRoundHalfUp, formatUsdcAmount } from '../../src/money.js'
 import type { Database, PaymentRow } from '../db/schema.js'

@@ -44,7 +44,6 @@ export function findPaymentById(db: Kysely<Database>, id: string): Promise<Payme
   return db.selectFrom('payments').selectAll().where('id', '=', id).executeTakeFirst()
 }
 
-/** One page of a merchant's payments, newest first, and how many match in all. */
 export async function listPayments(
   db: Kysely<Database>,
   merchantId: string,
@@ -79,13 +78,8 @@ async function countPayments(
 
 const DAY_MS = 86_400_000
 
-/**
- * How many of a merchant's payments with this status and store were created in
- * [startDate, endDate], exactly: whole UTC days from payment_day_counts (migration
- * 2026-11-21T21-00), and each partial boundary day through the index, either its part inside the
- * range or, when that is the larger part, the day's bucket minus its part outside. One statement,
- * so one consistent snapshot even while another process writes.
- */
+// Whole UTC days from payment_day_counts, partial boundary days through the index; one statement,
+// so one consistent snapshot while another process writes.
 async function countPaymentsCreatedBetween(db: Kysely<Database>, merchantId: string, filters: PaymentFilters): Promise<number> {
   const status = filters.status ?? null
   const storeId = filters.storeId ?? null

@@ -15,11 +15,8 @@ export interface PaymentLinks {
   identity: Pick<SandboxIdentity, 'usdcIssuer'>
 }
 
-/**
- * USDC stroops as a JSON number. Both operands are exact doubles and IEEE division rounds
- * correctly, so this is the double nearest the decimal amount: the very number its decimal text
- * ("12.5") parses to (test/unit/money.test.ts compares the two).
- */
+// Both operands are exact doubles and IEEE division rounds correctly: the same double the decimal
+// text ("12.5") parses to (test/unit/money.test.ts compares the two).
 export const usdcNumber = (stroops: number): number => stroops / STROOPS_PER_USDC
 
 const STROOPS_PER_USDC = 10 ** USDC_SCALE

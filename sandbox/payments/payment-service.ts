@@ -108,10 +108,8 @@ export async function createPayment(
 export const MEMO_RANDOM_BYTES = 7
 
 /**
- * A payment's memo, what the customer's transaction carries: "pb-", the creation time in ms as
- * 11 hex digits, then 14 random hex digits; 28 bytes, the MEMO_TEXT limit. The time first keeps
- * the memo index growing at one end: a group of new payments writes one or two of its pages
- * instead of one per payment (docs/performance.md).
+ * "pb-", the creation time in ms as 11 hex digits, then 14 random hex digits: 28 bytes, the
+ * MEMO_TEXT limit. The time first keeps the memo index growing at one end (fewer pages written).
  */
 export function paymentMemo(createdAtMs: number, random: Buffer): string {
   return `pb-${createdAtMs.toString(16).padStart(11, '0')}${random.toString('hex')}`
@@ -147,10 +145,7 @@ export function listPayments(db: Kysely<Database>, merchant: MerchantRow, filter
   return listPaymentRows(db, merchant.id, filters, page)
 }
 
-/**
- * Accepts a partial payment (spec 4.4): an underpaid payment becomes paid for what it received,
- * and that amount settles. Anything else is refused with the reason.
- */
+/** Spec 4.4: an underpaid payment becomes paid for what it received, and that amount settles. */
 export async function acceptUnderpayment(
   ctx: Pick<SandboxContext, 'clock' | 'payments'>,
   db: Kysely<Database>,

@@ -1,10 +1,6 @@
-// Snapshots of a sandbox on PostgreSQL: each one a schema of the sandbox's database
-// (`paybox_snapshot_<hash of the name>`) holding a copy of every sandbox table and a row about
-// itself, copied in one transaction that holds the write lock while no table can change. A
-// restore or reset empties the sandbox's tables and copies the snapshot's (or a fresh genesis's)
-// back, in one transaction: readers of every replica see the old state or the new, never a mix.
-// Meanwhile every replica is paused at its request gate (postgres-serving-barrier.ts), and
-// restarts its core on the new rows before it answers again.
+// Snapshots on PostgreSQL: each a schema holding a copy of every sandbox table, taken in one
+// transaction under the write lock; a restore copies back in one transaction, so readers of every
+// replica see the old state or the new, never a mix.
 import { createHash, randomBytes } from 'node:crypto'
 import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely'
 import { announce, onAnnouncement, openDatabase, runTransaction, type SandboxDb } from '../db/database.js'
@@ -15,17 +11,13 @@ import { PostgresServingBarrier } from './postgres-serving-barrier.js'
 import { SnapshotError, type SnapshotInfo, type SnapshotStore, type StateReplacement, type StateSource } from './snapshot-store.js'
 
 const SNAPSHOT_SCHEMA_PREFIX = 'paybox_snapshot_'
-/** The row a snapshot schema keeps about itself. */
 const INFO_TABLE = 'paybox_snapshot_info'
 /** Kysely's own tables: the schema's version, which a snapshot records but a restore never overwrites. */
 const MIGRATION_TABLES = ['kysely_migration', 'kysely_migration_lock']
 /** What a replica announces when it replaced the state (database.ts announce). */
 export const STATE_REPLACED_TOPIC = 'state-replaced'
 
-/**
- * The schema of snapshot `name`: names may hold capitals, dots and dashes and run to 64
- * characters, past PostgreSQL's 63-byte identifiers, so the schema is named by a hash.
- */
+// Named by a hash: snapshot names may hold capitals, dots and dashes and run past PostgreSQL's 63-byte identifiers.
 export function snapshotSchema(name: string): string {
   return `${SNAPSHOT_SCHEMA_PREFIX}${createHash('sha256').update(name).digest('hex').slice(0, 40)}`
 }
@@ -43,10 +35,6 @@ const any = (db: Db) => db as unknown as Kysely<Record<string, Record<string, un
 export class PostgresSnapshotStore implements SnapshotStore {
   readonly barrier: PostgresServingBarrier
 
-  /**
-   * `url` is the sandbox's database, opened again with `timeoutMs` after a swap; `pauseTimeoutMs`
-   * bounds how long a restore or reset waits for every replica to pause.
-   */
   constructor(
     private readonly url: string,
     private readonly timeoutMs?: number,
@@ -177,11 +165,7 @@ export class PostgresSnapshotStore implements SnapshotStore {
   }
 }
 
-/**
- * In one transaction holding the write lock: empties every sandbox table and copies `schema`'s
- * rows in, the count tables as they are (their triggers on payments are off meanwhile),
- * identities continued past the copied rows; the other replicas hear of it at commit.
- */
+// The count tables are copied as they are, their triggers on payments off meanwhile.
 async function copyState(db: SandboxDb, schema: string): Promise<void> {
   await runTransaction(db, async (trx) => {
     const tables = await sandboxTables(trx)
@@ -201,9 +185,8 @@ async function copyState(db: SandboxDb, schema: string): Promise<void> {
       await sql`select setval(pg_get_serial_sequence(${quotedTable(table)}, ${column}),
         coalesce((select max(${sql.id(column)}) from ${sql.table(table)}), 0) + 1, false)`.execute(trx)
     }
-    // The boot counter keys each core's seeded random stream: it goes on from the database's, not
-    // the snapshot's, so no core reuses a stream another used (a replica that has not restarted
-    // yet may still be drawing from its own).
+    // The boot counter keys each core's seeded random stream: it goes on from the database's, not the
+    // snapshot's, so no core reuses a stream another (not yet restarted) replica may still draw from.
     await writeState(trx, 'boot_count', String(Math.max(boots, Number((await readState(trx, 'boot_count')) ?? '0'))))
     // Moves on from the database's (not the snapshot's): a replica compares it with its core's.
     await writeState(trx, 'state_generation', String(generation + 1))
@@ -248,7 +231,6 @@ async function tableExists(db: Db, schema: string, table: string): Promise<boole
 
 const inSandboxSchema: RawBuilder<unknown> = sql`(select oid from pg_namespace where nspname = current_schema())`
 
-/** Every table of the sandbox's schema but kysely's: what a snapshot holds. */
 async function sandboxTables(db: Db): Promise<string[]> {
   const { rows } = await sql<{ table: string }>`select relname as table from pg_class
     where relnamespace = ${inSandboxSchema} and relkind = 'r' order by relname`.execute(db)

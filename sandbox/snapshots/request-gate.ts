@@ -1,6 +1,5 @@
-// Holds the sandbox's HTTP requests while its state is swapped (snapshot restore, reset): new
-// requests wait at the gate, those already inside finish first, live streams are ended (their
-// clients reconnect), and then the swap runs alone. Waiting requests go on to the new state.
+// Holds the sandbox's HTTP requests while its state is swapped: those inside finish first, live
+// streams end (their clients reconnect), and the waiting ones go on to the new state.
 import type { ServerResponse } from 'node:http'
 import { isStream } from '../http/streams.js'
 
@@ -26,7 +25,6 @@ export class RequestGate {
     return this.#busy
   }
 
-  /** Runs `handle` for the request now, or once the gate opens again. */
   admit(response: ServerResponse, handle: () => void): void {
     if (this.#waiting) {
       this.#waiting.push(() => this.admit(response, handle))
@@ -41,11 +39,7 @@ export class RequestGate {
     handle()
   }
 
-  /**
-   * Runs `work` with no other request inside: closes the gate, waits for the requests inside
-   * (except `self`, the request asking for it, if a request asks) to finish, runs `work`, and
-   * opens the gate. A second exclusive request while one runs is refused rather than queued behind it.
-   */
+  /** With no other request inside (but `self`, the one asking); a second one meanwhile is refused, not queued. */
   async exclusive<T>(
     self: ServerResponse | undefined,
     work: () => Promise<T>,

@@ -1,7 +1,5 @@
-// What a sandbox's snapshots are, whichever backend keeps them: SQLite keeps each in a file
-// (sqlite-snapshot-store.ts), PostgreSQL in a schema of the sandbox's database
-// (postgres-snapshot-store.ts). A store also knows how to put another state in place of the
-// sandbox's (restore, reset), which state-swap.ts does behind the request gate.
+// A sandbox's snapshots, whichever backend keeps them (a file each on SQLite, a schema on
+// PostgreSQL), and how a store puts another state in place for state-swap.ts.
 import type { SandboxDb } from '../db/database.js'
 
 export const SNAPSHOT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
@@ -26,12 +24,8 @@ export class SnapshotError extends Error {
   }
 }
 
-/**
- * What replaces the sandbox's state: a snapshot, or a fresh genesis. `genesis` fills an empty
- * database with one, for a store that must build it before the swap (PostgreSQL: readers of
- * other replicas never see an empty sandbox); a store may instead leave the database empty, and
- * the genesis happens as the new core opens it.
- */
+// `genesis` is for a store that must build it before the swap (PostgreSQL: other replicas' readers
+// never see an empty sandbox); otherwise the new core makes it as it opens the empty database.
 export type StateSource = { snapshot: string } | { genesis: (db: SandboxDb) => Promise<unknown> }
 
 /** One swap of the state, begun while the current state is still open. */
@@ -44,12 +38,8 @@ export interface StateReplacement {
   rollback(): Promise<SandboxDb>
 }
 
-/**
- * How the processes serving one state stop serving it together while one of them replaces it
- * (PostgreSQL's replicas: postgres-serving-barrier.ts): a process answers requests only while it
- * holds its part of the barrier, and a replacement goes ahead only once every process let go.
- * Where one process owns the state, there is nobody to wait for.
- */
+// A process answers requests only while it holds its part of the barrier; a replacement goes ahead
+// once every process let go (postgres-serving-barrier.ts).
 export interface ServingBarrier {
   /** Waits until no replacement holds the state, then holds it for serving. Once, before serving. */
   enter(): Promise<void>
@@ -76,10 +66,7 @@ export interface RemotePause {
   readonly over: AbortSignal
   /** How long this process's requests have to finish. */
   readonly timeoutMs: number
-  /**
-   * Called with this process's gate closed and its requests finished: lets the replacement go
-   * ahead, and returns once it is over and this process holds the state for serving again.
-   */
+  /** With the gate closed and drained: returns once the replacement is over and this process serves again. */
   yieldTo(): Promise<void>
 }
 
@@ -93,9 +80,8 @@ export interface LocalPause {
   end(): Promise<void>
 }
 
-/** Keeps a sandbox's snapshots; `db` is the database the sandbox runs on now. */
+/** `db` is the database the sandbox runs on now. */
 export interface SnapshotStore {
-  /** How the processes serving the state pause while one replaces it. */
   readonly barrier: ServingBarrier
   list(db: SandboxDb): Promise<SnapshotInfo[]>
   /** The snapshot's info; SnapshotError not_found when there is none. */
@@ -109,7 +95,6 @@ export interface SnapshotStore {
   beginReplacement(db: SandboxDb): Promise<StateReplacement>
   /** The sandbox's database opened again as it is: how a replica takes up a state another replica put in place. */
   reopen(): Promise<SandboxDb>
-  /** Calls `listener` when another process sharing `db` replaced the state; returns its stop. */
   onReplacedElsewhere(db: SandboxDb, listener: () => void): () => void
 }
 

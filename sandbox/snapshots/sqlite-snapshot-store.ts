@@ -1,6 +1,5 @@
-// Snapshot files: consistent copies of a sandbox's whole database (ledger included), taken
-// with SQLite's online backup while the sandbox keeps running, one `<name>.sqlite` file each
-// (mode 0600: they hold keys) in the snapshot folder. Also the file swaps of restore and reset.
+// Snapshot files: SQLite online backups of the whole database, one `<name>.sqlite` each (mode 0600:
+// they hold keys); and the file swaps of restore and reset.
 import fs from 'node:fs'
 import path from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
@@ -21,10 +20,6 @@ export class SqliteSnapshotStore implements SnapshotStore {
   /** One process serves an SQLite sandbox (a second one on the file does not follow its swaps). */
   readonly barrier = SOLE_PROCESS_BARRIER
 
-  /**
-   * `dir` holds the snapshot files; `file` is the sandbox's database (a path or ':memory:'),
-   * opened again with `durable` after a swap.
-   */
   constructor(
     readonly dir: string,
     private readonly file: string,
@@ -62,11 +57,7 @@ export class SqliteSnapshotStore implements SnapshotStore {
     fs.rmSync(file)
   }
 
-  /**
-   * Copies the whole database into the snapshot `name`. The backup runs while holding the
-   * database's only connection, so no transaction of this sandbox is half in it; other
-   * requests wait the few milliseconds it takes.
-   */
+  // The backup holds the only connection, so no transaction is half in it; requests wait a few ms.
   async save(db: SandboxDb, name: string, options: { replace?: boolean } = {}): Promise<SnapshotInfo> {
     const file = this.fileOf(name)
     if (!options.replace && fs.existsSync(file)) throw new SnapshotError('exists', `A snapshot named "${name}" exists already`)
@@ -90,7 +81,6 @@ export class SqliteSnapshotStore implements SnapshotStore {
     return this.#info(name)
   }
 
-  /** Checks that the snapshot can be restored here: intact, and of a schema this sandbox knows. */
   async check(_db: SandboxDb, name: string): Promise<void> {
     const file = this.fileOf(name)
     if (!fs.existsSync(file)) throw new SnapshotError('not_found', `No snapshot named "${name}"`)
@@ -148,7 +138,6 @@ export class SqliteSnapshotStore implements SnapshotStore {
     return openDatabase({ file: this.file, durable: this.durable })
   }
 
-  /** One process owns an SQLite sandbox: nobody else replaces its state. */
   onReplacedElsewhere(): () => void {
     return () => {}
   }
@@ -159,11 +148,8 @@ export class SqliteSnapshotStore implements SnapshotStore {
   }
 }
 
-/**
- * Swaps a closed database file for `replacement` (a snapshot, or nothing for a new database),
- * keeping the old file aside until `commit` or putting it back on `rollback`. The WAL and
- * shared-memory files of the old database go too: applied to the new file they would corrupt it.
- */
+// The old file is kept aside until `commit`. Its WAL and shared-memory files go too: applied to the
+// new file they would corrupt it.
 export function swapDatabaseFile(dbFile: string, replacement: string | undefined): { commit(): void; rollback(): void } {
   const aside = `${dbFile}.before-swap`
   const incoming = `${dbFile}.incoming`

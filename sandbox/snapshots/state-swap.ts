@@ -1,9 +1,5 @@
-// Holds the core the sandbox serves and swaps it for another state (a snapshot's, or a fresh
-// genesis) behind the request gate: requests wait, the services stop, the snapshot store puts
-// the other state in place, and the services start again; a failed swap carries on with the
-// previous state where the store can give it back. On a shared sandbox the store's serving
-// barrier pauses every other replica at its gate meanwhile, and each one restarts its core on
-// the new rows before it opens again (postgres-serving-barrier.ts).
+// Holds the core the sandbox serves and swaps it for another state behind the request gate; a failed
+// swap carries on with the previous state where the store can give it back.
 import type http from 'node:http'
 import { toIso } from '../clock.js'
 import type { SandboxDb } from '../db/database.js'
@@ -66,22 +62,18 @@ export class StateSwap {
     }
   }
 
-  /** The core serving now. */
   get core(): Core {
     return this.#core
   }
 
-  /** Hands a request to the current core, once no swap holds the gate. */
   admit(req: http.IncomingMessage, res: http.ServerResponse): void {
     this.#gate.admit(res, () => this.#core.app(req, res))
   }
 
-  /** From now on a restore or reset is refused: the sandbox is stopping. */
   refuseSwaps(): void {
     this.#stopping = true
   }
 
-  /** Waits for the swap under way, then stops the core (services and database) and leaves the barrier. */
   async stop(): Promise<void> {
     this.#stopping = true
     await this.#swapping
@@ -90,23 +82,15 @@ export class StateSwap {
     await this.#barrier.leave()
   }
 
-  /**
-   * Serves `core` from now on, noting the state's generation it was built on, and looks again
-   * when another replica announces it replaced the state (a net under the barrier: a replica
-   * that lost its hold of the barrier does not pause).
-   */
+  // Also looks again when another replica announces a replacement: a net under the barrier, for a
+  // replica that lost its hold of it and so did not pause.
   async #serve(core: Core): Promise<void> {
     this.#core = core
     this.#stopFollowing = this.#store.onReplacedElsewhere(core.context.db, () => this.#follow())
     this.#generation = await this.#barrier.generation(core.context.db).catch(() => undefined)
   }
 
-  /**
-   * Replaces the running state with `source`: asks the other replicas to pause, closes the gate,
-   * waits until they all paused, then stops the services and closes the database, lets the store
-   * put the other state in place, and starts the services on it. If that fails, the sandbox
-   * carries on with the state the store gives back; if a replica did not pause, nothing changed.
-   */
+  /** On failure the sandbox carries on with the state the store gives back; if a replica did not pause, nothing changed. */
   async #swap(self: http.ServerResponse, source: StateSource): Promise<StateSwapResult> {
     if (this.#stopping) throw new GateBusyError('The sandbox is stopping')
     if (this.#gate.busy) throw new GateBusyError('Another restore or reset is in progress')
@@ -137,11 +121,8 @@ export class StateSwap {
     return swapped
   }
 
-  /**
-   * Another replica is replacing the state: the requests here wait at the gate (those inside
-   * finish first) while it does, and the core restarts on the new rows before the gate opens,
-   * so none is answered from the old core's memory (business clock, caches, webhook queue).
-   */
+  // The core restarts on the new rows before the gate opens, so no request is answered from the old
+  // core's memory (business clock, caches, webhook queue).
   #pauseFor(pause: RemotePause): void {
     this.#track(
       this.#swapping.then(async () => {
@@ -169,11 +150,8 @@ export class StateSwap {
     )
   }
 
-  /**
-   * The state may have been replaced by another replica without this one pausing (it lost its
-   * hold of the barrier, or failed to restart): the core restarts on the new rows behind the
-   * gate if so. After any swap under way here, and never while stopping.
-   */
+  // Another replica may have replaced the state without this one pausing (it lost its hold of the
+  // barrier, or failed to restart).
   #follow(): void {
     this.#track(
       this.#swapping.then(async () => {

@@ -4,10 +4,7 @@ import type { Dispatcher, Pool } from 'undici'
 
 const utf8 = new TextDecoder('utf-8', { fatal: false })
 
-/**
- * One POST to a receiver through undici's dispatch API: the answer's status and its body as text,
- * cut at `limit` bytes (the rest is not read: the connection is closed instead).
- */
+/** The answer's body is cut at `limit` bytes: the rest is not read, the connection is closed. */
 export class DeliveryExchange implements Dispatcher.DispatchHandler {
   readonly answer: Promise<{ status: number; body: string }>
   readonly #limit: number

@@ -1,13 +1,10 @@
-// Which pending webhook deliveries go next: the oldest ones read ahead from the outbox, each
-// payment's one at a time and in order, within the shares that keep deliveries fair, and each once.
-// For fairness: a merchant, and a receiver origin, each have at most 10 deliveries on the wire, so
-// a receiver that never answers holds its own share only; when everything queued waits on such a
-// share, the outbox is read past those deliveries for others'.
+// Which pending webhook deliveries go next: the oldest first, each payment's in order, each once,
+// and at most 10 on the wire per merchant and per receiver origin, so a receiver that never
+// answers holds only its own share (the outbox is then read past it for others' deliveries).
 import { LRUCache } from 'lru-cache'
 import type { WebhookDeliveryRow } from '../db/schema.js'
 import { MAX_DELIVERIES_PER_ORIGIN } from './webhook-sender.js'
 
-/** Pending deliveries read ahead into the queue. */
 export const QUEUE_SIZE = 100
 /** What the queue may grow to with deliveries read past those waiting on a merchant's share. */
 export const MAX_QUEUE_SIZE = 4 * QUEUE_SIZE
@@ -33,25 +30,17 @@ export class DeliveryQueue {
   readonly #claimed = new Set<string>()
   /** Ids of the deliveries taken until logged: still pending in the outbox. */
   readonly #taken = new Set<string>()
-  /**
-   * Deliveries logged lately. A read of the outbox that began before one's log committed still
-   * returns it as pending (on PostgreSQL reads run beside the log's transaction); a logged
-   * delivery is never pending again, so such a row is stale and not sent twice.
-   */
+  // A read of the outbox that began before a delivery's log committed (PostgreSQL) still returns
+  // it as pending: such a row is stale, and must not be sent twice.
   readonly #logged = new LRUCache<string, true>({ max: LOGGED_REMEMBERED, ttl: LOGGED_REMEMBERED_MS })
-  /** Taken deliveries waiting for the receiver's answer: at most MAX_CONCURRENT_DELIVERIES. */
   #onTheWire = 0
   /** Of those, per merchant and per receiver origin (entries removed at zero). */
   readonly #wireByMerchant = new Map<string, number>()
   readonly #wireByOrigin = new Map<string, number>()
   /** Receiver origins by URL, so a waiting delivery's URL is not parsed at every pass. */
   readonly #origins = new Map<string, string>()
-  /**
-   * The oldest pending deliveries not yet taken, in sequence order. Every pending delivery up to
-   * #queuedThrough is here or taken: sequences are allocated under the write lock, so a refill
-   * reads only newer ones. It is read anew at start and at each poll (another process's changes,
-   * a resend that did not finish).
-   */
+  // Every pending delivery up to #queuedThrough is here or taken (sequences are allocated under
+  // the write lock), so a refill reads only newer ones; each poll reads it anew.
   #queue: WebhookDeliveryRow[] = []
   /** Ids in #queue: a refill may meet deliveries already read past a merchant's share. */
   #queuedIds = new Set<string>()
@@ -60,7 +49,6 @@ export class DeliveryQueue {
   /** The outbox was read past a full share's deliveries since the queue was last read anew. */
   #readPast = false
 
-  /** The last sequence read into the queue: a refill reads past it. */
   get queuedThrough(): number {
     return this.#queuedThrough
   }
@@ -69,7 +57,6 @@ export class DeliveryQueue {
     return this.#onTheWire >= MAX_CONCURRENT_DELIVERIES
   }
 
-  /** How many newer deliveries a refill may read; 0 when the queue is full enough. */
   get room(): number {
     return Math.max(0, QUEUE_SIZE - this.#queue.length)
   }
@@ -79,7 +66,7 @@ export class DeliveryQueue {
     this.#stale = true
   }
 
-  /** Forgets what was queued if it is stale; taken deliveries stay taken. */
+  /** Taken deliveries stay taken. */
   refreshIfStale(): void {
     if (!this.#stale) return
     this.#stale = false
@@ -89,17 +76,12 @@ export class DeliveryQueue {
     this.#readPast = false
   }
 
-  /** Adds the newer deliveries a refill read; whether any was added. */
   addNewer(rows: WebhookDeliveryRow[]): boolean {
     if (rows.length > 0) this.#queuedThrough = rows.at(-1)!.sequence
     return this.enqueue(rows)
   }
 
-  /**
-   * When slots are free but what is queued waits on a full share (a merchant's, or a receiver's):
-   * what to read past, for others' deliveries (the queue keeps its order; queuedThrough stays).
-   * Once per reading of the queue: the read walks the slow receivers' backlog, which may be long.
-   */
+  /** What to read past when all that is queued waits on a full share; once per reading, as it walks a slow receiver's backlog. */
   readPast(): ReadPast | undefined {
     if (this.#readPast || this.wireFull || this.#queue.length >= MAX_QUEUE_SIZE) return undefined
     const merchants = [...this.#wireByMerchant]
@@ -113,10 +95,7 @@ export class DeliveryQueue {
     return { merchants, urls, limit: MAX_QUEUE_SIZE - this.#queue.length }
   }
 
-  /**
-   * Adds deliveries to the queue in sequence order, leaving out those already queued, taken (still
-   * pending until logged) or being resent. Whether any was added.
-   */
+  /** Leaves out deliveries already queued, taken (pending until logged) or being resent; whether any was added. */
   enqueue(rows: WebhookDeliveryRow[]): boolean {
     const fresh = rows.filter(
       (row) => !this.#queuedIds.has(row.id) && !this.#taken.has(row.id) && !this.#claimed.has(row.id) && !this.#logged.has(row.id),
@@ -135,7 +114,6 @@ export class DeliveryQueue {
     if (this.#queue.length === 0) return []
     const ready: WebhookDeliveryRow[] = []
     const waiting: WebhookDeliveryRow[] = []
-    /** Payments with an older delivery on the wire or still waiting in this pass. */
     const held = new Set<string>()
     for (const delivery of this.#queue) {
       if (this.#claimed.has(delivery.id)) {
@@ -195,7 +173,6 @@ export class DeliveryQueue {
     countIn(this.#wireByOrigin, this.#originOf(delivery.url), 1)
   }
 
-  /** The origin (scheme, host, port) a delivery goes to; its URL when it has none. */
   #originOf(url: string): string {
     let origin = this.#origins.get(url)
     if (origin === undefined) {
@@ -207,7 +184,7 @@ export class DeliveryQueue {
   }
 }
 
-/** Adds `by` to a count in `counts`, dropping it at zero so the map holds only what is on the wire. */
+// Zero counts are dropped, so a map holds only what is on the wire.
 function countIn(counts: Map<string, number>, key: string, by: number): void {
   const count = (counts.get(key) ?? 0) + by
   if (count > 0) counts.set(key, count)

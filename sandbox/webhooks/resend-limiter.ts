@@ -1,6 +1,5 @@
-// At most 10 resends per minute per merchant (spec 8), over a sliding window of real time. The
-// window is kept in the database and counted inside the write lock, so every process serving
-// the sandbox (replicas on PostgreSQL) counts the same resends.
+// At most 10 resends per minute per merchant (spec 8), counted in the database under the write lock
+// so that every replica counts the same resends.
 import type { Kysely } from 'kysely'
 import type { Clock } from '../clock.js'
 import { runTransaction } from '../db/database.js'

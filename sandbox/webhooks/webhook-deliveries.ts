@@ -8,10 +8,7 @@ export type EventListener = (event: PaymentEventRow) => void
 export interface WebhookDeliveries {
   /** Why a payment may not have `url` as its webhookUrl (a shared sandbox's internal address), or undefined. */
   webhookUrlRefusal(url: string): string | undefined
-  /**
-   * Replays a delivery: its stored payload, byte for byte, to the same URL, signed with the
-   * merchant's current secret, as a new delivery sent now. Returns the new log entry.
-   */
+  /** The stored payload, byte for byte, to the same URL as a new delivery, signed with the merchant's current secret. */
   resend(original: WebhookDeliveryRow): Promise<WebhookDeliveryRow>
   /** Hears of every finished delivery; returns the way to stop listening. */
   onDelivery(listener: DeliveryListener): () => void

@@ -1,9 +1,5 @@
-// Sends queued webhook deliveries (the outbox written by webhook-events.ts), in the background,
-// so no API request waits for a receiver. Each payment's deliveries go one at a time, in the
-// order of their events; different payments go in parallel. A delivery is sent once: failures
-// are logged, not retried (spec 6). Deliveries still pending at stop are sent after the next
-// start. It joins the queue (what goes next, fairly), the sender (one attempt) and the feed
-// (listeners); docs/performance.md says what keeps it fast.
+// Sends the outbox's webhook deliveries in the background, so no API request waits for a receiver:
+// each payment's in order, once (failures are logged, not retried: spec 6), pending ones after a restart.
 import type { Kysely } from 'kysely'
 import { isLeader, isPostgres, onCommit, runTransaction } from '../db/database.js'
 import type { Clock } from '../clock.js'
@@ -26,12 +22,10 @@ export interface WebhookDispatcherOptions {
   db: Kysely<Database>
   /** Business time, for the log's timestamps. */
   clock: Clock
-  /** Refuse (skip) plain-http URLs. */
   requireHttps?: boolean
   /** Where deliveries may go (a shared sandbox refuses internal addresses); default: anywhere. */
   egress?: WebhookEgress
   timeoutMs?: number
-  /** How often the outbox is read for new work. */
   pollMs?: number
   log?: (line: string) => void
 }
@@ -47,7 +41,6 @@ export class WebhookDispatcher implements WebhookDeliveries {
   readonly #queue = new DeliveryQueue()
   readonly #sender: WebhookSender
   readonly #feed = new WebhookFeed()
-  /** Deliveries from the queue until logged (sent, or being logged). */
   readonly #inFlight = new Set<Promise<void>>()
   #timer: NodeJS.Timeout | undefined
   #pumping: Promise<void> | undefined
@@ -100,7 +93,6 @@ export class WebhookDispatcher implements WebhookDeliveries {
     return this.#feed.onEvent(listener)
   }
 
-  /** Looks for new work now rather than at the next poll. */
   kick(): void {
     if (this.#sender.stopped) return
     if (this.#pumping) {
@@ -179,7 +171,6 @@ export class WebhookDispatcher implements WebhookDeliveries {
     this.#sendReady(merchantOf)
     if (queue.wireFull) return
     // Slots left and room in the queue: read the newer pending deliveries, and send from them too.
-    /** Whether the outbox may hold pending deliveries past queuedThrough. */
     let more = true
     const limit = queue.room
     if (limit > 0) {
@@ -216,7 +207,6 @@ export class WebhookDispatcher implements WebhookDeliveries {
         freeSlot()
         this.#queue.finished(delivery)
         this.#inFlight.delete(sending)
-        // The payment's next delivery, or another payment's, may go now.
         this.#kickSoon()
       })
     this.#inFlight.add(sending)
@@ -240,10 +230,7 @@ export class WebhookDispatcher implements WebhookDeliveries {
     return finished
   }
 
-  /**
-   * Logs a finished delivery. Those finishing in the same turn of the event loop are written in
-   * one transaction (one commit instead of one each); each caller resumes once its row is written.
-   */
+  /** Deliveries finishing in one turn of the event loop are logged in one transaction (one commit). */
   #logFinished(row: WebhookDeliveryRow): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.#unlogged.push({ row, done: (error) => (error === undefined ? resolve() : reject(error)) })

@@ -1,9 +1,6 @@
-// Where a shared sandbox may send webhooks. On one developer's machine a receiver on localhost
-// is the point; on a sandbox others can reach, a merchant key must not turn deliveries (and the
-// answers kept in the log) into requests to the host's own network. A shared sandbox refuses
-// loopback, private and link-local targets, unless --allow-webhook-to names them: at creation
-// when the URL says so, and at send time on the address actually connected to (a public-looking
-// name may resolve to a private address).
+// Where a shared sandbox may send webhooks: a merchant key must not turn deliveries (and the answers
+// logged) into requests to the host's own network, so loopback, private and link-local targets are
+// refused unless --allow-webhook-to names them.
 import dns from 'node:dns'
 import net from 'node:net'
 import type { Socket } from 'node:net'
@@ -75,10 +72,7 @@ export class WebhookEgress {
     return this.#refusal(host === address ? address : `${host} (${address})`, 'an internal address')
   }
 
-  /**
-   * The connector of a receiver's connection pool: names resolve to allowed addresses only, and
-   * the address connected to is checked again (a literal address skips resolution).
-   */
+  /** The address actually connected to is checked too: a public-looking name may resolve to a private one. */
   connector(buildConnector: typeof BuildConnector): ReturnType<typeof BuildConnector> | undefined {
     if (!this.shared) return undefined
     const connect = buildConnector({ lookup: this.#lookup })

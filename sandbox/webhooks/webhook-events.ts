@@ -1,6 +1,5 @@
-// Payment events become webhook deliveries in the outbox, in the same database transaction as
-// the change that caused them: an event is never lost, nor sent for a change that rolled back.
-// The dispatcher sends them afterwards (webhook-dispatcher.ts).
+// Payment events become outbox deliveries in the transaction of the change that caused them: an
+// event is never lost, nor sent for a change that rolled back.
 import type { Kysely } from 'kysely'
 import { v5 as uuidv5 } from 'uuid'
 import type { Database, PaymentRow } from '../db/schema.js'
@@ -10,7 +9,6 @@ import { insertDelivery, insertPaymentEvent, nextDeliverySequence } from './webh
 /** Namespace of delivery ids: UUIDv5 of the payment and sequence number, so seeded runs repeat. */
 const DELIVERY_ID_NAMESPACE = '6f1c9a52-3b0e-4d8e-9c57-2a1d7e0b4f63'
 
-/** A new delivery's id and sequence number. */
 export async function newDeliveryIdentity(db: Kysely<Database>, paymentId: string): Promise<{ id: string; sequence: number }> {
   const sequence = await nextDeliverySequence(db)
   return { id: uuidv5(`${paymentId}:${sequence}`, DELIVERY_ID_NAMESPACE), sequence }
@@ -24,11 +22,7 @@ export function eventFor(before: PaymentRow | undefined, after: PaymentRow): Web
   return undefined
 }
 
-/**
- * Records the event of a payment change, if it is one, and queues its webhook delivery when the
- * payment has a webhookUrl (without one, nothing is logged). Whether it is actually sent (or
- * skipped: paused, URL not allowed) is the dispatcher's call.
- */
+/** Without a webhookUrl no delivery is queued; whether a queued one is sent (or skipped) is the dispatcher's call. */
 export async function recordPaymentEvent(db: Kysely<Database>, before: PaymentRow | undefined, after: PaymentRow): Promise<void> {
   const type = eventFor(before, after)
   if (type === undefined) return

@@ -5,7 +5,6 @@ import type { Database, WebhookDeliveryRow } from '../db/schema.js'
 import type { DeliveryListener, EventListener } from './webhook-deliveries.js'
 import { findEventsAfter, lastEventSequence } from './webhook-repository.js'
 
-/** Events read per pass. */
 const EVENT_BATCH = 100
 
 export class WebhookFeed {
@@ -28,7 +27,6 @@ export class WebhookFeed {
     this.#eventCursor = await lastEventSequence(db)
   }
 
-  /** Tells listeners of the events written since the last pass. */
   async readEvents(db: Kysely<Database>): Promise<void> {
     if (this.#eventListeners.size === 0) {
       // Nobody to tell: keep the cursor at the newest event without reading any.

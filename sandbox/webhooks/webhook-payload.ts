@@ -1,7 +1,5 @@
-// The body of a webhook (spec 6): {"data": {...}} with the payment as it is after the event.
-// Units as in the payment: amount.value and amount_paid in the pricing currency's smallest
-// unit; settlement_amount, settlement_fee, amount_received and amount_remaining in USDC.
-// The serializer is shared with the CLI's receiver grader (src/webhooks/webhook-body.ts).
+// The body of a webhook (spec 6): {"data": {...}} with the payment as it is after the event,
+// serialized by src/webhooks/webhook-body.ts (shared with the CLI's receiver grader).
 import type { PaymentStatus, SettlementStatus } from '../../src/api/enumerations.js'
 import { serializeWebhookBody, type WebhookData, type WebhookEventType } from '../../src/webhooks/webhook-body.js'
 import type { PaymentRow } from '../db/schema.js'

@@ -66,10 +66,6 @@ const eventsAfter = defineStatement((db, p: { sequence: number; limit: number })
 )
 const insertEvent = defineStatement((db, event: NewPaymentEvent) => db.insertInto('payment_events').values(event).compile())
 
-/**
- * Pending deliveries with a sequence after `sequence`, oldest first (through the index of pending
- * ones), leaving out those of the merchants and to the URLs in `except`.
- */
 export async function findPendingDeliveriesAfter(
   db: Kysely<Database>,
   sequence: number,
@@ -81,11 +77,8 @@ export async function findPendingDeliveriesAfter(
     : pendingAfterExcept(db, { sequence, merchants: JSON.stringify(except.merchants), urls: JSON.stringify(except.urls), limit })
 }
 
-/**
- * Writes what happened to finished deliveries: their outcome columns only (status, answer, error,
- * duration, times); the rest of a row never changes once queued, and rewriting it would touch every
- * index of the table.
- */
+// Only the outcome columns: the rest of a row never changes once queued, and rewriting it would
+// touch every index of the table.
 export async function logDeliveryOutcomes(db: Kysely<Database>, deliveries: WebhookDeliveryRow[]): Promise<void> {
   for (const delivery of deliveries) await logOutcome(db, delivery)
 }
@@ -95,7 +88,6 @@ export interface DeliveryFilters {
   paymentId?: string
 }
 
-/** One page of a merchant's deliveries, newest first, and how many match in all. */
 export async function listDeliveries(
   db: Kysely<Database>,
   merchantId: string,
@@ -122,7 +114,6 @@ export async function insertPaymentEvent(db: Kysely<Database>, event: NewPayment
   await insertEvent(db, event)
 }
 
-/** Events after `sequence`, oldest first. */
 export async function findEventsAfter(db: Kysely<Database>, sequence: number, limit: number): Promise<PaymentEventRow[]> {
   return eventsAfter(db, { sequence, limit })
 }

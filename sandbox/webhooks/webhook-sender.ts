@@ -9,14 +9,12 @@ import { EgressRefusedError, WebhookEgress } from './webhook-egress.js'
 
 /** The receiver's time to answer (spec 6, 8). */
 export const WEBHOOK_TIMEOUT_MS = 10_000
-/** How much of a receiver's answer the log keeps. */
 export const RESPONSE_BODY_LIMIT_BYTES = 4096
 export const WEBHOOK_USER_AGENT = 'paybox-sandbox-webhooks/1.0'
 /** Deliveries to one receiver origin at once (its connection pool's size). */
 export const MAX_DELIVERIES_PER_ORIGIN = 10
 
 export interface WebhookSenderOptions {
-  /** Refuse (skip) plain-http URLs. */
   requireHttps?: boolean
   /** Where deliveries may go (a shared sandbox refuses internal addresses); default: anywhere. */
   egress?: WebhookEgress
@@ -33,14 +31,11 @@ export class WebhookSender {
   readonly #egress: WebhookEgress
   readonly #timeoutMs: number
 
-  /** How long one attempt waits for the receiver. */
   get timeoutMs(): number {
     return this.#timeoutMs
   }
   readonly #abort = new AbortController()
-  /** Exchanges with receivers in progress: cancelled at stop. */
   readonly #exchanges = new Set<DeliveryExchange>()
-  /** One keep-alive connection pool per receiver origin. */
   readonly #pools = new Map<string, Pool>()
   /** Loaded with the first delivery: start-up and an idle sandbox do without it. */
   #undici: Promise<typeof import('undici')> | undefined
@@ -60,10 +55,7 @@ export class WebhookSender {
     return this.#egress.urlRefusal(url)
   }
 
-  /**
-   * One attempt: skipped with the reason when it may not go, else the receiver's answer or the
-   * failure; undefined when the sender stopped meanwhile (the delivery stays pending).
-   */
+  /** Undefined when the sender stopped meanwhile: the delivery stays pending. */
   async attempt(delivery: WebhookDeliveryRow, merchant: MerchantRow): Promise<AttemptOutcome | undefined> {
     const refusal = merchant.webhooks_paused === 1 ? 'Not sent: webhooks are paused for this merchant' : this.#urlRefusal(delivery.url)
     if (refusal !== undefined)
@@ -77,7 +69,6 @@ export class WebhookSender {
     for (const exchange of this.#exchanges) exchange.cancel(new Error('The sandbox is stopping'))
   }
 
-  /** Closes the pools, once nothing is sent any more. */
   async close(): Promise<void> {
     await Promise.allSettled([...this.#pools.values()].map((pool) => pool.destroy()))
     this.#pools.clear()
@@ -91,7 +82,6 @@ export class WebhookSender {
     return refusal === undefined ? undefined : `Not sent: ${refusal}`
   }
 
-  /** The connection pool for a receiver's origin, created on first use. */
   async #poolFor(url: URL): Promise<Pool> {
     let pool = this.#pools.get(url.origin)
     if (pool === undefined) {
@@ -104,7 +94,6 @@ export class WebhookSender {
     return pool
   }
 
-  /** POSTs the stored payload, signed with the merchant's current secret; undefined if stopped meanwhile. */
   async #send(delivery: WebhookDeliveryRow, secret: string): Promise<AttemptOutcome | undefined> {
     // The receiver's time starts once the connection pool is ready, not while undici loads.
     const url = new URL(delivery.url)

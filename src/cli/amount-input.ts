@@ -1,7 +1,5 @@
-// Reading an amount a person types in major units ("12.50", "1500"), from a flag or at a prompt:
-// one reader, so `--amount`, a payment's prompt and an invoice's unit price refuse the same
-// text with the same words. A refusal says what was expected: "must be …" after a flag,
-// "Enter …" under a question.
+// Amounts typed in major units ("12.50"): one reader, so a flag, a prompt and an invoice's unit
+// price refuse the same text with the same words.
 import { MAX_AMOUNT_VALUE, minorToMajorUnits, parseDecimal } from '../money.js'
 
 export type AmountReading = { value: number } | { expected: string }

@@ -1,7 +1,5 @@
-// The `--json` contract of every command: what each command prints with --json, as a zod
-// schema. API results are the shared response schemas of src/api/; the few results the CLI
-// composes itself are declared here. test/cli/json-contract.test.ts runs every command with
-// --json against a real sandbox and validates what it printed, so scripts can rely on it.
+// The `--json` contract of every command as zod schemas (API results are src/api/'s), checked against
+// real output by test/cli/json-contract.test.ts so scripts can rely on it.
 import { z } from 'zod'
 import * as api from '../api/resources.js'
 
@@ -14,10 +12,7 @@ const stateSwap = api.resetState.extend({ snapshot: api.snapshot.optional() })
 const health = api.health.extend({ status: z.enum(['ok', 'failing']) })
 const profile = z.looseObject({ baseUrl: z.string().optional(), apiKey: z.string().optional() })
 
-/**
- * How a command prints JSON: one document (`document`), or one document per line for as long as
- * it runs (`lines`: the live streams).
- */
+/** One document, or (`lines`, the live streams) one document per line for as long as it runs. */
 export interface CommandJson {
   schema: z.ZodType
   output: 'document' | 'lines'

@@ -1,6 +1,5 @@
-// oclif's command_not_found hook: a mistyped command is one line on stderr, in the words the
-// user types ("payments creat", not "payments:creat"), with the nearest command if there is one;
-// exit 1 like every failure. It never prompts (@oclif/plugin-not-found asks on a terminal).
+// oclif's command_not_found hook: one line in the words the user typed, with the nearest command,
+// and exit 1. It never prompts (@oclif/plugin-not-found asks on a terminal).
 import type { Hook } from '@oclif/core'
 import { nearestCommand } from './did-you-mean.js'
 

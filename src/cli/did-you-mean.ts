@@ -9,10 +9,7 @@ const loaded = (): Levenshtein => (levenshtein ??= createRequire(import.meta.url
 const closest = (typed: string, candidates: string[]): string => loaded().closest(typed, candidates)
 const distance = (a: string, b: string): number => loaded().distance(a, b)
 
-/**
- * The candidate nearest to `typed`, if at most a third of the letters of the words that differ
- * (and at least 2) are off: `sandbox clock nonsense` is not a typo of `sandbox clock freeze`.
- */
+/** Only within a third of the differing words' letters (at least 2): `sandbox clock nonsense` is no typo of `… freeze`. */
 export function nearest(typed: string, candidates: readonly string[]): string | undefined {
   if (candidates.length === 0) return undefined
   const best = closest(typed, [...candidates])
@@ -22,10 +19,7 @@ export function nearest(typed: string, candidates: readonly string[]): string | 
   return distance(typed, best) <= Math.max(2, Math.floor(differing.length / 3)) ? best : undefined
 }
 
-/**
- * oclif hands a command it cannot find with the arguments that followed it as one id
- * (`sandbox:clock:advanse:1m`): the leading words nearest to a command id, and that id.
- */
+// oclif hands an unknown command with the arguments after it as one id (`sandbox:clock:advanse:1m`).
 export function nearestCommand(id: string, commandIds: readonly string[]): { typed: string; match?: string } {
   const words = id.split(':')
   let best: { typed: string; match: string; distance: number } | undefined

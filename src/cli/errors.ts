@@ -14,20 +14,14 @@ export interface ErrorReport {
 
 const wordsOf = (text: string): string[] => text.toLowerCase().match(/[a-z0-9]+/g) ?? []
 
-/**
- * "Not Found: No invoice nope", but not "Asset is not supported: Asset DOGE is not supported":
- * a message that already says every word of the reason is said alone.
- */
+// A message that already says every word of the reason is said alone: not "Asset is not supported: Asset DOGE is not supported".
 function apiErrorText(reason: string, message: string): string {
   if (!message || message === reason) return reason
   const said = new Set(wordsOf(message))
   return wordsOf(reason).every((word) => said.has(word)) ? message : `${reason}: ${message}`
 }
 
-/**
- * Flattens any error into the one line the CLI prints, and the exit code it exits with.
- * `knownFlags`, the command's flag names, let an unknown flag be answered with the nearest one.
- */
+/** The one line the CLI prints and its exit code; `knownFlags` lets an unknown flag be answered with the nearest one. */
 export function reportError(error: unknown, knownFlags: readonly string[] = []): ErrorReport {
   if (error instanceof PayboxApiError) {
     return {

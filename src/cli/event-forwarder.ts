@@ -42,11 +42,8 @@ export async function forwardPayload(target: ForwardTarget, payload: string): Pr
   return { status: answer.status, duration_ms: answer.durationMs, error: answer.error }
 }
 
-/**
- * The warning for a payment whose own webhookUrl is the URL `listen` forwards to: the sandbox
- * sends its events there and listen forwards them too, so the receiver gets each twice.
- * Asked of a payment's first event only (one request per new payment); undefined otherwise.
- */
+// A payment whose own webhookUrl is where `listen` forwards would reach the receiver twice. Asked of a
+// payment's first event only (one request per new payment).
 export async function doubleDeliveryWarning(client: PayboxClient, event: PaymentEvent, forwardTo: string): Promise<string | undefined> {
   if (event.event_type !== 'transaction_created') return undefined
   const { webhookUrl } = await client.payments.get(event.checkout_id).catch(() => ({ webhookUrl: undefined }))

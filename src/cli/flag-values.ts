@@ -5,10 +5,6 @@ import { readAmount } from './amount-input.js'
 import { UserError } from '../user-error.js'
 import type { Precisions } from './render/payments.js'
 
-/**
- * Reads a major-unit amount ("12.50", "1500") as a positive count of the smallest unit of
- * `currency`, whose precision comes from /currencies.
- */
 export function minorUnitsFlag(text: string, currency: string, precisions: Precisions, flag = 'amount'): number {
   const precision = precisions.get(currency)
   if (precision === undefined) throw new UserError(`Unsupported currency ${currency}`, `one of ${[...precisions.keys()].join(', ')}`)
@@ -17,10 +13,7 @@ export function minorUnitsFlag(text: string, currency: string, precisions: Preci
   return reading.value
 }
 
-/**
- * Fails when more than one of `names` is given, in one line: oclif's own `exclusive` reports
- * each pair twice.
- */
+// One line: oclif's own `exclusive` reports each pair twice.
 export function oneOfFlags(flags: Record<string, unknown>, names: string[]): void {
   const dashed = (list: string[]): string[] => list.map((name) => `--${name}`)
   const given = names.filter((name) => flags[name] !== undefined && flags[name] !== false)

@@ -1,7 +1,5 @@
-// Reading what a person types for an invoice, from flags or from prompts: line items
-// ("Description;quantity;unit price" with the price in major units), the tax rate, the due date
-// and the customer. Each reader returns undefined (readItem: a problem) for text it cannot read; the *Flag wrappers
-// turn that into one line naming the flag, the prompts into a hint under the question.
+// What a person types for an invoice, from flags or prompts. Readers return undefined for text they
+// cannot read; the *Flag wrappers make that one line naming the flag, the prompts a hint.
 import ms from 'ms'
 import type { CustomerType, InvoiceLineItem, NewCustomer, PostalAddress } from '../client/types.js'
 import { QUANTITY_SCALE, TAX_SCALE } from '../invoice-totals.js'
@@ -44,10 +42,7 @@ export function taxOf(text: string): number | undefined {
 
 export type ItemReading = { item: InvoiceLineItem } | { problem: string }
 
-/**
- * "Description;quantity;unit price". The last two fields are the numbers, so a description may
- * itself contain ";". Fields are trimmed.
- */
+/** "Description;quantity;unit price": read from the end, so a description may contain ";". */
 export function readItem(text: string, currency: string, precision: number): ItemReading {
   const fields = text.split(';')
   if (fields.length < 3) return { problem: `must be ${EXPECTED.item}` }
@@ -83,11 +78,8 @@ function isCalendarDate(year: string, month: string, day: string): boolean {
   return date.getUTCFullYear() === Number(year) && date.getUTCMonth() === Number(month) - 1 && date.getUTCDate() === Number(day)
 }
 
-/**
- * A due date as the API's ISO date-time. A bare date means the end of that day in UTC
- * (23:59:59Z), so "due 2026-12-31" can still be paid on the 31st wherever the customer is
- * west of Greenwich. A date-time must carry its offset: local time would depend on this computer.
- */
+// A bare date is the end of that day in UTC, payable on the day wherever the customer is west of
+// Greenwich; a date-time must carry its offset (local time would depend on this computer).
 export function dueDateOf(text: string): string | undefined {
   const trimmed = text.trim()
   const dateOnly = ISO_DATE.exec(trimmed)
@@ -106,11 +98,8 @@ export function dueInOf(text: string, now: number): string | undefined {
   return new Date(now + milliseconds).toISOString()
 }
 
-/**
- * The due date of --due or --due-in (at most one), checked to be in the future by this
- * computer's clock. The sandbox's business clock only ever runs ahead of it, so a date this
- * refuses the API would refuse too; --due-in counts from this computer's clock.
- */
+// Checked against this computer's clock: the business clock only runs ahead of it, so what this
+// refuses the API would refuse too.
 export function dueFlags(due: string | undefined, dueIn: string | undefined, now: number): string | undefined {
   if (due === undefined && dueIn === undefined) return undefined
   const [flag, text, expected, dueAt] =

@@ -3,10 +3,7 @@
 import { setTimeout as delay } from 'node:timers/promises'
 import { PayboxApiError } from '../client/errors.js'
 
-/**
- * A status line on stderr, even with --json (whose output, one object per line, stays on stdout):
- * scripts and tests wait for "Ready" before making events.
- */
+/** On stderr even with --json: scripts and tests wait for "Ready" before making events. */
 export function streamNotice(text: string): void {
   process.stderr.write(`${text}\n`)
 }
@@ -19,10 +16,7 @@ export function jsonLine(value: unknown): void {
 /** Pauses before each reconnection attempt in a row; a connection that opens starts over. */
 const BACKOFF_MS = [250, 500, 1000, 2000, 5000]
 
-/**
- * Runs `work` with a signal that aborts on the first SIGINT or SIGTERM, which then no longer end
- * the process: the command winds down and exits 0. The handlers are removed when `work` ends.
- */
+/** The first SIGINT or SIGTERM aborts `work`'s signal instead of ending the process: the command winds down, exit 0. */
 export async function untilStopped(work: (signal: AbortSignal) => Promise<void>): Promise<void> {
   const controller = new AbortController()
   const stop = () => controller.abort()
@@ -47,12 +41,8 @@ export interface FollowOptions {
 /** An error of the command's own handling of an item: not the stream's fault, so not retried. */
 class HandlingError extends Error {}
 
-/**
- * Consumes the stream `open` returns, item by item through `handle`, opening it again whenever it
- * ends or fails, until `signal` aborts. The first connection must succeed (a sandbox that is not
- * there at the start is an error to report, not to wait for), and an API refusal (4xx: revoked
- * credentials, unknown merchant) ends the command: retrying would not change the answer.
- */
+// Reopens the stream whenever it ends, but the first connection must succeed (a sandbox missing at
+// the start is an error, not something to wait for), and a 4xx ends it: a retry gets the same answer.
 export async function followStream<T>(
   open: (onOpen: () => void) => AsyncIterable<T>,
   handle: (item: T) => Promise<void> | void,

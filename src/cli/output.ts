@@ -1,38 +1,15 @@
 // Human-readable output: colours (off without a terminal or with NO_COLOR), tables and QR
 // codes. Commands print through these so that --json output stays one clean JSON document.
-// Their libraries load only when text is wanted, so --json starts faster: chalk when BaseCommand
-// calls loadColours(), cli-table3 at the first table drawn, qrcode-terminal at the first QR code.
 import { createRequire } from 'node:module'
 import { stripVTControlCharacters } from 'node:util'
-import type { ChalkInstance } from 'chalk'
+import chalk from 'chalk'
 import type CliTable3 from 'cli-table3'
 import type { PageMeta } from '../client/types.js'
 
-let loaded: ChalkInstance | undefined
+// chalk itself reads FORCE_COLOR but not NO_COLOR.
+if (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '') chalk.level = 0
 
-/**
- * chalk's calls and chains (chalk.green.bold) looked up when they are called: styled once
- * loadColours() has loaded chalk, plain text before (even if taken before, as a colour map is).
- */
-const styled = (styles: PropertyKey[]): unknown =>
-  new Proxy(
-    (...text: unknown[]): string => {
-      if (loaded === undefined) return text.join(' ')
-      const style = styles.reduce<unknown>((chain, name) => (chain as Record<PropertyKey, unknown>)[name], loaded)
-      return (style as (...text: unknown[]) => string)(...text)
-    },
-    { get: (_target, name) => (name === 'level' ? (loaded?.level ?? 0) : styled([...styles, name])) },
-  )
-
-export const chalk = styled([]) as ChalkInstance
-
-/** Loads chalk, once. */
-export async function loadColours(): Promise<void> {
-  if (loaded !== undefined) return
-  const { default: instance } = await import('chalk')
-  if (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '') instance.level = 0
-  loaded = instance
-}
+export { chalk }
 
 const STATUS_COLOURS: Record<string, (text: string) => string> = {
   open: chalk.cyan,
@@ -48,18 +25,14 @@ const STATUS_COLOURS: Record<string, (text: string) => string> = {
 
 export const colourStatus = (status: string): string => (STATUS_COLOURS[status] ?? ((text: string) => text))(status)
 
-// A commonjs package, so it can load the moment a table is drawn: commands that build one
-// under --json and discard it keep working, and pay for it.
+// CommonJS, so it can be required synchronously at the first table drawn: --json output rarely draws one.
 let Table: CliTable3 | undefined
 const newTable = (options: CliTable3.TableConstructorOptions): CliTable3.Table =>
   new (Table ??= createRequire(import.meta.url)('cli-table3') as CliTable3)(options)
 
 let tableWidth: number | undefined
 
-/**
- * Every table drawn from now on fits in `width` columns (a terminal's), its widest columns cut
- * short with "…"; undefined draws them whole (piped output, --wide, --json).
- */
+/** Tables drawn from now on fit `width` columns (a terminal's), widest columns cut with "…"; undefined: whole. */
 export function fitTablesTo(width: number | undefined): void {
   tableWidth = width
 }
@@ -67,11 +40,7 @@ export function fitTablesTo(width: number | undefined): void {
 /** Columns are not cut narrower than this: a table wider than the terminal beats unreadable cells. */
 const MIN_COLUMN = 8
 
-/**
- * The width of each column (padding included, as cli-table3 counts it) for cells of these
- * widths to fit in `width`: the widest columns are cut to one common cap, the others stay whole.
- * Undefined when the table fits as it is.
- */
+/** Widths with padding, as cli-table3 counts them: the widest columns cut to one common cap; undefined when it fits. */
 export function fittedColumnWidths(cellWidths: number[][], width: number): number[] | undefined {
   const natural = cellWidths.reduce<number[]>((widest, row) => row.map((cell, i) => Math.max(widest[i] ?? 0, cell + 2)), [])
   const borders = natural.length + 1

@@ -28,12 +28,8 @@ export function overpaymentOf(payment: Payment): number {
   return remainingOf(payment) + Math.max(Math.floor(payment.amount.value / 10), 1)
 }
 
-/**
- * USDC stroops that `units` of the payment's currency are worth at the payment's own price: the
- * inverse of how the sandbox derives amount_paid. Only for a payment that can still be paid:
- * until settlement its settlement_amount is the USDC price of its whole amount (afterwards it
- * is what the merchant received, net of fees).
- */
+// The inverse of how the sandbox derives amount_paid; only before settlement, while settlement_amount
+// is still the USDC price of the whole amount (afterwards it is net of fees).
 export function usdcWorth(payment: Payment, units: number): bigint {
   return divideRoundHalfUp(BigInt(units) * stroopsOf(payment.settlement_amount), BigInt(payment.amount.value))
 }

@@ -19,11 +19,7 @@ export function canPrompt(env: NodeJS.ProcessEnv = process.env): boolean {
   return Boolean(process.stdin.isTTY && process.stdout.isTTY) && !env.CI
 }
 
-/**
- * Returns `value` if given; otherwise asks on a terminal, or fails naming `flag`. `validate`
- * checks an answer before the next question (true, or the hint to show), as the flag's own
- * reader would.
- */
+/** `value` if given, else asked on a terminal, else a failure naming `flag`; `validate` is the flag's own reader's check. */
 export async function valueOrPrompt(
   value: string | undefined,
   flag: string,
@@ -36,10 +32,7 @@ export async function valueOrPrompt(
   return input({ message: question, required: true, validate })
 }
 
-/**
- * Every question goes through here first: a command that reaches a question without a
- * terminal (or in CI) has a bug, and fails instead of waiting for an answer that never comes.
- */
+// A command that reaches a question without a terminal (or in CI) has a bug: fail, not wait forever.
 function requireTerminal(): void {
   if (!canPrompt())
     throw new UserError(
@@ -84,18 +77,14 @@ async function untilCanceled<T>(ask: () => Promise<T>, canceled: string): Promis
 
 export interface InvoicePromptContext {
   currencies: Currency[]
-  /** Stored customers to offer first (those of recent invoices). */
+  /** Offered first (those of recent invoices). */
   customers: Customer[]
   now: () => number
   /** Prints between questions: the running total after each item, the summary before confirming. */
   show: (text: string) => void
 }
 
-/**
- * The interactive `invoices create`: currency, customer (stored or new), tax, the items one by
- * one with the running total after each, due date and notes; then the summary and a last
- * confirmation. Undefined when the person declines at the end.
- */
+/** The interactive `invoices create`; undefined when the person declines at the last confirmation. */
 export async function askInvoice(context: InvoicePromptContext): Promise<CreateInvoiceRequest | undefined> {
   requireTerminal()
   return untilCanceled(() => askInvoiceQuestions(context), 'Canceled; no invoice was created')

@@ -1,6 +1,5 @@
-// After `paybox merchants rotate-secret`: the CLI's own copies of the old secret. The local
-// sandbox's state file mirrors the running sandbox, so it is brought up to date; profiles are
-// the user's settings, so they are only named, with the command that updates them.
+// After `merchants rotate-secret`: the local sandbox's state file mirrors the sandbox, so it is
+// updated; profiles are the user's settings, so they are only named.
 import { readLocalSandbox, sameOrigin, writeLocalSandbox } from '../config/local-sandbox.js'
 import { sandboxStateFile } from '../config/paths.js'
 import { loadConfig } from '../config/profiles.js'

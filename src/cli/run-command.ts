@@ -1,6 +1,5 @@
-// What oclif's execute() does once bin/run.js has found the command a line names, without the
-// command list (which only help and finding a command need, and which imports every command
-// module). bin/run.js imports it from the bundle beside the command, so both use one oclif.
+// oclif's execute() for a command bin/run.js already found, without the command list (which imports
+// every command module). Imported from the bundle beside the command, so both use one oclif.
 import { Config, Performance, flush, handle, type Command, type Interfaces } from '@oclif/core'
 
 export interface NamedCommand {

@@ -1,6 +1,5 @@
-// Runs a sandbox in this process for `paybox sandbox start`: claims the data folder, starts it,
-// announces it (banner, local sandbox file, request lines) and stops it cleanly on a signal.
-// The server is passed in (`start`): src/ reaches the sandbox's code only through the command.
+// `paybox sandbox start` in this process. The server is passed in (`start`): src/ reaches the
+// sandbox's code only through the command.
 import { redactDatabaseLocation } from '../database-location.js'
 import type { RequestLogEntry } from '../client/types.js'
 import { clearLocalSandbox, writeLocalSandbox } from '../config/local-sandbox.js'
@@ -24,7 +23,6 @@ export interface InProcessSandboxOptions {
   defaultCredentials?: { apiKey: string; apiSecret: string }
 }
 
-/** What the runner needs of a started sandbox. */
 export interface InProcessSandbox {
   url: string
   identity: { adminToken: string; networkPassphrase: string }
@@ -40,7 +38,6 @@ export interface SandboxRun {
   json: boolean
   /** No line per API request on stderr. */
   quiet: boolean
-  /** Writes a line to stdout. */
   log: (line: string) => void
 }
 
@@ -93,10 +90,7 @@ export async function runSandbox(start: (options: InProcessSandboxOptions) => Pr
   process.stderr.write('Sandbox stopped\n')
 }
 
-/**
- * A line per API request on stderr, as `paybox logs tail --all` prints them; the lines of one turn
- * of the event loop go out in one write, so a busy sandbox does not pay a write per request.
- */
+// One write per turn of the event loop: a busy sandbox does not pay a write per request.
 async function printRequests(requestLog: InProcessSandbox['requestLog']): Promise<void> {
   const { requestLine } = await import('./render/request-logs.js')
   let pending = ''

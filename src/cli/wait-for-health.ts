@@ -1,6 +1,5 @@
-// `paybox sandbox wait`: asks GET /health again, with a short backoff, until the sandbox says
-// every part is ok or the time is up. This polling is the product (a readiness probe), not a
-// test waiting on a sleep.
+// `paybox sandbox wait`: polls GET /health until every part is ok or the time is up. This polling is
+// the product (a readiness probe), not a test waiting on a sleep.
 import { setTimeout as delay } from 'node:timers/promises'
 import { PayboxApiError, PayboxConnectionError } from '../client/errors.js'
 import { PayboxClient } from '../client/paybox-client.js'

@@ -1,6 +1,5 @@
-// `paybox trigger`: makes the sandbox emit one kind of webhook event for real. It creates a
-// payment reporting to the given URL, drives it through the states that emit the event, and
-// waits until the sandbox has logged every delivery of that payment as finished.
+// `paybox trigger`: a payment reporting to the given URL, driven through the states that emit the
+// event, until every delivery of it is logged as finished.
 import type { PayboxClient } from '../client/paybox-client.js'
 import type { Payment, WebhookDelivery, WebhookEventType } from '../client/types.js'
 import { UserError } from '../user-error.js'
@@ -74,10 +73,7 @@ async function settled(client: PayboxClient, id: string, timeoutMs: number): Pro
   )
 }
 
-/**
- * What went wrong when a delivery the trigger waited for did not get a 2xx answer, in one line;
- * undefined when every one did.
- */
+/** One line when a delivery got no 2xx answer; undefined when every one did. */
 export function undeliveredProblem({ payment, deliveries }: TriggerResult): string | undefined {
   const failed = deliveries.filter((delivery) => delivery.status !== 'success')
   if (failed.length === 0) return undefined

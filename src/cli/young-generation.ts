@@ -1,6 +1,5 @@
-// `sandbox start` keeps V8's young generation at its first size until the server is ready. Start-up's
-// garbage would grow it to its maximum, mostly for modules that live as long as the process, and
-// an idle sandbox would keep those pages resident; under load after the start it grows as usual.
+// `sandbox start` holds V8's young generation at its first size until ready: start-up (mostly modules
+// that live for good) would grow it to its maximum, pages an idle sandbox would keep resident.
 import v8 from 'node:v8'
 
 /** V8's default, put back once ready (V8 reads the flag each time the young generation could grow). */

@@ -1,5 +1,4 @@
-// A PayboxClient transport over node:http(s), for the CLI: global fetch loads undici and compiles
-// its WebAssembly parser before a short command can exit (docs/performance.md has the figures).
+// The CLI's PayboxClient transport: global fetch compiles undici's WebAssembly parser before a short command can exit.
 // Event streams still go through fetch, whose abort and cancel the stream commands rely on.
 import http from 'node:http'
 import type { Transport, TransportRequest, TransportResponse } from './paybox-client.js'

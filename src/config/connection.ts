@@ -1,6 +1,5 @@
-// Which sandbox or API the CLI talks to, and as whom. Each setting is taken from the first
-// place that has it: flags, then environment (PAYBOX_*), then the profile, then the sandbox
-// running locally (its state file), then the default base URL.
+// Which sandbox or API the CLI talks to, and as whom: each setting from flags, else PAYBOX_*, else the
+// profile, else the local sandbox's state file, else the default base URL.
 import { UserError } from '../user-error.js'
 import { DEFAULT_PROFILE, loadConfig, type Profile, type ProfileKey } from './profiles.js'
 import { defaultMerchant, readLocalSandbox, sameOrigin } from './local-sandbox.js'

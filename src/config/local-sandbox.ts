@@ -34,10 +34,7 @@ export function clearLocalSandbox(pid: number, env?: NodeJS.ProcessEnv): void {
   if (readLocalSandbox(env)?.pid === pid) fs.rmSync(sandboxStateFile(env), { force: true })
 }
 
-/**
- * After a snapshot restore or a reset, the merchants (and their keys) are the new state's:
- * rewrites the state file if it describes the sandbox at `baseUrl`. Returns the file if it did.
- */
+/** After a restore or reset the merchants (and keys) are the new state's; the file, if it described `baseUrl`'s sandbox. */
 export function updateLocalSandboxMerchants(
   baseUrl: string,
   merchants: LocalSandboxMerchant[],

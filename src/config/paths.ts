@@ -1,6 +1,5 @@
-// Where paybox keeps things: the sandbox's data (database, state, pid and log files, snapshots)
-// and the CLI's profiles.
-// PAYBOX_HOME and PAYBOX_CONFIG_DIR move them (tests point both at temporary folders).
+// Where paybox keeps the sandbox's data and the CLI's profiles; PAYBOX_HOME and PAYBOX_CONFIG_DIR
+// move them (tests point both at temporary folders).
 import os from 'node:os'
 import path from 'node:path'
 

@@ -16,11 +16,7 @@ export function readLog(file: string): string | undefined {
   }
 }
 
-/**
- * Writes the log and then whatever is appended, until `signal` aborts or no sandbox runs from
- * the data folder any more (after printing its last lines). A log that starts over (a new
- * detached start) is followed from its beginning.
- */
+/** Until `signal` aborts or the sandbox stops (its last lines printed); a log that starts over is followed from its start. */
 export async function followLog(file: string, write: (text: string) => void, signal: AbortSignal, env?: NodeJS.ProcessEnv): Promise<void> {
   let offset = 0
   // A character split between two reads is written whole with the second.

@@ -1,6 +1,5 @@
-// The sandbox process started from a data folder: its pid file (written by `sandbox start`,
-// removed when it stops), whether that process still runs, and starting one in the background
-// (`sandbox start --detach`). `sandbox stop` and `logs -f` go by the pid file.
+// The sandbox process of a data folder: its pid file (which `sandbox stop` and `logs -f` go by), and
+// starting one in the background (`sandbox start --detach`).
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -21,12 +20,8 @@ export function readSandboxPid(env?: NodeJS.ProcessEnv): number | undefined {
   return Number.isInteger(pid) && pid > 0 ? pid : undefined
 }
 
-/**
- * Makes this data folder's pid file name `pid`, or fails naming the sandbox already running from
- * it: two sandboxes sharing one state file would lose track of each other. The file appears
- * whole and at once (a hard link fails if it exists), so two starts racing cannot both win.
- * A pid file whose process is gone is stale and taken over.
- */
+// Two sandboxes sharing one state file would lose track of each other. The file appears whole and at
+// once (a hard link fails if it exists), so two racing starts cannot both win.
 export function claimSandboxPid(pid: number, env?: NodeJS.ProcessEnv): void {
   const file = sandboxPidFile(env)
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 })
@@ -51,7 +46,6 @@ export function claimSandboxPid(pid: number, env?: NodeJS.ProcessEnv): void {
   }
 }
 
-/** Removes the pid file if it still names `pid`. */
 export function clearSandboxPid(pid: number, env?: NodeJS.ProcessEnv): void {
   if (readSandboxPid(env) === pid) fs.rmSync(sandboxPidFile(env), { force: true })
 }
@@ -67,7 +61,6 @@ export function isProcessAlive(pid: number): boolean {
   }
 }
 
-/** The pid of the sandbox running from this data folder, if one does. */
 export function runningSandboxPid(env?: NodeJS.ProcessEnv): number | undefined {
   const pid = readSandboxPid(env)
   return pid !== undefined && isProcessAlive(pid) ? pid : undefined
@@ -90,12 +83,7 @@ export interface DetachedSandbox {
   logFile: string
 }
 
-/**
- * Starts `node <entry> sandbox start <args…> --json` in the background, detached from this
- * process, its stderr going to the log file, and resolves with its banner once it is ready.
- * Its stdout (the banner, which holds keys) goes to a private file read once and removed, not
- * to the log. Fails with the sandbox's own error if it exits before it is ready.
- */
+// The banner holds keys: stdout goes to a private file read once and removed, not to the log.
 export async function launchDetachedSandbox(
   entry: string,
   args: string[],
@@ -156,10 +144,7 @@ export interface StoppedSandbox {
   baseUrl?: string
 }
 
-/**
- * Sends SIGTERM to the sandbox of this data folder and waits until the process has exited
- * (it finishes in-flight requests, closes the database and removes its state files first).
- */
+/** SIGTERM, then waits until the process has exited (after its in-flight requests and state files). */
 export async function stopSandboxProcess(timeoutMs: number, env?: NodeJS.ProcessEnv): Promise<StoppedSandbox> {
   const pid = readSandboxPid(env)
   if (pid === undefined) throw new UserError(`No sandbox is running from ${dataDir(env)}`, 'no pid file: nothing to stop')

@@ -9,15 +9,11 @@ import { formatPath, parsePath, valueAt } from './interpolate.js'
 import { show, StepFailure, type ScenarioRuntime } from './runtime.js'
 import type { StepArgs } from './schema.js'
 
-/** How often a `within` expectation asks again. */
 const POLL_INTERVAL_MS = 100
 /** How long expectWebhook waits by default: the sandbox's own delivery timeout. */
 const DEFAULT_WEBHOOK_WITHIN = '10s'
 
-/**
- * Runs `check` until it passes or `within` has passed since the first try; the last failure
- * is the step's. Without `within`, one try.
- */
+/** Without `within`, one try; otherwise the last failure is the step's. */
 async function eventually<T>(within: string | undefined, check: () => Promise<T>): Promise<T> {
   const deadline = Date.now() + (within === undefined ? 0 : ms(within as ms.StringValue))
   for (;;) {
@@ -32,8 +28,6 @@ async function eventually<T>(within: string | undefined, check: () => Promise<T>
     await delay(POLL_INTERVAL_MS)
   }
 }
-
-// ── expect ─────────────────────────────────────────────────────────────────────────────────
 
 export async function expectValue(args: StepArgs<'expect'>, runtime: ScenarioRuntime): Promise<unknown> {
   const path = args.field === undefined ? [] : parsePath(args.field)
@@ -81,8 +75,6 @@ function mismatch(
   }
   return undefined
 }
-
-// ── expectWebhook ──────────────────────────────────────────────────────────────────────────
 
 export interface WebhookExpectationResult {
   delivery: Omit<WebhookDelivery, 'request_payload' | 'response_body'>
@@ -143,10 +135,7 @@ export async function expectWebhook(args: StepArgs<'expectWebhook'>, runtime: Sc
     return payload.data
   }
 
-  /**
-   * The log says success only after the receiver answered: by then it has the request. Only for
-   * a delivery payloadOf has read.
-   */
+  // The log says success only after the receiver answered: by then it has the request.
   function receivedExactly(id: string): boolean {
     const payload = payloads.get(id)!.text
     const got = receiver!.received.filter((request) => request.body === payload)
@@ -163,16 +152,12 @@ function describeWanted(args: StepArgs<'expectWebhook'>, wanted: string): string
   return `${event}${states ? ` (${states})` : ''} delivery ${wanted === 'success' ? 'succeeded' : `ended ${wanted}`}${args.url ? ` to ${args.url}` : ''}`
 }
 
-// ── expectInvoiceNumber ────────────────────────────────────────────────────────────────────
-
 export async function expectInvoiceNumber(args: StepArgs<'expectInvoiceNumber'>, { client }: ScenarioRuntime): Promise<string> {
   const number = (await client.invoices.get(args.invoice)).invoice_number
   const problem = mismatch(number, args.equals === undefined ? { matches: args.matches } : { equals: args.equals })
   if (problem) throw new StepFailure(`invoice_number was ${show(number)}, ${problem}`)
   return number
 }
-
-// ── expectBalance ──────────────────────────────────────────────────────────────────────────
 
 /** The asset of an expectBalance step, as GET /accounts/balances/{asset} names it. */
 export const balanceAsset = (args: StepArgs<'expectBalance'>): string => args.asset ?? 'USDC'

@@ -1,8 +1,6 @@
-// `${…}` references in a scenario: `${steps.<id>.<path>}` (an earlier step's result),
-// `${receiver.url}`, `${merchant.<field>}` and `${run.id}`. The loader checks them against the
-// file; the runner resolves them step by step, just before each step runs.
+// `${steps.<id>.<path>}`, `${receiver.url}`, `${merchant.<field>}` and `${run.id}` in a scenario: checked
+// by the loader, resolved by the runner just before each step.
 
-/** The roots a reference may start with. */
 export const REFERENCE_ROOTS = ['steps', 'receiver', 'merchant', 'run'] as const
 export type ReferenceRoot = (typeof REFERENCE_ROOTS)[number]
 
@@ -110,10 +108,7 @@ function resolveReference(reference: Reference, scope: ReferenceScope): unknown 
   return value
 }
 
-/**
- * Replaces references in `text`. A string that is exactly one reference becomes the value
- * itself (a number stays a number); inside longer text a value is written as text (objects as JSON).
- */
+/** A string that is exactly one reference becomes the value itself (a number stays a number); others get text. */
 export function interpolateString(text: string, scope: ReferenceScope): unknown {
   const whole = /^\$\{([^}]*)\}$/.exec(text)
   if (whole) return resolveReference(parseReference(whole[1]!), scope)
@@ -124,7 +119,6 @@ export function interpolateString(text: string, scope: ReferenceScope): unknown 
   })
 }
 
-/** Resolves every reference inside a step's arguments. */
 export function interpolate<T>(value: T, scope: ReferenceScope): T {
   if (typeof value === 'string') return interpolateString(value, scope) as T
   if (Array.isArray(value)) return value.map((item) => interpolate(item, scope)) as T

@@ -1,6 +1,5 @@
-// A scenario report as JUnit XML for CI dashboards: one <testsuite> (the scenario) with one
-// <testcase> per step; a failed step carries <failure message>, a skipped one <skipped/>.
-// A few lines of writing with proper escaping need no XML library.
+// A scenario report as JUnit XML for CI dashboards, a <testcase> per step. A few lines of writing with
+// proper escaping need no XML library.
 import type { ScenarioReport, StepResult } from './run.js'
 
 /** Characters XML 1.0 cannot hold at all, even escaped. */

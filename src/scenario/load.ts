@@ -137,11 +137,7 @@ function messageOf(issue: z.core.$ZodIssue): string {
   return issue.message.replace(/^Invalid input: /, '')
 }
 
-/**
- * The offset of the node at `path`, or of the deepest node on the way to it that exists (a
- * missing field is reported at the object that lacks it). With `key`, the offset of the last
- * segment's key rather than its value.
- */
+// The deepest node on the way that exists: a missing field is reported at the object that lacks it.
 function offsetOf(doc: Document, path: Path, key = false): number {
   let node: Node | null | undefined = doc.contents as Node | null
   let offset = node?.range?.[0] ?? 0

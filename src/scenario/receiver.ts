@@ -1,7 +1,5 @@
-// The webhook receiver a scenario can ask for (`receiver: true`): a loopback HTTP server that
-// behaves as a correct integrator's receiver would — it checks X-WEBHOOK-AUTH over the raw
-// bytes with the merchant's secret, answers 200 when it verifies and 401 when not — and
-// remembers every request, so expectations can compare what arrived with the delivery log.
+// `receiver: true`: a loopback receiver as a correct integrator writes one (X-WEBHOOK-AUTH checked over
+// the raw bytes, 200 or 401) that remembers every request, for expectations to compare with the log.
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { verifyWebhook, WEBHOOK_SIGNATURE_HEADER } from '../signing.js'

@@ -1,6 +1,5 @@
-// Runs a loaded scenario: sets up its merchant and receiver, then its steps in order, each with
-// its references resolved just before it runs. The first failure stops the run; the steps
-// after it are reported as skipped (they would act on a state the scenario did not expect).
+// Runs a loaded scenario's steps in order. The first failure stops the run: the steps after it would
+// act on a state the scenario did not expect, so they are reported as skipped.
 import { randomUUID } from 'node:crypto'
 import { PayboxApiError } from '../client/errors.js'
 import { PayboxClient } from '../client/paybox-client.js'
@@ -28,7 +27,6 @@ export interface StepResult {
   durationMs?: number
   /** What the step returned (the resource, the value checked); passed steps only. */
   result?: unknown
-  /** Why it failed. */
   error?: string
 }
 

@@ -33,8 +33,6 @@ const paymentRef = text.describe('A payment id (pt_…), usually ${steps.<id>.id
 const invoiceRef = text.describe('An invoice id, usually ${steps.<id>.id}')
 const metadata = z.record(z.string(), z.unknown()).describe('Free-form metadata, stored with the resource')
 
-// ── API calls ──────────────────────────────────────────────────────────────────────────────
-
 const createPayment = z
   .strictObject({
     amount: z.strictObject({ value: smallestUnits, currency: text.describe('ISO 4217 pricing currency: USD, EUR, …') }),
@@ -131,8 +129,6 @@ const createMerchant = z
   })
   .describe("POST /sandbox/merchants (admin token): returns the merchant with its keys; later steps still run as the scenario's merchant")
 
-// ── Ledger events and the clock ────────────────────────────────────────────────────────────
-
 const pay = z
   .strictObject({
     payment: paymentRef,
@@ -152,8 +148,6 @@ const pay = z
 const advanceClock = z
   .strictObject({ by: duration.describe('Whole seconds at least: 90s, 31m, 2h, 7d') })
   .describe('Moves business time forward and processes what came due (admin token)')
-
-// ── Expectations ───────────────────────────────────────────────────────────────────────────
 
 const MATCHERS = ['equals', 'notEquals', 'oneOf', 'matches'] as const
 const matchers = {

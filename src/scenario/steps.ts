@@ -63,10 +63,8 @@ export const STEP_HANDLERS: { [A in StepAction]: Handler<A> } = {
   expectBalance,
 }
 
-/**
- * The sandbox's business time, which runs ahead of the wall clock once a scenario has moved
- * it: due dates count from it. Without the admin token, this computer's clock.
- */
+// Due dates count from business time, ahead of the wall clock once a scenario moved it (without the
+// admin token: this computer's clock).
 async function businessNow(runtime: ScenarioRuntime): Promise<number> {
   let admin
   try {

@@ -1,6 +1,5 @@
-// One webhook POST as the sandbox makes it: the raw body as JSON, the X-WEBHOOK-AUTH header,
-// no redirects followed, a deadline, and the answer read to its end. Shared by `paybox listen`
-// (forwarding real events) and `paybox webhooks test-receiver` (sending the graded battery).
+// One webhook POST as the sandbox makes it (no redirects followed, a deadline, the answer read to its
+// end), for `paybox listen` and `paybox webhooks test-receiver`.
 import { WEBHOOK_SIGNATURE_HEADER } from '../signing.js'
 
 export interface WebhookPost {
@@ -52,10 +51,7 @@ function socketErrorOf(error: unknown): NodeJS.ErrnoException | undefined {
   return typeof (error as NodeJS.ErrnoException).code === 'string' ? (error as NodeJS.ErrnoException) : undefined
 }
 
-/**
- * Why a request to a webhook receiver got no answer, in words (the sandbox's delivery log and the
- * CLI's receiver tools say it alike); `refusedHint` follows a refused connection.
- */
+/** In the same words as the sandbox's delivery log; `refusedHint` follows a refused connection. */
 export function describeNetworkError(error: unknown, refusedHint = ''): string {
   const cause = socketErrorOf(error)
   if (cause?.code === 'ECONNREFUSED') return `connection refused (ECONNREFUSED)${refusedHint}`

@@ -1,6 +1,5 @@
-// Grades an integrator's webhook receiver (`paybox webhooks test-receiver`): sends it a battery
-// of deliveries, signed as the sandbox signs them or deliberately wrong, and judges each answer
-// against what spec 5 and 6 ask of a receiver. Only the answers are seen, never side effects.
+// `paybox webhooks test-receiver`: a battery of deliveries, signed right or deliberately wrong, each
+// answer judged against spec 5 and 6. Only the answers are seen, never side effects.
 import { signWebhook, WEBHOOK_SIGNATURE_HEADER } from '../signing.js'
 import { postWebhook, type WebhookAnswer } from './post-webhook.js'
 import { sampleWebhookData, samplePaymentId, type SampleStatus } from './sample-webhooks.js'

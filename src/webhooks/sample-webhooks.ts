@@ -1,6 +1,5 @@
-// Realistic webhook bodies of a made-up payment, for grading a receiver without a sandbox: the
-// same fields, units and history entries the sandbox sends for a 25.00 USD payment that is
-// created, underpaid, then paid.
+// Webhook bodies of a made-up 25.00 USD payment (created, underpaid, paid), as the sandbox sends them,
+// for grading a receiver without a sandbox.
 import { randomUUID } from 'node:crypto'
 import type { HistoryEntry } from '../client/types.js'
 import type { WebhookData } from './webhook-body.js'

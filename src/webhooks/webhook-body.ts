@@ -4,11 +4,8 @@ import type { WebhookBody } from '../client/types.js'
 
 export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../client/types.js'
 
-/**
- * What a webhook says about a payment after an event: the `data` of the API's WebhookBody schema.
- * Units as in the payment: amount.value and amount_paid in the pricing currency's smallest unit;
- * settlement_amount, settlement_fee, amount_received and amount_remaining in USDC.
- */
+// amount.value and amount_paid are in the pricing currency's smallest unit; settlement_amount,
+// settlement_fee, amount_received and amount_remaining in USDC.
 export type WebhookData = WebhookBody['data']
 
 /** The exact text sent and signed. Fields are written in the spec's order, whatever the input's. */

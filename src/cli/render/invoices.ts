@@ -21,10 +21,7 @@ export function customerLabel(customer: Pick<Customer, 'name' | 'company_name' |
   return names.length > 0 ? `${names.join(', ')} <${customer.email}>` : customer.email
 }
 
-/**
- * quantity × unit price exactly, in major units, with at least the currency's decimal places:
- * 0.1 × 10.00 is "1.00", 0.333333 × 1.00 is "0.333333". The subtotal is rounded only once.
- */
+/** Exact, with at least the currency's decimals (0.333333 × 1.00 is "0.333333"): the subtotal is rounded only once. */
 export function formatLineAmount(item: Pick<InvoiceLineItem, 'quantity' | 'unit_price'>, currency: string, precisions: Precisions): string {
   const precision = precisions.get(currency)
   if (precision === undefined) return `${formatDecimalShort(lineAmount(item), QUANTITY_SCALE)} (smallest unit) ${currency}`
