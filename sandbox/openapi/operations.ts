@@ -4,12 +4,20 @@
 // Express routes of the JSON API, by operationId (http/declared-routes.ts), and the OpenAPI
 // document (openapi-document.ts).
 import { z } from 'zod'
-import { createWalletBody } from '../ledger/wallet-service.js'
-import { saveSnapshotBody } from '../snapshots/snapshot-routes.js'
-import { accountsQuery, transactionsQuery } from '../ledger/ledger-routes.js'
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../idempotency/idempotency-service.js'
 import {
+  advanceBody,
   createInvoiceBody,
+  createWalletBody,
+  eventsQuery,
+  freezeBody,
+  ledgerAccountsQuery,
+  ledgerTransactionsQuery,
+  payBody,
+  requestLogListQuery,
+  requestLogStreamQuery,
+  saveSnapshotBody,
+  webhookLogQuery,
   createMerchantBody,
   createPaymentBody,
   createRefundBody,
@@ -21,11 +29,7 @@ import {
   listRefundsQuery,
   quoteBody,
 } from '../../src/api/requests.js'
-import { advanceBody, freezeBody } from '../simulation/clock-routes.js'
-import { payBody } from '../simulation/payment-simulation.js'
 import { noBody } from '../../src/api/validation.js'
-import { requestLogListQuery, requestLogStreamQuery } from '../request-log/request-log-routes.js'
-import { eventsQuery, listQuery as webhookLogQuery } from '../webhooks/webhook-log-routes.js'
 import { HORIZON_OPERATIONS, HORIZON_REQUEST_SCHEMAS } from './horizon-operations.js'
 import type { Operation, SuccessResponse } from './operation.js'
 import { LOCALES } from '../../src/api/enumerations.js'
@@ -654,7 +658,7 @@ export const OPERATIONS = [
     operationId: 'listLedgerAccounts',
     summary: 'Accounts of the simulated ledger',
     ...ADMIN,
-    query: accountsQuery,
+    query: ledgerAccountsQuery,
     success: ok('LedgerAccountList'),
     errors: [],
   },
@@ -664,7 +668,7 @@ export const OPERATIONS = [
     operationId: 'listLedgerTransactions',
     summary: 'Transactions of the simulated ledger',
     ...ADMIN,
-    query: transactionsQuery,
+    query: ledgerTransactionsQuery,
     success: ok('LedgerTransactionList'),
     errors: [],
   },

@@ -22,7 +22,7 @@ import type {
   Invoice,
   InvoiceSettings,
   LedgerAccount,
-  LedgerAccountRole,
+  LedgerAccountsQuery,
   LedgerTransaction,
   LedgerTransactionsQuery,
   OriginChain,
@@ -36,6 +36,7 @@ import type {
   PaymentEvent,
   Refund,
   RequestLogEntry,
+  RequestLogListQuery,
   RequestLogQuery,
   SandboxClock,
   SandboxFailRequest,
@@ -180,7 +181,7 @@ export class PayboxClient {
    */
   readonly requestLogs = {
     /** Recent requests, newest first. */
-    list: async (query: RequestLogQuery & { limit?: number } = {}, options: { all?: boolean } = {}) =>
+    list: async (query: RequestLogListQuery = {}, options: { all?: boolean } = {}) =>
       this.request<{ items: RequestLogEntry[] }>('GET', await this.#requestLogPath(options.all), {
         query: { ...query },
         auth: options.all ? 'admin' : 'merchant',
@@ -317,7 +318,7 @@ export class PayboxClient {
 
   /** The simulated Stellar ledger, as the sandbox operator sees it (admin token). */
   readonly ledger = {
-    accounts: (query: { role?: LedgerAccountRole } = {}) =>
+    accounts: (query: LedgerAccountsQuery = {}) =>
       this.request<{ items: LedgerAccount[] }>('GET', '/sandbox/ledger/accounts', { auth: 'admin', query: { ...query } }),
     transactions: (query: LedgerTransactionsQuery = {}) =>
       this.request<{ items: LedgerTransaction[] }>('GET', '/sandbox/ledger/transactions', { auth: 'admin', query: { ...query } }),
