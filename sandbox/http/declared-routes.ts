@@ -1,16 +1,16 @@
-// The JSON API's Express routes, one per declared operation (sandbox/openapi/operations.ts): each
+// The JSON API's Express routes, one per declared endpoint (src/api/endpoints.ts): each
 // domain answers its operations by id, and only this module registers them, so the table that
 // the document, authentication and strict queries read is the table Express serves.
 import { Router, type RequestHandler } from 'express'
 import type { RouteParameters } from 'express-serve-static-core'
+import type { EndpointId, endpoints } from '../../src/api/endpoints.js'
 import type { Operation } from '../openapi/operation.js'
-import type { OPERATIONS } from '../openapi/operations.js'
+import type { DOCUMENTATION } from '../openapi/operations.js'
 
-type Declared = (typeof OPERATIONS)[number]
-/** Operations answered after the JSON body reader; the pages, Horizon, /health and the document have routers of their own. */
-type Routed = Exclude<Declared, { beforeBodyParser: true }>
-/** A handler for every routed operation, by its id, with req.params typed from the declared path. */
-export type Handlers = { [Op in Routed as Op['operationId']]: RequestHandler<RouteParameters<Op['path']>> }
+/** Endpoints answered after the JSON body reader; the pages, Horizon, /health and the document have routers of their own. */
+type Routed = { [Id in EndpointId]: (typeof DOCUMENTATION)[Id] extends { beforeBodyParser: true } ? never : Id }[EndpointId]
+/** A handler for every routed endpoint, by its operation id, with req.params typed from the declared path. */
+export type Handlers = { [Id in Routed]: RequestHandler<RouteParameters<(typeof endpoints)[Id]['path']>> }
 
 const parameterCount = (operation: Operation) => (operation.path.match(/:/g) ?? []).length
 

@@ -15,7 +15,17 @@ import {
 } from './enumerations.js'
 import { QUANTITY_SCALE, TAX_SCALE } from '../invoice-totals.js'
 import { MAX_AMOUNT_VALUE, USDC_SCALE, formatDecimal, numberToScaled, parseDecimal } from '../money.js'
-import { httpUrl, isAccountAddress, isoDateOrDateTime, isoDateTime, metadata, optionalText, pageQuery, queryInteger } from './validation.js'
+import {
+  httpUrl,
+  isAccountAddress,
+  isoDateOrDateTime,
+  isoDateTime,
+  metadata,
+  noBody,
+  optionalText,
+  pageQuery,
+  queryInteger,
+} from './validation.js'
 
 export const MAX_EXPIRES_IN_HOURS = 24 * 365
 export const MAX_LINE_ITEMS = 100
@@ -371,3 +381,34 @@ export const ledgerTransactionsQuery = z.strictObject({
   order: z.enum(['asc', 'desc'], { message: 'must be asc or desc' }).optional(),
   after: queryInteger(0, Number.MAX_SAFE_INTEGER).optional(),
 })
+
+/** The request bodies by the component name the OpenAPI document gives them: an endpoint names its body so. */
+export const REQUEST_BODIES = {
+  CreatePaymentRequest: createPaymentBody,
+  CreateRefundRequest: createRefundBody,
+  CreateInvoiceRequest: createInvoiceBody,
+  InvoiceSettingsRequest: invoiceSettingsBody,
+  CrossChainQuoteRequest: quoteBody,
+  DepositRequest: depositBody,
+  SandboxPayRequest: payBody,
+  SandboxFailRequest: failBody,
+  CreateMerchantRequest: createMerchantBody,
+  AdvanceClockRequest: advanceBody,
+  FreezeClockRequest: freezeBody,
+  CreateWalletRequest: createWalletBody,
+  SaveSnapshotRequest: saveSnapshotBody,
+  NoBody: noBody,
+} satisfies Record<string, z.ZodType>
+
+/** The list queries by name: an endpoint names its query so. */
+export const QUERIES = {
+  ListPaymentsQuery: listPaymentsQuery,
+  ListRefundsQuery: listRefundsQuery,
+  ListInvoicesQuery: listInvoicesQuery,
+  WebhookLogQuery: webhookLogQuery,
+  EventsQuery: eventsQuery,
+  RequestLogListQuery: requestLogListQuery,
+  RequestLogStreamQuery: requestLogStreamQuery,
+  LedgerAccountsQuery: ledgerAccountsQuery,
+  LedgerTransactionsQuery: ledgerTransactionsQuery,
+} satisfies Record<string, z.ZodObject>
