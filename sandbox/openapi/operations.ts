@@ -1,9 +1,8 @@
 // Every endpoint of the sandbox: the JSON API's wire as src/api/endpoints.ts declares it, with
 // what documents it here (summary, tag, description, path parameters, headers, the reason of its
 // 401s, its errors and other answers), and the pages and Horizon, which only the sandbox serves.
-// From this table: authentication (http/authentication.ts), the strict-query rule, the Express
-// routes of the JSON API, by operationId (http/declared-routes.ts), and the OpenAPI document
-// (openapi-document.ts).
+// From this table: authentication (http/authentication.ts), the strict-query rule, every Express
+// route, by operationId (http/declared-routes.ts), and the OpenAPI document (openapi-document.ts).
 import { z } from 'zod'
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../idempotency/idempotency-service.js'
 import { QUERIES, REQUEST_BODIES } from '../../src/api/requests.js'
@@ -47,7 +46,7 @@ const paymentAction = (summary: string, tag: string) =>
 const REQUEST_LOG_FILTERS =
   'Filter with `status` (a class such as 4xx, or 404) and `path` (a prefix: /payments is /payments and /payments/…).'
 
-/** Literal types (as const) let the routes know which operations answer before the body reader (http/declared-routes.ts). */
+/** Literal types (as const) let the routes know which endpoints answer before the body reader (http/declared-routes.ts). */
 export const DOCUMENTATION = {
   // Public
   getHealth: {
@@ -290,7 +289,7 @@ export const DOCUMENTATION = {
 } as const satisfies Record<EndpointId, Documentation>
 
 /** The hosted payment page and short links: HTML and redirects, for browsers rather than clients. */
-const PAGE_OPERATIONS = [
+export const PAGE_OPERATIONS = [
   {
     method: 'get',
     path: '/s/:code',
