@@ -3,7 +3,7 @@
 // Everything answers HTML in the page's language, errors included; a wrong auth_token is a 404
 // that shows nothing of the payment.
 import { randomBytes } from 'node:crypto'
-import express, { Router, type Request, type RequestHandler, type Response } from 'express'
+import express, { type Request, type RequestHandler, type Response } from 'express'
 import type { SandboxContext } from '../context.js'
 import type { PaymentRow } from '../db/schema.js'
 import { ApiError, notFound } from '../errors.js'
@@ -23,6 +23,7 @@ import {
 } from './checkout-service.js'
 import { CHECKOUT_TEXT, isLang, type Lang } from './checkout-text.js'
 import { runRecordingFailures } from '../ledger/failed-transactions.js'
+import type { PublicHandlers } from '../http/declared-routes.js'
 
 /** A button's form is two short fields; nothing bigger is read. */
 const FORM_LIMIT = '2kb'
@@ -41,8 +42,7 @@ const langOf = (payment: PaymentRow, asked: Lang | undefined): Lang => asked ?? 
 const formField = (body: unknown, name: string): unknown =>
   typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[name] : undefined
 
-export function checkoutRoutes(ctx: SandboxContext): Router {
-  const router = Router()
+export function checkoutHandlers(ctx: SandboxContext) {
   const publicOrigin = new URL(ctx.publicUrl).origin
 
   const checkoutLink = (payment: PaymentRow, lang: Lang) =>
@@ -134,9 +134,19 @@ export function checkoutRoutes(ctx: SandboxContext): Router {
     return payment
   }
 
-  router.get(
-    '/checkout/:id',
-    htmlPage(fromQuery, async (request, res) => {
+  // A form that could not be read (too large, bad encoding) is answered as a page too. Anything
+  // else that failed before a handler ran (an undecodable id in the path) is the API's JSON error.
+  const formErrors: express.ErrorRequestHandler = (error, req, res, next) => {
+    if (!isBodyParserError(error)) {
+      next(error)
+      return
+    }
+    const request = { id: '', token: undefined, lang: isLang(req.query.lang) ? req.query.lang : undefined }
+    return sendError(res, request, error)
+  }
+
+  return {
+    getCheckoutPage: htmlPage(fromQuery, async (request, res) => {
       const payment = await requirePayment(request)
       const lang = langOf(payment, request.lang)
       const now = ctx.clock.now()
@@ -147,11 +157,8 @@ export function checkoutRoutes(ctx: SandboxContext): Router {
       const links = linksFor(payment, lang, checkoutLink)
       sendPage(res, 200, (nonce) => renderCheckoutPage({ lang, nonce, payment, status, now, walletUri: uri, qrDataUrl, links }))
     }),
-  )
 
-  router.get(
-    '/checkout/:id/outcome',
-    htmlPage(fromQuery, async (request, res) => {
+    getCheckoutOutcome: htmlPage(fromQuery, async (request, res) => {
       const payment = await requirePayment(request)
       const lang = langOf(payment, request.lang)
       const status = statusAt(payment, ctx.clock.now())
@@ -162,46 +169,33 @@ export function checkoutRoutes(ctx: SandboxContext): Router {
       const links = linksFor(payment, lang, outcomeLink)
       sendPage(res, 200, (nonce) => renderOutcomePage({ lang, nonce, payment, status, links }))
     }),
-  )
 
-  router.post(
-    '/checkout/:id/actions/:action',
-    express.urlencoded({ extended: false, limit: FORM_LIMIT, parameterLimit: 10 }),
-    htmlPage(
-      (req) => {
-        const lang = formField(req.body, 'lang')
-        return {
-          id: String(req.params.id),
-          token: formField(req.body, 'auth_token'),
-          lang: isLang(lang) ? lang : undefined,
-          action: String(req.params.action),
-        }
-      },
-      async (request, res) => {
-        const action = request.action ?? ''
-        // The token is checked, and the button run, in the transaction that changes the payment.
-        const payment = await runRecordingFailures(ctx, async (trx) => {
-          const found = await findCheckoutPayment(trx, request.id, request.token)
-          if (!found || !isCheckoutAction(action)) throw notFound('No such checkout action')
-          return runCheckoutAction(ctx, trx, found, action)
-        })
-        seeOther(res, outcomeLink(payment, langOf(payment, request.lang)))
-      },
-    ),
-  )
-
-  // A form that could not be read (too large, bad encoding) is answered as a page too. Anything
-  // else that failed before a handler ran (an undecodable id in the path) is the API's JSON error.
-  router.use(((error, req, res, next) => {
-    if (!isBodyParserError(error)) {
-      next(error)
-      return
-    }
-    const request = { id: '', token: undefined, lang: isLang(req.query.lang) ? req.query.lang : undefined }
-    return sendError(res, request, error)
-  }) satisfies express.ErrorRequestHandler)
-
-  return router
+    runCheckoutAction: [
+      express.urlencoded({ extended: false, limit: FORM_LIMIT, parameterLimit: 10 }),
+      formErrors,
+      htmlPage(
+        (req) => {
+          const lang = formField(req.body, 'lang')
+          return {
+            id: String(req.params.id),
+            token: formField(req.body, 'auth_token'),
+            lang: isLang(lang) ? lang : undefined,
+            action: String(req.params.action),
+          }
+        },
+        async (request, res) => {
+          const action = request.action ?? ''
+          // The token is checked, and the button run, in the transaction that changes the payment.
+          const payment = await runRecordingFailures(ctx, async (trx) => {
+            const found = await findCheckoutPayment(trx, request.id, request.token)
+            if (!found || !isCheckoutAction(action)) throw notFound('No such checkout action')
+            return runCheckoutAction(ctx, trx, found, action)
+          })
+          seeOther(res, outcomeLink(payment, langOf(payment, request.lang)))
+        },
+      ),
+    ],
+  } satisfies Partial<PublicHandlers>
 }
 
 /** body-parser names what went wrong in `type` ('entity.too.large', 'charset.unsupported', …). */

@@ -1,15 +1,17 @@
 // Short shareable links: GET /s/{code} answers 302 to the payment's hostedUrl.
-import { Router } from 'express'
 import type { SandboxContext } from '../context.js'
 import { notFound } from '../errors.js'
 import { findPaymentByShortCode } from '../payments/payment-repository.js'
 import { hostedUrl } from '../payments/payment-resource.js'
+import type { PublicHandlers } from '../http/declared-routes.js'
 
-export function shortLinkRoutes(ctx: SandboxContext): Router {
-  return Router().get('/s/:code', async (req, res) => {
-    const code = req.params.code
-    const payment = code.length <= 32 ? await findPaymentByShortCode(ctx.db, code) : undefined
-    if (!payment) throw notFound(`No payment link ${code}`)
-    res.redirect(302, hostedUrl(payment, ctx.publicUrl))
-  })
+export function shortLinkHandlers(ctx: SandboxContext) {
+  return {
+    followShortLink: async (req, res) => {
+      const code = req.params.code
+      const payment = code.length <= 32 ? await findPaymentByShortCode(ctx.db, code) : undefined
+      if (!payment) throw notFound(`No payment link ${code}`)
+      res.redirect(302, hostedUrl(payment, ctx.publicUrl))
+    },
+  } satisfies Partial<PublicHandlers>
 }

@@ -1,27 +1,27 @@
 // GET /health (no auth): 200 {status: 'ok', checks} when every part works, otherwise 503 with
 // the usual error body plus the checks, so a readiness probe needs nothing but the status.
-import { Router } from 'express'
 import { requestIdOf } from '../request-log/request-log.js'
 import type { HealthService } from './health-service.js'
+import type { PublicHandlers } from '../http/declared-routes.js'
 
-export function healthRoutes(health: HealthService): Router {
-  const router = Router()
-  router.get('/health', async (_req, res) => {
-    const report = await health.check()
-    if (report.status === 'ok') {
-      res.json({ status: 'ok', checks: report.checks })
-      return
-    }
-    const failing = Object.entries(report.checks)
-      .filter(([, check]) => check.status !== 'ok')
-      .map(([name, check]) => `${name}: ${check.detail ?? 'failing'}`)
-    res.status(503).json({
-      statusCode: 503,
-      reason: 'Service Unavailable',
-      message: failing.join('; '),
-      requestId: requestIdOf(res),
-      checks: report.checks,
-    })
-  })
-  return router
+export function healthHandlers(health: HealthService) {
+  return {
+    getHealth: async (_req, res) => {
+      const report = await health.check()
+      if (report.status === 'ok') {
+        res.json({ status: 'ok', checks: report.checks })
+        return
+      }
+      const failing = Object.entries(report.checks)
+        .filter(([, check]) => check.status !== 'ok')
+        .map(([name, check]) => `${name}: ${check.detail ?? 'failing'}`)
+      res.status(503).json({
+        statusCode: 503,
+        reason: 'Service Unavailable',
+        message: failing.join('; '),
+        requestId: requestIdOf(res),
+        checks: report.checks,
+      })
+    },
+  } satisfies Partial<PublicHandlers>
 }

@@ -3,7 +3,7 @@
 // submit signed transactions (through the same applyEnvelope, and so the same memo matching, as
 // every other movement), read transactions, payments and ledgers, page and stream them.
 import { StrKey, TransactionBuilder, type Transaction } from '@stellar/stellar-base'
-import express, { Router, type Request } from 'express'
+import express, { Router, type Request, type RequestHandler } from 'express'
 import { z } from 'zod'
 import type { SandboxContext } from '../context.js'
 import { MAX_BODY_BYTES } from '../http/body.js'
@@ -44,6 +44,7 @@ import {
 } from './horizon-effects.js'
 import { lastEventCursor, ledgerFeed, streamRecords } from './horizon-stream.js'
 import { runTransaction } from '../db/database.js'
+import type { PublicHandlers } from '../http/declared-routes.js'
 
 export const HORIZON_PATH = '/horizon'
 
@@ -63,8 +64,7 @@ const readForm = express.urlencoded({ extended: false, limit: MAX_BODY_BYTES, pa
 
 const wantsStream = (req: Request): boolean => req.get('accept')?.includes('text/event-stream') ?? false
 
-export function horizonRoutes(ctx: SandboxContext): Router {
-  const router = Router()
+export function horizonHandlers(ctx: SandboxContext) {
   // Read at each use: restoring a snapshot may change what the context holds.
   const h: HorizonContext = {
     get baseUrl() {
@@ -80,13 +80,6 @@ export function horizonRoutes(ctx: SandboxContext): Router {
   const hrefOf = (req: Request) => `${h.baseUrl}${req.path}`
   // Every stream of this router hears of ledger changes from this one feed.
   const feed = ledgerFeed(ctx)
-
-  // Date is the business clock: server.fetchTimebounds() then gives bounds the ledger accepts
-  // even after `sandbox clock advance`.
-  router.use((_req, res, next) => {
-    res.setHeader('Date', new Date(ctx.clock.now()).toUTCString())
-    next()
-  })
 
   const accountParam = async (req: Request): Promise<LedgerAccount> => {
     const id = String(req.params.accountId)
@@ -234,13 +227,13 @@ export function horizonRoutes(ctx: SandboxContext): Router {
     return open && open.sequence > 1 ? ctx.ledger.getLedger(ctx.db, open.sequence - 1) : undefined
   }
 
-  router.get('/', async (req, res) => {
+  const root: RequestHandler = async (req, res) => {
     recordQuery.parse(req.query)
     const latest = await lastClosedLedger()
     res.json(toRootRecord(h, latest?.closedAt == null ? undefined : { sequence: latest.sequence, closedAt: latest.closedAt }))
-  })
+  }
 
-  router.get('/fee_stats', async (req, res) => {
+  const feeStats: RequestHandler = async (req, res) => {
     recordQuery.parse(req.query)
     const lastClosed = await lastClosedLedger()
     // Failed transactions paid their fees too.
@@ -251,51 +244,49 @@ export function horizonRoutes(ctx: SandboxContext): Router {
     const bids = envelopes.map((envelope) => BigInt(envelope.fee) / BigInt(envelope.operations.length))
     const usage = (lastClosed?.transactionCount ?? 0) / MAX_TX_SET_SIZE
     res.json(toFeeStatsRecord(lastClosed?.sequence ?? 0, usage, charged, bids))
-  })
+  }
 
-  router.get('/accounts/:accountId', async (req, res) => {
+  const getAccount: RequestHandler = async (req, res) => {
     recordQuery.parse(req.query)
     const account = await accountParam(req)
     res.json(toAccountRecord(h, account, await activityOf(account)))
-  })
+  }
 
   // Sandbox accounts hold no data entries: every key is missing, as on Horizon.
-  router.get('/accounts/:accountId/data/:key', async (req) => {
+  const getAccountData: RequestHandler = async (req) => {
     recordQuery.parse(req.query)
     const account = await accountParam(req)
     throw notFoundProblem(`Account ${account.publicKey} has no data entry ${String(req.params.key).slice(0, 64)}.`)
-  })
-
-  router.get('/accounts/:accountId/transactions', async (req, res) => {
-    const { publicKey } = await accountParam(req)
-    await listOrStream(req, res, transactionsAfter, { account: publicKey })
-  })
-
-  // Every operation on the sandbox ledger is a payment: /operations lists the same records.
-  for (const kind of ['payments', 'operations']) {
-    router.get(`/accounts/:accountId/${kind}`, async (req, res) => {
-      const { publicKey } = await accountParam(req)
-      await listOrStream(req, res, paymentsAfter, { account: publicKey })
-    })
-    router.get(`/${kind}`, async (req, res) => {
-      await listOrStream(req, res, paymentsAfter)
-    })
   }
 
-  router.get('/transactions', async (req, res) => {
+  const accountTransactions: RequestHandler = async (req, res) => {
+    const { publicKey } = await accountParam(req)
+    await listOrStream(req, res, transactionsAfter, { account: publicKey })
+  }
+
+  // Every operation on the sandbox ledger is a payment: /operations lists the same records.
+  const accountPayments: RequestHandler = async (req, res) => {
+    const { publicKey } = await accountParam(req)
+    await listOrStream(req, res, paymentsAfter, { account: publicKey })
+  }
+  const payments: RequestHandler = async (req, res) => {
+    await listOrStream(req, res, paymentsAfter)
+  }
+
+  const transactions: RequestHandler = async (req, res) => {
     await listOrStream(req, res, transactionsAfter)
-  })
+  }
 
-  router.get('/effects', async (req, res) => {
+  const allEffects: RequestHandler = async (req, res) => {
     await effectsListOrStream(req, res)
-  })
+  }
 
-  router.get('/accounts/:accountId/effects', async (req, res) => {
+  const accountEffects: RequestHandler = async (req, res) => {
     const { publicKey } = await accountParam(req)
     await effectsListOrStream(req, res, { account: publicKey })
-  })
+  }
 
-  router.post('/transactions', readForm, async (req, res) => {
+  const submitTransaction: RequestHandler = async (req, res) => {
     if (req.body === undefined) {
       const hasBody = Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding') !== undefined
       if (hasBody) {
@@ -318,7 +309,7 @@ export function horizonRoutes(ctx: SandboxContext): Router {
     // Included as failed and committed so (fee charged, sequence used), yet answered 400 as on Horizon.
     if (!applied.successful) throw failedTransactionProblem(applied)
     res.json(toTransactionRecord(h, applied))
-  })
+  }
 
   const transactionParam = async (req: Request) => {
     const hash = String(req.params.hash)
@@ -328,24 +319,22 @@ export function horizonRoutes(ctx: SandboxContext): Router {
     return tx
   }
 
-  router.get('/transactions/:hash', async (req, res) => {
+  const getTransaction: RequestHandler = async (req, res) => {
     recordQuery.parse(req.query)
     res.json(toTransactionRecord(h, await transactionParam(req)))
-  })
-
-  for (const kind of ['payments', 'operations']) {
-    router.get(`/transactions/:hash/${kind}`, async (req, res) => {
-      const { hash } = await transactionParam(req)
-      const page = pageRequest(req.query)
-      const filter = { txHash: hash, includeFailed: true, joinTransactions: page.joinTransactions }
-      res.json(pageOf(hrefOf(req), page, await paymentsAfter(filter, page.order, page.limit, await cursorOf(page))))
-    })
   }
 
-  router.get('/transactions/:hash/effects', async (req, res) => {
+  const transactionPayments: RequestHandler = async (req, res) => {
+    const { hash } = await transactionParam(req)
+    const page = pageRequest(req.query)
+    const filter = { txHash: hash, includeFailed: true, joinTransactions: page.joinTransactions }
+    res.json(pageOf(hrefOf(req), page, await paymentsAfter(filter, page.order, page.limit, await cursorOf(page))))
+  }
+
+  const transactionEffects: RequestHandler = async (req, res) => {
     const { hash } = await transactionParam(req)
     await effectsListOrStream(req, res, { txHash: hash })
-  })
+  }
 
   const operationParam = async (req: Request) => {
     const id = String(req.params.id)
@@ -360,12 +349,12 @@ export function horizonRoutes(ctx: SandboxContext): Router {
     return payment
   }
 
-  router.get('/operations/:id', async (req, res) => {
+  const getOperation: RequestHandler = async (req, res) => {
     recordQuery.parse(req.query)
     res.json(toPaymentRecord(h, await operationParam(req)))
-  })
+  }
 
-  router.get('/operations/:id/effects', async (req, res) => {
+  const operationEffects: RequestHandler = async (req, res) => {
     const payment = await operationParam(req)
     const page = pageRequest(req.query, effectsPageQuery)
     const cursor =
@@ -388,7 +377,7 @@ export function horizonRoutes(ctx: SandboxContext): Router {
         effects.map((effect) => toEffectRecord(h, effect)),
       ),
     )
-  })
+  }
 
   /** A closed ledger: Horizon knows a ledger once it has closed; the sandbox's open ledger is not history yet. */
   const ledgerParam = async (req: Request) => {
@@ -400,30 +389,67 @@ export function horizonRoutes(ctx: SandboxContext): Router {
     return { ...ledger, closedAt: ledger.closedAt }
   }
 
-  router.get('/ledgers/:sequence', async (req, res) => {
+  const getLedger: RequestHandler = async (req, res) => {
     recordQuery.parse(req.query)
     const ledger = await ledgerParam(req)
     res.json(toLedgerRecord(h, ledger, await ctx.ledger.ledgerCounts(ctx.db, ledger.sequence)))
-  })
-
-  router.get('/ledgers/:sequence/transactions', async (req, res) => {
-    const { sequence } = await ledgerParam(req)
-    await listOrStream(req, res, transactionsAfter, { ledger: sequence })
-  })
-
-  for (const kind of ['payments', 'operations']) {
-    router.get(`/ledgers/:sequence/${kind}`, async (req, res) => {
-      const { sequence } = await ledgerParam(req)
-      await listOrStream(req, res, paymentsAfter, { ledger: sequence })
-    })
   }
 
-  router.get('/ledgers/:sequence/effects', async (req, res) => {
+  const ledgerTransactions: RequestHandler = async (req, res) => {
+    const { sequence } = await ledgerParam(req)
+    await listOrStream(req, res, transactionsAfter, { ledger: sequence })
+  }
+
+  const ledgerPayments: RequestHandler = async (req, res) => {
+    const { sequence } = await ledgerParam(req)
+    await listOrStream(req, res, paymentsAfter, { ledger: sequence })
+  }
+
+  const ledgerEffects: RequestHandler = async (req, res) => {
     const { sequence } = await ledgerParam(req)
     await effectsListOrStream(req, res, { ledger: sequence })
-  })
+  }
 
-  router.use(horizonNotFound)
-  router.use(horizonErrors)
-  return router
+  return {
+    horizonRoot: root,
+    horizonFeeStats: feeStats,
+    horizonGetAccount: getAccount,
+    horizonGetAccountData: getAccountData,
+    horizonAccountTransactions: accountTransactions,
+    horizonAccountPayments: accountPayments,
+    horizonAccountOperations: accountPayments,
+    horizonPayments: payments,
+    horizonOperations: payments,
+    horizonTransactions: transactions,
+    horizonSubmitTransaction: [readForm, submitTransaction],
+    horizonGetTransaction: getTransaction,
+    horizonTransactionPayments: transactionPayments,
+    horizonTransactionOperations: transactionPayments,
+    horizonGetOperation: getOperation,
+    horizonGetLedger: getLedger,
+    horizonLedgerTransactions: ledgerTransactions,
+    horizonLedgerPayments: ledgerPayments,
+    horizonLedgerOperations: ledgerPayments,
+    horizonEffects: allEffects,
+    horizonAccountEffects: accountEffects,
+    horizonTransactionEffects: transactionEffects,
+    horizonOperationEffects: operationEffects,
+    horizonLedgerEffects: ledgerEffects,
+  } satisfies Partial<PublicHandlers>
+}
+
+/**
+ * Around Horizon's routes: its Date header is the business clock (server.fetchTimebounds() then
+ * gives bounds the ledger accepts even after `sandbox clock advance`), and what no route
+ * answers, or what fails, is a Horizon problem document.
+ */
+export function horizonRouter(ctx: Pick<SandboxContext, 'clock'>, routes: Router): Router {
+  return Router()
+    .use((_req, res, next) => {
+      res.setHeader('Date', new Date(ctx.clock.now()).toUTCString())
+      next()
+    })
+    .use(routes)
+    .use(horizonNotFound)
+    .use(horizonErrors)
 }

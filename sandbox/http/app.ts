@@ -2,8 +2,8 @@
 // queries and routes derived from the declared operations, and one error mapping at the end.
 import express, { type Express } from 'express'
 import { adminHandlers } from '../admin/admin-routes.js'
-import { checkoutRoutes } from '../checkout/checkout-routes.js'
-import { shortLinkRoutes } from '../checkout/short-link-routes.js'
+import { checkoutHandlers } from '../checkout/checkout-routes.js'
+import { shortLinkHandlers } from '../checkout/short-link-routes.js'
 import type { SandboxContext } from '../context.js'
 import { balanceHandlers } from '../balances/balance-routes.js'
 import { currencyHandlers } from '../currencies/currency-routes.js'
@@ -11,11 +11,11 @@ import { quoteHandlers } from '../cross-chain/quote-routes.js'
 import { escrowHandlers } from '../escrow/escrow-routes.js'
 import { feeTierHandlers } from '../fees/fee-tier-routes.js'
 import { invoiceHandlers } from '../invoices/invoice-routes.js'
-import { HORIZON_PATH, horizonRoutes } from '../horizon/horizon-routes.js'
+import { HORIZON_PATH, horizonHandlers, horizonRouter } from '../horizon/horizon-routes.js'
 import { ledgerHandlers } from '../ledger/ledger-routes.js'
 import { walletHandlers } from '../ledger/wallet-routes.js'
 import { merchantHandlers } from '../merchants/merchant-routes.js'
-import { openApiRoutes } from '../openapi/openapi-routes.js'
+import { openApiHandlers } from '../openapi/openapi-routes.js'
 import { paymentHandlers, type PaymentAnswers } from '../payments/payment-routes.js'
 import { refundHandlers } from '../refunds/refund-routes.js'
 import { RequestLog } from '../request-log/request-log.js'
@@ -24,12 +24,12 @@ import { clockHandlers } from '../simulation/clock-routes.js'
 import { paymentSimulationHandlers } from '../simulation/payment-simulation-routes.js'
 import { webhookLogHandlers } from '../webhooks/webhook-log-routes.js'
 import { HealthService } from '../health/health-service.js'
-import { healthRoutes } from '../health/health-routes.js'
+import { healthHandlers } from '../health/health-routes.js'
 import type { Security } from '../openapi/operation.js'
 import { OPERATIONS } from '../openapi/operations.js'
 import { snapshotHandlers, type SandboxStateControls } from '../snapshots/snapshot-routes.js'
 import { authenticateAsDeclared, expressPathsPattern } from './authentication.js'
-import { declaredRoutes, type Handlers } from './declared-routes.js'
+import { declaredRoutes, routesByOperationId, type Handlers, type PublicHandlers } from './declared-routes.js'
 import { parseJsonBody } from './body.js'
 import { errorMiddleware, notFoundRoute } from './errors.js'
 import { publicRouteLimit } from './rate-limit.js'
@@ -56,15 +56,34 @@ export function createApp(ctx: SandboxContext, controls: AppControls = {}): Expr
   app.set('etag', false)
   app.set('query parser', 'simple')
 
-  app.use(healthRoutes(controls.health ?? new HealthService(ctx)))
-  // The API's own description is public, like /health.
-  app.use(openApiRoutes(ctx))
-  app.use(shortLinkRoutes(ctx))
+  // The public operations, answered before the JSON body reader: /health, the API's own
+  // description, short links, the checkout pages and Horizon, each family with its middleware.
+  const publicRoutes = routesByOperationId({
+    ...healthHandlers(controls.health ?? new HealthService(ctx)),
+    ...openApiHandlers(ctx),
+    ...shortLinkHandlers(ctx),
+    ...checkoutHandlers(ctx),
+    ...horizonHandlers(ctx),
+  } satisfies PublicHandlers)
+  const beforeBody = OPERATIONS.filter((operation) => operation.beforeBodyParser)
+  const isHorizon = (path: string) => path === HORIZON_PATH || path.startsWith(`${HORIZON_PATH}/`)
+  const isCheckout = (path: string) => path.startsWith('/checkout/')
+  app.use(publicRoutes.routes(beforeBody.filter((operation) => !isHorizon(operation.path) && !isCheckout(operation.path))))
   // Under --shared, what anyone may do without credentials is limited per client address.
   app.use(publicRouteLimit(ctx.rateLimits?.publicRoutes, publicPosts('none')))
-  app.use(checkoutRoutes(ctx))
+  app.use(publicRoutes.routes(beforeBody.filter((operation) => isCheckout(operation.path))))
   // Horizon needs no credentials, like the real one, and reads form bodies (tx=…), not JSON.
-  app.use(HORIZON_PATH, horizonRoutes(ctx))
+  app.use(
+    HORIZON_PATH,
+    horizonRouter(
+      ctx,
+      publicRoutes.routes(
+        beforeBody.filter((operation) => isHorizon(operation.path)),
+        HORIZON_PATH,
+      ),
+    ),
+  )
+  publicRoutes.refuseUnused()
 
   app.use(parseJsonBody)
 

@@ -1,16 +1,30 @@
-// The JSON API's Express routes, one per declared operation (sandbox/openapi/operations.ts): each
-// domain answers its operations by id, and only this module registers them, so the table that
-// the document, authentication and strict queries read is the table Express serves.
-import { Router, type RequestHandler } from 'express'
+// The Express routes of every declared operation (sandbox/openapi/operations.ts): each is answered
+// by the handler its operation id names, and only this module registers them, so the table that
+// the document, authentication and strict queries read is the table Express serves. The JSON
+// API's routes follow the body reader; the public ones before it (health, the document, short
+// links, the checkout pages, Horizon) come in families with middleware of their own (app.ts).
+import { Router, type ErrorRequestHandler, type RequestHandler } from 'express'
 import type { RouteParameters } from 'express-serve-static-core'
+import type { EndpointId, endpoints } from '../../src/api/endpoints.js'
 import type { Operation } from '../openapi/operation.js'
-import type { OPERATIONS } from '../openapi/operations.js'
+import type { HORIZON_OPERATIONS } from '../openapi/horizon-operations.js'
+import type { DOCUMENTATION, PAGE_OPERATIONS } from '../openapi/operations.js'
 
-type Declared = (typeof OPERATIONS)[number]
-/** Operations answered after the JSON body reader; the pages, Horizon, /health and the document have routers of their own. */
-type Routed = Exclude<Declared, { beforeBodyParser: true }>
-/** A handler for every routed operation, by its id, with req.params typed from the declared path. */
-export type Handlers = { [Op in Routed as Op['operationId']]: RequestHandler<RouteParameters<Op['path']>> }
+/** What answers an operation: a handler, or middleware then the handler, with req.params typed from the path. */
+type HandlerOf<Path extends string> =
+  RequestHandler<RouteParameters<Path>> | ReadonlyArray<RequestHandler<RouteParameters<Path>> | ErrorRequestHandler<RouteParameters<Path>>>
+type AnyHandler = RequestHandler | ErrorRequestHandler
+
+/** Endpoints answered after the JSON body reader. */
+type Routed = { [Id in EndpointId]: (typeof DOCUMENTATION)[Id] extends { beforeBodyParser: true } ? never : Id }[EndpointId]
+/** A handler for every routed endpoint, by its operation id, with req.params typed from the declared path. */
+export type Handlers = { [Id in Routed]: RequestHandler<RouteParameters<(typeof endpoints)[Id]['path']>> }
+
+type PublicOperation = (typeof PAGE_OPERATIONS)[number] | (typeof HORIZON_OPERATIONS)[number]
+/** A handler for every operation answered before the JSON body reader. */
+export type PublicHandlers = { [Id in Exclude<EndpointId, Routed>]: HandlerOf<(typeof endpoints)[Id]['path']> } & {
+  [Op in PublicOperation as Op['operationId']]: HandlerOf<Op['path']>
+}
 
 const parameterCount = (operation: Operation) => (operation.path.match(/:/g) ?? []).length
 
@@ -18,18 +32,41 @@ const parameterCount = (operation: Operation) => (operation.path.match(/:/g) ?? 
  * In the order Express must try them: a literal segment before a parameter (webhook-logs/stream
  * before webhook-logs/:id), otherwise as declared, so the payments, declared first, match first.
  */
+const byMatchOrder = (operations: readonly Operation[]): Operation[] =>
+  [...operations].sort((a, b) => parameterCount(a) - parameterCount(b))
+
+/** The JSON API's operations (after the body reader), in the order Express must try them. */
 export const inMatchOrder = (operations: readonly Operation[]): Operation[] =>
-  operations.filter((operation) => !operation.beforeBodyParser).sort((a, b) => parameterCount(a) - parameterCount(b))
+  byMatchOrder(operations.filter((operation) => !operation.beforeBodyParser))
+
+/**
+ * Routes operations by the handlers their ids name, a few operations at a time: an operation
+ * without a handler is refused when routed, a handler no operation names by `refuseUnused`.
+ */
+export function routesByOperationId(handlers: Handlers | PublicHandlers) {
+  const unused = new Map(Object.entries(handlers) as Array<[string, AnyHandler | readonly AnyHandler[]]>)
+  return {
+    /** A router of these operations, its paths relative to `mount` (where it will be mounted). */
+    routes(operations: readonly Operation[], mount = ''): Router {
+      const router = Router()
+      for (const operation of byMatchOrder(operations)) {
+        const handler = unused.get(operation.operationId)
+        if (!handler) throw new Error(`No handler for ${operation.operationId}`)
+        if (!operation.path.startsWith(mount)) throw new Error(`${operation.path} is not under ${mount}`)
+        router[operation.method](operation.path.slice(mount.length) || '/', ...[handler].flat())
+        unused.delete(operation.operationId)
+      }
+      return router
+    },
+    refuseUnused(): void {
+      if (unused.size > 0) throw new Error(`Handlers without a declared operation: ${[...unused.keys()].join(', ')}`)
+    },
+  }
+}
 
 export function declaredRoutes(operations: readonly Operation[], handlers: Handlers): Router {
-  const byId = new Map<string, RequestHandler>(Object.entries(handlers) as Array<[string, RequestHandler]>)
-  const router = Router()
-  for (const operation of inMatchOrder(operations)) {
-    const handler = byId.get(operation.operationId)
-    if (!handler) throw new Error(`No handler for ${operation.operationId}`)
-    router[operation.method](operation.path, handler)
-    byId.delete(operation.operationId)
-  }
-  if (byId.size > 0) throw new Error(`Handlers without a declared operation: ${[...byId.keys()].join(', ')}`)
+  const routes = routesByOperationId(handlers)
+  const router = routes.routes(operations.filter((operation) => !operation.beforeBodyParser))
+  routes.refuseUnused()
   return router
 }

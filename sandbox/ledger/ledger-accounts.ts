@@ -2,6 +2,7 @@
 // sandbox's random source, each with its genesis XLM, and the escrow contract's C… address.
 import { StrKey } from '@stellar/stellar-base'
 import type { Kysely } from 'kysely'
+import { MAX_TRUSTLINE_LIMIT } from '../../src/api/requests.js'
 import type { Database, LedgerAccountRole, LedgerAccountRow } from '../db/schema.js'
 import type { RandomSource } from '../random.js'
 import { publicKeyOfSeed } from './ed25519.js'
@@ -30,8 +31,7 @@ export function newContractAddress(random: RandomSource): string {
 
 export const isAccountAddress = (address: string): boolean => StrKey.isValidEd25519PublicKey(address)
 
-/** The largest balance a trustline can hold, int64 stroops: Stellar's default limit. */
-export const MAX_TRUSTLINE_LIMIT = 2n ** 63n - 1n
+export { MAX_TRUSTLINE_LIMIT }
 
 // The sequence starts at the open ledger's sequence shifted left 32 bits, as Stellar starts
 // accounts created in that ledger.

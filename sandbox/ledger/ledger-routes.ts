@@ -2,30 +2,15 @@
 // accounts with balances, transactions (filter by account, page by position), one transaction
 // decoded. Amounts are decimal text with 7 places, as Horizon shows them.
 import { TransactionBuilder } from '@stellar/stellar-base'
-import { z } from 'zod'
-import { LEDGER_ROLES } from '../../src/api/enumerations.js'
+import { ledgerAccountsQuery, ledgerTransactionsQuery } from '../../src/api/requests.js'
 import { USDC_SCALE, formatDecimal } from '../../src/money.js'
 import { toIso } from '../clock.js'
 import type { SandboxContext } from '../context.js'
 import { HORIZON_PATH } from '../horizon/horizon-routes.js'
 import { notFound } from '../errors.js'
 import { findPaymentByMemo } from '../payments/payment-repository.js'
-import { queryInteger } from '../validation/common.js'
-import { isAccountAddress } from './ledger-accounts.js'
-import { MAX_TRANSACTIONS_PAGE } from './ledger-service.js'
 import type { LedgerAccount, LedgerTransaction } from './ledger-types.js'
 import type { Handlers } from '../http/declared-routes.js'
-
-export const accountsQuery = z.strictObject({
-  role: z.enum(LEDGER_ROLES, { message: `must be one of ${LEDGER_ROLES.join(', ')}` }).optional(),
-})
-
-export const transactionsQuery = z.strictObject({
-  account: z.string().refine(isAccountAddress, { message: 'must be a Stellar account address (G…)' }).optional(),
-  limit: queryInteger(1, MAX_TRANSACTIONS_PAGE).optional(),
-  order: z.enum(['asc', 'desc'], { message: 'must be asc or desc' }).optional(),
-  after: queryInteger(0, Number.MAX_SAFE_INTEGER).optional(),
-})
 
 const HASH = /^[0-9a-fA-F]{64}$/
 
@@ -89,11 +74,11 @@ export function ledgerHandlers(ctx: SandboxContext) {
   }
   return {
     listLedgerAccounts: async (req, res) => {
-      const { role } = accountsQuery.parse(req.query)
+      const { role } = ledgerAccountsQuery.parse(req.query)
       res.json({ items: (await ctx.ledger.listAccounts(ctx.db, { role })).map(toAccountView) })
     },
     listLedgerTransactions: async (req, res) => {
-      const query = transactionsQuery.parse(req.query)
+      const query = ledgerTransactionsQuery.parse(req.query)
       // The operator's view: transactions included as failed too, marked so.
       const transactions = await ctx.ledger.listTransactions(ctx.db, { ...query, includeFailed: true })
       res.json({ items: await toTransactionViews(transactions) })

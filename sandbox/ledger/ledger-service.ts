@@ -12,6 +12,7 @@ import {
   type Transaction,
 } from '@stellar/stellar-base'
 import type { Kysely } from 'kysely'
+import { MAX_TRANSACTIONS_PAGE } from '../../src/api/requests.js'
 import { formatDecimal, USDC_SCALE } from '../../src/money.js'
 import type { Clock } from '../clock.js'
 import type {
@@ -88,7 +89,7 @@ import {
 
 /** How long a transaction built by `transfer` stays valid, like the SDK's setTimeout. */
 export const TRANSFER_TIMEOUT_SECONDS = 300
-export const MAX_TRANSACTIONS_PAGE = 200
+export { MAX_TRANSACTIONS_PAGE }
 
 export interface LedgerServiceOptions {
   /** The business clock: time bounds, applied and close times. */

@@ -1,60 +1,34 @@
-// Every endpoint of the sandbox, declared once: method, path, who may call it, the zod schemas
-// its route validates with (imported, never copied), what it answers and which errors it can
-// produce. From this table: authentication (http/authentication.ts), the strict-query rule, the
-// Express routes of the JSON API, by operationId (http/declared-routes.ts), and the OpenAPI
-// document (openapi-document.ts).
+// Every endpoint of the sandbox: the JSON API's wire as src/api/endpoints.ts declares it, with
+// what documents it here (summary, tag, description, path parameters, headers, the reason of its
+// 401s, its errors and other answers), and the pages and Horizon, which only the sandbox serves.
+// From this table: authentication (http/authentication.ts), the strict-query rule, every Express
+// route, by operationId (http/declared-routes.ts), and the OpenAPI document (openapi-document.ts).
 import { z } from 'zod'
-import { createWalletBody } from '../ledger/wallet-service.js'
-import { saveSnapshotBody } from '../snapshots/snapshot-routes.js'
-import { accountsQuery, transactionsQuery } from '../ledger/ledger-routes.js'
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../idempotency/idempotency-service.js'
-import {
-  createInvoiceBody,
-  createMerchantBody,
-  createPaymentBody,
-  createRefundBody,
-  depositBody,
-  failBody,
-  invoiceSettingsBody,
-  listInvoicesQuery,
-  listPaymentsQuery,
-  listRefundsQuery,
-  quoteBody,
-} from '../../src/api/requests.js'
-import { advanceBody, freezeBody } from '../simulation/clock-routes.js'
-import { payBody } from '../simulation/payment-simulation.js'
-import { noBody } from '../../src/api/validation.js'
-import { requestLogListQuery, requestLogStreamQuery } from '../request-log/request-log-routes.js'
-import { eventsQuery, listQuery as webhookLogQuery } from '../webhooks/webhook-log-routes.js'
+import { QUERIES, REQUEST_BODIES } from '../../src/api/requests.js'
+import { endpoints, type Endpoint, type EndpointId } from '../../src/api/endpoints.js'
 import { HORIZON_OPERATIONS, HORIZON_REQUEST_SCHEMAS } from './horizon-operations.js'
 import type { Operation, SuccessResponse } from './operation.js'
 import { LOCALES } from '../../src/api/enumerations.js'
 
 /** Request bodies as components: the schemas the routes parse with. */
-export const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
-  CreatePaymentRequest: createPaymentBody,
-  CreateRefundRequest: createRefundBody,
-  CreateInvoiceRequest: createInvoiceBody,
-  InvoiceSettingsRequest: invoiceSettingsBody,
-  CrossChainQuoteRequest: quoteBody,
-  DepositRequest: depositBody,
-  SandboxPayRequest: payBody,
-  SandboxFailRequest: failBody,
-  CreateMerchantRequest: createMerchantBody,
-  AdvanceClockRequest: advanceBody,
-  FreezeClockRequest: freezeBody,
-  CreateWalletRequest: createWalletBody,
-  SaveSnapshotRequest: saveSnapshotBody,
-  NoBody: noBody,
-  ...HORIZON_REQUEST_SCHEMAS,
+export const REQUEST_SCHEMAS: Record<string, z.ZodType> = { ...REQUEST_BODIES, ...HORIZON_REQUEST_SCHEMAS }
+
+/** What documents an endpoint of src/api/endpoints.ts. */
+type Documentation = Pick<Operation, 'summary' | 'description' | 'tag' | 'authReason' | 'pathParams' | 'headers' | 'errors'> & {
+  /** The description of its declared success answer (default OK, or Created for a 201). */
+  answer?: string
+  /** Success answers besides the declared one (/health's 503). */
+  otherAnswers?: readonly SuccessResponse[]
+  /** Answered before the JSON body reader: it cannot produce 413 or 415. */
+  beforeBodyParser?: boolean
 }
 
 const PAYMENT_ID = { id: 'Payment id (pt_…)' }
 const MERCHANT_ID = { merchantId: "The authenticated merchant's id (GET /merchant); another merchant's id is 404" }
-const DIGEST = { security: 'digest', authReason: 'Unauthorized' } as const
-const DIGEST_SVF = { security: 'digest', authReason: 'Signature verification failed' } as const
-const ADMIN = { security: 'admin', tag: 'Sandbox' } as const
-const ok = (json: string, description = 'OK'): SuccessResponse[] => [{ status: 200, description, json }]
+const DIGEST = { authReason: 'Unauthorized' } as const
+const DIGEST_SVF = { authReason: 'Signature verification failed' } as const
+const ADMIN = { tag: 'Sandbox' } as const
 /** The header every money-moving POST honours (sandbox/idempotency/idempotency-service.ts). */
 const IDEMPOTENT: Operation['headers'] = [
   {
@@ -66,52 +40,256 @@ const IDEMPOTENT: Operation['headers'] = [
 ]
 
 /** A money-moving POST on one payment: digest auth, an Idempotency-Key, the payment as it now is. */
-function paymentAction<Path extends string, Id extends string>(path: Path, operationId: Id, summary: string, tag: string, body: string) {
-  return {
-    method: 'post' as const,
-    path,
-    operationId,
-    summary,
-    tag,
-    ...DIGEST,
-    pathParams: PAYMENT_ID,
-    body,
-    success: ok('Payment'),
-    headers: IDEMPOTENT,
-    errors: [404, 409, 422],
-  } satisfies Operation
-}
+const paymentAction = (summary: string, tag: string) =>
+  ({ summary, tag, ...DIGEST, pathParams: PAYMENT_ID, headers: IDEMPOTENT, errors: [404, 409, 422] }) as const
 
-/** Literal types (as const) let each route's handler know its path parameters (sandbox/http/declared-routes.ts). */
-export const OPERATIONS = [
+const REQUEST_LOG_FILTERS =
+  'Filter with `status` (a class such as 4xx, or 404) and `path` (a prefix: /payments is /payments and /payments/…).'
+
+/** Literal types (as const) let the routes know which endpoints answer before the body reader (http/declared-routes.ts). */
+export const DOCUMENTATION = {
   // Public
-  {
-    method: 'get',
-    path: '/health',
-    operationId: 'getHealth',
+  getHealth: {
     summary: 'Whether the database, the ledger and the webhook dispatcher work',
     tag: 'Sandbox',
-    security: 'none',
     description:
       'A readiness check: 200 when every check is ok, 503 (the Error body plus the checks) otherwise. `paybox sandbox wait` polls it.',
-    success: [
-      { status: 200, description: 'Every check is ok', json: 'Health' },
-      { status: 503, description: 'A check is failing', json: 'HealthFailing' },
-    ],
+    answer: 'Every check is ok',
+    otherAnswers: [{ status: 503, description: 'A check is failing', json: 'HealthFailing' }],
     errors: [],
     beforeBodyParser: true,
   },
-  {
-    method: 'get',
-    path: '/openapi.json',
-    operationId: 'getOpenApiDocument',
+  getOpenApiDocument: {
     summary: 'This OpenAPI document',
     tag: 'Sandbox',
-    security: 'none',
-    success: ok('OpenApiDocument', 'The OpenAPI 3.1 document of the whole API'),
+    answer: 'The OpenAPI 3.1 document of the whole API',
     errors: [],
     beforeBodyParser: true,
   },
+
+  // Payments (spec 4.1–4.5)
+  createPayment: { summary: 'Create a payment', tag: 'Payments', ...DIGEST, headers: IDEMPOTENT, errors: [409, 422] },
+  listPayments: { summary: 'List payments, newest first', tag: 'Payments', ...DIGEST, errors: [] },
+  getPayment: { summary: 'Get a payment', tag: 'Payments', ...DIGEST, pathParams: PAYMENT_ID, errors: [404] },
+  acceptUnderpayment: paymentAction('Accept an underpaid payment as paid', 'Payments'),
+  createCrossChainQuote: {
+    summary: 'Quote a payment from another chain',
+    tag: 'Payments',
+    description:
+      "No authentication needed (spec 4.5); credentials that are sent must be valid, and then only the merchant's own payments are found.",
+    authReason: 'Unauthorized',
+    pathParams: PAYMENT_ID,
+    errors: [404, 409],
+  },
+  getCrossChainQuote: {
+    summary: "A quote's bridge order: status, amounts in, out and refunded, transactions",
+    tag: 'Payments',
+    ...DIGEST,
+    pathParams: { quoteId: 'Quote id (qt_…)' },
+    errors: [404],
+  },
+  listOriginChains: {
+    summary: 'Origin chains and tokens of cross-chain payments',
+    tag: 'Payments',
+    authReason: 'Unauthorized',
+    errors: [],
+  },
+  refundPayment: {
+    summary: 'Refund a payment (default: everything still refundable)',
+    tag: 'Refunds',
+    ...DIGEST,
+    pathParams: PAYMENT_ID,
+    headers: IDEMPOTENT,
+    errors: [404, 409, 422],
+  },
+  listRefunds: { summary: 'List refunds, newest first', tag: 'Refunds', ...DIGEST, errors: [] },
+  getRefund: { summary: 'Get a refund', tag: 'Refunds', ...DIGEST, pathParams: { id: 'Refund id (rf_…)' }, errors: [404] },
+
+  // Invoices (spec 4.7–4.11)
+  createInvoice: {
+    summary: 'Create an invoice and its payment',
+    tag: 'Invoices',
+    ...DIGEST_SVF,
+    description: 'Exactly one of customer_id and customer.',
+    errors: [404, 409],
+  },
+  listInvoices: { summary: 'List invoices, newest first', tag: 'Invoices', ...DIGEST_SVF, errors: [] },
+  getInvoiceSettings: { summary: 'Invoice numbering', tag: 'Invoices', ...DIGEST_SVF, errors: [] },
+  updateInvoiceSettings: { summary: 'Change invoice numbering', tag: 'Invoices', ...DIGEST_SVF, errors: [] },
+  getInvoice: { summary: 'Get an invoice', tag: 'Invoices', ...DIGEST_SVF, pathParams: { id: 'Invoice id' }, errors: [404] },
+  cancelInvoice: {
+    summary: 'Void an unpaid invoice',
+    tag: 'Invoices',
+    ...DIGEST_SVF,
+    pathParams: { id: 'Invoice id' },
+    answer: 'The voided invoice',
+    errors: [404, 409],
+  },
+
+  // Merchant account (spec 4.12–4.14)
+  listBalances: { summary: "Balances of the merchant's settlement account", tag: 'Account', ...DIGEST, errors: [] },
+  getBalance: {
+    summary: 'Balance of one asset',
+    tag: 'Account',
+    ...DIGEST,
+    description: 'A 400 with reason "Asset is not supported" for anything but USDC, USDC:<issuer>, native and XLM.',
+    pathParams: { assetId: 'USDC, USDC:<issuer>, native or XLM' },
+    errors: [],
+  },
+  getFeeTier: { summary: "The merchant's fee tier", tag: 'Account', ...DIGEST_SVF, errors: [] },
+  getMerchant: { summary: 'Who the API key belongs to', tag: 'Account', ...DIGEST_SVF, errors: [] },
+  listCurrencies: { summary: 'Supported pricing currencies', tag: 'Account', ...DIGEST_SVF, errors: [] },
+
+  // Webhook delivery log (spec 4.15) and live streams
+  listWebhookDeliveries: {
+    summary: 'The webhook delivery log, newest first',
+    tag: 'Webhooks',
+    ...DIGEST_SVF,
+    pathParams: MERCHANT_ID,
+    errors: [404],
+  },
+  streamWebhookDeliveries: {
+    summary: 'Finished deliveries as they happen (server-sent events)',
+    tag: 'Webhooks',
+    ...DIGEST_SVF,
+    pathParams: MERCHANT_ID,
+    answer: '`event: delivery`, `id: <entry id>`, data the full entry, for each delivery that finishes while connected',
+    errors: [404],
+  },
+  getWebhookDelivery: {
+    summary: "One delivery, with its payload and the receiver's answer",
+    tag: 'Webhooks',
+    ...DIGEST_SVF,
+    pathParams: { ...MERCHANT_ID, id: 'Delivery id' },
+    errors: [404],
+  },
+  resendWebhookDelivery: {
+    summary: "Send a delivery's payload again (10 a minute)",
+    tag: 'Webhooks',
+    ...DIGEST_SVF,
+    pathParams: { ...MERCHANT_ID, id: 'Delivery id' },
+    answer: 'The new entry, once the receiver has answered',
+    errors: [404, 429],
+  },
+  streamPaymentEvents: {
+    summary: 'Every payment event of the merchant (server-sent events)',
+    tag: 'Webhooks',
+    ...DIGEST_SVF,
+    description:
+      'Starts with `event: ready` (data `{sequence}`); then `event: payment_event`, `id: <sequence>`. Resume with Last-Event-ID or ?after=.',
+    pathParams: MERCHANT_ID,
+    answer: '`event: payment_event` for each payment event',
+    errors: [404],
+  },
+  pauseWebhooks: {
+    summary: 'Log events as skipped instead of sending them',
+    tag: 'Webhooks',
+    ...DIGEST_SVF,
+    pathParams: MERCHANT_ID,
+    errors: [404],
+  },
+  resumeWebhooks: { summary: 'Send webhooks again', tag: 'Webhooks', ...DIGEST_SVF, pathParams: MERCHANT_ID, errors: [404] },
+
+  // The request log
+  listRequests: {
+    summary: "The merchant's recent API requests, newest first",
+    tag: 'Requests',
+    ...DIGEST_SVF,
+    description: `From the last 1000 requests the sandbox kept. ${REQUEST_LOG_FILTERS}`,
+    pathParams: MERCHANT_ID,
+    errors: [404],
+  },
+  streamRequests: {
+    summary: "The merchant's API requests as they finish (server-sent events)",
+    tag: 'Requests',
+    ...DIGEST_SVF,
+    description: REQUEST_LOG_FILTERS,
+    pathParams: MERCHANT_ID,
+    answer: '`event: request`, `id: <request id>`, for each request that finishes while connected',
+    errors: [404],
+  },
+  listAllRequests: {
+    summary: 'Every recent API request (every merchant, public and admin ones), newest first',
+    tag: 'Requests',
+    description: `From the last 1000 requests the sandbox kept. ${REQUEST_LOG_FILTERS}`,
+    errors: [],
+  },
+  streamAllRequests: {
+    summary: 'Every API request as it finishes (server-sent events)',
+    tag: 'Requests',
+    description: REQUEST_LOG_FILTERS,
+    answer: '`event: request`, `id: <request id>`, for each request that finishes while connected',
+    errors: [],
+  },
+
+  // Sandbox extensions, merchant auth: simulations and escrow
+  simulatePay: paymentAction('A sandbox customer wallet pays over the ledger (default: what remains)', 'Sandbox'),
+  simulateFailure: paymentAction('Simulate a processing failure', 'Sandbox'),
+  simulateExpiry: paymentAction('Expire an open payment now', 'Sandbox'),
+  releaseEscrow: paymentAction('Release a funded escrow order to its payee', 'Sandbox'),
+  failEscrow: paymentAction('Simulate a failed escrow funding', 'Sandbox'),
+  getEscrowOrder: {
+    summary: 'An escrow order with its custody and ledger transactions',
+    tag: 'Sandbox',
+    ...DIGEST,
+    pathParams: PAYMENT_ID,
+    errors: [404, 409],
+  },
+  simulateDeposit: {
+    summary: "A deposit arrives at the quote's address: the bridge order holds, swaps or refunds it",
+    tag: 'Sandbox',
+    ...DIGEST,
+    pathParams: { quoteId: 'Quote id (qt_…)' },
+    headers: IDEMPOTENT,
+    errors: [404, 409, 422],
+  },
+
+  // Sandbox extensions, admin token
+  listSandboxMerchants: { summary: 'Every merchant with its keys', ...ADMIN, errors: [] },
+  createSandboxMerchant: { summary: 'A merchant with fresh keys and a funded account', ...ADMIN, errors: [] },
+  rotateMerchantSecret: {
+    summary: 'A new API secret; the old one stops working at once',
+    ...ADMIN,
+    pathParams: { id: 'Merchant id' },
+    errors: [404],
+  },
+  getSandboxClock: { summary: 'The business clock', ...ADMIN, errors: [] },
+  advanceSandboxClock: { summary: 'Move the business clock forward and process what falls due', ...ADMIN, errors: [] },
+  listLedgerAccounts: { summary: 'Accounts of the simulated ledger', ...ADMIN, errors: [] },
+  listLedgerTransactions: { summary: 'Transactions of the simulated ledger', ...ADMIN, errors: [] },
+  getLedgerTransaction: {
+    summary: 'One ledger transaction, decoded',
+    ...ADMIN,
+    pathParams: { hash: 'Transaction hash (64 hex digits)' },
+    errors: [404],
+  },
+  freezeSandboxClock: { summary: 'Stop business time (at now, or at a later instant)', ...ADMIN, errors: [409] },
+  unfreezeSandboxClock: { summary: 'Let business time run again', ...ADMIN, errors: [409] },
+  createWallet: { summary: 'A new funded customer wallet, with its secret', ...ADMIN, errors: [] },
+  listSnapshots: { summary: 'Saved snapshots of the whole state', ...ADMIN, errors: [] },
+  saveSnapshot: {
+    summary: 'Save a consistent copy of the whole state (online backup)',
+    ...ADMIN,
+    answer: 'Saved',
+    errors: [409, 422],
+  },
+  getSnapshot: { summary: 'One snapshot', ...ADMIN, pathParams: { name: 'Snapshot name' }, errors: [404, 422] },
+  deleteSnapshot: { summary: 'Delete a snapshot', ...ADMIN, pathParams: { name: 'Snapshot name' }, answer: 'Deleted', errors: [404, 422] },
+  restoreSnapshot: {
+    summary: 'Replace the whole state with a snapshot',
+    ...ADMIN,
+    pathParams: { name: 'Snapshot name' },
+    errors: [404, 409, 422],
+  },
+  resetSandbox: {
+    summary: 'Replace the whole state with a fresh genesis (same seed, keys and admin token)',
+    ...ADMIN,
+    errors: [409, 422],
+  },
+} as const satisfies Record<EndpointId, Documentation>
+
+/** The hosted payment page and short links: HTML and redirects, for browsers rather than clients. */
+export const PAGE_OPERATIONS = [
   {
     method: 'get',
     path: '/s/:code',
@@ -170,604 +348,36 @@ export const OPERATIONS = [
     htmlErrors: true,
     beforeBodyParser: true,
   },
-
-  // Payments (spec 4.1–4.5)
-  {
-    method: 'post',
-    path: '/payments',
-    operationId: 'createPayment',
-    summary: 'Create a payment',
-    tag: 'Payments',
-    ...DIGEST,
-    headers: IDEMPOTENT,
-    body: 'CreatePaymentRequest',
-    success: ok('Payment'),
-    errors: [409, 422],
-  },
-  {
-    method: 'get',
-    path: '/payments',
-    operationId: 'listPayments',
-    summary: 'List payments, newest first',
-    tag: 'Payments',
-    ...DIGEST,
-    query: listPaymentsQuery,
-    success: ok('PaymentPage'),
-    errors: [],
-  },
-  {
-    method: 'get',
-    path: '/payments/:id',
-    operationId: 'getPayment',
-    summary: 'Get a payment',
-    tag: 'Payments',
-    ...DIGEST,
-    pathParams: PAYMENT_ID,
-    success: ok('Payment'),
-    errors: [404],
-  },
-  paymentAction('/payments/:id/accept-underpayment', 'acceptUnderpayment', 'Accept an underpaid payment as paid', 'Payments', 'NoBody'),
-  {
-    method: 'post',
-    path: '/payments/:id/cross-chain/quote',
-    operationId: 'createCrossChainQuote',
-    summary: 'Quote a payment from another chain',
-    tag: 'Payments',
-    description:
-      "No authentication needed (spec 4.5); credentials that are sent must be valid, and then only the merchant's own payments are found.",
-    security: 'optional-digest',
-    authReason: 'Unauthorized',
-    pathParams: PAYMENT_ID,
-    body: 'CrossChainQuoteRequest',
-    success: ok('CrossChainQuote'),
-    errors: [404, 409],
-  },
-  {
-    method: 'get',
-    path: '/cross-chain/quotes/:quoteId',
-    operationId: 'getCrossChainQuote',
-    summary: "A quote's bridge order: status, amounts in, out and refunded, transactions",
-    tag: 'Payments',
-    ...DIGEST,
-    pathParams: { quoteId: 'Quote id (qt_…)' },
-    success: ok('CrossChainQuote'),
-    errors: [404],
-  },
-  {
-    method: 'get',
-    path: '/cross-chain/chains',
-    operationId: 'listOriginChains',
-    summary: 'Origin chains and tokens of cross-chain payments',
-    tag: 'Payments',
-    security: 'optional-digest',
-    authReason: 'Unauthorized',
-    success: ok('OriginChains'),
-    errors: [],
-  },
-  {
-    method: 'post',
-    path: '/payments/:id/refunds',
-    operationId: 'refundPayment',
-    summary: 'Refund a payment (default: everything still refundable)',
-    tag: 'Refunds',
-    ...DIGEST,
-    pathParams: PAYMENT_ID,
-    body: 'CreateRefundRequest',
-    success: ok('Refund'),
-    headers: IDEMPOTENT,
-    errors: [404, 409, 422],
-  },
-  {
-    method: 'get',
-    path: '/refunds',
-    operationId: 'listRefunds',
-    summary: 'List refunds, newest first',
-    tag: 'Refunds',
-    ...DIGEST,
-    query: listRefundsQuery,
-    success: ok('RefundPage'),
-    errors: [],
-  },
-  {
-    method: 'get',
-    path: '/refunds/:id',
-    operationId: 'getRefund',
-    summary: 'Get a refund',
-    tag: 'Refunds',
-    ...DIGEST,
-    pathParams: { id: 'Refund id (rf_…)' },
-    success: ok('Refund'),
-    errors: [404],
-  },
-
-  // Invoices (spec 4.7–4.11)
-  {
-    method: 'post',
-    path: '/invoices',
-    operationId: 'createInvoice',
-    summary: 'Create an invoice and its payment',
-    tag: 'Invoices',
-    ...DIGEST_SVF,
-    description: 'Exactly one of customer_id and customer.',
-    body: 'CreateInvoiceRequest',
-    success: ok('Invoice'),
-    errors: [404, 409],
-  },
-  {
-    method: 'get',
-    path: '/invoices',
-    operationId: 'listInvoices',
-    summary: 'List invoices, newest first',
-    tag: 'Invoices',
-    ...DIGEST_SVF,
-    query: listInvoicesQuery,
-    success: ok('InvoicePage'),
-    errors: [],
-  },
-  {
-    method: 'get',
-    path: '/invoices/settings',
-    operationId: 'getInvoiceSettings',
-    summary: 'Invoice numbering',
-    tag: 'Invoices',
-    ...DIGEST_SVF,
-    success: ok('InvoiceSettings'),
-    errors: [],
-  },
-  {
-    method: 'post',
-    path: '/invoices/settings',
-    operationId: 'updateInvoiceSettings',
-    summary: 'Change invoice numbering',
-    tag: 'Invoices',
-    ...DIGEST_SVF,
-    body: 'InvoiceSettingsRequest',
-    success: ok('InvoiceSettings'),
-    errors: [],
-  },
-  {
-    method: 'get',
-    path: '/invoices/:id',
-    operationId: 'getInvoice',
-    summary: 'Get an invoice',
-    tag: 'Invoices',
-    ...DIGEST_SVF,
-    pathParams: { id: 'Invoice id' },
-    success: ok('Invoice'),
-    errors: [404],
-  },
-  {
-    method: 'post',
-    path: '/invoices/:id/cancel',
-    operationId: 'cancelInvoice',
-    summary: 'Void an unpaid invoice',
-    tag: 'Invoices',
-    ...DIGEST_SVF,
-    pathParams: { id: 'Invoice id' },
-    body: 'NoBody',
-    success: ok('Invoice', 'The voided invoice'),
-    errors: [404, 409],
-  },
-
-  // Merchant account (spec 4.12–4.14)
-  {
-    method: 'get',
-    path: '/accounts/balances',
-    operationId: 'listBalances',
-    summary: "Balances of the merchant's settlement account",
-    tag: 'Account',
-    ...DIGEST,
-    success: ok('AccountBalances'),
-    errors: [],
-  },
-  {
-    method: 'get',
-    path: '/accounts/balances/:assetId',
-    operationId: 'getBalance',
-    summary: 'Balance of one asset',
-    tag: 'Account',
-    ...DIGEST,
-    description: 'A 400 with reason "Asset is not supported" for anything but USDC, USDC:<issuer>, native and XLM.',
-    pathParams: { assetId: 'USDC, USDC:<issuer>, native or XLM' },
-    success: ok('Balance'),
-    errors: [],
-  },
-  {
-    method: 'get',
-    path: '/merchant/fee-tier',
-    operationId: 'getFeeTier',
-    summary: "The merchant's fee tier",
-    tag: 'Account',
-    ...DIGEST_SVF,
-    success: ok('FeeTier'),
-    errors: [],
-  },
-  {
-    method: 'get',
-    path: '/merchant',
-    operationId: 'getMerchant',
-    summary: 'Who the API key belongs to',
-    tag: 'Account',
-    ...DIGEST_SVF,
-    success: ok('Merchant'),
-    errors: [],
-  },
-  {
-    method: 'get',
-    path: '/currencies',
-    operationId: 'listCurrencies',
-    summary: 'Supported pricing currencies',
-    tag: 'Account',
-    ...DIGEST_SVF,
-    success: ok('CurrencyList'),
-    errors: [],
-  },
-
-  // Webhook delivery log (spec 4.15) and live streams
-  {
-    method: 'get',
-    path: '/merchants/:merchantId/webhook-logs',
-    operationId: 'listWebhookDeliveries',
-    summary: 'The webhook delivery log, newest first',
-    tag: 'Webhooks',
-    ...DIGEST_SVF,
-    pathParams: MERCHANT_ID,
-    query: webhookLogQuery,
-    success: ok('WebhookDeliveryPage'),
-    errors: [404],
-  },
-  {
-    method: 'get',
-    path: '/merchants/:merchantId/webhook-logs/stream',
-    operationId: 'streamWebhookDeliveries',
-    summary: 'Finished deliveries as they happen (server-sent events)',
-    tag: 'Webhooks',
-    ...DIGEST_SVF,
-    pathParams: MERCHANT_ID,
-    success: [
-      {
-        status: 200,
-        description: '`event: delivery`, `id: <entry id>`, data the full entry, for each delivery that finishes while connected',
-        eventStream: 'WebhookDelivery',
-      },
-    ],
-    errors: [404],
-  },
-  {
-    method: 'get',
-    path: '/merchants/:merchantId/webhook-logs/:id',
-    operationId: 'getWebhookDelivery',
-    summary: "One delivery, with its payload and the receiver's answer",
-    tag: 'Webhooks',
-    ...DIGEST_SVF,
-    pathParams: { ...MERCHANT_ID, id: 'Delivery id' },
-    success: ok('WebhookDelivery'),
-    errors: [404],
-  },
-  {
-    method: 'post',
-    path: '/merchants/:merchantId/webhook-logs/:id/resend',
-    operationId: 'resendWebhookDelivery',
-    summary: "Send a delivery's payload again (10 a minute)",
-    tag: 'Webhooks',
-    ...DIGEST_SVF,
-    pathParams: { ...MERCHANT_ID, id: 'Delivery id' },
-    body: 'NoBody',
-    success: ok('WebhookDelivery', 'The new entry, once the receiver has answered'),
-    errors: [404, 429],
-  },
-  {
-    method: 'get',
-    path: '/merchants/:merchantId/events/stream',
-    operationId: 'streamPaymentEvents',
-    summary: 'Every payment event of the merchant (server-sent events)',
-    tag: 'Webhooks',
-    ...DIGEST_SVF,
-    description:
-      'Starts with `event: ready` (data `{sequence}`); then `event: payment_event`, `id: <sequence>`. Resume with Last-Event-ID or ?after=.',
-    pathParams: MERCHANT_ID,
-    query: eventsQuery,
-    success: [{ status: 200, description: '`event: payment_event` for each payment event', eventStream: 'PaymentEvent' }],
-    errors: [404],
-  },
-  {
-    method: 'post',
-    path: '/merchants/:merchantId/webhooks/pause',
-    operationId: 'pauseWebhooks',
-    summary: 'Log events as skipped instead of sending them',
-    tag: 'Webhooks',
-    ...DIGEST_SVF,
-    pathParams: MERCHANT_ID,
-    body: 'NoBody',
-    success: ok('WebhooksPausedState'),
-    errors: [404],
-  },
-  {
-    method: 'post',
-    path: '/merchants/:merchantId/webhooks/resume',
-    operationId: 'resumeWebhooks',
-    summary: 'Send webhooks again',
-    tag: 'Webhooks',
-    ...DIGEST_SVF,
-    pathParams: MERCHANT_ID,
-    body: 'NoBody',
-    success: ok('WebhooksPausedState'),
-    errors: [404],
-  },
-
-  // The request log
-  {
-    method: 'get',
-    path: '/merchants/:merchantId/request-logs',
-    operationId: 'listRequests',
-    summary: "The merchant's recent API requests, newest first",
-    tag: 'Requests',
-    ...DIGEST_SVF,
-    description:
-      'From the last 1000 requests the sandbox kept. Filter with `status` (a class such as 4xx, or 404) and `path` (a prefix: /payments is /payments and /payments/…).',
-    pathParams: MERCHANT_ID,
-    query: requestLogListQuery,
-    success: ok('RequestLogList'),
-    errors: [404],
-  },
-  {
-    method: 'get',
-    path: '/merchants/:merchantId/request-logs/stream',
-    operationId: 'streamRequests',
-    summary: "The merchant's API requests as they finish (server-sent events)",
-    tag: 'Requests',
-    ...DIGEST_SVF,
-    description: 'Filter with `status` (a class such as 4xx, or 404) and `path` (a prefix: /payments is /payments and /payments/…).',
-    pathParams: MERCHANT_ID,
-    query: requestLogStreamQuery,
-    success: [
-      {
-        status: 200,
-        description: '`event: request`, `id: <request id>`, for each request that finishes while connected',
-        eventStream: 'RequestLogEntry',
-      },
-    ],
-    errors: [404],
-  },
-  {
-    method: 'get',
-    path: '/sandbox/request-logs',
-    operationId: 'listAllRequests',
-    summary: 'Every recent API request (every merchant, public and admin ones), newest first',
-    ...ADMIN,
-    tag: 'Requests',
-    description:
-      'From the last 1000 requests the sandbox kept. Filter with `status` (a class such as 4xx, or 404) and `path` (a prefix: /payments is /payments and /payments/…).',
-    query: requestLogListQuery,
-    success: ok('RequestLogList'),
-    errors: [],
-  },
-  {
-    method: 'get',
-    path: '/sandbox/request-logs/stream',
-    operationId: 'streamAllRequests',
-    summary: 'Every API request as it finishes (server-sent events)',
-    ...ADMIN,
-    tag: 'Requests',
-    description: 'Filter with `status` (a class such as 4xx, or 404) and `path` (a prefix: /payments is /payments and /payments/…).',
-    query: requestLogStreamQuery,
-    success: [
-      {
-        status: 200,
-        description: '`event: request`, `id: <request id>`, for each request that finishes while connected',
-        eventStream: 'RequestLogEntry',
-      },
-    ],
-    errors: [],
-  },
-
-  // Sandbox extensions, merchant auth: simulations and escrow
-  paymentAction(
-    '/sandbox/payments/:id/pay',
-    'simulatePay',
-    'A sandbox customer wallet pays over the ledger (default: what remains)',
-    'Sandbox',
-    'SandboxPayRequest',
-  ),
-  paymentAction('/sandbox/payments/:id/fail', 'simulateFailure', 'Simulate a processing failure', 'Sandbox', 'SandboxFailRequest'),
-  paymentAction('/sandbox/payments/:id/expire', 'simulateExpiry', 'Expire an open payment now', 'Sandbox', 'NoBody'),
-  paymentAction('/sandbox/payments/:id/escrow/release', 'releaseEscrow', 'Release a funded escrow order to its payee', 'Sandbox', 'NoBody'),
-  paymentAction('/sandbox/payments/:id/escrow/fail', 'failEscrow', 'Simulate a failed escrow funding', 'Sandbox', 'SandboxFailRequest'),
-  {
-    method: 'get',
-    path: '/sandbox/payments/:id/escrow',
-    operationId: 'getEscrowOrder',
-    summary: 'An escrow order with its custody and ledger transactions',
-    tag: 'Sandbox',
-    ...DIGEST,
-    pathParams: PAYMENT_ID,
-    success: ok('EscrowOrder'),
-    errors: [404, 409],
-  },
-  {
-    method: 'post',
-    path: '/sandbox/cross-chain/quotes/:quoteId/deposit',
-    operationId: 'simulateDeposit',
-    summary: "A deposit arrives at the quote's address: the bridge order holds, swaps or refunds it",
-    tag: 'Sandbox',
-    ...DIGEST,
-    pathParams: { quoteId: 'Quote id (qt_…)' },
-    body: 'DepositRequest',
-    success: ok('DepositResult'),
-    headers: IDEMPOTENT,
-    errors: [404, 409, 422],
-  },
-
-  // Sandbox extensions, admin token
-  {
-    method: 'get',
-    path: '/sandbox/merchants',
-    operationId: 'listSandboxMerchants',
-    summary: 'Every merchant with its keys',
-    ...ADMIN,
-    success: ok('SandboxMerchantList'),
-    errors: [],
-  },
-  {
-    method: 'post',
-    path: '/sandbox/merchants',
-    operationId: 'createSandboxMerchant',
-    summary: 'A merchant with fresh keys and a funded account',
-    ...ADMIN,
-    body: 'CreateMerchantRequest',
-    success: [{ status: 201, description: 'Created', json: 'SandboxMerchant' }],
-    errors: [],
-  },
-  {
-    method: 'post',
-    path: '/sandbox/merchants/:id/rotate-secret',
-    operationId: 'rotateMerchantSecret',
-    summary: 'A new API secret; the old one stops working at once',
-    ...ADMIN,
-    pathParams: { id: 'Merchant id' },
-    body: 'NoBody',
-    success: ok('SandboxMerchant'),
-    errors: [404],
-  },
-  {
-    method: 'get',
-    path: '/sandbox/clock',
-    operationId: 'getSandboxClock',
-    summary: 'The business clock',
-    ...ADMIN,
-    success: ok('SandboxClock'),
-    errors: [],
-  },
-  {
-    method: 'post',
-    path: '/sandbox/clock/advance',
-    operationId: 'advanceSandboxClock',
-    summary: 'Move the business clock forward and process what falls due',
-    ...ADMIN,
-    body: 'AdvanceClockRequest',
-    success: ok('AdvancedClock'),
-    errors: [],
-  },
-  {
-    method: 'get',
-    path: '/sandbox/ledger/accounts',
-    operationId: 'listLedgerAccounts',
-    summary: 'Accounts of the simulated ledger',
-    ...ADMIN,
-    query: accountsQuery,
-    success: ok('LedgerAccountList'),
-    errors: [],
-  },
-  {
-    method: 'get',
-    path: '/sandbox/ledger/transactions',
-    operationId: 'listLedgerTransactions',
-    summary: 'Transactions of the simulated ledger',
-    ...ADMIN,
-    query: transactionsQuery,
-    success: ok('LedgerTransactionList'),
-    errors: [],
-  },
-  {
-    method: 'get',
-    path: '/sandbox/ledger/transactions/:hash',
-    operationId: 'getLedgerTransaction',
-    summary: 'One ledger transaction, decoded',
-    ...ADMIN,
-    pathParams: { hash: 'Transaction hash (64 hex digits)' },
-    success: ok('LedgerTransaction'),
-    errors: [404],
-  },
-  {
-    method: 'post',
-    path: '/sandbox/clock/freeze',
-    operationId: 'freezeSandboxClock',
-    summary: 'Stop business time (at now, or at a later instant)',
-    ...ADMIN,
-    body: 'FreezeClockRequest',
-    success: ok('SandboxClock'),
-    errors: [409],
-  },
-  {
-    method: 'post',
-    path: '/sandbox/clock/unfreeze',
-    operationId: 'unfreezeSandboxClock',
-    summary: 'Let business time run again',
-    ...ADMIN,
-    body: 'NoBody',
-    success: ok('SandboxClock'),
-    errors: [409],
-  },
-  {
-    method: 'post',
-    path: '/sandbox/wallets',
-    operationId: 'createWallet',
-    summary: 'A new funded customer wallet, with its secret',
-    ...ADMIN,
-    body: 'CreateWalletRequest',
-    success: [{ status: 201, description: 'Created', json: 'Wallet' }],
-    errors: [],
-  },
-  {
-    method: 'get',
-    path: '/sandbox/snapshots',
-    operationId: 'listSnapshots',
-    summary: 'Saved snapshots of the whole state',
-    ...ADMIN,
-    success: ok('SnapshotList'),
-    errors: [],
-  },
-  {
-    method: 'post',
-    path: '/sandbox/snapshots',
-    operationId: 'saveSnapshot',
-    summary: 'Save a consistent copy of the whole state (online backup)',
-    ...ADMIN,
-    body: 'SaveSnapshotRequest',
-    success: [{ status: 201, description: 'Saved', json: 'Snapshot' }],
-    errors: [409, 422],
-  },
-  {
-    method: 'get',
-    path: '/sandbox/snapshots/:name',
-    operationId: 'getSnapshot',
-    summary: 'One snapshot',
-    ...ADMIN,
-    pathParams: { name: 'Snapshot name' },
-    success: ok('Snapshot'),
-    errors: [404, 422],
-  },
-  {
-    method: 'delete',
-    path: '/sandbox/snapshots/:name',
-    operationId: 'deleteSnapshot',
-    summary: 'Delete a snapshot',
-    ...ADMIN,
-    pathParams: { name: 'Snapshot name' },
-    body: 'NoBody',
-    success: [{ status: 204, description: 'Deleted', empty: true }],
-    errors: [404, 422],
-  },
-  {
-    method: 'post',
-    path: '/sandbox/snapshots/:name/restore',
-    operationId: 'restoreSnapshot',
-    summary: 'Replace the whole state with a snapshot',
-    ...ADMIN,
-    pathParams: { name: 'Snapshot name' },
-    body: 'NoBody',
-    success: ok('RestoredSnapshot'),
-    errors: [404, 409, 422],
-  },
-  {
-    method: 'post',
-    path: '/sandbox/reset',
-    operationId: 'resetSandbox',
-    summary: 'Replace the whole state with a fresh genesis (same seed, keys and admin token)',
-    ...ADMIN,
-    body: 'NoBody',
-    success: ok('ResetState'),
-    errors: [409, 422],
-  },
-  ...HORIZON_OPERATIONS,
 ] as const satisfies readonly Operation[]
+
+/** The operation of a declared endpoint: its wire, documented. */
+function documented(endpoint: Endpoint): Operation {
+  const { method, path, operationId, security, query, body, response, status = 200, stream } = endpoint
+  const { answer, otherAnswers = [], ...documentation } = DOCUMENTATION[operationId as EndpointId] as Documentation
+  const description = answer ?? (status === 201 ? 'Created' : 'OK')
+  const declared: SuccessResponse = stream
+    ? { status, description, eventStream: stream }
+    : response
+      ? { status, description, json: response }
+      : { status: 204, description, empty: true }
+  return {
+    method,
+    path,
+    operationId,
+    security,
+    ...(query ? { query: QUERIES[query] } : {}),
+    ...(body ? { body } : {}),
+    ...documentation,
+    success: [declared, ...otherAnswers],
+  }
+}
+
+const API_OPERATIONS = Object.values(endpoints).map(documented)
+
+/** In the order Express tries them: the public routers before the JSON body reader first, then the API, then Horizon. */
+export const OPERATIONS: readonly Operation[] = [
+  ...API_OPERATIONS.filter((operation) => operation.beforeBodyParser),
+  ...PAGE_OPERATIONS,
+  ...API_OPERATIONS.filter((operation) => !operation.beforeBodyParser),
+  ...HORIZON_OPERATIONS,
+]

@@ -3,27 +3,15 @@
 // under /sandbox with the admin token. What `paybox logs tail` follows.
 import type http from 'node:http'
 import { type Request } from 'express'
-import { z } from 'zod'
+import { requestLogListQuery, requestLogStreamQuery } from '../../src/api/requests.js'
 import type { RequestLogEntry } from '../../src/client/types.js'
 import { currentMerchant } from '../http/auth.js'
 import { notFound } from '../errors.js'
 import { streamLiveItems } from '../http/event-stream.js'
-import { queryInteger } from '../validation/common.js'
-import { matchesFilter, REQUEST_LOG_CAPACITY, type RequestFilter, type RequestLog } from './request-log.js'
+import { matchesFilter, type RequestFilter, type RequestLog } from './request-log.js'
 import type { Handlers } from '../http/declared-routes.js'
 
 const DEFAULT_LIMIT = 100
-
-const filterFields = {
-  status: z
-    .string()
-    .regex(/^[1-5](xx|\d\d)$/, { message: 'must be a status class such as 4xx, or a status such as 404' })
-    .optional(),
-  path: z.string().max(256).regex(/^\//, { message: 'must start with /' }).optional(),
-}
-
-export const requestLogStreamQuery = z.strictObject(filterFields)
-export const requestLogListQuery = z.strictObject({ ...filterFields, limit: queryInteger(1, REQUEST_LOG_CAPACITY).optional() })
 
 export function requestLogHandlers(log: RequestLog) {
   /** The authenticated merchant's own requests; another merchant's log is 404. */

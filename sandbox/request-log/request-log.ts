@@ -6,10 +6,9 @@ import { randomUUID } from 'node:crypto'
 import type http from 'node:http'
 import type { RequestLogEntry, RequestLogQuery } from '../../src/client/types.js'
 import type { Clock } from '../clock.js'
+import { REQUEST_LOG_CAPACITY } from '../../src/api/requests.js'
 
 export const REQUEST_ID_HEADER = 'Request-Id'
-/** Records kept for the list endpoints; older ones are dropped. */
-export const REQUEST_LOG_CAPACITY = 1_000
 /** Longer paths and idempotency keys are cut to this many characters in a record. */
 const MAX_TEXT = 256
 

@@ -1,25 +1,12 @@
 // Sandbox controls of business time (admin token): read the clock, move it forward, freeze
 // and unfreeze it.
-import { z } from 'zod'
+import { advanceBody, freezeBody } from '../../src/api/requests.js'
 import { toIso } from '../clock.js'
 import type { SandboxContext } from '../context.js'
 import { badRequest, conflict } from '../errors.js'
-import { isoDateTime, noBody } from '../validation/common.js'
+import { noBody } from '../validation/common.js'
 import { advanceClock, ClockNotControllableError, freezeClock, readAdvancedMs, readFrozenAtMs, unfreezeClock } from './clock-service.js'
 import type { Handlers } from '../http/declared-routes.js'
-
-/** Ten years: more than any expiry or due date needs. */
-const MAX_ADVANCE_SECONDS = 10 * 366 * 24 * 3600
-
-export const advanceBody = z.strictObject({
-  seconds: z
-    .number()
-    .int({ message: 'must be a whole number of seconds' })
-    .positive({ message: 'must be greater than 0' })
-    .max(MAX_ADVANCE_SECONDS, { message: `must be at most ${MAX_ADVANCE_SECONDS} (ten years)` }),
-})
-
-export const freezeBody = z.strictObject({ at: isoDateTime.optional() })
 
 /** Refusals of the clock itself (moving backwards, an injected clock) as 4xx answers. */
 async function asClockChange<T>(change: () => Promise<T>): Promise<T> {

@@ -3,7 +3,8 @@ import type { SandboxContext } from '../context.js'
 import { actOnPayment } from '../payments/payment-action.js'
 import { noBody } from '../validation/common.js'
 import { failBody } from '../../src/api/requests.js'
-import { expirePayment, failPayment, payBody, simulateCustomerPayment } from './payment-simulation.js'
+import { payBody } from '../../src/api/requests.js'
+import { expirePayment, failPayment, simulateCustomerPayment } from './payment-simulation.js'
 import type { Handlers } from '../http/declared-routes.js'
 
 export function paymentSimulationHandlers(ctx: SandboxContext) {

@@ -7,39 +7,13 @@
 // ledger payment to the destination, and the memo matcher decides that it pays nothing.
 // Each takes the payment row: the API finds it by merchant, the checkout page by auth token.
 import type { Kysely } from 'kysely'
-import { z } from 'zod'
 import type { SandboxContext } from '../context.js'
 import type { Database, PaymentRow } from '../db/schema.js'
 import { badRequest, conflict, refusedByLedgerAs } from '../errors.js'
-import { isAccountAddress } from '../ledger/ledger-accounts.js'
 import { moveTo, requirePayable } from '../payments/payment-lifecycle.js'
 import { usdcForValue } from '../payments/payment-receipts.js'
 import { findPaymentById } from '../payments/payment-repository.js'
-import { type FailBody, pricingAmount } from '../../src/api/requests.js'
-
-/** Stellar's limit for a text memo. */
-const MAX_TEXT_MEMO_BYTES = 28
-
-export const payBody = z
-  .strictObject({
-    amount: pricingAmount.optional(),
-    from: z.string().refine(isAccountAddress, { message: 'must be a Stellar account address (G…)' }).optional(),
-    failSettlement: z.boolean().optional(),
-    // A customer's mistakes: the money lands on the destination, but the memo matcher credits
-    // nothing (another memo names no payment, or another payment; XLM is not the priced asset).
-    memo: z
-      .string()
-      .min(1, { message: 'must not be empty' })
-      .refine((memo) => Buffer.byteLength(memo, 'utf8') <= MAX_TEXT_MEMO_BYTES, { message: `must be at most ${MAX_TEXT_MEMO_BYTES} bytes` })
-      .optional(),
-    asset: z.enum(['USDC', 'XLM'], { message: 'must be USDC or XLM' }).optional(),
-  })
-  .refine((body) => !body.failSettlement || ((body.asset ?? 'USDC') === 'USDC' && body.memo === undefined), {
-    message: "applies only to a payment with the payment's own memo, in USDC",
-    path: ['failSettlement'],
-  })
-  .optional()
-export type PayBody = z.infer<typeof payBody>
+import type { FailBody, PayBody } from '../../src/api/requests.js'
 
 type SimulationContext = Pick<SandboxContext, 'clock' | 'ledger' | 'payments'>
 

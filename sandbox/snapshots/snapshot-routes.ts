@@ -3,14 +3,14 @@
 // how to stop and start the services around the database.
 import type { ServerResponse } from 'node:http'
 import type { Request } from 'express'
-import { z } from 'zod'
 import type { SandboxContext } from '../context.js'
 import type { MerchantCredentials } from '../merchants/merchant-service.js'
 import { conflict, notFound, unprocessable } from '../errors.js'
 import { noBody } from '../validation/common.js'
 import { noRoute } from '../http/errors.js'
 import { GateBusyError } from './request-gate.js'
-import { SNAPSHOT_NAME, SNAPSHOT_NAME_RULE, SnapshotError, type SnapshotInfo, type SnapshotStore } from './snapshot-store.js'
+import { SnapshotError, type SnapshotInfo, type SnapshotStore } from './snapshot-store.js'
+import { saveSnapshotBody, snapshotName } from '../../src/api/requests.js'
 import type { Handlers } from '../http/declared-routes.js'
 
 /** What a restore or reset leaves: the merchants (their keys may differ) and business time. */
@@ -26,13 +26,6 @@ export interface SandboxStateControls {
   /** Replaces the whole state with a fresh genesis (same seed, keys and admin token). */
   reset(self: ServerResponse): Promise<StateSwapResult>
 }
-
-export const snapshotName = z.string().regex(SNAPSHOT_NAME, { message: `must be ${SNAPSHOT_NAME_RULE}` })
-export const saveSnapshotBody = z.strictObject({
-  name: snapshotName,
-  /** Overwrite a snapshot of that name (default: 409). */
-  replace: z.boolean().optional(),
-})
 
 function snapshotErrorAsHttp(error: unknown): never {
   if (error instanceof SnapshotError) {

@@ -2,8 +2,7 @@
 // PostgreSQL), and how a store puts another state in place for state-swap.ts.
 import type { SandboxDb } from '../db/database.js'
 
-export const SNAPSHOT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
-export const SNAPSHOT_NAME_RULE = '1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit'
+export { SNAPSHOT_NAME, SNAPSHOT_NAME_RULE } from '../../src/api/requests.js'
 
 export interface SnapshotInfo {
   name: string

@@ -2,8 +2,7 @@
 // and two live streams (server-sent events) for the CLI: finished deliveries (`webhooks tail`)
 // and every payment event (`listen`). Webhook pause and resume live here too.
 import { type Request, type Response } from 'express'
-import { z } from 'zod'
-import { WEBHOOK_DELIVERY_STATUSES } from '../../src/api/enumerations.js'
+import { eventsQuery, webhookLogQuery } from '../../src/api/requests.js'
 import { toIso } from '../clock.js'
 import type { SandboxContext } from '../context.js'
 import type { MerchantRow, PaymentEventRow, WebhookDeliveryRow } from '../db/schema.js'
@@ -13,19 +12,11 @@ import { pageMeta } from '../http/pagination.js'
 import { openEventSession, streamLiveItems } from '../http/event-stream.js'
 import { markAsStream } from '../http/streams.js'
 import { updateMerchant } from '../merchants/merchant-repository.js'
-import { noBody, pageQuery, pageRequest, queryInteger } from '../validation/common.js'
+import { noBody, pageRequest } from '../validation/common.js'
 import { toDeliveryResource } from './webhook-log-resource.js'
 import { RESENDS_PER_MINUTE, ResendLimiter } from './resend-limiter.js'
 import { findDeliveryForMerchant, findEventsAfter, lastEventSequence, listDeliveries } from './webhook-repository.js'
 import type { Handlers } from '../http/declared-routes.js'
-
-export const listQuery = z.strictObject({
-  ...pageQuery,
-  status: z.enum(WEBHOOK_DELIVERY_STATUSES, { message: `must be one of ${WEBHOOK_DELIVERY_STATUSES.join(', ')}` }).optional(),
-  checkout_id: z.string().min(1).max(64).optional(),
-})
-
-export const eventsQuery = z.strictObject({ after: queryInteger(0, Number.MAX_SAFE_INTEGER).optional() })
 
 /** Stored events a resuming stream is sent at most. */
 const CATCH_UP_LIMIT = 10_000
@@ -57,7 +48,7 @@ export function webhookLogHandlers(ctx: SandboxContext) {
   return {
     listWebhookDeliveries: async (req, res) => {
       const merchant = merchantOf(req)
-      const query = listQuery.parse(req.query)
+      const query = webhookLogQuery.parse(req.query)
       const page = pageRequest(query)
       const { rows, total } = await listDeliveries(ctx.db, merchant.id, { status: query.status, paymentId: query.checkout_id }, page)
       res.json({ items: rows.map((row) => toDeliveryResource(row, 'summary')), meta: pageMeta(page, total, rows.length) })

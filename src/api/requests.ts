@@ -3,10 +3,29 @@
 // client sends, before transforms). Unknown fields are refused, so a misspelt field is an error
 // rather than silently ignored.
 import { z } from 'zod'
-import { CURRENCY_CODES, CUSTOMER_TYPES, INVOICE_STATUSES, LOCALES, PAYMENT_STATUSES, SETTLEMENT_MODES } from './enumerations.js'
+import {
+  CURRENCY_CODES,
+  CUSTOMER_TYPES,
+  INVOICE_STATUSES,
+  LEDGER_ROLES,
+  LOCALES,
+  PAYMENT_STATUSES,
+  SETTLEMENT_MODES,
+  WEBHOOK_DELIVERY_STATUSES,
+} from './enumerations.js'
 import { QUANTITY_SCALE, TAX_SCALE } from '../invoice-totals.js'
-import { MAX_AMOUNT_VALUE, numberToScaled } from '../money.js'
-import { httpUrl, isoDateOrDateTime, isoDateTime, metadata, optionalText, pageQuery } from './validation.js'
+import { MAX_AMOUNT_VALUE, USDC_SCALE, formatDecimal, numberToScaled, parseDecimal } from '../money.js'
+import {
+  httpUrl,
+  isAccountAddress,
+  isoDateOrDateTime,
+  isoDateTime,
+  metadata,
+  noBody,
+  optionalText,
+  pageQuery,
+  queryInteger,
+} from './validation.js'
 
 export const MAX_EXPIRES_IN_HOURS = 24 * 365
 export const MAX_LINE_ITEMS = 100
@@ -55,7 +74,10 @@ export type CreatePaymentBody = z.infer<typeof createPaymentBody>
 
 export const listPaymentsQuery = z.strictObject({
   ...pageQuery,
-  status: z.enum(PAYMENT_STATUSES, { message: `must be one of ${PAYMENT_STATUSES.join(', ')}` }).optional(),
+  // Typed as text, like currency codes: the CLI passes the flag as its user typed it.
+  status: z
+    .enum(PAYMENT_STATUSES as readonly string[] as [string, ...string[]], { message: `must be one of ${PAYMENT_STATUSES.join(', ')}` })
+    .optional(),
   startDate: isoDateOrDateTime.optional(),
   endDate: isoDateOrDateTime.optional(),
   storeId: z.string().min(1).max(255).optional(),
@@ -215,3 +237,178 @@ export const createMerchantBody = z.strictObject({
 /** Failing a payment or an escrow order's funding: an optional reason for the history. */
 export const failBody = z.strictObject({ reason: optionalText(200) }).optional()
 export type FailBody = z.infer<typeof failBody>
+
+/** Stellar's limit for a text memo. */
+const MAX_TEXT_MEMO_BYTES = 28
+
+/** A sandbox customer wallet pays over the ledger (POST /sandbox/payments/{id}/pay). */
+export const payBody = z
+  .strictObject({
+    /** Smallest units of the pricing currency; default: what remains. */
+    amount: pricingAmount.optional(),
+    /** The paying customer wallet (G…); default: the one holding the most USDC. */
+    from: z.string().refine(isAccountAddress, { message: 'must be a Stellar account address (G…)' }).optional(),
+    /** Make the payment's settlement fail when it comes. */
+    failSettlement: z.boolean().optional(),
+    // A customer's mistakes: the money lands on the destination, but the memo matcher credits
+    // nothing (another memo names no payment, or another payment; XLM is not the priced asset).
+    memo: z
+      .string()
+      .min(1, { message: 'must not be empty' })
+      .refine((memo) => Buffer.byteLength(memo, 'utf8') <= MAX_TEXT_MEMO_BYTES, { message: `must be at most ${MAX_TEXT_MEMO_BYTES} bytes` })
+      .optional(),
+    asset: z.enum(['USDC', 'XLM'], { message: 'must be USDC or XLM' }).optional(),
+  })
+  .refine((body) => !body.failSettlement || ((body.asset ?? 'USDC') === 'USDC' && body.memo === undefined), {
+    message: "applies only to a payment with the payment's own memo, in USDC",
+    path: ['failSettlement'],
+  })
+  .optional()
+export type PayBody = z.infer<typeof payBody>
+
+// Customer wallets (POST /sandbox/wallets): amounts are stroops, 10^-7 of a unit, as on Stellar.
+
+const STROOPS_PER_UNIT = 10n ** BigInt(USDC_SCALE)
+export const DEFAULT_WALLET_USDC = 100n * STROOPS_PER_UNIT
+export const DEFAULT_WALLET_XLM = 10_000n * STROOPS_PER_UNIT
+/** As much USDC as a genesis customer wallet holds. */
+export const MAX_WALLET_USDC = 1_000_000n * STROOPS_PER_UNIT
+/** XLM is endowed, not paid: at least enough for fees, at most the genesis endowment a hundredfold. */
+export const MIN_WALLET_XLM = 1n * STROOPS_PER_UNIT
+export const MAX_WALLET_XLM = 1_000_000n * STROOPS_PER_UNIT
+/** The largest balance a trustline can hold, int64 stroops: Stellar's default limit. */
+export const MAX_TRUSTLINE_LIMIT = 2n ** 63n - 1n
+
+const amountText = (min: bigint, max: bigint) =>
+  z.string({ message: 'must be decimal text, e.g. "100" or "12.5"' }).transform((text, context) => {
+    const stroops = /^\d{1,16}(\.\d{1,7})?$/.test(text) ? parseDecimal(text, USDC_SCALE) : undefined
+    if (stroops === undefined || stroops < min || stroops > max) {
+      context.addIssue({
+        code: 'custom',
+        message: `must be decimal text from ${formatDecimal(min, USDC_SCALE)} to ${formatDecimal(max, USDC_SCALE)} with at most 7 places`,
+      })
+      return z.NEVER
+    }
+    return stroops
+  })
+
+export const createWalletBody = z
+  .strictObject({
+    /** USDC the issuer pays the wallet, 0–1000000; default "100". */
+    usdc: amountText(0n, MAX_WALLET_USDC).optional(),
+    /** XLM the account is created with, 1–1000000; default "10000". */
+    xlm: amountText(MIN_WALLET_XLM, MAX_WALLET_XLM).optional(),
+    // A wallet that never added a USDC trustline: paying USDC from it or to it fails in the ledger.
+    trustline: z.boolean({ message: 'must be true or false' }).optional(),
+    /** The USDC trustline's limit (default the largest); paying past it fails with op_line_full. */
+    usdcLimit: amountText(1n, MAX_TRUSTLINE_LIMIT).optional(),
+  })
+  .refine((body) => body.trustline !== false || ((body.usdc ?? 0n) === 0n && body.usdcLimit === undefined), {
+    message: 'a wallet without a trustline holds no USDC: leave out usdc (or send "0") and usdcLimit',
+    path: ['trustline'],
+  })
+  .refine((body) => body.usdcLimit === undefined || (body.usdc ?? DEFAULT_WALLET_USDC) <= body.usdcLimit, {
+    message: 'the USDC to fund the wallet with must not exceed its trustline limit',
+    path: ['usdcLimit'],
+  })
+  .optional()
+export type CreateWalletBody = z.infer<typeof createWalletBody>
+
+// Business time (admin token)
+
+/** Ten years: more than any expiry or due date needs. */
+const MAX_ADVANCE_SECONDS = 10 * 366 * 24 * 3600
+
+export const advanceBody = z.strictObject({
+  seconds: z
+    .number()
+    .int({ message: 'must be a whole number of seconds' })
+    .positive({ message: 'must be greater than 0' })
+    .max(MAX_ADVANCE_SECONDS, { message: `must be at most ${MAX_ADVANCE_SECONDS} (ten years)` }),
+})
+
+export const freezeBody = z.strictObject({ at: isoDateTime.optional() })
+
+// Snapshots (admin token)
+
+export const SNAPSHOT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
+export const SNAPSHOT_NAME_RULE = '1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit'
+
+export const snapshotName = z.string().regex(SNAPSHOT_NAME, { message: `must be ${SNAPSHOT_NAME_RULE}` })
+export const saveSnapshotBody = z.strictObject({
+  name: snapshotName,
+  /** Overwrite a snapshot of that name (default: 409). */
+  replace: z.boolean().optional(),
+})
+
+// The request log
+
+/** Records the request log keeps for its list endpoints; older ones are dropped. */
+export const REQUEST_LOG_CAPACITY = 1_000
+
+const requestFilterFields = {
+  status: z
+    .string()
+    .regex(/^[1-5](xx|\d\d)$/, { message: 'must be a status class such as 4xx, or a status such as 404' })
+    .optional(),
+  path: z.string().max(256).regex(/^\//, { message: 'must start with /' }).optional(),
+}
+
+export const requestLogStreamQuery = z.strictObject(requestFilterFields)
+export const requestLogListQuery = z.strictObject({ ...requestFilterFields, limit: queryInteger(1, REQUEST_LOG_CAPACITY).optional() })
+
+// The webhook delivery log (spec 4.15) and the payment event stream
+
+export const webhookLogQuery = z.strictObject({
+  ...pageQuery,
+  status: z.enum(WEBHOOK_DELIVERY_STATUSES, { message: `must be one of ${WEBHOOK_DELIVERY_STATUSES.join(', ')}` }).optional(),
+  checkout_id: z.string().min(1).max(64).optional(),
+})
+
+export const eventsQuery = z.strictObject({ after: queryInteger(0, Number.MAX_SAFE_INTEGER).optional() })
+
+// The simulated ledger (admin token)
+
+export const MAX_TRANSACTIONS_PAGE = 200
+
+export const ledgerAccountsQuery = z.strictObject({
+  role: z.enum(LEDGER_ROLES, { message: `must be one of ${LEDGER_ROLES.join(', ')}` }).optional(),
+})
+
+export const ledgerTransactionsQuery = z.strictObject({
+  account: z.string().refine(isAccountAddress, { message: 'must be a Stellar account address (G…)' }).optional(),
+  limit: queryInteger(1, MAX_TRANSACTIONS_PAGE).optional(),
+  order: z.enum(['asc', 'desc'], { message: 'must be asc or desc' }).optional(),
+  after: queryInteger(0, Number.MAX_SAFE_INTEGER).optional(),
+})
+
+/** The request bodies by the component name the OpenAPI document gives them: an endpoint names its body so. */
+export const REQUEST_BODIES = {
+  CreatePaymentRequest: createPaymentBody,
+  CreateRefundRequest: createRefundBody,
+  CreateInvoiceRequest: createInvoiceBody,
+  InvoiceSettingsRequest: invoiceSettingsBody,
+  CrossChainQuoteRequest: quoteBody,
+  DepositRequest: depositBody,
+  SandboxPayRequest: payBody,
+  SandboxFailRequest: failBody,
+  CreateMerchantRequest: createMerchantBody,
+  AdvanceClockRequest: advanceBody,
+  FreezeClockRequest: freezeBody,
+  CreateWalletRequest: createWalletBody,
+  SaveSnapshotRequest: saveSnapshotBody,
+  NoBody: noBody,
+} satisfies Record<string, z.ZodType>
+
+/** The list queries by name: an endpoint names its query so. */
+export const QUERIES = {
+  ListPaymentsQuery: listPaymentsQuery,
+  ListRefundsQuery: listRefundsQuery,
+  ListInvoicesQuery: listInvoicesQuery,
+  WebhookLogQuery: webhookLogQuery,
+  EventsQuery: eventsQuery,
+  RequestLogListQuery: requestLogListQuery,
+  RequestLogStreamQuery: requestLogStreamQuery,
+  LedgerAccountsQuery: ledgerAccountsQuery,
+  LedgerTransactionsQuery: ledgerTransactionsQuery,
+} satisfies Record<string, z.ZodObject>

@@ -393,12 +393,16 @@ export const ledgerTransaction = z
 const EXAMPLE_URL = 'http://127.0.0.1:4010/payments'
 
 /** Lists of the spec: items, meta and, for payments and refunds, links (spec 2.9). */
-export const pageOf = <T extends z.ZodType>(item: T, withLinks: boolean) => {
+const page = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), meta: pageMeta })
+const linkedPage = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), meta: pageMeta, links: pageLinks })
+
+// Overloads, so that a page with links infers a type with links (the client's answers are z.infer of these).
+export function pageOf<T extends z.ZodType>(item: T, withLinks: true): ReturnType<typeof linkedPage<T>>
+export function pageOf<T extends z.ZodType>(item: T, withLinks: false): ReturnType<typeof page<T>>
+export function pageOf<T extends z.ZodType>(item: T, withLinks: boolean) {
   const example = { items: [exampleOf(item)], meta: { totalItems: 1, itemCount: 1, itemsPerPage: 20, totalPages: 1, currentPage: 1 } }
   const links = { first: `${EXAMPLE_URL}?page=1&limit=20`, previous: '', next: '', last: `${EXAMPLE_URL}?page=1&limit=20` }
-  return withLinks
-    ? z.object({ items: z.array(item), meta: pageMeta, links: pageLinks }).meta({ example: { ...example, links } })
-    : z.object({ items: z.array(item), meta: pageMeta }).meta({ example })
+  return withLinks ? linkedPage(item).meta({ example: { ...example, links } }) : page(item).meta({ example })
 }
 
 export const itemsOf = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item) }).meta({ example: { items: [exampleOf(item)] } })
@@ -518,7 +522,7 @@ export const openApiDocument = z
   .meta({ example: examples.openApiDocumentExample })
 
 /** Every response body, by the component name the document gives it. */
-export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
+export const RESPONSE_SCHEMAS = {
   Error: errorBody,
   Payment: payment,
   RefundedPayment: refundedPayment,
@@ -563,4 +567,4 @@ export const RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   RestoredSnapshot: restoredSnapshot,
   ResetState: resetState,
   OpenApiDocument: openApiDocument,
-}
+} satisfies Record<string, z.ZodType>

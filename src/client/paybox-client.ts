@@ -5,49 +5,31 @@
 import { DIGEST_HEADERS, signDigest } from '../signing.js'
 import { PayboxApiError, PayboxConnectionError } from './errors.js'
 import { serverSentEvents, type EventSourceMessage } from './server-sent-events.js'
+import type { z } from 'zod'
+import { endpoints, type Endpoint, type QueryName, type RequestBodyName, type ResponseName, type Security } from '../api/endpoints.js'
+import type { QUERIES, REQUEST_BODIES } from '../api/requests.js'
+import type { RESPONSE_SCHEMAS } from '../api/resources.js'
 import type {
-  AccountBalances,
+  ClientQuery,
+  CreateInvoiceRequest,
   CreateMerchantRequest,
   CreatePaymentRequest,
-  CreateWalletRequest,
-  CreateInvoiceRequest,
   CreateRefundRequest,
+  CreateWalletRequest,
   CrossChainDepositRequest,
-  CrossChainQuote,
   CrossChainQuoteRequest,
-  Currency,
   ErrorBody,
-  EscrowOrder,
-  FeeTier,
-  Invoice,
-  InvoiceSettings,
-  LedgerAccount,
-  LedgerAccountRole,
-  LedgerTransaction,
+  LedgerAccountsQuery,
   LedgerTransactionsQuery,
-  OriginChain,
   ListInvoicesQuery,
   ListPaymentsQuery,
   ListRefundsQuery,
   ListWebhookDeliveriesQuery,
-  Merchant,
-  Page,
-  Payment,
-  PaymentEvent,
-  Refund,
-  RequestLogEntry,
+  RequestLogListQuery,
   RequestLogQuery,
-  SandboxClock,
   SandboxFailRequest,
-  SandboxHealth,
-  SandboxMerchant,
   SandboxPayRequest,
-  SandboxSnapshot,
-  SandboxStateSwap,
-  SandboxWallet,
   UpdateInvoiceSettingsRequest,
-  WebhookDelivery,
-  WebhooksPausedState,
 } from './types.js'
 
 export interface PayboxClientOptions {
@@ -112,12 +94,44 @@ const idempotencyHeaders = (options: IdempotencyOptions): Record<string, string>
   options.idempotencyKey ? { 'Idempotency-Key': options.idempotencyKey } : {}
 
 export const ADMIN_TOKEN_HEADER = 'x-sandbox-admin-token'
+
+/** The credentials each declared security takes (optional digest auth is sent signed). */
+const AUTH_OF: Record<Security, AuthMode> = { digest: 'merchant', 'optional-digest': 'merchant', admin: 'admin', none: 'none' }
+
+/** The parameter names of an Express path: /payments/:id/refunds → id. */
+type PathParameters<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | PathParameters<`/${Rest}`>
+  : Path extends `${string}:${infer Name}`
+    ? Name
+    : never
+/** The merchant's own id is looked up, never passed. */
+type GivenParameters<E extends Endpoint> = Exclude<PathParameters<E['path']>, 'merchantId'>
+
+/** What calling an endpoint takes: the path's parameters, its query, its body (required when the schema requires one) and extra headers. */
+type CallOptions<E extends Endpoint> = ([GivenParameters<E>] extends [never] ? unknown : { params: Record<GivenParameters<E>, string> }) &
+  (E extends { query: infer Query extends QueryName } ? { query?: ClientQuery<(typeof QUERIES)[Query]> } : unknown) &
+  (E extends { body: infer Body extends RequestBodyName }
+    ? undefined extends z.input<(typeof REQUEST_BODIES)[Body]>
+      ? { body?: z.input<(typeof REQUEST_BODIES)[Body]> }
+      : { body: z.input<(typeof REQUEST_BODIES)[Body]> }
+    : unknown) & { headers?: Record<string, string> }
+type OptionalWhenEmpty<Options> = object extends Options ? [options?: Options] : [options: Options]
+interface CallInput {
+  params?: Record<string, string>
+  query?: Record<string, string | number | undefined>
+  body?: unknown
+  headers?: Record<string, string>
+}
+/** The declared answer, as z.infer of its schema; nothing for a 204. */
+type Answer<E extends Endpoint> = E extends { response: infer Name extends ResponseName } ? z.infer<(typeof RESPONSE_SCHEMAS)[Name]> : void
+/** Each event's data on a declared stream. */
+type Streamed<E extends Endpoint> = E extends { stream: infer Name extends ResponseName } ? z.infer<(typeof RESPONSE_SCHEMAS)[Name]> : never
 const DEFAULT_STREAM_IDLE_MS = 45_000
 
 export class PayboxClient {
   readonly baseUrl: string
   readonly #options: PayboxClientOptions
-  /** The authenticated merchant's id, looked up once: the webhook paths name it. */
+  /** The authenticated merchant's id, looked up once: the webhook and request log paths name it. */
   #merchantId: Promise<string> | undefined
 
   constructor(options: PayboxClientOptions) {
@@ -127,51 +141,48 @@ export class PayboxClient {
 
   readonly payments = {
     create: (body: CreatePaymentRequest, options: IdempotencyOptions = {}) =>
-      this.request<Payment>('POST', '/payments', { body, headers: idempotencyHeaders(options) }),
-    get: (id: string) => this.request<Payment>('GET', `/payments/${encodeURIComponent(id)}`),
-    list: (query: ListPaymentsQuery = {}) => this.request<Page<Payment>>('GET', '/payments', { query: { ...query } }),
+      this.#call(endpoints.createPayment, { body, headers: idempotencyHeaders(options) }),
+    get: (id: string) => this.#call(endpoints.getPayment, { params: { id } }),
+    list: (query: ListPaymentsQuery = {}) => this.#call(endpoints.listPayments, { query }),
     /** Takes what an underpaid payment received as payment in full: it becomes paid. */
     acceptUnderpayment: (id: string, options: IdempotencyOptions = {}) =>
-      this.request<Payment>('POST', `/payments/${encodeURIComponent(id)}/accept-underpayment`, { headers: idempotencyHeaders(options) }),
+      this.#call(endpoints.acceptUnderpayment, { params: { id }, headers: idempotencyHeaders(options) }),
     /** Pays the customer back over the ledger (default: everything still refundable). */
     refund: (id: string, body: CreateRefundRequest = {}, options: IdempotencyOptions = {}) =>
-      this.request<Refund>('POST', `/payments/${encodeURIComponent(id)}/refunds`, { body, headers: idempotencyHeaders(options) }),
+      this.#call(endpoints.refundPayment, { params: { id }, body, headers: idempotencyHeaders(options) }),
   }
 
   readonly refunds = {
-    list: (query: ListRefundsQuery = {}) => this.request<Page<Refund>>('GET', '/refunds', { query: { ...query } }),
-    get: (id: string) => this.request<Refund>('GET', `/refunds/${encodeURIComponent(id)}`),
+    list: (query: ListRefundsQuery = {}) => this.#call(endpoints.listRefunds, { query }),
+    get: (id: string) => this.#call(endpoints.getRefund, { params: { id } }),
   }
 
   readonly balances = {
     /** Every asset of the merchant's settlement account. */
-    list: () => this.request<AccountBalances>('GET', '/accounts/balances'),
+    list: () => this.#call(endpoints.listBalances),
     /** One asset: `USDC`, `USDC:<issuer>`, `native` or `XLM`. */
-    get: (assetId: string) => this.request<{ balance: string }>('GET', `/accounts/balances/${encodeURIComponent(assetId)}`),
+    get: (assetId: string) => this.#call(endpoints.getBalance, { params: { assetId } }),
   }
 
   readonly merchant = {
     /** Who the API key belongs to: id, name, settlement mode and account, whether webhooks are paused. */
-    get: () => this.request<Merchant>('GET', '/merchant'),
-    feeTier: () => this.request<FeeTier>('GET', '/merchant/fee-tier'),
+    get: () => this.#call(endpoints.getMerchant),
+    feeTier: () => this.#call(endpoints.getFeeTier),
   }
 
   /** The merchant's webhook delivery log, and switching deliveries off and on. */
   readonly webhooks = {
     /** Deliveries, newest first, without their payload and response body. */
-    list: async (query: ListWebhookDeliveriesQuery = {}) =>
-      this.request<Page<WebhookDelivery>>('GET', `${await this.#merchantPath()}/webhook-logs`, { query: { ...query } }),
+    list: (query: ListWebhookDeliveriesQuery = {}) => this.#call(endpoints.listWebhookDeliveries, { query }),
     /** One delivery with the exact payload sent and the receiver's answer. */
-    get: async (id: string) => this.request<WebhookDelivery>('GET', `${await this.#merchantPath()}/webhook-logs/${encodeURIComponent(id)}`),
+    get: (id: string) => this.#call(endpoints.getWebhookDelivery, { params: { id } }),
     /** Sends a delivery's payload again, byte for byte, signed with the current secret; returns the new entry. */
-    resend: async (id: string) =>
-      this.request<WebhookDelivery>('POST', `${await this.#merchantPath()}/webhook-logs/${encodeURIComponent(id)}/resend`),
+    resend: (id: string) => this.#call(endpoints.resendWebhookDelivery, { params: { id } }),
     /** While paused, events are still logged, as skipped, but nothing is sent. */
-    pause: async () => this.request<WebhooksPausedState>('POST', `${await this.#merchantPath()}/webhooks/pause`),
-    resume: async () => this.request<WebhooksPausedState>('POST', `${await this.#merchantPath()}/webhooks/resume`),
+    pause: () => this.#call(endpoints.pauseWebhooks),
+    resume: () => this.#call(endpoints.resumeWebhooks),
     /** Each delivery as it finishes (success, failed or skipped), from the moment of connecting. */
-    stream: (options: StreamOptions = {}): AsyncGenerator<WebhookDelivery> =>
-      this.#streamData<WebhookDelivery>('/webhook-logs/stream', 'delivery', options),
+    stream: (options: StreamOptions = {}) => this.#streamData(endpoints.streamWebhookDeliveries, 'delivery', options),
   }
 
   /**
@@ -180,14 +191,14 @@ export class PayboxClient {
    */
   readonly requestLogs = {
     /** Recent requests, newest first. */
-    list: async (query: RequestLogQuery & { limit?: number } = {}, options: { all?: boolean } = {}) =>
-      this.request<{ items: RequestLogEntry[] }>('GET', await this.#requestLogPath(options.all), {
-        query: { ...query },
-        auth: options.all ? 'admin' : 'merchant',
-      }),
+    list: (query: RequestLogListQuery = {}, options: { all?: boolean } = {}) =>
+      options.all ? this.#call(endpoints.listAllRequests, { query }) : this.#call(endpoints.listRequests, { query }),
     /** Each request as it finishes, from the moment of connecting. */
-    stream: (options: StreamOptions & { query?: RequestLogQuery; all?: boolean } = {}): AsyncGenerator<RequestLogEntry> =>
-      this.#requestLogStream(options),
+    stream: (options: StreamOptions & { query?: RequestLogQuery; all?: boolean } = {}) =>
+      this.#streamData(options.all ? endpoints.streamAllRequests : endpoints.streamRequests, 'request', {
+        ...options,
+        query: options.query,
+      }),
   }
 
   /** The merchant's payment events, whether or not their payments have a webhookUrl. */
@@ -196,106 +207,85 @@ export class PayboxClient {
      * Every payment event from the moment of connecting or, given `lastEventId` (the sequence of
      * the last event seen), every event after it first: a dropped stream resumes without a gap.
      */
-    stream: (options: StreamOptions & { lastEventId?: string; onReady?: (sequence: number) => void } = {}): AsyncGenerator<PaymentEvent> =>
-      this.#streamData<PaymentEvent>('/events/stream', 'payment_event', options, options.lastEventId, (message) => {
+    stream: (options: StreamOptions & { lastEventId?: string; onReady?: (sequence: number) => void } = {}) =>
+      this.#streamData(endpoints.streamPaymentEvents, 'payment_event', options, (message) => {
         // A fresh stream starts with `ready`: the latest sequence, from which to resume after a drop.
         if (message.event === 'ready') options.onReady?.((JSON.parse(message.data) as { sequence: number }).sequence)
       }),
   }
 
-  /** Invoices, each with a linked payment the customer pays it with. */
   /** Customers paying from another chain through the sandbox's simulated bridge (spec 4.5). */
   readonly crossChain = {
-    chains: () => this.request<{ bridgeFeeBps: number; items: OriginChain[] }>('GET', '/cross-chain/chains'),
+    chains: () => this.#call(endpoints.listOriginChains),
     quote: (paymentId: string, body: CrossChainQuoteRequest) =>
-      this.request<CrossChainQuote>('POST', `/payments/${encodeURIComponent(paymentId)}/cross-chain/quote`, { body }),
+      this.#call(endpoints.createCrossChainQuote, { params: { id: paymentId }, body }),
     /** The quote's bridge order: status, amounts in, out and refunded, the transactions on both chains. */
-    status: (quoteId: string) => this.request<CrossChainQuote>('GET', `/cross-chain/quotes/${encodeURIComponent(quoteId)}`),
+    status: (quoteId: string) => this.#call(endpoints.getCrossChainQuote, { params: { quoteId } }),
     /**
      * A deposit arrives at the quote's address (default: what the order still lacks). The quoted
      * amount in before the deadline is swapped and pays the payment over the ledger; a short one
      * waits for the rest; a late one, or with `fail`, is refunded.
      */
     deposit: (quoteId: string, body: CrossChainDepositRequest = {}, options: IdempotencyOptions = {}) =>
-      this.request<{ quote: CrossChainQuote; payment: Payment }>(
-        'POST',
-        `/sandbox/cross-chain/quotes/${encodeURIComponent(quoteId)}/deposit`,
-        {
-          body,
-          headers: idempotencyHeaders(options),
-        },
-      ),
+      this.#call(endpoints.simulateDeposit, { params: { quoteId }, body, headers: idempotencyHeaders(options) }),
   }
 
+  /** Invoices, each with a linked payment the customer pays it with. */
   readonly invoices = {
-    create: (body: CreateInvoiceRequest) => this.request<Invoice>('POST', '/invoices', { body }),
+    create: (body: CreateInvoiceRequest) => this.#call(endpoints.createInvoice, { body }),
     /** Newest first. */
-    list: (query: ListInvoicesQuery = {}) => this.request<Page<Invoice>>('GET', '/invoices', { query: { ...query } }),
-    get: (id: string) => this.request<Invoice>('GET', `/invoices/${encodeURIComponent(id)}`),
+    list: (query: ListInvoicesQuery = {}) => this.#call(endpoints.listInvoices, { query }),
+    get: (id: string) => this.#call(endpoints.getInvoice, { params: { id } }),
     /** Voids an unpaid invoice and expires its payment link; a paid one needs a refund instead (409). */
-    cancel: (id: string) => this.request<Invoice>('POST', `/invoices/${encodeURIComponent(id)}/cancel`),
+    cancel: (id: string) => this.#call(endpoints.cancelInvoice, { params: { id } }),
     /** The numbering prefix, the next number and a preview of the next invoice number. */
-    settings: () => this.request<InvoiceSettings>('GET', '/invoices/settings'),
-    updateSettings: (body: UpdateInvoiceSettingsRequest) => this.request<InvoiceSettings>('POST', '/invoices/settings', { body }),
+    settings: () => this.#call(endpoints.getInvoiceSettings),
+    updateSettings: (body: UpdateInvoiceSettingsRequest) => this.#call(endpoints.updateInvoiceSettings, { body }),
   }
 
   readonly currencies = {
-    list: () => this.request<{ items: Currency[] }>('GET', '/currencies'),
+    list: () => this.#call(endpoints.listCurrencies),
   }
 
   /** The OpenAPI 3.1 document of the whole API, as the server describes itself (no credentials needed). */
-  openapi(): Promise<Record<string, unknown>> {
-    return this.request<Record<string, unknown>>('GET', '/openapi.json', { auth: 'none' })
+  openapi() {
+    return this.#call(endpoints.getOpenApiDocument)
   }
 
   readonly sandbox = {
     /** 200 when the database, the ledger and the webhook dispatcher all work; a 503 throws PayboxApiError (its body has the checks). */
-    health: () => this.request<SandboxHealth>('GET', '/health', { auth: 'none' }),
-    merchants: () => this.request<{ items: SandboxMerchant[] }>('GET', '/sandbox/merchants', { auth: 'admin' }),
+    health: () => this.#call(endpoints.getHealth),
+    merchants: () => this.#call(endpoints.listSandboxMerchants),
     /** A new merchant with fresh keys and a funded settlement account (admin token). */
-    createMerchant: (body: CreateMerchantRequest) => this.request<SandboxMerchant>('POST', '/sandbox/merchants', { auth: 'admin', body }),
+    createMerchant: (body: CreateMerchantRequest) => this.#call(endpoints.createSandboxMerchant, { body }),
     /** A new customer wallet funded with XLM and USDC, secret included, for real Stellar tools (admin token). */
-    createWallet: (body: CreateWalletRequest = {}) => this.request<SandboxWallet>('POST', '/sandbox/wallets', { auth: 'admin', body }),
-    clock: () => this.request<SandboxClock>('GET', '/sandbox/clock', { auth: 'admin' }),
+    createWallet: (body: CreateWalletRequest = {}) => this.#call(endpoints.createWallet, { body }),
+    clock: () => this.#call(endpoints.getSandboxClock),
     /** A sandbox customer wallet pays the payment over the ledger (default: what remains). */
     pay: (paymentId: string, body: SandboxPayRequest = {}, options: IdempotencyOptions = {}) =>
-      this.request<Payment>('POST', `/sandbox/payments/${encodeURIComponent(paymentId)}/pay`, {
-        body,
-        headers: idempotencyHeaders(options),
-      }),
+      this.#call(endpoints.simulatePay, { params: { id: paymentId }, body, headers: idempotencyHeaders(options) }),
     /** Simulates a processing failure: the payment becomes failed. */
-    fail: (paymentId: string, body: SandboxFailRequest = {}) =>
-      this.request<Payment>('POST', `/sandbox/payments/${encodeURIComponent(paymentId)}/fail`, { body }),
+    fail: (paymentId: string, body: SandboxFailRequest = {}) => this.#call(endpoints.simulateFailure, { params: { id: paymentId }, body }),
     /** Expires the payment now, whatever its expiresAt. */
-    expire: (paymentId: string) => this.request<Payment>('POST', `/sandbox/payments/${encodeURIComponent(paymentId)}/expire`),
+    expire: (paymentId: string) => this.#call(endpoints.simulateExpiry, { params: { id: paymentId } }),
     /** A new API secret for the merchant (admin token); the old one stops working at once. */
-    rotateSecret: (merchantId: string) =>
-      this.request<SandboxMerchant>('POST', `/sandbox/merchants/${encodeURIComponent(merchantId)}/rotate-secret`, { auth: 'admin' }),
-    advanceClock: (seconds: number) =>
-      this.request<SandboxClock & { processed: Record<string, number> }>('POST', '/sandbox/clock/advance', {
-        auth: 'admin',
-        body: { seconds },
-      }),
+    rotateSecret: (merchantId: string) => this.#call(endpoints.rotateMerchantSecret, { params: { id: merchantId } }),
+    advanceClock: (seconds: number) => this.#call(endpoints.advanceSandboxClock, { body: { seconds } }),
     /** Business time stands still (at `at`, ISO 8601, default now) until unfrozen; advancing still moves it. */
-    freezeClock: (at?: string) =>
-      this.request<SandboxClock>('POST', '/sandbox/clock/freeze', { auth: 'admin', body: at === undefined ? {} : { at } }),
-    unfreezeClock: () => this.request<SandboxClock>('POST', '/sandbox/clock/unfreeze', { auth: 'admin' }),
+    freezeClock: (at?: string) => this.#call(endpoints.freezeSandboxClock, { body: at === undefined ? {} : { at } }),
+    unfreezeClock: () => this.#call(endpoints.unfreezeSandboxClock),
     /** Back to a fresh genesis (same seed, fixed keys and admin token). */
-    reset: () => this.request<SandboxStateSwap>('POST', '/sandbox/reset', { auth: 'admin' }),
+    reset: () => this.#call(endpoints.resetSandbox),
   }
 
   /** Consistent copies of the sandbox's whole state (admin token). */
   readonly snapshots = {
-    list: () => this.request<{ items: SandboxSnapshot[] }>('GET', '/sandbox/snapshots', { auth: 'admin' }),
+    list: () => this.#call(endpoints.listSnapshots),
     save: (name: string, options: { replace?: boolean } = {}) =>
-      this.request<SandboxSnapshot>('POST', '/sandbox/snapshots', {
-        auth: 'admin',
-        body: { name, ...(options.replace ? { replace: true } : {}) },
-      }),
+      this.#call(endpoints.saveSnapshot, { body: { name, ...(options.replace ? { replace: true } : {}) } }),
     /** Replaces the whole state with the snapshot's; requests wait meanwhile. */
-    restore: (name: string) =>
-      this.request<SandboxStateSwap>('POST', `/sandbox/snapshots/${encodeURIComponent(name)}/restore`, { auth: 'admin' }),
-    remove: (name: string) => this.request<void>('DELETE', `/sandbox/snapshots/${encodeURIComponent(name)}`, { auth: 'admin' }),
+    restore: (name: string) => this.#call(endpoints.restoreSnapshot, { params: { name } }),
+    remove: (name: string) => this.#call(endpoints.deleteSnapshot, { params: { name } }),
   }
 
   /**
@@ -305,24 +295,25 @@ export class PayboxClient {
   readonly escrow = {
     /** Pays the payee what the order holds less the platform fee, and the platform the fee, in one ledger transaction. */
     release: (paymentId: string, options: IdempotencyOptions = {}) =>
-      this.request<Payment>('POST', `/sandbox/payments/${encodeURIComponent(paymentId)}/escrow/release`, {
-        headers: idempotencyHeaders(options),
-      }),
+      this.#call(endpoints.releaseEscrow, { params: { id: paymentId }, headers: idempotencyHeaders(options) }),
     /** Simulates a failed funding of an unfunded order: the order and its payment fail. */
-    fail: (paymentId: string, body: SandboxFailRequest = {}) =>
-      this.request<Payment>('POST', `/sandbox/payments/${encodeURIComponent(paymentId)}/escrow/fail`, { body }),
+    fail: (paymentId: string, body: SandboxFailRequest = {}) => this.#call(endpoints.failEscrow, { params: { id: paymentId }, body }),
     /** The order with its custody balance and its ledger transactions. */
-    status: (paymentId: string) => this.request<EscrowOrder>('GET', `/sandbox/payments/${encodeURIComponent(paymentId)}/escrow`),
+    status: (paymentId: string) => this.#call(endpoints.getEscrowOrder, { params: { id: paymentId } }),
   }
 
   /** The simulated Stellar ledger, as the sandbox operator sees it (admin token). */
   readonly ledger = {
-    accounts: (query: { role?: LedgerAccountRole } = {}) =>
-      this.request<{ items: LedgerAccount[] }>('GET', '/sandbox/ledger/accounts', { auth: 'admin', query: { ...query } }),
-    transactions: (query: LedgerTransactionsQuery = {}) =>
-      this.request<{ items: LedgerTransaction[] }>('GET', '/sandbox/ledger/transactions', { auth: 'admin', query: { ...query } }),
-    transaction: (hash: string) =>
-      this.request<LedgerTransaction>('GET', `/sandbox/ledger/transactions/${encodeURIComponent(hash)}`, { auth: 'admin' }),
+    accounts: (query: LedgerAccountsQuery = {}) => this.#call(endpoints.listLedgerAccounts, { query }),
+    transactions: (query: LedgerTransactionsQuery = {}) => this.#call(endpoints.listLedgerTransactions, { query }),
+    transaction: (hash: string) => this.#call(endpoints.getLedgerTransaction, { params: { hash } }),
+  }
+
+  /** One declared endpoint (src/api/endpoints.ts): its path with the parameters filled in, its auth, its answer's type. */
+  async #call<E extends Endpoint>(endpoint: E, ...[options]: OptionalWhenEmpty<CallOptions<E>>): Promise<Answer<E>> {
+    const { params, query, body, headers } = (options ?? {}) as CallInput
+    const path = await this.#pathOf(endpoint, params)
+    return this.request<Answer<E>>(endpoint.method.toUpperCase(), path, { query, body, headers, auth: AUTH_OF[endpoint.security] })
   }
 
   /** Sends one request and returns its parsed JSON; any non-2xx answer throws PayboxApiError. */
@@ -345,38 +336,37 @@ export class PayboxClient {
     return parseJson(text) as T
   }
 
-  async #merchantPath(): Promise<string> {
+  /** The declared path with each parameter filled in; a merchant-scoped one (:merchantId) names the authenticated merchant. */
+  async #pathOf(endpoint: Endpoint, params: Record<string, string> = {}): Promise<string> {
+    const merchantId = endpoint.path.includes(':merchantId') ? await this.#ownMerchantId() : undefined
+    return endpoint.path.replace(/:(\w+)/g, (_, name: string) => {
+      const value = name === 'merchantId' ? merchantId : params[name]
+      if (value === undefined) throw new Error(`No value for the path parameter ${name} of ${endpoint.path}`)
+      return encodeURIComponent(value)
+    })
+  }
+
+  async #ownMerchantId(): Promise<string> {
     this.#merchantId ??= this.merchant.get().then((merchant) => merchant.id)
     try {
-      return `/merchants/${encodeURIComponent(await this.#merchantId)}`
+      return await this.#merchantId
     } catch (error) {
       this.#merchantId = undefined
       throw error
     }
   }
 
-  /** The `data` of each message named `eventName` on one of the merchant's streams, parsed. */
-  async *#streamData<T>(
-    streamPath: string,
+  /** The `data` of each message named `eventName` on a declared stream, parsed. */
+  async *#streamData<E extends Endpoint & { stream: ResponseName }>(
+    endpoint: E,
     eventName: string,
-    options: StreamOptions,
-    lastEventId?: string,
+    options: StreamOptions & { lastEventId?: string; query?: CallInput['query'] },
     onOther?: (message: EventSourceMessage) => void,
-  ): AsyncGenerator<T> {
-    for await (const message of this.#openStream(`${await this.#merchantPath()}${streamPath}`, options, lastEventId)) {
-      if (message.event === eventName) yield JSON.parse(message.data) as T
+  ): AsyncGenerator<Streamed<E>> {
+    const path = this.#pathWithQuery(await this.#pathOf(endpoint), options.query)
+    for await (const message of this.#openStream(path, options, options.lastEventId, AUTH_OF[endpoint.security])) {
+      if (message.event === eventName) yield JSON.parse(message.data) as Streamed<E>
       else onOther?.(message)
-    }
-  }
-
-  async #requestLogPath(all = false): Promise<string> {
-    return all ? '/sandbox/request-logs' : `${await this.#merchantPath()}/request-logs`
-  }
-
-  async *#requestLogStream(options: StreamOptions & { query?: RequestLogQuery; all?: boolean }): AsyncGenerator<RequestLogEntry> {
-    const path = this.#pathWithQuery(`${await this.#requestLogPath(options.all)}/stream`, { ...options.query })
-    for await (const message of this.#openStream(path, options, undefined, options.all ? 'admin' : 'merchant')) {
-      if (message.event === 'request') yield JSON.parse(message.data) as RequestLogEntry
     }
   }
 

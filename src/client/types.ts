@@ -4,7 +4,6 @@
 import type { z } from 'zod'
 import type * as api from '../api/resources.js'
 import type * as requests from '../api/requests.js'
-import type { InvoiceStatus, WebhookDeliveryStatus } from '../api/enumerations.js'
 
 export {
   BRIDGE_ORDER_STATUSES,
@@ -93,77 +92,32 @@ export type UpdateInvoiceSettingsRequest = NonNullable<z.input<typeof requests.i
 export type CreateMerchantRequest = z.input<typeof requests.createMerchantBody>
 export type SandboxFailRequest = NonNullable<z.input<typeof requests.failBody>>
 
-// Written here until their schemas can leave sandbox/: the wallet body's amounts are the ledger's,
-// and the pay body checks account addresses with the Stellar SDK, which the CLI does not load.
-
-/** Body of POST /sandbox/wallets (admin token): decimal text with at most 7 places. */
-export interface CreateWalletRequest {
-  /** USDC the issuer pays the wallet, 0–1000000; default "100". */
-  usdc?: string
-  /** XLM the account is created with, 1–1000000; default "10000". */
-  xlm?: string
-  /** false: a wallet without a USDC trustline (it holds no USDC; paying USDC from or to it fails). */
-  trustline?: boolean
-  /** The USDC trustline's limit (default the largest, 922337203685.4775807); paying past it fails with op_line_full. */
-  usdcLimit?: string
-}
-
+/** Body of POST /sandbox/wallets (admin token): amounts are decimal text with at most 7 places. */
+export type CreateWalletRequest = NonNullable<z.input<typeof requests.createWalletBody>>
 /** Body of POST /sandbox/payments/{id}/pay: a sandbox customer wallet pays over the ledger. */
-export interface SandboxPayRequest {
-  /** Smallest units of the pricing currency; default: what remains. */
-  amount?: number
-  /** The paying customer wallet (G…); default: the one holding the most USDC. */
-  from?: string
-  /** Make the payment's settlement fail when it comes. */
-  failSettlement?: boolean
-  /** Send with this text memo instead of the payment's (at most 28 bytes): the money lands but pays nothing unless the memo is another payment's. */
-  memo?: string
-  /** XLM sends the same number of units in XLM: the money lands but pays nothing. Default USDC. */
-  asset?: 'USDC' | 'XLM'
+export type SandboxPayRequest = NonNullable<z.input<typeof requests.payBody>>
+export type AdvanceClockRequest = z.input<typeof requests.advanceBody>
+export type FreezeClockRequest = z.input<typeof requests.freezeBody>
+export type SaveSnapshotRequest = z.input<typeof requests.saveSnapshotBody>
+
+/**
+ * What the client passes for a list query: the query schema's input, except that the integers
+ * (query text on the wire, queryInteger in src/api/validation.ts) are taken as numbers.
+ */
+export type ClientQuery<Schema extends z.ZodType> = {
+  [Key in keyof z.input<Schema>]: Key extends keyof z.output<Schema>
+    ? NonNullable<z.output<Schema>[Key]> extends z.$brand<'QueryInteger'>
+      ? number
+      : z.input<Schema>[Key]
+    : z.input<Schema>[Key]
 }
 
-// Query values travel as text; the client takes numbers for them, so its query types are its own.
-
-export interface ListPaymentsQuery {
-  page?: number
-  limit?: number
-  status?: string
-  startDate?: string
-  endDate?: string
-  storeId?: string
-}
-
-export interface ListWebhookDeliveriesQuery {
-  status?: WebhookDeliveryStatus
-  /** Only deliveries about this payment (pt_…). */
-  checkout_id?: string
-  page?: number
-  limit?: number
-}
-
-export interface ListRefundsQuery {
-  page?: number
-  limit?: number
-}
-
-export interface LedgerTransactionsQuery {
-  /** Only transactions this account (G…) sent, or that pay to or from it. */
-  account?: string
-  /** 1–200. */
-  limit?: number
-  order?: 'asc' | 'desc'
-  /** Only transactions past this position (in the chosen order). */
-  after?: number
-}
-
-export interface ListInvoicesQuery {
-  status?: InvoiceStatus
-  page?: number
-  limit?: number
-}
-
+export type ListPaymentsQuery = ClientQuery<typeof requests.listPaymentsQuery>
+export type ListWebhookDeliveriesQuery = ClientQuery<typeof requests.webhookLogQuery>
+export type ListRefundsQuery = ClientQuery<typeof requests.listRefundsQuery>
+export type ListInvoicesQuery = ClientQuery<typeof requests.listInvoicesQuery>
+export type LedgerAccountsQuery = ClientQuery<typeof requests.ledgerAccountsQuery>
+export type LedgerTransactionsQuery = ClientQuery<typeof requests.ledgerTransactionsQuery>
 /** Which requests a request log list or stream gives: a status class (4xx) or status (404), and a path prefix. */
-export interface RequestLogQuery {
-  status?: string
-  path?: string
-}
+export type RequestLogQuery = ClientQuery<typeof requests.requestLogStreamQuery>
+export type RequestLogListQuery = ClientQuery<typeof requests.requestLogListQuery>

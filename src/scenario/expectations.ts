@@ -103,8 +103,7 @@ export async function expectWebhook(args: StepArgs<'expectWebhook'>, runtime: Sc
         )
         if (data === undefined || !matchesDelivery(delivery, data)) continue
         const received = receiver !== undefined && delivery.url === receiver.url ? receivedExactly(delivery.id) : false
-        const { request_payload: _payload, response_body: _response, ...entry } = delivery
-        return { delivery: entry, data, received }
+        return { delivery, data, received }
       }
       throw new StepFailure(`no matching delivery`)
     })

@@ -1,6 +1,12 @@
 import type { RequestHandler } from 'express'
 import { describe, expect, it } from 'vitest'
-import { declaredRoutes, inMatchOrder, type Handlers } from '../../sandbox/http/declared-routes.js'
+import {
+  declaredRoutes,
+  inMatchOrder,
+  routesByOperationId,
+  type Handlers,
+  type PublicHandlers,
+} from '../../sandbox/http/declared-routes.js'
 import type { Operation } from '../../sandbox/openapi/operation.js'
 
 const op = (method: Operation['method'], path: string, operationId: string, beforeBodyParser?: true): Operation => ({
@@ -36,5 +42,17 @@ describe('declared routes', () => {
       'Handlers without a declared operation: deleteThing',
     )
     expect(() => declaredRoutes(operations, handlers(['listThings', 'createThing']))).not.toThrow()
+  })
+
+  it('routes families a few at a time, under the path each is mounted at, and refuses at the end a handler no family used', () => {
+    const pages = [op('get', '/pages/:id', 'getPage', true)]
+    const horizon = [op('get', '/horizon', 'horizonRoot', true), op('post', '/horizon/things', 'postThing', true)]
+    const byId = (ids: string[]) => Object.fromEntries(ids.map((id) => [id, [answer, answer]])) as unknown as PublicHandlers
+    const routes = routesByOperationId(byId(['getPage', 'horizonRoot', 'postThing', 'extra']))
+    const paths = (router: { stack: Array<{ route?: { path: string } }> }) => router.stack.map((layer) => layer.route?.path)
+    expect(paths(routes.routes(pages) as never)).toEqual(['/pages/:id'])
+    expect(paths(routes.routes(horizon, '/horizon') as never)).toEqual(['/', '/things'])
+    expect(() => routes.refuseUnused()).toThrow('Handlers without a declared operation: extra')
+    expect(() => routesByOperationId(byId([])).routes(pages)).toThrow('No handler for getPage')
   })
 })
