@@ -29,8 +29,6 @@ export function newContractAddress(random: RandomSource): string {
   return StrKey.encodeContract(random.bytes(32))
 }
 
-export const isAccountAddress = (address: string): boolean => StrKey.isValidEd25519PublicKey(address)
-
 export { MAX_TRUSTLINE_LIMIT }
 
 // The sequence starts at the open ledger's sequence shifted left 32 bits, as Stellar starts

@@ -8,7 +8,7 @@ import { badRequest, notFound } from '../errors.js'
 import { USDC_SCALE, formatDecimalShort } from '../../src/money.js'
 import type { PageRequest } from '../db/paginate.js'
 import { escrowPayeeRefusal } from '../escrow/escrow-payee.js'
-import { isAccountAddress } from '../ledger/ledger-accounts.js'
+import { isAccountAddress } from '../../src/api/validation.js'
 import { base64url, hex } from '../random.js'
 import { moveTo, type HistoryEntry } from './payment-lifecycle.js'
 import {

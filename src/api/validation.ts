@@ -1,4 +1,5 @@
 // Reusable request-schema pieces: URLs, ISO dates, metadata, paging query values.
+import { StrKey } from '@stellar/stellar-base'
 import { z } from 'zod'
 
 export const MAX_URL_LENGTH = 2048
@@ -40,42 +41,8 @@ export const queryInteger = (min: number, max: number) =>
     .refine((n) => n >= min && n <= max, { message: `must be between ${min} and ${max}` })
     .brand<'QueryInteger'>()
 
-const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'
-/** The version byte of an ed25519 public key (G…) in Stellar's StrKey encoding. */
-const ACCOUNT_VERSION_BYTE = 6 << 3
-
-/** CRC16-XModem, StrKey's checksum. */
-function crc16(bytes: Uint8Array): number {
-  let crc = 0
-  for (const byte of bytes) {
-    crc ^= byte << 8
-    for (let bit = 0; bit < 8; bit++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff
-  }
-  return crc
-}
-
-/**
- * Whether text is a Stellar account address (G…), checksum included, as the SDK's
- * StrKey.isValidEd25519PublicKey decides: written out so that the client need not load the SDK.
- */
-export function isAccountAddress(text: string): boolean {
-  if (!/^G[A-Z2-7]{55}$/.test(text)) return false
-  // 56 base32 characters are exactly 35 bytes: the version byte, 32 of key, 2 of checksum.
-  const bytes = new Uint8Array(35)
-  let buffer = 0
-  let bits = 0
-  let length = 0
-  for (const char of text) {
-    buffer = ((buffer << 5) | BASE32.indexOf(char)) & 0xffff
-    bits += 5
-    if (bits >= 8) {
-      bits -= 8
-      bytes[length++] = (buffer >> bits) & 0xff
-    }
-  }
-  const checksum = crc16(bytes.subarray(0, 33))
-  return bytes[0] === ACCOUNT_VERSION_BYTE && bytes[33] === (checksum & 0xff) && bytes[34] === checksum >> 8
-}
+/** Whether text is a Stellar account address (G…), checksum included. */
+export const isAccountAddress = (text: string): boolean => StrKey.isValidEd25519PublicKey(text)
 
 export const pageQuery = {
   page: queryInteger(1, 1_000_000).optional(),
