@@ -1,4 +1,6 @@
-import { Command, Flags } from '@oclif/core'
+// By subpath, as src/cli/run-command.ts: this command's bundle runs none of oclif's help and ux modules.
+import { Command } from '@oclif/core/command'
+import * as Flags from '@oclif/core/flags'
 import ms from 'ms'
 import { z } from 'zod'
 import { defaultDatabaseFile, snapshotsDir } from '../../src/config/paths.js'

@@ -1,6 +1,11 @@
 // oclif's execute() for a command bin/run.js already found, without the command list (which imports
 // every command module). Imported from the bundle beside the command, so both use one oclif.
-import { Config, Performance, flush, handle, type Command, type Interfaces } from '@oclif/core'
+import type { Command, Interfaces } from '@oclif/core'
+// By subpath, not oclif's index: `sandbox start`'s bundle then runs none of its help and ux modules.
+import { Config } from '@oclif/core/config'
+import { flush } from '@oclif/core/flush'
+import { handle } from '@oclif/core/handle'
+import { Performance } from '@oclif/core/performance'
 
 export interface NamedCommand {
   id: string
