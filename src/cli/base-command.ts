@@ -119,5 +119,5 @@ export abstract class ApiCommand<T extends typeof Command> extends BaseCommand<T
   }
 }
 
-// node:http rather than global fetch: ~90 ms less per command (docs/performance.md).
+// node:http rather than global fetch: undici's load is most of a command's cold start (docs/performance.md).
 const newClient = (connection: Connection): PayboxClient => new PayboxClient({ ...connection, fetch: nodeHttpTransport })
