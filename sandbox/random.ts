@@ -11,9 +11,31 @@ export interface RandomSource {
   uuidV4(): string
 }
 
+/** CSPRNG bytes are drawn from node:crypto in blocks of this size, as randomUUID does. */
+const POOL_BYTES = 4096
+let pool = Buffer.alloc(0)
+let used = 0
+
+/**
+ * Fresh bytes from node:crypto's CSPRNG, each handed out once: a payment's five small random
+ * values come from one block rather than a randomBytes call each (docs/performance.md).
+ */
+function pooledRandomBytes(length: number): Buffer {
+  if (length > POOL_BYTES / 8) return randomBytes(length)
+  if (used + length > pool.length) {
+    pool = randomBytes(POOL_BYTES)
+    used = 0
+  }
+  // A copy: no caller shares memory with the pool or another caller.
+  const bytes = Buffer.from(pool.subarray(used, used + length))
+  pool.fill(0, used, used + length)
+  used += length
+  return bytes
+}
+
 export const cryptoRandom: RandomSource = {
-  bytes: randomBytes,
-  uuidV7: (msecs) => uuidv7({ msecs, random: randomBytes(16) }),
+  bytes: pooledRandomBytes,
+  uuidV7: (msecs) => uuidv7({ msecs, random: pooledRandomBytes(16) }),
   uuidV4: () => randomUUID(),
 }
 
