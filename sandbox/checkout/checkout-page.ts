@@ -7,7 +7,7 @@ import { html } from 'ghtml'
 import { formatUsdcAmount, minorToMajorUnits } from '../../src/money.js'
 import { findCurrency } from '../currencies/currency-table.js'
 import type { PaymentRow } from '../db/schema.js'
-import { HORIZON_PATH } from '../horizon/horizon-routes.js'
+import { HORIZON_PATH } from '../horizon/horizon-requests.js'
 import { actionAmount, availableActions, merchantUrl, remainingValue, type CheckoutAction } from './checkout-service.js'
 import { CHECKOUT_TEXT, type Lang } from './checkout-text.js'
 

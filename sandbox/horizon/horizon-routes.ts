@@ -4,7 +4,6 @@
 // every other movement), read transactions, payments and ledgers, page and stream them.
 import { StrKey, TransactionBuilder, type Transaction } from '@stellar/stellar-base'
 import express, { Router, type Request, type RequestHandler } from 'express'
-import { z } from 'zod'
 import type { SandboxContext } from '../context.js'
 import { MAX_BODY_BYTES } from '../http/body.js'
 import { LedgerError } from '../ledger/ledger-errors.js'
@@ -45,8 +44,7 @@ import {
 import { lastEventCursor, ledgerFeed, streamRecords } from './horizon-stream.js'
 import { runTransaction } from '../db/database.js'
 import type { PublicHandlers } from '../http/declared-routes.js'
-
-export const HORIZON_PATH = '/horizon'
+import { HORIZON_PATH, submitForm } from './horizon-requests.js'
 
 /** Transactions fee_stats looks at, newest first. */
 const FEE_STATS_WINDOW = 100
@@ -54,10 +52,6 @@ const FEE_STATS_WINDOW = 100
 const HASH = /^[0-9a-f]{64}$/i
 const LEDGER_SEQUENCE = /^\d{1,10}$/
 const OPERATION_ID = /^\d{1,19}$/
-
-export const submitForm = z.strictObject({
-  tx: z.string({ message: 'is required: the base64 XDR of a signed transaction envelope' }).min(1, { message: 'must not be empty' }),
-})
 
 // Horizon takes the envelope as a form field; parameterLimit keeps a body of many fields cheap to refuse.
 const readForm = express.urlencoded({ extended: false, limit: MAX_BODY_BYTES, parameterLimit: 10 })

@@ -6,7 +6,7 @@ import { ledgerAccountsQuery, ledgerTransactionsQuery } from '../../src/api/requ
 import { USDC_SCALE, formatDecimal } from '../../src/money.js'
 import { toIso } from '../clock.js'
 import type { SandboxContext } from '../context.js'
-import { HORIZON_PATH } from '../horizon/horizon-routes.js'
+import { HORIZON_PATH } from '../horizon/horizon-requests.js'
 import { notFound } from '../errors.js'
 import { findPaymentByMemo } from '../payments/payment-repository.js'
 import type { LedgerAccount, LedgerTransaction } from './ledger-types.js'

@@ -1,7 +1,7 @@
 // POST /sandbox/wallets (admin token): a new funded customer wallet, with its secret.
 import { USDC_SCALE, formatDecimal } from '../../src/money.js'
 import type { SandboxContext } from '../context.js'
-import { HORIZON_PATH } from '../horizon/horizon-routes.js'
+import { HORIZON_PATH } from '../horizon/horizon-requests.js'
 import { refusedByLedgerAs } from '../errors.js'
 import { createWalletBody } from '../../src/api/requests.js'
 import { createWallet } from './wallet-service.js'

@@ -2,7 +2,7 @@
 // Horizon's own (https://developers.stellar.org/docs/data/apis/horizon/api-reference) and are
 // described loosely here; its errors are Horizon problem documents.
 import { z } from 'zod'
-import { HORIZON_PATH, submitForm } from '../horizon/horizon-routes.js'
+import { HORIZON_PATH, submitForm } from '../horizon/horizon-requests.js'
 import { effectsPageQuery } from '../horizon/horizon-effects.js'
 import { pageQuery, recordQuery } from '../horizon/horizon-paging.js'
 import type { Operation } from './operation.js'
