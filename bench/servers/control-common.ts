@@ -1,6 +1,7 @@
 // What both controls (SQLite: control-server.ts, PostgreSQL: postgres-control-server.ts) do the
-// same way: the digest check, the answer's size and shape.
+// same way: the digest check, the item a POST makes, the answer's size and shape.
 import type http from 'node:http'
+import { v7 as uuidv7 } from 'uuid'
 import { DIGEST_HEADERS, signDigest, signaturesMatch } from '../../src/signing.js'
 
 /** What a payment and its event take in SQLite (row text measured on a sandbox database). */
@@ -38,4 +39,17 @@ export function resource(id: string, createdAt: number, data: string) {
   const base = { id, createdAt: new Date(createdAt).toISOString(), data: data.slice(0, 64), padding: '' }
   const room = CONTROL_RESPONSE_BYTES - JSON.stringify(base).length
   return { ...base, padding: filler.slice(0, Math.max(0, room)) }
+}
+
+/** The row a POST /control/items writes, or a 400 answered and undefined for a body that is not JSON. */
+export function newItem(res: http.ServerResponse, body: string): { id: string; now: number; data: string } | undefined {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(body)
+  } catch {
+    answer(res, 400, { statusCode: 400, reason: 'Bad Request', message: 'Malformed JSON' })
+    return undefined
+  }
+  const now = Date.now()
+  return { id: uuidv7({ msecs: now }), now, data: JSON.stringify(parsed).padEnd(CONTROL_ROW_BYTES, ' ') }
 }

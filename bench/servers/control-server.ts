@@ -9,7 +9,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import BetterSqlite3 from 'better-sqlite3'
 import { v7 as uuidv7 } from 'uuid'
-import { answer, authenticate as checkSignature, CONTROL_ROW_BYTES, resource } from './control-common.js'
+import { answer, authenticate as checkSignature, newItem, resource } from './control-common.js'
 
 const [file = ':memory:', ...flags] = process.argv.slice(2)
 const db = new BetterSqlite3(file)
@@ -44,17 +44,10 @@ const server = http.createServer((req, res) => {
     const merchant = authenticate(req, body)
     if (!merchant) return answer(res, 401, { statusCode: 401, reason: 'Unauthorized', message: 'Bad signature' })
     if (req.method === 'POST' && req.url === '/control/items') {
-      let parsed: unknown
-      try {
-        parsed = JSON.parse(body)
-      } catch {
-        return answer(res, 400, { statusCode: 400, reason: 'Bad Request', message: 'Malformed JSON' })
-      }
-      const now = Date.now()
-      const id = uuidv7({ msecs: now })
-      const data = JSON.stringify(parsed).padEnd(CONTROL_ROW_BYTES, ' ')
-      insertItem.run(id, merchant.id, data, now)
-      return answer(res, 200, resource(id, now, data))
+      const item = newItem(res, body)
+      if (!item) return
+      insertItem.run(item.id, merchant.id, item.data, item.now)
+      return answer(res, 200, resource(item.id, item.now, item.data))
     }
     const read = req.method === 'GET' ? /^\/control\/items\/([\w-]+)$/.exec(req.url ?? '') : null
     if (read) {

@@ -11,7 +11,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import pg from 'pg'
 import { v7 as uuidv7 } from 'uuid'
-import { answer, authenticate, CONTROL_ROW_BYTES, resource } from './control-common.js'
+import { answer, authenticate, newItem, resource } from './control-common.js'
 
 const [url, poolSize = '10'] = process.argv.slice(2)
 if (!url) throw new Error('Usage: postgres-control-server.ts <postgres url> [pool size]')
@@ -38,15 +38,9 @@ const server = http.createServer((req, res) => {
     if (!who) return answer(res, 401, { statusCode: 401, reason: 'Unauthorized', message: 'Bad signature' })
     if (req.method !== 'POST' || req.url !== '/control/items')
       return answer(res, 404, { statusCode: 404, reason: 'Not Found', message: 'No route' })
-    let parsed: unknown
-    try {
-      parsed = JSON.parse(body)
-    } catch {
-      return answer(res, 400, { statusCode: 400, reason: 'Bad Request', message: 'Malformed JSON' })
-    }
-    const now = Date.now()
-    const id = uuidv7({ msecs: now })
-    const data = JSON.stringify(parsed).padEnd(CONTROL_ROW_BYTES, ' ')
+    const item = newItem(res, body)
+    if (!item) return
+    const { id, now, data } = item
     pool.query({ ...insert, values: [id, who.id, data, now] }).then(
       () => answer(res, 200, resource(id, now, data)),
       (error: Error) => answer(res, 500, { statusCode: 500, reason: 'Internal Server Error', message: error.message }),
