@@ -7,7 +7,7 @@ import { currentMerchant } from '../http/auth.js'
 import { actOnPayment } from '../payments/payment-action.js'
 import { getPayment } from '../payments/payment-service.js'
 import { failBody } from '../../src/api/requests.js'
-import { noBody } from '../validation/common.js'
+import { noBody } from '../../src/api/validation.js'
 import { failEscrow, heldInCustody, releaseEscrow, requireEscrow } from './escrow-service.js'
 import type { Handlers } from '../http/declared-routes.js'
 

@@ -1,7 +1,7 @@
 // Horizon's paging: cursor/order/limit query values, the TOID-like ids that are both record ids
 // and paging tokens, and the self/next/prev links of a page of records.
 import { z } from 'zod'
-import { queryInteger } from '../validation/common.js'
+import { queryInteger } from '../../src/api/validation.js'
 
 export const DEFAULT_LIMIT = 10
 export const MAX_LIMIT = 200

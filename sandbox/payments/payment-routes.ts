@@ -13,7 +13,8 @@ import { toPaymentResource } from './payment-resource.js'
 import { createPaymentBody, listPaymentsQuery } from '../../src/api/requests.js'
 import { acceptUnderpayment, createPayment, getPayment, getPaymentVersion, listPayments } from './payment-service.js'
 import { RenderedPayments } from './rendered-payments.js'
-import { noBody, pageRequest } from '../validation/common.js'
+import { noBody } from '../../src/api/validation.js'
+import { pageRequest } from '../validation/common.js'
 import type { Handlers } from '../http/declared-routes.js'
 
 /** What POST /payments is given, whichever way it arrived. */

@@ -4,7 +4,7 @@ import { advanceBody, freezeBody } from '../../src/api/requests.js'
 import { toIso } from '../clock.js'
 import type { SandboxContext } from '../context.js'
 import { badRequest, conflict } from '../errors.js'
-import { noBody } from '../validation/common.js'
+import { noBody } from '../../src/api/validation.js'
 import { advanceClock, ClockNotControllableError, freezeClock, readAdvancedMs, readFrozenAtMs, unfreezeClock } from './clock-service.js'
 import type { Handlers } from '../http/declared-routes.js'
 

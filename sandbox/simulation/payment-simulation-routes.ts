@@ -1,7 +1,7 @@
 // Merchant-authenticated simulation controls for a payment (sandbox only).
 import type { SandboxContext } from '../context.js'
 import { actOnPayment } from '../payments/payment-action.js'
-import { noBody } from '../validation/common.js'
+import { noBody } from '../../src/api/validation.js'
 import { failBody } from '../../src/api/requests.js'
 import { payBody } from '../../src/api/requests.js'
 import { expirePayment, failPayment, simulateCustomerPayment } from './payment-simulation.js'

@@ -1,17 +1,5 @@
-// The sandbox's side of request validation: the shared pieces of src/api/validation.ts, and the
-// page a list query asks for.
+// The sandbox's side of list queries: the page one asks for (the schemas are src/api's).
 import type { PageRequest } from '../db/paginate.js'
-
-export {
-  httpUrl,
-  isoDateOrDateTime,
-  isoDateTime,
-  metadata,
-  noBody,
-  optionalText,
-  pageQuery,
-  queryInteger,
-} from '../../src/api/validation.js'
 
 const DEFAULT_PAGE_SIZE = 20
 
