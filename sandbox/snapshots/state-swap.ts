@@ -28,6 +28,8 @@ export class StateSwap {
   #stopping = false
   /** The last swap, which stopping (and following another replica) waits for. */
   #swapping: Promise<void> = Promise.resolve()
+  /** A restore or reset of this replica's own is under way (from its check until it ends). */
+  #swapTaken = false
 
   /** Starts serving the first state's core; the store's barrier was entered before `first` was opened. */
   static async start(
@@ -93,7 +95,9 @@ export class StateSwap {
   /** On failure the sandbox carries on with the state the store gives back; if a replica did not pause, nothing changed. */
   async #swap(self: http.ServerResponse, source: StateSource): Promise<StateSwapResult> {
     if (this.#stopping) throw new GateBusyError('The sandbox is stopping')
-    if (this.#gate.busy) throw new GateBusyError('Another restore or reset is in progress')
+    // Taken before the first await: a second swap must not get as far as ending this one's pause.
+    if (this.#gate.busy || this.#swapTaken) throw new GateBusyError('Another restore or reset is in progress')
+    this.#swapTaken = true
     const swapped = (async () => {
       const pause = await this.#barrier.pause()
       try {
@@ -116,7 +120,9 @@ export class StateSwap {
       } finally {
         await pause.end()
       }
-    })()
+    })().finally(() => {
+      this.#swapTaken = false
+    })
     this.#track(swapped)
     return swapped
   }

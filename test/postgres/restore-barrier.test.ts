@@ -146,6 +146,42 @@ describe('the serving barrier: replicas pause while another one restores', () =>
     expect(paymentIdsIn(await listPayments(a))).toEqual([kept])
   })
 
+  it("refuses a second restore sent at the same moment, without letting go of the first one's barrier", async () => {
+    // The state of the 'barrier' snapshot, which the first test restored.
+    const before = paymentIdsIn(await listPayments(b))
+    const holdsBefore = b.process.stderr().split(HOLDING).length
+    const release = await holdPaymentsOpen()
+    let released = false
+    try {
+      // Both reach A before either has paused the other replicas.
+      const twins = [admin(a, 'POST', '/sandbox/snapshots/barrier/restore'), admin(a, 'POST', '/sandbox/snapshots/barrier/restore')]
+      await waitFor('the restore to wait for the payments table', restoreWaitsForPayments)
+      const refused = await Promise.race(twins)
+      expect(refused.status, refused.text).toBe(409)
+      expect(refused.text).toMatch(/Another restore or reset is in progress/)
+      // The one going on still holds the barrier: no replica serves, and B holds its requests.
+      expect((await servingLocks()).filter((lock) => lock.granted).map((lock) => lock.mode)).toEqual(['ExclusiveLock'])
+      const held = listPayments(b).then((answer) => {
+        if (!released) throw new Error(`B answered during the restore: ${answer.status}`)
+        return answer
+      })
+      await waitFor('B to hold a request at its gate', () => b.process.stderr().split(HOLDING).length > holdsBefore)
+      expect((await servingLocks()).filter((lock) => lock.granted).map((lock) => lock.mode)).toEqual(['ExclusiveLock'])
+      released = true
+      await release()
+      const statuses = (await Promise.all(twins)).map((answer) => answer.status).sort()
+      expect(statuses).toEqual([200, 409])
+      expect((await held).status).toBe(200)
+    } finally {
+      if (!released) await release()
+    }
+    await waitFor('both replicas to hold the serving lock shared again', async () => {
+      const locks = await servingLocks()
+      return locks.length === 2 && locks.every((lock) => lock.mode === 'ShareLock' && lock.granted)
+    })
+    for (const replica of [a, b]) expect(paymentIdsIn(await listPayments(replica))).toEqual(before)
+  })
+
   it('fails a restore cleanly when a replica does not pause, and every replica serves the state as it was', async () => {
     const before = paymentIdsIn(await listPayments(b))
     const extra = await create(b, 'Kept through a refused restore')
