@@ -2,6 +2,7 @@
 // it, so a start deserializes the functions an earlier start compiled instead of compiling them
 // again. Node 20 takes cached data only for scripts: ES modules get none before Node 22's
 // module.enableCompileCache(). docs/performance.md has the figures.
+import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
@@ -21,12 +22,10 @@ export const cacheFileOf = (bundle: string) => `${bundle}.cache`
 
 /**
  * V8 checks its own version, its flags and the source's length, not the source itself: the cache
- * starts with a line naming the bundle it was made from, and a cache for another is not offered.
+ * starts with the SHA-256 of the bundle it was made from, and a cache for another is not offered.
+ * Not the file's date: npm gives every file of a package the same one.
  */
-function bundleIdentity(bundle: string): string {
-  const { size, mtimeMs } = fs.statSync(bundle)
-  return JSON.stringify({ size, mtimeMs })
-}
+const identityOf = (bundleBytes: Buffer): string => createHash('sha256').update(bundleBytes).digest('hex')
 
 function readCache(file: string, identity: string): Buffer | undefined {
   let contents: Buffer
@@ -45,11 +44,12 @@ function readCache(file: string, identity: string): Buffer | undefined {
  * change them (the young-generation hold) only after this, and save once they are back.
  */
 export function compileCachedBundle<Exports>(bundle: string): CachedBundle<Exports> {
-  const identity = bundleIdentity(bundle)
+  const bytes = fs.readFileSync(bundle)
+  const identity = identityOf(bytes)
   const cacheFile = cacheFileOf(bundle)
   const cachedData = readCache(cacheFile, identity)
   // The wrapper Node gives a CommonJS module; the bundle has no dynamic import() (bundle-cli.ts).
-  const source = `(function (exports, require, module, __filename, __dirname) {${fs.readFileSync(bundle, 'utf8')}\n})`
+  const source = `(function (exports, require, module, __filename, __dirname) {${bytes.toString('utf8')}\n})`
   const script = new vm.Script(source, { filename: bundle, cachedData })
   const cacheUsed = cachedData !== undefined && !script.cachedDataRejected
   return {

@@ -40,13 +40,23 @@ describe('a bundle run with a code cache', () => {
     expect(fs.statSync(cacheFileOf(bundle)).mtimeMs).toBe(saved)
   })
 
-  it("never runs another bundle's cached code, even one of the same length", () => {
+  it("never runs another bundle's cached code, even one of the same length and date", () => {
     const bundle = path.join(temporaryDir('paybox-cache-'), 'bundle.cjs')
     writeBundle(bundle, 1, new Date(1_000_000))
     start(bundle)
-    writeBundle(bundle, 2, new Date(2_000_000))
+    writeBundle(bundle, 2, new Date(1_000_000))
     expect(start(bundle)).toMatchObject({ cacheUsed: false, exports: { answer: 2 } })
     expect(start(bundle)).toMatchObject({ cacheUsed: true, exports: { answer: 2 } })
+  })
+
+  it('uses the cache of the same bundle whatever its date, as a package installed by npm has', () => {
+    const bundle = path.join(temporaryDir('paybox-cache-'), 'bundle.cjs')
+    writeBundle(bundle, 4, new Date(1_000_000))
+    start(bundle)
+    // npm gives every file of a package the date 1985-10-26.
+    const packed = new Date('1985-10-26T08:15:00Z')
+    fs.utimesSync(bundle, packed, packed)
+    expect(start(bundle)).toMatchObject({ cacheUsed: true, exports: { answer: 4 } })
   })
 
   it('ignores a damaged cache and replaces it', () => {
