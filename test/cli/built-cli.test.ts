@@ -142,13 +142,19 @@ describe('the built CLI (bin/run.js)', () => {
     ])
   })
 
-  it('starts the sandbox with the code cache the build made, and leaves that cache as it is', async () => {
+  it('starts the sandbox with the code cache the build made, and leaves that cache as it is; without one, it writes one', async () => {
     const cache = cacheFileOf(path.join(ROOT, 'dist', 'bundle', 'sandbox-start.cjs'))
+    const startAndStop = async () => (await spawnSandbox(['--port', '0', '--db', ':memory:', '--quiet'], { entry: RUN_JS })).stop()
     const made = fs.statSync(cache).mtimeMs
-    const sandbox = await spawnSandbox(['--port', '0', '--db', ':memory:', '--quiet'], { entry: RUN_JS })
-    await sandbox.stop()
+    await startAndStop()
     // A cache V8 refused, or one made for another bundle, would have been written again once serving.
     expect(fs.statSync(cache).mtimeMs).toBe(made)
+    // The start goes through the cached bundle at all: with no cache, it writes one.
+    fs.rmSync(cache)
+    await startAndStop()
+    const written = fs.statSync(cache).mtimeMs
+    await startAndStop()
+    expect(fs.statSync(cache).mtimeMs).toBe(written)
   })
 
   it('checkpoints the WAL from a worker of the compiled dist/', async () => {
