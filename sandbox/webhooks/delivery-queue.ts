@@ -1,7 +1,6 @@
 // Which pending webhook deliveries go next: the oldest first, each payment's in order, each once,
 // and at most 10 on the wire per merchant and per receiver origin, so a receiver that never
 // answers holds only its own share (the outbox is then read past it for others' deliveries).
-import { LRUCache } from 'lru-cache'
 import type { WebhookDeliveryRow } from '../db/schema.js'
 import { MAX_DELIVERIES_PER_ORIGIN } from './webhook-sender.js'
 
@@ -12,9 +11,6 @@ export const MAX_QUEUE_SIZE = 4 * QUEUE_SIZE
 export const MAX_CONCURRENT_DELIVERIES = 64
 /** Deliveries of one merchant on the wire at once: its slow receivers cannot hold everyone's. */
 export const MAX_DELIVERIES_PER_MERCHANT = 10
-/** How many logged deliveries, for how long, a stale read of the outbox is checked against. */
-const LOGGED_REMEMBERED = 50_000
-const LOGGED_REMEMBERED_MS = 60_000
 
 /** What to read past the queue for: pending deliveries of other merchants and other URLs. */
 export interface ReadPast {
@@ -31,8 +27,9 @@ export class DeliveryQueue {
   /** Ids of the deliveries taken until logged: still pending in the outbox. */
   readonly #taken = new Set<string>()
   // A read of the outbox that began before a delivery's log committed (PostgreSQL) still returns
-  // it as pending: such a row is stale, and must not be sent twice.
-  readonly #logged = new LRUCache<string, true>({ max: LOGGED_REMEMBERED, ttl: LOGGED_REMEMBERED_MS })
+  // it as pending: deliveries logged while a read runs are left out of what it returns.
+  #reads = 0
+  readonly #loggedDuringRead = new Set<string>()
   #onTheWire = 0
   /** Of those, per merchant and per receiver origin (entries removed at zero). */
   readonly #wireByMerchant = new Map<string, number>()
@@ -95,11 +92,20 @@ export class DeliveryQueue {
     return { merchants, urls, limit: MAX_QUEUE_SIZE - this.#queue.length }
   }
 
+  /** Runs a read of pending deliveries; what was logged meanwhile is left out. `count`: the rows it read. */
+  async read(query: () => Promise<WebhookDeliveryRow[]>): Promise<{ rows: WebhookDeliveryRow[]; count: number }> {
+    this.#reads++
+    try {
+      const rows = await query()
+      return { rows: rows.filter((row) => !this.#loggedDuringRead.has(row.id)), count: rows.length }
+    } finally {
+      if (--this.#reads === 0) this.#loggedDuringRead.clear()
+    }
+  }
+
   /** Leaves out deliveries already queued, taken (pending until logged) or being resent; whether any was added. */
   enqueue(rows: WebhookDeliveryRow[]): boolean {
-    const fresh = rows.filter(
-      (row) => !this.#queuedIds.has(row.id) && !this.#taken.has(row.id) && !this.#claimed.has(row.id) && !this.#logged.has(row.id),
-    )
+    const fresh = rows.filter((row) => !this.#queuedIds.has(row.id) && !this.#taken.has(row.id) && !this.#claimed.has(row.id))
     if (fresh.length === 0) return false
     for (const row of fresh) this.#queuedIds.add(row.id)
     const last = this.#queue.at(-1)
@@ -153,7 +159,7 @@ export class DeliveryQueue {
   finished(delivery: WebhookDeliveryRow): void {
     this.#busyPayments.delete(delivery.payment_id)
     this.#taken.delete(delivery.id)
-    this.#logged.set(delivery.id, true)
+    if (this.#reads > 0) this.#loggedDuringRead.add(delivery.id)
   }
 
   /** A delivery sent outside the queue (a resend) until `release`. */

@@ -174,17 +174,19 @@ export class WebhookDispatcher implements WebhookDeliveries {
     let more = true
     const limit = queue.room
     if (limit > 0) {
-      const newer = await findPendingDeliveriesAfter(db, queue.queuedThrough, limit)
+      const newer = await queue.read(() => findPendingDeliveriesAfter(db, queue.queuedThrough, limit))
       if (this.#sender.stopped) return
-      more = newer.length === limit
-      if (queue.addNewer(newer)) this.#sendReady(merchantOf)
+      more = newer.count === limit
+      if (queue.addNewer(newer.rows)) this.#sendReady(merchantOf)
     }
     if (!more) return
     const past = queue.readPast()
     if (past === undefined) return
-    const others = await findPendingDeliveriesAfter(db, queue.queuedThrough, past.limit, { merchants: past.merchants, urls: past.urls })
+    const others = await queue.read(() =>
+      findPendingDeliveriesAfter(db, queue.queuedThrough, past.limit, { merchants: past.merchants, urls: past.urls }),
+    )
     if (this.#sender.stopped) return
-    if (queue.enqueue(others)) this.#sendReady(merchantOf)
+    if (queue.enqueue(others.rows)) this.#sendReady(merchantOf)
   }
 
   #sendReady(merchantOf: MerchantLookup): void {

@@ -25,20 +25,22 @@ const delivery = (sequence: number, paymentId = `pt_${sequence}`): WebhookDelive
 })
 
 describe('the delivery queue', () => {
-  it('does not take again a logged delivery that a stale read returns as pending', () => {
+  it('does not take again a logged delivery that a stale read returns as pending', async () => {
     const queue = new DeliveryQueue()
     const first = delivery(1)
-    // A read that began before the log committed: it holds the delivery as pending.
-    const staleRead = [first, delivery(2)]
     expect(queue.addNewer([first])).toBe(true)
     const [taken] = queue.takeReady()
     expect(taken?.id).toBe(first.id)
+    // A read that began before the log committed: it holds the delivery as pending.
+    let answerRead: (rows: WebhookDeliveryRow[]) => void = () => {}
+    const staleRead = queue.read(() => new Promise((resolve) => (answerRead = resolve)))
     queue.answered(first)
     queue.finished(first)
+    answerRead([first, delivery(2)])
 
     queue.markStale()
     queue.refreshIfStale()
-    expect(queue.enqueue(staleRead)).toBe(true)
+    expect(queue.enqueue((await staleRead).rows)).toBe(true)
     expect(queue.takeReady().map((row) => row.id)).toEqual(['wh_2'])
   })
 
