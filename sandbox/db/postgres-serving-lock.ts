@@ -9,9 +9,8 @@ import pg from 'pg'
 import { LOCK_KEYS } from './postgres-database.js'
 
 /** The channel of the serving barrier's messages; payload `token:message`. */
-export const BARRIER_CHANNEL = 'paybox_barrier'
+const BARRIER_CHANNEL = 'paybox_barrier'
 /** The advisory lock key every serving replica holds shared. */
-export const SERVING_LOCK_KEY = LOCK_KEYS.serving
 /** How soon a lost session is connected again. */
 const RECONNECT_MS = 500
 
@@ -54,7 +53,7 @@ export class ServingSession {
         try {
           const client = await this.#connect()
           if (this.#held === 'exclusive') await this.#unlock(client, 'exclusive')
-          await client.query('select pg_advisory_lock_shared($1)', [SERVING_LOCK_KEY])
+          await client.query('select pg_advisory_lock_shared($1)', [LOCK_KEYS.serving])
           this.#held = 'shared'
         } catch {
           // The server is out of reach: the lock cannot be held anyway; try again shortly.
@@ -90,7 +89,7 @@ export class ServingSession {
         return 'unreachable'
       }
       try {
-        await client.query('select pg_advisory_lock($1)', [SERVING_LOCK_KEY])
+        await client.query('select pg_advisory_lock($1)', [LOCK_KEYS.serving])
         this.#held = 'exclusive'
         return 'held'
       } catch (error) {
@@ -139,7 +138,7 @@ export class ServingSession {
   }
 
   async #unlock(client: pg.Client, held: 'shared' | 'exclusive'): Promise<void> {
-    await client.query(held === 'shared' ? 'select pg_advisory_unlock_shared($1)' : 'select pg_advisory_unlock($1)', [SERVING_LOCK_KEY])
+    await client.query(held === 'shared' ? 'select pg_advisory_unlock_shared($1)' : 'select pg_advisory_unlock($1)', [LOCK_KEYS.serving])
     this.#held = 'none'
   }
 

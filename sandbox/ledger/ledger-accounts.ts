@@ -29,8 +29,6 @@ export function newContractAddress(random: RandomSource): string {
   return StrKey.encodeContract(random.bytes(32))
 }
 
-export { MAX_TRUSTLINE_LIMIT }
-
 // The sequence starts at the open ledger's sequence shifted left 32 bits, as Stellar starts
 // accounts created in that ledger.
 export async function createLedgerAccount(

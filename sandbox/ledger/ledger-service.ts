@@ -89,7 +89,6 @@ import {
 
 /** How long a transaction built by `transfer` stays valid, like the SDK's setTimeout. */
 export const TRANSFER_TIMEOUT_SECONDS = 300
-export { MAX_TRANSACTIONS_PAGE }
 
 export interface LedgerServiceOptions {
   /** The business clock: time bounds, applied and close times. */

@@ -16,7 +16,7 @@ import { GateBusyError } from './request-gate.js'
 import type { BarrierEvents, LocalPause, ServingBarrier } from './snapshot-store.js'
 
 /** How long a replacement waits for every replica to pause (their requests to finish), by default. */
-export const PAUSE_TIMEOUT_MS = 10_000
+const PAUSE_TIMEOUT_MS = 10_000
 
 export class PostgresServingBarrier implements ServingBarrier {
   readonly #session: ServingSession

@@ -5,6 +5,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely'
 import { announce, onAnnouncement, openDatabase, runTransaction, type SandboxDb } from '../db/database.js'
 import { postgresMigrationProvider } from '../db/migrations/index.js'
+import { quoteIdentifier } from '../db/postgres-database.js'
 import type { Database } from '../db/schema.js'
 import { readState, writeState } from '../state/sandbox-state.js'
 import { PostgresServingBarrier } from './postgres-serving-barrier.js'
@@ -15,7 +16,7 @@ const INFO_TABLE = 'paybox_snapshot_info'
 /** Kysely's own tables: the schema's version, which a snapshot records but a restore never overwrites. */
 const MIGRATION_TABLES = ['kysely_migration', 'kysely_migration_lock']
 /** What a replica announces when it replaced the state (database.ts announce). */
-export const STATE_REPLACED_TOPIC = 'state-replaced'
+const STATE_REPLACED_TOPIC = 'state-replaced'
 
 // Named by a hash: snapshot names may hold capitals, dots and dashes and run past PostgreSQL's 63-byte identifiers.
 export function snapshotSchema(name: string): string {
@@ -182,7 +183,7 @@ async function copyState(db: SandboxDb, schema: string): Promise<void> {
     }
     for (const table of triggered) await sql`alter table ${sql.table(table)} enable trigger user`.execute(trx)
     for (const { table, column } of await identityColumns(trx)) {
-      await sql`select setval(pg_get_serial_sequence(${quotedTable(table)}, ${column}),
+      await sql`select setval(pg_get_serial_sequence(${quoteIdentifier(table)}, ${column}),
         coalesce((select max(${sql.id(column)}) from ${sql.table(table)}), 0) + 1, false)`.execute(trx)
     }
     // The boot counter keys each core's seeded random stream: it goes on from the database's, not the
@@ -193,8 +194,6 @@ async function copyState(db: SandboxDb, schema: string): Promise<void> {
     await announce(db, trx, STATE_REPLACED_TOPIC)
   })
 }
-
-const quotedTable = (table: string) => `"${table.replaceAll('"', '""')}"`
 
 function asInfo(row: Pick<InfoRow, 'name' | 'size' | 'created_at'>): SnapshotInfo {
   return { name: row.name, size: Number(row.size), createdAt: row.created_at }
@@ -262,7 +261,7 @@ async function parentsFirst(trx: Transaction<Database>, tables: string[]): Promi
 
 async function columnsOf(trx: Transaction<Database>, table: string): Promise<string[]> {
   const { rows } = await sql<{ column: string }>`select attname as column from pg_attribute
-    where attrelid = ${quotedTable(table)}::regclass and attnum > 0 and not attisdropped and attgenerated = ''
+    where attrelid = ${quoteIdentifier(table)}::regclass and attnum > 0 and not attisdropped and attgenerated = ''
     order by attnum`.execute(trx)
   return rows.map((row) => row.column)
 }

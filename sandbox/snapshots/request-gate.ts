@@ -17,12 +17,11 @@ export class RequestGate {
   #waiting: Array<() => void> | undefined
   #drained: (() => void) | undefined
   #exclusive: ServerResponse | undefined
-  #busy = false
   #onHold: (() => void) | undefined
 
   /** Whether an exclusive run holds the gate (or waits for it to drain). */
   get busy(): boolean {
-    return this.#busy
+    return this.#waiting !== undefined
   }
 
   admit(response: ServerResponse, handle: () => void): void {
@@ -46,8 +45,7 @@ export class RequestGate {
     drainTimeoutMs = 30_000,
     options: ExclusiveOptions = {},
   ): Promise<T> {
-    if (this.#busy) throw new GateBusyError('Another restore or reset is in progress')
-    this.#busy = true
+    if (this.busy) throw new GateBusyError('Another restore or reset is in progress')
     this.#exclusive = self
     this.#waiting = []
     this.#onHold = options.onHold
@@ -60,7 +58,6 @@ export class RequestGate {
       this.#waiting = undefined
       this.#exclusive = undefined
       this.#onHold = undefined
-      this.#busy = false
       for (const resume of waiting) resume()
     }
   }

@@ -2,8 +2,6 @@
 // PostgreSQL), and how a store puts another state in place for state-swap.ts.
 import type { SandboxDb } from '../db/database.js'
 
-export { SNAPSHOT_NAME, SNAPSHOT_NAME_RULE } from '../../src/api/requests.js'
-
 export interface SnapshotInfo {
   name: string
   /** Bytes. */

@@ -5,14 +5,8 @@ import path from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { openDatabase, withCommittedHandle, type SandboxDb } from '../db/database.js'
 import { migrationProvider } from '../db/migrations/index.js'
-import {
-  SNAPSHOT_NAME,
-  SOLE_PROCESS_BARRIER,
-  SnapshotError,
-  type SnapshotInfo,
-  type SnapshotStore,
-  type StateReplacement,
-} from './snapshot-store.js'
+import { SNAPSHOT_NAME } from '../../src/api/requests.js'
+import { SOLE_PROCESS_BARRIER, SnapshotError, type SnapshotInfo, type SnapshotStore, type StateReplacement } from './snapshot-store.js'
 
 const SUFFIX = '.sqlite'
 
@@ -150,7 +144,7 @@ export class SqliteSnapshotStore implements SnapshotStore {
 
 // The old file is kept aside until `commit`. Its WAL and shared-memory files go too: applied to the
 // new file they would corrupt it.
-export function swapDatabaseFile(dbFile: string, replacement: string | undefined): { commit(): void; rollback(): void } {
+function swapDatabaseFile(dbFile: string, replacement: string | undefined): { commit(): void; rollback(): void } {
   const aside = `${dbFile}.before-swap`
   const incoming = `${dbFile}.incoming`
   const sidecars = [`${dbFile}-wal`, `${dbFile}-shm`, `${dbFile}-journal`]

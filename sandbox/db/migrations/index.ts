@@ -49,8 +49,8 @@ export const migrationProvider: MigrationProvider = {
   getMigrations: async () => migrations,
 }
 
-// Each runs in its own transaction; a migration of a large shared database may take longer than
-// the statement timeout requests get, so it lifts that timeout for its transaction alone.
+// kysely runs the pending migrations in one transaction; a migration of a large shared database
+// may take longer than the statement timeout requests get, so each lifts it for that transaction.
 const withoutStatementTimeout = (migration: Migration): Migration => ({
   up: async (db) => {
     await sql`set local statement_timeout = 0`.execute(db)
@@ -58,8 +58,10 @@ const withoutStatementTimeout = (migration: Migration): Migration => ({
   },
   down: migration.down,
 })
+const postgresMigrationsUntimed = Object.fromEntries(
+  Object.entries(postgresMigrations).map(([name, migration]) => [name, withoutStatementTimeout(migration)]),
+)
 
 export const postgresMigrationProvider: MigrationProvider = {
-  getMigrations: async () =>
-    Object.fromEntries(Object.entries(postgresMigrations).map(([name, migration]) => [name, withoutStatementTimeout(migration)])),
+  getMigrations: async () => postgresMigrationsUntimed,
 }
