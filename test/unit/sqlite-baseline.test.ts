@@ -26,6 +26,8 @@ describe('the SQLite baseline', () => {
       const sqlite = sqliteHandleOf(db)
       expect(schemaOf(sqlite)).toEqual(migrated.statements)
       expect(sqlite.prepare('select name from kysely_migration order by name').pluck().all()).toEqual(migrated.migrations)
+      // Made in one step from the baseline, not migration by migration: one time for all of them.
+      expect(sqlite.prepare('select count(distinct timestamp) from kysely_migration').pluck().get()).toBe(1)
       expect(sqlite.prepare('select id, is_locked from kysely_migration_lock').all()).toEqual([{ id: 'migration_lock', is_locked: 0 }])
       for (const table of tablesOf(sqlite).filter((name) => !name.startsWith('kysely_')))
         expect([table, sqlite.prepare(`select count(*) from "${table}"`).pluck().get()]).toEqual([table, 0])
