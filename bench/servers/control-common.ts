@@ -2,7 +2,7 @@
 // same way: the digest check, the item a POST makes, the answer's size and shape.
 import type http from 'node:http'
 import { v7 as uuidv7 } from 'uuid'
-import { DIGEST_HEADERS, signDigest, signaturesMatch } from '../../src/signing.js'
+import { DIGEST_HEADERS, DIGEST_TOLERANCE_SECONDS, signDigest, signaturesMatch } from '../../src/signing.js'
 
 /** What a payment and its event take in SQLite (row text measured on a sandbox database). */
 export const CONTROL_ROW_BYTES = 760
@@ -27,7 +27,7 @@ export function authenticate<M extends { api_secret: string }>(
   const timestamp = req.headers[DIGEST_HEADERS.timestamp]
   const signature = req.headers[DIGEST_HEADERS.signature]
   if (typeof key !== 'string' || typeof timestamp !== 'string' || typeof signature !== 'string') return undefined
-  if (Math.abs(Date.now() / 1000 - Number(timestamp)) > 300) return undefined
+  if (Math.abs(Date.now() / 1000 - Number(timestamp)) > DIGEST_TOLERANCE_SECONDS) return undefined
   const merchant = findMerchant(key)
   if (!merchant) return undefined
   const expected = signDigest(merchant.api_secret, { path: req.url ?? '', timestamp, method: req.method ?? '', body })
