@@ -56,15 +56,23 @@ describe('group commit on PostgreSQL', () => {
 
   it('runs more members than one group holds in several groups, in order', async () => {
     const count = MAX_GROUP_MEMBERS * 2 + 5
+    let commits = 0
+    const stop = onCommit(db, () => commits++)
+    const ran: number[] = []
     const results = await Promise.all(
       Array.from({ length: count }, (_, i) =>
         runTransaction(db, async (trx) => {
+          ran.push(i)
           await sql`insert into group_rows (name) values (${`n${String(i).padStart(4, '0')}`})`.execute(trx)
           return i
         }),
       ),
     )
+    stop()
     expect(results).toEqual(Array.from({ length: count }, (_, i) => i))
+    // Every call arrived before the first group began: full groups, then the rest, run in the order called.
+    expect(commits).toBe(Math.ceil(count / MAX_GROUP_MEMBERS))
+    expect(ran).toEqual(Array.from({ length: count }, (_, i) => i))
     expect((await names()).filter((name) => name.startsWith('n'))).toHaveLength(count)
   })
 })
