@@ -31,16 +31,18 @@ if (argv.length === 1 && argv[0] === '--version') {
   }
 } else {
   const startsSandbox = argv[0] === 'sandbox:start' || (argv[0] === 'sandbox' && argv[1] === 'start')
+  // Help goes to oclif as it is.
+  const help = asksForHelp(argv)
   const current = bundleIsCurrent()
   const dist = new URL(current ? '../dist/bundle/' : '../dist/', import.meta.url)
-  const cached = startsSandbox && current ? await compileSandboxStart(argv) : undefined
+  const cached = startsSandbox && current && !help ? await compileSandboxStart() : undefined
   // `sandbox start` holds V8's young generation back until it serves (src/cli/young-generation.ts),
   // from after compiling its cached bundle: V8 refuses a cache read under other flags than its own.
   if (startsSandbox) {
     const { holdYoungGeneration } = await import(new URL('../dist/src/cli/young-generation.js', import.meta.url).href)
     holdYoungGeneration()
   }
-  const named = cached ? sandboxStartFrom(cached, argv) : await commandNamedBy(argv, dist)
+  const named = help ? undefined : cached ? sandboxStartFrom(cached, argv) : await commandNamedBy(argv, dist)
   if (named && oclifTakesSameId(named)) {
     const { executeNamedCommand } = named.execute
       ? { executeNamedCommand: named.execute }
@@ -74,7 +76,6 @@ function bundleIsCurrent() {
  * and the rest of argv; undefined for help, a topic, or a line that names no command.
  */
 async function commandNamedBy(argv, dist) {
-  if (asksForHelp(argv)) return undefined
   const { COMMAND_FILES } = await import(new URL('commands/command-files.js', dist).href)
   let words = 1
   if ((pjson.oclif.topicSeparator ?? ':') !== ':' && !argv[0]?.includes(':')) {
@@ -100,11 +101,11 @@ function asksForHelp(argv) {
 
 /**
  * `sandbox start`'s CommonJS bundle, compiled with its V8 code cache (src/cli/cached-bundle.ts);
- * undefined for help, or without the bundle.
+ * undefined without the bundle.
  */
-async function compileSandboxStart(argv) {
+async function compileSandboxStart() {
   const bundle = fileURLToPath(new URL('../dist/bundle/sandbox-start.cjs', import.meta.url))
-  if (asksForHelp(argv) || !existsSync(bundle)) return undefined
+  if (!existsSync(bundle)) return undefined
   const { compileCachedBundle } = await import(new URL('../dist/src/cli/cached-bundle.js', import.meta.url).href)
   return compileCachedBundle(bundle)
 }

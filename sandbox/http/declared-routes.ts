@@ -66,7 +66,7 @@ export function routesByOperationId(handlers: Handlers | PublicHandlers) {
 
 export function declaredRoutes(operations: readonly Operation[], handlers: Handlers): Router {
   const routes = routesByOperationId(handlers)
-  const router = routes.routes(operations.filter((operation) => !operation.beforeBodyParser))
+  const router = routes.routes(inMatchOrder(operations))
   routes.refuseUnused()
   return router
 }
