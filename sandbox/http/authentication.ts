@@ -14,7 +14,7 @@ export type Authentication = Pick<Operation, 'security' | 'authReason'>
 const NAMESPACE = 'sandbox'
 
 /** The family of a path: /payments/pt_1/refunds → payments, /sandbox/clock/advance → sandbox/clock. */
-export function familyOf(path: string): string {
+function familyOf(path: string): string {
   // Express matches paths without regard to case, so the families do too.
   const [, first = '', second = ''] = path.toLowerCase().split('/', 3)
   return first === NAMESPACE ? `${first}/${second}` : first
@@ -46,6 +46,15 @@ interface Family {
  * in no family. Throws at build time when the declarations leave a path ambiguous.
  */
 export function authenticationOf(operations: readonly Operation[]): (path: string) => Operation | undefined {
+  let resolve = resolvers.get(operations)
+  if (!resolve) resolvers.set(operations, (resolve = buildAuthenticationOf(operations)))
+  return resolve
+}
+
+/** Built once per table: authentication and the fast routes ask of the same one, at every core start. */
+const resolvers = new WeakMap<readonly Operation[], (path: string) => Operation | undefined>()
+
+function buildAuthenticationOf(operations: readonly Operation[]): (path: string) => Operation | undefined {
   const byFamily = new Map<string, Operation[]>()
   for (const operation of operations) {
     const name = familyOf(operation.path)
