@@ -4,6 +4,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { PayboxClient } from '../../src/client/paybox-client.js'
 import { percentile } from './figures.js'
+import { waitFor } from '../../harness/wait.js'
 
 export interface Receiver {
   url: string
@@ -36,14 +37,6 @@ export async function startReceiver(): Promise<Receiver> {
   return receiver
 }
 
-export async function until(what: string, check: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 5))
-  }
-}
-
 /**
  * Event to receiver: `samples` payments created one after another through `client`, each
  * reporting to the receiver; the time from each payment's createdAt (when its transaction ran,
@@ -60,7 +53,7 @@ export async function eventToReceiverLatencies(
     const payment = await client.payments.create({ ...request(i), webhookUrl: receiver.url })
     created.set(payment.id, Date.parse(payment.createdAt))
   }
-  await until('every created event at the receiver', () => [...created.keys()].every((id) => receiver.arrivals.has(id)), 30_000)
+  await waitFor('every created event at the receiver', () => [...created.keys()].every((id) => receiver.arrivals.has(id)), 30_000)
   const latencies = [...created].map(([id, at]) => receiver.arrivals.get(id)![0]! - at)
   return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), ids: [...created.keys()] }
 }

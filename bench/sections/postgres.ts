@@ -17,6 +17,7 @@ import { figure, type Figure } from '../lib/figures.js'
 import { runLoad, runLoadSpread, type Credentials } from '../lib/load.js'
 import { directMerchant, spawnSandbox, spawnServer, type SandboxBanner, type ServerProcess } from '../lib/processes.js'
 import { eventToReceiverLatencies, startReceiver } from '../lib/receiver.js'
+import { waitFor } from '../../harness/wait.js'
 import { roundRobin } from '../lib/rounds.js'
 import type { BenchSettings } from '../lib/settings.js'
 import { paymentRequest } from './api.js'
@@ -264,14 +265,17 @@ async function listFigures(settings: BenchSettings, log: (line: string) => void,
 
 /** Which of the two replicas leads (sends the webhooks), from /health. */
 async function leaderOf(replicas: Array<ServerProcess<SandboxBanner>>): Promise<number> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    for (const [i, replica] of replicas.entries()) {
-      const health = JSON.stringify(await (await fetch(`${replica.banner.baseUrl}/health`)).json())
-      if (health.includes('PostgreSQL, leading')) return i
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  throw new Error('Neither replica leads')
+  return waitFor(
+    'a replica to lead',
+    async () => {
+      for (const [i, replica] of replicas.entries()) {
+        const health = JSON.stringify(await (await fetch(`${replica.banner.baseUrl}/health`)).json())
+        if (health.includes('PostgreSQL, leading')) return i
+      }
+      return undefined
+    },
+    5_000,
+  )
 }
 
 async function webhookFigures(settings: BenchSettings, log: (line: string) => void, adminUrl: string): Promise<Figure[]> {
@@ -322,11 +326,7 @@ async function webhookFigures(settings: BenchSettings, log: (line: string) => vo
         const started = performance.now()
         const pending = async () =>
           Number((await db.query("select count(*) as n from webhook_deliveries where status = 'pending'")).rows[0].n)
-        const deadline = Date.now() + 120_000
-        while ((await pending()) > 0) {
-          if (Date.now() > deadline) throw new Error('Timed out waiting for the backlog to be logged')
-          await new Promise((resolve) => setTimeout(resolve, 5))
-        }
+        await waitFor('the backlog to be logged', async () => (await pending()) === 0, 120_000)
         const elapsed = (performance.now() - started) / 1000
         const notSuccessful = Number((await db.query("select count(*) as n from webhook_deliveries where status <> 'success'")).rows[0].n)
         return { seconds: elapsed, failed: notSuccessful }

@@ -8,7 +8,8 @@ import { v4 as uuidv4 } from 'uuid'
 import { PayboxClient } from '../../src/client/paybox-client.js'
 import { figure, type Figure } from '../lib/figures.js'
 import { directMerchant, ROOT, spawnSandbox, spawnServer, temporaryDir, type SandboxBanner } from '../lib/processes.js'
-import { eventToReceiverLatencies, startReceiver, until } from '../lib/receiver.js'
+import { eventToReceiverLatencies, startReceiver } from '../lib/receiver.js'
+import { waitFor } from '../../harness/wait.js'
 import type { BenchSettings } from '../lib/settings.js'
 import { paymentRequest } from './api.js'
 
@@ -60,7 +61,7 @@ export async function webhookFigures(settings: BenchSettings, log: (line: string
     const started = performance.now()
     const reader = new BetterSqlite3(dbFile, { readonly: true })
     const pending = reader.prepare("select count(*) as n from webhook_deliveries where status = 'pending'")
-    await until('the backlog to be logged', () => (pending.get() as { n: number }).n === 0, 120_000)
+    await waitFor('the backlog to be logged', () => (pending.get() as { n: number }).n === 0, 120_000)
     const seconds = (performance.now() - started) / 1000
     const failed = (reader.prepare("select count(*) as n from webhook_deliveries where status <> 'success'").get() as { n: number }).n
     reader.close()
