@@ -12,6 +12,7 @@ import { cacheFileOf } from '../../src/cli/cached-bundle.js'
 import { PayboxClient } from '../../src/client/paybox-client.js'
 import { COMMITS_BEFORE_CHECKPOINTER } from '../../sandbox/db/database.js'
 import { ROOT, linesOf, merchantEnv, type CliEnv } from '../../harness/cli.js'
+import { fromPackage, moduleLog } from '../../harness/module-log.js'
 import { waitFor } from '../../harness/wait.js'
 import { spawnSandbox } from '../../harness/sandbox-process.js'
 import { startWebhookReceiver } from '../../harness/webhook-receiver.js'
@@ -49,29 +50,15 @@ async function paybox(how: 'run.js' | 'plain oclif', argv: string[], env: CliEnv
  * by a preload that logs each load and, at exit, require's cache.
  */
 async function modulesLoadedBy(argv: string[], env: CliEnv): Promise<string[]> {
-  const dir = temporaryDir('paybox-modules-')
-  const log = path.join(dir, 'loaded.txt')
-  const hooks = `import { appendFileSync } from 'node:fs'
-export async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context) }`
-  const preload = path.join(dir, 'log-modules.mjs')
-  fs.writeFileSync(
-    preload,
-    `import { appendFileSync } from 'node:fs'
-import { createRequire, register } from 'node:module'
-register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)})
-process.on('exit', () => appendFileSync(${JSON.stringify(log)}, Object.keys(createRequire(import.meta.url).cache).join('\\n')))
-`,
-  )
+  const log = moduleLog()
   const childEnv: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME }
   for (const [key, value] of Object.entries(env)) if (value !== undefined) childEnv[key] = value
-  await run(process.execPath, ['--import', pathToFileURL(preload).href, RUN_JS, ...argv], { cwd: ROOT, env: childEnv })
+  await run(process.execPath, ['--import', log.preload, RUN_JS, ...argv], { cwd: ROOT, env: childEnv })
   return fs
-    .readFileSync(log, 'utf8')
+    .readFileSync(log.file, 'utf8')
     .split('\n')
     .filter((line) => line !== '')
 }
-
-const fromPackage = (modules: string[], name: string): string[] => modules.filter((module) => module.includes(`node_modules/${name}/`))
 
 describe('the built CLI (bin/run.js)', () => {
   let sandbox: TestSandbox
