@@ -7,7 +7,7 @@ import { defaultDatabaseFile, snapshotsDir } from '../../src/config/paths.js'
 import { flagNamesOf } from '../../src/cli/did-you-mean.js'
 import { reportError } from '../../src/cli/errors.js'
 import { renderBanner, type SandboxBanner } from '../../src/cli/render/sandbox.js'
-import { releaseYoungGeneration } from '../../src/cli/young-generation.js'
+import { collectStartUpGarbage, releaseYoungGeneration } from '../../src/cli/young-generation.js'
 import { DEFAULT_HOST, DEFAULT_PORT } from '../../sandbox/defaults.js'
 
 function parseLedgerClose(text: string): 'instant' | number | undefined {
@@ -95,12 +95,13 @@ export default class SandboxStart extends Command {
     if (flags.detach) return this.detach(flags.json)
 
     // Loaded here, not at the top: other commands must not pay for the server's modules.
-    const [{ startSandbox }, { runSandbox }] = await Promise.all([
+    const [{ startSandbox }, { runSandbox, afterServing }] = await Promise.all([
       import('../../sandbox/server.js'),
       import('../../src/cli/sandbox-runner.js'),
     ])
     // bin/run.js held the young generation back while this loaded (young-generation.ts says why).
     const start: typeof startSandbox = (options) => startSandbox(options).finally(releaseYoungGeneration)
+    afterServing(collectStartUpGarbage)
     await runSandbox(start, {
       options: {
         port: flags.port,

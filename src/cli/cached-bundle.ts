@@ -25,7 +25,7 @@ export const cacheFileOf = (bundle: string) => `${bundle}.cache`
  * starts with the SHA-256 of the bundle it was made from, and a cache for another is not offered.
  * Not the file's date: npm gives every file of a package the same one.
  */
-const identityOf = (bundleBytes: Buffer): string => createHash('sha256').update(bundleBytes).digest('hex')
+const identityOf = (bundle: string): string => createHash('sha256').update(bundle).digest('hex')
 
 function readCache(file: string, identity: string): Buffer | undefined {
   let contents: Buffer
@@ -44,12 +44,13 @@ function readCache(file: string, identity: string): Buffer | undefined {
  * change them (the young-generation hold) only after this, and save once they are back.
  */
 export function compileCachedBundle<Exports>(bundle: string): CachedBundle<Exports> {
-  const bytes = fs.readFileSync(bundle)
-  const identity = identityOf(bytes)
+  // Read as text and hashed as such: a Buffer of the whole bundle would stay resident until a GC.
+  const text = fs.readFileSync(bundle, 'utf8')
+  const identity = identityOf(text)
   const cacheFile = cacheFileOf(bundle)
   const cachedData = readCache(cacheFile, identity)
   // The wrapper Node gives a CommonJS module; the bundle has no dynamic import() (bundle-cli.ts).
-  const source = `(function (exports, require, module, __filename, __dirname) {${bytes.toString('utf8')}\n})`
+  const source = `(function (exports, require, module, __filename, __dirname) {${text}\n})`
   const script = new vm.Script(source, { filename: bundle, cachedData })
   const cacheUsed = cachedData !== undefined && !script.cachedDataRejected
   return {

@@ -1,6 +1,7 @@
 // `sandbox start` holds V8's young generation at its first size until ready: start-up (mostly modules
 // that live for good) would grow it to its maximum, pages an idle sandbox would keep resident.
 import v8 from 'node:v8'
+import vm from 'node:vm'
 
 /** V8's default, put back once ready (V8 reads the flag each time the young generation could grow). */
 const GROWTH_FACTOR = 2
@@ -19,4 +20,17 @@ export function holdYoungGeneration(): void {
 /** Called once the sandbox serves (or failed to start). */
 export function releaseYoungGeneration(): void {
   if (!userChoseSize()) v8.setFlagsFromString(`--semi-space-growth-factor=${GROWTH_FACTOR}`)
+}
+
+/**
+ * Once serving, one full collection: what starting left in the old generation (genesis, module
+ * set-up) is otherwise kept resident by an idle sandbox until V8 happens to collect
+ * (docs/performance.md). gc() exists only under --expose-gc, set for the one context that takes
+ * it and unset at once, so the flags the code cache is checked against stay as they were.
+ */
+export function collectStartUpGarbage(): void {
+  v8.setFlagsFromString('--expose-gc')
+  const gc = vm.runInNewContext('gc') as (options: { type: 'major' }) => void
+  v8.setFlagsFromString('--no-expose-gc')
+  gc({ type: 'major' })
 }
