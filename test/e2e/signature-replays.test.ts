@@ -11,6 +11,12 @@ import { rawRequest, startTestSandbox, type RawResponse, type TestSandbox } from
 import { waitFor } from '../../harness/wait.js'
 
 const REFUND = JSON.stringify({ amount: 1000 })
+/** How issue 29 replayed the refund it captured, sent with `Idempotency-Key: order-42-refund`. */
+const CHANGED_ABSENT_SUFFIXED: Array<Record<string, string>> = [
+  { 'Idempotency-Key': 'order-43-refund' },
+  {},
+  { 'Idempotency-Key': 'order-42-refund-2' },
+]
 
 /**
  * A paid payment of the direct merchant, worth 100 USD, to refund from. Each has its own
@@ -51,7 +57,7 @@ describe('a replayed signed request on a shared sandbox', () => {
     expect(first.status, first.text).toBe(200)
     const after = await usdcOf(sandbox, customer)
 
-    for (const headers of [{ 'Idempotency-Key': 'order-43-refund' }, {}, { 'Idempotency-Key': 'order-42-refund-2' }]) {
+    for (const headers of CHANGED_ABSENT_SUFFIXED) {
       const replay = await refund(headers)
       expect(replay.status, replay.text).toBe(409)
       expect(replay.json).toEqual({
@@ -171,7 +177,7 @@ describe('a replayed signed request on a local sandbox (the real service behavio
     expect(first.status, first.text).toBe(200)
     const same = await refund({ 'Idempotency-Key': 'order-42-refund' })
     expect(same.text).toBe(first.text)
-    for (const headers of [{ 'Idempotency-Key': 'order-43-refund' }, {}, { 'Idempotency-Key': 'order-42-refund-2' }]) {
+    for (const headers of CHANGED_ABSENT_SUFFIXED) {
       expect((await refund(headers)).status).toBe(200)
     }
     expect(await refundsOf(sandbox, payment.id)).toBe(4)

@@ -47,7 +47,12 @@ describe('a replayed signed request on two --shared replicas over PostgreSQL', (
       })
     const first = await refund(a, { 'Idempotency-Key': 'order-42-refund' })
     expect(first.status, first.text).toBe(200)
-    for (const headers of [{ 'Idempotency-Key': 'order-43-refund' }, {}, { 'Idempotency-Key': 'order-42-refund-2' }]) {
+    const changedAbsentSuffixed: Array<Record<string, string>> = [
+      { 'Idempotency-Key': 'order-43-refund' },
+      {},
+      { 'Idempotency-Key': 'order-42-refund-2' },
+    ]
+    for (const headers of changedAbsentSuffixed) {
       for (const via of [b, a]) {
         const replay = await refund(via, headers)
         expect(replay.status, replay.text).toBe(409)
