@@ -7,6 +7,7 @@ import type { Ledger } from './ledger/ledger-types.js'
 import type { RateLimits } from './limits/rate-limiter.js'
 import type { PaymentChanges } from './payments/payment-changes.js'
 import type { RandomSource } from './random.js'
+import type { ReplayGuard } from './signatures/replay-guard.js'
 import type { WebhookDeliveries } from './webhooks/webhook-deliveries.js'
 
 export interface SandboxContext {
@@ -28,4 +29,6 @@ export interface SandboxContext {
   log: (line: string) => void
   /** Rate limits on requests (only under --shared); none: not limited. */
   rateLimits?: RateLimits
+  /** Refuses a signature used before on a request other than GET (only under --shared); none: replays are accepted. */
+  replayGuard?: ReplayGuard
 }

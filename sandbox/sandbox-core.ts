@@ -24,6 +24,7 @@ import { wireReactions } from './reactions.js'
 import type { RequestLog } from './request-log/request-log.js'
 import { followStoredClock, loadBusinessClock, readFrozenAtMs, writeFrozenAt } from './simulation/clock-service.js'
 import { DUE_WORK_INTERVAL_MS, startDueWorkSweeper } from './simulation/due-work-sweeper.js'
+import { ReplayGuard } from './signatures/replay-guard.js'
 import type { SandboxStateControls } from './snapshots/snapshot-routes.js'
 import { WebhookDispatcher } from './webhooks/webhook-dispatcher.js'
 import type { WebhookEgress } from './webhooks/webhook-egress.js'
@@ -50,6 +51,8 @@ export interface CoreShared {
   egress: WebhookEgress
   rateLimits: RateLimits | undefined
   requestLog: RequestLog
+  /** Accept each signature once on requests other than GET (--shared, docs/security.md). */
+  refuseReplays: boolean
 }
 
 /** A database's identity and time, read or seeded as it opens. */
@@ -96,7 +99,7 @@ export class CoreBuilder {
 
   async start(db: SandboxDb, state: OpenedState, publicUrl: string, controls: SandboxStateControls): Promise<Core> {
     const options = this.#options
-    const { wallClock, log, egress, rateLimits, requestLog } = this.#shared
+    const { wallClock, log, egress, rateLimits, requestLog, refuseReplays } = this.#shared
     const { clock, random, identity } = state
     const ledgerClose = options.ledgerClose ?? DEFAULT_LEDGER_CLOSE_MS
     const ledger = new LedgerService({
@@ -125,6 +128,7 @@ export class CoreBuilder {
       webhooks,
       log,
       rateLimits,
+      replayGuard: refuseReplays ? new ReplayGuard(db, wallClock) : undefined,
     }
     wireReactions(context)
     const closer =

@@ -103,6 +103,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     // Outlive a restore or reset: swapping the state must not hand out fresh budgets.
     rateLimits: createRateLimits(limits, wallClock),
     requestLog,
+    refuseReplays: shared,
   })
 
   const firstDb = await openDatabase({

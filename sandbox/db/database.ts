@@ -99,14 +99,15 @@ export function isLeader(db: SandboxDb): boolean {
 
 /**
  * Tells the other processes sharing the database about `topic` once `trx` commits (on
- * PostgreSQL; an SQLite sandbox has no replicas to tell). `root` is the database `trx` runs on.
+ * PostgreSQL; an SQLite sandbox has no replicas to tell). `root` is the database `trx` runs on;
+ * `detail`, if any, is at most ANNOUNCEMENT_DETAIL_LIMIT characters (postgres-database.ts).
  */
-export async function announce(root: SandboxDb, trx: Transaction<Database>, topic: string): Promise<void> {
-  await postgresBackends.get(root)?.announce(trx, topic)
+export async function announce(root: SandboxDb, trx: Transaction<Database>, topic: string, detail?: string): Promise<void> {
+  await postgresBackends.get(root)?.announce(trx, topic, detail)
 }
 
-/** Calls `listener` when another process announces `topic`; returns a function that stops it. */
-export function onAnnouncement(db: SandboxDb, topic: string, listener: () => void): () => void {
+/** Calls `listener` with the detail when another process announces `topic`; returns a function that stops it. */
+export function onAnnouncement(db: SandboxDb, topic: string, listener: (detail: string | undefined) => void): () => void {
   return postgresBackends.get(db)?.onAnnouncement(topic, listener) ?? (() => {})
 }
 

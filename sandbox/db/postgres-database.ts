@@ -17,7 +17,7 @@ import type { Database } from './schema.js'
 
 /** The notification channel of commits; its payload is the committing process's token. */
 export const CHANGES_CHANNEL = 'paybox_changes'
-/** Announcements to the other replicas (a topic, such as 'clock'); payload `token:topic`. */
+/** Announcements to the other replicas (a topic, such as 'clock'); payload `token:topic`, or `token:topic:detail`. */
 export const ANNOUNCEMENTS_CHANNEL = 'paybox_announcements'
 /** Advisory lock keys (pg_advisory_*), in paybox's own space: 0x7061_79xx ("pay"). */
 export const LOCK_KEYS = {
@@ -28,6 +28,8 @@ export const LOCK_KEYS = {
   // Held shared by every replica while it serves, exclusive by one replacing the state (postgres-serving-lock.ts).
   serving: 0x7061_7905,
 } as const
+/** The longest detail an announcement carries: NOTIFY takes payloads under 8000 bytes, this leaves room for the token and topic. */
+export const ANNOUNCEMENT_DETAIL_LIMIT = 7_500
 /** How often a replica that does not lead tries to become the leader. */
 export const LEADER_RETRY_MS = 1_000
 
@@ -71,10 +73,10 @@ export interface PostgresBackend {
   onCommit(listener: () => void): () => void
   /** Whether this process leads: runs the sandbox-wide timers (ledger closes, sweeps, webhook sending). */
   isLeader(): boolean
-  /** Tells the other replicas about `topic` when `trx` commits. */
-  announce(trx: Transaction<Database>, topic: string): Promise<void>
-  /** Calls `listener` when another replica announces `topic`; returns its stop. */
-  onAnnouncement(topic: string, listener: () => void): () => void
+  /** Tells the other replicas about `topic` (and `detail`, at most ANNOUNCEMENT_DETAIL_LIMIT characters) when `trx` commits. */
+  announce(trx: Transaction<Database>, topic: string, detail?: string): Promise<void>
+  /** Calls `listener` with its detail when another replica announces `topic`; returns its stop. */
+  onAnnouncement(topic: string, listener: (detail: string | undefined) => void): () => void
 }
 
 export async function openPostgres(options: PostgresOptions): Promise<PostgresBackend> {
@@ -102,9 +104,11 @@ export async function openPostgres(options: PostgresOptions): Promise<PostgresBa
   const notify = () => {
     for (const listener of [...listeners]) listener()
   }
-  const announcementListeners = new Set<{ topic: string; listener: () => void }>()
-  const hear = (topic: string) => {
-    for (const each of [...announcementListeners]) if (each.topic === topic) each.listener()
+  const announcementListeners = new Set<{ topic: string; listener: (detail: string | undefined) => void }>()
+  const hear = (announcement: string) => {
+    const colon = announcement.indexOf(':')
+    const [topic, detail] = colon === -1 ? [announcement, undefined] : [announcement.slice(0, colon), announcement.slice(colon + 1)]
+    for (const each of [...announcementListeners]) if (each.topic === topic) each.listener(detail)
   }
   const channel = new ChangeChannel(config, token, notify, hear)
   const lease = new LeaderLease(config, notify)
@@ -149,8 +153,11 @@ export async function openPostgres(options: PostgresOptions): Promise<PostgresBa
       return () => listeners.delete(listener)
     },
     isLeader: () => lease.held,
-    announce: async (trx, topic) => {
-      await sql`select pg_notify(${ANNOUNCEMENTS_CHANNEL}, ${`${token}:${topic}`})`.execute(trx)
+    announce: async (trx, topic, detail) => {
+      if (detail !== undefined && detail.length > ANNOUNCEMENT_DETAIL_LIMIT)
+        throw new Error(`An announcement's detail is at most ${ANNOUNCEMENT_DETAIL_LIMIT} characters`)
+      const payload = detail === undefined ? `${token}:${topic}` : `${token}:${topic}:${detail}`
+      await sql`select pg_notify(${ANNOUNCEMENTS_CHANNEL}, ${payload})`.execute(trx)
     },
     onAnnouncement: (topic, listener) => {
       const entry = { topic, listener }

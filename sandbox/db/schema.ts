@@ -189,6 +189,12 @@ export interface WebhookResendTimesTable {
   at: number
 }
 
+/** A digest signature a shared sandbox accepted on a request other than GET, until its window ends (wall-clock ms). */
+export interface SeenSignaturesTable {
+  signature: string
+  expires_at: number
+}
+
 export interface WebhookDeliveriesTable {
   /** A UUID. */
   id: string
@@ -325,6 +331,7 @@ export interface Database {
   cross_chain_quotes: CrossChainQuotesTable
   webhook_deliveries: WebhookDeliveriesTable
   webhook_resend_times: WebhookResendTimesTable
+  seen_signatures: SeenSignaturesTable
   idempotency_keys: IdempotencyKeysTable
   kysely_migration: { name: string; timestamp: string }
   kysely_migration_lock: { id: string; is_locked: Generated<number> }

@@ -13,7 +13,8 @@ import type { RateLimiter } from '../limits/rate-limiter.js'
 import { findMerchantByApiKey } from '../merchants/merchant-repository.js'
 import { ApiError, unauthorized } from '../errors.js'
 import { attributeRequest } from '../request-log/request-log.js'
-import { clientAddressOf, takeOrRefuse, tooManyRequests } from './rate-limit.js'
+import type { ReplayGuard } from '../signatures/replay-guard.js'
+import { clientAddressOf, refuseIfEmpty, takeOrRefuse, tooManyRequests } from './rate-limit.js'
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -30,6 +31,8 @@ export interface DigestAuthDeps {
   findMerchantByApiKey(apiKey: string): Promise<MerchantRow | undefined>
   /** Requests per API key, counted once authenticated (--shared); none: not limited. */
   apiKeyLimiter?: RateLimiter
+  /** Each signature accepted once on requests other than GET (--shared); none: replays accepted, as on the real service. */
+  replayGuard?: ReplayGuard
 }
 
 /** What digest authentication reads of a request (an Express request, or a fast route's). */
@@ -64,11 +67,12 @@ function header(req: Pick<SignedRequest, 'headers'>, name: string): string | und
 }
 
 /** How a running sandbox finds the merchant of a key and reads the real time. */
-export function merchantAuthDeps(ctx: Pick<SandboxContext, 'db' | 'wallClock' | 'rateLimits'>): DigestAuthDeps {
+export function merchantAuthDeps(ctx: Pick<SandboxContext, 'db' | 'wallClock' | 'rateLimits' | 'replayGuard'>): DigestAuthDeps {
   return {
     wallClock: ctx.wallClock,
     findMerchantByApiKey: (apiKey: string) => findMerchantByApiKey(ctx.db, apiKey),
     apiKeyLimiter: ctx.rateLimits?.apiKey,
+    replayGuard: ctx.replayGuard,
   }
 }
 
@@ -105,8 +109,15 @@ export async function authenticateMerchant(
   const signs = (path: string, body: string) =>
     signaturesMatch(signDigest(merchant.api_secret, { path, timestamp: timestamp!, method: req.method, body }), signature!)
   if (!signedBy(signs, req)) throw unauthorized(reason, `${DIGEST_HEADERS.signature} does not match the request`)
+  const what = 'requests for this API key'
+  if (deps.replayGuard?.covers(req.method)) {
+    // A replay is refused before it is counted, so a captured request cannot spend its merchant's
+    // budget; a key out of budget records nothing, so the rate limit bounds the memory too.
+    refuseIfEmpty(deps.apiKeyLimiter, apiKey!, what)
+    await deps.replayGuard.spend(signature!, Number(timestamp))
+  }
   // Counted once authenticated: nobody can spend another merchant's budget with bad signatures.
-  takeOrRefuse(deps.apiKeyLimiter, apiKey!, 'requests for this API key')
+  takeOrRefuse(deps.apiKeyLimiter, apiKey!, what)
   return merchant
 }
 

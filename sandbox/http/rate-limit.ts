@@ -19,6 +19,12 @@ export function takeOrRefuse(limiter: RateLimiter | undefined, key: string, what
   if (!taken.allowed) throw tooManyRequests(`Too many ${what} (${rateOf(limiter)})`, taken.retryAfterSeconds)
 }
 
+/** Throws 429 if `key`'s bucket is empty now, without taking from it. */
+export function refuseIfEmpty(limiter: RateLimiter | undefined, key: string, what: string): void {
+  const wait = limiter?.retryAfter(key)
+  if (wait !== undefined) throw tooManyRequests(`Too many ${what} (${rateOf(limiter!)})`, wait)
+}
+
 export const clientAddressOf = (req: Request): string => clientAddress(req.socket)
 
 /**

@@ -34,7 +34,8 @@ const IDEMPOTENT: Operation['headers'] = [
   {
     name: 'Idempotency-Key',
     description:
-      'Replays return the first answer and move nothing; the same key with another body or endpoint is 422, a key still in progress 409',
+      'Copies with the same key get the first answer and move nothing; the same key with another body or endpoint is 422, a key still in progress 409. ' +
+      'The signature does not cover this header: a copy with another key or none is a new request (a shared sandbox refuses a reused signature with 409)',
     schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH },
   },
 ]

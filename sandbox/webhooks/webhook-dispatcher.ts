@@ -1,7 +1,7 @@
 // Sends the outbox's webhook deliveries in the background, so no API request waits for a receiver:
 // each payment's in order, once (failures are logged, not retried: spec 6), pending ones after a restart.
 import type { Kysely } from 'kysely'
-import { isLeader, isPostgres, onCommit, runTransaction } from '../db/database.js'
+import { announce, isLeader, isPostgres, onAnnouncement, onCommit, runTransaction } from '../db/database.js'
 import type { Clock } from '../clock.js'
 import type { Database, MerchantRow, WebhookDeliveryRow } from '../db/schema.js'
 import { findMerchantById } from '../merchants/merchant-repository.js'
@@ -9,7 +9,13 @@ import { DeliveryQueue } from './delivery-queue.js'
 import type { DeliveryListener, EventListener, WebhookDeliveries } from './webhook-deliveries.js'
 import type { WebhookEgress } from './webhook-egress.js'
 import { WebhookFeed } from './webhook-feed.js'
-import { findDeliveryById, findPendingDeliveriesAfter, logDeliveryOutcomes, updateDelivery } from './webhook-repository.js'
+import {
+  findDeliveriesByIds,
+  findDeliveryById,
+  findPendingDeliveriesAfter,
+  logDeliveryOutcomes,
+  updateDelivery,
+} from './webhook-repository.js'
 import { recordResend } from './webhook-resend.js'
 import { WebhookSender } from './webhook-sender.js'
 
@@ -17,6 +23,10 @@ import { WebhookSender } from './webhook-sender.js'
 const DEFAULT_POLL_MS = 250
 /** How long a resend waits for the leading replica past the receiver's own timeout. */
 const RESEND_WAIT_MARGIN_MS = 5_000
+/** What the sending replica tells the others as it logs deliveries: their ids, comma-separated. */
+const DELIVERED_TOPIC = 'delivered'
+/** Ids per announcement: 100 UUIDs and their commas stay far below NOTIFY's payload limit. */
+const DELIVERIES_PER_ANNOUNCEMENT = 100
 
 export interface WebhookDispatcherOptions {
   db: Kysely<Database>
@@ -48,6 +58,7 @@ export class WebhookDispatcher implements WebhookDeliveries {
   #pumpAgain = false
   #kickScheduled = false
   #stopListening: (() => void) | undefined
+  #stopHearing: (() => void) | undefined
   /** Finished deliveries waiting to be logged together, each with who awaits it. */
   #unlogged: Array<{ row: WebhookDeliveryRow; done: (error?: unknown) => void }> = []
 
@@ -67,6 +78,8 @@ export class WebhookDispatcher implements WebhookDeliveries {
       this.kick()
     }, this.#pollMs).unref()
     this.#stopListening = onCommit(this.#db, () => this.#kickSoon())
+    // Only the leader sends and so learns of finished deliveries first hand; the other replicas' live tails hear of them here.
+    this.#stopHearing = onAnnouncement(this.#db, DELIVERED_TOPIC, (ids) => void this.#heardDelivered(ids))
     this.kick()
   }
 
@@ -75,6 +88,7 @@ export class WebhookDispatcher implements WebhookDeliveries {
     clearInterval(this.#timer)
     this.#timer = undefined
     this.#stopListening?.()
+    this.#stopHearing?.()
     this.#sender.stop()
     await this.#pumping
     await Promise.allSettled([...this.#inFlight])
@@ -232,6 +246,17 @@ export class WebhookDispatcher implements WebhookDeliveries {
     return finished
   }
 
+  /** Another replica logged these deliveries (ids, comma-separated): tells this one's listeners, if it has any. */
+  async #heardDelivered(ids: string | undefined): Promise<void> {
+    if (!ids || !this.#feed.hasDeliveryListeners) return
+    try {
+      for (const delivery of await findDeliveriesByIds(this.#db, ids.split(','))) this.#feed.delivered(delivery)
+    } catch (error) {
+      // A live tail misses them; the delivery log still has them.
+      this.#log?.(`Reading deliveries logged by another replica failed: ${error instanceof Error ? error.message : String(error)}`)
+    }
+  }
+
   /** Deliveries finishing in one turn of the event loop are logged in one transaction (one commit). */
   #logFinished(row: WebhookDeliveryRow): Promise<void> {
     return new Promise<void>((resolve, reject) => {
@@ -240,12 +265,14 @@ export class WebhookDispatcher implements WebhookDeliveries {
       setImmediate(() => {
         const batch = this.#unlogged
         this.#unlogged = []
-        runTransaction(this.#db, (trx) =>
-          logDeliveryOutcomes(
-            trx,
-            batch.map(({ row: finished }) => finished),
-          ),
-        ).then(
+        const rows = batch.map(({ row: finished }) => finished)
+        runTransaction(this.#db, async (trx) => {
+          await logDeliveryOutcomes(trx, rows)
+          for (let at = 0; at < rows.length; at += DELIVERIES_PER_ANNOUNCEMENT) {
+            const ids = rows.slice(at, at + DELIVERIES_PER_ANNOUNCEMENT).map((row) => row.id)
+            await announce(this.#db, trx, DELIVERED_TOPIC, ids.join(','))
+          }
+        }).then(
           () => batch.forEach(({ done }) => done()),
           (error: unknown) => batch.forEach(({ done }) => done(error)),
         )

@@ -39,6 +39,10 @@ export class WebhookFeed {
     }
   }
 
+  get hasDeliveryListeners(): boolean {
+    return this.#deliveryListeners.size > 0
+  }
+
   delivered(delivery: WebhookDeliveryRow): void {
     for (const listener of this.#deliveryListeners) listener(delivery)
   }

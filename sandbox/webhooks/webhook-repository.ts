@@ -26,6 +26,14 @@ export function findDeliveryById(db: Kysely<Database>, id: string): Promise<Webh
   return db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst()
 }
 
+/** The deliveries of `ids` that exist, in the order of `ids`. */
+export async function findDeliveriesByIds(db: Kysely<Database>, ids: readonly string[]): Promise<WebhookDeliveryRow[]> {
+  if (ids.length === 0) return []
+  const rows = await db.selectFrom('webhook_deliveries').selectAll().where('id', 'in', ids).execute()
+  const byId = new Map(rows.map((row) => [row.id, row]))
+  return ids.flatMap((id) => byId.get(id) ?? [])
+}
+
 export function findDeliveryForMerchant(db: Kysely<Database>, merchantId: string, id: string): Promise<WebhookDeliveryRow | undefined> {
   return db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).where('merchant_id', '=', merchantId).executeTakeFirst()
 }

@@ -69,12 +69,15 @@ describe('rate limits under --shared', () => {
     const { sandbox, clock } = await sharedSandbox({ apiKeyRate: { burst: 4, perSecond: 1 } })
     const direct = sandbox.merchants[0]!
     const list = () => rawRequest(sandbox.url, { method: 'GET', path: '/payments', as: direct })
+    // Each its own body: two identical requests signed in the same second share their signature,
+    // which a shared sandbox accepts once (test/e2e/signature-replays.test.ts).
+    let created = 0
     const create = () =>
       rawRequest(sandbox.url, {
         method: 'POST',
         path: '/payments',
         as: direct,
-        body: JSON.stringify({ amount: { value: 100, currency: 'USD' }, description: 'Limited' }),
+        body: JSON.stringify({ amount: { value: 100, currency: 'USD' }, description: `Limited ${++created}` }),
       })
     expect([(await create()).status, (await list()).status, (await create()).status, (await list()).status]).toEqual([200, 200, 200, 200])
 

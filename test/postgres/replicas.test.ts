@@ -133,6 +133,38 @@ describe('two replicas on one PostgreSQL database', () => {
     expect(receiver.received.every((r) => r.verified)).toBe(true)
   })
 
+  it('streams every finished delivery on both replicas, the one that does not send included (issue 29, item 6)', async () => {
+    const controller = new AbortController()
+    try {
+      // A started first and leads: it sends. B only hears of what A logged.
+      const path = `/merchants/${merchant.id}/webhook-logs/stream`
+      const onA = await openEventStream(a.banner.baseUrl, merchant, path, { signal: controller.signal })
+      const onB = await openEventStream(b.banner.baseUrl, merchant, path, { signal: controller.signal })
+      const ids: string[] = []
+      for (let i = 0; i < PAYMENTS; i++) ids.push(await paidPayment(i % 2 === 0 ? a : b, i % 2 === 0 ? b : a, 200 + i))
+      const logged = await waitFor('every delivery of these payments to be logged', async () => {
+        const log = await signed(a.banner.baseUrl, merchant, 'GET', `/merchants/${merchant.id}/webhook-logs?limit=100`)
+        const items = (log.json as { items: Array<{ id: string; status: string; checkout_id: string }> }).items.filter((item) =>
+          ids.includes(item.checkout_id),
+        )
+        return items.length > 0 && items.every((item) => item.status !== 'pending') ? items : undefined
+      })
+      expect(logged.length).toBeGreaterThanOrEqual(PAYMENTS)
+      const streamed = (stream: typeof onA) =>
+        new Set(stream.received.filter((e) => e.event === 'delivery').map((e) => (JSON.parse(e.data) as { id: string }).id))
+      const expected = logged.map((item) => item.id).sort()
+      for (const [name, stream] of [
+        ['the leader', onA],
+        ['the follower', onB],
+      ] as const) {
+        await waitFor(`every delivery on the stream of ${name}`, () => expected.every((id) => streamed(stream).has(id)))
+        expect([...streamed(stream)].filter((id) => expected.includes(id)).sort()).toEqual(expected)
+      }
+    } finally {
+      controller.abort()
+    }
+  })
+
   it("streams through one replica the events made through the other, and its Horizon serves the other's transactions", async () => {
     const controller = new AbortController()
     try {
