@@ -8,7 +8,11 @@ export const commandErrorJson = z.object({
   error: z.object({ message: z.string(), statusCode: z.number().int().optional(), reason: z.string().optional() }),
 })
 
-const stateSwap = api.resetState.extend({ snapshot: api.snapshot.optional() })
+// Restore and reset print the merchants' keys, never their secrets (`sandbox keys` prints those).
+const stateSwap = api.resetState.extend({
+  merchants: z.array(api.resetState.shape.merchants.element.omit({ apiSecret: true })),
+  snapshot: api.snapshot.optional(),
+})
 const health = api.health.extend({ status: z.enum(['ok', 'failing']) })
 const profile = z.looseObject({ baseUrl: z.string().optional(), apiKey: z.string().optional() })
 

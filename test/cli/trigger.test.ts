@@ -203,7 +203,7 @@ describe('paybox trigger against a ledger that closes later', () => {
     const { json, exitCode } = await running
     expect(exitCode).toBe(0)
     expect(json.payment).toMatchObject({ id: processing.id, status: 'paid', settlement_status: 'paid' })
-    expect(json.deliveries.map((d) => webhookData(Buffer.from(d.request_payload)).settlement_status)).toEqual([
+    expect(json.deliveries.map((d) => webhookData(Buffer.from(d.request_payload!)).settlement_status)).toEqual([
       'open',
       'open',
       'processing',
