@@ -28,6 +28,7 @@ const lines = (schema: z.ZodType): CommandJson => ({ schema, output: 'lines' })
 /** By command id, every command of commands/command-files.ts. */
 export const COMMAND_JSON_SCHEMAS: Record<string, CommandJson | null> = {
   balances: document(z.union([api.accountBalances, api.balance])),
+  chains: document(api.originChains),
   'config:get': document(z.object({ profile: z.string(), key: z.string(), value: z.string().nullable() })),
   'config:list': document(z.object({ file: z.string(), profiles: z.record(z.string(), profile) })),
   'config:set': document(z.object({ profile: z.string(), key: z.string(), file: z.string() })),
