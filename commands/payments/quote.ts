@@ -2,6 +2,7 @@ import { Args, Flags } from '@oclif/core'
 import type { CrossChainQuote } from '../../src/client/types.js'
 import { ApiCommand } from '../../src/cli/base-command.js'
 import { terminalQr } from '../../src/cli/output.js'
+import { qrFlag, wantsQr } from '../../src/cli/qr-flag.js'
 import { renderQuote } from '../../src/cli/render/cross-chain.js'
 
 export default class PaymentsQuote extends ApiCommand<typeof PaymentsQuote> {
@@ -21,7 +22,7 @@ export default class PaymentsQuote extends ApiCommand<typeof PaymentsQuote> {
     'origin-chain': Flags.string({ description: 'ethereum, base, arbitrum, polygon or solana (paybox chains lists them)', required: true }),
     'origin-token': Flags.string({ description: 'Token sent on the origin chain, e.g. USDC, USDT, ETH, SOL', required: true }),
     'refund-address': Flags.string({ description: 'Address on the origin chain for refunds', required: true }),
-    qr: Flags.boolean({ description: 'Also print the deposit address as a QR code', default: true, allowNo: true }),
+    qr: qrFlag('the deposit address'),
   }
 
   public async run(): Promise<CrossChainQuote> {
@@ -32,7 +33,7 @@ export default class PaymentsQuote extends ApiCommand<typeof PaymentsQuote> {
     })
     if (!this.jsonEnabled()) {
       this.print(renderQuote(quote))
-      if (this.flags.qr) this.print(await terminalQr(quote.depositAddress))
+      if (wantsQr(this.flags.qr)) this.print(await terminalQr(quote.depositAddress))
     }
     return quote
   }

@@ -22,10 +22,10 @@ describe('paybox payments quote and deposit', () => {
     expect(stdout).toContain('Bridge fee: 0.3% (30 bps)')
   })
 
-  it('quotes a payment from another chain, printing the deposit address and a QR code', async () => {
+  it('quotes a payment from another chain, printing the deposit address and, asked for, a QR code', async () => {
     const payment = await create()
     const { stdout, exitCode } = await runCli(
-      ['payments', 'quote', payment.id, '--origin-chain', 'base', '--origin-token', 'USDC', '--refund-address', REFUND],
+      ['payments', 'quote', payment.id, '--origin-chain', 'base', '--origin-token', 'USDC', '--refund-address', REFUND, '--qr'],
       merchantEnv(sandbox),
     )
     expect(exitCode).toBe(0)

@@ -17,6 +17,9 @@ export function formatAmount(value: number, currency: string, precisions: Precis
   return precision === undefined ? `${value} (smallest unit) ${currency}` : `${minorToMajorUnits(value, precision)} ${currency}`
 }
 
+/** Whether a payment can still be paid, so its link and QR code are worth showing. */
+export const isPayable = (payment: Payment): boolean => payment.status === 'open' || payment.status === 'underpaid'
+
 export function renderPayment(payment: Payment, precisions: Precisions): string {
   return details([
     ['Id', payment.id],
