@@ -228,6 +228,21 @@ describe('paybox payments and currencies', () => {
       expect(json).toEqual(created)
     })
 
+    it('labels its amounts by their unit: the price in its currency and in USDC, then the USDC net of the fee once settled', async () => {
+      const created = await sandbox.direct.payments.create({ amount: { value: 1000, currency: 'EUR' }, description: 'Units' })
+      const before = await runCli(['payments', 'get', created.id], env())
+      expect(before.stdout).toMatch(/Price +│ 10\.00 EUR/)
+      expect(before.stdout).toMatch(/Price in USDC +│ 10\.8000000 USDC/)
+      expect(before.stdout).not.toContain('Net in USDC')
+      await sandbox.direct.sandbox.pay(created.id)
+      const settled = await sandbox.direct.payments.get(created.id)
+      expect(settled.settlement_status).toBe('paid')
+      const after = await runCli(['payments', 'get', created.id], env())
+      expect(after.stdout).toMatch(/Paid +│ 10\.00 EUR/)
+      expect(after.stdout).toMatch(/Net in USDC +│ 10\.6920000 USDC after a 0\.1080000 USDC fee/)
+      expect(after.stdout).not.toContain('Price in USDC')
+    })
+
     it('fails with exit code 1 and one line naming the 404 for an unknown id', async () => {
       const { stdout, stderr, exitCode, error } = await runCli(['payments', 'get', 'pt_does_not_exist'], env())
       expect(error).toBeUndefined()
