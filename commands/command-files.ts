@@ -3,6 +3,7 @@
 // command line names, so a cold start loads one command module rather than all of them.
 export const COMMAND_FILES = {
   balances: './balances.js',
+  chains: './chains.js',
   'config:get': './config/get.js',
   'config:list': './config/list.js',
   'config:set': './config/set.js',

@@ -5,13 +5,14 @@ import { eventFilter, eventsFlag } from '../src/cli/event-filter.js'
 import { doubleDeliveryWarning, forwardPayload, type ForwardedEvent, type ForwardTarget } from '../src/cli/event-forwarder.js'
 import { httpUrlFlag } from '../src/cli/flag-values.js'
 import { followStream, jsonLine, streamNotice, untilStopped } from '../src/cli/live-stream.js'
-import { forwardLine } from '../src/cli/render/webhooks.js'
+import { forwardLine, renderSigningSecret } from '../src/cli/render/webhooks.js'
 
 export default class Listen extends ApiCommand<typeof Listen> {
   static override summary = 'Forward every payment event to a local webhook receiver, until Ctrl+C'
   static override description =
     "Subscribes to the merchant's payment events (payments with or without a webhookUrl) and POSTs each event's webhook body, " +
-    "byte for byte, to --forward-to, signed with the merchant's API secret in X-WEBHOOK-AUTH exactly as the sandbox signs webhooks. " +
+    "byte for byte, to --forward-to, signed with the merchant's API secret in X-WEBHOOK-AUTH exactly as the sandbox signs webhooks " +
+    '(it names the merchant and the last characters of that secret on stderr as it starts). ' +
     "Prints one line per event with your receiver's answer; with --json, one JSON object per line. If the stream drops it " +
     'reconnects and resumes after the last event forwarded, so none is lost or sent twice.'
 
@@ -31,6 +32,8 @@ export default class Listen extends ApiCommand<typeof Listen> {
     const connection = this.connection()
     const client = this.client(connection)
     const wanted = eventFilter(this.flags.events)
+    // On stderr even with --json: its lines on stdout are forwarded events only.
+    streamNotice(renderSigningSecret(await client.merchant.get(), connection.apiSecret!))
     // The sequence of the last event forwarded (or, before the first, the latest when the stream
     // opened): a reconnection resumes after it, so nothing is lost or forwarded twice.
     let lastSequence: number | undefined

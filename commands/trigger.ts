@@ -18,8 +18,9 @@ export default class Trigger extends ApiCommand<typeof Trigger> {
   static override summary = 'Make the sandbox send a webhook event to a URL, for real'
   static override description =
     'Creates a payment with --webhook-url and drives it through the states that emit the event: transaction_created just ' +
-    'creates it; transaction_updated pays half (--status underpaid) or all of it (paid; settled also waits for the settlement); ' +
-    "transaction_failed fails it. Then waits until the sandbox has logged each of the payment's deliveries as finished, and " +
+    'creates it; transaction_updated pays half (--status underpaid) or all of it (paid; settled also fails unless the settlement ' +
+    'completes); transaction_failed fails it. Then waits until no event of the payment is still to come (a settlement in ' +
+    'processing reports paid when its ledger closes) and the sandbox has logged each of its deliveries as finished, and ' +
     "prints the payment id and every event it emitted with your receiver's answer. Exits 1 when a delivery did not get a 2xx answer."
 
   static override examples = [

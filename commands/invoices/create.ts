@@ -6,9 +6,10 @@ import { UserError } from '../../src/user-error.js'
 import { oneOfFlags } from '../../src/cli/flag-values.js'
 import { dueFlags, itemFlag, MAX_LINE_ITEMS, NEW_CUSTOMER_FLAGS, newCustomerFlags, taxFlag } from '../../src/cli/invoice-input.js'
 import { terminalQr } from '../../src/cli/output.js'
+import { qrFlag, wantsQr } from '../../src/cli/qr-flag.js'
 import { askInvoice, canPrompt } from '../../src/cli/prompts.js'
-import { isPayable, renderInvoice } from '../../src/cli/render/invoices.js'
-import { precisionsOf, type Precisions } from '../../src/cli/render/payments.js'
+import { renderInvoice } from '../../src/cli/render/invoices.js'
+import { isPayable, precisionsOf, type Precisions } from '../../src/cli/render/payments.js'
 import { CUSTOMER_TYPES } from '../../src/api/enumerations.js'
 
 const customerFlag = (description: string) => Flags.string({ description, helpGroup: 'CUSTOMER' })
@@ -49,6 +50,7 @@ export default class InvoicesCreate extends ApiCommand<typeof InvoicesCreate> {
     'due-in': Flags.string({ description: "Due this long from now, by this computer's clock: 30d, 2w, 12h" }),
     notes: Flags.string({ description: 'Notes shown on the invoice' }),
     number: Flags.string({ description: 'Invoice number (default: the next of the numbering sequence)' }),
+    qr: qrFlag('the wallet payment URI'),
   }
 
   public async run(): Promise<Invoice> {
@@ -59,13 +61,14 @@ export default class InvoicesCreate extends ApiCommand<typeof InvoicesCreate> {
     if (!this.jsonEnabled()) {
       const payment = await client.payments.get(invoice.payment_id)
       this.print(renderInvoice(invoice, request.precisions, payment))
-      if (isPayable(payment)) this.print(await terminalQr(payment.qrCode))
+      if (isPayable(payment) && wantsQr(this.flags.qr)) this.print(await terminalQr(payment.qrCode))
     }
     return invoice
   }
 
+  /** Any flag of the invoice itself (--qr only says how to show it) means no questions. */
   private givesInvoiceFlags(): boolean {
-    return Object.keys(InvoicesCreate.flags).some((name) => (this.flags as Record<string, unknown>)[name] !== undefined)
+    return Object.keys(InvoicesCreate.flags).some((name) => name !== 'qr' && (this.flags as Record<string, unknown>)[name] !== undefined)
   }
 
   private async askRequest(client: PayboxClient): Promise<{ body: CreateInvoiceRequest; precisions: Precisions }> {

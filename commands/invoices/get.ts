@@ -2,8 +2,9 @@ import { Args } from '@oclif/core'
 import type { Invoice } from '../../src/client/types.js'
 import { ApiCommand } from '../../src/cli/base-command.js'
 import { terminalQr } from '../../src/cli/output.js'
-import { isPayable, renderInvoice } from '../../src/cli/render/invoices.js'
-import { fetchPrecisions } from '../../src/cli/render/payments.js'
+import { qrFlag, wantsQr } from '../../src/cli/qr-flag.js'
+import { renderInvoice } from '../../src/cli/render/invoices.js'
+import { fetchPrecisions, isPayable } from '../../src/cli/render/payments.js'
 
 export default class InvoicesGet extends ApiCommand<typeof InvoicesGet> {
   static override args = {
@@ -12,6 +13,9 @@ export default class InvoicesGet extends ApiCommand<typeof InvoicesGet> {
 
   static override summary = 'Show one invoice, with the link and QR code its customer pays it with'
   static override examples = ['<%= config.bin %> <%= command.id %> 3f0c…', '<%= config.bin %> <%= command.id %> 3f0c… --json']
+  static override flags = {
+    qr: qrFlag('the wallet payment URI of an unpaid invoice'),
+  }
 
   public async run(): Promise<Invoice> {
     const client = this.client()
@@ -19,7 +23,7 @@ export default class InvoicesGet extends ApiCommand<typeof InvoicesGet> {
     if (!this.jsonEnabled()) {
       const [payment, precisions] = await Promise.all([client.payments.get(invoice.payment_id), fetchPrecisions(client)])
       this.print(renderInvoice(invoice, precisions, payment))
-      if (isPayable(payment)) this.print(await terminalQr(payment.qrCode))
+      if (isPayable(payment) && wantsQr(this.flags.qr)) this.print(await terminalQr(payment.qrCode))
     }
     return invoice
   }

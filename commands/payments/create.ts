@@ -5,6 +5,7 @@ import { ApiCommand } from '../../src/cli/base-command.js'
 import { UserError } from '../../src/user-error.js'
 import { idempotencyKeyFlag, metadataFlag, minorUnitsFlag } from '../../src/cli/flag-values.js'
 import { terminalQr } from '../../src/cli/output.js'
+import { qrFlag, wantsQr } from '../../src/cli/qr-flag.js'
 import { valueOrPrompt } from '../../src/cli/prompts.js'
 import { fetchPrecisions, renderPayment } from '../../src/cli/render/payments.js'
 import { LOCALES } from '../../src/api/enumerations.js'
@@ -13,7 +14,7 @@ export default class PaymentsCreate extends ApiCommand<typeof PaymentsCreate> {
   static override summary = 'Create a payment'
   static override description = 'Creates a payment order. --amount is in major units of the currency (12.50 USD, 1500 JPY).'
   static override examples = [
-    '<%= config.bin %> <%= command.id %> --amount 12.50 --currency USD --description "Order #1042" --qr',
+    '<%= config.bin %> <%= command.id %> --amount 12.50 --currency USD --description "Order #1042"',
     '<%= config.bin %> <%= command.id %> --amount 99 --currency EUR --description Hoodie --webhook-url https://example.test/hooks --metadata orderId=1042 --idempotency-key order-1042',
   ]
 
@@ -34,7 +35,7 @@ export default class PaymentsCreate extends ApiCommand<typeof PaymentsCreate> {
     'escrow-platform-fee': Flags.integer({ description: 'Escrow platform fee in basis points (escrow merchants)', min: 0, max: 10_000 }),
     'escrow-expires-at': Flags.string({ description: 'Escrow order expiry, ISO 8601 (escrow merchants)' }),
     'idempotency-key': idempotencyKeyFlag('creates a payment'),
-    qr: Flags.boolean({ description: 'Print the wallet payment URI as a QR code' }),
+    qr: qrFlag('the wallet payment URI'),
   }
 
   public async run(): Promise<Payment> {
@@ -72,7 +73,7 @@ export default class PaymentsCreate extends ApiCommand<typeof PaymentsCreate> {
     }
     const payment = await client.payments.create(request, { idempotencyKey: flags['idempotency-key'] })
     this.print(renderPayment(payment, precisions))
-    if (flags.qr) this.print(await terminalQr(payment.qrCode))
+    if (!this.jsonEnabled() && wantsQr(flags.qr)) this.print(await terminalQr(payment.qrCode))
     return payment
   }
 }

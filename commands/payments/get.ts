@@ -1,8 +1,9 @@
-import { Args, Flags } from '@oclif/core'
+import { Args } from '@oclif/core'
 import type { Payment } from '../../src/client/types.js'
 import { ApiCommand } from '../../src/cli/base-command.js'
 import { terminalQr } from '../../src/cli/output.js'
-import { fetchPrecisions, renderPayment } from '../../src/cli/render/payments.js'
+import { qrFlag, wantsQr } from '../../src/cli/qr-flag.js'
+import { fetchPrecisions, isPayable, renderPayment } from '../../src/cli/render/payments.js'
 
 export default class PaymentsGet extends ApiCommand<typeof PaymentsGet> {
   static override args = {
@@ -10,9 +11,9 @@ export default class PaymentsGet extends ApiCommand<typeof PaymentsGet> {
   }
 
   static override summary = 'Show one payment'
-  static override examples = ['<%= config.bin %> <%= command.id %> pt_0194… --qr', '<%= config.bin %> <%= command.id %> pt_0194… --json']
+  static override examples = ['<%= config.bin %> <%= command.id %> pt_0194…', '<%= config.bin %> <%= command.id %> pt_0194… --json']
   static override flags = {
-    qr: Flags.boolean({ description: 'Print the wallet payment URI as a QR code' }),
+    qr: qrFlag('the wallet payment URI'),
   }
 
   public async run(): Promise<Payment> {
@@ -20,7 +21,7 @@ export default class PaymentsGet extends ApiCommand<typeof PaymentsGet> {
     const payment = await client.payments.get(this.args.id)
     if (!this.jsonEnabled()) {
       this.print(renderPayment(payment, await fetchPrecisions(client)))
-      if (this.flags.qr) this.print(await terminalQr(payment.qrCode))
+      if (isPayable(payment) && wantsQr(this.flags.qr)) this.print(await terminalQr(payment.qrCode))
     }
     return payment
   }

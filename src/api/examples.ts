@@ -160,7 +160,7 @@ export const webhookDeliveryExample = {
   last_attempt_at: '2026-11-24T12:56:10.373Z',
   created_at: '2026-11-24T12:56:10.167Z',
   updated_at: '2026-11-24T12:56:10.373Z',
-  request_payload: `{"data":{"type":"transaction_created","id":"${PAYMENT_ID}","status":"open"}}`,
+  request_payload: `{\n  "data": {\n    "type": "transaction_created",\n    "id": "${PAYMENT_ID}",\n    "status": "open"\n  }\n}`,
   response_body: 'ok',
 }
 
@@ -170,7 +170,7 @@ export const paymentEventExample = {
   sequence: 17,
   event_type: 'transaction_updated',
   checkout_id: PAYMENT_ID,
-  payload: `{"data":{"type":"transaction_updated","id":"${PAYMENT_ID}","status":"paid"}}`,
+  payload: `{\n  "data": {\n    "type": "transaction_updated",\n    "id": "${PAYMENT_ID}",\n    "status": "paid"\n  }\n}`,
   created_at: '2026-11-24T12:56:06.405Z',
 }
 

@@ -8,7 +8,11 @@ export const commandErrorJson = z.object({
   error: z.object({ message: z.string(), statusCode: z.number().int().optional(), reason: z.string().optional() }),
 })
 
-const stateSwap = api.resetState.extend({ snapshot: api.snapshot.optional() })
+// Restore and reset print the merchants' keys, never their secrets (`sandbox keys` prints those).
+const stateSwap = api.resetState.extend({
+  merchants: z.array(api.resetState.shape.merchants.element.omit({ apiSecret: true })),
+  snapshot: api.snapshot.optional(),
+})
 const health = api.health.extend({ status: z.enum(['ok', 'failing']) })
 const profile = z.looseObject({ baseUrl: z.string().optional(), apiKey: z.string().optional() })
 
@@ -24,6 +28,7 @@ const lines = (schema: z.ZodType): CommandJson => ({ schema, output: 'lines' })
 /** By command id, every command of commands/command-files.ts. */
 export const COMMAND_JSON_SCHEMAS: Record<string, CommandJson | null> = {
   balances: document(z.union([api.accountBalances, api.balance])),
+  chains: document(api.originChains),
   'config:get': document(z.object({ profile: z.string(), key: z.string(), value: z.string().nullable() })),
   'config:list': document(z.object({ file: z.string(), profiles: z.record(z.string(), profile) })),
   'config:set': document(z.object({ profile: z.string(), key: z.string(), file: z.string() })),

@@ -43,22 +43,36 @@ export async function triggerEvent(client: PayboxClient, request: TriggerRequest
   if (event === 'transaction_failed') {
     payment = await client.sandbox.fail(payment.id, { reason: 'Simulated by paybox trigger' })
   } else if (event === 'transaction_updated') {
-    // Underpaid: half of the amount arrives. Paid and settled: all of it; settlement follows.
+    // Underpaid: half of the amount arrives. Paid and settled: all of it; its settlement's events
+    // follow (settled also insists that the settlement completes).
     payment = await client.sandbox.pay(payment.id, status === 'underpaid' ? { amount: underpaymentOf(payment, precisions) } : {})
     if (status === 'settled') payment = await settled(client, payment.id, request.timeoutMs)
   }
-  // Each change writes its delivery in the same transaction: all of this payment's are logged by now.
   const id = payment.id
-  const logged = await pollUntil(
+  const { current, deliveries } = await pollUntil(
     `the webhook deliveries of ${id} to finish`,
-    async () => {
-      const { items } = await client.webhooks.list({ checkout_id: id, limit: 100 })
-      return items.length > 0 && items.every((item) => item.status !== 'pending') ? items : undefined
-    },
+    () => finishedDeliveries(client, id),
     request.timeoutMs,
   )
-  const deliveries = await Promise.all(logged.reverse().map((item) => client.webhooks.get(item.id)))
-  return { payment: await client.payments.get(id), deliveries }
+  return { payment: current, deliveries }
+}
+
+/**
+ * The payment and its deliveries, in full and oldest first, once no event of it is still to
+ * come and every delivery has finished; undefined until then. A settlement in `processing`
+ * still has an event to come (paid, when its ledger closes, in the transaction that records
+ * the delivery): the payment is read first, so a list read after it holds that delivery.
+ */
+async function finishedDeliveries(
+  client: PayboxClient,
+  id: string,
+): Promise<{ current: Payment; deliveries: WebhookDelivery[] } | undefined> {
+  const current = await client.payments.get(id)
+  if (current.settlement_status === 'processing') return undefined
+  const { items } = await client.webhooks.list({ checkout_id: id, limit: 100 })
+  if (items.length === 0 || items.some((item) => item.status === 'pending')) return undefined
+  const deliveries = await Promise.all(items.reverse().map((item) => client.webhooks.get(item.id)))
+  return { current, deliveries }
 }
 
 async function settled(client: PayboxClient, id: string, timeoutMs: number): Promise<Payment> {

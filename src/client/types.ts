@@ -74,7 +74,9 @@ export type ErrorBody = z.infer<typeof api.errorBody>
 /** One API request as the sandbox's request log keeps it: no body, no query string, no credentials. */
 export type RequestLogEntry = z.infer<typeof api.requestLogEntry>
 export type CrossChainQuote = z.infer<typeof api.crossChainQuote>
-export type OriginChain = z.infer<typeof api.originChains>['items'][number]
+/** The bridge's supported origin chains and tokens, and its fee. */
+export type OriginChains = z.infer<typeof api.originChains>
+export type OriginChain = OriginChains['items'][number]
 
 // What the client sends: the z.input of the schemas the sandbox validates with (src/api/requests.ts).
 

@@ -13,17 +13,27 @@ export interface LoadedScenario {
   scenario: Scenario
 }
 
-/** A scenario file that cannot be read or is not valid; the CLI exits 2 with this one line. */
+/** Where a problem is in the file (1-based), and what it is. */
+export interface ScenarioProblem {
+  detail: string
+  position?: { line: number; column: number }
+}
+
+const located = (file: string, { detail, position }: ScenarioProblem): string =>
+  position ? `${file}:${position.line}:${position.column}: ${detail}` : `${file}: ${detail}`
+
+/**
+ * A scenario file that cannot be read or is not valid; the CLI exits 2 with one line per
+ * problem, each `file:line:col: path: problem`.
+ */
 export class ScenarioFileError extends UserError {
   readonly exitCode = 2
 
   constructor(
     readonly file: string,
-    readonly detail: string,
-    /** 1-based, where the problem is in the file. */
-    readonly position?: { line: number; column: number },
+    readonly problems: [ScenarioProblem, ...ScenarioProblem[]],
   ) {
-    super(position ? `${file}:${position.line}:${position.column}: ${detail}` : `${file}: ${detail}`)
+    super(problems.map((problem) => located(file, problem)).join('\n'))
     this.name = 'ScenarioFileError'
   }
 }
@@ -36,7 +46,7 @@ export function loadScenarioFile(file: string): LoadedScenario {
     text = fs.readFileSync(file, 'utf8')
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
-    throw new ScenarioFileError(file, `cannot read the scenario file${code ? ` (${code})` : ''}`)
+    throw new ScenarioFileError(file, [{ detail: `cannot read the scenario file${code ? ` (${code})` : ''}` }])
   }
   return parseScenario(text, file)
 }
@@ -44,29 +54,32 @@ export function loadScenarioFile(file: string): LoadedScenario {
 export function parseScenario(text: string, file: string): LoadedScenario {
   const lineCounter = new LineCounter()
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true })
-  const at = (offset: number, detail: string): ScenarioFileError => {
+  const at = (offset: number, detail: string): ScenarioProblem => {
     const { line, col } = lineCounter.linePos(offset)
-    return new ScenarioFileError(file, detail, { line, column: col })
+    return { detail, position: { line, column: col } }
   }
+  const refuse = (problems: ScenarioProblem[]): void => {
+    if (problems.length > 0) throw new ScenarioFileError(file, problems as [ScenarioProblem, ...ScenarioProblem[]])
+  }
+  // YAML errors after the first are often its echoes: the first alone is reported.
   const [syntax] = doc.errors
-  if (syntax) throw at(syntax.pos[0], syntax.message.split('\n')[0]!)
+  if (syntax) refuse([at(syntax.pos[0], syntax.message.split('\n')[0]!)])
 
   const parsed = scenarioSchema.safeParse(doc.toJS())
   if (!parsed.success) {
-    const issues = parsed.error.issues
-    // A misspelt field also shows as a missing one: the unknown name explains both.
-    const first = issues.find((issue) => issue.code === 'unrecognized_keys') ?? issues[0]!
-    const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : ''
-    const [offset, detail] = describeIssue(doc, first)
-    throw at(offset, detail + more)
+    // A misspelt field also shows as a missing one: said at the same place, the unknown name comes first.
+    const issues = parsed.error.issues.toSorted((a, b) => Number(b.code === 'unrecognized_keys') - Number(a.code === 'unrecognized_keys'))
+    refuse(issues.flatMap((issue) => describeIssue(doc, issue).map(([offset, detail]) => at(offset, detail))))
   }
-  const scenario = parsed.data
-  checkSteps(scenario, (path, detail) => at(offsetOf(doc, path), `${formatPath(path)}: ${detail}`))
+  const scenario = parsed.data!
+  const problems: ScenarioProblem[] = []
+  checkSteps(scenario, (path, detail) => problems.push(at(offsetOf(doc, path), `${formatPath(path)}: ${detail}`)))
+  refuse(problems)
   return { file, scenario }
 }
 
 /** What the schema cannot see: unique step ids, and references to steps that exist and came earlier. */
-function checkSteps(scenario: Scenario, fail: (path: Path, detail: string) => ScenarioFileError): void {
+function checkSteps(scenario: Scenario, fail: (path: Path, detail: string) => void): void {
   const declared = new Map<string, number>()
   for (const [index, step] of scenario.steps.entries()) if (step.id !== undefined && !declared.has(step.id)) declared.set(step.id, index)
   const seen = new Set<string>()
@@ -74,43 +87,42 @@ function checkSteps(scenario: Scenario, fail: (path: Path, detail: string) => Sc
     const action = actionOf(step)
     const refer = (id: string, path: Path, what: string): void => {
       const at = declared.get(id)
-      if (at === undefined) throw fail(path, `${what}: no step has id "${id}"`)
-      if (at >= index) throw fail(path, `${what}: step "${id}" runs later (steps[${at}]); refer only to earlier steps`)
+      if (at === undefined) fail(path, `${what}: no step has id "${id}"`)
+      else if (at >= index) fail(path, `${what}: step "${id}" runs later (steps[${at}]); refer only to earlier steps`)
     }
     for (const [text, inner] of stringsIn(step[action], ['steps', index, action])) {
       let references
       try {
         references = referencesIn(text)
       } catch (error) {
-        if (error instanceof ScenarioReferenceError) throw fail(inner, error.message)
-        throw error
+        if (!(error instanceof ScenarioReferenceError)) throw error
+        fail(inner, error.message)
+        continue
       }
       for (const reference of references) {
         const what = `\${${reference.expression}}`
         if (reference.root === 'steps') refer(String(reference.path[0]), inner, what)
-        if (reference.root === 'receiver' && !scenario.receiver)
-          throw fail(inner, `${what}: the scenario has no receiver (add receiver: true)`)
+        if (reference.root === 'receiver' && !scenario.receiver) fail(inner, `${what}: the scenario has no receiver (add receiver: true)`)
       }
     }
     if (action === 'expect' && step.expect?.step !== undefined)
       refer(step.expect.step, ['steps', index, 'expect', 'step'], `step "${step.expect.step}"`)
     if (step.id !== undefined) {
-      if (seen.has(step.id)) throw fail(['steps', index, 'id'], `another step already has id "${step.id}"`)
+      if (seen.has(step.id)) fail(['steps', index, 'id'], `another step already has id "${step.id}"`)
       seen.add(step.id)
     }
   }
 }
 
-/** Where in the text an issue belongs, and what to say about it. */
-function describeIssue(doc: Document, issue: z.core.$ZodIssue): [number, string] {
+/** Where in the text an issue belongs, and what to say about it (an unknown field each, when there are several). */
+function describeIssue(doc: Document, issue: z.core.$ZodIssue): Array<[number, string]> {
   const path = issue.path.filter((segment): segment is string | number => typeof segment !== 'symbol')
   if (issue.code === 'unrecognized_keys') {
-    const key = issue.keys[0]!
     const known = knownKeys(path)
     const hint = known ? `; expected one of ${known.join(', ')}` : ''
-    return [offsetOf(doc, [...path, key], true), `${label([...path, key])}: unknown field${hint}`]
+    return issue.keys.map((key) => [offsetOf(doc, [...path, key], true), `${label([...path, key])}: unknown field${hint}`])
   }
-  return [offsetOf(doc, path), `${label(path)}: ${messageOf(issue)}`]
+  return [[offsetOf(doc, path), `${label(path)}: ${messageOf(issue)}`]]
 }
 
 const label = (path: Path): string => (path.length === 0 ? '(scenario)' : formatPath(path))

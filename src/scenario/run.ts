@@ -96,6 +96,8 @@ async function runStep(step: ScenarioStep, position: number, runtime: ScenarioRu
   const started = Date.now()
   try {
     const args = interpolate(step[action], scope)
+    // Named by what it acts on: `pay pt_…`, not `pay ${steps.payment.id}`.
+    base.name = stepName(step, action, args)
     const handler = STEP_HANDLERS[action] as (args: unknown, runtime: ScenarioRuntime) => Promise<unknown>
     const result = step.expectError ? await refusal(step.expectError, () => handler(args, runtime)) : await handler(args, runtime)
     if (step.id !== undefined) runtime.results[step.id] = result
@@ -135,10 +137,10 @@ function failureMessage(error: unknown): string {
   return reportError(error).message
 }
 
-/** The step's name, or its action with the arguments that identify it. */
-function stepName(step: ScenarioStep, action: StepAction): string {
+/** The step's name, or its action with the argument that identifies it (as written until its references are resolved). */
+function stepName(step: ScenarioStep, action: StepAction, resolved: unknown = step[action]): string {
   if (step.name !== undefined) return step.name
-  const args = step[action] as Record<string, unknown>
+  const args = resolved as Record<string, unknown>
   const key = ['payment', 'invoice', 'quote', 'refund', 'escrowOrder', 'step', 'by', 'asset'].find((name) => typeof args[name] === 'string')
   return key === undefined ? action : `${action} ${String(args[key])}`
 }

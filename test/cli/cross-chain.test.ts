@@ -1,6 +1,6 @@
 // `paybox payments quote` and `paybox payments deposit` against a real sandbox.
 import { describe, expect, it } from 'vitest'
-import type { CrossChainQuote, Payment } from '../../src/client/types.js'
+import type { CrossChainQuote, OriginChains, Payment } from '../../src/client/types.js'
 import { expectOneLineFailure, merchantEnv, runCli, runCliJson } from '../../harness/cli.js'
 import { sandboxForSuite } from '../../harness/sandbox.js'
 
@@ -10,10 +10,22 @@ describe('paybox payments quote and deposit', () => {
   const sandbox = sandboxForSuite()
   const create = () => sandbox.direct.payments.create({ amount: { value: 2_000, currency: 'USD' }, description: 'From another chain' })
 
-  it('quotes a payment from another chain, printing the deposit address and a QR code', async () => {
+  it('paybox chains lists the chains and tokens quotes take, as GET /cross-chain/chains answers', async () => {
+    const { json, exitCode } = await runCliJson<OriginChains>(['chains'], merchantEnv(sandbox))
+    expect(exitCode).toBe(0)
+    expect(json).toEqual(await sandbox.direct.crossChain.chains())
+    const { stdout } = await runCli(['chains'], merchantEnv(sandbox))
+    const row = (id: string) => stdout.split('\n').find((line) => line.includes(` ${id} `))
+    expect(row('base')).toContain('USDC (6, 1), ETH (18, 3000)')
+    expect(row('solana')).toContain('Solana (base58)')
+    expect(row('solana')).toContain('SOL (9, 150)')
+    expect(stdout).toContain('Bridge fee: 0.3% (30 bps)')
+  })
+
+  it('quotes a payment from another chain, printing the deposit address and, asked for, a QR code', async () => {
     const payment = await create()
     const { stdout, exitCode } = await runCli(
-      ['payments', 'quote', payment.id, '--origin-chain', 'base', '--origin-token', 'USDC', '--refund-address', REFUND],
+      ['payments', 'quote', payment.id, '--origin-chain', 'base', '--origin-token', 'USDC', '--refund-address', REFUND, '--qr'],
       merchantEnv(sandbox),
     )
     expect(exitCode).toBe(0)

@@ -170,6 +170,7 @@ describe('paybox invoices', () => {
           'Analytical Ltd',
           '--due',
           `${NEXT_YEAR}-06-30`,
+          '--qr',
         ],
         env(),
       )
@@ -379,7 +380,7 @@ describe('paybox invoices', () => {
       const got = await runCliJson<Invoice>(['invoices', 'get', invoice.id], env())
       expect(got.exitCode).toBe(0)
       expect(got.json).toEqual(invoice)
-      const { stdout, exitCode } = await runCli(['invoices', 'get', invoice.id], env())
+      const { stdout, exitCode } = await runCli(['invoices', 'get', invoice.id, '--qr'], env())
       expect(exitCode).toBe(0)
       const payment = await sandbox.direct.payments.get(invoice.payment_id)
       expect(stdout).toContain(invoice.invoice_number)
@@ -404,7 +405,7 @@ describe('paybox invoices', () => {
       expect(payment.history.at(-1)?.description).toBe(`Payment link expired: invoice ${invoice.invoice_number} voided`)
 
       // Voided, its payment can no longer be paid: no link, no QR code.
-      const shown = await runCli(['invoices', 'get', invoice.id], env())
+      const shown = await runCli(['invoices', 'get', invoice.id, '--qr'], env())
       expect(shown.stdout).toContain('voided')
       expect(shown.stdout).toContain(`${payment.id} (expired)`)
       expect(shown.stdout).not.toContain('Pay at')

@@ -121,6 +121,7 @@ describe('the --json contract', () => {
     await expectContract('balances', ['balances'])
     await expectContract('balances', ['balances', 'USDC'])
     await expectContract('currencies', ['currencies'])
+    await expectContract('chains', ['chains'])
     await expectContract('fee-tier', ['fee-tier'])
   })
 

@@ -148,6 +148,37 @@ describe('paybox listen', () => {
     }
   })
 
+  it('names the merchant whose secret signs what it forwards, masked to its last 4 characters, and how to verify, on stderr', async () => {
+    const sandbox = await startTestSandbox({ webhookPollMs: 20 })
+    try {
+      const [direct, escrow] = sandbox.merchants
+      for (const [merchant, mode, json] of [
+        [direct!, 'direct', false],
+        [escrow!, 'escrow', true],
+      ] as const) {
+        local.secret = merchant.apiSecret
+        const listening = await listen(['--forward-to', local.url, ...(json ? ['--json'] : [])], merchantEnv(sandbox, mode))
+        const stderr = listening.spawned.stderr()
+        expect(stderr).toContain(
+          `Signing with the API secret of merchant ${merchant.name} (${merchant.id}): ${merchant.apiSecret.slice(0, 8)}…${merchant.apiSecret.slice(-4)}\n`,
+        )
+        expect(stderr).toContain('verifyWebhook(rawBody, signature, secret)')
+        expect(stderr).not.toContain(merchant.apiSecret)
+        // Before anything is forwarded: stdout holds forwarded events only.
+        expect(stderr.indexOf('Signing with')).toBeLessThan(stderr.indexOf('Ready: forwarding'))
+        const payment = await sandbox.escrow.payments.create({ amount: { value: 100, currency: 'USD' }, description: 'Signed' })
+        if (mode === 'escrow') {
+          await waitFor('the forwarded event', () => listening.lines.length >= 1)
+          expect(listening.lines.map((line) => (JSON.parse(line) as ForwardedEvent).checkout_id)).toEqual([payment.id])
+          expect(local.received.at(-1)!.verified).toBe(true)
+        }
+        expect(await stop(listening)).toEqual({ code: 0, signal: null })
+      }
+    } finally {
+      await sandbox.stop()
+    }
+  })
+
   it('--events forwards only the events named', async () => {
     const sandbox = await startTestSandbox({ webhookPollMs: 20 })
     try {

@@ -166,6 +166,59 @@ describe('paybox payments and currencies', () => {
     })
   })
 
+  describe('QR codes', () => {
+    const hasQr = (text: string): boolean => /[▄▀█]{4}/.test(text)
+    const REFUND = '0x52908400098527886E0F7030069857D2E4169EE7'
+    const quoteArgs = (id: string) => [
+      'payments',
+      'quote',
+      id,
+      '--origin-chain',
+      'base',
+      '--origin-token',
+      'USDC',
+      '--refund-address',
+      REFUND,
+    ]
+    const newPayment = () => sandbox.direct.payments.create({ amount: { value: 500, currency: 'USD' }, description: 'QR rule' })
+
+    it('payments create and payments quote print one on a terminal by default, and --no-qr leaves it out', async () => {
+      const create = runOnTerminal(['payments', 'create', '--amount', '5', '--description', 'On a terminal'], env())
+      expect(await create.exited).toBe(0)
+      expect(hasQr(create.screen())).toBe(true)
+      const quote = runOnTerminal(quoteArgs((await newPayment()).id), env())
+      expect(await quote.exited).toBe(0)
+      expect(hasQr(quote.screen())).toBe(true)
+      for (const argv of [
+        ['payments', 'create', '--amount', '5', '--description', 'No QR', '--no-qr'],
+        [...quoteArgs((await newPayment()).id), '--no-qr'],
+      ]) {
+        const session = runOnTerminal(argv, env())
+        expect(await session.exited).toBe(0)
+        expect(session.screen()).toContain('USD')
+        expect(hasQr(session.screen())).toBe(false)
+      }
+    })
+
+    it('both leave it out when piped, unless --qr asks for it; never with --json', async () => {
+      const piped = await runCli(['payments', 'create', '--amount', '5', '--description', 'Piped'], env())
+      expect(piped.exitCode).toBe(0)
+      expect(hasQr(piped.stdout)).toBe(false)
+      const quoted = await runCli(quoteArgs((await newPayment()).id), env())
+      expect(quoted.exitCode).toBe(0)
+      expect(quoted.stdout).toContain('USDC on base')
+      expect(hasQr(quoted.stdout)).toBe(false)
+      const asked = await runCli([...quoteArgs((await newPayment()).id), '--qr'], env())
+      expect(hasQr(asked.stdout)).toBe(true)
+      const json = await runCliJson<Payment>(['payments', 'create', '--amount', '5', '--description', 'JSON', '--qr'], env())
+      expect(json.exitCode).toBe(0)
+      expect(hasQr(json.stdout)).toBe(false)
+      // payments get: the same rule, for a payment that can still be paid.
+      expect(hasQr((await runCli(['payments', 'get', json.json.id, '--qr'], env())).stdout)).toBe(true)
+      expect(hasQr((await runCli(['payments', 'get', json.json.id], env())).stdout)).toBe(false)
+    })
+  })
+
   describe('payments get', () => {
     it('round-trips a payment by id', async () => {
       const created = await sandbox.direct.payments.create({ amount: { value: 4200, currency: 'USD' }, description: 'Fetch me' })
@@ -173,6 +226,21 @@ describe('paybox payments and currencies', () => {
       expect(exitCode).toBe(0)
       expect(stderr).toBe('')
       expect(json).toEqual(created)
+    })
+
+    it('labels its amounts by their unit: the price in its currency and in USDC, then the USDC net of the fee once settled', async () => {
+      const created = await sandbox.direct.payments.create({ amount: { value: 1000, currency: 'EUR' }, description: 'Units' })
+      const before = await runCli(['payments', 'get', created.id], env())
+      expect(before.stdout).toMatch(/Price +│ 10\.00 EUR/)
+      expect(before.stdout).toMatch(/Price in USDC +│ 10\.8000000 USDC/)
+      expect(before.stdout).not.toContain('Net in USDC')
+      await sandbox.direct.sandbox.pay(created.id)
+      const settled = await sandbox.direct.payments.get(created.id)
+      expect(settled.settlement_status).toBe('paid')
+      const after = await runCli(['payments', 'get', created.id], env())
+      expect(after.stdout).toMatch(/Paid +│ 10\.00 EUR/)
+      expect(after.stdout).toMatch(/Net in USDC +│ 10\.6920000 USDC after a 0\.1080000 USDC fee/)
+      expect(after.stdout).not.toContain('Price in USDC')
     })
 
     it('fails with exit code 1 and one line naming the 404 for an unknown id', async () => {

@@ -102,9 +102,35 @@ describe('paybox sandbox snapshot / reset', () => {
       adminToken: string
       merchants: unknown
     }
-    expect(state.merchants).toEqual(reset.json.merchants)
+    // The state file keeps the secrets the CLI signs with; what the command printed did not show them.
+    expect(state.merchants).toEqual(
+      sandbox.merchants.map(({ id, name, apiKey, apiSecret, settlement_mode }) => ({ id, name, apiKey, apiSecret, settlement_mode })),
+    )
+    expect(reset.json.merchants).toEqual(
+      sandbox.merchants.map(({ id, name, apiKey, settlement_mode }) => ({ id, name, apiKey, settlement_mode })),
+    )
     expect(state.adminToken).toBe(sandbox.identity.adminToken)
     expect((await runCliJson<Page<Payment>>(['payments', 'list'], env)).json.meta.totalItems).toBe(0)
+  })
+
+  it("restore and reset print the merchants' keys but never their secrets, as text or JSON", async () => {
+    const { sandbox, env } = await start()
+    const secrets = () => sandbox.merchants.map((m) => m.apiSecret)
+    expect((await runCli(['sandbox', 'snapshot', 'save', 'before'], env)).exitCode).toBe(0)
+    for (const argv of [
+      ['sandbox', 'snapshot', 'restore', 'before'],
+      ['sandbox', 'reset'],
+    ]) {
+      for (const json of [false, true]) {
+        const { stdout, stderr, exitCode } = await runCli(json ? [...argv, '--json'] : argv, env)
+        expect(exitCode).toBe(0)
+        for (const merchant of sandbox.merchants) expect(stdout).toContain(merchant.apiKey)
+        for (const secret of secrets()) expect(stdout + stderr).not.toContain(secret)
+        if (!json) expect(stdout).toContain('their secrets: paybox sandbox keys')
+      }
+    }
+    // The CLI still signs with them: the state file has them.
+    expect((await runCliJson<Page<Payment>>(['payments', 'list'], env)).exitCode).toBe(0)
   })
 })
 

@@ -165,6 +165,24 @@ steps:
     expect((await sandbox.direct.payments.list({ limit: 1 })).meta.totalItems).toBe(before)
   })
 
+  it('names every problem of an invalid file, one line each, exiting 2', async () => {
+    const file = scenarioFile(`name: Two problems
+steps:
+  - advanceClock: { by: soon }
+  - pay: { payment: "\${steps.nowhere.id}", amount: twelve }
+`)
+    const { stdout, stderr, exitCode } = await runCli(['scenario', 'run', file], env())
+    expect(exitCode).toBe(2)
+    expect(stdout).toBe('')
+    expect(stderr).toBe(
+      [
+        `Error: ${file}:3:25: steps[0].advanceClock.by: must be a duration such as 500ms, 10s, 31m, 2h or 7d`,
+        `${file}:4:52: steps[1].pay.amount: must be a number or a \${…} reference`,
+        '',
+      ].join('\n'),
+    )
+  })
+
   it('refuses a reference to a step that does not exist, naming it', async () => {
     const file = scenarioFile(`name: Unknown reference
 steps:
@@ -177,6 +195,24 @@ steps:
       `${file}:5:21: steps[1].pay.payment: \${steps.paymnt.id}: no step has id "paymnt"`,
       2,
     )
+  })
+
+  it('labels a step without a name by what its references resolved to', async () => {
+    const file = scenarioFile(`name: Labels
+steps:
+  - id: payment
+    createPayment: { amount: { value: 1000, currency: USD }, description: Fine }
+  - pay: { payment: "\${steps.payment.id}" }
+  - getPayment: { payment: "\${steps.payment.id}" }
+`)
+    const { stdout, exitCode, result } = await runCli<ScenarioReport>(['scenario', 'run', file], env())
+    expect(exitCode).toBe(0)
+    const id = (result!.steps[0]!.result as Payment).id
+    expect(linesOf(stdout).slice(2, 4)).toEqual([
+      expect.stringMatching(new RegExp(`^✔ 2 pay ${id} \\(\\d+ ms\\)$`)),
+      expect.stringMatching(new RegExp(`^✔ 3 getPayment ${id} \\(\\d+ ms\\)$`)),
+    ])
+    expect(result!.steps.map((step) => step.name)).toEqual(['createPayment', `pay ${id}`, `getPayment ${id}`])
   })
 
   it('fails the step whose reference leads nowhere in an earlier result', async () => {

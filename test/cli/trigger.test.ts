@@ -3,8 +3,10 @@
 // prints what the sandbox logged once every delivery has finished.
 import { beforeEach, describe, expect, it } from 'vitest'
 import type { TriggerResult } from '../../src/cli/webhook-trigger.js'
+import { runTransaction } from '../../sandbox/db/database.js'
 import { expectOneLineFailure, linesOf, merchantEnv, runCli, runCliJson } from '../../harness/cli.js'
 import { sandboxForSuite } from '../../harness/sandbox.js'
+import { waitFor } from '../../harness/wait.js'
 import { receivedFor, webhookData, webhookReceiverForSuite } from '../../harness/webhook-receiver.js'
 
 describe('paybox trigger', () => {
@@ -46,9 +48,13 @@ describe('paybox trigger', () => {
   it('transaction_updated (paid by default): created, then paid, with the settlement that follows', async () => {
     const { json, exitCode } = await trigger(['transaction_updated'])
     expect(exitCode).toBe(0)
-    expect(json.payment.status).toBe('paid')
-    const events = eventsOf(json.payment.id)
-    expect(events.slice(0, 2)).toEqual(['transaction_created:open/open', 'transaction_updated:paid/open'])
+    expect(json.payment).toMatchObject({ status: 'paid', settlement_status: 'paid' })
+    expect(eventsOf(json.payment.id)).toEqual([
+      'transaction_created:open/open',
+      'transaction_updated:paid/open',
+      'transaction_updated:paid/processing',
+      'transaction_updated:paid/paid',
+    ])
     expectDelivered(json)
   })
 
@@ -161,5 +167,49 @@ describe('paybox trigger', () => {
       )
       expect((await sandbox.escrow.payments.list({ limit: 1 })).meta.totalItems).toBe(0)
     })
+  })
+})
+
+// As `paybox sandbox start` runs it: the settlement's ledger closes on a timer, after the pay
+// request has answered. Here the test closes it, once the trigger is waiting on it.
+describe('paybox trigger against a ledger that closes later', () => {
+  const sandbox = sandboxForSuite({ webhookPollMs: 20, ledgerClose: 3_600_000 })
+  const receiver = webhookReceiverForSuite(() => sandbox.merchants[0]!.apiSecret)
+
+  it('transaction_updated (paid): waits for the settled event the ledger close sends, and lists all four', async () => {
+    const running = runCliJson<TriggerResult>(['trigger', 'transaction_updated', '--webhook-url', receiver.url], merchantEnv(sandbox))
+    const { db } = sandbox.context
+    const merchantId = sandbox.merchants[0]!.id
+    // Read from the database, so that every request of the merchant from here on is the trigger's.
+    const processing = await waitFor('the triggered payment settling, with its three deliveries finished', async () => {
+      const payment = await db
+        .selectFrom('payments')
+        .select(['id', 'settlement_status'])
+        .where('merchant_id', '=', merchantId)
+        .executeTakeFirst()
+      if (payment?.settlement_status !== 'processing') return undefined
+      const deliveries = await db.selectFrom('webhook_deliveries').select('status').where('payment_id', '=', payment.id).execute()
+      return deliveries.length === 3 && deliveries.every((d) => d.status !== 'pending') && payment
+    })
+    // Once the trigger has asked again since, it has seen three finished deliveries: the fourth
+    // comes only with the ledger close, which a trigger that has stopped waiting misses.
+    const finishedAt = Date.now()
+    await waitFor('a request of the trigger made after that', async () => {
+      const { items } = await sandbox.admin.requestLogs.list({}, { all: true })
+      return items.some((entry) => entry.merchantId === merchantId && Date.parse(entry.time) > finishedAt)
+    })
+    await runTransaction(db, (trx) => sandbox.context.ledger.closeLedger(trx))
+
+    const { json, exitCode } = await running
+    expect(exitCode).toBe(0)
+    expect(json.payment).toMatchObject({ id: processing.id, status: 'paid', settlement_status: 'paid' })
+    expect(json.deliveries.map((d) => webhookData(Buffer.from(d.request_payload!)).settlement_status)).toEqual([
+      'open',
+      'open',
+      'processing',
+      'paid',
+    ])
+    expect(receivedFor(receiver, processing.id)).toHaveLength(4)
+    expect(json.deliveries.map((d) => d.request_payload)).toEqual(receivedFor(receiver, processing.id).map((r) => r.raw.toString('utf8')))
   })
 })

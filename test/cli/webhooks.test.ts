@@ -351,12 +351,12 @@ describe('paybox webhooks verify', () => {
 
   it('prints invalid and exits 1 for a tampered body, re-serialized JSON, or the wrong secret', async () => {
     const tampered = Buffer.from(body)
-    tampered[tampered.indexOf('"status":"open"') + 10] = 'O'.charCodeAt(0)
+    tampered[tampered.indexOf('"status": "open"') + 11] = 'O'.charCodeAt(0)
     fs.writeFileSync(path.join(dir, 'tampered.json'), tampered)
     expect(await verify(path.join(dir, 'tampered.json'))).toMatchObject({ exitCode: 1, stdout: 'invalid\n', stderr: '' })
 
-    fs.writeFileSync(path.join(dir, 'pretty.json'), JSON.stringify(JSON.parse(body.toString('utf8')), null, 2))
-    expect(await verify(path.join(dir, 'pretty.json'))).toMatchObject({ exitCode: 1, stdout: 'invalid\n' })
+    fs.writeFileSync(path.join(dir, 'compact.json'), JSON.stringify(JSON.parse(body.toString('utf8'))))
+    expect(await verify(path.join(dir, 'compact.json'))).toMatchObject({ exitCode: 1, stdout: 'invalid\n' })
 
     expect(await verify(path.join(dir, 'body.json'), signature, `${secret}x`)).toMatchObject({ exitCode: 1, stdout: 'invalid\n' })
     const json = await runCliJson(

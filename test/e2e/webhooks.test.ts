@@ -103,6 +103,31 @@ describe('webhooks', () => {
       expect(full.duration_ms).toBeGreaterThanOrEqual(0)
     })
 
+    it('sends bodies a re-serializer cannot reproduce: a receiver verifying JSON.stringify(JSON.parse(raw)) fails, one verifying the raw bytes passes', async () => {
+      const secret = sandbox.merchants[0]!.apiSecret
+      const signatureOf = (r: { headers: Record<string, unknown> }) => r.headers['x-webhook-auth'] as string
+      // The mistake of spec 5: the body parsed by a framework, then serialized again to be verified.
+      const reserializing = await startWebhookReceiver(secret)
+      reserializing.answer = (r) =>
+        verifyWebhook(JSON.stringify(JSON.parse(r.raw.toString('utf8'))), signatureOf(r), secret) ? { status: 200 } : { status: 401 }
+      const raw = await startWebhookReceiver(secret)
+      raw.answer = (r) => (verifyWebhook(r.raw, signatureOf(r), secret) ? { status: 200 } : { status: 401 })
+      try {
+        const wrong = await create(reserializing.url)
+        const right = await create(raw.url)
+        const [refused] = await finishedLogsOf(wrong.id, 1)
+        const [accepted] = await finishedLogsOf(right.id, 1)
+        expect(refused).toMatchObject({ status: 'failed', http_status: 401 })
+        expect(accepted).toMatchObject({ status: 'success', http_status: 200 })
+        const body = raw.received[0]!.raw.toString('utf8')
+        expect(body.startsWith('{\n  "data": {\n    "type": "transaction_created",\n')).toBe(true)
+        expect(JSON.stringify(JSON.parse(body))).not.toBe(body)
+      } finally {
+        await reserializing.close()
+        await raw.close()
+      }
+    })
+
     it('delivers created → underpaid → paid → settlement processing → settled in order', async () => {
       const payment = await create()
       await pay(payment.id, { amount: 400 })

@@ -104,7 +104,26 @@ describe('parseScenario', () => {
     expect(problem(`name: x\nsteps:\n${payment}${payment}`)).toBe('f.yaml:5:9: steps[1].id: another step already has id "payment"')
   })
 
-  it('reports the first problem and how many more there are', () => {
-    expect(problem('name: ""\nsteps:\n  - advanceClock: { by: never }\n')).toBe('f.yaml:1:7: name: must not be empty (and 1 more problem)')
+  it('names every problem, one line each, where it is', () => {
+    expect(problem('name: ""\nsteps:\n  - advanceClock: { by: never }\n')).toBe(
+      [
+        'f.yaml:1:7: name: must not be empty',
+        'f.yaml:3:25: steps[0].advanceClock.by: must be a duration such as 500ms, 10s, 31m, 2h or 7d',
+      ].join('\n'),
+    )
+    // Two unknown fields of one step, each at its key; the misspelt one before what it leaves missing.
+    expect(problem('name: x\nsteps:\n  - createPayment: { amout: { value: 1, currency: USD }, descripton: D }\n').split('\n')).toEqual([
+      expect.stringMatching(/^f\.yaml:3:22: steps\[0\]\.createPayment\.amout: unknown field; /),
+      expect.stringMatching(/^f\.yaml:3:58: steps\[0\]\.createPayment\.descripton: unknown field; /),
+      'f.yaml:3:20: steps[0].createPayment.amount: expected object, received undefined',
+      'f.yaml:3:20: steps[0].createPayment.description: expected string, received undefined',
+    ])
+    // And every reference that leads nowhere, not the first alone.
+    expect(problem('name: x\nsteps:\n  - getPayment: { payment: "${steps.a.id}" }\n  - getPayment: { payment: "${steps.b.id}" }\n')).toBe(
+      [
+        'f.yaml:3:28: steps[0].getPayment.payment: ${steps.a.id}: no step has id "a"',
+        'f.yaml:4:28: steps[1].getPayment.payment: ${steps.b.id}: no step has id "b"',
+      ].join('\n'),
+    )
   })
 })

@@ -1,7 +1,6 @@
 import { Args } from '@oclif/core'
-import type { SandboxStateSwap } from '../../../src/client/types.js'
 import { ApiCommand } from '../../../src/cli/base-command.js'
-import { renderStateSwap } from '../../../src/cli/render/sandbox.js'
+import { renderStateSwap, withoutSecrets, type PrintedStateSwap } from '../../../src/cli/render/sandbox.js'
 import { updateLocalSandboxMerchants } from '../../../src/config/local-sandbox.js'
 
 export default class SandboxSnapshotRestore extends ApiCommand<typeof SandboxSnapshotRestore> {
@@ -16,11 +15,12 @@ export default class SandboxSnapshotRestore extends ApiCommand<typeof SandboxSna
 
   static override examples = ['<%= config.bin %> <%= command.id %> seeded', '<%= config.bin %> <%= command.id %> seeded --json']
 
-  public async run(): Promise<SandboxStateSwap> {
+  public async run(): Promise<PrintedStateSwap> {
     const connection = this.connection()
     const result = await this.adminClient(connection).snapshots.restore(this.args.name)
     updateLocalSandboxMerchants(connection.baseUrl, result.merchants)
-    this.print(renderStateSwap(`Restored snapshot "${this.args.name}"`, result))
-    return result
+    const printed = withoutSecrets(result)
+    this.print(renderStateSwap(`Restored snapshot "${this.args.name}"`, printed))
+    return printed
   }
 }

@@ -1,5 +1,5 @@
 // How a cross-chain quote (a bridge order) is shown.
-import type { CrossChainQuote } from '../../client/types.js'
+import type { CrossChainQuote, OriginChains } from '../../client/types.js'
 import { details, table } from '../output.js'
 
 export function renderQuote(quote: CrossChainQuote): string {
@@ -33,5 +33,21 @@ export function renderQuoteStatus(quote: CrossChainQuote): string {
       ['Status', 'Since'],
       quote.history.map((entry) => [entry.status, entry.at]),
     ),
+  ].join('\n')
+}
+
+/** `paybox chains`: a row per chain, its tokens with their decimals and sandbox USD rate. */
+export function renderOriginChains(chains: OriginChains): string {
+  return [
+    table(
+      ['Chain', 'Name', 'Addresses', 'Tokens (decimals, USD rate)'],
+      chains.items.map((chain) => [
+        chain.id,
+        chain.name,
+        chain.addressFormat === 'evm' ? 'EVM (0x…)' : 'Solana (base58)',
+        chain.tokens.map((token) => `${token.symbol} (${token.decimals}, ${token.usdRate})`).join(', '),
+      ]),
+    ),
+    `Bridge fee: ${chains.bridgeFeeBps / 100}% (${chains.bridgeFeeBps} bps). Quote with: paybox payments quote <payment id> --origin-chain <chain> --origin-token <token> --refund-address <address>`,
   ].join('\n')
 }

@@ -4,7 +4,7 @@ import type { CreateInvoiceRequest, Customer, Invoice, InvoiceLineItem, InvoiceS
 import { invoiceTotals, lineAmount, QUANTITY_SCALE, type InvoiceTotals } from '../../invoice-totals.js'
 import { formatDecimal, formatDecimalShort } from '../../money.js'
 import { chalk, colourStatus, details, pageLine, table } from '../output.js'
-import { formatAmount, type Precisions } from './payments.js'
+import { formatAmount, isPayable, type Precisions } from './payments.js'
 
 const INVOICE_STATUS_COLOURS: Record<string, (text: string) => string> = {
   sent: chalk.cyan,
@@ -74,9 +74,6 @@ function addressLine(customer: Customer): string | undefined {
   const { address } = customer
   return address ? [address.line1, `${address.postal_code} ${address.city}`, address.country].join(', ') : undefined
 }
-
-/** Whether the invoice's payment can still be paid, so its link and QR code are worth showing. */
-export const isPayable = (payment: Payment): boolean => payment.status === 'open' || payment.status === 'underpaid'
 
 /** The invoice, and the payment its customer pays it with when it was fetched. */
 export function renderInvoice(invoice: Invoice, precisions: Precisions, payment?: Payment): string {

@@ -3,7 +3,7 @@ import { minorToMajorUnits } from '../../money.js'
 import type { PayboxClient } from '../../client/paybox-client.js'
 import type { Currency, Page, Payment } from '../../client/types.js'
 import { colourStatus, details, pageLine, table } from '../output.js'
-import { formatUsdc } from '../usdc.js'
+import { formatUsdc, stroopsOf } from '../usdc.js'
 
 export type Precisions = ReadonlyMap<string, number>
 
@@ -17,13 +17,16 @@ export function formatAmount(value: number, currency: string, precisions: Precis
   return precision === undefined ? `${value} (smallest unit) ${currency}` : `${minorToMajorUnits(value, precision)} ${currency}`
 }
 
+/** Whether a payment can still be paid, so its link and QR code are worth showing. */
+export const isPayable = (payment: Payment): boolean => payment.status === 'open' || payment.status === 'underpaid'
+
 export function renderPayment(payment: Payment, precisions: Precisions): string {
   return details([
     ['Id', payment.id],
     ['Status', `${colourStatus(payment.status)} (settlement ${colourStatus(payment.settlement_status)})`],
-    ['Amount', formatAmount(payment.amount.value, payment.amount.currency, precisions)],
+    ['Price', formatAmount(payment.amount.value, payment.amount.currency, precisions)],
     ['Paid', payment.amount_paid > 0 ? formatAmount(payment.amount_paid, payment.amount.currency, precisions) : undefined],
-    ['USDC', `${payment.settlement_amount} ${payment.settlement_currency}`],
+    settlementRow(payment),
     ['Description', payment.description],
     ['Merchant', payment.merchantName],
     ['Created', payment.createdAt],
@@ -39,6 +42,17 @@ export function renderPayment(payment: Payment, precisions: Precisions): string 
     ['Short URL', payment.shortUrl],
     ['Wallet URI', payment.qrCode],
   ])
+}
+
+/**
+ * settlement_amount means two things (docs/api.md, Amounts and their units): the price in USDC
+ * until the payment settles, then what the merchant (or escrow payee) keeps after the fee.
+ */
+function settlementRow(payment: Payment): [string, string] {
+  const usdc = (value: number) => formatUsdc(stroopsOf(value))
+  if (payment.settlement_status === 'open') return ['Price in USDC', usdc(payment.settlement_amount)]
+  if (payment.settlement_status === 'failed') return ['Net in USDC', 'none settled: the funds stay in the merchant account']
+  return ['Net in USDC', `${usdc(payment.settlement_amount)} after a ${usdc(payment.settlement_fee)} fee`]
 }
 
 export function renderPaymentPage(page: Page<Payment>, precisions: Precisions): string {

@@ -97,8 +97,17 @@ export function renderSnapshots(snapshots: SandboxSnapshot[]): string {
   )
 }
 
-/** After a restore or reset: what changed, and the keys to use from now on. */
-export function renderStateSwap(headline: string, swap: SandboxStateSwap): string {
+/** What `sandbox snapshot restore` and `sandbox reset` print: never the secrets, which CI logs would keep. */
+export type PrintedStateSwap = Omit<SandboxStateSwap, 'merchants'> & {
+  merchants: Array<Omit<SandboxStateSwap['merchants'][number], 'apiSecret'>>
+}
+
+export function withoutSecrets(swap: SandboxStateSwap): PrintedStateSwap {
+  return { ...swap, merchants: swap.merchants.map(({ apiSecret: _secret, ...merchant }) => merchant) }
+}
+
+/** After a restore or reset: what changed, and the keys to use from now on (their secrets: `paybox sandbox keys`). */
+export function renderStateSwap(headline: string, swap: PrintedStateSwap): string {
   return [
     chalk.green(headline),
     details([
@@ -106,9 +115,10 @@ export function renderStateSwap(headline: string, swap: SandboxStateSwap): strin
       ['Frozen', swap.clock.frozenAt === undefined ? 'no' : 'yes'],
     ]),
     table(
-      ['Merchant', 'Mode', 'Id', 'API key', 'API secret'],
-      swap.merchants.map((m) => [m.name, m.settlement_mode, m.id, m.apiKey, m.apiSecret]),
+      ['Merchant', 'Mode', 'Id', 'API key'],
+      swap.merchants.map((m) => [m.name, m.settlement_mode, m.id, m.apiKey]),
     ),
+    chalk.gray('The CLI uses their new keys from now on; their secrets: paybox sandbox keys'),
   ].join('\n\n')
 }
 

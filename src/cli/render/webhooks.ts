@@ -1,6 +1,7 @@
 // How webhook deliveries, forwarded events and triggered events look in the terminal: the log
 // as a table, one entry in full, and the one-line-per-item output of `webhooks tail` and `listen`.
-import type { Page, PaymentEvent, SandboxMerchant, WebhookDelivery } from '../../client/types.js'
+import type { Merchant, Page, PaymentEvent, SandboxMerchant, WebhookDelivery } from '../../client/types.js'
+import { maskSecret } from '../../config/profiles.js'
 import type { ForwardOutcome } from '../event-forwarder.js'
 import type { TriggerResult } from '../webhook-trigger.js'
 import { chalk, counted, details, pageLine, table } from '../output.js'
@@ -145,4 +146,16 @@ export function renderRotatedSecret(merchant: SandboxMerchant): string {
     ['API secret', merchant.apiSecret],
     ['Account', merchant.account],
   ])
+}
+
+/**
+ * What `listen` says once, on stderr, before it forwards anything: whose secret signs the
+ * bodies (masked) and how a receiver checks them, as `stripe listen` names its signing secret.
+ */
+export function renderSigningSecret(merchant: Pick<Merchant, 'id' | 'name'>, secret: string): string {
+  return [
+    `Signing with the API secret of merchant ${merchant.name} (${merchant.id}): ${maskSecret(secret)}`,
+    '  Verify X-WEBHOOK-AUTH over the raw body with it: verifyWebhook(rawBody, signature, secret) from paybox,',
+    '  or paybox webhooks verify --secret <it> --signature <header> --file <body> (paybox sandbox keys prints it in full)',
+  ].join('\n')
 }
