@@ -340,7 +340,7 @@ describe('paybox invoices', () => {
         [
           'a total of zero (refused by the server)',
           ['invoices', 'create', '--currency', 'USD', '--item', 'Free;1;0', ...ada],
-          '400 Bad Request: line_items: the invoice total must be greater than 0',
+          '400 Bad Request: --item: the invoice total must be greater than 0',
         ],
       ]
       it.each(cases)('%s', async (_name, argv, message, exitCode = 1) => {
@@ -471,7 +471,7 @@ describe('paybox invoices', () => {
       // Numbers only move forward: the server's refusal, in one line, and nothing changes.
       expectOneLineFailure(
         await runCli(['invoices', 'settings', '--next-number', '50'], ownEnv),
-        '400 Bad Request: next_number: must be at least the current next number 101 (numbers only move forward)',
+        '400 Bad Request: --next-number: must be at least the current next number 101 (numbers only move forward)',
       )
       expect((await own.direct.invoices.settings()).next_number).toBe(101)
     })
