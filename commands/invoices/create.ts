@@ -11,6 +11,7 @@ import { askInvoice, canPrompt } from '../../src/cli/prompts.js'
 import { renderInvoice } from '../../src/cli/render/invoices.js'
 import { isPayable, precisionsOf, type Precisions } from '../../src/cli/render/payments.js'
 import { CUSTOMER_TYPES } from '../../src/api/enumerations.js'
+import { sendsField } from '../../src/cli/field-flags.js'
 
 const customerFlag = (description: string) => Flags.string({ description, helpGroup: 'CUSTOMER' })
 
@@ -30,8 +31,11 @@ export default class InvoicesCreate extends ApiCommand<typeof InvoicesCreate> {
 
   static override flags = {
     currency: Flags.string({ description: 'Invoice currency (ISO 4217)', parse: async (input) => input.toUpperCase() }),
-    item: Flags.string({ description: 'Line item "description;quantity;unit price", price in major units (repeatable)', multiple: true }),
-    tax: Flags.string({ description: 'Tax percentage on the subtotal, e.g. 21 (default 0)' }),
+    item: sendsField(
+      'line_items',
+      Flags.string({ description: 'Line item "description;quantity;unit price", price in major units (repeatable)', multiple: true }),
+    ),
+    tax: sendsField('tax_percentage', Flags.string({ description: 'Tax percentage on the subtotal, e.g. 21 (default 0)' })),
     'customer-id': customerFlag('A stored customer, by the id earlier invoices show'),
     'customer-email': customerFlag("A new customer's email"),
     'customer-name': customerFlag('New customer: name'),
@@ -40,16 +44,16 @@ export default class InvoicesCreate extends ApiCommand<typeof InvoicesCreate> {
       options: [...CUSTOMER_TYPES],
       helpGroup: 'CUSTOMER',
     }),
-    company: customerFlag('New customer: company name'),
-    vat: customerFlag('New customer: VAT number'),
+    company: sendsField('customer.company_name', customerFlag('New customer: company name')),
+    vat: sendsField('customer.vat_number', customerFlag('New customer: VAT number')),
     'address-line1': customerFlag('New customer: street address (with --postal-code, --city and --country)'),
     'postal-code': customerFlag('New customer: postal code'),
     city: customerFlag('New customer: city'),
     country: customerFlag('New customer: country'),
-    due: Flags.string({ description: 'Due date: 2026-12-31 (23:59:59 UTC that day) or 2026-12-31T17:00:00Z' }),
-    'due-in': Flags.string({ description: "Due this long from now, by this computer's clock: 30d, 2w, 12h" }),
+    due: sendsField('due_at', Flags.string({ description: 'Due date: 2026-12-31 (23:59:59 UTC that day) or 2026-12-31T17:00:00Z' })),
+    'due-in': sendsField('due_at', Flags.string({ description: "Due this long from now, by this computer's clock: 30d, 2w, 12h" })),
     notes: Flags.string({ description: 'Notes shown on the invoice' }),
-    number: Flags.string({ description: 'Invoice number (default: the next of the numbering sequence)' }),
+    number: sendsField('invoice_number', Flags.string({ description: 'Invoice number (default: the next of the numbering sequence)' })),
     qr: qrFlag('the wallet payment URI'),
   }
 

@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core'
 import type { InvoiceSettings } from '../../src/client/types.js'
 import { ApiCommand } from '../../src/cli/base-command.js'
 import { renderInvoiceSettings } from '../../src/cli/render/invoices.js'
+import { sendsField } from '../../src/cli/field-flags.js'
 
 export default class InvoicesSettings extends ApiCommand<typeof InvoicesSettings> {
   static override summary = 'Show or change how invoices are numbered'
@@ -15,9 +16,12 @@ export default class InvoicesSettings extends ApiCommand<typeof InvoicesSettings
   ]
 
   static override flags = {
-    prefix: Flags.string({
-      description: 'Prefix of generated numbers: letters, digits, space, - _ . / and {year} (at most 24 characters)',
-    }),
+    prefix: sendsField(
+      'invoice_prefix',
+      Flags.string({
+        description: 'Prefix of generated numbers: letters, digits, space, - _ . / and {year} (at most 24 characters)',
+      }),
+    ),
     'next-number': Flags.integer({ description: 'The next generated number (at least the current one)', min: 1 }),
   }
 

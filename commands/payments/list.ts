@@ -3,6 +3,7 @@ import type { Page, Payment } from '../../src/client/types.js'
 import { ApiCommand } from '../../src/cli/base-command.js'
 import { fetchPrecisions, renderPaymentPage } from '../../src/cli/render/payments.js'
 import { PAYMENT_STATUSES } from '../../src/api/enumerations.js'
+import { sendsField } from '../../src/cli/field-flags.js'
 
 export default class PaymentsList extends ApiCommand<typeof PaymentsList> {
   static override summary = 'List payments, newest first'
@@ -14,8 +15,8 @@ export default class PaymentsList extends ApiCommand<typeof PaymentsList> {
 
   static override flags = {
     status: Flags.string({ description: 'Only payments with this status', options: [...PAYMENT_STATUSES] }),
-    since: Flags.string({ description: 'Created at or after (ISO 8601 date or date-time)' }),
-    until: Flags.string({ description: 'Created at or before (ISO 8601 date or date-time)' }),
+    since: sendsField('startDate', Flags.string({ description: 'Created at or after (ISO 8601 date or date-time)' })),
+    until: sendsField('endDate', Flags.string({ description: 'Created at or before (ISO 8601 date or date-time)' })),
     'store-id': Flags.string({ description: 'Only payments of this store' }),
     page: Flags.integer({ description: 'Page number', default: 1, min: 1 }),
     limit: Flags.integer({ description: 'Payments per page (1–100)', default: 20, min: 1, max: 100 }),

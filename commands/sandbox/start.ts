@@ -147,7 +147,7 @@ export default class SandboxStart extends Command {
         ? `${error.message}: another process uses that port (try --port 0)`
         : error.code === 'ESANDBOXCONFIG'
           ? error.message
-          : reportError(error, flagNamesOf(SandboxStart)).message
+          : reportError(error, { knownFlags: flagNamesOf(SandboxStart) }).message
     process.stderr.write(`Error: ${message}\n`)
     process.exitCode = 1
   }

@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core'
 import { WEBHOOK_DELIVERY_STATUSES, type Page, type WebhookDelivery, type WebhookDeliveryStatus } from '../../src/client/types.js'
 import { ApiCommand } from '../../src/cli/base-command.js'
 import { renderDeliveryPage } from '../../src/cli/render/webhooks.js'
+import { sendsField } from '../../src/cli/field-flags.js'
 
 export default class WebhooksList extends ApiCommand<typeof WebhooksList> {
   static override summary = 'List webhook deliveries, newest first'
@@ -15,7 +16,7 @@ export default class WebhooksList extends ApiCommand<typeof WebhooksList> {
 
   static override flags = {
     status: Flags.string({ description: 'Only deliveries with this status', options: [...WEBHOOK_DELIVERY_STATUSES] }),
-    payment: Flags.string({ description: 'Only deliveries about this payment (pt_…)' }),
+    payment: sendsField('checkout_id', Flags.string({ description: 'Only deliveries about this payment (pt_…)' })),
     page: Flags.integer({ description: 'Page number', default: 1, min: 1 }),
     limit: Flags.integer({ description: 'Deliveries per page (1–100)', default: 20, min: 1, max: 100 }),
   }

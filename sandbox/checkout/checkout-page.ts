@@ -288,6 +288,7 @@ export function renderErrorPage(view: ErrorPageView): string {
     lang: view.lang,
     nonce: view.nonce,
     title: t.errorTitle,
-    body: html`<h1 data-testid="error">${view.message}</h1>\n!${back}`,
+    body: html`<h1 data-testid="error">${view.message}</h1>
+!${back}`,
   })
 }

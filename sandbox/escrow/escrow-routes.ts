@@ -8,7 +8,7 @@ import { actOnPayment } from '../payments/payment-action.js'
 import { getPayment } from '../payments/payment-service.js'
 import { failBody } from '../../src/api/requests.js'
 import { noBody } from '../../src/api/validation.js'
-import { failEscrow, heldInCustody, releaseEscrow, requireEscrow } from './escrow-service.js'
+import { failEscrow, heldInCustody, releaseEscrow, releaseOf, requireEscrow } from './escrow-service.js'
 import type { Handlers } from '../http/declared-routes.js'
 
 export function escrowHandlers(ctx: SandboxContext) {
@@ -24,6 +24,7 @@ export function escrowHandlers(ctx: SandboxContext) {
     getEscrowOrder: async (req, res) => {
       const payment = await getPayment(ctx.db, currentMerchant(req), req.params.id)
       requireEscrow(payment)
+      const release = releaseOf(payment)
       const custody = await ctx.ledger.balances(ctx.db, ctx.identity.escrowCustody)
       const transactions = (await ctx.ledger.listTransactionsByMemo(ctx.db, payment.memo)).map((tx) => ({
         hash: tx.hash,
@@ -50,6 +51,7 @@ export function escrowHandlers(ctx: SandboxContext) {
         escrow_platform_fee_bps: payment.escrow_fee_bps,
         escrow_expires_at: payment.escrow_expires_at === null ? null : toIso(payment.escrow_expires_at),
         settlement_status: payment.settlement_status,
+        release: release && { status: release.status, released_at: toIso(release.releasedAt), transaction: release.transaction },
         transactions,
       })
     },

@@ -7,7 +7,7 @@ import { formatUsdcAmount } from '../../src/money.js'
 import type { SandboxContext } from '../context.js'
 import type { Database, LedgerAssetCode, PaymentRow } from '../db/schema.js'
 import { conflict, refusedByLedgerAs } from '../errors.js'
-import { appendHistory, moveSettlementTo, moveTo } from '../payments/payment-lifecycle.js'
+import { appendHistory, moveSettlementTo, moveTo, settlementMovedAt, type SettlementStatus } from '../payments/payment-lifecycle.js'
 import { findDueEscrows, findPaymentById } from '../payments/payment-repository.js'
 import { findMerchantById } from '../merchants/merchant-repository.js'
 import { handleDueInBatches } from '../simulation/due-batches.js'
@@ -27,6 +27,16 @@ export function requireEscrow(payment: PaymentRow): void {
 /** What the custody holds for this payment: everything received and not yet released or refunded. */
 export function heldInCustody(payment: PaymentRow): bigint {
   return payment.settlement_status === 'open' ? BigInt(payment.usdc_received - payment.usdc_refunded) : 0n
+}
+
+/**
+ * What a release did, once the order is released: the settlement it started (an escrow payment
+ * settles by its release only), when, and in which transaction; null before.
+ */
+export function releaseOf(payment: PaymentRow): { status: SettlementStatus; releasedAt: number; transaction: string } | null {
+  const releasedAt = settlementMovedAt(payment, 'processing')
+  if (payment.settlement_tx_id === null || releasedAt === undefined) return null
+  return { status: payment.settlement_status as SettlementStatus, releasedAt, transaction: payment.settlement_tx_id }
 }
 
 /** Releases a funded escrow order to its payee, less the platform fee; settlement follows its ledger. */

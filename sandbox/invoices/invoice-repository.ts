@@ -34,11 +34,12 @@ export async function invoiceNumberTaken(db: Kysely<Database>, merchantId: strin
 export async function listInvoices(
   db: Kysely<Database>,
   merchantId: string,
-  filters: { status?: InvoiceStatus },
+  filters: { status?: InvoiceStatus; invoiceNumber?: string },
   page: PageRequest,
 ): Promise<{ rows: InvoiceRow[]; total: number }> {
   let query = db.selectFrom('invoices').where('merchant_id', '=', merchantId)
   if (filters.status !== undefined) query = query.where('status', '=', filters.status)
+  if (filters.invoiceNumber !== undefined) query = query.where('invoice_number', '=', filters.invoiceNumber)
   return newestFirstPage(query, page)
 }
 

@@ -35,7 +35,7 @@ export function invoiceHandlers(ctx: SandboxContext) {
       const merchant = currentMerchant(req)
       const query = listInvoicesQuery.parse(req.query)
       const page = pageRequest(query)
-      const { rows, total } = await listInvoices(ctx.db, merchant, { status: query.status }, page)
+      const { rows, total } = await listInvoices(ctx.db, merchant, { status: query.status, invoiceNumber: query.invoice_number }, page)
       res.json({ items: await render(rows), meta: pageMeta(page, total, rows.length) })
     },
     getInvoiceSettings: async (req, res) => {

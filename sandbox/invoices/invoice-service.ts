@@ -179,7 +179,12 @@ export async function getInvoice(db: Kysely<Database>, merchant: MerchantRow, id
   return invoice
 }
 
-export function listInvoices(db: Kysely<Database>, merchant: MerchantRow, filters: { status?: InvoiceRow['status'] }, page: PageRequest) {
+export function listInvoices(
+  db: Kysely<Database>,
+  merchant: MerchantRow,
+  filters: { status?: InvoiceRow['status']; invoiceNumber?: string },
+  page: PageRequest,
+) {
   return listInvoiceRows(db, merchant.id, filters, page)
 }
 

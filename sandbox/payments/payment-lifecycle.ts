@@ -83,6 +83,12 @@ export function moveSettlementTo(
   return { settlement_status: to, history: appendHistory(payment.history, entry), updated_at: now }
 }
 
+/** When the payment's settlement last became `status`, from its history (undefined if it never did). */
+export function settlementMovedAt(payment: Pick<PaymentRow, 'history'>, status: SettlementStatus): number | undefined {
+  const history = JSON.parse(payment.history) as HistoryEntry[]
+  return history.findLast((entry) => entry.status === SETTLEMENT_HISTORY_STATUS[status])?.time
+}
+
 export function appendHistory(historyJson: string, entry: HistoryEntry): string {
   const history = JSON.parse(historyJson) as HistoryEntry[]
   history.push(entry)

@@ -251,6 +251,7 @@ export const escrowOrderExample = {
   escrow_platform_fee_bps: 250,
   escrow_expires_at: '2026-12-01T12:56:10.436Z',
   settlement_status: 'open',
+  release: null,
   transactions: [
     {
       hash: 'e69bbea5fcdd926c5a5fc8a57b0c28b08ddf99970dfc8f9ae6d081a0856631f5',

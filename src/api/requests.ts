@@ -204,6 +204,8 @@ export type CreateInvoiceBody = z.infer<typeof createInvoiceBody>
 export const listInvoicesQuery = z.strictObject({
   ...pageQuery,
   status: z.enum(INVOICE_STATUSES, { message: `must be one of ${INVOICE_STATUSES.join(', ')}` }).optional(),
+  // Numbers are unique per merchant: this finds the one invoice a number names (the CLI's `invoices get INV-0001`).
+  invoice_number: z.string().min(1, { message: 'must not be empty' }).max(MAX_INVOICE_NUMBER_LENGTH).optional(),
 })
 
 export const invoiceSettingsBody = z

@@ -337,6 +337,17 @@ export const escrowOrder = z
     escrow_platform_fee_bps: z.number().int(),
     escrow_expires_at: isoDateTime.nullable(),
     settlement_status: z.enum(SETTLEMENT_STATUSES),
+    // escrow_status keeps the spec's values (created, funded, failed; no "released"): a release is said here.
+    release: z
+      .object({
+        status: z
+          .enum(SETTLEMENT_STATUSES)
+          .describe("The settlement the release started: processing until the release's ledger closes, then paid"),
+        released_at: isoDateTime,
+        transaction: txHash.describe('The release transaction: the payee paid, the platform fee taken'),
+      })
+      .nullable()
+      .describe('What releasing the order did; null until it is released'),
     transactions: z.array(
       z.object({
         hash: txHash,

@@ -3,10 +3,12 @@
 // beat env beat profile beat the local sandbox) and a ready PayboxClient.
 import { Command, Flags, type Interfaces } from '@oclif/core'
 import { nodeHttpTransport } from '../client/node-http-transport.js'
+import { PayboxConnectionError } from '../client/errors.js'
 import { PayboxClient } from '../client/paybox-client.js'
 import { resolveConnection, type Connection } from '../config/connection.js'
 import { flagNamesOf } from './did-you-mean.js'
-import { reportError } from './errors.js'
+import { reportError, START_SANDBOX_HINT } from './errors.js'
+import { flagsByField } from './field-flags.js'
 import { UserError } from '../user-error.js'
 import { chalk, fitTablesTo } from './output.js'
 
@@ -63,7 +65,10 @@ export abstract class BaseCommand<T extends typeof Command, B extends AnyFlags =
     if ((error as { code?: string }).code === 'EEXIT') throw error
     // A failed parse still counts as parsed; otherwise oclif's dev mode warns that it never ran.
     Object.assign(this, { parsed: true })
-    const report = reportError(error, flagNamesOf(this.ctor))
+    const report = reportError(await trueCause(error), {
+      knownFlags: flagNamesOf(this.ctor),
+      flagOfField: flagsByField(this.ctor.flags ?? {}, this.flags),
+    })
     process.exitCode = report.exitCode
     if (this.jsonEnabled()) {
       this.logJson({ error: { message: report.message, statusCode: report.statusCode, reason: report.reason } })
@@ -71,6 +76,37 @@ export abstract class BaseCommand<T extends typeof Command, B extends AnyFlags =
     process.stderr.write(`${chalk.red('Error:')} ${report.message}\n`)
   }
 }
+
+/** No keys or token for a base URL: what to pass, unless no sandbox runs there at all (trueCause). */
+class MissingCredentials extends UserError {
+  constructor(
+    readonly baseUrl: string,
+    message: string,
+    hint: string,
+  ) {
+    super(message, hint)
+  }
+}
+
+// A new user with no sandbox running has no keys either: the missing sandbox is what to fix first.
+async function trueCause(error: unknown): Promise<unknown> {
+  if (!(error instanceof MissingCredentials) || (await answersAt(error.baseUrl))) return error
+  return new UserError(`Nothing answers at ${error.baseUrl}`, `is the sandbox running? ${START_SANDBOX_HINT}`)
+}
+
+/** Whether anything answers HTTP at `baseUrl` (any answer, even an error, counts). */
+async function answersAt(baseUrl: string): Promise<boolean> {
+  const signal = AbortSignal.timeout(PROBE_TIMEOUT_MS)
+  const probe = new PayboxClient({ baseUrl, fetch: (url, init) => nodeHttpTransport(url, { ...init, signal }) })
+  try {
+    await probe.sandbox.health()
+    return true
+  } catch (error) {
+    return !(error instanceof PayboxConnectionError)
+  }
+}
+
+const PROBE_TIMEOUT_MS = 2_000
 
 export const connectionFlags = {
   'base-url': Flags.string({ helpGroup: 'CONNECTION', description: 'API base URL [env: PAYBOX_BASE_URL]' }),
@@ -99,7 +135,8 @@ export abstract class ApiCommand<T extends typeof Command> extends BaseCommand<T
 
   protected client(connection: Connection = this.connection()): PayboxClient {
     if (!connection.apiKey || !connection.apiSecret) {
-      throw new UserError(
+      throw new MissingCredentials(
+        connection.baseUrl,
         `No API key and secret for ${connection.baseUrl}`,
         'pass --api-key and --api-secret, set PAYBOX_API_KEY and PAYBOX_API_SECRET, or run: paybox login',
       )
@@ -110,7 +147,8 @@ export abstract class ApiCommand<T extends typeof Command> extends BaseCommand<T
   /** A client for the sandbox's own controls, which take the admin token instead of keys. */
   protected adminClient(connection: Connection = this.connection()): PayboxClient {
     if (!connection.adminToken) {
-      throw new UserError(
+      throw new MissingCredentials(
+        connection.baseUrl,
         `No sandbox admin token for ${connection.baseUrl}`,
         'pass --admin-token, set PAYBOX_ADMIN_TOKEN, or run: paybox login --from-sandbox',
       )

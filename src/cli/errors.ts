@@ -1,8 +1,13 @@
 // Errors the CLI reports: a UserError is something the user can fix (bad flag value, missing
 // setting) and prints as one line with a hint; anything unexpected is reported as a bug.
+import { STATUS_CODES } from 'node:http'
 import { PayboxApiError, PayboxConnectionError } from '../client/errors.js'
 import { UserError } from '../user-error.js'
 import { flagSuggestion } from './did-you-mean.js'
+import { nameFlagsIn, type FlagOfField } from './field-flags.js'
+
+/** How a user without a running sandbox starts one, from the package or from a clone. */
+export const START_SANDBOX_HINT = 'start one with: npx paybox sandbox start, or npm start in a clone'
 
 export interface ErrorReport {
   message: string
@@ -21,18 +26,38 @@ function apiErrorText(reason: string, message: string): string {
   return wordsOf(reason).every((word) => said.has(word)) ? message : `${reason}: ${message}`
 }
 
-/** The one line the CLI prints and its exit code; `knownFlags` lets an unknown flag be answered with the nearest one. */
-export function reportError(error: unknown, knownFlags: readonly string[] = []): ErrorReport {
+/**
+ * Every API error as "400 Bad Request: …": the status with its standard phrase, then what the
+ * API said. A reason of its own (the spec's "Asset is not supported") follows the phrase.
+ */
+function apiErrorLine(statusCode: number, reason: string, message: string): string {
+  const phrase = STATUS_CODES[statusCode]
+  if (phrase === undefined) return `${statusCode} ${apiErrorText(reason, message)}`
+  const sameAsPhrase = (text: string) => text.toLowerCase() === phrase.toLowerCase()
+  const detail = sameAsPhrase(reason) ? message : apiErrorText(reason, message)
+  return !detail || sameAsPhrase(detail) ? `${statusCode} ${phrase}` : `${statusCode} ${phrase}: ${detail}`
+}
+
+export interface ReportContext {
+  /** Lets an unknown flag be answered with the nearest one. */
+  knownFlags?: readonly string[]
+  /** The flag that sent an API field ("--next-number" for next_number), to name it as the user typed it. */
+  flagOfField?: FlagOfField
+}
+
+/** The one line the CLI prints and its exit code. */
+export function reportError(error: unknown, { knownFlags = [], flagOfField }: ReportContext = {}): ErrorReport {
   if (error instanceof PayboxApiError) {
+    const message = flagOfField ? nameFlagsIn(error.message, flagOfField) : error.message
     return {
-      message: `${error.statusCode} ${apiErrorText(error.reason, error.message)}`,
+      message: apiErrorLine(error.statusCode, error.reason, message),
       exitCode: 1,
       statusCode: error.statusCode,
       reason: error.reason,
     }
   }
   if (error instanceof PayboxConnectionError) {
-    return { message: `${error.message} (is the sandbox running? start it with: paybox sandbox start)`, exitCode: 1 }
+    return { message: `${error.message} (is the sandbox running? ${START_SANDBOX_HINT})`, exitCode: 1 }
   }
   if (error instanceof UserError) return { message: error.hint ? `${error.message} (${error.hint})` : error.message, exitCode: 1 }
   const oclif = (error as { oclif?: { exit?: number } }).oclif

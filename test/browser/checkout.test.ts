@@ -115,6 +115,8 @@ describe.runIf(chromiumAvailable())('hosted checkout in a browser', { timeout: 6
     const response = await page.goto(wrong.href)
     expect(response?.status()).toBe(404)
     expect(await text('error')).toBe('This payment link is not valid.')
+    // What the customer reads, not the source: nothing but the heading (a stray "\n" once followed it).
+    expect(await page.locator('main').innerText()).toBe('This payment link is not valid.')
     expect(await page.getByTestId('merchant').count()).toBe(0)
     expect(await page.content()).not.toContain('Order #3001')
   })

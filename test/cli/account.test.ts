@@ -71,7 +71,7 @@ describe('paybox balances and fee-tier', () => {
       const result = await runCli(['balances', 'BTC'], env())
       expect(result.exitCode).toBe(1)
       expect(result.stdout).toBe('')
-      expect(result.stderr).toMatch(/^Error: 400 Asset BTC is not supported.*\n$/)
+      expect(result.stderr).toMatch(/^Error: 400 Bad Request: Asset BTC is not supported.*\n$/)
     })
   })
 

@@ -104,7 +104,7 @@ describe('connection settings', () => {
     }
     const fromProfile = await runCli(create, env)
     expect(fromProfile.exitCode).toBe(1)
-    expect(fromProfile.stderr).toBe('Error: 401 Signature verification failed: Unknown API key in x-digest-key\n')
+    expect(fromProfile.stderr).toBe('Error: 401 Unauthorized: Signature verification failed: Unknown API key in x-digest-key\n')
 
     // Environment keys win over the profile's (whose baseUrl still applies).
     const escrow = merchant('escrow')

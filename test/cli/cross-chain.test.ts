@@ -87,7 +87,7 @@ describe('paybox payments quote and deposit', () => {
         ['payments', 'quote', payment.id, '--origin-chain', 'dogechain', '--origin-token', 'DOGE', '--refund-address', REFUND],
         merchantEnv(sandbox),
       ),
-      '400 Bad Request: originChain: dogechain is not supported; supported: ethereum (USDC, USDT, ETH); base (USDC, ETH); arbitrum (USDC, USDT, ETH); polygon (USDC, USDT, POL); solana (USDC, USDT, SOL)',
+      '400 Bad Request: --origin-chain: dogechain is not supported; supported: ethereum (USDC, USDT, ETH); base (USDC, ETH); arbitrum (USDC, USDT, ETH); polygon (USDC, USDT, POL); solana (USDC, USDT, SOL)',
     )
     const { json: quote } = await runCliJson<CrossChainQuote>(
       ['payments', 'quote', payment.id, '--origin-chain', 'ethereum', '--origin-token', 'USDC', '--refund-address', REFUND],

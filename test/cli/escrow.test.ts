@@ -76,7 +76,9 @@ describe('paybox escrow', () => {
       expect(movement(before, await balances()).custody).toBe(40_000_000n)
       expect(stdout).toContain(`Paid 4.00 USD (4.0000000 USDC) from ${after.sender_account}; status underpaid`)
       expect(stdout).toContain(after.escrow_order_id)
-      expect(stdout).toMatch(/Escrow status\s*│\s*created/)
+      expect(stdout).toMatch(/Escrow status\s*│\s*created\s/)
+      expect(stdout).not.toContain('Released')
+      expect((await runCliJson<EscrowOrder>(['escrow', 'status', payment.id], env())).json.release).toBeNull()
 
       // The rest funds it.
       const rest = await runCli(['escrow', 'fund', payment.id], env())
@@ -249,6 +251,9 @@ describe('paybox escrow', () => {
         escrow_platform_fee_bps: 250,
         settlement_status: 'paid',
       })
+      // escrow_status keeps the spec's funded; the release says what happened, when and in which transaction.
+      const releasedAt = released.history.find((entry) => entry.status === 'settlement_processing')!.time
+      expect(json.release).toEqual({ status: 'paid', released_at: new Date(releasedAt).toISOString(), transaction: release })
       expect(json.transactions.map((tx) => tx.hash)).toEqual([funding, release])
       expect(json.transactions[1]!.operations).toEqual([
         { from: sandbox.identity.escrowCustody, to: payee, asset: 'USDC', amount: '9.7500000' },
@@ -269,8 +274,12 @@ describe('paybox escrow', () => {
       }
       expect(stdout).toMatch(/Contract balance\s*│\s*\d+\.\d{7} USDC/)
       expect(stdout).toMatch(/Settlement\s*│\s*paid/)
+      expect(stdout).toMatch(/Escrow status\s*│\s*funded, released\s/)
+      expect(stdout).toMatch(new RegExp(`Released\\s*│\\s*${json.release!.released_at}\\s`))
+      expect(stdout).toMatch(new RegExp(`Release tx\\s*│\\s*${release}\\s`))
       // One row per transaction, oldest first, hashes shortened as in `ledger transactions`.
-      const rows = linesOf(stdout).filter((line) => line.includes(funding.slice(0, 8)) || line.includes(release.slice(0, 8)))
+      const shortened = (hash: string) => `${hash.slice(0, 8)}…${hash.slice(-4)}`
+      const rows = linesOf(stdout).filter((line) => line.includes(shortened(funding)) || line.includes(shortened(release)))
       expect(rows).toHaveLength(2)
       expect(rows[0]).toContain(`${funding.slice(0, 8)}…${funding.slice(-4)}`)
       expect(rows[0]).toContain('→ custody')

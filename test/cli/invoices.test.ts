@@ -341,7 +341,7 @@ describe('paybox invoices', () => {
         [
           'a total of zero (refused by the server)',
           ['invoices', 'create', '--currency', 'USD', '--item', 'Free;1;0', ...ada],
-          '400 Bad Request: line_items: the invoice total must be greater than 0',
+          '400 Bad Request: --item: the invoice total must be greater than 0',
         ],
       ]
       it.each(cases)('%s', async (_name, argv, message, exitCode = 1) => {
@@ -389,8 +389,20 @@ describe('paybox invoices', () => {
       expect(/[▄▀█]/.test(stdout)).toBe(true)
     })
 
-    it('an unknown invoice is a 404 in one line', async () => {
-      expectOneLineFailure(await runCli(['invoices', 'get', 'nope'], env()), '404 Not Found: No invoice nope')
+    it('an unknown invoice is a 404 in one line, saying an id or a number was looked for', async () => {
+      const message = '404 Not Found: No invoice with id or number INV-9999 (see: paybox invoices list)'
+      expectOneLineFailure(await runCli(['invoices', 'get', 'INV-9999'], env()), message)
+      expectOneLineFailure(await runCli(['invoices', 'cancel', 'INV-9999', '--yes'], env()), message)
+    })
+
+    it('gets and cancels an invoice by its number as by its id (the sandbox finds the number)', async () => {
+      const invoice = await newInvoice()
+      const got = await runCliJson<Invoice>(['invoices', 'get', invoice.invoice_number], env())
+      expect(got.exitCode).toBe(0)
+      expect(got.json).toEqual(invoice)
+      const voided = await runCliJson<Invoice>(['invoices', 'cancel', invoice.invoice_number, '--yes'], env())
+      expect(voided.exitCode).toBe(0)
+      expect(voided.json).toMatchObject({ id: invoice.id, status: 'voided' })
     })
 
     it('cancel --yes voids the invoice and expires its payment', async () => {
@@ -472,7 +484,7 @@ describe('paybox invoices', () => {
       // Numbers only move forward: the server's refusal, in one line, and nothing changes.
       expectOneLineFailure(
         await runCli(['invoices', 'settings', '--next-number', '50'], ownEnv),
-        '400 Bad Request: next_number: must be at least the current next number 101 (numbers only move forward)',
+        '400 Bad Request: --next-number: must be at least the current next number 101 (numbers only move forward)',
       )
       expect((await own.direct.invoices.settings()).next_number).toBe(101)
     })
@@ -504,9 +516,19 @@ describe('paybox invoices', () => {
       expect(table.stdout).not.toContain(paid.invoice_number)
       expect(linesOf(table.stdout).at(-1)).toBe('Page 1 of 1 (2 invoices)')
 
+      // The words people use for voiding list the voided ones, with a note of what they mean here.
+      for (const word of ['canceled', 'cancelled']) {
+        const aliased = await runCliJson<Page<Invoice>>(['invoices', 'list', '--status', word], ownEnv)
+        expect(aliased.exitCode).toBe(0)
+        expect(aliased.json.items.map((i) => i.id)).toEqual([voided.id])
+        const shown = await runCli(['invoices', 'list', '--status', word], ownEnv)
+        expect(shown.stderr).toBe(`Note: --status ${word} lists voided invoices (a canceled invoice is voided in paybox)\n`)
+        expect(shown.stdout).toContain(voided.invoice_number)
+      }
+
       expectOneLineFailure(
         await runCli(['invoices', 'list', '--status', 'late'], ownEnv),
-        'Expected --status=late to be one of: draft, sent, paid, overdue, voided (see --help)',
+        'Expected --status=late to be one of: draft, sent, paid, overdue, voided, canceled, cancelled (see --help)',
       )
     })
   })

@@ -15,11 +15,19 @@ describe('messages a newcomer reads', () => {
     )
   })
 
-  it('an unsupported balance asset is said once', async () => {
+  it('an unsupported balance asset is said once, in the line every API error has: status, phrase, message', async () => {
     const result = await runCli(['balances', 'DOGE'], env())
     expect(result.exitCode).toBe(1)
     expect(linesOf(result.stderr)).toHaveLength(1)
-    expect(result.stderr).toMatch(/^Error: 400 Asset DOGE is not supported: use USDC, USDC:G[A-Z0-9]{55}, native or XLM\n$/)
+    expect(result.stderr).toMatch(/^Error: 400 Bad Request: Asset DOGE is not supported: use USDC, USDC:G[A-Z0-9]{55}, native or XLM\n$/)
+  })
+
+  it('with no sandbox running and no keys, says nothing answers and how to start one', async () => {
+    // Port 9 (discard): nothing listens there, as at 127.0.0.1:4242 before the first `sandbox start`.
+    const nowhere = isolatedEnv({ PAYBOX_BASE_URL: 'http://127.0.0.1:9' })
+    const hint = 'is the sandbox running? start one with: npx paybox sandbox start, or npm start in a clone'
+    expectOneLineFailure(await runCli(['payments', 'list'], nowhere), `Nothing answers at http://127.0.0.1:9 (${hint})`)
+    expectOneLineFailure(await runCli(['sandbox', 'clock'], nowhere), `Nothing answers at http://127.0.0.1:9 (${hint})`)
   })
 
   it('a page of one item says "1 payment"', async () => {
@@ -46,5 +54,27 @@ describe('messages a newcomer reads', () => {
     const start = spawnCli(['sandbox', 'start', '--port', 'abc'], isolatedEnv())
     expect((await start.exited).code).toBe(1)
     expect(start.stderr()).toBe('Error: Parsing --port: Expected an integer but received: abc (see --help)\n')
+  })
+
+  it('names the flag the user typed, not the API field it became', async () => {
+    await sandbox.direct.invoices.updateSettings({ next_number: 7 })
+    expectOneLineFailure(
+      await runCli(['invoices', 'settings', '--next-number', '3'], env()),
+      '400 Bad Request: --next-number: must be at least the current next number 7 (numbers only move forward)',
+    )
+    // A flag named unlike its field (--prefix sends invoice_prefix) declares the field it sends.
+    expectOneLineFailure(
+      await runCli(['invoices', 'settings', '--prefix', 'INV{'], env()),
+      '400 Bad Request: --prefix: may hold only letters, digits, space, - _ . / and the token {year}',
+    )
+    const payment = await sandbox.direct.payments.create({ amount: { value: 100, currency: 'USD' }, description: 'Bridged' })
+    const quote = ['payments', 'quote', payment.id, '--origin-chain', 'base', '--origin-token', 'USDC', '--no-qr']
+    expectOneLineFailure(
+      await runCli([...quote, '--refund-address', 'nope'], env()),
+      '400 Bad Request: --refund-address: not a valid Base address (0x and 40 hex digits)',
+    )
+    const since = await runCli(['payments', 'list', '--since', 'yesterday'], env())
+    expect(since.exitCode).toBe(1)
+    expect(since.stderr).toMatch(/^Error: 400 Bad Request: --since: [^\n]+\n$/)
   })
 })

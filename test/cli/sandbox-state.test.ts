@@ -47,7 +47,7 @@ describe('paybox sandbox clock freeze / unfreeze', () => {
     })
     // Backwards is refused, and changes nothing.
     const back = await runCli(['sandbox', 'clock', 'freeze', '--at', '2029-12-31T00:00:00Z'], second.env)
-    expectOneLineFailure(back, '400 Bad Request: at: must not be earlier than the current business time (it only moves forward)')
+    expectOneLineFailure(back, '400 Bad Request: --at: must not be earlier than the current business time (it only moves forward)')
     // A JSON null is a wrong type, not "no body": refused, and the clock stays where it was.
     const nullBody = await rawRequest(second.sandbox.url, {
       method: 'POST',

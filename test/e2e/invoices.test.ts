@@ -158,6 +158,17 @@ describe('invoices', () => {
       expect((await create(body({ invoice_number: 'CUSTOM-7' }), sandbox.escrow)).invoice_number).toBe('CUSTOM-7')
     })
 
+    it("finds the one invoice a number names with ?invoice_number=, among the merchant's own only", async () => {
+      const own = await create(body({ invoice_number: 'FIND-ME-1' }))
+      await create(body({ invoice_number: 'FIND-ME-1' }), sandbox.escrow)
+      const found = await sandbox.direct.invoices.list({ invoice_number: 'FIND-ME-1' })
+      expect(found.items).toEqual([own])
+      expect(found.meta.totalItems).toBe(1)
+      expect((await sandbox.direct.invoices.list({ invoice_number: 'FIND-ME' })).items).toEqual([])
+      const empty = await refusal(sandbox.direct.invoices.list({ invoice_number: '' }))
+      expect(empty).toMatchObject({ statusCode: 400, message: 'invoice_number: must not be empty' })
+    })
+
     it('applies the prefix with {year}, moves next_number forward only, and previews exactly the next number', async () => {
       const current = await settings()
       expect((await refusal(settings({ next_number: current.next_number - 1 }))).statusCode).toBe(400)

@@ -2,6 +2,7 @@ import { Args, Flags } from '@oclif/core'
 import type { SandboxSnapshot } from '../../../src/client/types.js'
 import { ApiCommand } from '../../../src/cli/base-command.js'
 import { renderSnapshots } from '../../../src/cli/render/sandbox.js'
+import { sendsField } from '../../../src/cli/field-flags.js'
 
 export default class SandboxSnapshotSave extends ApiCommand<typeof SandboxSnapshotSave> {
   static override args = {
@@ -15,7 +16,7 @@ export default class SandboxSnapshotSave extends ApiCommand<typeof SandboxSnapsh
 
   static override examples = ['<%= config.bin %> <%= command.id %> seeded', '<%= config.bin %> <%= command.id %> seeded --force --json']
   static override flags = {
-    force: Flags.boolean({ description: 'Overwrite a snapshot of that name' }),
+    force: sendsField('replace', Flags.boolean({ description: 'Overwrite a snapshot of that name' })),
   }
 
   public async run(): Promise<SandboxSnapshot> {

@@ -15,10 +15,12 @@ const colourEscrow = (status: string): string => (ESCROW_COLOURS[status] ?? ((te
 
 /** The order itself: where its money is, who a release pays, and until when it can be funded. */
 export function renderEscrowOrder(order: EscrowOrder): string {
+  const { release } = order
   return details([
     ['Escrow order', order.escrow_order_id],
     ['Payment', order.paymentId],
-    ['Escrow status', colourEscrow(order.escrow_status)],
+    // The API's escrow_status stays funded after a release (the spec has no released status): say both.
+    ['Escrow status', release ? `${colourEscrow(order.escrow_status)}, released` : colourEscrow(order.escrow_status)],
     ['Contract', order.escrow_contract_address],
     ['Custody account', order.custody_account],
     // The custody holds every order's funds; `held` is this order's share until its release.
@@ -28,6 +30,8 @@ export function renderEscrowOrder(order: EscrowOrder): string {
     ['Platform fee', `${order.escrow_platform_fee_bps} bps`],
     ['Expires', order.escrow_expires_at ?? 'never'],
     ['Settlement', colourStatus(order.settlement_status)],
+    ['Released', release?.released_at],
+    ['Release tx', release?.transaction],
   ])
 }
 
