@@ -113,7 +113,7 @@ export function ipv6Forms(address: string): AddressForm[] {
   const forms = [
     `[${parsed.toString()}]`,
     `[${parsed.toNormalizedString()}]`,
-    `[${parsed.toFixedLengthString()}]`,
+    `[${parts.map((part) => part.toString(16).padStart(4, '0')).join(':')}]`,
     `[${parsed.toString().toUpperCase()}]`,
     `[${head.join(':')}:${tail}]`,
     `[${parts

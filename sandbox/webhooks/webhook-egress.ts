@@ -75,7 +75,9 @@ export class WebhookEgress {
     if (!this.shared || !URL.canParse(url)) return undefined
     const host = hostOf(url)
     if (this.#allowedHosts.has(host)) return undefined
-    if (host === 'localhost' || host.endsWith('.localhost')) return this.#refusal(host, 'a loopback name')
+    // A trailing dot names the same host (an absolute name).
+    const name = host.replace(/\.$/, '')
+    if (name === 'localhost' || name.endsWith('.localhost')) return this.#refusal(host, 'a loopback name')
     return net.isIP(host) === 0 ? undefined : this.addressRefusal(host, host)
   }
 

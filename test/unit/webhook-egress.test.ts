@@ -85,7 +85,15 @@ describe('WebhookEgress', () => {
 
   it('checks URLs by their literal address or loopback name, leaving other names to send time', () => {
     const egress = shared()
-    for (const url of ['http://127.0.0.1/', 'http://LOCALHOST:3000/', 'http://a.b.localhost/', 'http://[::1]/', 'https://[fe80::1]/']) {
+    for (const url of [
+      'http://127.0.0.1/',
+      'http://LOCALHOST:3000/',
+      'http://a.b.localhost/',
+      'http://localhost./',
+      'http://x.localhost./',
+      'http://[::1]/',
+      'https://[fe80::1]/',
+    ]) {
       expect(egress.urlRefusal(url), url).toBeDefined()
     }
     for (const url of ['https://hooks.example.com/x', 'http://8.8.8.8/', 'http://localhost.example.com/'])

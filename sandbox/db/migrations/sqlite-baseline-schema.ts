@@ -19,6 +19,7 @@ export const SQLITE_BASELINE = {
     '2026-11-24T12-30-bridge-orders',
     '2026-11-24T13-00-transaction-meta',
     '2026-11-24T15-00-resend-times',
+    '2026-11-27T10-00-egress-policy',
   ],
   statements: [
     'CREATE TABLE "kysely_migration" ("name" varchar(255) not null primary key, "timestamp" varchar(255) not null)',
@@ -41,6 +42,7 @@ export const SQLITE_BASELINE = {
     'CREATE TABLE payment_day_counts (\n    merchant_id text not null,\n    day integer not null,\n    status text not null,\n    store_id text not null,\n    count integer not null,\n    primary key (merchant_id, day, status, store_id)\n  ) without rowid',
     'CREATE TABLE "cross_chain_quotes" ("id" text primary key, "payment_id" text not null references "payments" ("id"), "origin_chain" text not null, "origin_token" text not null, "deposit_address" text not null, "amount_in" text not null, "amount_out" integer not null, "refund_address" text not null, "status" text not null check (status in (\'PENDING_DEPOSIT\', \'INCOMPLETE_DEPOSIT\', \'KNOWN_DEPOSIT_TX\', \'PROCESSING\', \'SUCCESS\', \'REFUNDED\', \'FAILED\', \'EXPIRED\')), "deposit_tx_id" text, "expires_at" integer not null, "created_at" integer not null, "amount_deposited" text default \'0\' not null, "amount_refunded" text default \'0\' not null, "origin_transactions" text default \'[]\' not null, "history" text default \'[]\' not null, "superseded_by" text)',
     'CREATE TABLE webhook_resend_times (merchant_id text not null, at bigint not null)',
+    'CREATE TABLE egress_policy (\n    id integer primary key check (id = 1),\n    shared integer not null check (shared in (0, 1)),\n    allow_webhook_to text not null\n  )',
     'CREATE INDEX "payments_by_merchant_created" on "payments" ("merchant_id", "created_at", "id")',
     'CREATE INDEX "payments_by_merchant_status_created" on "payments" ("merchant_id", "status", "created_at", "id")',
     'CREATE INDEX "payments_by_merchant_store_created" on "payments" ("merchant_id", "store_id", "created_at", "id")',
