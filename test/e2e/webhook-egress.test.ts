@@ -137,7 +137,7 @@ describe('webhook egress', () => {
       const forms = addressForms(samples[0]!)
       return [forms[0]!, forms.at(-1)!].map(({ form }) => `http://${form}:9/hook`)
     })
-    const payments = []
+    const payments: Array<{ id: string }> = []
     for (const webhookUrl of urls)
       payments.push(await local.direct.payments.create({ amount: { value: 100, currency: 'USD' }, description: 'Range', webhookUrl }))
     await local.stop()

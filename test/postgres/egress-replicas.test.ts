@@ -85,7 +85,7 @@ describe('the webhook egress policy of two replicas on PostgreSQL', () => {
     const lines: string[] = []
     const a = await replica({ shared: true }, (line) => lines.push(line))
     expect(lines).toContain(`Note: the sandbox's webhook egress policy was ${LOCAL}; it is now --shared`)
-    expect((await refusalOf({})).message).toMatch(
+    expect((await refusalOf({}))!.message).toMatch(
       /^This replica's webhook egress policy \(local .*\) differs from the sandbox's, .* \(--shared\)/,
     )
     expect((await refusalOf({ shared: true, allowWebhookTo: ['127.0.0.0/8'] }))!.message).toMatch(
