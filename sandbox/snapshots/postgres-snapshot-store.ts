@@ -15,7 +15,10 @@ const SNAPSHOT_SCHEMA_PREFIX = 'paybox_snapshot_'
 const INFO_TABLE = 'paybox_snapshot_info'
 /** Kysely's own tables: the schema's version, which a snapshot records but a restore never overwrites. */
 const MIGRATION_TABLES = ['kysely_migration', 'kysely_migration_lock']
-/** The sandbox's own, not its state's: a snapshot neither takes nor restores them (the egress policy every replica enforces). */
+/**
+ * The sandbox's own, not its state's: a snapshot neither takes nor restores them. The egress policy
+ * every replica enforces is never, even between a copy and the cores' restart, a snapshot's.
+ */
 const OUTSIDE_STATE_TABLES = [...MIGRATION_TABLES, 'egress_policy']
 /** What a replica announces when it replaced the state (database.ts announce). */
 const STATE_REPLACED_TOPIC = 'state-replaced'

@@ -157,6 +157,23 @@ describe('webhook egress', () => {
     expect(notRefused.map((entry) => entry.url)).toEqual([])
   })
 
+  it("keeps the sandbox's policy across a restore of a snapshot taken while it was local", async () => {
+    const dir = temporaryDir()
+    const options = { db: path.join(dir, 'restore.db'), snapshotDir: path.join(dir, 'snapshots') }
+    const local = await startTestSandbox(options)
+    await local.admin.snapshots.save('local')
+    await local.stop()
+    const shared = await started({ ...options, shared: true })
+    await shared.admin.snapshots.restore('local')
+    const answer = await rawRequest(shared.url, {
+      method: 'POST',
+      path: '/payments',
+      body: paymentWith('http://10.0.0.1/hook'),
+      as: shared.merchants[0],
+    })
+    expect(answer.status).toBe(400)
+  })
+
   it('sends to internal targets --allow-webhook-to names, by range or by host', async () => {
     const service = await internal()
     for (const allow of [['127.0.0.0/8'], [os.hostname()]]) {

@@ -1,7 +1,8 @@
 // The webhook egress policy across replicas (issue 29): it is the sandbox's, stored in the database.
 // A replica with local defaults cannot join a shared one (or the reverse) while the other serves:
 // it is refused in one line naming both policies. And a webhookUrl whose host name resolves to
-// this host is never delivered, by the replica that leads or by the one that takes over from it.
+// this host is never delivered, by the replica that leads or by the one that takes over from it,
+// even after a restore of a snapshot taken while the sandbox was local.
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import os from 'node:os'
@@ -72,6 +73,8 @@ describe('the webhook egress policy of two replicas on PostgreSQL', () => {
 
   it('refuses a --shared replica joining a local one, in one line naming both policies', async () => {
     const b = await replica({})
+    // Restored later under --shared: the policy is the sandbox's, not part of the state a snapshot holds.
+    await b.admin.snapshots.save('while-local')
     const failure = await refusalOf({ shared: true })
     expect(failure).toBeInstanceOf(SandboxConfigError)
     expect(failure!.message).toBe(
@@ -97,6 +100,7 @@ describe('the webhook egress policy of two replicas on PostgreSQL', () => {
   it('never delivers to a name that resolves to this host, whichever replica creates, sends or takes over', async () => {
     const [a] = running
     const b = await replica({ shared: true })
+    await a!.admin.snapshots.restore('while-local')
     // Refused at creation by both, by the stored policy.
     for (const sandbox of [a!, b]) {
       const answer = await rawRequest(sandbox.url, {
