@@ -5,6 +5,7 @@
 import type { Express } from 'express'
 import { parseJsonBody } from '../sandbox/http/body.js'
 import { signDigest } from '../src/signing.js'
+import { refusedWebhookUrls } from './address-forms.js'
 import { readResponse, type RawResponse } from './sandbox.js'
 
 /** mulberry32: a tiny, well-mixed 32-bit PRNG; returns floats in [0, 1). */
@@ -1374,6 +1375,30 @@ export function generateHostileCases(seed: number, creds: HostileCredentials): H
 }
 
 // --- Route cases: every route of the app, found in its router stack ------------------------------
+
+/**
+ * SSRF through webhookUrl (issue 29), for a shared sandbox: every form the URL parser accepts of an
+ * address in each reserved range (harness/address-forms.ts), each a 400 naming the field and
+ * --allow-webhook-to. Apart from generateHostileCases: they hold only where internal targets are refused.
+ */
+export function generateEgressCases(seed: number): HostileCase[] {
+  const rng = new Rng(seed)
+  return refusedWebhookUrls().map(({ url, range }, index) => {
+    const body = { ...validBody(rng), webhookUrl: url.replace('/hook', `:${rng.pick([80, 443, 8080, 9])}/hook/${rng.hex(4)}`) }
+    return {
+      name: `#${index} POST /payments egress: webhookUrl in ${range.cidr} as ${url}`,
+      endpoint: 'POST /payments',
+      family: 'egress',
+      field: 'webhookUrl',
+      method: 'POST',
+      path: '/payments',
+      body: toJson(body),
+      headers: [],
+      signAs: 'direct',
+      expect: error(400),
+    }
+  })
+}
 
 export interface RouteInfo {
   /** Upper case. */

@@ -27,7 +27,7 @@ import { DUE_WORK_INTERVAL_MS, startDueWorkSweeper } from './simulation/due-work
 import { ReplayGuard } from './signatures/replay-guard.js'
 import type { SandboxStateControls } from './snapshots/snapshot-routes.js'
 import { WebhookDispatcher } from './webhooks/webhook-dispatcher.js'
-import type { WebhookEgress } from './webhooks/webhook-egress.js'
+import { keepEgressPolicy, settleEgressPolicy, StoredEgress, type EgressPolicy } from './webhooks/egress-policy.js'
 
 export const DEFAULT_LEDGER_CLOSE_MS = 5_000
 
@@ -48,7 +48,8 @@ export interface CoreOptions {
 export interface CoreShared {
   wallClock: Clock
   log: (line: string) => void
-  egress: WebhookEgress
+  /** This process's webhook egress policy, from its flags: stored for the sandbox, or checked against the stored one. */
+  egressPolicy: EgressPolicy
   rateLimits: RateLimits | undefined
   requestLog: RequestLog
   /** Accept each signature once on requests other than GET (--shared, docs/security.md). */
@@ -74,10 +75,12 @@ export interface Core {
 export class CoreBuilder {
   readonly #options: CoreOptions
   readonly #shared: CoreShared
+  readonly #egress: StoredEgress
 
   constructor(options: CoreOptions, shared: CoreShared) {
     this.#options = options
     this.#shared = shared
+    this.#egress = new StoredEgress(shared.egressPolicy)
   }
 
   async open(db: SandboxDb, keepAdminToken?: string): Promise<OpenedState> {
@@ -94,12 +97,16 @@ export class CoreBuilder {
     })
     if (keepAdminToken === undefined) await checkSeed(db, options.seed, options.db)
     if (!fresh && keepAdminToken === undefined) await this.#checkExistingDatabase(db)
+    if (keepAdminToken === undefined) {
+      const note = await settleEgressPolicy(db, this.#shared.egressPolicy)
+      if (note !== undefined) this.#shared.log(note)
+    } else await keepEgressPolicy(db, this.#shared.egressPolicy)
     return { clock, random, identity }
   }
 
   async start(db: SandboxDb, state: OpenedState, publicUrl: string, controls: SandboxStateControls): Promise<Core> {
     const options = this.#options
-    const { wallClock, log, egress, rateLimits, requestLog, refuseReplays } = this.#shared
+    const { wallClock, log, rateLimits, requestLog, refuseReplays } = this.#shared
     const { clock, random, identity } = state
     const ledgerClose = options.ledgerClose ?? DEFAULT_LEDGER_CLOSE_MS
     const ledger = new LedgerService({
@@ -111,7 +118,7 @@ export class CoreBuilder {
       db,
       clock,
       requireHttps: options.requireHttps,
-      egress,
+      egress: this.#egress,
       timeoutMs: options.webhookTimeoutMs,
       pollMs: options.webhookPollMs,
       log,

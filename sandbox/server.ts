@@ -4,7 +4,6 @@ import type http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { SandboxIdentity } from './bootstrap.js'
 import { systemClock, type AdvanceableClock, type Clock } from './clock.js'
-import { SandboxConfigError } from './config-error.js'
 import type { SandboxContext } from './context.js'
 import { openDatabase } from './db/database.js'
 import { DEFAULT_HOST, DEFAULT_PORT } from './defaults.js'
@@ -18,7 +17,7 @@ import { StateSwap } from './snapshots/state-swap.js'
 import type { SnapshotStore } from './snapshots/snapshot-store.js'
 import { createSnapshotStore } from './snapshots/snapshot-stores.js'
 import type { WebhookDispatcher } from './webhooks/webhook-dispatcher.js'
-import { AllowListError, WebhookEgress } from './webhooks/webhook-egress.js'
+import { egressPolicyOf } from './webhooks/egress-policy.js'
 
 export { DEFAULT_HOST, DEFAULT_PORT } from './defaults.js'
 export { SandboxConfigError } from './config-error.js'
@@ -99,7 +98,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const builder = new CoreBuilder(options, {
     wallClock,
     log,
-    egress: webhookEgress(shared, options.allowWebhookTo),
+    egressPolicy: egressPolicyOf(shared, options.allowWebhookTo),
     // Outlive a restore or reset: swapping the state must not hand out fresh budgets.
     rateLimits: createRateLimits(limits, wallClock),
     requestLog,
@@ -169,14 +168,5 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     limits,
     requestLog,
     stop,
-  }
-}
-
-/** Where webhooks may go; a malformed --allow-webhook-to entry is refused before anything starts. */
-function webhookEgress(shared: boolean, allow: string[] | undefined): WebhookEgress {
-  try {
-    return new WebhookEgress({ shared, allow })
-  } catch (error) {
-    throw error instanceof AllowListError ? new SandboxConfigError(error.message) : error
   }
 }

@@ -111,6 +111,14 @@ export function onAnnouncement(db: SandboxDb, topic: string, listener: (detail: 
   return postgresBackends.get(db)?.onAnnouncement(topic, listener) ?? (() => {})
 }
 
+/**
+ * How many replicas serve the sandbox now (hold the serving lock; this one counted once it entered
+ * the barrier), read in `trx`; undefined on SQLite, which one process serves.
+ */
+export async function servingReplicas(root: SandboxDb, trx: Transaction<Database>): Promise<number | undefined> {
+  return postgresBackends.get(root)?.servingReplicas(trx)
+}
+
 const commitListeners = new WeakMap<SandboxDb, Set<CommitListener>>()
 
 /** Calls `listener` after each transaction committed on this database; returns a function that stops it. */

@@ -77,6 +77,8 @@ export interface PostgresBackend {
   announce(trx: Transaction<Database>, topic: string, detail?: string): Promise<void>
   /** Calls `listener` with its detail when another replica announces `topic`; returns its stop. */
   onAnnouncement(topic: string, listener: (detail: string | undefined) => void): () => void
+  /** How many replicas hold the serving lock (postgres-serving-lock.ts) now, this one included once it entered. */
+  servingReplicas(trx: Transaction<Database>): Promise<number>
 }
 
 export async function openPostgres(options: PostgresOptions): Promise<PostgresBackend> {
@@ -163,6 +165,13 @@ export async function openPostgres(options: PostgresOptions): Promise<PostgresBa
       const entry = { topic, listener }
       announcementListeners.add(entry)
       return () => announcementListeners.delete(entry)
+    },
+    servingReplicas: async (trx) => {
+      // A one-key advisory lock shows as classid 0, objid the key, objsubid 1.
+      const { rows } = await sql<{ count: number }>`select count(*)::int as count from pg_locks
+        where locktype = 'advisory' and database = (select oid from pg_database where datname = current_database())
+        and classid = 0 and objid = ${LOCK_KEYS.serving} and objsubid = 1 and granted`.execute(trx)
+      return rows[0]?.count ?? 0
     },
   }
 }

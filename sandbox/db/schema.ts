@@ -9,6 +9,15 @@ export interface SandboxStateTable {
   value: string
 }
 
+/** The sandbox's webhook egress policy (one row, id 1): what every replica enforces. */
+export interface EgressPolicyTable {
+  id: number
+  /** 1: internal addresses are refused (--shared, or a non-loopback --host). */
+  shared: number
+  /** JSON array of the --allow-webhook-to entries, normalized and sorted. */
+  allow_webhook_to: string
+}
+
 export type SettlementMode = 'direct' | 'escrow'
 
 export interface MerchantsTable {
@@ -317,6 +326,7 @@ export interface IdempotencyKeysTable {
 
 export interface Database {
   sandbox_state: SandboxStateTable
+  egress_policy: EgressPolicyTable
   merchants: MerchantsTable
   ledger_accounts: LedgerAccountsTable
   ledger_ledgers: LedgerLedgersTable

@@ -41,7 +41,7 @@ export async function createPayment(
   if (usdc <= 0n) throw badRequest(`amount.value: ${body.amount.value} ${currency.code} is less than the smallest USDC amount`)
   if (usdc > MAX_USDC_STROOPS) throw badRequest('amount.value: the amount exceeds the sandbox limit of 100,000,000 USDC per payment')
 
-  const webhookRefusal = body.webhookUrl ? ctx.webhooks.webhookUrlRefusal(body.webhookUrl) : undefined
+  const webhookRefusal = body.webhookUrl ? await ctx.webhooks.webhookUrlRefusal(db, body.webhookUrl) : undefined
   if (webhookRefusal !== undefined) throw badRequest(`webhookUrl: ${webhookRefusal}`)
   const escrow = merchant.settlement_mode === 'escrow' ? escrowTerms(merchant, body, now) : undefined
   const payeeRefusal = escrow && (await escrowPayeeRefusal(db, merchant, escrow.payee))

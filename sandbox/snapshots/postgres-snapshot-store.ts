@@ -15,6 +15,11 @@ const SNAPSHOT_SCHEMA_PREFIX = 'paybox_snapshot_'
 const INFO_TABLE = 'paybox_snapshot_info'
 /** Kysely's own tables: the schema's version, which a snapshot records but a restore never overwrites. */
 const MIGRATION_TABLES = ['kysely_migration', 'kysely_migration_lock']
+/**
+ * The sandbox's own, not its state's: a snapshot neither takes nor restores them. The egress policy
+ * every replica enforces is never, even between a copy and the cores' restart, a snapshot's.
+ */
+const OUTSIDE_STATE_TABLES = [...MIGRATION_TABLES, 'egress_policy']
 /** What a replica announces when it replaced the state (database.ts announce). */
 const STATE_REPLACED_TOPIC = 'state-replaced'
 
@@ -233,7 +238,7 @@ const inSandboxSchema: RawBuilder<unknown> = sql`(select oid from pg_namespace w
 async function sandboxTables(db: Db): Promise<string[]> {
   const { rows } = await sql<{ table: string }>`select relname as table from pg_class
     where relnamespace = ${inSandboxSchema} and relkind = 'r' order by relname`.execute(db)
-  return rows.map((row) => row.table).filter((table) => !MIGRATION_TABLES.includes(table))
+  return rows.map((row) => row.table).filter((table) => !OUTSIDE_STATE_TABLES.includes(table))
 }
 
 /** The tables with triggers of their own (not those behind foreign keys): payments, whose triggers keep the counts. */

@@ -1,13 +1,14 @@
 // What the rest of the sandbox sees of webhook delivery: who may be a receiver, resending one
 // delivery, and hearing of finished deliveries and new payment events (WebhookDispatcher implements it).
-import type { PaymentEventRow, WebhookDeliveryRow } from '../db/schema.js'
+import type { Kysely } from 'kysely'
+import type { Database, PaymentEventRow, WebhookDeliveryRow } from '../db/schema.js'
 
 export type DeliveryListener = (delivery: WebhookDeliveryRow) => void
 export type EventListener = (event: PaymentEventRow) => void
 
 export interface WebhookDeliveries {
-  /** Why a payment may not have `url` as its webhookUrl (a shared sandbox's internal address), or undefined. */
-  webhookUrlRefusal(url: string): string | undefined
+  /** Why a payment may not have `url` as its webhookUrl (by the sandbox's stored egress policy, read on `db`), or undefined. */
+  webhookUrlRefusal(db: Kysely<Database>, url: string): Promise<string | undefined>
   /** The stored payload, byte for byte, to the same URL as a new delivery, signed with the merchant's current secret. */
   resend(original: WebhookDeliveryRow): Promise<WebhookDeliveryRow>
   /** Hears of every finished delivery; returns the way to stop listening. */

@@ -7,6 +7,7 @@ import type { Database, MerchantRow, WebhookDeliveryRow } from '../db/schema.js'
 import { findMerchantById } from '../merchants/merchant-repository.js'
 import { DeliveryQueue } from './delivery-queue.js'
 import type { DeliveryListener, EventListener, WebhookDeliveries } from './webhook-deliveries.js'
+import { StoredEgress } from './egress-policy.js'
 import type { WebhookEgress } from './webhook-egress.js'
 import { WebhookFeed } from './webhook-feed.js'
 import {
@@ -33,8 +34,8 @@ export interface WebhookDispatcherOptions {
   /** Business time, for the log's timestamps. */
   clock: Clock
   requireHttps?: boolean
-  /** Where deliveries may go (a shared sandbox refuses internal addresses); default: anywhere. */
-  egress?: WebhookEgress
+  /** Where deliveries may go: the sandbox's stored egress policy (a shared sandbox refuses internal addresses); default: anywhere. */
+  egress?: StoredEgress
   timeoutMs?: number
   pollMs?: number
   log?: (line: string) => void
@@ -42,6 +43,9 @@ export interface WebhookDispatcherOptions {
 
 /** A delivery's merchant, read once per pump for all the deliveries it sends. */
 type MerchantLookup = (merchantId: string) => Promise<MerchantRow | undefined>
+/** The sandbox's egress rule, read once per pump: whichever replica sends enforces the stored one. */
+type EgressLookup = () => Promise<WebhookEgress>
+type Lookups = { merchantOf: MerchantLookup; egressOf: EgressLookup }
 
 export class WebhookDispatcher implements WebhookDeliveries {
   readonly #db: Kysely<Database>
@@ -50,6 +54,7 @@ export class WebhookDispatcher implements WebhookDeliveries {
   readonly #log: ((line: string) => void) | undefined
   readonly #queue = new DeliveryQueue()
   readonly #sender: WebhookSender
+  readonly #egress: StoredEgress
   readonly #feed = new WebhookFeed()
   readonly #inFlight = new Set<Promise<void>>()
   #timer: NodeJS.Timeout | undefined
@@ -67,7 +72,8 @@ export class WebhookDispatcher implements WebhookDeliveries {
     this.#clock = options.clock
     this.#pollMs = options.pollMs ?? DEFAULT_POLL_MS
     this.#log = options.log
-    this.#sender = new WebhookSender({ requireHttps: options.requireHttps, egress: options.egress, timeoutMs: options.timeoutMs })
+    this.#sender = new WebhookSender({ requireHttps: options.requireHttps, timeoutMs: options.timeoutMs })
+    this.#egress = options.egress ?? new StoredEgress({ shared: false, allowWebhookTo: [] })
   }
 
   async start(): Promise<void> {
@@ -95,8 +101,8 @@ export class WebhookDispatcher implements WebhookDeliveries {
     await this.#sender.close()
   }
 
-  webhookUrlRefusal(url: string): string | undefined {
-    return this.#sender.webhookUrlRefusal(url)
+  async webhookUrlRefusal(db: Kysely<Database>, url: string): Promise<string | undefined> {
+    return (await this.#egress.read(db)).urlRefusal(url)
   }
 
   onDelivery(listener: DeliveryListener): () => void {
@@ -182,7 +188,10 @@ export class WebhookDispatcher implements WebhookDeliveries {
       if (merchant === undefined) merchants.set(id, (merchant = findMerchantById(db, id)))
       return merchant
     }
-    this.#sendReady(merchantOf)
+    let egress: Promise<WebhookEgress> | undefined
+    const egressOf: EgressLookup = () => (egress ??= this.#egress.read(db))
+    const lookups = { merchantOf, egressOf }
+    this.#sendReady(lookups)
     if (queue.wireFull) return
     // Slots left and room in the queue: read the newer pending deliveries, and send from them too.
     let more = true
@@ -191,7 +200,7 @@ export class WebhookDispatcher implements WebhookDeliveries {
       const newer = await queue.read(() => findPendingDeliveriesAfter(db, queue.queuedThrough, limit))
       if (this.#sender.stopped) return
       more = newer.count === limit
-      if (queue.addNewer(newer.rows)) this.#sendReady(merchantOf)
+      if (queue.addNewer(newer.rows)) this.#sendReady(lookups)
     }
     if (!more) return
     const past = queue.readPast()
@@ -200,14 +209,14 @@ export class WebhookDispatcher implements WebhookDeliveries {
       findPendingDeliveriesAfter(db, queue.queuedThrough, past.limit, { merchants: past.merchants, urls: past.urls }),
     )
     if (this.#sender.stopped) return
-    if (queue.enqueue(others.rows)) this.#sendReady(merchantOf)
+    if (queue.enqueue(others.rows)) this.#sendReady(lookups)
   }
 
-  #sendReady(merchantOf: MerchantLookup): void {
-    for (const delivery of this.#queue.takeReady()) this.#send(delivery, merchantOf)
+  #sendReady(lookups: Lookups): void {
+    for (const delivery of this.#queue.takeReady()) this.#send(delivery, lookups)
   }
 
-  #send(delivery: WebhookDeliveryRow, merchantOf: MerchantLookup): void {
+  #send(delivery: WebhookDeliveryRow, lookups: Lookups): void {
     let answered = false
     // The slot is free once the receiver answered; the payment's next delivery waits until this one is logged.
     const freeSlot = () => {
@@ -216,7 +225,7 @@ export class WebhookDispatcher implements WebhookDeliveries {
       this.#queue.answered(delivery)
       this.#kickSoon()
     }
-    const sending: Promise<void> = this.#deliver(delivery, merchantOf, freeSlot)
+    const sending: Promise<void> = this.#deliver(delivery, lookups, freeSlot)
       .then(() => undefined)
       .catch((error: unknown) => this.#giveUp(delivery, error))
       .finally(() => {
@@ -230,12 +239,12 @@ export class WebhookDispatcher implements WebhookDeliveries {
 
   async #deliver(
     delivery: WebhookDeliveryRow,
-    merchantOf: MerchantLookup = (id) => findMerchantById(this.#db, id),
+    lookups: Lookups = { merchantOf: (id) => findMerchantById(this.#db, id), egressOf: () => this.#egress.read(this.#db) },
     answered: () => void = () => {},
   ): Promise<WebhookDeliveryRow> {
-    const merchant = await merchantOf(delivery.merchant_id)
+    const merchant = await lookups.merchantOf(delivery.merchant_id)
     if (!merchant) throw new Error(`Webhook ${delivery.id} belongs to no merchant`)
-    const attempt = await this.#sender.attempt(delivery, merchant)
+    const attempt = await this.#sender.attempt(delivery, merchant, await lookups.egressOf())
     answered()
     if (attempt === undefined) return delivery // stopped mid-send: it stays pending
     const { tried, ...outcome } = attempt

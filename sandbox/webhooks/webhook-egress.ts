@@ -1,31 +1,45 @@
 // Where a shared sandbox may send webhooks: a merchant key must not turn deliveries (and the answers
-// logged) into requests to the host's own network, so loopback, private and link-local targets are
-// refused unless --allow-webhook-to names them.
+// logged) into requests to the host's own network, so every address outside global unicast (by
+// ipaddr.js's range classification) and the host's own addresses are refused unless
+// --allow-webhook-to names them. The policy is the sandbox's, stored with it (egress-policy.ts).
 import dns from 'node:dns'
 import net from 'node:net'
+import os from 'node:os'
 import type { Socket } from 'node:net'
+import ipaddr from 'ipaddr.js'
 import type { buildConnector as BuildConnector } from 'undici'
 
 export const ALLOW_WEBHOOK_TO_FLAG = '--allow-webhook-to'
 
-/** Addresses a shared sandbox does not send to: this host, its networks, link-local (cloud metadata). */
-const INTERNAL_RANGES: Array<[string, number, 'ipv4' | 'ipv6']> = [
-  ['0.0.0.0', 8, 'ipv4'],
-  ['10.0.0.0', 8, 'ipv4'],
-  ['100.64.0.0', 10, 'ipv4'],
-  ['127.0.0.0', 8, 'ipv4'],
-  ['169.254.0.0', 16, 'ipv4'],
-  ['172.16.0.0', 12, 'ipv4'],
-  ['192.168.0.0', 16, 'ipv4'],
-  ['224.0.0.0', 3, 'ipv4'],
-  ['::', 128, 'ipv6'],
-  ['::1', 128, 'ipv6'],
-  ['fc00::', 7, 'ipv6'],
-  ['fe80::', 10, 'ipv6'],
-  // IPv4 carried inside IPv6 (NAT64, 6to4) would otherwise reach the ranges above.
-  ['64:ff9b::', 96, 'ipv6'],
-  ['2002::', 16, 'ipv6'],
-]
+/** The one ipaddr.js range a shared sandbox sends to; every other range name is refused. */
+const GLOBAL_UNICAST = 'unicast'
+// ipaddr.js calls the rest of ::/8 (IPv4-compatible ::a.b.c.d among it) unicast too, but IANA's
+// global unicast space is 2000::/3: nothing outside it routes to a public receiver.
+const IPV6_GLOBAL_UNICAST = ipaddr.IPv6.parseCIDR('2000::/3')
+
+/**
+ * Why `address` (canonical text, as the URL parser or a socket gives it) is internal: its ipaddr.js
+ * range name, or undefined for global unicast. An IPv4-mapped address is judged by its IPv4
+ * address (a connection to it goes there); the other forms that embed IPv4 (rfc6145, rfc6052
+ * NAT64, 6to4, teredo) are refused whole, since the IPv4 address inside may be an internal one.
+ */
+export function internalRange(address: string): string | undefined {
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6
+  try {
+    parsed = ipaddr.parse(address)
+  } catch {
+    return 'unknown'
+  }
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address()
+  const range: string = parsed.range()
+  if (range !== GLOBAL_UNICAST) return range
+  if (parsed.kind() === 'ipv6' && !parsed.match(IPV6_GLOBAL_UNICAST)) return 'outside 2000::/3'
+  return undefined
+}
+
+/** This host's interface addresses (a public address of its own is still the host itself). */
+const interfaceAddresses = (): string[] =>
+  Object.values(os.networkInterfaces()).flatMap((entries) => (entries ?? []).map((entry) => entry.address))
 
 /** A connection the egress rule refused; its message is the same whatever is listening there. */
 export class EgressRefusedError extends Error {
@@ -40,17 +54,19 @@ export interface WebhookEgressOptions {
   shared?: boolean
   /** CIDR ranges ("10.1.0.0/16"), addresses or host names a shared sandbox may send to anyway. */
   allow?: readonly string[]
+  /** The host's own addresses, read at each check (interfaces come and go); os.networkInterfaces() by default. */
+  ownAddresses?: () => string[]
 }
 
 export class WebhookEgress {
   readonly shared: boolean
-  readonly #internal = new net.BlockList()
   readonly #allowed = new net.BlockList()
   readonly #allowedHosts = new Set<string>()
+  readonly #ownAddresses: () => string[]
 
   constructor(options: WebhookEgressOptions = {}) {
     this.shared = options.shared ?? false
-    for (const [address, prefix, type] of INTERNAL_RANGES) this.#internal.addSubnet(address, prefix, type)
+    this.#ownAddresses = options.ownAddresses ?? interfaceAddresses
     for (const entry of options.allow ?? []) this.#allow(entry)
   }
 
@@ -59,17 +75,23 @@ export class WebhookEgress {
     if (!this.shared || !URL.canParse(url)) return undefined
     const host = hostOf(url)
     if (this.#allowedHosts.has(host)) return undefined
-    if (host === 'localhost' || host.endsWith('.localhost')) return this.#refusal(host, 'a loopback name')
+    // A trailing dot names the same host (an absolute name).
+    const name = host.replace(/\.$/, '')
+    if (name === 'localhost' || name.endsWith('.localhost')) return this.#refusal(host, 'a loopback name')
     return net.isIP(host) === 0 ? undefined : this.addressRefusal(host, host)
   }
 
   /** Why connecting to `address` (resolved from `host`) is refused, or undefined. */
   addressRefusal(address: string, host: string): string | undefined {
     if (!this.shared || this.#allowedHosts.has(host)) return undefined
-    const type = net.isIPv6(address) ? 'ipv6' : 'ipv4'
-    if (!net.isIP(address)) return this.#refusal(host, 'an unknown address')
-    if (this.#allowed.check(address, type) || !this.#internal.check(address, type)) return undefined
-    return this.#refusal(host === address ? address : `${host} (${address})`, 'an internal address')
+    const target = host === address ? address : `${host} (${address})`
+    const canonical = net.isIP(address) === 0 ? undefined : canonicalAddress(address)
+    if (canonical === undefined) return this.#refusal(host, 'an unknown address')
+    if (this.#allowed.check(canonical, net.isIPv6(canonical) ? 'ipv6' : 'ipv4')) return undefined
+    const range = internalRange(canonical)
+    if (range !== undefined) return this.#refusal(target, `an internal address (ipaddr.js range ${range})`)
+    if (this.#ownAddresses().some((own) => canonicalAddress(own) === canonical)) return this.#refusal(target, "this host's own address")
+    return undefined
   }
 
   /** The address actually connected to is checked too: a public-looking name may resolve to a private one. */
@@ -104,7 +126,7 @@ export class WebhookEgress {
   }
 
   #refusal(target: string, what: string): string {
-    return `${target} is ${what}: a shared sandbox sends webhooks to public addresses only (allow more with ${ALLOW_WEBHOOK_TO_FLAG}, a CIDR range or a host)`
+    return `${target} is ${what}: a shared sandbox sends webhooks to global unicast addresses only (allow more with ${ALLOW_WEBHOOK_TO_FLAG}, a CIDR range or a host)`
   }
 
   #allow(entry: string): void {
@@ -130,3 +152,11 @@ export class WebhookEgress {
 /** A URL's host as it is connected to: lower case, an IPv6 address without its brackets. */
 const hostOf = (url: string): string => bare(new URL(url).hostname)
 const bare = (host: string): string => host.replace(/^\[(.*)\]$/, '$1').toLowerCase()
+/** One text per address (an IPv4-mapped one as its IPv4 address), or undefined for what is not one. */
+function canonicalAddress(address: string): string | undefined {
+  try {
+    return ipaddr.process(address).toString()
+  } catch {
+    return undefined
+  }
+}

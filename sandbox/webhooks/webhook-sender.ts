@@ -5,7 +5,7 @@ import { signWebhook, WEBHOOK_SIGNATURE_HEADER } from '../../src/signing.js'
 import { describeNetworkError } from '../../src/webhooks/post-webhook.js'
 import type { MerchantRow, WebhookDeliveryRow } from '../db/schema.js'
 import { DeliveryExchange } from './delivery-exchange.js'
-import { EgressRefusedError, WebhookEgress } from './webhook-egress.js'
+import { EgressRefusedError, type WebhookEgress } from './webhook-egress.js'
 
 /** The receiver's time to answer (spec 6, 8). */
 export const WEBHOOK_TIMEOUT_MS = 10_000
@@ -16,8 +16,6 @@ export const MAX_DELIVERIES_PER_ORIGIN = 10
 
 export interface WebhookSenderOptions {
   requireHttps?: boolean
-  /** Where deliveries may go (a shared sandbox refuses internal addresses); default: anywhere. */
-  egress?: WebhookEgress
   timeoutMs?: number
 }
 
@@ -28,7 +26,6 @@ export type AttemptOutcome = Pick<WebhookDeliveryRow, 'status' | 'http_status' |
 
 export class WebhookSender {
   readonly #requireHttps: boolean
-  readonly #egress: WebhookEgress
   readonly #timeoutMs: number
 
   get timeoutMs(): number {
@@ -36,13 +33,13 @@ export class WebhookSender {
   }
   readonly #abort = new AbortController()
   readonly #exchanges = new Set<DeliveryExchange>()
-  readonly #pools = new Map<string, Pool>()
+  /** By egress rule and origin: a pool's connector enforces the rule it was made with. */
+  readonly #pools = new Map<WebhookEgress, Map<string, Pool>>()
   /** Loaded with the first delivery: start-up and an idle sandbox do without it. */
   #undici: Promise<typeof import('undici')> | undefined
 
   constructor(options: WebhookSenderOptions = {}) {
     this.#requireHttps = options.requireHttps ?? false
-    this.#egress = options.egress ?? new WebhookEgress()
     this.#timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS
   }
 
@@ -50,17 +47,16 @@ export class WebhookSender {
     return this.#abort.signal.aborted
   }
 
-  /** Why a payment may not have `url` as its webhookUrl (a shared sandbox's internal address), or undefined. */
-  webhookUrlRefusal(url: string): string | undefined {
-    return this.#egress.urlRefusal(url)
-  }
-
-  /** Undefined when the sender stopped meanwhile: the delivery stays pending. */
-  async attempt(delivery: WebhookDeliveryRow, merchant: MerchantRow): Promise<AttemptOutcome | undefined> {
-    const refusal = merchant.webhooks_paused === 1 ? 'Not sent: webhooks are paused for this merchant' : this.#urlRefusal(delivery.url)
+  /**
+   * Undefined when the sender stopped meanwhile: the delivery stays pending. `egress`: the
+   * sandbox's stored rule as it is now, checked on the URL and on the address connected to.
+   */
+  async attempt(delivery: WebhookDeliveryRow, merchant: MerchantRow, egress: WebhookEgress): Promise<AttemptOutcome | undefined> {
+    const refusal =
+      merchant.webhooks_paused === 1 ? 'Not sent: webhooks are paused for this merchant' : this.#urlRefusal(delivery.url, egress)
     if (refusal !== undefined)
       return { status: 'skipped', http_status: null, response_body: null, error_message: refusal, duration_ms: null, tried: false }
-    return this.#send(delivery, merchant.api_secret)
+    return this.#send(delivery, merchant.api_secret, egress)
   }
 
   /** Stops sending: exchanges under way end as abandoned (undefined outcomes). */
@@ -70,34 +66,35 @@ export class WebhookSender {
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled([...this.#pools.values()].map((pool) => pool.destroy()))
+    await Promise.allSettled([...this.#pools.values()].flatMap((pools) => [...pools.values()].map((pool) => pool.destroy())))
     this.#pools.clear()
   }
 
-  #urlRefusal(url: string): string | undefined {
+  #urlRefusal(url: string, egress: WebhookEgress): string | undefined {
     const protocol = URL.canParse(url) ? new URL(url).protocol : undefined
     if (protocol !== 'http:' && protocol !== 'https:') return 'Not sent: the webhook URL is not an http(s) URL'
     if (this.#requireHttps && protocol !== 'https:') return 'Not sent: the sandbox runs with --require-https and the URL is http'
-    const refusal = this.#egress.urlRefusal(url)
+    const refusal = egress.urlRefusal(url)
     return refusal === undefined ? undefined : `Not sent: ${refusal}`
   }
 
-  async #poolFor(url: URL): Promise<Pool> {
-    let pool = this.#pools.get(url.origin)
+  async #poolFor(url: URL, egress: WebhookEgress): Promise<Pool> {
+    let pools = this.#pools.get(egress)
+    if (pools === undefined) this.#pools.set(egress, (pools = new Map()))
+    let pool = pools.get(url.origin)
     if (pool === undefined) {
       const { Pool, buildConnector } = await (this.#undici ??= import('undici'))
-      const connect = this.#egress.connector(buildConnector)
-      pool =
-        this.#pools.get(url.origin) ?? new Pool(url.origin, { connections: MAX_DELIVERIES_PER_ORIGIN, ...(connect ? { connect } : {}) })
-      this.#pools.set(url.origin, pool)
+      const connect = egress.connector(buildConnector)
+      pool = pools.get(url.origin) ?? new Pool(url.origin, { connections: MAX_DELIVERIES_PER_ORIGIN, ...(connect ? { connect } : {}) })
+      pools.set(url.origin, pool)
     }
     return pool
   }
 
-  async #send(delivery: WebhookDeliveryRow, secret: string): Promise<AttemptOutcome | undefined> {
+  async #send(delivery: WebhookDeliveryRow, secret: string, egress: WebhookEgress): Promise<AttemptOutcome | undefined> {
     // The receiver's time starts once the connection pool is ready, not while undici loads.
     const url = new URL(delivery.url)
-    const pool = await this.#poolFor(url)
+    const pool = await this.#poolFor(url, egress)
     if (this.stopped) return undefined
     const started = performance.now()
     const elapsed = () => Math.round(performance.now() - started)

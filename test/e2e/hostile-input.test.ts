@@ -3,12 +3,14 @@
 // or a leaked stack, and none of them may change anything or take the sandbox down. The routes
 // come from the app's router stack, so a new endpoint is attacked without anyone listing it.
 // A failure prints the seed and the case; the bench runs the same suite with 10,000 cases.
+// A shared sandbox gets the egress family too: every form of a webhookUrl in a reserved range.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   ENDPOINTS,
   EVERY_ROUTE,
   PAYMENT_FIELDS,
   casesPerRoute,
+  generateEgressCases,
   generateHostileCases,
   routeLabel,
   type HostileCase,
@@ -177,4 +179,38 @@ describe('hostile input: every malformed request to every route gets a clean 4xx
     expect((list.json as { items: Array<{ description: string }> }).items[0]!.description).toBe('after the storm')
     expect(await stateFingerprint(sandbox.url, sandbox.merchants, creds.adminToken)).not.toEqual(before)
   })
+})
+
+describe('hostile input: a shared sandbox refuses every form of a webhookUrl in a reserved range (issue 29)', () => {
+  it('answers each with a 400 naming webhookUrl and --allow-webhook-to, and creates nothing', async () => {
+    // The egress cases alone run past a merchant key's shared-mode budget: it is not what they test.
+    // --require-https: should a case get through, its http delivery is skipped, never sent off this host.
+    const sandbox = await startTestSandbox({
+      shared: true,
+      requireHttps: true,
+      limits: { apiKeyRate: { burst: 100_000, perSecond: 100_000 } },
+    })
+    try {
+      const [direct, escrow] = sandbox.merchants
+      const creds: HostileCredentials = { direct: direct!, escrow: escrow!, adminToken: sandbox.identity.adminToken }
+      const cases = generateEgressCases(SEED)
+      expect(cases.length).toBeGreaterThan(700)
+      expect(generateEgressCases(SEED)).toEqual(cases)
+      const before = await stateFingerprint(sandbox.url, sandbox.merchants, creds.adminToken)
+      const outcomes = await sendAll(sandbox.url, cases, creds)
+      const failures = outcomes
+        .map((outcome) => {
+          const found = problems(outcome)
+          const message = (outcome.response?.json as { message?: string } | undefined)?.message ?? ''
+          if (!/^webhookUrl: .*--allow-webhook-to/.test(message)) found.push(`message ${JSON.stringify(message.slice(0, 120))}`)
+          return { outcome, found }
+        })
+        .filter(({ found }) => found.length > 0)
+        .map(({ outcome, found }) => describeFailure(SEED, outcome, found))
+      expect(failures).toEqual([])
+      expect(await stateFingerprint(sandbox.url, sandbox.merchants, creds.adminToken)).toEqual(before)
+    } finally {
+      await sandbox.stop()
+    }
+  }, 120_000)
 })

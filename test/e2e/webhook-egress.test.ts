@@ -8,6 +8,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { WebhookDelivery } from '../../src/client/types.js'
+import { addressForms, REFUSED_RANGES } from '../../harness/address-forms.js'
 import { SandboxConfigError } from '../../sandbox/server.js'
 import { rawRequest, startTestSandbox, temporaryDir, type TestSandbox } from '../../harness/sandbox.js'
 import { waitFor } from '../../harness/wait.js'
@@ -101,7 +102,9 @@ describe('webhook egress', () => {
       return entries.length > 0 && entries.every((entry) => entry.status !== 'pending') ? entries : undefined
     })
     expect(delivery).toMatchObject({ status: 'skipped', http_status: null, response_body: null })
-    expect(delivery!.error_message).toMatch(/internal address: .*--allow-webhook-to/)
+    expect(delivery!.error_message).toMatch(
+      /is (an internal address \(ipaddr\.js range \w+\)|this host's own address): .*--allow-webhook-to/,
+    )
     expect(service.hits()).toBe(0)
   })
 
@@ -123,6 +126,52 @@ describe('webhook egress', () => {
     expect(resent).toMatchObject({ status: 'skipped', http_status: null, response_body: null })
     expect(resent.error_message).toContain('--allow-webhook-to')
     expect(service.hits()).toBe(1)
+  })
+
+  it('refuses at send time every reserved range, in two forms each, under the policy a restart with --shared stored', async () => {
+    const db = path.join(temporaryDir(), 'ranges.db')
+    const local = await startTestSandbox({ db, webhookTimeoutMs: 2_000, webhookPollMs: 20 })
+    // Queued, not sent: the local sandbox's sender is stopped, so the deliveries wait in the outbox.
+    await local.webhookDispatcher.stop()
+    const urls = REFUSED_RANGES.flatMap(({ samples }) => {
+      const forms = addressForms(samples[0]!)
+      return [forms[0]!, forms.at(-1)!].map(({ form }) => `http://${form}:9/hook`)
+    })
+    const payments: Array<{ id: string }> = []
+    for (const webhookUrl of urls)
+      payments.push(await local.direct.payments.create({ amount: { value: 100, currency: 'USD' }, description: 'Range', webhookUrl }))
+    await local.stop()
+
+    const lines: string[] = []
+    const shared = await started({ db, shared: true, log: (line) => lines.push(line) })
+    expect(lines).toContain(
+      "Note: the sandbox's webhook egress policy was local (no --shared: webhooks may go to any address); it is now --shared",
+    )
+    const sent = await waitFor('every queued delivery', async () => {
+      const entries = (await Promise.all(payments.map((payment) => deliveriesOf(shared, payment.id)))).flat()
+      return entries.length === urls.length && entries.every((entry) => entry.status !== 'pending') ? entries : undefined
+    })
+    const notRefused = sent.filter(
+      (entry) => entry.status !== 'skipped' || !/^Not sent: .*--allow-webhook-to/.test(entry.error_message ?? ''),
+    )
+    expect(notRefused.map((entry) => entry.url)).toEqual([])
+  })
+
+  it("keeps the sandbox's policy across a restore of a snapshot taken while it was local", async () => {
+    const dir = temporaryDir()
+    const options = { db: path.join(dir, 'restore.db'), snapshotDir: path.join(dir, 'snapshots') }
+    const local = await startTestSandbox(options)
+    await local.admin.snapshots.save('local')
+    await local.stop()
+    const shared = await started({ ...options, shared: true })
+    await shared.admin.snapshots.restore('local')
+    const answer = await rawRequest(shared.url, {
+      method: 'POST',
+      path: '/payments',
+      body: paymentWith('http://10.0.0.1/hook'),
+      as: shared.merchants[0],
+    })
+    expect(answer.status).toBe(400)
   })
 
   it('sends to internal targets --allow-webhook-to names, by range or by host', async () => {

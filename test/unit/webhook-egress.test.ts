@@ -1,6 +1,9 @@
-// The shared sandbox's webhook egress rule on its own: which addresses and URLs it refuses, and
-// what --allow-webhook-to opens.
+// The shared sandbox's webhook egress rule on its own: which addresses and URLs it refuses (every
+// range outside global unicast, in every form the URL parser accepts, and the host's own
+// addresses), and what --allow-webhook-to opens.
+import os from 'node:os'
 import { describe, expect, it } from 'vitest'
+import { addressForms, PUBLIC_ADDRESSES, REFUSED_RANGES, refusedWebhookUrls } from '../../harness/address-forms.js'
 import { AllowListError, WebhookEgress } from '../../sandbox/webhooks/webhook-egress.js'
 
 describe('WebhookEgress', () => {
@@ -36,9 +39,61 @@ describe('WebhookEgress', () => {
     }
   })
 
+  it('refuses every reserved range issue 29 names, at creation in every form the URL parser accepts', () => {
+    const egress = shared()
+    const urls = refusedWebhookUrls()
+    expect(urls.length).toBeGreaterThan(700)
+    // The forms are ones the parser takes for that very host: nothing here tests a typo.
+    expect(urls.filter(({ url, host }) => new URL(url).hostname !== host)).toEqual([])
+    const accepted = urls.filter(({ url }) => egress.urlRefusal(url) === undefined).map(({ url, range }) => `${url} (${range.cidr})`)
+    expect(accepted).toEqual([])
+    expect(egress.urlRefusal('http://0300.0.2.1/')).toBe(
+      '192.0.2.1 is an internal address (ipaddr.js range reserved): a shared sandbox sends webhooks to global unicast addresses only (allow more with --allow-webhook-to, a CIDR range or a host)',
+    )
+  })
+
+  it('refuses every reserved range at send time, on the address connected to (as a socket or DNS gives it)', () => {
+    const egress = shared()
+    const addresses = REFUSED_RANGES.flatMap(({ cidr, samples }) =>
+      samples.flatMap((address) => (address.includes(':') ? [address] : [address, `::ffff:${address}`]).map((a) => ({ a, cidr }))),
+    )
+    expect(addresses.filter(({ a }) => egress.addressRefusal(a, 'hooks.example.com') === undefined)).toEqual([])
+    expect(egress.addressRefusal('fec0::1', 'hooks.example.com')).toMatch(
+      /^hooks\.example\.com \(fec0::1\) is an internal address \(ipaddr\.js range deprecatedSiteLocal\)/,
+    )
+  })
+
+  it('lets public addresses through in every form', () => {
+    const egress = shared()
+    for (const address of PUBLIC_ADDRESSES) {
+      expect(egress.addressRefusal(address, 'h'), address).toBeUndefined()
+      for (const { form } of addressForms(address)) expect(egress.urlRefusal(`https://${form}/hook`), form).toBeUndefined()
+    }
+  })
+
+  it("refuses the host's own interface addresses, public ones included", () => {
+    const egress = new WebhookEgress({ shared: true, ownAddresses: () => ['8.8.4.4', '2001:4860:4860::8844'] })
+    for (const address of ['8.8.4.4', '::ffff:8.8.4.4', '2001:4860:4860::8844'])
+      expect(egress.addressRefusal(address, 'h'), address).toMatch(/this host's own address: .*--allow-webhook-to/)
+    expect(egress.urlRefusal('http://0x8080404/')).toMatch(/^8\.8\.4\.4 is this host's own address/)
+    expect(egress.addressRefusal('8.8.8.8', 'h')).toBeUndefined()
+    // By default, the interfaces this machine has now.
+    const real = shared()
+    for (const entry of Object.values(os.networkInterfaces()).flat())
+      expect(real.addressRefusal(entry!.address, 'h'), entry!.address).toBeDefined()
+  })
+
   it('checks URLs by their literal address or loopback name, leaving other names to send time', () => {
     const egress = shared()
-    for (const url of ['http://127.0.0.1/', 'http://LOCALHOST:3000/', 'http://a.b.localhost/', 'http://[::1]/', 'https://[fe80::1]/']) {
+    for (const url of [
+      'http://127.0.0.1/',
+      'http://LOCALHOST:3000/',
+      'http://a.b.localhost/',
+      'http://localhost./',
+      'http://x.localhost./',
+      'http://[::1]/',
+      'https://[fe80::1]/',
+    ]) {
       expect(egress.urlRefusal(url), url).toBeDefined()
     }
     for (const url of ['https://hooks.example.com/x', 'http://8.8.8.8/', 'http://localhost.example.com/'])
@@ -46,7 +101,12 @@ describe('WebhookEgress', () => {
   })
 
   it('opens ranges, addresses and hosts named by --allow-webhook-to', () => {
-    const egress = shared(['10.1.0.0/16', '192.168.5.5', 'fd00::/8', 'Hooks.Internal', 'localhost'])
+    const egress = shared(['10.1.0.0/16', '192.168.5.5', 'fd00::/8', 'Hooks.Internal', 'localhost', '192.0.2.0/24', '64:ff9b:1::/48'])
+    expect(egress.urlRefusal('http://192.0.2.7/')).toBeUndefined()
+    expect(egress.urlRefusal('http://0xc0000207/')).toBeUndefined()
+    expect(egress.addressRefusal('::ffff:192.0.2.7', 'h')).toBeUndefined()
+    expect(egress.addressRefusal('64:ff9b:1::7f00:1', 'h')).toBeUndefined()
+    expect(egress.addressRefusal('192.0.0.1', 'h')).toBeDefined()
     expect(egress.addressRefusal('10.1.2.3', 'h')).toBeUndefined()
     expect(egress.addressRefusal('10.2.0.1', 'h')).toBeDefined()
     expect(egress.addressRefusal('192.168.5.5', 'h')).toBeUndefined()

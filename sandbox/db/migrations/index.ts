@@ -20,6 +20,7 @@ import * as bridgeOrders from './2026-11-24T12-30-bridge-orders.js'
 import * as transactionMeta from './2026-11-24T13-00-transaction-meta.js'
 import * as resendTimes from './2026-11-24T15-00-resend-times.js'
 import * as seenSignatures from './2026-11-27T10-00-seen-signatures.js'
+import * as egressPolicy from './2026-11-27T10-30-egress-policy.js'
 import * as postgresBaseline from './postgres/2026-11-24T14-00-postgres-baseline.js'
 
 const migrations: Record<string, Migration> = {
@@ -40,12 +41,14 @@ const migrations: Record<string, Migration> = {
   '2026-11-24T13-00-transaction-meta': transactionMeta,
   '2026-11-24T15-00-resend-times': resendTimes,
   '2026-11-27T10-00-seen-signatures': seenSignatures,
+  '2026-11-27T10-30-egress-policy': egressPolicy,
 }
 
 const postgresMigrations: Record<string, Migration> = {
   '2026-11-24T14-00-postgres-baseline': postgresBaseline,
   '2026-11-24T15-00-resend-times': resendTimes,
   '2026-11-27T10-00-seen-signatures': seenSignatures,
+  '2026-11-27T10-30-egress-policy': egressPolicy,
 }
 
 export const migrationProvider: MigrationProvider = {

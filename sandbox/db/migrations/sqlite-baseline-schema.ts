@@ -20,6 +20,7 @@ export const SQLITE_BASELINE = {
     '2026-11-24T13-00-transaction-meta',
     '2026-11-24T15-00-resend-times',
     '2026-11-27T10-00-seen-signatures',
+    '2026-11-27T10-30-egress-policy',
   ],
   statements: [
     'CREATE TABLE "kysely_migration" ("name" varchar(255) not null primary key, "timestamp" varchar(255) not null)',
@@ -43,6 +44,7 @@ export const SQLITE_BASELINE = {
     'CREATE TABLE "cross_chain_quotes" ("id" text primary key, "payment_id" text not null references "payments" ("id"), "origin_chain" text not null, "origin_token" text not null, "deposit_address" text not null, "amount_in" text not null, "amount_out" integer not null, "refund_address" text not null, "status" text not null check (status in (\'PENDING_DEPOSIT\', \'INCOMPLETE_DEPOSIT\', \'KNOWN_DEPOSIT_TX\', \'PROCESSING\', \'SUCCESS\', \'REFUNDED\', \'FAILED\', \'EXPIRED\')), "deposit_tx_id" text, "expires_at" integer not null, "created_at" integer not null, "amount_deposited" text default \'0\' not null, "amount_refunded" text default \'0\' not null, "origin_transactions" text default \'[]\' not null, "history" text default \'[]\' not null, "superseded_by" text)',
     'CREATE TABLE webhook_resend_times (merchant_id text not null, at bigint not null)',
     'CREATE TABLE seen_signatures (signature text primary key, expires_at bigint not null)',
+    'CREATE TABLE egress_policy (\n    id integer primary key check (id = 1),\n    shared integer not null check (shared in (0, 1)),\n    allow_webhook_to text not null\n  )',
     'CREATE INDEX "payments_by_merchant_created" on "payments" ("merchant_id", "created_at", "id")',
     'CREATE INDEX "payments_by_merchant_status_created" on "payments" ("merchant_id", "status", "created_at", "id")',
     'CREATE INDEX "payments_by_merchant_store_created" on "payments" ("merchant_id", "store_id", "created_at", "id")',
