@@ -57,6 +57,8 @@ export interface OpenedState {
   clock: AdvanceableClock
   random: RandomSource
   identity: SandboxContext['identity']
+  /** The database already held a sandbox (another replica's, or an earlier run's): this start joined it. */
+  joined: boolean
 }
 
 /** The services running on one state (database): replaced whole by a restore or reset. */
@@ -85,13 +87,13 @@ export class CoreBuilder {
     const boot = await countBoot(db)
     // Each boot (and each restore or reset) draws its own stream, so no value repeats.
     const random: RandomSource = options.seed === undefined ? cryptoRandom : seededRandom(options.seed, `boot:${boot}`)
-    const identity = await bootstrap(db, random, clock.now(), {
+    const { identity, created } = await bootstrap(db, random, clock.now(), {
       defaultCredentials: options.defaultCredentials,
       adminToken: keepAdminToken,
     })
     if (keepAdminToken === undefined) await checkSeed(db, options.seed, options.db)
     if (!fresh && keepAdminToken === undefined) await this.#checkExistingDatabase(db)
-    return { clock, random, identity }
+    return { clock, random, identity, joined: !created }
   }
 
   async start(db: SandboxDb, state: OpenedState, publicUrl: string, controls: SandboxStateControls): Promise<Core> {
