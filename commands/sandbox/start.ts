@@ -89,6 +89,11 @@ export default class SandboxStart extends Command {
   }
 
   public async run(): Promise<void> {
+    // oclif would blame --port for a bad PAYBOX_PORT, which the user never typed.
+    const envPort = process.env.PAYBOX_PORT
+    if (envPort && !this.argv.some((arg) => /^--port(=|$)/.test(arg)) && !(/^\d{1,5}$/.test(envPort) && Number(envPort) <= 65535)) {
+      this.error(`PAYBOX_PORT must be a port number from 0 to 65535, got "${envPort}"`)
+    }
     const { flags } = await this.parse(SandboxStart)
     if (
       flags['public-url'] !== undefined &&

@@ -90,3 +90,32 @@ describe.runIf(process.platform === 'linux').each(['SIGTERM', 'SIGKILL'] as cons
     await killNpxAndWaitForTree(npx, signal)
   })
 })
+
+describe.runIf(process.platform === 'linux')('npx paybox sandbox start, its starter killed while npx lives', () => {
+  it('stops by itself when the harness that ran npx is killed (SIGKILL), npx and sh still running', async () => {
+    const env = isolatedEnv()
+    // The harness: a node process that runs npx with its own output (read here) and then just waits.
+    const harness = spawn(
+      process.execPath,
+      [
+        '-e',
+        "require('child_process').spawn('npx', ['paybox', 'sandbox', 'start', '--port', '0', '--db', ':memory:', '--json'], { stdio: 'inherit' }); setInterval(() => {}, 1000)",
+      ],
+      {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...env } as NodeJS.ProcessEnv,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    )
+    started.push(harness)
+    let stderr = ''
+    harness.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    await waitFor(`the sandbox to listen (stderr so far: ${stderr})`, () => stderr.includes('Sandbox listening on'), 30_000)
+    const tree = descendantsOf(harness.pid!)
+    stragglers = tree
+    harness.kill('SIGKILL')
+    await waitFor('every process the harness had started to exit', () => tree.every((pid) => !isProcessAlive(pid)), 15_000)
+    expect(fs.existsSync(path.join(env.PAYBOX_HOME, 'sandbox.pid'))).toBe(false)
+    expect(fs.existsSync(path.join(env.PAYBOX_HOME, 'sandbox.json'))).toBe(false)
+  })
+})

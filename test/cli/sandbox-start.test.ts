@@ -193,6 +193,11 @@ describe('paybox sandbox start', () => {
     expect(banner.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
     expect(banner.baseUrl).not.toBe(`http://127.0.0.1:${port}`)
     expect(await stop(spawned)).toEqual({ code: 0, signal: null })
+
+    expectOneLineFailure(
+      await runCli(['sandbox', 'start', '--db', ':memory:'], isolatedEnv({ PAYBOX_PORT: '42x' })),
+      'PAYBOX_PORT must be a port number from 0 to 65535, got "42x" (see --help)',
+    )
   })
 
   it('says that a password in --db shows in the process list, and to use PAYBOX_DATABASE_URL; not when it comes from there', async () => {
