@@ -30,6 +30,12 @@ export interface SandboxIdentity {
   platformFeeAccount: string
 }
 
+/** The identity, and whether this call made the genesis (false: it joined a sandbox already in the database). */
+export interface Bootstrapped {
+  identity: SandboxIdentity
+  created: boolean
+}
+
 /** Whether genesis has yet to happen on this database. */
 export async function isNewSandbox(db: Kysely<Database>): Promise<boolean> {
   return (await readState(db, 'admin_token')) === undefined
@@ -56,10 +62,12 @@ export async function bootstrap(
   random: RandomSource,
   now: number,
   options: BootstrapOptions = {},
-): Promise<SandboxIdentity> {
+): Promise<Bootstrapped> {
   const { defaultCredentials } = options
   return runTransaction(db, async (trx) => {
-    if ((await readState(trx, 'admin_token')) === undefined) {
+    // Read in the write transaction: of two replicas starting together on one database, one creates.
+    const created = (await readState(trx, 'admin_token')) === undefined
+    if (created) {
       // Drawn even when kept, so that the rest of a seeded genesis is the same either way.
       const drawn = `adm_${hex(random, 24)}`
       await writeState(trx, 'admin_token', options.adminToken ?? drawn)
@@ -73,7 +81,7 @@ export async function bootstrap(
       }
       await ledgerGenesis(trx, random, now)
     }
-    return {
+    const identity: SandboxIdentity = {
       adminToken: (await readState(trx, 'admin_token'))!,
       networkPassphrase: (await readState(trx, 'network_passphrase'))!,
       usdcIssuer: (await readState(trx, 'usdc_issuer'))!,
@@ -81,6 +89,7 @@ export async function bootstrap(
       escrowCustody: (await readState(trx, 'escrow_custody'))!,
       platformFeeAccount: (await readState(trx, 'platform_fee_account'))!,
     }
+    return { identity, created }
   })
 }
 

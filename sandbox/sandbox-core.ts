@@ -61,6 +61,8 @@ export interface OpenedState {
   clock: AdvanceableClock
   random: RandomSource
   identity: SandboxContext['identity']
+  /** The database already held a sandbox (another replica's, or an earlier run's): this start joined it. */
+  joined: boolean
 }
 
 /** The services running on one state (database): replaced whole by a restore or reset. */
@@ -91,7 +93,7 @@ export class CoreBuilder {
     const boot = await countBoot(db)
     // Each boot (and each restore or reset) draws its own stream, so no value repeats.
     const random: RandomSource = options.seed === undefined ? cryptoRandom : seededRandom(options.seed, `boot:${boot}`)
-    const identity = await bootstrap(db, random, clock.now(), {
+    const { identity, created } = await bootstrap(db, random, clock.now(), {
       defaultCredentials: options.defaultCredentials,
       adminToken: keepAdminToken,
     })
@@ -101,7 +103,7 @@ export class CoreBuilder {
       const note = await settleEgressPolicy(db, this.#shared.egressPolicy)
       if (note !== undefined) this.#shared.log(note)
     } else await keepEgressPolicy(db, this.#shared.egressPolicy)
-    return { clock, random, identity }
+    return { clock, random, identity, joined: !created }
   }
 
   async start(db: SandboxDb, state: OpenedState, publicUrl: string, controls: SandboxStateControls): Promise<Core> {

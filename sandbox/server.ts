@@ -79,6 +79,8 @@ export interface RunningSandbox {
   webhookDispatcher: WebhookDispatcher
   server: http.Server
   snapshots: SnapshotStore
+  /** Whether the database already held a sandbox when this one started (a joining replica, or a restart): false when it made the genesis. */
+  joined: boolean
   /** Whether the stricter --shared defaults apply, and the limits in force. */
   shared: boolean
   limits: SandboxLimits
@@ -114,10 +116,12 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const server = createSandboxServer(limits)
   let state: StateSwap
   let publicUrl: string
+  let joined: boolean
   try {
     // Not while another replica replaces the state: the first state is opened once that is over.
     await snapshots.barrier.enter()
     const opened = await builder.open(firstDb)
+    joined = opened.joined
     await listen(server, options.port ?? DEFAULT_PORT, host)
     const { port } = server.address() as AddressInfo
     publicUrl = options.publicUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`
@@ -164,6 +168,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     },
     server,
     snapshots,
+    joined,
     shared,
     limits,
     requestLog,

@@ -12,3 +12,15 @@ export function redactDatabaseLocation(location: string): string {
   if (url.password) url.password = '***'
   return url.toString()
 }
+
+/**
+ * For a PostgreSQL URL with a password given as --db: where the password is masked and why that is
+ * not enough. Undefined for any other location.
+ */
+export function commandLinePasswordNote(location: string): string | undefined {
+  if (!isPostgresUrl(location) || !URL.canParse(location) || new URL(location).password === '') return undefined
+  return (
+    `Note: the password in --db is shown as *** here (${redactDatabaseLocation(location)}), but any user of this machine ` +
+    'can read it in the process list: pass the URL in PAYBOX_DATABASE_URL instead'
+  )
+}

@@ -2,7 +2,7 @@ import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../src/cli/base-command.js'
 import { details } from '../../src/cli/output.js'
 import { defaultDatabaseFile } from '../../src/config/paths.js'
-import { redactDatabaseLocation } from '../../src/database-location.js'
+import { commandLinePasswordNote, redactDatabaseLocation } from '../../src/database-location.js'
 import { UserError } from '../../src/user-error.js'
 
 export interface SandboxMigrateResult {
@@ -32,6 +32,9 @@ export default class SandboxMigrate extends BaseCommand<typeof SandboxMigrate> {
   public async run(): Promise<SandboxMigrateResult> {
     const location = this.flags.db ?? defaultDatabaseFile()
     if (location === ':memory:') this.error('--db :memory: has nothing to migrate: name a database file or a postgres:// URL')
+    // Given on the command line, the URL's password is in the process list (ps).
+    const note = this.argv.some((arg) => arg.includes(location)) ? commandLinePasswordNote(location) : undefined
+    if (note !== undefined) this.notice(note)
     // Loaded here: like `sandbox start`, this command runs the sandbox's own database code.
     const { migrateDatabase } = await import('../../sandbox/db/database.js')
     const report = await migrateDatabase(location).catch((error: Error & { code?: string }) => {

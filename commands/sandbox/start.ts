@@ -4,6 +4,7 @@ import * as Flags from '@oclif/core/flags'
 import ms from 'ms'
 import { z } from 'zod'
 import { defaultDatabaseFile, snapshotsDir } from '../../src/config/paths.js'
+import { commandLinePasswordNote } from '../../src/database-location.js'
 import { flagNamesOf } from '../../src/cli/did-you-mean.js'
 import { reportError } from '../../src/cli/errors.js'
 import { renderBanner, type SandboxBanner } from '../../src/cli/render/sandbox.js'
@@ -23,7 +24,9 @@ export default class SandboxStart extends Command {
   static override description =
     "Starts the payments API sandbox on SQLite (or PostgreSQL, for a sandbox shared by several processes) and prints its base URL, admin token and the seeded merchants' keys. " +
     'With --json the first stdout line is one JSON object, printed once the server accepts connections. ' +
-    'With --detach it runs in the background (pid and log file in the data folder), and the command exits 0 once it is ready.'
+    'With --detach it runs in the background (pid and log file in the data folder), and the command exits 0 once it is ready; ' +
+    'otherwise it stops by itself when the process that started it (through npx, too) exits. ' +
+    "One with its own --db or --port 0 beside the data folder's running sandbox runs unregistered: the CLI keeps using the other."
 
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
@@ -34,8 +37,14 @@ export default class SandboxStart extends Command {
   ]
 
   static override flags = {
-    port: Flags.integer({ description: 'Port to listen on (0 = any free port)', default: DEFAULT_PORT, min: 0, max: 65535 }),
-    host: Flags.string({ description: 'Interface to bind', default: DEFAULT_HOST }),
+    port: Flags.integer({
+      description: 'Port to listen on (0 = any free port)',
+      default: DEFAULT_PORT,
+      min: 0,
+      max: 65535,
+      env: 'PAYBOX_PORT',
+    }),
+    host: Flags.string({ description: 'Interface to bind', default: DEFAULT_HOST, env: 'PAYBOX_HOST' }),
     db: Flags.string({
       description:
         'SQLite database file, :memory:, or a postgres:// URL that several sandbox processes share (default: ~/.paybox/sandbox.db)',
@@ -75,9 +84,16 @@ export default class SandboxStart extends Command {
     }),
     json: Flags.boolean({ description: 'Print the startup information as one JSON line' }),
     quiet: Flags.boolean({ description: 'Do not print a line per API request on stderr (a detached sandbox never does)' }),
+    // What --detach starts: it outlives the command that started it.
+    'detached-child': Flags.boolean({ hidden: true }),
   }
 
   public async run(): Promise<void> {
+    // oclif would blame --port for a bad PAYBOX_PORT, which the user never typed.
+    const envPort = process.env.PAYBOX_PORT
+    if (envPort && !this.argv.some((arg) => /^--port(=|$)/.test(arg)) && !(/^\d{1,5}$/.test(envPort) && Number(envPort) <= 65535)) {
+      this.error(`PAYBOX_PORT must be a port number from 0 to 65535, got "${envPort}"`)
+    }
     const { flags } = await this.parse(SandboxStart)
     if (
       flags['public-url'] !== undefined &&
@@ -92,6 +108,9 @@ export default class SandboxStart extends Command {
     if (frozenAt !== undefined && !isoDateTime.safeParse(frozenAt).success) {
       this.error(`--frozen-at must be an ISO 8601 date-time with a zone, such as 2026-01-01T00:00:00Z, got "${frozenAt}"`)
     }
+    // Given on the command line, the URL's password is in the process list (ps) for as long as it runs.
+    const note = flags.db !== undefined && this.argv.some((arg) => arg.includes(flags.db!)) ? commandLinePasswordNote(flags.db) : undefined
+    if (note !== undefined) process.stderr.write(`${note}\n`)
     if (flags.detach) return this.detach(flags.json)
 
     // Loaded here, not at the top: other commands must not pay for the server's modules.
@@ -121,6 +140,10 @@ export default class SandboxStart extends Command {
       },
       json: flags.json,
       quiet: flags.quiet,
+      // The default sandbox (no --db, a fixed port) is the one the CLI finds: a second is refused.
+      mayRunUnregistered: flags.db !== undefined || flags.port === 0,
+      followParent: !flags['detached-child'],
+      width: process.stdout.isTTY ? process.stdout.columns : undefined,
       log: (line) => this.log(line),
     })
   }
@@ -132,10 +155,11 @@ export default class SandboxStart extends Command {
     // From the sources (bin/dev.js, tests) or the build (bin/run.js): the same CLI as this one.
     const entry = path.join(this.config.root, 'bin', import.meta.url.endsWith('.ts') ? 'dev.js' : 'run.js')
     // A detached sandbox's log file would grow by a line per request: `paybox logs tail` shows them instead.
-    const args = [...this.argv.filter((arg) => !/^--(detach|json|quiet)(=.*)?$/.test(arg)), '--quiet']
+    const args = [...this.argv.filter((arg) => !/^--(detach|json|quiet)(=.*)?$/.test(arg)), '--quiet', '--detached-child']
     const started = await launchDetachedSandbox(entry, args)
     const banner = JSON.parse(started.bannerLine) as SandboxBanner
-    this.log(json ? JSON.stringify(banner) : renderBanner(banner, { detachedPid: started.pid }))
+    const width = process.stdout.isTTY ? process.stdout.columns : undefined
+    this.log(json ? JSON.stringify(banner) : renderBanner(banner, { detachedPid: started.pid, width }))
   }
 
   protected override async catch(error: Error & { code?: string }): Promise<void> {

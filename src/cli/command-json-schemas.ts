@@ -97,6 +97,7 @@ export const COMMAND_JSON_SCHEMAS: Record<string, CommandJson | null> = {
       adminToken: z.string(),
       networkPassphrase: z.string(),
       database: z.string(),
+      joined: z.boolean(),
       merchants: z.array(api.resetState.shape.merchants.element),
     }),
   ),

@@ -1,7 +1,9 @@
-// Commands that follow a live stream (`webhooks tail`, `listen`) until Ctrl+C: they reconnect
-// when the stream drops, with a growing pause, and stop cleanly on SIGINT or SIGTERM.
+// Commands that follow a live stream (`webhooks tail`, `listen`, `logs tail`) until Ctrl+C: they
+// reconnect when the stream drops, with a growing pause, and stop cleanly on SIGINT or SIGTERM, or
+// when the process that started them dies.
 import { setTimeout as delay } from 'node:timers/promises'
 import { PayboxApiError } from '../client/errors.js'
+import { onStopRequest } from './stop-requests.js'
 
 /** On stderr even with --json: scripts and tests wait for "Ready" before making events. */
 export function streamNotice(text: string): void {
@@ -16,17 +18,14 @@ export function jsonLine(value: unknown): void {
 /** Pauses before each reconnection attempt in a row; a connection that opens starts over. */
 const BACKOFF_MS = [250, 500, 1000, 2000, 5000]
 
-/** The first SIGINT or SIGTERM aborts `work`'s signal instead of ending the process: the command winds down, exit 0. */
+/** A stop request (onStopRequest) aborts `work`'s signal instead of ending the process: the command winds down, exit 0. */
 export async function untilStopped(work: (signal: AbortSignal) => Promise<void>): Promise<void> {
   const controller = new AbortController()
-  const stop = () => controller.abort()
-  process.once('SIGINT', stop)
-  process.once('SIGTERM', stop)
+  const dispose = onStopRequest(() => controller.abort())
   try {
     await work(controller.signal)
   } finally {
-    process.off('SIGINT', stop)
-    process.off('SIGTERM', stop)
+    dispose()
   }
 }
 

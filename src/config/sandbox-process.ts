@@ -66,14 +66,23 @@ export function runningSandboxPid(env?: NodeJS.ProcessEnv): number | undefined {
   return pid !== undefined && isProcessAlive(pid) ? pid : undefined
 }
 
-/** Names the sandbox running from this data folder, and how to run another beside it. */
-function alreadyRunning(pid: number, env?: NodeJS.ProcessEnv): UserError {
+/** The sandbox registered in this data folder is running: names it, and how to run another beside it. */
+export class SandboxAlreadyRunning extends UserError {
+  constructor(
+    readonly pid: number,
+    readonly baseUrl: string | undefined,
+    env?: NodeJS.ProcessEnv,
+  ) {
+    super(
+      `A sandbox from ${dataDir(env)} is already running${baseUrl === undefined ? '' : ` at ${baseUrl}`} (pid ${pid})`,
+      'stop it first with paybox sandbox stop, or give another one its own data folder: PAYBOX_HOME=<folder> paybox sandbox start --port <port>',
+    )
+  }
+}
+
+function alreadyRunning(pid: number, env?: NodeJS.ProcessEnv): SandboxAlreadyRunning {
   const state = readLocalSandbox(env)
-  const at = state?.pid === pid ? ` at ${state.baseUrl}` : ''
-  return new UserError(
-    `A sandbox from ${dataDir(env)} is already running${at} (pid ${pid})`,
-    'stop it first with paybox sandbox stop, or give another one its own data folder: PAYBOX_HOME=<folder> paybox sandbox start --port <port>',
-  )
+  return new SandboxAlreadyRunning(pid, state?.pid === pid ? state.baseUrl : undefined, env)
 }
 
 export interface DetachedSandbox {

@@ -36,7 +36,7 @@ describe('npx paybox in a clone that was never built', () => {
     let sandbox: ReturnType<typeof spawn> | undefined
     afterAll(async () => {
       if (sandbox && sandbox.exitCode === null) {
-        // npx does not pass SIGTERM on to the sandbox it started: stop the whole process group.
+        // The whole process group (npx, sh and the sandbox): none is left behind if the test failed early.
         process.kill(-sandbox.pid!, 'SIGTERM')
         await once(sandbox, 'exit')
       }

@@ -70,6 +70,7 @@ describe('paybox sandbox start', () => {
     expect(new URL(banner.baseUrl).port).not.toBe('0')
     expect(banner.adminToken).toMatch(/^adm_[0-9a-f]{48}$/)
     expect(banner.database).toBe(db)
+    expect(banner.joined).toBe(false)
     expect(banner.merchants).toHaveLength(2)
     expect(banner.merchants.map((m) => m.settlement_mode)).toEqual(['direct', 'escrow'])
     expect(banner.merchants.map((m) => m.name)).toEqual(['Acme Store', 'Bazaar Marketplace'])
@@ -112,6 +113,7 @@ describe('paybox sandbox start', () => {
     // A second start on the same database has the same admin token and keys.
     const again = await start(db, env)
     expect(identityOf(again.banner)).toEqual(identityOf(banner))
+    expect(again.banner.joined).toBe(true)
     expect(await stop(again.spawned)).toEqual({ code: 0, signal: null })
     expect(fs.existsSync(stateFile)).toBe(false)
   })
@@ -129,14 +131,15 @@ describe('paybox sandbox start', () => {
     expect(stoppedSecond).toEqual({ code: 0, signal: null })
   })
 
-  it('refuses a second sandbox from the same data folder in one line, so neither loses track of the other', async () => {
+  it('refuses a second default sandbox from the same data folder in one line, so neither loses track of the other', async () => {
     const env = isolatedEnv()
     const stateFile = path.join(env.PAYBOX_HOME, 'sandbox.json')
     const pidFile = path.join(env.PAYBOX_HOME, 'sandbox.pid')
     const first = await start(path.join(temporaryDir(), 'first.db'), env)
     const state = fs.readFileSync(stateFile, 'utf8')
 
-    const second = spawnCli(['sandbox', 'start', '--port', '0', '--db', path.join(temporaryDir(), 'second.db')], env)
+    // The default database and port: one that would register too.
+    const second = spawnCli(['sandbox', 'start'], env)
     running.push(second)
     expect((await second.exited).code).toBe(1)
     expect(second.stderr()).toBe(
@@ -149,6 +152,72 @@ describe('paybox sandbox start', () => {
     const stopped = await runCliJson<{ pid: number; baseUrl: string }>(['sandbox', 'stop'], env)
     expect(stopped.json).toEqual({ pid: first.spawned.child.pid, baseUrl: first.banner.baseUrl })
     expect((await first.spawned.exited).code).toBe(0)
+  })
+
+  it("runs a test harness's sandbox (its own --db, port 0) beside the registered one, unregistered, saying so in one line", async () => {
+    const env = isolatedEnv()
+    const stateFile = path.join(env.PAYBOX_HOME, 'sandbox.json')
+    const pidFile = path.join(env.PAYBOX_HOME, 'sandbox.pid')
+    const first = await start(path.join(temporaryDir(), 'first.db'), env)
+    const state = fs.readFileSync(stateFile, 'utf8')
+
+    const harness = await start(':memory:', env)
+    expect(harness.banner.baseUrl).not.toBe(first.banner.baseUrl)
+    expect(linesOf(harness.spawned.stderr()).filter((line) => /regist/i.test(line))).toEqual([
+      `Not registered: ${first.banner.baseUrl} (pid ${first.spawned.child.pid}) is ${env.PAYBOX_HOME}'s sandbox, which the CLI uses ` +
+        `by default; reach this one with --base-url ${harness.banner.baseUrl} and its keys`,
+    ])
+    expect((await fetch(`${harness.banner.baseUrl}/health`)).status).toBe(200)
+    // The registered sandbox's files are untouched, while the harness's runs and after it stops.
+    expect(fs.readFileSync(stateFile, 'utf8')).toBe(state)
+    expect(fs.readFileSync(pidFile, 'utf8')).toBe(`${first.spawned.child.pid}\n`)
+    expect(await stop(harness.spawned)).toEqual({ code: 0, signal: null })
+    expect(fs.readFileSync(stateFile, 'utf8')).toBe(state)
+    expect(fs.readFileSync(pidFile, 'utf8')).toBe(`${first.spawned.child.pid}\n`)
+    expect(await stop(first.spawned)).toEqual({ code: 0, signal: null })
+  })
+
+  it('takes its port and interface from PAYBOX_PORT and PAYBOX_HOST, which flags beat', async () => {
+    const free = net.createServer()
+    await new Promise<void>((resolve) => free.listen(0, '127.0.0.2', resolve))
+    const port = (free.address() as net.AddressInfo).port
+    await new Promise((resolve) => free.close(resolve))
+    const env = isolatedEnv({ PAYBOX_PORT: String(port), PAYBOX_HOST: '127.0.0.2' })
+
+    const fromEnv = spawnCli(['sandbox', 'start', '--db', ':memory:', '--json'], env)
+    running.push(fromEnv)
+    expect(JSON.parse(await fromEnv.firstLine).baseUrl).toBe(`http://127.0.0.2:${port}`)
+    expect(await stop(fromEnv)).toEqual({ code: 0, signal: null })
+
+    const { spawned, banner } = await start(':memory:', env, ['--host', '127.0.0.1'])
+    expect(banner.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+    expect(banner.baseUrl).not.toBe(`http://127.0.0.1:${port}`)
+    expect(await stop(spawned)).toEqual({ code: 0, signal: null })
+
+    expectOneLineFailure(
+      await runCli(['sandbox', 'start', '--db', ':memory:'], isolatedEnv({ PAYBOX_PORT: '42x' })),
+      'PAYBOX_PORT must be a port number from 0 to 65535, got "42x" (see --help)',
+    )
+  })
+
+  it('says that a password in --db shows in the process list, and to use PAYBOX_DATABASE_URL; not when it comes from there', async () => {
+    const url = 'postgres://paybox:s3cret-word@127.0.0.1:1/paybox'
+    const note =
+      'Note: the password in --db is shown as *** here (postgres://paybox:***@127.0.0.1:1/paybox), but any user of this machine ' +
+      'can read it in the process list: pass the URL in PAYBOX_DATABASE_URL instead'
+    for (const argv of [
+      ['sandbox', 'start', '--port', '0', '--db', url],
+      ['sandbox', 'migrate', '--db', url],
+    ]) {
+      const given = await runCli(argv, isolatedEnv())
+      expect(given.exitCode).toBe(1)
+      expect(linesOf(given.stderr)[0]).toBe(note)
+      expect(given.stderr).not.toContain('s3cret')
+      const fromEnv = await runCli(argv.slice(0, -2), isolatedEnv({ PAYBOX_DATABASE_URL: url }))
+      expect(fromEnv.exitCode).toBe(1)
+      expect(fromEnv.stderr).not.toContain('Note:')
+      expect(fromEnv.stderr).not.toContain('s3cret')
+    }
   })
 
   it('starts over the files of a sandbox whose process is gone', async () => {

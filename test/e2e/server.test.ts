@@ -62,6 +62,8 @@ describe('sandbox server', () => {
 
     const second = await startTestSandbox({ db })
     try {
+      // The first made the genesis; the second joined the sandbox already in the file.
+      expect([first.joined, second.joined]).toEqual([false, true])
       expect(second.merchants).toEqual(first.merchants)
       expect(second.identity).toEqual(first.identity)
       expect((await second.direct.payments.get(payment.id)).description).toBe('Survives')

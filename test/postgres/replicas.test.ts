@@ -54,6 +54,9 @@ describe('two replicas on one PostgreSQL database', () => {
   })
 
   it('lets the second replica join the sandbox the first created: same merchants, keys and admin token', () => {
+    // And each banner says which it did.
+    expect(a.banner.joined).toBe(false)
+    expect(b.banner.joined).toBe(true)
     expect(b.banner.merchants).toEqual(a.banner.merchants)
     expect(b.banner.adminToken).toBe(a.banner.adminToken)
     expect(b.banner.baseUrl).not.toBe(a.banner.baseUrl)
@@ -224,5 +227,20 @@ describe('two replicas on one PostgreSQL database', () => {
     const result = await runCli(['sandbox', 'start', '--db', database.url, '--port', '0', '--seed', 'another'], isolatedEnv())
     expect(result.exitCode).toBe(1)
     expect(result.stderr).toMatch(/--seed another differs from the seed/)
+  })
+
+  it('says which of two replicas starting together on a new database made it, and that the other joined', async () => {
+    const fresh = await createTestDatabase('paybox_joining')
+    try {
+      const started = await Promise.all([
+        spawnSandbox(['--port', '0', '--db', fresh.url]),
+        spawnSandbox(['--port', '0', '--db', fresh.url]),
+      ])
+      const joined = started.map((replica) => replica.banner.joined)
+      await Promise.all(started.map((replica) => replica.stop()))
+      expect(joined.toSorted()).toEqual([false, true])
+    } finally {
+      await fresh.drop()
+    }
   })
 })

@@ -33,7 +33,7 @@ async function newSandboxLedger(options: { seed?: string; closeMode?: LedgerClos
   const db = await openDatabase({ file: ':memory:' })
   open.push(db)
   const clock = new ManualClock(GENESIS_TIME)
-  const identity = await bootstrap(db, seededRandom(options.seed ?? 'ledger-test'), clock.now())
+  const { identity } = await bootstrap(db, seededRandom(options.seed ?? 'ledger-test'), clock.now())
   const ledger = new LedgerService({ clock, closeMode: options.closeMode ?? 'instant' })
   const customers = (await ledger.listAccounts(db, { role: 'customer' })).map((account) => account.publicKey)
   const merchants = (await ledger.listAccounts(db, { role: 'merchant' })).map((account) => account.publicKey)

@@ -1,5 +1,6 @@
 // The banner `paybox sandbox start` prints, the status view, keys, snapshots and the clock.
-import type { SandboxClock, SandboxMerchant, SandboxSnapshot, SandboxStateSwap } from '../../client/types.js'
+import { stripVTControlCharacters } from 'node:util'
+import type { AdvancedClock, SandboxClock, SandboxMerchant, SandboxSnapshot, SandboxStateSwap } from '../../client/types.js'
 import { chalk, details, table } from '../output.js'
 
 export interface SandboxBanner {
@@ -9,22 +10,56 @@ export interface SandboxBanner {
   adminToken: string
   networkPassphrase: string
   database: string
+  /** The database already held a sandbox (another replica's, or an earlier run's); false: this process made its genesis. */
+  joined: boolean
   merchants: Array<Omit<SandboxMerchant, 'account' | 'escrow_fee_bps'>>
 }
 
-/** A curl command that signs itself when pasted (openssl computes the digest at run time). */
+/** A curl command that signs itself when pasted (openssl computes the digest at run time), in lines of under 100 columns. */
 export function signedCurlExample(baseUrl: string, apiKey: string, apiSecret: string): string {
   return [
-    `ts=$(date +%s); sig=$(printf '%s' "/payments\${ts}GET" | openssl dgst -sha256 -hmac '${apiSecret}' | sed 's/^.* //')`,
-    `curl -s '${baseUrl}/payments' -H 'x-digest-key: ${apiKey}' -H "x-digest-timestamp: $ts" -H "x-digest-signature: $sig"`,
+    'ts=$(date +%s)',
+    `sig=$(printf '%s' "/payments\${ts}GET" \\`,
+    `  | openssl dgst -sha256 -hmac '${apiSecret}' \\`,
+    "  | sed 's/^.* //')",
+    `curl -s '${baseUrl}/payments' \\`,
+    `  -H 'x-digest-key: ${apiKey}' \\`,
+    '  -H "x-digest-timestamp: $ts" -H "x-digest-signature: $sig"',
   ].join('\n')
 }
 
-export function renderBanner(banner: SandboxBanner, options: { detachedPid?: number } = {}): string {
-  const merchants = table(
-    ['Merchant', 'Mode', 'Id', 'API key', 'API secret'],
-    banner.merchants.map((m) => [m.name, m.settlement_mode, m.id, m.apiKey, m.apiSecret]),
+const widthOf = (text: string): number =>
+  Math.max(
+    ...stripVTControlCharacters(text)
+      .split('\n')
+      .map((line) => line.length),
   )
+
+/**
+ * The merchants and their keys: one table, or, where that is wider than `width` (a terminal's), one
+ * short table per merchant. Never cut: the banner is where the keys are copied from.
+ */
+function merchantKeys(merchants: SandboxBanner['merchants'], width: number | undefined): string {
+  const whole = table(
+    ['Merchant', 'Mode', 'Id', 'API key', 'API secret'],
+    merchants.map((m) => [m.name, m.settlement_mode, m.id, m.apiKey, m.apiSecret]),
+  )
+  if (width === undefined || widthOf(whole) <= width) return whole
+  return merchants
+    .map((m) =>
+      details([
+        ['Merchant', m.name],
+        ['Mode', m.settlement_mode],
+        ['Id', m.id],
+        ['API key', m.apiKey],
+        ['API secret', m.apiSecret],
+      ]),
+    )
+    .join('\n')
+}
+
+/** `width`: the terminal's columns; the banner then fits them (undefined: one wide table, for a file or pipe). */
+export function renderBanner(banner: SandboxBanner, options: { detachedPid?: number; width?: number } = {}): string {
   const first = banner.merchants[0]
   return [
     chalk.green.bold('paybox sandbox is running'),
@@ -34,8 +69,14 @@ export function renderBanner(banner: SandboxBanner, options: { detachedPid?: num
       ['Admin token', banner.adminToken],
       ['Network passphrase', banner.networkPassphrase],
       ['Database', banner.database],
+      [
+        'State',
+        banner.joined
+          ? 'joined the sandbox already in this database (its merchants, keys and admin token)'
+          : 'new: genesis made by this process',
+      ],
     ]),
-    merchants,
+    merchantKeys(banner.merchants, options.width),
     first
       ? `${chalk.bold('Try it')} (a signed request; paste into a shell):\n${signedCurlExample(banner.baseUrl, first.apiKey, first.apiSecret)}`
       : '',
@@ -130,17 +171,19 @@ export function renderClock(clock: SandboxClock): string {
   ])
 }
 
-/** What advancing the clock processed, as the API names it, in words. */
-const PROCESSED_LABELS: Record<string, string> = {
+/** What advancing the clock processed, as the API names it, in words: a new count is a type error until it has its label. */
+const PROCESSED_LABELS: Record<keyof AdvancedClock['processed'], string> = {
   expiredPayments: 'Payments expired',
   overdueInvoices: 'Invoices now overdue',
   failedEscrows: 'Escrow orders failed',
+  closedQuotes: 'Cross-chain orders closed',
 }
 
-export function renderClockAdvance(result: SandboxClock & { processed: Record<string, number> }): string {
+export function renderClockAdvance(result: AdvancedClock): string {
+  const labelled = Object.keys(PROCESSED_LABELS) as Array<keyof AdvancedClock['processed']>
   return details([
     ['Business time', result.now],
     ['Advanced by (total)', `${result.advancedSeconds} s`],
-    ...Object.entries(result.processed).map(([what, count]): [string, string] => [PROCESSED_LABELS[what] ?? what, String(count)]),
+    ...labelled.map((what): [string, string] => [PROCESSED_LABELS[what], String(result.processed[what])]),
   ])
 }
