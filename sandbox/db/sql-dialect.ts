@@ -7,3 +7,16 @@ import type { Database } from './schema.js'
 export function jsonTextValues(db: Kysely<Database>, json: unknown): RawBuilder<unknown> {
   return isPostgres(db) ? sql`select jsonb_array_elements_text(cast(${json} as jsonb))` : sql`select value from json_each(${json})`
 }
+
+/**
+ * `text` compared byte by byte, so that a range on it is a prefix range: SQLite's own order of
+ * text; on PostgreSQL the "C" collation, whatever the database's (an index must be on the same).
+ */
+export function inByteOrder(db: Kysely<Database>, text: RawBuilder<string>): RawBuilder<string> {
+  return isPostgres(db) ? sql<string>`(${text} collate "C")` : text
+}
+
+/** Whether `text` is made of ASCII digits only ('' included). */
+export function isAsciiDigits(db: Kysely<Database>, text: RawBuilder<string>): RawBuilder<boolean> {
+  return isPostgres(db) ? sql<boolean>`(${text} ~ '^[0-9]*$')` : sql<boolean>`(${text} not glob '*[^0-9]*')`
+}

@@ -12,7 +12,7 @@ import { findPaymentById } from '../payments/payment-repository.js'
 import { MAX_AMOUNT_VALUE } from '../../src/money.js'
 import { MAX_USDC_STROOPS, createPayment } from '../payments/payment-service.js'
 import { findCurrency, toUsdcStroops } from '../currencies/currency-table.js'
-import { DEFAULT_PREFIX, FIRST_NUMBER, formatInvoiceNumber } from './invoice-numbering.js'
+import { DEFAULT_PREFIX, FIRST_NUMBER, MAX_COUNTER_DIGITS, formatInvoiceNumber, resolvePrefix } from './invoice-numbering.js'
 import {
   findInvoiceForMerchant,
   findInvoiceSettings,
@@ -20,6 +20,7 @@ import {
   invoiceNumberTaken,
   listInvoices as listInvoiceRows,
   saveInvoiceSettings,
+  takenCounters,
   updateInvoice,
 } from './invoice-repository.js'
 import type { CreateInvoiceBody, InvoiceSettingsBody } from '../../src/api/requests.js'
@@ -121,17 +122,18 @@ async function currentSettings(db: Kysely<Database>, merchantId: string): Promis
 /**
  * The first number the counter gives that no invoice of the merchant has: a number a merchant
  * already gave an invoice by hand is passed over, so numbers stay unique and the issued
- * sequence has no hole.
+ * sequence has no hole. One query, however many numbers were given by hand.
  */
 async function nextFreeNumber(
   db: Kysely<Database>,
   settings: InvoiceSettingsRow,
   now: number,
 ): Promise<{ counter: number; number: string }> {
+  const prefix = resolvePrefix(settings.invoice_prefix, now)
+  const taken = await takenCounters(db, settings.merchant_id, prefix, settings.next_number, MAX_COUNTER_DIGITS)
   let counter = settings.next_number
-  let number = formatInvoiceNumber(settings.invoice_prefix, counter, now)
-  while (await invoiceNumberTaken(db, settings.merchant_id, number)) number = formatInvoiceNumber(settings.invoice_prefix, ++counter, now)
-  return { counter, number }
+  while (taken.has(counter)) counter++
+  return { counter, number: formatInvoiceNumber(settings.invoice_prefix, counter, now) }
 }
 
 /** The next generated number, consumed. */
