@@ -32,34 +32,41 @@ export async function invoiceNumberTaken(db: Kysely<Database>, merchantId: strin
 }
 
 /**
- * The counters from `from` on (up to `maxDigits` digits) that the merchant's invoice numbers
- * spell after `prefix` as the counter writes them (zero-padded to 4 digits), in one query
- * whatever the count: the index range of the numbers that start with the prefix and a digit.
- * The gap is found by the caller: SQL window functions over 10,000 rows cost 10 times the scan.
+ * The first counter from `from` on whose number (`prefix`, then the counter zero-padded to 4
+ * digits) no invoice of the merchant has, in one query whatever the count: the counters spelled
+ * by the numbers in the index range of the prefix and a digit (up to `maxDigits` digits), then
+ * the end of the run that starts at `from`: the first taken counter whose successor is free (an
+ * anti-join; window functions over 10,000 rows cost ten times the scan).
  */
-export async function takenCounters(
+export async function firstFreeCounter(
   db: Kysely<Database>,
   merchantId: string,
   prefix: string,
   from: number,
   maxDigits: number,
-): Promise<Set<number>> {
+): Promise<number> {
   const number = sql.ref<string>('invoice_number')
   const digits = sql<string>`substr(invoice_number, ${[...prefix].length + 1})`
   // What the counter writes: exactly 4 digits, or more without a leading zero.
   const spelled = sql`${isAsciiDigits(db, digits)} and length(${digits}) between 4 and ${maxDigits}
     and (length(${digits}) = 4 or substr(${digits}, 1, 1) <> '0')`
-  const { rows } = await sql<{ counter: number | string }>`
-    select counter from (
-      select case when ${spelled} then cast(${digits} as bigint) end as counter
-      from invoices
-      where merchant_id = ${merchantId}
-        and ${inByteOrder(db, number)} >= ${`${prefix}0`} and ${inByteOrder(db, number)} < ${`${prefix}:`}
-    ) as spelled_counters
-    where counter >= ${from}
+  const { rows } = await sql<{ free: number | string }>`
+    with taken as materialized (
+      select counter from (
+        select case when ${spelled} then cast(${digits} as bigint) end as counter
+        from invoices
+        where merchant_id = ${merchantId}
+          and ${inByteOrder(db, number)} >= ${`${prefix}0`} and ${inByteOrder(db, number)} < ${`${prefix}:`}
+      ) as spelled_counters
+      where counter >= ${from}
+    )
+    select case
+      when not exists (select 1 from taken where counter = ${from}) then ${from}
+      else (select min(counter) + 1 from taken as t where not exists (select 1 from taken as u where u.counter = t.counter + 1))
+    end as free
   `.execute(db)
   // PostgreSQL answers a bigint as text.
-  return new Set(rows.map((row) => Number(row.counter)))
+  return Number(rows[0]!.free)
 }
 
 /** One page of a merchant's invoices, newest first, and how many match in all. */

@@ -16,11 +16,11 @@ import { DEFAULT_PREFIX, FIRST_NUMBER, MAX_COUNTER_DIGITS, formatInvoiceNumber, 
 import {
   findInvoiceForMerchant,
   findInvoiceSettings,
+  firstFreeCounter,
   insertInvoice,
   invoiceNumberTaken,
   listInvoices as listInvoiceRows,
   saveInvoiceSettings,
-  takenCounters,
   updateInvoice,
 } from './invoice-repository.js'
 import type { CreateInvoiceBody, InvoiceSettingsBody } from '../../src/api/requests.js'
@@ -130,9 +130,7 @@ async function nextFreeNumber(
   now: number,
 ): Promise<{ counter: number; number: string }> {
   const prefix = resolvePrefix(settings.invoice_prefix, now)
-  const taken = await takenCounters(db, settings.merchant_id, prefix, settings.next_number, MAX_COUNTER_DIGITS)
-  let counter = settings.next_number
-  while (taken.has(counter)) counter++
+  const counter = await firstFreeCounter(db, settings.merchant_id, prefix, settings.next_number, MAX_COUNTER_DIGITS)
   return { counter, number: formatInvoiceNumber(settings.invoice_prefix, counter, now) }
 }
 
