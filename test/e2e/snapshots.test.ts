@@ -2,8 +2,9 @@
 // while requests write), a restore brings exactly that state back without a restart, and a
 // reset returns to genesis with the same seed, keys and admin token.
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { PayboxClient } from '../../src/client/paybox-client.js'
 import type { Payment } from '../../src/client/types.js'
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sandbox/server.js'
@@ -223,6 +224,82 @@ if (testBackend === 'sqlite') {
 
       await admin.snapshots.remove('one')
       expect((await admin.snapshots.list()).items.map((s) => s.name)).toEqual(['broken'])
+    })
+
+    it("keeps an in-memory sandbox's snapshots in a new private folder, never a predictable one someone made first", async () => {
+      // The folders the old predictable names gave, made first by someone else, open to all.
+      const planted = Array.from({ length: 20 }, (_, i) => path.join(os.tmpdir(), `paybox-snapshots-${process.pid}-${i + 1}`))
+      for (const dir of planted) {
+        fs.mkdirSync(dir, { recursive: true })
+        fs.chmodSync(dir, 0o777)
+      }
+      try {
+        const { admin } = await start({ db: ':memory:' })
+        const name = `private-${process.pid}-${Date.now()}`
+        await admin.snapshots.save(name)
+        const holders = fs
+          .readdirSync(os.tmpdir())
+          .map((entry) => path.join(os.tmpdir(), entry))
+          .filter((dir) => path.basename(dir).startsWith('paybox-snapshots-') && fs.existsSync(path.join(dir, `${name}.sqlite`)))
+        expect(holders).toHaveLength(1)
+        expect(planted).not.toContain(holders[0])
+        expect(fs.statSync(holders[0]!).mode & 0o777).toBe(0o700)
+        expect(fs.statSync(path.join(holders[0]!, `${name}.sqlite`)).mode & 0o777).toBe(0o600)
+        for (const dir of planted) expect(fs.readdirSync(dir)).toEqual([])
+      } finally {
+        for (const dir of planted) fs.rmSync(dir, { recursive: true, force: true })
+      }
+    })
+
+    it('creates every snapshot file 0600 from the start, before any byte of the database is in it', async () => {
+      const dir = temporaryDir()
+      const { admin } = await start({ db: path.join(dir, 'sandbox.db') })
+      const snapshots = path.join(dir, 'snapshots')
+      const opened: Array<{ file: string; flags: unknown; mode: unknown; size: number }> = []
+      const real = fs.openSync
+      const spy = vi.spyOn(fs, 'openSync').mockImplementation((...args: Parameters<typeof fs.openSync>) => {
+        const fd = real(...args)
+        const file = String(args[0])
+        if (file.startsWith(snapshots))
+          opened.push({ file: path.basename(file), flags: args[1], mode: args[2], size: fs.fstatSync(fd).size })
+        return fd
+      })
+      try {
+        await admin.snapshots.save('from-the-start')
+      } finally {
+        spy.mockRestore()
+      }
+      // Made new (wx: it fails if anything is there) with 0600 before SQLite wrote into it; umask only takes bits away.
+      expect(opened).toEqual([{ file: `from-the-start.sqlite.${process.pid}.partial`, flags: 'wx', mode: 0o600, size: 0 }])
+      expect(fs.readdirSync(snapshots)).toEqual(['from-the-start.sqlite'])
+      expect(fs.statSync(path.join(snapshots, 'from-the-start.sqlite')).mode & 0o777).toBe(0o600)
+    })
+
+    it('refuses a snapshot folder that other users may enter, or that is a link, writing and restoring nothing there', async () => {
+      const dir = temporaryDir()
+      const open = path.join(dir, 'open')
+      fs.mkdirSync(open)
+      fs.chmodSync(open, 0o777)
+      const { admin } = await start({ db: path.join(dir, 'sandbox.db'), snapshotDir: open })
+      const saved = await refusal(admin.snapshots.save('one'))
+      expect(saved.statusCode).toBe(422)
+      expect(saved.message).toBe(
+        `The snapshot folder ${open} may be entered by other users (mode 0777): use a folder of your own with mode 0700 (chmod 700 it)`,
+      )
+      expect(fs.readdirSync(open)).toEqual([])
+      // A snapshot someone else could have planted is not restored either.
+      fs.writeFileSync(path.join(open, 'planted.sqlite'), 'anything')
+      expect((await refusal(admin.snapshots.restore('planted'))).message).toContain('may be entered by other users')
+
+      const target = temporaryDir()
+      const linked = path.join(dir, 'linked')
+      fs.symlinkSync(target, linked)
+      const viaLink = await start({ db: path.join(dir, 'other.db'), snapshotDir: linked })
+      expect((await refusal(viaLink.admin.snapshots.save('one'))).message).toBe(
+        `The snapshot folder ${linked} is not a folder (a link or a file): use a folder of your own with mode 0700 (chmod 700 it)`,
+      )
+      expect(fs.readdirSync(target)).toEqual([])
+      expect((await admin.sandbox.health()).status).toBe('ok')
     })
 
     it('works for a sandbox in memory too', async () => {
