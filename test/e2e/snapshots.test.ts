@@ -182,6 +182,34 @@ describe('sandbox snapshots', () => {
     await expectConsistent(running)
   })
 
+  it("reset without a seed keeps the genesis merchants' ids and keys (a rotated secret included), so clients holding them keep working", async () => {
+    const running = await start({ frozenAt: Date.UTC(2026, 0, 1) })
+    const { direct, admin, sandbox } = running
+    const [acme, bazaar] = sandbox.merchants
+    const rotated = await admin.sandbox.rotateSecret(bazaar!.id)
+    // Made at the genesis instant (the clock is frozen), so creation order cannot tell it from them.
+    await admin.sandbox.createMerchant({ name: 'Extra', settlement_mode: 'direct' })
+    await createPayment(direct, 'Before the reset')
+    const genesisAccounts = (await admin.ledger.accounts()).items.map((a) => a.publicKey)
+
+    const reset = await admin.sandbox.reset()
+    const kept = [acme!, { ...bazaar!, apiSecret: rotated.apiSecret }]
+    expect(reset.merchants).toEqual(kept)
+    expect(sandbox.merchants).toEqual(kept)
+    expect((await direct.payments.list()).meta.totalItems).toBe(0)
+    expect((await admin.sandbox.merchants()).items.map((m) => [m.name, m.id])).toEqual([
+      ['Acme Store', acme!.id],
+      ['Bazaar Marketplace', bazaar!.id],
+    ])
+    // Everything else is a new genesis (no seed): new ledger accounts.
+    const accounts = (await admin.ledger.accounts()).items.map((a) => a.publicKey)
+    expect(accounts.filter((a) => genesisAccounts.includes(a))).toEqual([])
+    // And again: the kept ones are kept once more.
+    expect((await admin.sandbox.reset()).merchants).toEqual(kept)
+    await createPayment(direct, 'After the reset')
+    await expectConsistent(running)
+  })
+
   it('refuses bad names, duplicates, unknown snapshots and callers without the admin token', async () => {
     const { admin, direct } = await start()
     expect((await refusal(admin.snapshots.save('../escape'))).statusCode).toBe(400)
