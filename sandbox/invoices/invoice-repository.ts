@@ -33,10 +33,11 @@ export async function invoiceNumberTaken(db: Kysely<Database>, merchantId: strin
 
 /**
  * The first counter from `from` on whose number (`prefix`, then the counter zero-padded to 4
- * digits) no invoice of the merchant has, in one query whatever the count: the counters spelled
- * by the numbers in the index range of the prefix and a digit (up to `maxDigits` digits), then
- * the end of the run that starts at `from`: the first taken counter whose successor is free (an
- * anti-join; window functions over 10,000 rows cost ten times the scan).
+ * digits) no invoice of the merchant has, in one query whatever the count. The counters taken
+ * are those the numbers in the index range of the prefix and a digit spell (up to `maxDigits`
+ * digits). If they run from `from` without a hole (the usual shape), their count and maximum
+ * tell the answer in one pass; otherwise the end of the run from `from` is the first taken
+ * counter whose successor is free (an anti-join; window functions cost ten times the scan).
  */
 export async function firstFreeCounter(
   db: Kysely<Database>,
@@ -50,20 +51,22 @@ export async function firstFreeCounter(
   // What the counter writes: exactly 4 digits, or more without a leading zero.
   const spelled = sql`${isAsciiDigits(db, digits)} and length(${digits}) between 4 and ${maxDigits}
     and (length(${digits}) = 4 or substr(${digits}, 1, 1) <> '0')`
+  const taken = sql`
+    select counter from (
+      select case when ${spelled} then cast(${digits} as bigint) end as counter
+      from invoices
+      where merchant_id = ${merchantId}
+        and ${inByteOrder(db, number)} >= ${`${prefix}0`} and ${inByteOrder(db, number)} < ${`${prefix}:`}
+    ) as spelled_counters
+    where counter >= ${from}`
   const { rows } = await sql<{ free: number | string }>`
-    with taken as materialized (
-      select counter from (
-        select case when ${spelled} then cast(${digits} as bigint) end as counter
-        from invoices
-        where merchant_id = ${merchantId}
-          and ${inByteOrder(db, number)} >= ${`${prefix}0`} and ${inByteOrder(db, number)} < ${`${prefix}:`}
-      ) as spelled_counters
-      where counter >= ${from}
-    )
+    with taken as materialized (${taken})
     select case
-      when not exists (select 1 from taken where counter = ${from}) then ${from}
+      when run.low is null or run.low > ${from} then ${from}
+      when run.high - run.size = ${from} - 1 then run.high + 1
       else (select min(counter) + 1 from taken as t where not exists (select 1 from taken as u where u.counter = t.counter + 1))
     end as free
+    from (select min(counter) as low, max(counter) as high, count(*) as size from (${taken}) as counters) as run
   `.execute(db)
   // PostgreSQL answers a bigint as text.
   return Number(rows[0]!.free)
