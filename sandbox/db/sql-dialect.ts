@@ -16,7 +16,11 @@ export function inByteOrder(db: Kysely<Database>, text: RawBuilder<string>): Raw
   return isPostgres(db) ? sql<string>`(${text} collate "C")` : text
 }
 
-/** Whether `text` is made of ASCII digits only ('' included). */
-export function isAsciiDigits(db: Kysely<Database>, text: RawBuilder<string>): RawBuilder<boolean> {
-  return isPostgres(db) ? sql<boolean>`(${text} ~ '^[0-9]*$')` : sql<boolean>`(${text} not glob '*[^0-9]*')`
+/**
+ * `text` read as a whole number, to be written back and compared by the caller: SQLite reads the
+ * leading digits of any text (saturating past 2^63); PostgreSQL would fail on other text, so
+ * there only up to 18 ASCII digits are read, other text being null.
+ */
+export function integerOfDigits(db: Kysely<Database>, text: RawBuilder<unknown>): RawBuilder<number | string | null> {
+  return isPostgres(db) ? sql`(case when ${text} ~ '^[0-9]{1,18}$' then cast(${text} as bigint) end)` : sql`cast(${text} as integer)`
 }

@@ -5,8 +5,6 @@
 export const DEFAULT_PREFIX = 'INV-'
 export const FIRST_NUMBER = 1
 export const YEAR_TOKEN = '{year}'
-/** The widest counter looked for among taken numbers: 10^15 invoices is out of reach, and it stays a safe integer. */
-export const MAX_COUNTER_DIGITS = 15
 
 /** The prefix as it is written at `now`: {year} replaced. */
 export function resolvePrefix(prefix: string, now: number): string {

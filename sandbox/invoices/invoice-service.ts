@@ -12,7 +12,7 @@ import { findPaymentById } from '../payments/payment-repository.js'
 import { MAX_AMOUNT_VALUE } from '../../src/money.js'
 import { MAX_USDC_STROOPS, createPayment } from '../payments/payment-service.js'
 import { findCurrency, toUsdcStroops } from '../currencies/currency-table.js'
-import { DEFAULT_PREFIX, FIRST_NUMBER, MAX_COUNTER_DIGITS, formatInvoiceNumber, resolvePrefix } from './invoice-numbering.js'
+import { DEFAULT_PREFIX, FIRST_NUMBER, formatInvoiceNumber, resolvePrefix } from './invoice-numbering.js'
 import {
   findInvoiceForMerchant,
   findInvoiceSettings,
@@ -130,7 +130,7 @@ async function nextFreeNumber(
   now: number,
 ): Promise<{ counter: number; number: string }> {
   const prefix = resolvePrefix(settings.invoice_prefix, now)
-  const counter = await firstFreeCounter(db, settings.merchant_id, prefix, settings.next_number, MAX_COUNTER_DIGITS)
+  const counter = await firstFreeCounter(db, settings.merchant_id, prefix, settings.next_number)
   return { counter, number: formatInvoiceNumber(settings.invoice_prefix, counter, now) }
 }
 
