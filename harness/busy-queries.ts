@@ -19,7 +19,7 @@ export const LARGE_TABLES = [
 export const readsALargeTable = (sql: string): boolean =>
   /^\s*select\b/i.test(sql) && new RegExp(`\\b(${LARGE_TABLES.join('|')})\\b`).test(sql)
 
-/** Payment reads, every list filter, settlement, the fee tier, webhook and invoice lists and the due-work sweep. */
+/** Payment reads, every list filter, settlement, the fee tier, webhook and invoice lists, the next invoice number and the due-work sweep. */
 export async function runBusyQueries(sandbox: TestSandbox): Promise<void> {
   const client = sandbox.direct
   const payment = await client.payments.create({ amount: { value: 1500, currency: 'USD' }, description: 'Planned', storeId: 'store-1' })
@@ -41,5 +41,6 @@ export async function runBusyQueries(sandbox: TestSandbox): Promise<void> {
   await client.merchant.feeTier()
   await client.webhooks.list({ checkout_id: payment.id })
   await client.invoices.list()
+  await client.invoices.settings()
   await processDueWork(sandbox.context)
 }

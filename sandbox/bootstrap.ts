@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely'
 import type { Database, LedgerAccountRow } from './db/schema.js'
 import { createContractAccount, createLedgerAccount, SANDBOX_NETWORK_PASSPHRASE, STROOPS_PER_UNIT } from './ledger/ledger-accounts.js'
 import { LedgerService } from './ledger/ledger-service.js'
+import { listMerchants } from './merchants/merchant-repository.js'
 import { createMerchant } from './merchants/merchant-service.js'
 import { hex, type RandomSource } from './random.js'
 import { readState, writeState } from './state/sandbox-state.js'
@@ -50,11 +51,34 @@ export async function countBoot(db: Kysely<Database>): Promise<number> {
   })
 }
 
+/** A genesis merchant's id and keys, which a reset keeps. */
+export interface KeptMerchant {
+  id: string
+  apiKey: string
+  apiSecret: string
+}
+
 export interface BootstrapOptions {
   /** Fixed credentials for the default direct merchant (the first seeded one). */
   defaultCredentials?: { apiKey: string; apiSecret: string }
   /** Keep this admin token instead of making one (a reset keeps the running sandbox's). */
   adminToken?: string
+  /** Keep these ids and keys for the genesis merchants, in order (a reset keeps the running sandbox's). */
+  merchants?: KeptMerchant[]
+}
+
+/**
+ * The genesis merchants' ids and keys as they are now (a rotated secret included), for a reset to
+ * keep. A database made before their ids were recorded has them first by creation.
+ */
+export async function genesisMerchants(db: Kysely<Database>): Promise<KeptMerchant[]> {
+  const recorded = await readState(db, 'genesis_merchants')
+  const all = await listMerchants(db)
+  const ids = recorded === undefined ? all.slice(0, SEEDED_MERCHANTS.length).map((m) => m.id) : (JSON.parse(recorded) as string[])
+  return ids.flatMap((id) => {
+    const merchant = all.find((m) => m.id === id)
+    return merchant ? [{ id: merchant.id, apiKey: merchant.api_key, apiSecret: merchant.api_secret }] : []
+  })
 }
 
 export async function bootstrap(
@@ -76,9 +100,12 @@ export async function bootstrap(
       await writeState(trx, 'escrow_contract', (await createContractAccount(trx, random, 'Escrow contract', now)).public_key)
       const fees = await createLedgerAccount(trx, random, 'platform_fee', 'Platform fees', now)
       await writeState(trx, 'platform_fee_account', fees.public_key)
+      const ids: string[] = []
       for (const [index, seed] of SEEDED_MERCHANTS.entries()) {
-        await createMerchant(trx, random, { ...seed, ...(index === 0 ? defaultCredentials : {}) }, now + index)
+        const kept = options.merchants?.[index] ?? (index === 0 ? defaultCredentials : undefined)
+        ids.push((await createMerchant(trx, random, { ...seed, ...kept }, now + index)).id)
       }
+      await writeState(trx, 'genesis_merchants', JSON.stringify(ids))
       await ledgerGenesis(trx, random, now)
     }
     const identity: SandboxIdentity = {

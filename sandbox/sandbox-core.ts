@@ -2,7 +2,7 @@
 // restore or reset replaces a core whole.
 import { createHash } from 'node:crypto'
 import type http from 'node:http'
-import { bootstrap, countBoot, isNewSandbox } from './bootstrap.js'
+import { bootstrap, countBoot, isNewSandbox, type KeptMerchant } from './bootstrap.js'
 import { BusinessClock, type AdvanceableClock, type Clock } from './clock.js'
 import { SandboxConfigError } from './config-error.js'
 import type { SandboxContext } from './context.js'
@@ -56,6 +56,12 @@ export interface CoreShared {
   refuseReplays: boolean
 }
 
+/** What a restore keeps of the state it replaces (the admin token), and a reset too (the genesis merchants' ids and keys). */
+export interface KeptIdentity {
+  adminToken: string
+  merchants?: KeptMerchant[]
+}
+
 /** A database's identity and time, read or seeded as it opens. */
 export interface OpenedState {
   clock: AdvanceableClock
@@ -85,7 +91,9 @@ export class CoreBuilder {
     this.#egress = new StoredEgress(shared.egressPolicy)
   }
 
-  async open(db: SandboxDb, keepAdminToken?: string): Promise<OpenedState> {
+  /** `keep`: what a restore or reset keeps of the state it replaces (a new genesis takes it up). */
+  async open(db: SandboxDb, keep?: KeptIdentity): Promise<OpenedState> {
+    const keepAdminToken = keep?.adminToken
     const options = this.#options
     const fresh = await isNewSandbox(db)
     if (fresh && options.frozenAt !== undefined && options.clock === undefined) await writeFrozenAt(db, options.frozenAt)
@@ -96,6 +104,7 @@ export class CoreBuilder {
     const { identity, created } = await bootstrap(db, random, clock.now(), {
       defaultCredentials: options.defaultCredentials,
       adminToken: keepAdminToken,
+      merchants: keep?.merchants,
     })
     if (keepAdminToken === undefined) await checkSeed(db, options.seed, options.db)
     if (!fresh && keepAdminToken === undefined) await this.#checkExistingDatabase(db)

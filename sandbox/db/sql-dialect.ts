@@ -7,3 +7,20 @@ import type { Database } from './schema.js'
 export function jsonTextValues(db: Kysely<Database>, json: unknown): RawBuilder<unknown> {
   return isPostgres(db) ? sql`select jsonb_array_elements_text(cast(${json} as jsonb))` : sql`select value from json_each(${json})`
 }
+
+/**
+ * `text` compared byte by byte, so that a range on it is a prefix range: SQLite's own order of
+ * text; on PostgreSQL the "C" collation, whatever the database's (an index must be on the same).
+ */
+export function inByteOrder(db: Kysely<Database>, text: RawBuilder<string>): RawBuilder<string> {
+  return isPostgres(db) ? sql<string>`(${text} collate "C")` : text
+}
+
+/**
+ * `text` read as a whole number, to be written back and compared by the caller: SQLite reads the
+ * leading digits of any text (saturating past 2^63); PostgreSQL would fail on other text, so
+ * there only up to 18 ASCII digits are read, other text being null.
+ */
+export function integerOfDigits(db: Kysely<Database>, text: RawBuilder<unknown>): RawBuilder<number | string | null> {
+  return isPostgres(db) ? sql`(case when ${text} ~ '^[0-9]{1,18}$' then cast(${text} as bigint) end)` : sql`cast(${text} as integer)`
+}

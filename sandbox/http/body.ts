@@ -62,7 +62,7 @@ export function decodeJsonBody(bytes: Buffer, contentType: string | undefined): 
   } catch (parseError) {
     throw badRequest(`Malformed JSON body: ${(parseError as Error).message}`)
   }
-  if (jsonDepth(body, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw badRequest(`JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`)
+  refuseUnsafeJson(body)
   return { rawBody, body }
 }
 
@@ -83,16 +83,56 @@ export const parseJsonBody: RequestHandler = (req, res, next) => {
     )
 }
 
-/** Depth of a parsed JSON value, computed without recursion and cut off past `limit`. */
-export function jsonDepth(value: unknown, limit: number): number {
-  let deepest = 0
-  const stack: Array<[unknown, number]> = [[value, 1]]
+// Node 20 has it (ES2024), TypeScript's ES2023 library does not declare it.
+declare global {
+  interface String {
+    /** False when the text holds a lone UTF-16 surrogate (JSON's "\ud800" escape can make one). */
+    isWellFormed(): boolean
+  }
+}
+
+const PROTO_KEY = '__proto__'
+
+/**
+ * Refuses, in one walk without recursion, what no field may hold, so each route need not check:
+ * nesting past MAX_JSON_DEPTH; a lone UTF-16 surrogate in any text or key (invalid Unicode,
+ * which PostgreSQL would store as U+FFFD and SQLite as is); and a "__proto__" key, which
+ * JSON.parse keeps as an own key but zod's records drop silently (and with it any bound on it).
+ */
+export function refuseUnsafeJson(body: unknown): void {
+  const stack: Array<[unknown, number]> = [[body, 1]]
   while (stack.length > 0) {
     const [item, depth] = stack.pop()!
+    if (typeof item === 'string') {
+      if (!item.isWellFormed()) throw badRequest(`${where(body, item)}: text must be valid Unicode (it holds a lone UTF-16 surrogate)`)
+      continue
+    }
     if (typeof item !== 'object' || item === null) continue
-    deepest = Math.max(deepest, depth)
-    if (deepest > limit) return deepest
-    for (const child of Object.values(item)) stack.push([child, depth + 1])
+    if (depth > MAX_JSON_DEPTH) throw badRequest(`JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`)
+    if (Array.isArray(item)) {
+      for (const child of item) stack.push([child, depth + 1])
+      continue
+    }
+    for (const [key, child] of Object.entries(item)) {
+      if (key === PROTO_KEY) throw badRequest(`${where(body, item)}: "${PROTO_KEY}" is not allowed as a key`)
+      if (!key.isWellFormed()) throw badRequest(`${where(body, item)}: keys must be valid Unicode (one holds a lone UTF-16 surrogate)`)
+      stack.push([child, depth + 1])
+    }
   }
-  return deepest
+}
+
+/** Where `target` is in `body`, for a refusal's message ("metadata.note"); found only then, so the walk above keeps no paths. */
+function where(body: unknown, target: unknown): string {
+  const search = (value: unknown, path: string[]): string[] | undefined => {
+    if (value === target) return path
+    // Not past the depth the walk allows: the rest of the body may not have been checked yet.
+    if (typeof value !== 'object' || value === null || path.length >= MAX_JSON_DEPTH) return undefined
+    for (const [key, child] of Object.entries(value)) {
+      const found = search(child, [...path, key.isWellFormed() ? key : '(invalid key)'])
+      if (found) return found
+    }
+    return undefined
+  }
+  const path = search(body, [])
+  return path === undefined || path.length === 0 ? 'Request body' : path.join('.')
 }

@@ -6,7 +6,11 @@ export const DEFAULT_PREFIX = 'INV-'
 export const FIRST_NUMBER = 1
 export const YEAR_TOKEN = '{year}'
 
+/** The prefix as it is written at `now`: {year} replaced. */
+export function resolvePrefix(prefix: string, now: number): string {
+  return prefix.replaceAll(YEAR_TOKEN, String(new Date(now).getUTCFullYear()))
+}
+
 export function formatInvoiceNumber(prefix: string, counter: number, now: number): string {
-  const year = String(new Date(now).getUTCFullYear())
-  return `${prefix.replaceAll(YEAR_TOKEN, year)}${String(counter).padStart(4, '0')}`
+  return `${resolvePrefix(prefix, now)}${String(counter).padStart(4, '0')}`
 }

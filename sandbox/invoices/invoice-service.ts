@@ -12,10 +12,11 @@ import { findPaymentById } from '../payments/payment-repository.js'
 import { MAX_AMOUNT_VALUE } from '../../src/money.js'
 import { MAX_USDC_STROOPS, createPayment } from '../payments/payment-service.js'
 import { findCurrency, toUsdcStroops } from '../currencies/currency-table.js'
-import { DEFAULT_PREFIX, FIRST_NUMBER, formatInvoiceNumber } from './invoice-numbering.js'
+import { DEFAULT_PREFIX, FIRST_NUMBER, formatInvoiceNumber, resolvePrefix } from './invoice-numbering.js'
 import {
   findInvoiceForMerchant,
   findInvoiceSettings,
+  firstFreeCounter,
   insertInvoice,
   invoiceNumberTaken,
   listInvoices as listInvoiceRows,
@@ -121,17 +122,16 @@ async function currentSettings(db: Kysely<Database>, merchantId: string): Promis
 /**
  * The first number the counter gives that no invoice of the merchant has: a number a merchant
  * already gave an invoice by hand is passed over, so numbers stay unique and the issued
- * sequence has no hole.
+ * sequence has no hole. One query, however many numbers were given by hand.
  */
 async function nextFreeNumber(
   db: Kysely<Database>,
   settings: InvoiceSettingsRow,
   now: number,
 ): Promise<{ counter: number; number: string }> {
-  let counter = settings.next_number
-  let number = formatInvoiceNumber(settings.invoice_prefix, counter, now)
-  while (await invoiceNumberTaken(db, settings.merchant_id, number)) number = formatInvoiceNumber(settings.invoice_prefix, ++counter, now)
-  return { counter, number }
+  const prefix = resolvePrefix(settings.invoice_prefix, now)
+  const counter = await firstFreeCounter(db, settings.merchant_id, prefix, settings.next_number)
+  return { counter, number: formatInvoiceNumber(settings.invoice_prefix, counter, now) }
 }
 
 /** The next generated number, consumed. */

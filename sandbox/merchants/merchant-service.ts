@@ -10,9 +10,11 @@ export interface NewMerchantInput {
   name: string
   settlementMode: SettlementMode
   escrowFeeBps?: number
-  /** Fixed credentials (for CI); generated when absent. */
+  /** Fixed credentials (for CI, or kept by a reset); generated when absent. */
   apiKey?: string
   apiSecret?: string
+  /** Kept by a reset; generated when absent. */
+  id?: string
 }
 
 export interface MerchantCredentials {
@@ -33,11 +35,13 @@ export async function createMerchant(
   now: number,
 ): Promise<MerchantRow> {
   const account = await createLedgerAccount(db, random, 'merchant', `${input.name} settlement`, now)
+  // Drawn even when given, so that what a seeded sandbox draws next is the same either way.
+  const drawn = { id: random.uuidV4(), apiKey: newApiKey(random), apiSecret: newApiSecret(random) }
   const merchant: MerchantRow = {
-    id: random.uuidV4(),
+    id: input.id ?? drawn.id,
     name: input.name,
-    api_key: input.apiKey ?? newApiKey(random),
-    api_secret: input.apiSecret ?? newApiSecret(random),
+    api_key: input.apiKey ?? drawn.apiKey,
+    api_secret: input.apiSecret ?? drawn.apiSecret,
     settlement_mode: input.settlementMode,
     escrow_fee_bps: input.escrowFeeBps ?? 0,
     account_id: account.public_key,

@@ -10,10 +10,10 @@ export interface SnapshotInfo {
   createdAt: string
 }
 
-/** A snapshot this sandbox cannot use: unknown name, damaged copy, newer schema. */
+/** A snapshot this sandbox cannot use: unknown name, damaged copy, newer schema, a folder others may write to. */
 export class SnapshotError extends Error {
   constructor(
-    readonly kind: 'not_found' | 'exists' | 'unusable',
+    readonly kind: 'not_found' | 'exists' | 'unusable' | 'unsafe',
     message: string,
   ) {
     super(message)

@@ -1,6 +1,5 @@
 // Which snapshot store a sandbox uses, chosen once by where its database is: the only place
 // that tells the backends apart for snapshots, restore and reset.
-import os from 'node:os'
 import path from 'node:path'
 import { isPostgresUrl } from '../../src/database-location.js'
 import type { SnapshotStore } from './snapshot-store.js'
@@ -9,7 +8,7 @@ import { SqliteSnapshotStore } from './sqlite-snapshot-store.js'
 export interface SnapshotStoreOptions {
   /** The sandbox's database: a file, ':memory:' or a postgres:// URL. */
   db: string
-  /** SQLite: where the snapshot files go (default: a `snapshots` folder next to the database file). */
+  /** SQLite: where the snapshot files go (default: a `snapshots` folder next to the database file; for :memory:, a fresh private temporary one). */
   snapshotDir?: string
   durable?: boolean
   busyTimeoutMs?: number
@@ -26,10 +25,7 @@ export async function createSnapshotStore(options: SnapshotStoreOptions): Promis
   return new SqliteSnapshotStore(options.snapshotDir ?? defaultSnapshotDir(options.db), options.db, options.durable)
 }
 
-let memorySandboxes = 0
-
-/** Next to a database file; a sandbox in memory gets a folder of its own under the temporary folder, made on first save. */
-function defaultSnapshotDir(db: string): string {
-  if (db === ':memory:') return path.join(os.tmpdir(), `paybox-snapshots-${process.pid}-${++memorySandboxes}`)
-  return path.join(path.dirname(path.resolve(db)), 'snapshots')
+/** Next to a database file; a sandbox in memory gets a new private temporary folder, made on first save (undefined). */
+function defaultSnapshotDir(db: string): string | undefined {
+  return db === ':memory:' ? undefined : path.join(path.dirname(path.resolve(db)), 'snapshots')
 }

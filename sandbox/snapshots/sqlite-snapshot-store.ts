@@ -1,6 +1,8 @@
-// Snapshot files: SQLite online backups of the whole database, one `<name>.sqlite` each (mode 0600:
-// they hold keys); and the file swaps of restore and reset.
+// Snapshot files: SQLite online backups of the whole database, one `<name>.sqlite` each (mode 0600
+// from creation: they hold every merchant's secret) in a folder private to this user; and the file
+// swaps of restore and reset.
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { openDatabase, withCommittedHandle, type SandboxDb } from '../db/database.js'
@@ -14,22 +16,52 @@ export class SqliteSnapshotStore implements SnapshotStore {
   /** One process serves an SQLite sandbox (a second one on the file does not follow its swaps). */
   readonly barrier = SOLE_PROCESS_BARRIER
 
+  /** Undefined until the first save makes a fresh private temporary folder (an in-memory sandbox's). */
+  #dir: string | undefined
+
+  /** `dir` undefined: a folder of the sandbox's own, made with mkdtemp on first save, never a predictable name. */
   constructor(
-    readonly dir: string,
+    dir: string | undefined,
     private readonly file: string,
     private readonly durable: boolean | undefined,
-  ) {}
+  ) {
+    this.#dir = dir
+  }
 
   fileOf(name: string): string {
     // The name rule keeps every file inside the folder (no separators, no leading dot).
     if (!SNAPSHOT_NAME.test(name)) throw new RangeError(`Invalid snapshot name "${name}"`)
-    return path.join(this.dir, `${name}${SUFFIX}`)
+    if (this.#dir === undefined) throw new SnapshotError('not_found', `No snapshot named "${name}"`)
+    return path.join(this.#dir, `${name}${SUFFIX}`)
+  }
+
+  /**
+   * The folder, made if missing (0700) and refused unless it is a real folder of this user that
+   * no one else may enter: anyone who can write there could read the snapshots or plant one.
+   */
+  #privateDir(): string {
+    this.#dir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'paybox-snapshots-'))
+    const dir = this.#dir
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
+    const stat = fs.lstatSync(dir)
+    const problem = !stat.isDirectory()
+      ? 'is not a folder (a link or a file)'
+      : process.getuid !== undefined && stat.uid !== process.getuid()
+        ? `belongs to another user (uid ${stat.uid})`
+        : (stat.mode & 0o077) !== 0
+          ? `may be entered by other users (mode 0${(stat.mode & 0o777).toString(8)})`
+          : undefined
+    if (problem !== undefined) {
+      throw new SnapshotError('unsafe', `The snapshot folder ${dir} ${problem}: use a folder of your own with mode 0700 (chmod 700 it)`)
+    }
+    return dir
   }
 
   async list(): Promise<SnapshotInfo[]> {
+    if (this.#dir === undefined) return []
     let entries: string[]
     try {
-      entries = fs.readdirSync(this.dir)
+      entries = fs.readdirSync(this.#dir)
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
       throw error
@@ -53,11 +85,15 @@ export class SqliteSnapshotStore implements SnapshotStore {
 
   // The backup holds the only connection, so no transaction is half in it; requests wait a few ms.
   async save(db: SandboxDb, name: string, options: { replace?: boolean } = {}): Promise<SnapshotInfo> {
+    this.#privateDir()
     const file = this.fileOf(name)
     if (!options.replace && fs.existsSync(file)) throw new SnapshotError('exists', `A snapshot named "${name}" exists already`)
-    fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 })
     const partial = `${file}.${process.pid}.partial`
     try {
+      // Made here, 0600 and new, before SQLite writes a page into it (its journal files take its
+      // mode); one left by a crashed save of a process with the same pid goes first.
+      fs.rmSync(partial, { force: true })
+      fs.closeSync(fs.openSync(partial, 'wx', 0o600))
       // All pages in one step: nothing else can use the connection meanwhile anyway.
       await withCommittedHandle(db, (handle) => handle.backup(partial, { progress: () => 1_000_000 }))
       // A self-contained file: no WAL next to it is needed to read it.
@@ -67,7 +103,6 @@ export class SqliteSnapshotStore implements SnapshotStore {
       } finally {
         copy.close()
       }
-      fs.chmodSync(partial, 0o600)
       fs.renameSync(partial, file)
     } finally {
       fs.rmSync(partial, { force: true })
@@ -77,6 +112,8 @@ export class SqliteSnapshotStore implements SnapshotStore {
 
   async check(_db: SandboxDb, name: string): Promise<void> {
     const file = this.fileOf(name)
+    // Restored from a folder only this user can write to: nobody else can have planted it.
+    this.#privateDir()
     if (!fs.existsSync(file)) throw new SnapshotError('not_found', `No snapshot named "${name}"`)
     const known = new Set(Object.keys(await migrationProvider.getMigrations()))
     let snapshot: BetterSqlite3.Database | undefined

@@ -3,7 +3,8 @@
 import type http from 'node:http'
 import { toIso } from '../clock.js'
 import type { SandboxDb } from '../db/database.js'
-import type { Core, CoreBuilder, OpenedState } from '../sandbox-core.js'
+import { genesisMerchants } from '../bootstrap.js'
+import type { Core, CoreBuilder, KeptIdentity, OpenedState } from '../sandbox-core.js'
 import { readFrozenAtMs } from '../simulation/clock-service.js'
 import { GateBusyError, RequestGate } from './request-gate.js'
 import type { SandboxStateControls, StateSwapResult } from './snapshot-routes.js'
@@ -57,9 +58,10 @@ export class StateSwap {
         await store.check(this.#core.context.db, name)
         return this.#swap(self, { snapshot: name })
       },
-      reset: (self) => {
-        const adminToken = this.#core.context.identity.adminToken
-        return this.#swap(self, { genesis: (db) => this.#builder.open(db, adminToken) })
+      reset: async (self) => {
+        // The genesis merchants keep their ids and keys, as a user's profile and clients hold them.
+        const keep = { adminToken: this.#core.context.identity.adminToken, merchants: await genesisMerchants(this.#core.context.db) }
+        return this.#swap(self, { genesis: (db) => this.#builder.open(db, keep) }, keep)
       },
     }
   }
@@ -93,7 +95,7 @@ export class StateSwap {
   }
 
   /** On failure the sandbox carries on with the state the store gives back; if a replica did not pause, nothing changed. */
-  async #swap(self: http.ServerResponse, source: StateSource): Promise<StateSwapResult> {
+  async #swap(self: http.ServerResponse, source: StateSource, keep?: KeptIdentity): Promise<StateSwapResult> {
     if (this.#stopping) throw new GateBusyError('The sandbox is stopping')
     // Taken before the first await: a second swap must not get as far as ending this one's pause.
     if (this.#gate.busy || this.#swapTaken) throw new GateBusyError('Another restore or reset is in progress')
@@ -106,7 +108,7 @@ export class StateSwap {
           async () => {
             try {
               await pause.hold()
-              await this.#replaceCore((replacement) => replacement.replace(source))
+              await this.#replaceCore((replacement) => replacement.replace(source), keep)
             } finally {
               // Before the gate opens: it opens only once this replica holds the state again.
               await pause.end()
@@ -186,22 +188,22 @@ export class StateSwap {
   }
 
   /** Behind the gate: stops the core, lets `replace` put a state in place, and starts a core on it (or on what the store gives back). */
-  async #replaceCore(replace: (replacement: StateReplacement) => Promise<SandboxDb>): Promise<void> {
+  async #replaceCore(replace: (replacement: StateReplacement) => Promise<SandboxDb>, keep?: KeptIdentity): Promise<void> {
     const current = this.#core
-    const adminToken = current.context.identity.adminToken
+    const kept = keep ?? { adminToken: current.context.identity.adminToken }
     const replacement = await this.#store.beginReplacement(current.context.db)
     this.#stopFollowing()
     await current.stop()
     const db = await replace(replacement).catch(async (error: unknown) => {
-      await this.#serve(await this.#startOn(await replacement.rollback(), adminToken))
+      await this.#serve(await this.#startOn(await replacement.rollback(), kept))
       throw error
     })
     try {
-      await this.#serve(await this.#startOn(db, adminToken))
+      await this.#serve(await this.#startOn(db, kept))
       replacement.commit()
     } catch (error) {
       await db.destroy().catch(() => {})
-      await this.#serve(await this.#startOn(await replacement.rollback(), adminToken))
+      await this.#serve(await this.#startOn(await replacement.rollback(), kept))
       throw error
     }
   }
@@ -215,7 +217,7 @@ export class StateSwap {
     }
   }
 
-  async #startOn(db: SandboxDb, adminToken: string): Promise<Core> {
-    return this.#builder.start(db, await this.#builder.open(db, adminToken), this.#publicUrl, this.controls)
+  async #startOn(db: SandboxDb, keep: KeptIdentity): Promise<Core> {
+    return this.#builder.start(db, await this.#builder.open(db, keep), this.#publicUrl, this.controls)
   }
 }

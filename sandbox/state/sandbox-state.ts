@@ -18,6 +18,8 @@ export type StateKey =
   | 'seed_sha256'
   // PostgreSQL: counts the state's replacements (restore, reset), so a replica knows whether its core is current.
   | 'state_generation'
+  // JSON: the ids of the merchants genesis made, in SEEDED_MERCHANTS' order (a reset keeps their keys).
+  | 'genesis_merchants'
 
 export async function readState(db: Kysely<Database>, key: StateKey): Promise<string | undefined> {
   const row = await db.selectFrom('sandbox_state').select('value').where('key', '=', key).executeTakeFirst()

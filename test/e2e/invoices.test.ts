@@ -4,7 +4,13 @@
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Invoice, Payment } from '../../src/client/types.js'
+import type { Kysely, KyselyPlugin } from 'kysely'
 import { ManualClock } from '../../sandbox/clock.js'
+import { runTransaction } from '../../sandbox/db/database.js'
+import type { Database } from '../../sandbox/db/schema.js'
+import { createInvoice, readInvoiceSettings } from '../../sandbox/invoices/invoice-service.js'
+import { findMerchantById } from '../../sandbox/merchants/merchant-repository.js'
+import { createInvoiceBody } from '../../src/api/requests.js'
 import { PayboxClient } from '../../src/client/paybox-client.js'
 import { refusal } from '../../harness/refusal.js'
 import { startTestSandbox, temporaryDir, type TestSandbox } from '../../harness/sandbox.js'
@@ -12,6 +18,11 @@ import { spawnSandbox, type SandboxProcess } from '../../harness/sandbox-process
 
 const START = Date.UTC(2026, 10, 21, 12, 0, 0)
 const DAY = 24 * 3600 * 1000
+interface InvoiceSettings {
+  invoice_prefix: string
+  next_number: number
+  preview: string
+}
 const customer = { email: 'ada@example.com', name: 'Ada Lovelace', customer_type: 'individual' }
 const body = (extra: Record<string, unknown> = {}) => ({
   currency: 'USD',
@@ -200,6 +211,86 @@ describe('invoices', () => {
       expect(numbers).toHaveLength(50)
       expect(numbers).toEqual(Array.from({ length: 50 }, (_, i) => `PAR-${20_000 + i}`))
       expect((await settings()).preview).toBe('PAR-20050')
+    })
+
+    describe('past numbers given by hand', () => {
+      const merchantClient = async (name: string) => {
+        const made = await sandbox.admin.sandbox.createMerchant({ name, settlement_mode: 'direct' })
+        const client = new PayboxClient({ baseUrl: sandbox.url, apiKey: made.apiKey, apiSecret: made.apiSecret })
+        const merchant = (await findMerchantById(sandbox.context.db, made.id))!
+        const use = (prefix: string, next_number: number) =>
+          client.request<InvoiceSettings>('POST', '/invoices/settings', { body: { invoice_prefix: prefix, next_number } })
+        const preview = async () => (await client.request<InvoiceSettings>('GET', '/invoices/settings')).preview
+        const byHand = (numbers: string[]) => Promise.all(numbers.map((n) => create(body({ invoice_number: n }), client)))
+        const auto = async () => (await create(body(), client)).invoice_number
+        return { client, merchant, use, preview, byHand, auto }
+      }
+
+      it('skips exactly the numbers the counter would write, whatever else looks like them', async () => {
+        const m = await merchantClient('Hand numbers')
+        await m.use('HAND-', 1)
+        // Not what the counter writes for 4, 6 or 7: other widths, other prefixes, other merchants.
+        await m.byHand([
+          ...['HAND-0001', 'HAND-0002', 'HAND-0003', 'HAND-00004', 'HAND-004', 'HAND-0006x', 'HAND-X0007', 'HAND-0005'],
+          // Past what a 64-bit integer holds, and just inside it: neither is near the counter.
+          ...['HAND-18446744073709551616', 'HAND-999999999999999999'],
+        ])
+        await create(body({ invoice_number: 'HAND-0004' }), sandbox.escrow)
+        expect(await m.preview()).toBe('HAND-0004')
+        expect(await m.auto()).toBe('HAND-0004')
+        expect(await m.preview()).toBe('HAND-0006')
+        expect(await m.auto()).toBe('HAND-0006')
+        expect(await m.auto()).toBe('HAND-0007')
+
+        // Past 9999 the counter is written unpadded: HAND-10000, never HAND-010000.
+        await m.use('HAND-', 9_998)
+        await m.byHand(['HAND-9998', 'HAND-9999', 'HAND-10000', 'HAND-010001', 'HAND-10002'])
+        expect(await m.preview()).toBe('HAND-10001')
+        expect(await m.auto()).toBe('HAND-10001')
+        expect(await m.auto()).toBe('HAND-10003')
+
+        // A prefix ending in digits: ACME1 with 12345 writes ACME112345, whichever prefix the hand meant.
+        await m.use('ACME1', 12_345)
+        await m.byHand(['ACME112345', 'ACME10112346', 'ACME-12347'])
+        expect(await m.preview()).toBe('ACME112346')
+
+        // {year} is the business year at the time of asking.
+        await m.use('Y{year}-', 20_000)
+        await m.byHand(['Y2026-20000', 'Y2027-20001'])
+        expect(await m.preview()).toBe('Y2026-20001')
+        clock.set(Date.UTC(2027, 0, 1, 0, 0, 1))
+        expect(await m.preview()).toBe('Y2027-20000')
+        clock.set(START)
+      })
+
+      it('finds the next free number in one query, however many numbers were given by hand', async () => {
+        const queriesOf = async (work: (db: Kysely<Database>) => Promise<unknown>) => {
+          let queries = 0
+          const counting: KyselyPlugin = {
+            transformQuery: (args) => {
+              queries++
+              return args.node
+            },
+            transformResult: async (args) => args.result,
+          }
+          await runTransaction(sandbox.context.db, (trx) => work(trx.withPlugin(counting)))
+          return queries
+        }
+        const costs = async (m: Awaited<ReturnType<typeof merchantClient>>) => ({
+          preview: await queriesOf((db) => readInvoiceSettings(db, m.merchant, clock.now())),
+          create: await queriesOf((db) => createInvoice(sandbox.context, db, m.merchant, createInvoiceBody.parse(body()))),
+        })
+
+        const none = await merchantClient('No hand numbers')
+        const many = await merchantClient('Many hand numbers')
+        await many.byHand(Array.from({ length: 120 }, (_, i) => `INV-${String(i + 1).padStart(4, '0')}`))
+        const expected = await costs(none)
+        expect(await costs(many)).toEqual(expected)
+        expect(await many.preview()).toBe('INV-0122')
+        expect((await none.client.request<{ items: Invoice[] }>('GET', '/invoices')).items.map((i) => i.invoice_number)).toEqual([
+          'INV-0001',
+        ])
+      })
     })
   })
 

@@ -2,8 +2,9 @@
 // while requests write), a restore brings exactly that state back without a restart, and a
 // reset returns to genesis with the same seed, keys and admin token.
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { PayboxClient } from '../../src/client/paybox-client.js'
 import type { Payment } from '../../src/client/types.js'
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sandbox/server.js'
@@ -181,6 +182,34 @@ describe('sandbox snapshots', () => {
     await expectConsistent(running)
   })
 
+  it("reset without a seed keeps the genesis merchants' ids and keys (a rotated secret included), so clients holding them keep working", async () => {
+    const running = await start({ frozenAt: Date.UTC(2026, 0, 1) })
+    const { direct, admin, sandbox } = running
+    const [acme, bazaar] = sandbox.merchants
+    const rotated = await admin.sandbox.rotateSecret(bazaar!.id)
+    // Made at the genesis instant (the clock is frozen), so creation order cannot tell it from them.
+    await admin.sandbox.createMerchant({ name: 'Extra', settlement_mode: 'direct' })
+    await createPayment(direct, 'Before the reset')
+    const genesisAccounts = (await admin.ledger.accounts()).items.map((a) => a.publicKey)
+
+    const reset = await admin.sandbox.reset()
+    const kept = [acme!, { ...bazaar!, apiSecret: rotated.apiSecret }]
+    expect(reset.merchants).toEqual(kept)
+    expect(sandbox.merchants).toEqual(kept)
+    expect((await direct.payments.list()).meta.totalItems).toBe(0)
+    expect((await admin.sandbox.merchants()).items.map((m) => [m.name, m.id])).toEqual([
+      ['Acme Store', acme!.id],
+      ['Bazaar Marketplace', bazaar!.id],
+    ])
+    // Everything else is a new genesis (no seed): new ledger accounts.
+    const accounts = (await admin.ledger.accounts()).items.map((a) => a.publicKey)
+    expect(accounts.filter((a) => genesisAccounts.includes(a))).toEqual([])
+    // And again: the kept ones are kept once more.
+    expect((await admin.sandbox.reset()).merchants).toEqual(kept)
+    await createPayment(direct, 'After the reset')
+    await expectConsistent(running)
+  })
+
   it('refuses bad names, duplicates, unknown snapshots and callers without the admin token', async () => {
     const { admin, direct } = await start()
     expect((await refusal(admin.snapshots.save('../escape'))).statusCode).toBe(400)
@@ -223,6 +252,82 @@ if (testBackend === 'sqlite') {
 
       await admin.snapshots.remove('one')
       expect((await admin.snapshots.list()).items.map((s) => s.name)).toEqual(['broken'])
+    })
+
+    it("keeps an in-memory sandbox's snapshots in a new private folder, never a predictable one someone made first", async () => {
+      // The folders the old predictable names gave, made first by someone else, open to all.
+      const planted = Array.from({ length: 20 }, (_, i) => path.join(os.tmpdir(), `paybox-snapshots-${process.pid}-${i + 1}`))
+      for (const dir of planted) {
+        fs.mkdirSync(dir, { recursive: true })
+        fs.chmodSync(dir, 0o777)
+      }
+      try {
+        const { admin } = await start({ db: ':memory:' })
+        const name = `private-${process.pid}-${Date.now()}`
+        await admin.snapshots.save(name)
+        const holders = fs
+          .readdirSync(os.tmpdir())
+          .map((entry) => path.join(os.tmpdir(), entry))
+          .filter((dir) => path.basename(dir).startsWith('paybox-snapshots-') && fs.existsSync(path.join(dir, `${name}.sqlite`)))
+        expect(holders).toHaveLength(1)
+        expect(planted).not.toContain(holders[0])
+        expect(fs.statSync(holders[0]!).mode & 0o777).toBe(0o700)
+        expect(fs.statSync(path.join(holders[0]!, `${name}.sqlite`)).mode & 0o777).toBe(0o600)
+        for (const dir of planted) expect(fs.readdirSync(dir)).toEqual([])
+      } finally {
+        for (const dir of planted) fs.rmSync(dir, { recursive: true, force: true })
+      }
+    })
+
+    it('creates every snapshot file 0600 from the start, before any byte of the database is in it', async () => {
+      const dir = temporaryDir()
+      const { admin } = await start({ db: path.join(dir, 'sandbox.db') })
+      const snapshots = path.join(dir, 'snapshots')
+      const opened: Array<{ file: string; flags: unknown; mode: unknown; size: number }> = []
+      const real = fs.openSync
+      const spy = vi.spyOn(fs, 'openSync').mockImplementation((...args: Parameters<typeof fs.openSync>) => {
+        const fd = real(...args)
+        const file = String(args[0])
+        if (file.startsWith(snapshots))
+          opened.push({ file: path.basename(file), flags: args[1], mode: args[2], size: fs.fstatSync(fd).size })
+        return fd
+      })
+      try {
+        await admin.snapshots.save('from-the-start')
+      } finally {
+        spy.mockRestore()
+      }
+      // Made new (wx: it fails if anything is there) with 0600 before SQLite wrote into it; umask only takes bits away.
+      expect(opened).toEqual([{ file: `from-the-start.sqlite.${process.pid}.partial`, flags: 'wx', mode: 0o600, size: 0 }])
+      expect(fs.readdirSync(snapshots)).toEqual(['from-the-start.sqlite'])
+      expect(fs.statSync(path.join(snapshots, 'from-the-start.sqlite')).mode & 0o777).toBe(0o600)
+    })
+
+    it('refuses a snapshot folder that other users may enter, or that is a link, writing and restoring nothing there', async () => {
+      const dir = temporaryDir()
+      const open = path.join(dir, 'open')
+      fs.mkdirSync(open)
+      fs.chmodSync(open, 0o777)
+      const { admin } = await start({ db: path.join(dir, 'sandbox.db'), snapshotDir: open })
+      const saved = await refusal(admin.snapshots.save('one'))
+      expect(saved.statusCode).toBe(422)
+      expect(saved.message).toBe(
+        `The snapshot folder ${open} may be entered by other users (mode 0777): use a folder of your own with mode 0700 (chmod 700 it)`,
+      )
+      expect(fs.readdirSync(open)).toEqual([])
+      // A snapshot someone else could have planted is not restored either.
+      fs.writeFileSync(path.join(open, 'planted.sqlite'), 'anything')
+      expect((await refusal(admin.snapshots.restore('planted'))).message).toContain('may be entered by other users')
+
+      const target = temporaryDir()
+      const linked = path.join(dir, 'linked')
+      fs.symlinkSync(target, linked)
+      const viaLink = await start({ db: path.join(dir, 'other.db'), snapshotDir: linked })
+      expect((await refusal(viaLink.admin.snapshots.save('one'))).message).toBe(
+        `The snapshot folder ${linked} is not a folder (a link or a file): use a folder of your own with mode 0700 (chmod 700 it)`,
+      )
+      expect(fs.readdirSync(target)).toEqual([])
+      expect((await admin.sandbox.health()).status).toBe('ok')
     })
 
     it('works for a sandbox in memory too', async () => {

@@ -21,6 +21,7 @@ import * as transactionMeta from './2026-11-24T13-00-transaction-meta.js'
 import * as resendTimes from './2026-11-24T15-00-resend-times.js'
 import * as seenSignatures from './2026-11-27T10-00-seen-signatures.js'
 import * as egressPolicy from './2026-11-27T10-30-egress-policy.js'
+import * as invoiceNumbersInByteOrder from './2026-11-27T11-00-invoice-numbers-in-byte-order.js'
 import * as postgresBaseline from './postgres/2026-11-24T14-00-postgres-baseline.js'
 
 const migrations: Record<string, Migration> = {
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-24T15-00-resend-times': resendTimes,
   '2026-11-27T10-00-seen-signatures': seenSignatures,
   '2026-11-27T10-30-egress-policy': egressPolicy,
+  '2026-11-27T11-00-invoice-numbers-in-byte-order': invoiceNumbersInByteOrder,
 }
 
 const postgresMigrations: Record<string, Migration> = {
@@ -49,6 +51,7 @@ const postgresMigrations: Record<string, Migration> = {
   '2026-11-24T15-00-resend-times': resendTimes,
   '2026-11-27T10-00-seen-signatures': seenSignatures,
   '2026-11-27T10-30-egress-policy': egressPolicy,
+  '2026-11-27T11-00-invoice-numbers-in-byte-order': invoiceNumbersInByteOrder,
 }
 
 export const migrationProvider: MigrationProvider = {

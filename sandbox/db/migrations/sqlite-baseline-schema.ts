@@ -21,6 +21,7 @@ export const SQLITE_BASELINE = {
     '2026-11-24T15-00-resend-times',
     '2026-11-27T10-00-seen-signatures',
     '2026-11-27T10-30-egress-policy',
+    '2026-11-27T11-00-invoice-numbers-in-byte-order',
   ],
   statements: [
     'CREATE TABLE "kysely_migration" ("name" varchar(255) not null primary key, "timestamp" varchar(255) not null)',
