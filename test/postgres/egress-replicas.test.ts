@@ -40,10 +40,12 @@ describe('the webhook egress policy of two replicas on PostgreSQL', () => {
       (error: unknown) => error as Error,
     )
   /** A payment created through `via` whose webhookUrl names this machine, and its delivery once sent (or refused). */
+  // Each request its own body: a shared sandbox refuses a signature it has seen (docs/security.md).
+  let attempts = 0
   const deliveryToThisHost = async (via: TestSandbox): Promise<WebhookDelivery> => {
     const payment = await via.direct.payments.create({
       amount: { value: 100, currency: 'USD' },
-      description: 'Rebinding',
+      description: `Rebinding ${++attempts}`,
       webhookUrl: `http://${os.hostname()}:${(internal.address() as AddressInfo).port}/admin`,
     })
     const merchantId = via.merchants[0]!.id
@@ -102,11 +104,15 @@ describe('the webhook egress policy of two replicas on PostgreSQL', () => {
     const b = await replica({ shared: true })
     await a!.admin.snapshots.restore('while-local')
     // Refused at creation by both, by the stored policy.
-    for (const sandbox of [a!, b]) {
+    for (const [index, sandbox] of [a!, b].entries()) {
       const answer = await rawRequest(sandbox.url, {
         method: 'POST',
         path: '/payments',
-        body: JSON.stringify({ amount: { value: 100, currency: 'USD' }, description: 'Loopback', webhookUrl: 'http://localhost:8080/' }),
+        body: JSON.stringify({
+          amount: { value: 100, currency: 'USD' },
+          description: `Loopback ${index}`,
+          webhookUrl: 'http://localhost:8080/',
+        }),
         as: sandbox.merchants[0],
       })
       expect(answer.status).toBe(400)
