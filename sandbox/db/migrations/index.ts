@@ -19,6 +19,7 @@ import * as failedTransactions from './2026-11-24T12-00-failed-transactions.js'
 import * as bridgeOrders from './2026-11-24T12-30-bridge-orders.js'
 import * as transactionMeta from './2026-11-24T13-00-transaction-meta.js'
 import * as resendTimes from './2026-11-24T15-00-resend-times.js'
+import * as dashboardSessions from './2026-11-27T10-00-dashboard-sessions.js'
 import * as postgresBaseline from './postgres/2026-11-24T14-00-postgres-baseline.js'
 
 const migrations: Record<string, Migration> = {
@@ -38,11 +39,13 @@ const migrations: Record<string, Migration> = {
   '2026-11-24T12-30-bridge-orders': bridgeOrders,
   '2026-11-24T13-00-transaction-meta': transactionMeta,
   '2026-11-24T15-00-resend-times': resendTimes,
+  '2026-11-27T10-00-dashboard-sessions': dashboardSessions,
 }
 
 const postgresMigrations: Record<string, Migration> = {
   '2026-11-24T14-00-postgres-baseline': postgresBaseline,
   '2026-11-24T15-00-resend-times': resendTimes,
+  '2026-11-27T10-00-dashboard-sessions': dashboardSessions,
 }
 
 export const migrationProvider: MigrationProvider = {
