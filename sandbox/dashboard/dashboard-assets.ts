@@ -1,7 +1,8 @@
 // The dashboard's only stylesheet and script, served by the sandbox itself (no CDN, no build
 // step): pages load them with their CSP nonce. The script keeps the page live: it listens to the
 // dashboard's event stream and, on a change, fetches the page again and swaps in each region
-// marked `data-live` (by id). Without script the pages work the same, only not live.
+// marked `data-live` (by id); a page about one payment (`data-live-topic` on <main>) only on
+// that payment's changes. Without script the pages work the same, only not live.
 import type { RequestHandler } from 'express'
 
 export const ASSET_PATHS = { style: '/dashboard/assets/dashboard.css', script: '/dashboard/assets/live.js' } as const
@@ -71,14 +72,19 @@ if(text===null)return;
 var doc=new DOMParser().parseFromString(text,'text/html');
 document.querySelectorAll('[data-live]').forEach(function(region){
 var fresh=region.id&&doc.getElementById(region.id);
-if(fresh)region.replaceWith(document.importNode(fresh,true))});
+// A region the user is typing or tabbing in stays as it is until the next change.
+if(fresh&&!region.contains(document.activeElement))region.replaceWith(document.importNode(fresh,true))});
 root.setAttribute('data-live-refreshes',String(Number(root.getAttribute('data-live-refreshes')||0)+1))})
 .catch(function(){})
 .then(function(){busy=false;if(again){again=false;refresh()}})}
 var source=new EventSource('/dashboard/events');
 // On every (re)connection: whatever changed while it was not listening is fetched too.
 source.addEventListener('ready',function(){root.setAttribute('data-live','connected');refresh()});
-source.addEventListener('change',refresh);
+// A page about one payment (data-live-topic) refreshes only on that payment's changes.
+var topic=document.getElementById('main').getAttribute('data-live-topic');
+source.addEventListener('change',function(event){
+var change;try{change=JSON.parse(event.data)}catch(e){change={}}
+if(!topic||change.paymentId===topic)refresh()});
 source.addEventListener('error',function(){root.setAttribute('data-live','reconnecting')});
 })();`
 

@@ -18,6 +18,8 @@ export interface PageContent {
   current?: string
   body: string
   status?: number
+  /** The payment the page is about: it refreshes only on that payment's changes. */
+  liveTopic?: string
 }
 
 /** Thrown by a page that needs a merchant when an admin has not picked one. */
@@ -116,6 +118,7 @@ export class DashboardKit {
       current: content.current,
       nav: this.navFor(session),
       session: frameSession,
+      liveTopic: content.liveTopic,
       body: content.body,
     })
     res

@@ -31,6 +31,8 @@ export interface PageFrame {
   current?: string
   nav: NavItem[]
   session?: FrameSession
+  /** The payment a page is about: it refreshes only on that payment's changes. */
+  liveTopic?: string
   body: string
 }
 
@@ -65,7 +67,7 @@ export function renderFrame(frame: PageFrame): string {
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer">
 <title>${frame.title} · paybox dashboard</title><link rel="stylesheet" href="${ASSET_PATHS.style}" nonce="${frame.nonce}">!${script}</head>
 <body><a class="skip" href="#main">Skip to content</a>!${header}
-<main id="main" tabindex="-1">
+<main id="main" tabindex="-1"!${frame.liveTopic ? html` data-live-topic="${frame.liveTopic}"` : ''}>
 !${frame.body}
 </main></body></html>`
 }

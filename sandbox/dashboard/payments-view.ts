@@ -1,16 +1,27 @@
 // The Payments view: the list with the filters of GET /payments in the URL (so a filtered page
-// is a link to share), paging, and live updates. Read through the payment service, as the API is.
+// is a link to share), paging, and live updates; each payment's detail page and its actions.
+// Read and changed through the payment services, as the API is. Every action runs once per
+// idempotency key (drawn when its form is rendered), through the API's idempotency gate.
 import { Router, type Request } from 'express'
 import { html } from 'ghtml'
 import { listPaymentsQuery } from '../../src/api/requests.js'
 import { PAYMENT_STATUSES } from '../../src/api/enumerations.js'
 import { formatAmount, formatUsdc } from '../checkout/checkout-page.js'
-import { toIso } from '../clock.js'
 import type { PaymentRow } from '../db/schema.js'
 import { pageMeta } from '../http/pagination.js'
-import { listPayments } from '../payments/payment-service.js'
+import { getPayment, listPayments } from '../payments/payment-service.js'
+import { statusAt } from '../payments/payment-lifecycle.js'
+import { hostedUrl, shortUrl, walletUri } from '../payments/payment-resource.js'
+import { qrCodeDataUrl } from '../checkout/checkout-qr.js'
+import { badRequest, notFound } from '../errors.js'
+import { idempotencyGate, MAX_IDEMPOTENCY_KEY_LENGTH, requestFingerprint } from '../idempotency/idempotency-service.js'
+import { recordingFailures } from '../ledger/failed-transactions.js'
+import { listDeliveries } from '../webhooks/webhook-repository.js'
 import { pageRequest } from '../validation/common.js'
-import { dashboardHref, type DashboardKit } from './dashboard-kit.js'
+import { dashboardHref, formOf, type DashboardKit } from './dashboard-kit.js'
+import { statusBadge, when } from './dashboard-format.js'
+import { ACTIONS, isPaymentAction } from './payment-actions.js'
+import { renderPaymentDetail } from './payment-detail-page.js'
 import type { DashboardView } from './dashboard-view.js'
 
 const LIST_FIELDS = ['status', 'startDate', 'endDate', 'storeId', 'page', 'limit'] as const
@@ -24,11 +35,6 @@ function listQueryOf(req: Request): Record<string, string> {
   }
   return query
 }
-
-export const statusBadge = (status: string, testId = 'status'): string =>
-  html`<span class="badge status-${status}" data-testid="${testId}" data-status="${status}">${status}</span>`
-
-const when = (ms: number): string => html`<time datetime="${toIso(ms)}">${toIso(ms).replace('T', ' ').slice(0, 19)}</time>`
 
 function paymentRow(payment: PaymentRow): string {
   return html`<tr data-testid="payment-row" data-payment-id="${payment.id}">
@@ -92,7 +98,81 @@ function paymentRoutes(kit: DashboardKit): Router {
       })
     }),
   )
+  router.get(
+    '/payments/:id',
+    kit.handle(async (req, res) => {
+      const merchant = kit.merchantOf(req)
+      // Another merchant's payment is as unknown as a made-up id: 404.
+      const payment = await getPayment(kit.ctx.db, merchant, String(req.params.id))
+      const { ctx } = kit
+      const uri = walletUri(payment, ctx.identity.usdcIssuer)
+      const [transactions, deliveries, qrDataUrl] = await Promise.all([
+        ctx.ledger.listTransactionsByMemo(ctx.db, payment.memo),
+        listDeliveries(ctx.db, merchant.id, { paymentId: payment.id }, { page: 1, limit: DETAIL_ROWS }),
+        qrCodeDataUrl(uri),
+      ])
+      const requests = (kit.requestLog?.recent({ merchantId: merchant.id }, REQUESTS_SCANNED) ?? [])
+        .filter((entry) => entry.path.split('/').includes(payment.id))
+        .slice(0, DETAIL_ROWS)
+      const done = typeof req.query.done === 'string' && isPaymentAction(req.query.done) ? req.query.done : undefined
+      await kit.page(req, res, {
+        title: `Payment ${payment.id}`,
+        current: 'payments',
+        liveTopic: payment.id,
+        body: renderPaymentDetail({
+          payment,
+          status: statusAt(payment, ctx.clock.now()),
+          now: ctx.clock.now(),
+          hostedUrl: hostedUrl(payment, ctx.publicUrl),
+          shortUrl: shortUrl(payment, ctx.publicUrl),
+          walletUri: uri,
+          qrDataUrl,
+          transactions,
+          deliveries: deliveries.rows,
+          requests,
+          done,
+          csrfField: kit.csrfField(req),
+          idempotencyField: () => kit.idempotencyField(),
+        }),
+      })
+    }),
+  )
+
+  router.post(
+    '/payments/:id/actions/:action',
+    kit.handle(
+      async (req, res) => {
+        const merchant = kit.merchantOf(req)
+        const [id, actionId] = [String(req.params.id), String(req.params.action)]
+        if (!isPaymentAction(actionId)) throw notFound(`No payment action ${actionId.slice(0, 64)}`)
+        const action = ACTIONS[actionId]
+        const { csrf_token: _csrf, idempotency_key: key, confirm, ...fields } = formOf(req)
+        if (key === undefined || key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+          throw badRequest('idempotency_key: missing or too long; reload the page and try again')
+        }
+        if (action.destructive && confirm !== 'yes') {
+          throw badRequest(`Tick the confirmation box to ${action.label.toLowerCase()} this payment; nothing was changed`)
+        }
+        const { ctx } = kit
+        const fingerprint = requestFingerprint('POST', `/dashboard/payments/${id}/actions/${actionId}`, { ...fields, confirm })
+        // The API's gate: a second submit of the same form replays the first answer and moves nothing.
+        await recordingFailures(ctx, () =>
+          idempotencyGate(ctx.db).run(merchant.id, key, fingerprint, ctx.clock.now(), async (trx) => {
+            await action.run(ctx, trx, merchant, await getPayment(trx, merchant, id), fields)
+            return { status: 200, body: '{}' }
+          }),
+        )
+        kit.seeOther(res, dashboardHref(`/payments/${encodeURIComponent(id)}`, { done: actionId }))
+      },
+      (req) => ({ href: dashboardHref(`/payments/${encodeURIComponent(String(req.params.id))}`), label: 'Back to the payment' }),
+    ),
+  )
   return router
 }
+
+/** Deliveries and requests a detail page lists at most. */
+const DETAIL_ROWS = 50
+/** Recent requests of the merchant searched for the payment's id. */
+const REQUESTS_SCANNED = 1000
 
 export const paymentsView: DashboardView = { id: 'payments', title: 'Payments', path: '/payments', routes: paymentRoutes }
