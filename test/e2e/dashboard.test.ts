@@ -1,7 +1,7 @@
 // The dashboard over real HTTP: one-time sign-in links, sessions that expire by the injected wall
 // clock, merchant sign-in, CSRF refusal, and readable 4xx pages for malformed input.
 import { parse as parseCookie } from 'cookie'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { ManualClock } from '../../sandbox/clock.js'
 import { SESSION_TTL_MS, SIGN_IN_TOKEN_TTL_MS } from '../../sandbox/dashboard/dashboard-sessions.js'
 import { startTestSandbox, type TestSandbox } from '../../harness/sandbox.js'
@@ -47,6 +47,8 @@ describe('the dashboard over HTTP', () => {
     sandbox = await startTestSandbox({ wallClock })
   })
   afterAll(() => sandbox.stop())
+  // Tests move the wall clock; merchant clients sign with the real one, which it must stay near.
+  beforeEach(() => wallClock.set(Date.now()))
 
   async function signedInAdmin(): Promise<Visitor> {
     const visitor = new Visitor(sandbox.url)
@@ -198,5 +200,41 @@ describe('the dashboard over HTTP', () => {
       expect(answer.headers.get('content-type'), path).toMatch(/^text\/html/)
       expect(answer.headers.get('content-security-policy'), path).toMatch(/default-src 'self'/)
     }
+  })
+
+  it('answers every malformed action form with a readable 4xx page and changes nothing', async () => {
+    const payment = await sandbox.direct.payments.create({ amount: { value: 1250, currency: 'EUR' }, description: 'Malformed forms' })
+    const visitor = await signedInAdmin()
+    const detail = await visitor.request(`/dashboard/payments/${payment.id}`)
+    expect(detail.status).toBe(200)
+    const csrf_token = Visitor.field(detail.text, 'csrf_token')
+    const action = (name: string) => `/dashboard/payments/${payment.id}/actions/${name}`
+    const key = (suffix: string) => ({ csrf_token, idempotency_key: `malformed-${suffix}` })
+    const cases: Array<[string, Record<string, string>, number, string]> = [
+      [action('teleport'), key('1'), 404, 'No payment action teleport'],
+      [action('underpay'), { csrf_token }, 400, 'idempotency_key'],
+      [action('underpay'), { csrf_token, idempotency_key: 'k'.repeat(300) }, 400, 'idempotency_key'],
+      [action('expire'), key('2'), 400, 'Tick the confirmation box'],
+      [action('refund'), { ...key('3'), confirm: 'yes' }, 409, 'has received nothing to refund'],
+      [action('wrong-memo'), { ...key('4'), memo: 'm'.repeat(40) }, 400, 'memo'],
+      [action('fail'), { ...key('5'), confirm: 'yes', reason: 'r'.repeat(300) }, 400, 'reason'],
+      [action('accept-underpayment'), key('6'), 400, 'only an underpaid payment'],
+      [action('escrow-release'), key('7'), 409, 'direct merchant'],
+      [`/dashboard/payments/pt_${'0'.repeat(32)}/actions/pay`, key('8'), 404, 'No payment'],
+      [action('pay'), { ...key('9'), padding: 'x'.repeat(20_000) }, 413, 'exceeds'],
+    ]
+    for (const [path, form, status, says] of cases) {
+      const answer = await visitor.request(path, { form })
+      expect(answer.status, `${path} ${JSON.stringify(form).slice(0, 80)}`).toBe(status)
+      expect(answer.headers.get('content-type')).toMatch(/^text\/html/)
+      expect(answer.text).toContain(says)
+    }
+    // A refund amount that is not an amount, once the payment has something to refund.
+    const paid = await visitor.request(action('pay'), { form: key('10') })
+    expect(paid.status).toBe(303)
+    const refund = await visitor.request(action('refund'), { form: { ...key('11'), confirm: 'yes', amount: '12,50€' } })
+    expect(refund.status).toBe(400)
+    expect(refund.text).toContain('is not an amount in EUR')
+    expect(await sandbox.direct.payments.get(payment.id)).toMatchObject({ status: 'paid', refunded: false })
   })
 })
