@@ -26,6 +26,8 @@ main{padding:1.25rem;max-width:72rem;margin:0 auto}
 main:focus{outline:none}
 h1{font-size:1.4rem;margin:.25rem 0 1rem}
 h2{font-size:1.1rem;margin:1.75rem 0 .5rem}
+h3{font-size:1rem;margin:0}
+.actions p{margin:0;color:var(--muted);font-size:.9rem}
 table{border-collapse:collapse;width:100%;background:#fff}
 th,td{text-align:left;padding:.45rem .6rem;border-bottom:1px solid var(--line);vertical-align:top}
 th{font-size:.85rem;color:var(--muted)}
@@ -49,7 +51,7 @@ button.danger{background:var(--bad);border-color:var(--bad)}
 .notice{padding:.75rem 1rem;border-radius:.5rem;background:#eef0f6;border:1px solid var(--line)}
 .notice.error{background:#fee2e2;color:var(--bad);border-color:#fca5a5}
 .pager{display:flex;gap:1rem;align-items:center;margin-top:1rem}
-.actions{display:grid;grid-template-columns:repeat(auto-fill,minmax(16rem,1fr));gap:1rem}
+.actions{display:grid;grid-template-columns:repeat(auto-fill,minmax(16rem,1fr));gap:1rem;align-items:start}
 .actions form{background:#fff;border:1px solid var(--line);border-radius:.5rem;padding:.75rem;display:flex;flex-direction:column;gap:.5rem}
 .timeline{list-style:none;padding:0;margin:0;border-left:3px solid var(--line)}
 .timeline li{padding:.25rem 0 .5rem 1rem}

@@ -129,7 +129,7 @@ function actionForm(view: PaymentDetail, id: PaymentActionId): string {
     : ''
   const path = `/payments/${encodeURIComponent(view.payment.id)}/actions/${id}`
   return html`<form method="post" action="${dashboardHref(path)}" data-testid="action-${id}">!${view.csrfField}!${view.idempotencyField()}
-<p>${action.hint}</p>!${extra}!${confirm}
+<h3>${label}</h3><p>${action.hint}</p>!${extra}!${confirm}
 <div><button type="submit"!${action.destructive ? ' class="danger"' : ''} data-testid="submit-${id}">${label}</button></div></form>`
 }
 
