@@ -67,7 +67,7 @@ var root=document.documentElement,busy=false,again=false;
 function refresh(){
 if(busy){again=true;return}
 busy=true;
-fetch(location.href,{credentials:'same-origin',headers:{'X-Dashboard-Refresh':'1'}})
+fetch(location.href,{credentials:'same-origin'})
 .then(function(r){return r.ok?r.text():null})
 .then(function(text){
 if(text===null)return;

@@ -237,4 +237,32 @@ describe('the dashboard over HTTP', () => {
     expect(refund.text).toContain('is not an amount in EUR')
     expect(await sandbox.direct.payments.get(payment.id)).toMatchObject({ status: 'paid', refunded: false })
   })
+
+  it('funds, releases and fails escrow orders through the escrow services', async () => {
+    const [, escrowMerchant] = sandbox.merchants
+    const visitor = new Visitor(sandbox.url)
+    const form = await visitor.request('/dashboard/sign-in')
+    const signedIn = await visitor.request('/dashboard/sign-in', {
+      form: { form_token: Visitor.field(form.text, 'form_token'), api_key: escrowMerchant!.apiKey, api_secret: escrowMerchant!.apiSecret },
+    })
+    expect(signedIn.status).toBe(303)
+    const act = async (paymentId: string, action: string, fields: Record<string, string> = {}) => {
+      const page = await visitor.request(`/dashboard/payments/${paymentId}`)
+      expect(page.text, action).toContain(`data-testid="action-${action}"`)
+      const form = { csrf_token: Visitor.field(page.text, 'csrf_token'), idempotency_key: `escrow-${paymentId}-${action}`, ...fields }
+      const answer = await visitor.request(`/dashboard/payments/${paymentId}/actions/${action}`, { form })
+      expect(answer.status, answer.text).toBe(303)
+    }
+
+    const funded = await sandbox.escrow.payments.create({ amount: { value: 5000, currency: 'USD' }, description: 'Escrow via dashboard' })
+    expect((await visitor.request(`/dashboard/payments/${funded.id}`)).text).toContain('Fund the escrow (pay)')
+    await act(funded.id, 'pay')
+    expect(await sandbox.escrow.escrow.status(funded.id)).toMatchObject({ escrow_status: 'funded' })
+    await act(funded.id, 'escrow-release')
+    expect((await sandbox.escrow.payments.get(funded.id)).settlement_status).toBe('paid')
+
+    const unfunded = await sandbox.escrow.payments.create({ amount: { value: 5000, currency: 'USD' }, description: 'Never funded' })
+    await act(unfunded.id, 'escrow-fail', { confirm: 'yes', reason: 'buyer vanished' })
+    expect(await sandbox.escrow.payments.get(unfunded.id)).toMatchObject({ status: 'failed', escrow_status: 'failed' })
+  })
 })
