@@ -5,6 +5,7 @@
 import express, { Router, type ErrorRequestHandler, type RequestHandler } from 'express'
 import type { SandboxContext } from '../context.js'
 import { ApiError } from '../errors.js'
+import { publicRouteLimit } from '../http/rate-limit.js'
 import type { RequestLog } from '../request-log/request-log.js'
 import { serveScript, serveStyle, ASSET_PATHS } from './dashboard-assets.js'
 import { attachSession, DashboardKit, formOf, sessionIfAny } from './dashboard-kit.js'
@@ -36,6 +37,8 @@ export function dashboardRouter(ctx: SandboxContext, requestLog?: RequestLog, vi
   router.get(relative(ASSET_PATHS.script), serveScript)
 
   router.use(express.urlencoded({ extended: false, limit: FORM_LIMIT, parameterLimit: 50 }))
+  // Under --shared, merchant sign-in attempts count per address like the API's other POSTs without credentials.
+  router.use(publicRouteLimit(ctx.rateLimits?.publicRoutes, /^\/sign-in\/?$/i))
   router.use(signInRoutes(kit, cookies))
 
   // Past this point, only signed-in sessions: a page sends a visitor to sign in, anything else is a 401.

@@ -265,4 +265,23 @@ describe('the dashboard over HTTP', () => {
     await act(unfunded.id, 'escrow-fail', { confirm: 'yes', reason: 'buyer vanished' })
     expect(await sandbox.escrow.payments.get(unfunded.id)).toMatchObject({ status: 'failed', escrow_status: 'failed' })
   })
+
+  it('limits merchant sign-in attempts per address under --shared (429 page), like the API’s other POSTs without credentials', async () => {
+    const shared = await startTestSandbox({ shared: true, limits: { publicRate: { burst: 2, perSecond: 0.001 } } })
+    try {
+      const visitor = new Visitor(shared.url)
+      const statuses: number[] = []
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const form = await visitor.request('/dashboard/sign-in')
+        const answer = await visitor.request('/dashboard/sign-in', {
+          form: { form_token: Visitor.field(form.text, 'form_token'), api_key: 'guess', api_secret: 'guess' },
+        })
+        statuses.push(answer.status)
+        if (answer.status === 429) expect(answer.text).toContain('Too many requests without credentials')
+      }
+      expect(statuses).toEqual([401, 401, 429])
+    } finally {
+      await shared.stop()
+    }
+  })
 })
