@@ -8,6 +8,7 @@ export const COMMAND_FILES = {
   'config:list': './config/list.js',
   'config:set': './config/set.js',
   currencies: './currencies.js',
+  dashboard: './dashboard.js',
   'escrow:fail': './escrow/fail.js',
   'escrow:fund': './escrow/fund.js',
   'escrow:release': './escrow/release.js',

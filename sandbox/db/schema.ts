@@ -324,6 +324,28 @@ export interface IdempotencyKeysTable {
   created_at: number
 }
 
+/** A one-time dashboard sign-in link's token, by its SHA-256; deleted when redeemed. */
+export interface DashboardSignInTokensTable {
+  token_hash: string
+  /** Null: an admin sign-in. */
+  merchant_id: string | null
+  created_at: number
+  expires_at: number
+}
+
+/** A dashboard session, by the SHA-256 of the id its cookie holds (wall-clock times). */
+export interface DashboardSessionsTable {
+  id_hash: string
+  /** 1: signed in with the admin token, may look at any merchant. */
+  is_admin: number
+  /** The merchant being looked at; null for an admin who has not picked one. */
+  merchant_id: string | null
+  /** The synchronizer token every state-changing form of this session carries. */
+  csrf_token: string
+  created_at: number
+  expires_at: number
+}
+
 export interface Database {
   sandbox_state: SandboxStateTable
   egress_policy: EgressPolicyTable
@@ -343,6 +365,8 @@ export interface Database {
   webhook_resend_times: WebhookResendTimesTable
   seen_signatures: SeenSignaturesTable
   idempotency_keys: IdempotencyKeysTable
+  dashboard_sign_in_tokens: DashboardSignInTokensTable
+  dashboard_sessions: DashboardSessionsTable
   kysely_migration: { name: string; timestamp: string }
   kysely_migration_lock: { id: string; is_locked: Generated<number> }
 }
@@ -364,3 +388,4 @@ export type LedgerAccountRow = Selectable<LedgerAccountsTable>
 export type LedgerLedgerRow = Selectable<LedgerLedgersTable>
 export type LedgerTransactionRow = Selectable<LedgerTransactionsTable>
 export type LedgerOperationRow = Selectable<LedgerOperationsTable>
+export type DashboardSessionRow = Selectable<DashboardSessionsTable>

@@ -3,6 +3,8 @@
 import express, { type Express } from 'express'
 import { adminHandlers } from '../admin/admin-routes.js'
 import { checkoutHandlers } from '../checkout/checkout-routes.js'
+import { dashboardHandlers } from '../dashboard/dashboard-api-routes.js'
+import { dashboardRouter } from '../dashboard/dashboard-router.js'
 import { shortLinkHandlers } from '../checkout/short-link-routes.js'
 import type { SandboxContext } from '../context.js'
 import { balanceHandlers } from '../balances/balance-routes.js'
@@ -85,6 +87,8 @@ export function createApp(ctx: SandboxContext, controls: AppControls = {}): Expr
     ),
   )
   publicRoutes.refuseUnused()
+  // The dashboard's pages and forms (urlencoded), with their own sign-in (docs/dashboard.md).
+  app.use('/dashboard', dashboardRouter(ctx, controls.requestLog))
 
   app.use(parseJsonBody)
 
@@ -113,6 +117,7 @@ export function createApp(ctx: SandboxContext, controls: AppControls = {}): Expr
     ...ledgerHandlers(ctx),
     ...walletHandlers(ctx),
     ...snapshotHandlers(ctx, controls.state),
+    ...dashboardHandlers(ctx),
   } satisfies Handlers
   app.use(declaredRoutes(OPERATIONS, handlers))
 

@@ -287,6 +287,12 @@ export const DOCUMENTATION = {
     ...ADMIN,
     errors: [409, 422],
   },
+  createDashboardSignInLink: {
+    summary: 'A one-time link that opens the dashboard signed in as the admin (docs/dashboard.md)',
+    ...ADMIN,
+    answer: 'A link that works once, for a few minutes',
+    errors: [],
+  },
 } as const satisfies Record<EndpointId, Documentation>
 
 /** The hosted payment page and short links: HTML and redirects, for browsers rather than clients. */

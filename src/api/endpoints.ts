@@ -269,6 +269,14 @@ export const endpoints = declare({
     response: 'RestoredSnapshot',
   },
   resetSandbox: { method: 'post', path: '/sandbox/reset', security: 'admin', body: 'NoBody', response: 'ResetState' },
+  createDashboardSignInLink: {
+    method: 'post',
+    path: '/sandbox/dashboard/sign-in-links',
+    security: 'admin',
+    body: 'NoBody',
+    response: 'DashboardSignInLink',
+    status: 201,
+  },
 })
 
 export type EndpointId = keyof typeof endpoints

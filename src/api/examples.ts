@@ -296,6 +296,11 @@ export const ledgerTransactionExample = {
 
 export const sandboxClockExample = { now: '2026-11-24T12:56:10.503Z', advancedSeconds: 0 }
 
+export const dashboardSignInLinkExample = {
+  url: 'http://127.0.0.1:4010/dashboard/sign-in?token=q2Xv0m3Jc9bQ6l4tW1yZ8rN5aE7uK0sD2fH4gJ6kL8o',
+  expiresAt: '2026-11-24T13:01:10.503Z',
+}
+
 const healthChecksExample = {
   database: { status: 'ok' },
   ledger: { status: 'ok', detail: 'ledger 7 open' },

@@ -457,6 +457,13 @@ export const sandboxClock = z
   })
   .meta({ example: examples.sandboxClockExample })
 
+export const dashboardSignInLink = z
+  .object({
+    url: z.string().describe('Opens the dashboard signed in as the admin; works once'),
+    expiresAt: isoDateTime.describe('The link stops working at this instant (wall-clock time)'),
+  })
+  .meta({ example: examples.dashboardSignInLinkExample })
+
 export const wallet = z
   .object({
     publicKey: accountAddress,
@@ -568,6 +575,7 @@ export const RESPONSE_SCHEMAS = {
   LedgerTransaction: ledgerTransaction,
   LedgerTransactionList: itemsOf(ledgerTransaction),
   SandboxClock: sandboxClock,
+  DashboardSignInLink: dashboardSignInLink,
   AdvancedClock: advancedClock,
   WebhookBody: webhookBody,
   Health: health,

@@ -33,6 +33,7 @@ export const COMMAND_JSON_SCHEMAS: Record<string, CommandJson | null> = {
   'config:list': document(z.object({ file: z.string(), profiles: z.record(z.string(), profile) })),
   'config:set': document(z.object({ profile: z.string(), key: z.string(), file: z.string() })),
   currencies: document(api.itemsOf(api.currency)),
+  dashboard: document(api.dashboardSignInLink.pick({ url: true })),
   'escrow:fail': document(api.payment),
   'escrow:fund': document(z.object({ payment: api.payment, escrow: api.escrowOrder })),
   'escrow:release': document(api.payment),

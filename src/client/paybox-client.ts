@@ -276,6 +276,8 @@ export class PayboxClient {
     unfreezeClock: () => this.#call(endpoints.unfreezeSandboxClock),
     /** Back to a fresh genesis (same seed, fixed keys and admin token). */
     reset: () => this.#call(endpoints.resetSandbox),
+    /** A one-time link that opens the dashboard signed in as the admin (admin token). */
+    dashboardLink: () => this.#call(endpoints.createDashboardSignInLink),
   }
 
   /** Consistent copies of the sandbox's whole state (admin token). */

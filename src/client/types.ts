@@ -52,6 +52,7 @@ export type PaymentEvent = z.infer<typeof api.paymentEvent>
 export type WebhookBody = z.infer<typeof api.webhookBody>
 export type SandboxClock = z.infer<typeof api.sandboxClock>
 export type AdvancedClock = z.infer<typeof api.advancedClock>
+export type DashboardSignInLink = z.infer<typeof api.dashboardSignInLink>
 /** GET /health: each part of the sandbox and whether it works (503, with status failing, when one does not). */
 export type SandboxHealth = Omit<z.infer<typeof api.health>, 'status'> & { status: 'ok' | 'failing' }
 export type SandboxSnapshot = z.infer<typeof api.snapshot>

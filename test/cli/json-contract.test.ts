@@ -178,6 +178,7 @@ describe('the --json contract', () => {
     await expectContract('merchants:rotate-secret', ['merchants', 'rotate-secret', merchant.id])
 
     await expectContract('sandbox:status', ['sandbox', 'status'])
+    await expectContract('dashboard', ['dashboard'])
     await expectContract('sandbox:keys', ['sandbox', 'keys'])
     await expectContract('sandbox:wait', ['sandbox', 'wait', '--timeout', '30s'])
     await expectContract('sandbox:migrate', ['sandbox', 'migrate', '--db', path.join(temporaryDir(), 'migrated.db')])

@@ -8,6 +8,7 @@ import type { Express } from 'express'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { Payment, WebhookDelivery } from '../../src/client/types.js'
 import { createApp } from '../../sandbox/http/app.js'
+import { DASHBOARD_PATH } from '../../sandbox/dashboard/dashboard-layout.js'
 import { rawRequest, sandboxForSuite } from '../../harness/sandbox.js'
 import { waitFor } from '../../harness/wait.js'
 import { webhookReceiverForSuite } from '../../harness/webhook-receiver.js'
@@ -118,7 +119,10 @@ describe('the OpenAPI document', () => {
       restore: () => Promise.reject(new Error('unused')),
       reset: () => Promise.reject(new Error('unused')),
     }
-    const registered = registeredRoutes(createApp(sandbox.context, { state })).map(label)
+    // The dashboard is a browser UI with its own sign-in (docs/dashboard.md), not part of the API.
+    const registered = registeredRoutes(createApp(sandbox.context, { state }))
+      .filter((route) => route.path !== DASHBOARD_PATH && !route.path.startsWith(`${DASHBOARD_PATH}/`))
+      .map(label)
     const described = Object.entries<Json>(doc.paths).flatMap(([path, item]) =>
       METHODS.filter((method) => item[method]).map((method) => label({ method, path })),
     )
@@ -311,6 +315,7 @@ describe('the OpenAPI document', () => {
     expectDescribed('createSandboxMerchant', 201, created)
     expectDescribed('rotateMerchantSecret', 200, await admin.sandbox.rotateSecret(created.id))
     expectDescribed('getSandboxClock', 200, await admin.sandbox.clock())
+    expectDescribed('createDashboardSignInLink', 201, await admin.sandbox.dashboardLink())
     expectDescribed('advanceSandboxClock', 200, await admin.sandbox.advanceClock(1))
     expectDescribed('listLedgerAccounts', 200, await admin.ledger.accounts())
     const transactions = await admin.ledger.transactions({ limit: 3 })

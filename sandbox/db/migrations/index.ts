@@ -22,6 +22,7 @@ import * as resendTimes from './2026-11-24T15-00-resend-times.js'
 import * as seenSignatures from './2026-11-27T10-00-seen-signatures.js'
 import * as egressPolicy from './2026-11-27T10-30-egress-policy.js'
 import * as invoiceNumbersInByteOrder from './2026-11-27T11-00-invoice-numbers-in-byte-order.js'
+import * as dashboardSessions from './2026-11-27T11-30-dashboard-sessions.js'
 import * as postgresBaseline from './postgres/2026-11-24T14-00-postgres-baseline.js'
 
 const migrations: Record<string, Migration> = {
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-27T10-00-seen-signatures': seenSignatures,
   '2026-11-27T10-30-egress-policy': egressPolicy,
   '2026-11-27T11-00-invoice-numbers-in-byte-order': invoiceNumbersInByteOrder,
+  '2026-11-27T11-30-dashboard-sessions': dashboardSessions,
 }
 
 const postgresMigrations: Record<string, Migration> = {
@@ -52,6 +54,7 @@ const postgresMigrations: Record<string, Migration> = {
   '2026-11-27T10-00-seen-signatures': seenSignatures,
   '2026-11-27T10-30-egress-policy': egressPolicy,
   '2026-11-27T11-00-invoice-numbers-in-byte-order': invoiceNumbersInByteOrder,
+  '2026-11-27T11-30-dashboard-sessions': dashboardSessions,
 }
 
 export const migrationProvider: MigrationProvider = {

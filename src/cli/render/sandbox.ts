@@ -66,6 +66,7 @@ export function renderBanner(banner: SandboxBanner, options: { detachedPid?: num
     details([
       ['Base URL', banner.baseUrl],
       ['Horizon URL', banner.horizonUrl],
+      ['Dashboard', `${banner.baseUrl}/dashboard (sign in with: paybox dashboard)`],
       ['Admin token', banner.adminToken],
       ['Network passphrase', banner.networkPassphrase],
       ['Database', banner.database],

@@ -1,0 +1,38 @@
+// GET /dashboard/events: what the open pages refresh on. Built on the sandbox's own feeds: every
+// payment event (read from the outbox, so a change made through any replica arrives) and every
+// finished webhook delivery, of the merchant the session looks at. A stream first sends `ready`,
+// on which the page fetches itself once, so nothing between render and connection is missed.
+import type { RequestHandler } from 'express'
+import { openEventSession } from '../http/event-stream.js'
+import { markAsStream } from '../http/streams.js'
+import type { DashboardKit } from './dashboard-kit.js'
+
+/** What changed: the payment it concerns, and whether it was a payment event or a delivery. */
+interface DashboardChange {
+  kind: 'payment' | 'delivery'
+  paymentId: string
+}
+
+export function dashboardStream(kit: DashboardKit): RequestHandler {
+  return async (req, res) => {
+    const merchantId = kit.sessionOf(req).merchant?.id
+    const concerns = (id: string) => merchantId === undefined || id === merchantId
+    const waiting: DashboardChange[] = []
+    let send: ((change: DashboardChange) => void) | undefined
+    const deliver = (change: DashboardChange) => (send ? send(change) : waiting.push(change))
+    const stops = [
+      kit.ctx.webhooks.onEvent((event) => {
+        if (concerns(event.merchant_id)) deliver({ kind: 'payment', paymentId: event.payment_id })
+      }),
+      kit.ctx.webhooks.onDelivery((delivery) => {
+        if (concerns(delivery.merchant_id)) deliver({ kind: 'delivery', paymentId: delivery.payment_id })
+      }),
+    ]
+    res.once('close', () => stops.forEach((stop) => stop()))
+    markAsStream(res)
+    const session = await openEventSession(req, res)
+    session.push({}, 'ready')
+    send = (change) => session.push(change, 'change')
+    for (const change of waiting.splice(0)) send(change)
+  }
+}
