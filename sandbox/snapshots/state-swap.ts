@@ -61,6 +61,7 @@ export class StateSwap {
         const adminToken = this.#core.context.identity.adminToken
         return this.#swap(self, { genesis: (db) => this.#builder.open(db, adminToken) })
       },
+      currentDb: () => this.#core.context.db,
     }
   }
 
