@@ -102,6 +102,17 @@ describe.runIf(chromiumAvailable())('the Ledger explorer and Clock and state vie
     expect(await row.getByTestId('operation').count()).toBe(tx!.operations.length)
     await expectAccessible('ledger transactions')
 
+    // A transaction no payment event follows (a wallet funded by the issuer) appears live too: ledger changes reach the page.
+    const before = await page.locator('[data-testid="transaction-row"]').count()
+    const wallet = await sandbox.admin.sandbox.createWallet()
+    const [funding] = await sandbox.context.ledger.listTransactions(sandbox.context.db, {
+      account: wallet.publicKey,
+      order: 'desc',
+      limit: 1,
+    })
+    await page.locator(`[data-testid="transaction-row"][data-hash="${funding!.hash}"]`).waitFor()
+    expect(await page.locator('[data-testid="transaction-row"]').count()).toBeGreaterThan(before)
+
     await row.getByRole('link', { name: /…/ }).click()
     await page.waitForURL((url) => url.pathname === `/dashboard/ledger/transactions/${hash}`)
     await expectAccessible('ledger transaction')
