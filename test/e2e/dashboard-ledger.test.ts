@@ -176,6 +176,16 @@ describe('the Ledger explorer and Clock and state views over HTTP', () => {
     expect((await sandbox.admin.sandbox.clock()).advancedSeconds).toBe(before + 7200)
   })
 
+  it('advances once when the same form is submitted twice at the same moment', async () => {
+    const visitor = await admin()
+    const page = await visitor.request('/dashboard/clock')
+    const form = { csrf_token: Visitor.field(page.text, 'csrf_token'), from: Visitor.field(page.text, 'from'), duration: '1h' }
+    const before = (await sandbox.admin.sandbox.clock()).advancedSeconds
+    const answers = await Promise.all([1, 2, 3].map(() => visitor.request('/dashboard/clock/advance', { form })))
+    expect(answers.map((answer) => answer.status).sort()).toEqual([303, 409, 409])
+    expect((await sandbox.admin.sandbox.clock()).advancedSeconds).toBe(before + 3600)
+  })
+
   it('restores a snapshot after confirmation and keeps the admin who restored signed in', async () => {
     const visitor = await admin()
     const bystander = await admin()
