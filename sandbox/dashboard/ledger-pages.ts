@@ -83,11 +83,15 @@ const memoText = (tx: VisibleTransaction['tx']): string =>
     ? html`<span class="muted">none</span>`
     : html`<code data-testid="tx-memo">${tx.memo ?? ''}</code> (${tx.memoType})`
 
-/** The payment a memo names: a link where the viewer may open it (a merchant's own), its id otherwise. */
+/**
+ * The payment a memo names: for a merchant, a link to its own (another's is not named); for an
+ * admin its id, since the Payments view shows the merchant the selector picked, not necessarily its.
+ */
 function paymentOf(item: VisibleTransaction, viewer: LedgerViewer): string {
-  const payment = item.payment as Pick<PaymentRow, 'id' | 'merchant_id'> | undefined
+  const payment = item.payment
   if (!payment) return ''
-  if (viewer !== undefined && payment.merchant_id !== viewer.id) return ''
+  if (viewer === undefined) return html`<span class="mono" data-testid="tx-payment">${payment.id}</span>`
+  if (payment.merchant_id !== viewer.id) return ''
   return html`<a class="mono" data-testid="tx-payment" href="${dashboardHref(`/payments/${encodeURIComponent(payment.id)}`)}">${payment.id}</a>`
 }
 
@@ -152,7 +156,7 @@ export function renderTransaction(view: { item: VisibleTransaction; viewer: Ledg
 </dl>
 <h2>Operations</h2>!${operationsList(tx)}
 <h2>Horizon JSON</h2><ul data-testid="horizon-links">!${links}</ul>
-<h2>Envelope (base64 XDR)</h2><pre class="mono wrap" data-testid="tx-envelope">${tx.envelopeXdr}</pre>`
+<h2>Envelope (base64 XDR)</h2><p><code data-testid="tx-envelope">${tx.envelopeXdr}</code></p>`
 }
 
 function pager(meta: PageMeta, to: (page: number) => string, noun: string, testId: string): string {
