@@ -39,7 +39,11 @@ export function hostileSuite(seed: number, creds: HostileCredentials, routes: re
 // The app is built again with every optional control present, only to be listed (nothing in it is called).
 export function sandboxRoutes(sandbox: RunningSandbox): RouteInfo[] {
   const notForListing = () => Promise.reject(new Error('this app was built only to list its routes'))
-  return listRoutes(createApp(sandbox.context, { state: { snapshots: sandbox.snapshots, restore: notForListing, reset: notForListing } }))
+  return listRoutes(
+    createApp(sandbox.context, {
+      state: { snapshots: sandbox.snapshots, restore: notForListing, reset: notForListing, currentDb: () => sandbox.context.db },
+    }),
+  )
 }
 
 /** Everything wrong with one answer, or [] when it is what the case expects. */

@@ -1,5 +1,6 @@
 // Cross-chain quote (bridge order) rows: the only code that reads or writes the cross_chain_quotes table.
 import { sql, type Kysely } from 'kysely'
+import type { PageRequest } from '../db/paginate.js'
 import type { CrossChainQuoteRow, Database } from '../db/schema.js'
 
 export async function insertQuote(db: Kysely<Database>, quote: CrossChainQuoteRow): Promise<void> {
@@ -32,4 +33,25 @@ export function findDueQuotes(db: Kysely<Database>, now: number, limit: number):
     .orderBy('expires_at')
     .limit(limit)
     .execute()
+}
+
+/** Bridge orders, newest first; one merchant's (through their payments), or all when none is given. */
+export async function listQuotes(
+  db: Kysely<Database>,
+  merchantId: string | undefined,
+  page: PageRequest,
+): Promise<{ rows: CrossChainQuoteRow[]; total: number }> {
+  let query = db.selectFrom('cross_chain_quotes').innerJoin('payments', 'payments.id', 'cross_chain_quotes.payment_id')
+  if (merchantId !== undefined) query = query.where('payments.merchant_id', '=', merchantId)
+  const [rows, count] = await Promise.all([
+    query
+      .selectAll('cross_chain_quotes')
+      .orderBy('cross_chain_quotes.created_at', 'desc')
+      .orderBy('cross_chain_quotes.id', 'desc')
+      .limit(page.limit)
+      .offset((page.page - 1) * page.limit)
+      .execute(),
+    query.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
+  ])
+  return { rows, total: Number(count.n) }
 }

@@ -29,7 +29,8 @@ import {
   type OriginChain,
   type OriginToken,
 } from './chains.js'
-import { findDueQuotes, findLiveQuotesOfPayment, findQuote, insertQuote, updateQuote } from './quote-repository.js'
+import { findDueQuotes, findLiveQuotesOfPayment, findQuote, insertQuote, listQuotes, updateQuote } from './quote-repository.js'
+import type { PageRequest } from '../db/paginate.js'
 import type { DepositBody, QuoteBody } from '../../src/api/requests.js'
 
 /** How long a quote holds (never past the payment's own expiry): its deadline. */
@@ -341,4 +342,10 @@ async function bridgeAccount(ctx: Pick<SandboxContext, 'random'>, db: Kysely<Dat
   const account = await createLedgerAccount(db, ctx.random, 'bridge', 'Cross-chain bridge', now)
   await writeState(db, 'bridge_account', account.public_key)
   return account.public_key
+}
+
+/** Bridge orders as the API shows them (status as of `now`), newest first: one merchant's, or every merchant's. */
+export async function listBridgeOrders(db: Kysely<Database>, merchantId: string | undefined, page: PageRequest, now: number) {
+  const { rows, total } = await listQuotes(db, merchantId, page)
+  return { orders: rows.map((quote) => toQuoteResource(quote, now)), total }
 }

@@ -9,6 +9,7 @@ import type { MerchantRow } from '../db/schema.js'
 import { errorResponse } from '../http/errors.js'
 import { listMerchants } from '../merchants/merchant-repository.js'
 import type { RequestLog } from '../request-log/request-log.js'
+import type { SandboxStateControls } from '../snapshots/snapshot-routes.js'
 import { csrfInput, DASHBOARD_PATH, renderFrame, type NavItem } from './dashboard-layout.js'
 import type { DashboardSession, DashboardSessions } from './dashboard-sessions.js'
 
@@ -76,6 +77,8 @@ export class DashboardKit {
     readonly requestLog: RequestLog | undefined,
     /** The navigation: the registered views this session may see. */
     private readonly navFor: (session: DashboardSession | undefined) => NavItem[],
+    /** The sandbox's snapshot, restore and reset controls; none in an app built without them (a test's). */
+    readonly state?: SandboxStateControls,
   ) {}
 
   /** The request's session; the router lets no request reach a view without one. */

@@ -7,6 +7,7 @@ import type { SandboxContext } from '../context.js'
 import { ApiError } from '../errors.js'
 import { publicRouteLimit } from '../http/rate-limit.js'
 import type { RequestLog } from '../request-log/request-log.js'
+import type { SandboxStateControls } from '../snapshots/snapshot-routes.js'
 import { serveScript, serveStyle, ASSET_PATHS } from './dashboard-assets.js'
 import { attachSession, DashboardKit, formOf, sessionIfAny } from './dashboard-kit.js'
 import { DASHBOARD_PATH, type NavItem } from './dashboard-layout.js'
@@ -21,7 +22,12 @@ const FORM_LIMIT = '16kb'
 
 const relative = (path: string) => path.slice(DASHBOARD_PATH.length)
 
-export function dashboardRouter(ctx: SandboxContext, requestLog?: RequestLog, views: readonly DashboardView[] = DASHBOARD_VIEWS): Router {
+export function dashboardRouter(
+  ctx: SandboxContext,
+  requestLog?: RequestLog,
+  views: readonly DashboardView[] = DASHBOARD_VIEWS,
+  state?: SandboxStateControls,
+): Router {
   const sessions = new DashboardSessions(ctx.db, ctx.wallClock)
   const cookies = new DashboardCookies(ctx.publicUrl)
   const navFor = (session: DashboardSession | undefined): NavItem[] =>
@@ -30,7 +36,7 @@ export function dashboardRouter(ctx: SandboxContext, requestLog?: RequestLog, vi
           .filter((view) => !view.adminOnly || session.isAdmin)
           .map((view) => ({ id: view.id, title: view.title, href: `${DASHBOARD_PATH}${view.path}` }))
       : []
-  const kit = new DashboardKit(ctx, sessions, requestLog, navFor)
+  const kit = new DashboardKit(ctx, sessions, requestLog, navFor, state)
   const router = Router()
 
   router.get(relative(ASSET_PATHS.style), serveStyle)

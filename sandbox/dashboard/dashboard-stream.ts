@@ -3,17 +3,21 @@
 // finished webhook delivery, of the merchant the session looks at. A stream first sends `ready`,
 // on which the page fetches itself once, so nothing between render and connection is missed.
 import type { RequestHandler } from 'express'
+import { ledgerFeed } from '../horizon/horizon-stream.js'
 import { openEventSession } from '../http/event-stream.js'
 import { markAsStream } from '../http/streams.js'
 import type { DashboardKit } from './dashboard-kit.js'
 
 /** What changed: the payment it concerns, and whether it was a payment event or a delivery. */
 interface DashboardChange {
-  kind: 'payment' | 'delivery'
+  kind: 'payment' | 'delivery' | 'ledger'
+  /** Empty for a ledger change (a transaction applied or a ledger closed, on any replica). */
   paymentId: string
 }
 
 export function dashboardStream(kit: DashboardKit): RequestHandler {
+  // Ledger explorer: every stream of this router hears of ledger changes from Horizon's one feed.
+  const ledger = ledgerFeed(kit.ctx)
   return async (req, res) => {
     const merchantId = kit.sessionOf(req).merchant?.id
     const concerns = (id: string) => merchantId === undefined || id === merchantId
@@ -27,6 +31,7 @@ export function dashboardStream(kit: DashboardKit): RequestHandler {
       kit.ctx.webhooks.onDelivery((delivery) => {
         if (concerns(delivery.merchant_id)) deliver({ kind: 'delivery', paymentId: delivery.payment_id })
       }),
+      ledger.subscribe(() => deliver({ kind: 'ledger', paymentId: '' })),
     ]
     res.once('close', () => stops.forEach((stop) => stop()))
     markAsStream(res)

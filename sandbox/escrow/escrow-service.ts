@@ -8,7 +8,8 @@ import type { SandboxContext } from '../context.js'
 import type { Database, LedgerAssetCode, PaymentRow } from '../db/schema.js'
 import { conflict, refusedByLedgerAs } from '../errors.js'
 import { appendHistory, moveSettlementTo, moveTo, settlementMovedAt, type SettlementStatus } from '../payments/payment-lifecycle.js'
-import { findDueEscrows, findPaymentById } from '../payments/payment-repository.js'
+import { findDueEscrows, findPaymentById, listEscrowPayments } from '../payments/payment-repository.js'
+import type { PageRequest } from '../db/paginate.js'
 import { findMerchantById } from '../merchants/merchant-repository.js'
 import { handleDueInBatches } from '../simulation/due-batches.js'
 import { escrowPayeeRefusal } from './escrow-payee.js'
@@ -99,4 +100,9 @@ export function failDueEscrows(ctx: Pick<SandboxContext, 'db' | 'clock' | 'payme
     const history = appendHistory(change.history, { time: now, status: 'escrow_failed', description: 'Escrow order expired unfunded' })
     return ctx.payments.save(db, payment, { ...change, history, escrow_status: 'failed' })
   })
+}
+
+/** Escrow orders, newest first: one merchant's, or (for the sandbox's operator) every merchant's. */
+export function listEscrowOrders(db: Kysely<Database>, merchantId: string | undefined, page: PageRequest) {
+  return listEscrowPayments(db, merchantId, page)
 }

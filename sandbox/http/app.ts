@@ -88,7 +88,7 @@ export function createApp(ctx: SandboxContext, controls: AppControls = {}): Expr
   )
   publicRoutes.refuseUnused()
   // The dashboard's pages and forms (urlencoded), with their own sign-in (docs/dashboard.md).
-  app.use('/dashboard', dashboardRouter(ctx, controls.requestLog))
+  app.use('/dashboard', dashboardRouter(ctx, controls.requestLog, undefined, controls.state))
 
   app.use(parseJsonBody)
 

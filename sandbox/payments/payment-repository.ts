@@ -226,3 +226,10 @@ export function findDueEscrows(db: Kysely<Database>, now: number, limit: number)
       .execute()
   )
 }
+
+/** Escrow orders (payments with one), newest first; one merchant's, or every merchant's when none is given. */
+export function listEscrowPayments(db: Kysely<Database>, merchantId: string | undefined, page: PageRequest) {
+  let query = db.selectFrom('payments').where('escrow_status', 'is not', null)
+  if (merchantId !== undefined) query = query.where('merchant_id', '=', merchantId)
+  return newestFirstPage(query, page)
+}

@@ -9,7 +9,7 @@ import { advanceClock, ClockNotControllableError, freezeClock, readAdvancedMs, r
 import type { Handlers } from '../http/declared-routes.js'
 
 /** Refusals of the clock itself (moving backwards, an injected clock) as 4xx answers. */
-async function asClockChange<T>(change: () => Promise<T>): Promise<T> {
+export async function asClockChange<T>(change: () => Promise<T>): Promise<T> {
   try {
     return await change()
   } catch (error) {

@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely'
 import { BusinessClock, type Clock } from '../clock.js'
 import type { SandboxContext } from '../context.js'
 import type { Database } from '../db/schema.js'
+import { conflict } from '../errors.js'
 import { closeDueQuotes } from '../cross-chain/quote-service.js'
 import { failDueEscrows } from '../escrow/escrow-service.js'
 import { markOverdueInvoices } from '../invoices/invoice-sync.js'
@@ -42,9 +43,15 @@ export function followStoredClock(db: SandboxDb, clock: BusinessClock): () => vo
   })
 }
 
-/** Moves business time forward by `ms`, then processes everything that came due. */
-export async function advanceClock(ctx: SandboxContext, ms: number): Promise<DueWorkReport> {
+/**
+ * Moves business time forward by `ms`, then processes everything that came due. With `from`, only
+ * if it has been advanced exactly that far (checked in the same transaction): a form submitted twice
+ * moves the clock once, the other submits get a 409.
+ */
+export async function advanceClock(ctx: SandboxContext, ms: number, from?: { advancedMs: number }): Promise<DueWorkReport> {
   await runTransaction(ctx.db, async (trx) => {
+    if (from !== undefined && (await readAdvancedMs(trx)) !== from.advancedMs)
+      throw conflict('Conflict', 'The clock changed since this form was shown: nothing was moved. Look at the clock again and retry.')
     const frozenAt = await readFrozenAtMs(trx)
     // A frozen clock moves its instant; a running one its offset. The offset is also kept
     // while frozen so that advancedSeconds counts what was advanced.

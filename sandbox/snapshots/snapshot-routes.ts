@@ -4,6 +4,7 @@
 import type { ServerResponse } from 'node:http'
 import type { Request } from 'express'
 import type { SandboxContext } from '../context.js'
+import type { SandboxDb } from '../db/database.js'
 import type { MerchantCredentials } from '../merchants/merchant-service.js'
 import { conflict, notFound, unprocessable } from '../errors.js'
 import { noBody } from '../../src/api/validation.js'
@@ -25,6 +26,8 @@ export interface SandboxStateControls {
   restore(name: string, self: ServerResponse): Promise<StateSwapResult>
   /** Replaces the whole state with a fresh genesis (same seed, keys and admin token). */
   reset(self: ServerResponse): Promise<StateSwapResult>
+  /** The database the sandbox serves now: after a restore or reset, the new state's (the dashboard carries its session there). */
+  currentDb(): SandboxDb
 }
 
 function snapshotErrorAsHttp(error: unknown): never {
@@ -38,7 +41,8 @@ function snapshotErrorAsHttp(error: unknown): never {
   throw error
 }
 
-async function answering<T>(work: () => Promise<T> | T): Promise<T> {
+/** Runs a snapshot operation, its refusals as 4xx answers (the dashboard shares them). */
+export async function answering<T>(work: () => Promise<T> | T): Promise<T> {
   try {
     return await work()
   } catch (error) {

@@ -63,6 +63,7 @@ export class StateSwap {
         const keep = { adminToken: this.#core.context.identity.adminToken, merchants: await genesisMerchants(this.#core.context.db) }
         return this.#swap(self, { genesis: (db) => this.#builder.open(db, keep) }, keep)
       },
+      currentDb: () => this.#core.context.db,
     }
   }
 

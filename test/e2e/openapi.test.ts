@@ -118,6 +118,7 @@ describe('the OpenAPI document', () => {
       snapshots: sandbox.snapshots,
       restore: () => Promise.reject(new Error('unused')),
       reset: () => Promise.reject(new Error('unused')),
+      currentDb: () => sandbox.context.db,
     }
     // The dashboard is a browser UI with its own sign-in (docs/dashboard.md), not part of the API.
     const registered = registeredRoutes(createApp(sandbox.context, { state }))

@@ -1,9 +1,9 @@
 import { Args } from '@oclif/core'
-import ms from 'ms'
 import type { SandboxClock } from '../../../src/client/types.js'
 import { ApiCommand } from '../../../src/cli/base-command.js'
 import { UserError } from '../../../src/user-error.js'
 import { renderClockAdvance } from '../../../src/cli/render/sandbox.js'
+import { ADVANCE_DURATION_HINT, parseAdvanceSeconds } from '../../../src/duration.js'
 
 export default class SandboxClockAdvance extends ApiCommand<typeof SandboxClockAdvance> {
   static override args = {
@@ -14,17 +14,10 @@ export default class SandboxClockAdvance extends ApiCommand<typeof SandboxClockA
   static override examples = ['<%= config.bin %> <%= command.id %> 31m', '<%= config.bin %> <%= command.id %> 7d --json']
 
   public async run(): Promise<SandboxClock & { processed: Record<string, number> }> {
-    const milliseconds = parseDuration(this.args.duration)
-    const result = await this.adminClient().sandbox.advanceClock(milliseconds / 1000)
+    const seconds = parseAdvanceSeconds(this.args.duration)
+    if (seconds === undefined) throw new UserError(`Invalid duration "${this.args.duration}"`, ADVANCE_DURATION_HINT)
+    const result = await this.adminClient().sandbox.advanceClock(seconds)
     this.print(renderClockAdvance(result))
     return result
   }
-}
-
-function parseDuration(text: string): number {
-  const milliseconds = /^\d+$/.test(text) ? Number(text) * 1000 : ms(text as ms.StringValue)
-  if (typeof milliseconds !== 'number' || !Number.isFinite(milliseconds) || milliseconds < 1000 || milliseconds % 1000 !== 0) {
-    throw new UserError(`Invalid duration "${text}"`, 'a whole number of seconds or a duration such as 90s, 30m, 2h, 7d')
-  }
-  return milliseconds
 }
