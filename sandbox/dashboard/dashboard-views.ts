@@ -1,6 +1,8 @@
 // The dashboard's views, in navigation order: adding a view is one file under sandbox/dashboard/
 // (its routes and templates, a DashboardView) and one line here.
 import type { DashboardView } from './dashboard-view.js'
+import { invoicesView } from './invoices-view.js'
+import { merchantsView } from './merchants-view.js'
 import { paymentsView } from './payments-view.js'
 
-export const DASHBOARD_VIEWS: readonly DashboardView[] = [paymentsView]
+export const DASHBOARD_VIEWS: readonly DashboardView[] = [paymentsView, invoicesView, merchantsView]
