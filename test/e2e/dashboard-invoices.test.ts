@@ -49,6 +49,8 @@ describe('the dashboard’s invoices and merchants over HTTP', () => {
     const cases: Array<[string, Record<string, string>, string[]]> = [
       ['bad quantity', { item_1_quantity: 'three' }, ['item_1_quantity']],
       ['negative quantity', { item_1_quantity: '-1' }, ['item_1_quantity']],
+      ['exponent quantity', { item_1_quantity: '1e3' }, ['item_1_quantity']],
+      ['hexadecimal price', { item_1_price: '0x10' }, ['item_1_price']],
       ['zero quantity', { item_2_quantity: '0' }, ['item_2_quantity']],
       ['bad price', { item_1_price: '12,50' }, ['item_1_price']],
       ['too precise price', { item_2_price: '0.999' }, ['item_2_price']],
