@@ -228,6 +228,25 @@ describe.runIf(chromiumAvailable())('the dashboard’s invoices and merchants in
     expect(await page.content()).not.toContain(created.apiKey)
   })
 
+  it('shows an invoice paid from the API as paid, live, on its page', async () => {
+    const invoice = await sandbox.direct.invoices.create({
+      currency: 'EUR',
+      customer: { email: 'live@example.com' },
+      line_items: [{ description: 'Live', quantity: 1, unit_price: 700 }],
+    })
+    await signInAsAdmin()
+    await go(`/invoices/${invoice.id}`)
+    await page.waitForSelector('html[data-live="connected"]')
+    await page.evaluate(() => Object.assign(globalThis, { __sameDocument: true }))
+    const shown = () => page.locator('#invoice-summary').getByTestId('status').getAttribute('data-status')
+    expect(await shown()).toBe('sent')
+    await sandbox.direct.sandbox.pay(invoice.payment_id)
+    await expect.poll(shown).toBe('paid')
+    expect(await page.getByTestId('payment-status').getAttribute('data-status')).toBe('paid')
+    // Refreshed in place, not reloaded.
+    expect(await page.evaluate(() => (globalThis as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true)
+  })
+
   it('keeps a merchant session from another merchant’s invoice by its URL (404)', async () => {
     const invoice = await sandbox.direct.invoices.create({
       currency: 'EUR',
