@@ -213,7 +213,7 @@ export function renderInvoiceForm(view: InvoiceFormView): string {
     form.rows < MAX_FORM_ROWS
       ? html`<button type="submit" name="intent" value="more" class="secondary" data-testid="more-items" formnovalidate>More items</button>`
       : ''
-  return html`!${summary}<form method="post" action="${dashboardHref('/invoices')}" class="stack wide" data-testid="invoice-form" novalidate>
+  return html`!${summary}<form method="post" action="${dashboardHref('/invoices')}" data-testid="invoice-form" novalidate>
 !${view.csrfField}!${view.idempotencyField}<input type="hidden" name="rows" value="${form.rows}">
 <fieldset><legend>Customer</legend>
 !${field('customer_email', ' maxlength="254" autocomplete="off"', 'email')}!${field('customer_name', ' maxlength="200"')}!${field('customer_company', ' maxlength="200"')}

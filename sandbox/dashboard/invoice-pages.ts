@@ -103,9 +103,9 @@ export function renderInvoiceDetail(view: InvoiceDetail): string {
 <div class="check"><input type="checkbox" id="cancel-confirm" name="confirm" value="yes" required><label for="cancel-confirm">I am sure: void invoice ${invoice.invoice_number}</label></div>
 <div><button type="submit" class="danger" data-testid="submit-cancel">Void the invoice</button></div></form>`
   const customerFacts = customer
-    ? html`<dt>Customer</dt><dd data-testid="customer-name">${customer.name ?? ''}</dd>
-<dt>Company</dt><dd data-testid="customer-company">${customer.company_name ?? ''}</dd>
-<dt>Email</dt><dd data-testid="customer-email">${customer.email}</dd>`
+    ? html`!${customer.name === null ? '' : html`<dt>Customer</dt><dd data-testid="customer-name">${customer.name}</dd>`}!${
+        customer.company_name === null ? '' : html`<dt>Company</dt><dd data-testid="customer-company">${customer.company_name}</dd>`
+      }<dt>Email</dt><dd data-testid="customer-email">${customer.email}</dd>`
     : ''
   return html`<p><a href="${dashboardHref('/invoices')}">← Invoices</a></p><h1>Invoice <span data-testid="invoice-title">${invoice.invoice_number}</span></h1>!${done}
 <section id="invoice-summary" data-live aria-label="Summary"><dl class="facts">
@@ -121,7 +121,7 @@ export function renderInvoiceDetail(view: InvoiceDetail): string {
 <tr><th scope="row" colspan="3">Subtotal</th><td class="num" data-testid="subtotal">${money(invoice.subtotal)}</td></tr>
 <tr><th scope="row" colspan="3">Tax (${invoice.tax_percentage}%)</th><td class="num" data-testid="tax-total">${money(invoice.tax_total)}</td></tr>
 <tr><th scope="row" colspan="3">Total</th><td class="num" data-testid="total">${money(invoice.total)}</td></tr></tfoot></table>
-<h2>Notes</h2><p data-testid="notes" class="pre">${invoice.notes ?? ''}</p>
+!${invoice.notes ? html`<h2>Notes</h2><p data-testid="notes">${invoice.notes}</p>` : ''}
 !${cancel}`
 }
 
