@@ -11,6 +11,7 @@ import { QUANTITY_SCALE, TAX_SCALE } from '../../src/invoice-totals.js'
 import { majorToMinorUnits, parseDecimal } from '../../src/money.js'
 import { formatAmount } from '../checkout/checkout-page.js'
 import { findCurrency } from '../currencies/currency-table.js'
+import { errorOnField, issuesOnFields, type FormError } from './dashboard-forms.js'
 import { dashboardHref } from './dashboard-kit.js'
 
 /** Rows the form starts with. */
@@ -34,12 +35,6 @@ const ITEM_PARTS = ['description', 'quantity', 'price'] as const
 export interface InvoiceForm {
   rows: number
   fields: Record<string, string>
-}
-
-/** A problem with the form: the field it names (an input's name, or '' for the form) and what is wrong. */
-export interface FormError {
-  field: string
-  message: string
 }
 
 export const itemField = (row: number, part: (typeof ITEM_PARTS)[number]) => `item_${row}_${part}`
@@ -118,10 +113,8 @@ export function readInvoiceForm(form: InvoiceForm): { body: CreateInvoiceBody; e
     invoice_number: optional('invoice_number'),
   }
   const parsed = createInvoiceBody.safeParse(request)
-  if (!parsed.success) {
-    for (const issue of zodErrors(parsed.error, itemRows)) if (!errors.some((e) => e.field === issue.field)) errors.push(issue)
-  }
-  if (errors.length > 0 || !parsed.success) return { errors }
+  if (!parsed.success) return { errors: zodErrors(parsed.error, itemRows, errors) }
+  if (errors.length > 0) return { errors }
   return { body: parsed.data }
 }
 
@@ -137,25 +130,15 @@ export function formFieldOf(path: readonly PropertyKey[], itemRows: readonly num
   return typeof first === 'string' && first in LABELS ? first : ''
 }
 
-function zodErrors(error: ZodError, itemRows: readonly number[]): FormError[] {
-  return error.issues.map((issue) => {
-    const field = formFieldOf(issue.path, itemRows)
-    // The date-time is the form's own making: say what the field needs.
-    const message = field === 'due_date' ? 'must be a date (YYYY-MM-DD)' : issue.message
-    return { field, message: field === 'customer_email' && !issue.message.includes('email') ? 'must be an email address' : message }
-  })
+/** The API's problems with the request, on the form's fields; the due date's format is the form's own making, so it says what the field needs. */
+function zodErrors(error: ZodError, itemRows: readonly number[], known: FormError[]): FormError[] {
+  return issuesOnFields(error, (path) => formFieldOf(path, itemRows), known).map((e) =>
+    known.includes(e) || e.field !== 'due_date' ? e : { ...e, message: 'must be a date (YYYY-MM-DD)' },
+  )
 }
 
-/**
- * An error a service refused the form with ("due_at: must be in the future"), on its field: an
- * invoice's by default, or one of `fields` named as they are.
- */
-export function serviceError(message: string, fields?: readonly string[]): FormError {
-  const prefix = /^([a-z_]+): /.exec(message)
-  const named = prefix?.[1] ?? ''
-  const field = !prefix ? '' : fields ? (fields.includes(named) ? named : '') : formFieldOf([named])
-  return { field, message: prefix && field ? message.slice(prefix[0].length) : message }
-}
+/** An error the invoice service refused the form with ("due_at: must be in the future"), on its field. */
+export const serviceError = (message: string): FormError => errorOnField(message, (named) => formFieldOf([named]))
 
 const inputId = (name: string) => `invoice-${name.replaceAll('_', '-')}`
 

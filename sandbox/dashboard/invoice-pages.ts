@@ -10,7 +10,7 @@ import type { pageMeta } from '../http/pagination.js'
 import type { InvoiceSettingsView } from '../invoices/invoice-service.js'
 import { dashboardHref } from './dashboard-kit.js'
 import { statusBadge, when } from './dashboard-format.js'
-import type { FormError } from './invoice-form.js'
+import type { FormError } from './dashboard-forms.js'
 
 const invoiceHref = (invoice: InvoiceRow) => dashboardHref(`/invoices/${encodeURIComponent(invoice.id)}`)
 

@@ -8,9 +8,9 @@ import { invoiceSettingsBody, listInvoicesQuery } from '../../src/api/requests.j
 import { invoiceTotals } from '../../src/invoice-totals.js'
 import { findCustomersByIds } from '../customers/customer-repository.js'
 import { runTransaction } from '../db/database.js'
-import { ApiError, badRequest } from '../errors.js'
+import { badRequest } from '../errors.js'
 import { pageMeta } from '../http/pagination.js'
-import { idempotencyGate, MAX_IDEMPOTENCY_KEY_LENGTH, requestFingerprint } from '../idempotency/idempotency-service.js'
+import { idempotencyGate, requestFingerprint } from '../idempotency/idempotency-service.js'
 import {
   cancelInvoice,
   changeInvoiceSettings,
@@ -23,6 +23,7 @@ import { getPayment } from '../payments/payment-service.js'
 import { hostedUrl } from '../payments/payment-resource.js'
 import { pageRequest } from '../validation/common.js'
 import { dashboardHref, formOf, type DashboardKit } from './dashboard-kit.js'
+import { errorOnField, formIdempotencyKey, isRefusal, issuesOnFields, oneOf, type FormError } from './dashboard-forms.js'
 import type { DashboardView } from './dashboard-view.js'
 import {
   emptyInvoiceForm,
@@ -31,7 +32,6 @@ import {
   readInvoiceForm,
   renderInvoiceForm,
   serviceError,
-  type FormError,
   type InvoiceForm,
   type InvoiceFormView,
 } from './invoice-form.js'
@@ -47,16 +47,7 @@ function listQueryOf(req: Request): Record<string, string> {
   return query
 }
 
-/** A form's idempotency key, as the payment actions check it. */
-function formKey(key: string | undefined): string {
-  if (key === undefined || key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
-    throw badRequest('idempotency_key: missing or too long; reload the page and try again')
-  }
-  return key
-}
-
-/** A refusal the person filling the form can fix (a 4xx), as opposed to a fault. */
-const isRefusal = (error: unknown): error is ApiError => error instanceof ApiError && error.statusCode < 500
+const settingsField = oneOf(['invoice_prefix', 'next_number'])
 
 function invoiceRoutes(kit: DashboardKit): Router {
   const router = Router()
@@ -138,7 +129,7 @@ function invoiceRoutes(kit: DashboardKit): Router {
           await formPage(req, res, form, { totals: { ...totals, currency: read.body.currency } })
           return
         }
-        const key = formKey(body.idempotency_key)
+        const key = formIdempotencyKey(body.idempotency_key)
         const fingerprint = requestFingerprint('POST', '/dashboard/invoices', form)
         let id: string
         try {
@@ -197,16 +188,13 @@ function invoiceRoutes(kit: DashboardKit): Router {
       if (next.trim() !== '' && nextNumber === undefined) errors.push({ field: 'next_number', message: 'must be a whole number' })
       const parsed = invoiceSettingsBody.safeParse({ invoice_prefix: prefix, next_number: nextNumber })
       if (!parsed.success)
-        for (const issue of parsed.error.issues) {
-          const field = String(issue.path[0] ?? '')
-          if (!errors.some((e) => e.field === field)) errors.push({ field, message: issue.message })
-        }
+        errors.splice(0, errors.length, ...issuesOnFields(parsed.error, ([first]) => settingsField(String(first)), errors))
       if (errors.length === 0) {
         try {
           await runTransaction(ctx.db, (trx) => changeInvoiceSettings(trx, merchant, parsed.data, ctx.clock.now()))
         } catch (error) {
           if (!isRefusal(error)) throw error
-          errors.push(serviceError(error.message, ['invoice_prefix', 'next_number']))
+          errors.push(errorOnField(error.message, settingsField))
           await settingsPage(req, res, { errors, typed, status: error.statusCode })
           return
         }
@@ -256,7 +244,7 @@ function invoiceRoutes(kit: DashboardKit): Router {
         const invoice = await getInvoice(ctx.db, merchant, id)
         if (confirm !== 'yes') throw badRequest(`Tick the confirmation box to void invoice ${invoice.invoice_number}; nothing was changed`)
         const fingerprint = requestFingerprint('POST', `/dashboard/invoices/${id}/cancel`, { confirm })
-        await idempotencyGate(ctx.db).run(merchant.id, formKey(key), fingerprint, ctx.clock.now(), async (trx) => {
+        await idempotencyGate(ctx.db).run(merchant.id, formIdempotencyKey(key), fingerprint, ctx.clock.now(), async (trx) => {
           await cancelInvoice(ctx, trx, merchant, id)
           return { status: 200, body: '{}' }
         })

@@ -7,20 +7,16 @@ import { html } from 'ghtml'
 import { SETTLEMENT_MODES } from '../../src/api/enumerations.js'
 import { createMerchantBody } from '../../src/api/requests.js'
 import type { MerchantRow } from '../db/schema.js'
-import { ApiError, badRequest, notFound } from '../errors.js'
-import { idempotencyGate, MAX_IDEMPOTENCY_KEY_LENGTH, requestFingerprint } from '../idempotency/idempotency-service.js'
+import { badRequest, notFound } from '../errors.js'
+import { idempotencyGate, requestFingerprint } from '../idempotency/idempotency-service.js'
 import { findMerchantById, listMerchants } from '../merchants/merchant-repository.js'
 import { createMerchant, rotateSecret } from '../merchants/merchant-service.js'
 import { dashboardHref, formOf, type DashboardKit } from './dashboard-kit.js'
+import { errorOnField, formIdempotencyKey, isRefusal, issuesOnFields, oneOf, type FormError } from './dashboard-forms.js'
 import type { DashboardView } from './dashboard-view.js'
 
 /** The idempotency scope of forms that belong to no merchant (creating one). */
 const ADMIN_SCOPE = 'dashboard-admin'
-
-interface FormError {
-  field: string
-  message: string
-}
 
 interface MerchantsPage {
   merchants: MerchantRow[]
@@ -77,12 +73,7 @@ function renderMerchantsPage(page: MerchantsPage): string {
 <div><button type="submit" data-testid="submit-create-merchant">Create merchant</button></div></form>`
 }
 
-function formKey(key: string | undefined): string {
-  if (key === undefined || key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
-    throw badRequest('idempotency_key: missing or too long; reload the page and try again')
-  }
-  return key
-}
+const merchantField = oneOf(['name', 'settlement_mode', 'escrow_fee_bps'])
 
 /** The create form's fields as the admin API's request, or what is wrong with each. */
 function readMerchantForm(form: Record<string, string>) {
@@ -95,12 +86,8 @@ function readMerchantForm(form: Record<string, string>) {
     settlement_mode: form.settlement_mode ?? '',
     escrow_fee_bps: feeValue,
   })
-  if (!parsed.success)
-    for (const issue of parsed.error.issues) {
-      const field = String(issue.path[0] ?? '')
-      if (!errors.some((e) => e.field === field)) errors.push({ field, message: issue.message })
-    }
-  return errors.length > 0 || !parsed.success ? { errors } : { body: parsed.data }
+  if (!parsed.success) return { errors: issuesOnFields(parsed.error, ([first]) => merchantField(String(first)), errors) }
+  return errors.length > 0 ? { errors } : { body: parsed.data }
 }
 
 function merchantRoutes(kit: DashboardKit): Router {
@@ -148,7 +135,7 @@ function merchantRoutes(kit: DashboardKit): Router {
       try {
         const answer = await idempotencyGate(ctx.db).run(
           ADMIN_SCOPE,
-          formKey(form.idempotency_key),
+          formIdempotencyKey(form.idempotency_key),
           fingerprint,
           ctx.clock.now(),
           async (trx) => {
@@ -164,10 +151,9 @@ function merchantRoutes(kit: DashboardKit): Router {
         )
         id = (JSON.parse(answer.body) as { id: string }).id
       } catch (error) {
-        if (!(error instanceof ApiError) || error.statusCode >= 500) throw error
-        const prefix = /^([a-z_]+): (.*)$/s.exec(error.message)
+        if (!isRefusal(error)) throw error
         return page(req, res, {
-          errors: [prefix ? { field: prefix[1]!, message: prefix[2]! } : { field: '', message: error.message }],
+          errors: [errorOnField(error.message, merchantField)],
           typed,
           status: error.statusCode,
         })
@@ -193,7 +179,7 @@ function merchantRoutes(kit: DashboardKit): Router {
       const { idempotency_key: key, confirm } = formOf(req)
       if (confirm !== 'yes') throw badRequest(`Tick the confirmation box to rotate the secret of ${found.name}; nothing was changed`)
       const fingerprint = requestFingerprint('POST', `/dashboard/merchants/${found.id}/rotate`, { confirm })
-      await idempotencyGate(ctx.db).run(found.id, formKey(key), fingerprint, ctx.clock.now(), async (trx) => {
+      await idempotencyGate(ctx.db).run(found.id, formIdempotencyKey(key), fingerprint, ctx.clock.now(), async (trx) => {
         await rotateSecret(trx, ctx.random, found)
         return { status: 200, body: '{}' }
       })
