@@ -161,6 +161,14 @@ describe('the dashboard’s invoices and merchants over HTTP', () => {
     expect(list.status).toBe(200)
     expect(list.text).toContain(`data-invoice-id="${invoice.id}"`)
     expect(list.text).not.toMatch(/data-status="sent"/)
+    // Paging keeps the filters: page 2 of one-invoice pages links back to page 1 with the same status.
+    const second = await visitor.request('/dashboard/invoices?status=sent&limit=1&page=2')
+    expect(second.status).toBe(200)
+    expect(second.text.match(/data-testid="invoice-row"/g)).toHaveLength(1)
+    const previous = /href="([^"]+)" rel="prev"/
+      .exec(second.text)![1]!
+      .replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)))
+    expect(Object.fromEntries(new URL(previous, sandbox.url).searchParams)).toEqual({ status: 'sent', limit: '1', page: '1' })
     for (const bad of ['?status=bogus', '?page=0', '?limit=100000', '?unknown=1']) {
       const answer = await visitor.request(`/dashboard/invoices${bad}`)
       expect(answer.status, bad).toBe(400)
