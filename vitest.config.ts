@@ -11,8 +11,7 @@ export const POSTGRES_SUITES = [
   'test/reliability/two-processes.test.ts',
   'test/cli/sandbox-migrate.test.ts',
   'test/cli/sandbox-state.test.ts',
-  'test/browser/dashboard.test.ts',
-  'test/browser/dashboard-ledger.test.ts',
+  'test/browser/dashboard*.test.ts',
 ]
 
 /** End-to-end suites about what only SQLite has: its query plans and settings. */

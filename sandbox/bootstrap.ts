@@ -12,7 +12,7 @@ import { readState, writeState } from './state/sandbox-state.js'
 import { runTransaction } from './db/database.js'
 
 export const SEEDED_MERCHANTS = [
-  { name: 'Acme Store', settlementMode: 'direct', escrowFeeBps: 0 },
+  { name: 'Acme Store', settlementMode: 'direct' },
   { name: 'Bazaar Marketplace', settlementMode: 'escrow', escrowFeeBps: 250 },
 ] as const
 

@@ -1,6 +1,6 @@
 // Sandbox-wide merchant administration (behind the admin token, see http/app.ts).
 import type { SandboxContext } from '../context.js'
-import { badRequest, notFound } from '../errors.js'
+import { notFound } from '../errors.js'
 import { findMerchantById, listMerchants } from '../merchants/merchant-repository.js'
 import { createMerchant, rotateSecret, toMerchantCredentials } from '../merchants/merchant-service.js'
 import { noBody } from '../../src/api/validation.js'
@@ -24,9 +24,6 @@ export function adminHandlers(ctx: SandboxContext) {
     // A new merchant with fresh keys and a funded settlement account on the ledger.
     createSandboxMerchant: async (req, res) => {
       const body = createMerchantBody.parse(req.body)
-      if (body.settlement_mode === 'direct' && body.escrow_fee_bps !== undefined) {
-        throw badRequest('escrow_fee_bps: only for merchants with settlement_mode escrow')
-      }
       const merchant = await runTransaction(ctx.db, (trx) =>
         createMerchant(
           trx,

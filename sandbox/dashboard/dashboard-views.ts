@@ -2,7 +2,9 @@
 // (its routes and templates, a DashboardView) and one line here.
 import type { DashboardView } from './dashboard-view.js'
 import { clockView } from './clock-view.js'
+import { invoicesView } from './invoices-view.js'
 import { ledgerView } from './ledger-view.js'
+import { merchantsView } from './merchants-view.js'
 import { paymentsView } from './payments-view.js'
 
-export const DASHBOARD_VIEWS: readonly DashboardView[] = [paymentsView, ledgerView, clockView]
+export const DASHBOARD_VIEWS: readonly DashboardView[] = [paymentsView, invoicesView, ledgerView, clockView, merchantsView]

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely'
 import type { Database, MerchantRow, SettlementMode } from '../db/schema.js'
 import { createLedgerAccount } from '../ledger/ledger-accounts.js'
 import { hex, type RandomSource } from '../random.js'
+import { badRequest } from '../errors.js'
 import { insertMerchant, updateMerchant } from './merchant-repository.js'
 
 export interface NewMerchantInput {
@@ -34,6 +35,10 @@ export async function createMerchant(
   input: NewMerchantInput,
   now: number,
 ): Promise<MerchantRow> {
+  // A direct merchant has no escrow orders to take a fee from (the admin API and the dashboard alike).
+  if (input.settlementMode === 'direct' && input.escrowFeeBps !== undefined) {
+    throw badRequest('escrow_fee_bps: only for merchants with settlement_mode escrow')
+  }
   const account = await createLedgerAccount(db, random, 'merchant', `${input.name} settlement`, now)
   // Drawn even when given, so that what a seeded sandbox draws next is the same either way.
   const drawn = { id: random.uuidV4(), apiKey: newApiKey(random), apiSecret: newApiSecret(random) }
