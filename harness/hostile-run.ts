@@ -13,7 +13,7 @@ import {
   type HostileCredentials,
   type RouteInfo,
 } from './hostile.js'
-import { rawRequest, startTestSandbox, type RawResponse } from './sandbox.js'
+import { rawRequest, startTestSandbox, type RawResponse, type TestSandbox } from './sandbox.js'
 
 export const CI_SEED = 0x5eed_2026
 export const CI_CASES = 2_500
@@ -28,6 +28,24 @@ export interface Outcome {
   /** Undefined when no answer came (the connection broke or the request timed out). */
   response?: RawResponse
   error?: string
+}
+
+/**
+ * An admin's dashboard session on `sandbox`, signed in as a browser does: a sign-in link from the
+ * admin API, redeemed for the session cookie, and the CSRF token its pages' forms carry.
+ */
+export async function dashboardSession(sandbox: Pick<TestSandbox, 'url' | 'admin'>): Promise<{ cookie: string; csrfToken: string }> {
+  const { url } = await sandbox.admin.sandbox.dashboardLink()
+  const redeemed = await fetch(url, { redirect: 'manual' })
+  const cookie = redeemed.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0]!)
+    .join('; ')
+  const page = await fetch(new URL('/dashboard/payments', sandbox.url), { headers: { cookie } })
+  const csrfToken = /name="csrf_token" value="([^"]+)"/.exec(await page.text())?.[1]
+  if (redeemed.status !== 303 || cookie === '' || page.status !== 200 || csrfToken === undefined)
+    throw new Error(`signing in to the dashboard failed: ${redeemed.status}, then ${page.status}`)
+  return { cookie, csrfToken }
 }
 
 /** The hand-written cases, then route cases up to `total` in all, numbered as one list. */
@@ -195,7 +213,12 @@ export async function runHostile(options: HostileRunOptions = {}): Promise<Hosti
   const other = options.replicas === 2 ? await startTestSandbox({ db: sandbox.dbFile }) : undefined
   try {
     const [direct, escrow] = sandbox.merchants
-    const creds: HostileCredentials = { direct: direct!, escrow: escrow!, adminToken: sandbox.identity.adminToken }
+    const creds: HostileCredentials = {
+      direct: direct!,
+      escrow: escrow!,
+      adminToken: sandbox.identity.adminToken,
+      dashboard: await dashboardSession(sandbox),
+    }
     const routes = sandboxRoutes(sandbox)
     const cases = hostileSuite(seed, creds, routes, options.cases ?? CI_CASES)
     const before = await stateFingerprint(sandbox.url, sandbox.merchants, creds.adminToken)

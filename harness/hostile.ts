@@ -169,6 +169,8 @@ export interface HostileCredentials {
   direct: { id: string; apiKey: string; apiSecret: string }
   escrow: { apiKey: string; apiSecret: string }
   adminToken: string
+  /** An admin's dashboard session: its Cookie header and CSRF token (hostile-run.ts's dashboardSession). */
+  dashboard?: { cookie: string; csrfToken: string }
 }
 
 /** What fetch sends for `path`: percent-encoding and normalisation applied, empty "?" dropped. */
@@ -1582,7 +1584,18 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']
  * description, and browser pages (links pick up tracking parameters). Every other GET route
  * refuses a parameter it does not know, and so does every other route (docs/api.md).
  */
-const QUERY_IGNORED = [/^\/health$/, /^\/openapi\.json$/, /^\/s\//, /^\/checkout\//]
+const QUERY_IGNORED = [
+  /^\/health$/,
+  /^\/openapi\.json$/,
+  /^\/s\//,
+  /^\/checkout\//,
+  // The dashboard's assets, its start (a redirect to the first view) and its event stream read no query.
+  /^\/dashboard\/assets\//,
+  /^\/dashboard$/,
+  /^\/dashboard\/events$/,
+]
+/** The dashboard's pages (sandbox/dashboard/), under the body parser of their own forms. */
+const isDashboardPath = (path: string) => path === '/dashboard' || path.startsWith('/dashboard/')
 /** How many values of each family a route gets before random variants fill up the count. */
 const PER_ROUTE = { segments: 6, queries: 5, parserRefusals: 4, foreignBodies: 4 }
 /** Over Node's 16 KiB limit on request headers: refused before routing, with 431. */
@@ -1633,17 +1646,27 @@ export function generateRouteCases(
   const credentials: Array<[string, string]> = [['x-sandbox-admin-token', creds.adminToken]]
   const add = (route: RouteInfo, family: string, name: string, path: string, expect: Expectation, extra: Partial<HostileCase> = {}) => {
     const method = extra.method ?? route.method
+    const session = dashboardSession(route, method)
     cases.push({
       endpoint: EVERY_ROUTE,
       family,
       method,
       path: onTheWire(path),
       name: `#${firstIndex + cases.length} ${method} ${route.path} ${family}: ${name}`,
-      headers: [...credentials, ...(extra.headers ?? [])],
+      headers: [...credentials, ...(session?.headers ?? []), ...(extra.headers ?? [])],
       signAs: 'direct',
       expect,
-      ...(extra.body !== undefined ? { body: extra.body } : {}),
+      ...(session?.body !== undefined ? { body: session.body } : extra.body !== undefined ? { body: extra.body } : {}),
     })
+  }
+  // The dashboard's pages are attacked signed in, as the API's routes are, so that a case reaches
+  // the page's own checks; a POST carries the session's CSRF token as its form.
+  const dashboardSession = (route: RouteInfo, method: string): { headers: Array<[string, string]>; body?: string } | undefined => {
+    if (!creds.dashboard || !isDashboardPath(route.path)) return undefined
+    const headers: Array<[string, string]> = [['cookie', creds.dashboard.cookie]]
+    if (method !== 'POST') return { headers }
+    headers.push(['content-type', 'application/x-www-form-urlencoded'])
+    return { headers, body: new URLSearchParams({ csrf_token: creds.dashboard.csrfToken }).toString() }
   }
   const rejected = (route: RouteInfo, statuses: number[]): Expectation => ({
     kind: 'rejected',
@@ -1653,6 +1676,10 @@ export function generateRouteCases(
   const sample = (route: RouteInfo) => concretePath(route.path, (name) => sampleParam(name, route.path, rng, creds))
   // With a parameter, the lookup may refuse first (404); without one, only the input is wrong (400).
   const refusal = (route: RouteInfo) => rejected(route, paramNames(route.path).length > 0 ? [400, 404] : [400])
+  // A dashboard page refuses a filter it cannot read (400) and, as a browser page, renders past a
+  // parameter it does not read (links pick up tracking parameters): either way a page, never a 5xx.
+  const queryRefusal = (route: RouteInfo) =>
+    isDashboardPath(route.path) ? rejected(route, [200, 400, ...(paramNames(route.path).length > 0 ? [404] : [])]) : refusal(route)
   const takesBody = (route: RouteInfo) => route.method !== 'GET' && !route.beforeBodyParser
   // Every JSON route refuses a parameter it does not declare, POSTs included (?amount= on a refund).
   const readsQuery = (route: RouteInfo) =>
@@ -1679,7 +1706,7 @@ export function generateRouteCases(
     }
     if (readsQuery(route)) {
       for (const query of rng.sample(HOSTILE_QUERIES, PER_ROUTE.queries))
-        systematic.push(() => add(route, 'route-query', query.slice(0, 40), `${sample(route)}?${query}`, refusal(route)))
+        systematic.push(() => add(route, 'route-query', query.slice(0, 40), `${sample(route)}?${query}`, queryRefusal(route)))
     }
     if (takesBody(route)) {
       for (const [status, name, body, type] of rng.sample(PARSER_REFUSALS, PER_ROUTE.parserRefusals)) {
@@ -1724,7 +1751,7 @@ export function generateRouteCases(
           { length: rng.int(1, 4) },
           () => [`zz_${rng.text(1, 20, KEY_ALPHABET)}`, rng.text(0, rng.chance(0.1) ? 3000 : 40)] as [string, string],
         )
-        add(route, 'route-query', `random ${pairs.length} unknown parameters`, `${sample(route)}?${encodeQuery(pairs)}`, refusal(route))
+        add(route, 'route-query', `random ${pairs.length} unknown parameters`, `${sample(route)}?${encodeQuery(pairs)}`, queryRefusal(route))
         break
       }
       case 'body': {

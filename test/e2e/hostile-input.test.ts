@@ -21,6 +21,7 @@ import { rawRequest, startTestSandbox, type TestSandbox } from '../../harness/sa
 import {
   CI_CASES,
   CI_SEED,
+  dashboardSession,
   MIN_CASES_PER_ROUTE,
   describeFailure,
   hostileSuite,
@@ -48,7 +49,7 @@ describe('hostile input: every malformed request to every route gets a clean 4xx
   beforeAll(async () => {
     sandbox = await startTestSandbox()
     const [direct, escrow] = sandbox.merchants
-    creds = { direct: direct!, escrow: escrow!, adminToken: sandbox.identity.adminToken }
+    creds = { direct: direct!, escrow: escrow!, adminToken: sandbox.identity.adminToken, dashboard: await dashboardSession(sandbox) }
     routes = sandboxRoutes(sandbox)
     cases = hostileSuite(SEED, creds, routes, CI_CASES)
     // Generated again here, before the first request: generating takes seconds of one event loop
