@@ -2,5 +2,7 @@
 // (its routes and templates, a DashboardView) and one line here.
 import type { DashboardView } from './dashboard-view.js'
 import { paymentsView } from './payments-view.js'
+import { requestsView } from './requests-view.js'
+import { webhooksView } from './webhooks-view.js'
 
-export const DASHBOARD_VIEWS: readonly DashboardView[] = [paymentsView]
+export const DASHBOARD_VIEWS: readonly DashboardView[] = [paymentsView, webhooksView, requestsView]

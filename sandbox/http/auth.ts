@@ -12,7 +12,7 @@ import type { MerchantRow } from '../db/schema.js'
 import type { RateLimiter } from '../limits/rate-limiter.js'
 import { findMerchantByApiKey } from '../merchants/merchant-repository.js'
 import { ApiError, unauthorized } from '../errors.js'
-import { attributeRequest } from '../request-log/request-log.js'
+import { attributeRequest, noteSignatureMismatch } from '../request-log/request-log.js'
 import { clientAddressOf, takeOrRefuse, tooManyRequests } from './rate-limit.js'
 
 declare module 'express-serve-static-core' {
@@ -40,6 +40,8 @@ export interface SignedRequest {
   headers: http.IncomingHttpHeaders
   rawBody?: string
   body?: unknown
+  /** The request these are the parts of, when they were copied out of it (fast routes): its log record. */
+  incoming?: http.IncomingMessage
 }
 
 /** The strings a valid signature may have been computed over, exact form first. */
@@ -104,7 +106,19 @@ export async function authenticateMerchant(
 
   const signs = (path: string, body: string) =>
     signaturesMatch(signDigest(merchant.api_secret, { path, timestamp: timestamp!, method: req.method, body }), signature!)
-  if (!signedBy(signs, req)) throw unauthorized(reason, `${DIGEST_HEADERS.signature} does not match the request`)
+  if (!signedBy(signs, req)) {
+    // Kept for the key's merchant's request inspector, which tells what differed; never the secret.
+    noteSignatureMismatch(req.incoming ?? req, {
+      merchantId: merchant.id,
+      method: req.method,
+      originalUrl: req.originalUrl,
+      timestamp: timestamp!,
+      signature: signature!,
+      rawBody: req.rawBody ?? '',
+      host: header(req, 'host'),
+    })
+    throw unauthorized(reason, `${DIGEST_HEADERS.signature} does not match the request`)
+  }
   // Counted once authenticated: nobody can spend another merchant's budget with bad signatures.
   takeOrRefuse(deps.apiKeyLimiter, apiKey!, 'requests for this API key')
   return merchant

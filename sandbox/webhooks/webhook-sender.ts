@@ -14,6 +14,15 @@ export const WEBHOOK_USER_AGENT = 'paybox-sandbox-webhooks/1.0'
 /** Deliveries to one receiver origin at once (its connection pool's size). */
 export const MAX_DELIVERIES_PER_ORIGIN = 10
 
+/** The headers a delivery is sent with: what the receiver gets, and what the dashboard shows. */
+export function deliveryHeaders(payload: string, secret: string): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    'user-agent': WEBHOOK_USER_AGENT,
+    [WEBHOOK_SIGNATURE_HEADER]: signWebhook(payload, secret),
+  }
+}
+
 export interface WebhookSenderOptions {
   requireHttps?: boolean
   /** Where deliveries may go (a shared sandbox refuses internal addresses); default: anywhere. */
@@ -114,11 +123,7 @@ export class WebhookSender {
         method: 'POST',
         path: `${url.pathname}${url.search}`,
         body: delivery.request_payload,
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': WEBHOOK_USER_AGENT,
-          [WEBHOOK_SIGNATURE_HEADER]: signWebhook(delivery.request_payload, secret),
-        },
+        headers: deliveryHeaders(delivery.request_payload, secret),
       })
       const { status, body } = await exchange.answer
       const ok = status >= 200 && status < 300
