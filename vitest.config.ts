@@ -12,6 +12,7 @@ export const POSTGRES_SUITES = [
   'test/cli/sandbox-migrate.test.ts',
   'test/cli/sandbox-state.test.ts',
   'test/browser/dashboard.test.ts',
+  'test/browser/dashboard-webhooks.test.ts',
 ]
 
 /** End-to-end suites about what only SQLite has: its query plans and settings. */

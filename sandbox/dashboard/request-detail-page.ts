@@ -57,7 +57,7 @@ export function requestsList(input: {
 }
 
 const pre = (text: string, testId: string, label: string): string =>
-  html`<pre class="wire" tabindex="0" data-testid="${testId}" aria-label="${label}">${text}</pre>`
+  html`<pre class="wire" tabindex="0" role="region" data-testid="${testId}" aria-label="${label}">${text}</pre>`
 
 function signatureSection(diagnosis: SignatureDiagnosis): string {
   const { expected, finding } = diagnosis

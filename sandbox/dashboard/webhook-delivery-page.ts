@@ -65,7 +65,7 @@ function pauseForm(paused: boolean, csrfField: string): string {
 }
 
 const pre = (text: string, testId: string, label: string): string =>
-  html`<pre class="wire" tabindex="0" data-testid="${testId}" aria-label="${label}">${text}</pre>`
+  html`<pre class="wire" tabindex="0" role="region" data-testid="${testId}" aria-label="${label}">${text}</pre>`
 
 export function deliveryDetail(input: {
   delivery: WebhookDeliveryRow
