@@ -190,7 +190,12 @@ function webhookRoutes(kit: DashboardKit): Router {
       async (req, res) => {
         const merchant = kit.merchantOf(req)
         const url = receiverUrlOf(kit, formOf(req).url)
-        const report = await gradeReceiver({ url, secret: merchant.api_secret, now: () => ctx.clock.now() })
+        const report = await gradeReceiver({
+          url,
+          secret: merchant.api_secret,
+          now: () => ctx.clock.now(),
+          fetch: await ctx.webhooks.receiverFetch(),
+        })
         const id = randomUUID()
         reports.set(id, { session: kit.sessionOf(req).idHash, report })
         for (const old of reports.keys()) if (reports.size > KEPT_REPORTS) reports.delete(old)

@@ -85,6 +85,10 @@ export class WebhookDispatcher implements WebhookDeliveries {
     return this.#sender.webhookUrlRefusal(url)
   }
 
+  receiverFetch(): Promise<typeof fetch> {
+    return this.#sender.receiverFetch()
+  }
+
   onDelivery(listener: DeliveryListener): () => void {
     return this.#feed.onDelivery(listener)
   }

@@ -48,6 +48,8 @@ export class WebhookSender {
   readonly #pools = new Map<string, Pool>()
   /** Loaded with the first delivery: start-up and an idle sandbox do without it. */
   #undici: Promise<typeof import('undici')> | undefined
+  /** Connections of receiverFetch() on a shared sandbox, checked like deliveries'. */
+  #receiverAgent: import('undici').Agent | undefined
 
   constructor(options: WebhookSenderOptions = {}) {
     this.#requireHttps = options.requireHttps ?? false
@@ -78,7 +80,18 @@ export class WebhookSender {
     for (const exchange of this.#exchanges) exchange.cancel(new Error('The sandbox is stopping'))
   }
 
+  /** The global fetch, or on a shared sandbox undici's over connections the egress rule checks once connected (no DNS rebinding). */
+  async receiverFetch(): Promise<typeof fetch> {
+    if (!this.#egress.shared) return fetch
+    const undici = await (this.#undici ??= import('undici'))
+    const connect = this.#egress.connector(undici.buildConnector)
+    const agent = (this.#receiverAgent ??= new undici.Agent(connect ? { connect } : {}))
+    return ((input: string, init?: RequestInit) =>
+      undici.fetch(input, { ...(init as Parameters<typeof undici.fetch>[1]), dispatcher: agent })) as unknown as typeof fetch
+  }
+
   async close(): Promise<void> {
+    await this.#receiverAgent?.destroy()
     await Promise.allSettled([...this.#pools.values()].map((pool) => pool.destroy()))
     this.#pools.clear()
   }

@@ -3,6 +3,7 @@
 // resend, pause and resume through the API's services; one merchant kept from another's
 // deliveries and requests (404); the request inspector's redaction and signature diagnosis.
 import http from 'node:http'
+import os from 'node:os'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ManualClock } from '../../sandbox/clock.js'
@@ -252,5 +253,35 @@ describe('the Webhooks and Requests views over HTTP', () => {
     const id = big.headers.get('request-id')!
     await expect.poll(() => sandbox.requestLog.find(id)?.detail.requestBody?.length ?? 0).toBeGreaterThan(4096)
     expect(sandbox.requestLog.find(id)!.detail.requestBody!.length).toBeLessThan(4200)
+  })
+
+  it('sends test events on a shared sandbox only where deliveries may go: no internal address, by name or number', async () => {
+    let hits = 0
+    const internal = http.createServer((_req, res) => {
+      hits++
+      res.writeHead(200).end('internal')
+    })
+    // Every interface, so the machine's own name reaches it.
+    await new Promise<void>((resolve) => internal.listen(0, resolve))
+    const shared = await startTestSandbox({ shared: true, webhookPollMs: 20 })
+    try {
+      const { port } = internal.address() as AddressInfo
+      const visitor = await DashboardVisitor.merchant(shared.url, shared.merchants[0]!)
+      const csrf = field((await visitor.request('/dashboard/webhooks/test')).text, 'csrf_token')
+      const literal = await visitor.request('/dashboard/webhooks/test', { form: { csrf_token: csrf, url: `http://127.0.0.1:${port}/x` } })
+      expect(literal.status).toBe(400)
+      expect(literal.text).toContain('--allow-webhook-to')
+      // The machine's name passes the URL check; the connection is refused once it resolves to this host.
+      const named = await visitor.request('/dashboard/webhooks/test', {
+        form: { csrf_token: csrf, url: `http://${os.hostname()}:${port}/x` },
+      })
+      expect(named.status).toBe(303)
+      const report = await visitor.request(named.location!)
+      expect(report.text).toContain('data-case="signed" data-verdict="fail"')
+      expect(hits).toBe(0)
+    } finally {
+      await shared.stop()
+      await new Promise<void>((resolve) => internal.close(() => resolve()))
+    }
   })
 })
