@@ -28,7 +28,7 @@ export const BODY_LIMIT = 4096
 const RESPONSE_CAPTURE_BYTES = 16 * 1024
 /** The body a refused signature is checked against later, at most (longer ones are not kept for it). */
 export const SIGNED_BODY_LIMIT = 16 * 1024
-/** Body text the whole log keeps; past it, the oldest records lose their bodies first. */
+/** Body and header text the whole log keeps; past it, the oldest records lose theirs first. */
 export const LOG_BODY_BUDGET = 4 * 1024 * 1024
 const HEADER_LIMITS = { count: 40, length: 256 }
 /** The dashboard's own pages and forms carry session tokens: their bodies are never kept. */
@@ -71,8 +71,11 @@ export function noteRequestBody(req: http.IncomingMessage, rawBody: string): voi
   rawBodyOf.set(req, rawBody)
 }
 
-const sizeOf = (detail: RequestDetail): number =>
-  (detail.requestBody?.length ?? 0) + (detail.responseBody?.length ?? 0) + (detail.signatureMismatch?.rawBody?.length ?? 0)
+const sizeOf = (detail: RequestDetail): number => {
+  let size = (detail.requestBody?.length ?? 0) + (detail.responseBody?.length ?? 0) + (detail.signatureMismatch?.rawBody?.length ?? 0)
+  for (const [name, value] of Object.entries(detail.requestHeaders)) size += name.length + value.length
+  return size
+}
 
 /** Collects the first bytes of a JSON response as it is written. */
 function captureResponse(res: http.ServerResponse): () => string | null {
@@ -221,6 +224,7 @@ export class RequestLog {
       const old = this.#details[(this.#next - i + this.capacity) % this.capacity]!
       this.#bodyChars -= sizeOf(old)
       Object.assign(old, {
+        requestHeaders: {},
         requestBody: null,
         responseBody: null,
         signatureMismatch: old.signatureMismatch && { ...old.signatureMismatch, rawBody: undefined },

@@ -243,6 +243,16 @@ describe('the Webhooks and Requests views over HTTP', () => {
     expect(page.text).toContain('[redacted]')
     expect(page.text).not.toContain(created.apiSecret)
     expect(page.text).not.toContain(sandbox.identity.adminToken)
+    // The one-time sign-in link's token is redacted from its answer too.
+    const { url } = await sandbox.admin.sandbox.dashboardLink()
+    const token = new URL(url).searchParams.get('token')!
+    const links = () => sandbox.requestLog.recent({ path: '/sandbox/dashboard/sign-in-links' }, 1)
+    await expect.poll(() => links()[0]?.time).toBeDefined()
+    const [linkRequest] = links()
+    expect(linkRequest!.status).toBe(201)
+    const linkPage = await admin.request(`/dashboard/requests/${linkRequest!.requestId}?scope=all`)
+    expect(preText(linkPage.text, 'response-body')).toContain('/dashboard/sign-in?token=[redacted]')
+    expect(linkPage.text).not.toContain(token)
     // A raw, unsigned request leaves its body in the log too, bounded.
     const big = await rawRequest(sandbox.url, {
       method: 'POST',
