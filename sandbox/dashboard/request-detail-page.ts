@@ -8,6 +8,7 @@ import type { RequestDetail } from '../request-log/request-log.js'
 import type { SignatureDiagnosis } from '../request-log/signature-diagnosis.js'
 import type { pageMeta } from '../http/pagination.js'
 import { dashboardHref } from './dashboard-kit.js'
+import { pager } from './list-query.js'
 
 export const REQUEST_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const
 
@@ -44,16 +45,10 @@ export function requestsList(input: {
 <td>!${time(r.time)}</td><td>${r.method}</td><td class="mono">${r.path}</td><td>!${statusText(r.status)}</td><td class="num">${r.durationMs} ms</td>
 <td class="mono">${r.merchantId ?? '—'}</td><td class="mono">${r.idempotencyKey ?? ''}</td><td><a class="mono" href="${requestHref(r.requestId, input.query.scope === 'all' ? { scope: 'all' } : {})}">${r.requestId}</a></td></tr>`,
         )}</tbody></table>`
-  const kept = Object.fromEntries(Object.entries(query).filter(([name]) => name !== 'page'))
-  const to = (page: number) => dashboardHref('/requests', { ...kept, page })
-  const pager = html`<nav class="pager" aria-label="Pages">!${
-    meta.currentPage > 1 ? html`<a href="${to(meta.currentPage - 1)}" rel="prev" data-testid="page-previous">Previous</a>` : ''
-  }<span data-testid="page-position">Page ${meta.currentPage} of ${Math.max(1, meta.totalPages)} · ${meta.totalItems} requests</span>!${
-    meta.currentPage < meta.totalPages ? html`<a href="${to(meta.currentPage + 1)}" rel="next" data-testid="page-next">Next</a>` : ''
-  }</nav>`
+  const pages = pager('/requests', query, meta, 'requests')
   return html`<h1>Requests</h1>
 <p>Every request to this sandbox process, as its request log keeps them (the last 1,000; bodies redacted and cut at 4 KiB).</p>
-!${filters}<section id="requests-list" aria-label="Requests">!${table}!${pager}</section>`
+!${filters}<section id="requests-list" aria-label="Requests">!${table}!${pages}</section>`
 }
 
 const pre = (text: string, testId: string, label: string): string =>

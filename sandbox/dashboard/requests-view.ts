@@ -15,6 +15,7 @@ import { diagnoseSignature } from '../request-log/signature-diagnosis.js'
 import { pageRequest } from '../validation/common.js'
 import type { DashboardKit } from './dashboard-kit.js'
 import type { DashboardView } from './dashboard-view.js'
+import { filledQuery } from './list-query.js'
 import { REQUEST_METHODS, requestDetail, requestsList } from './request-detail-page.js'
 
 const requestsQuery = requestLogStreamQuery.extend({
@@ -28,15 +29,6 @@ const FILTER_FIELDS = ['status', 'path', 'method', 'scope', 'limit'] as const
 function visibleTo(merchantId: string | undefined): (entry: RequestLogEntry, detail: RequestDetail) => boolean {
   if (merchantId === undefined) return () => true
   return (entry, detail) => entry.merchantId === merchantId || detail.signatureMismatch?.merchantId === merchantId
-}
-
-function filledQuery(req: Request): Record<string, string> {
-  const query: Record<string, string> = {}
-  for (const [name, value] of Object.entries(req.query as Record<string, unknown>)) {
-    if (typeof value !== 'string') query[name] = String(value)
-    else if (value !== '') query[name] = value
-  }
-  return query
 }
 
 function requestRoutes(kit: DashboardKit): Router {

@@ -7,6 +7,7 @@ import type { GradingReport, SendResult } from '../../src/webhooks/receiver-grad
 import type { WebhookDeliveryRow } from '../db/schema.js'
 import type { pageMeta } from '../http/pagination.js'
 import { dashboardHref } from './dashboard-kit.js'
+import { pager } from './list-query.js'
 import { statusBadge, when } from './dashboard-format.js'
 
 export const deliveryHref = (id: string): string => dashboardHref(`/webhooks/deliveries/${encodeURIComponent(id)}`)
@@ -42,16 +43,10 @@ export function deliveriesList(input: {
 <td>${d.event_type}</td><td><a class="mono" href="${dashboardHref(`/payments/${encodeURIComponent(d.payment_id)}`)}">${d.payment_id}</a></td>
 <td>!${statusBadge(d.status, 'delivery-status')}</td><td>${d.http_status ?? '—'}</td><td class="num">${d.duration_ms === null ? '—' : `${d.duration_ms} ms`}</td><td class="mono">${d.url}</td></tr>`,
         )}</tbody></table>`
-  const kept = Object.fromEntries(Object.entries(query).filter(([name]) => name !== 'page'))
-  const to = (page: number) => dashboardHref('/webhooks', { ...kept, page })
-  const pager = html`<nav class="pager" aria-label="Pages">!${
-    meta.currentPage > 1 ? html`<a href="${to(meta.currentPage - 1)}" rel="prev" data-testid="page-previous">Previous</a>` : ''
-  }<span data-testid="page-position">Page ${meta.currentPage} of ${Math.max(1, meta.totalPages)} · ${meta.totalItems} deliveries</span>!${
-    meta.currentPage < meta.totalPages ? html`<a href="${to(meta.currentPage + 1)}" rel="next" data-testid="page-next">Next</a>` : ''
-  }</nav>`
+  const pages = pager('/webhooks', query, meta, 'deliveries')
   return html`<h1>Webhooks</h1>!${pauseForm(input.paused, input.csrfField)}
 <p><a href="${dashboardHref('/webhooks/test')}" data-testid="test-receiver-link">Send a test event to a receiver</a></p>
-!${filters}<section id="deliveries-list" data-live aria-label="Deliveries">!${table}!${pager}</section>`
+!${filters}<section id="deliveries-list" data-live aria-label="Deliveries">!${table}!${pages}</section>`
 }
 
 function pauseForm(paused: boolean, csrfField: string): string {

@@ -3,7 +3,7 @@
 // (the API's resend service and its 10-a-minute limit), pause and resume, and grading a receiver
 // with the battery of `paybox webhooks test-receiver` (src/webhooks/receiver-grading.ts, the same code).
 import { randomUUID } from 'node:crypto'
-import { Router, type Request } from 'express'
+import { Router } from 'express'
 import { html } from 'ghtml'
 import { z } from 'zod'
 import { WEBHOOK_EVENT_TYPES } from '../../src/api/enumerations.js'
@@ -19,6 +19,7 @@ import { listDeliveries } from '../webhooks/webhook-repository.js'
 import { deliveryHeaders } from '../webhooks/webhook-sender.js'
 import { dashboardHref, formOf, type DashboardKit } from './dashboard-kit.js'
 import type { DashboardView } from './dashboard-view.js'
+import { filledQuery } from './list-query.js'
 import { deliveriesList, deliveryDetail, deliveryHref, testReceiverPage } from './webhook-delivery-page.js'
 
 /** The log's filters: the API's (status, checkout_id, page, limit) and the event type. */
@@ -29,16 +30,6 @@ const FILTER_FIELDS = ['status', 'event', 'checkout_id', 'limit'] as const
 const MAX_URL_LENGTH = 2048
 /** Grading reports kept for their page (POST-redirect-GET), per process; older ones are dropped. */
 const KEPT_REPORTS = 50
-
-/** Empty query fields are no filter (an untouched form sends them). */
-function filledQuery(req: Request): Record<string, string> {
-  const query: Record<string, string> = {}
-  for (const [name, value] of Object.entries(req.query as Record<string, unknown>)) {
-    if (typeof value !== 'string') query[name] = String(value)
-    else if (value !== '') query[name] = value
-  }
-  return query
-}
 
 /** The receiver URL of the test form, or a readable 400. */
 function receiverUrlOf(kit: DashboardKit, raw: string | undefined): string {

@@ -22,14 +22,19 @@ async function deadUrl(): Promise<string> {
 
 const field = DashboardVisitor.field
 
-/** The text of a <pre> on a page, its character references decoded (what a browser shows). */
+/** Text of a page with its character references decoded (what a browser shows). */
+function decoded(text: string): string {
+  const named: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"' }
+  return text.replace(/&(?:#(\d+)|(\w+));/g, (ref, code: string | undefined, name: string | undefined) =>
+    code !== undefined ? String.fromCodePoint(Number(code)) : (named[name!] ?? ref),
+  )
+}
+
+/** The text of a <pre> on a page. */
 function preText(page: string, testId: string): string {
   const match = new RegExp(`<pre[^>]*data-testid="${testId}"[^>]*>([^<]*)</pre>`).exec(page)
   if (!match) throw new Error(`no ${testId} on the page`)
-  const named: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"' }
-  return match[1]!.replace(/&(?:#(\d+)|(\w+));/g, (ref, code: string | undefined, name: string | undefined) =>
-    code !== undefined ? String.fromCodePoint(Number(code)) : (named[name!] ?? ref),
-  )
+  return decoded(match[1]!)
 }
 
 describe('the Webhooks and Requests views over HTTP', () => {
@@ -63,8 +68,14 @@ describe('the Webhooks and Requests views over HTTP', () => {
     expect(failed.text).toContain(`data-delivery-id="${id}"`)
     expect((await visitor.request('/dashboard/webhooks?status=success')).text).not.toContain(`data-delivery-id="${id}"`)
     expect((await visitor.request('/dashboard/webhooks?event=transaction_failed')).text).not.toContain(`data-delivery-id="${id}"`)
-    // The pager's link keeps the filters.
-    expect(failed.text).toMatch(/Page 1 of \d+/)
+    // Paging: the next page's link keeps the filters.
+    await failedDelivery()
+    const first = await visitor.request('/dashboard/webhooks?status=failed&limit=1')
+    expect(first.text).toMatch(/Page 1 of [2-9]/)
+    expect(decoded(/<a href="([^"]*)" rel="next"/.exec(first.text)![1]!)).toBe('/dashboard/webhooks?status=failed&limit=1&page=2')
+    const second = await visitor.request('/dashboard/webhooks?status=failed&limit=1&page=2')
+    expect(second.text).toMatch(/Page 2 of/)
+    expect(second.text.match(/data-testid="delivery-row"/g)).toHaveLength(1)
   })
 
   it('shows a delivery as sent: the stored payload byte for byte, its signature and headers, and the answer', async () => {
