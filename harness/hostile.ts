@@ -1751,7 +1751,13 @@ export function generateRouteCases(
           { length: rng.int(1, 4) },
           () => [`zz_${rng.text(1, 20, KEY_ALPHABET)}`, rng.text(0, rng.chance(0.1) ? 3000 : 40)] as [string, string],
         )
-        add(route, 'route-query', `random ${pairs.length} unknown parameters`, `${sample(route)}?${encodeQuery(pairs)}`, queryRefusal(route))
+        add(
+          route,
+          'route-query',
+          `random ${pairs.length} unknown parameters`,
+          `${sample(route)}?${encodeQuery(pairs)}`,
+          queryRefusal(route),
+        )
         break
       }
       case 'body': {

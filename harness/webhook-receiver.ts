@@ -32,8 +32,8 @@ export interface WebhookReceiver {
 
 const answerOk = (): Answer => ({ status: 200, body: 'ok' })
 
-/** Starts a receiver; `receiver` is the object to make it in (a suite's, filled once it runs). */
-export async function startWebhookReceiver(secret: string, receiver = {} as WebhookReceiver): Promise<WebhookReceiver> {
+/** Starts a receiver; `receiver` is the object to make it in (a suite's, filled once it runs); `port` 0 is any free one. */
+export async function startWebhookReceiver(secret: string, receiver = {} as WebhookReceiver, port = 0): Promise<WebhookReceiver> {
   const hanging = new Set<http.ServerResponse>()
   Object.assign(receiver, {
     url: '',
@@ -70,7 +70,7 @@ export async function startWebhookReceiver(secret: string, receiver = {} as Webh
       res.writeHead(answer.status, { 'content-type': 'text/plain' }).end(answer.body ?? '')
     })
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
   receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`
   return receiver
 }

@@ -27,9 +27,14 @@ export function hmacSha256Hex(secret: string, payload: string | Buffer): string 
   return createHmac('sha256', secret).update(payload).digest('hex')
 }
 
-/** The signature a client sends: HMAC-SHA256 over path + timestamp + METHOD + body. */
+/** The exact text a digest signature covers: path + timestamp + METHOD + body. */
+export function digestStringToSign(input: DigestInput): string {
+  return `${input.path}${input.timestamp}${input.method.toUpperCase()}${input.body}`
+}
+
+/** The signature a client sends: HMAC-SHA256 over the string to sign. */
 export function signDigest(secret: string, input: DigestInput): string {
-  return hmacSha256Hex(secret, `${input.path}${input.timestamp}${input.method.toUpperCase()}${input.body}`)
+  return hmacSha256Hex(secret, digestStringToSign(input))
 }
 
 /** Compares two lowercase hex signatures without leaking where they differ. */

@@ -57,6 +57,8 @@ button.danger{background:var(--bad);border-color:var(--bad)}
 .timeline li{padding:.25rem 0 .5rem 1rem}
 .qr{width:12rem;height:auto;image-rendering:pixelated;background:#fff}
 .columns{display:grid;grid-template-columns:repeat(auto-fit,minmax(20rem,1fr));gap:1.25rem}
+pre.wire{background:#fff;border:1px solid var(--line);border-radius:.5rem;padding:.75rem;margin:0;overflow:auto;max-height:24rem;white-space:pre-wrap;overflow-wrap:anywhere;font-size:.85rem}
+tr.differs{background:#fef3c7}
 `
 
 const SCRIPT = `(function(){

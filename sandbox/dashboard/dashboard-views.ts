@@ -6,5 +6,15 @@ import { invoicesView } from './invoices-view.js'
 import { ledgerView } from './ledger-view.js'
 import { merchantsView } from './merchants-view.js'
 import { paymentsView } from './payments-view.js'
+import { requestsView } from './requests-view.js'
+import { webhooksView } from './webhooks-view.js'
 
-export const DASHBOARD_VIEWS: readonly DashboardView[] = [paymentsView, invoicesView, ledgerView, clockView, merchantsView]
+export const DASHBOARD_VIEWS: readonly DashboardView[] = [
+  paymentsView,
+  invoicesView,
+  webhooksView,
+  requestsView,
+  ledgerView,
+  clockView,
+  merchantsView,
+]

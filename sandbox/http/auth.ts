@@ -12,7 +12,7 @@ import type { MerchantRow } from '../db/schema.js'
 import type { RateLimiter } from '../limits/rate-limiter.js'
 import { findMerchantByApiKey } from '../merchants/merchant-repository.js'
 import { ApiError, unauthorized } from '../errors.js'
-import { attributeRequest } from '../request-log/request-log.js'
+import { attributeRequest, noteSignatureMismatch } from '../request-log/request-log.js'
 import type { ReplayGuard } from '../signatures/replay-guard.js'
 import { clientAddressOf, refuseIfEmpty, takeOrRefuse, tooManyRequests } from './rate-limit.js'
 
@@ -43,6 +43,8 @@ export interface SignedRequest {
   headers: http.IncomingHttpHeaders
   rawBody?: string
   body?: unknown
+  /** The request these are the parts of, when they were copied out of it (fast routes): its log record. */
+  incoming?: http.IncomingMessage
 }
 
 /** The strings a valid signature may have been computed over, exact form first. */
@@ -108,7 +110,19 @@ export async function authenticateMerchant(
 
   const signs = (path: string, body: string) =>
     signaturesMatch(signDigest(merchant.api_secret, { path, timestamp: timestamp!, method: req.method, body }), signature!)
-  if (!signedBy(signs, req)) throw unauthorized(reason, `${DIGEST_HEADERS.signature} does not match the request`)
+  if (!signedBy(signs, req)) {
+    // Kept for the key's merchant's request inspector, which tells what differed; never the secret.
+    noteSignatureMismatch(req.incoming ?? req, {
+      merchantId: merchant.id,
+      method: req.method,
+      originalUrl: req.originalUrl,
+      timestamp: timestamp!,
+      signature: signature!,
+      rawBody: req.rawBody ?? '',
+      host: header(req, 'host'),
+    })
+    throw unauthorized(reason, `${DIGEST_HEADERS.signature} does not match the request`)
+  }
   const what = 'requests for this API key'
   if (deps.replayGuard?.covers(req.method)) {
     // A replay is refused before it is counted, so a captured request cannot spend its merchant's

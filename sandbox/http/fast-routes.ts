@@ -9,7 +9,7 @@ import type http from 'node:http'
 import type { SandboxContext } from '../context.js'
 import type { MerchantRow } from '../db/schema.js'
 import type { PaymentAnswers } from '../payments/payment-routes.js'
-import { attributeRequest } from '../request-log/request-log.js'
+import { attributeRequest, noteRequestBody } from '../request-log/request-log.js'
 import { OPERATIONS } from '../openapi/operations.js'
 import { authenticateMerchant, merchantAuthDeps } from './auth.js'
 import { authenticationOf } from './authentication.js'
@@ -38,7 +38,8 @@ export function withFastRoutes(ctx: SandboxContext, payments: PaymentAnswers, ex
   async function answer(req: http.IncomingMessage, res: http.ServerResponse, route: FastRoute): Promise<void> {
     try {
       const { rawBody, body } = decodeJsonBody(await readRawBody(req, res), req.headers['content-type'])
-      const signed = { method: req.method!, originalUrl: req.url!, headers: req.headers, rawBody, body }
+      noteRequestBody(req, rawBody)
+      const signed = { method: req.method!, originalUrl: req.url!, headers: req.headers, rawBody, body, incoming: req }
       const merchant = (await authenticateMerchant(auth, reason, signed))!
       attributeRequest(req, merchant.id)
       const response = await route(merchant, body, req)

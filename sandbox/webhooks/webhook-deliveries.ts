@@ -11,6 +11,8 @@ export interface WebhookDeliveries {
   webhookUrlRefusal(db: Kysely<Database>, url: string): Promise<string | undefined>
   /** The stored payload, byte for byte, to the same URL as a new delivery, signed with the merchant's current secret. */
   resend(original: WebhookDeliveryRow): Promise<WebhookDeliveryRow>
+  /** A fetch whose connections obey the same egress rule as deliveries (a shared sandbox's), for grading a receiver. */
+  receiverFetch(): Promise<typeof fetch>
   /** Hears of every finished delivery; returns the way to stop listening. */
   onDelivery(listener: DeliveryListener): () => void
   /** Hears of every new payment event; returns the way to stop listening. */

@@ -105,6 +105,10 @@ export class WebhookDispatcher implements WebhookDeliveries {
     return (await this.#egress.read(db)).urlRefusal(url)
   }
 
+  async receiverFetch(): Promise<typeof fetch> {
+    return this.#sender.receiverFetch(await this.#egress.read(this.#db))
+  }
+
   onDelivery(listener: DeliveryListener): () => void {
     return this.#feed.onDelivery(listener)
   }

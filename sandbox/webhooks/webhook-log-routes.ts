@@ -7,16 +7,15 @@ import { toIso } from '../clock.js'
 import type { SandboxContext } from '../context.js'
 import type { MerchantRow, PaymentEventRow, WebhookDeliveryRow } from '../db/schema.js'
 import { currentMerchant } from '../http/auth.js'
-import { ApiError, notFound } from '../errors.js'
+import { notFound } from '../errors.js'
 import { pageMeta } from '../http/pagination.js'
 import { openEventSession, streamLiveItems } from '../http/event-stream.js'
 import { markAsStream } from '../http/streams.js'
-import { updateMerchant } from '../merchants/merchant-repository.js'
 import { noBody } from '../../src/api/validation.js'
 import { pageRequest } from '../validation/common.js'
 import { toDeliveryResource } from './webhook-log-resource.js'
-import { RESENDS_PER_MINUTE, ResendLimiter } from './resend-limiter.js'
-import { findDeliveryForMerchant, findEventsAfter, lastEventSequence, listDeliveries } from './webhook-repository.js'
+import { getDelivery, resendDelivery, setWebhooksPaused } from './webhook-controls.js'
+import { findEventsAfter, lastEventSequence, listDeliveries } from './webhook-repository.js'
 import type { Handlers } from '../http/declared-routes.js'
 
 /** Stored events a resuming stream is sent at most. */
@@ -31,8 +30,6 @@ const toEventResource = (event: PaymentEventRow) => ({
 })
 
 export function webhookLogHandlers(ctx: SandboxContext) {
-  const limiter = new ResendLimiter(ctx.db, ctx.wallClock)
-
   /** The authenticated merchant, which must be the one in the path: another merchant's log is 404. */
   const merchantOf = (req: Request): MerchantRow => {
     const merchant = currentMerchant(req)
@@ -43,7 +40,7 @@ export function webhookLogHandlers(ctx: SandboxContext) {
   const setPaused = (paused: boolean) => async (req: Request, res: Response) => {
     const merchant = merchantOf(req)
     noBody.parse(req.body)
-    await updateMerchant(ctx.db, merchant.id, { webhooks_paused: paused ? 1 : 0 })
+    await setWebhooksPaused(ctx, merchant.id, paused)
     res.json({ merchant_id: merchant.id, webhooks_paused: paused })
   }
   return {
@@ -69,27 +66,12 @@ export function webhookLogHandlers(ctx: SandboxContext) {
     },
     getWebhookDelivery: async (req, res) => {
       const merchant = merchantOf(req)
-      const delivery = await findDeliveryForMerchant(ctx.db, merchant.id, req.params.id)
-      if (!delivery) throw notFound(`No webhook delivery ${req.params.id.slice(0, 64)}`)
-      res.json(toDeliveryResource(delivery, 'full'))
+      res.json(toDeliveryResource(await getDelivery(ctx, merchant.id, req.params.id), 'full'))
     },
     resendWebhookDelivery: async (req, res) => {
       const merchant = merchantOf(req)
       noBody.parse(req.body)
-      const original = await findDeliveryForMerchant(ctx.db, merchant.id, req.params.id)
-      if (!original) throw notFound(`No webhook delivery ${req.params.id.slice(0, 64)}`)
-      const taken = await limiter.take(merchant.id)
-      if (!taken.allowed) {
-        throw new ApiError(
-          429,
-          'Too Many Requests',
-          `At most ${RESENDS_PER_MINUTE} resends per minute; retry in ${taken.retryAfterSeconds} s`,
-          {
-            'Retry-After': String(taken.retryAfterSeconds),
-          },
-        )
-      }
-      res.json(toDeliveryResource(await ctx.webhooks.resend(original), 'full'))
+      res.json(toDeliveryResource(await resendDelivery(ctx, merchant.id, req.params.id), 'full'))
     },
     // Every payment event of the merchant, with or without webhookUrl: what `paybox listen`
     // forwards. A new stream first gets a `ready` event whose id is the latest event's sequence,

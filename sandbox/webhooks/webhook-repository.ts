@@ -94,6 +94,7 @@ export async function logDeliveryOutcomes(db: Kysely<Database>, deliveries: Webh
 export interface DeliveryFilters {
   status?: string
   paymentId?: string
+  eventType?: string
 }
 
 export async function listDeliveries(
@@ -105,6 +106,7 @@ export async function listDeliveries(
   let query = db.selectFrom('webhook_deliveries').where('merchant_id', '=', merchantId)
   if (filters.status !== undefined) query = query.where('status', '=', filters.status as WebhookDeliveryRow['status'])
   if (filters.paymentId !== undefined) query = query.where('payment_id', '=', filters.paymentId)
+  if (filters.eventType !== undefined) query = query.where('event_type', '=', filters.eventType)
   const rows = await query
     .selectAll()
     .orderBy('sequence', 'desc')

@@ -14,6 +14,15 @@ export const WEBHOOK_USER_AGENT = 'paybox-sandbox-webhooks/1.0'
 /** Deliveries to one receiver origin at once (its connection pool's size). */
 export const MAX_DELIVERIES_PER_ORIGIN = 10
 
+/** The headers a delivery is sent with: what the receiver gets, and what the dashboard shows. */
+export function deliveryHeaders(payload: string, secret: string): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    'user-agent': WEBHOOK_USER_AGENT,
+    [WEBHOOK_SIGNATURE_HEADER]: signWebhook(payload, secret),
+  }
+}
+
 export interface WebhookSenderOptions {
   requireHttps?: boolean
   timeoutMs?: number
@@ -37,6 +46,8 @@ export class WebhookSender {
   readonly #pools = new Map<WebhookEgress, Map<string, Pool>>()
   /** Loaded with the first delivery: start-up and an idle sandbox do without it. */
   #undici: Promise<typeof import('undici')> | undefined
+  /** Connections of receiverFetch() by egress rule, checked like deliveries'. */
+  readonly #receiverAgents = new Map<WebhookEgress, import('undici').Agent>()
 
   constructor(options: WebhookSenderOptions = {}) {
     this.#requireHttps = options.requireHttps ?? false
@@ -65,7 +76,20 @@ export class WebhookSender {
     for (const exchange of this.#exchanges) exchange.cancel(new Error('The sandbox is stopping'))
   }
 
+  /** The global fetch, or under a shared rule undici's over connections `egress` checks once connected (no DNS rebinding). */
+  async receiverFetch(egress: WebhookEgress): Promise<typeof fetch> {
+    if (!egress.shared) return fetch
+    const undici = await (this.#undici ??= import('undici'))
+    const connect = egress.connector(undici.buildConnector)
+    let agent = this.#receiverAgents.get(egress)
+    if (agent === undefined) this.#receiverAgents.set(egress, (agent = new undici.Agent(connect ? { connect } : {})))
+    return ((input: string, init?: RequestInit) =>
+      undici.fetch(input, { ...(init as Parameters<typeof undici.fetch>[1]), dispatcher: agent })) as unknown as typeof fetch
+  }
+
   async close(): Promise<void> {
+    await Promise.allSettled([...this.#receiverAgents.values()].map((agent) => agent.destroy()))
+    this.#receiverAgents.clear()
     await Promise.allSettled([...this.#pools.values()].flatMap((pools) => [...pools.values()].map((pool) => pool.destroy())))
     this.#pools.clear()
   }
@@ -111,11 +135,7 @@ export class WebhookSender {
         method: 'POST',
         path: `${url.pathname}${url.search}`,
         body: delivery.request_payload,
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': WEBHOOK_USER_AGENT,
-          [WEBHOOK_SIGNATURE_HEADER]: signWebhook(delivery.request_payload, secret),
-        },
+        headers: deliveryHeaders(delivery.request_payload, secret),
       })
       const { status, body } = await exchange.answer
       const ok = status >= 200 && status < 300

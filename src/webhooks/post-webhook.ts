@@ -11,6 +11,8 @@ export interface WebhookPost {
   timeoutMs: number
   /** Ends the request early (the command stopping); the answer then has no status. */
   signal?: AbortSignal
+  /** What sends it (default: the global fetch); a shared sandbox passes one bound to its egress rule. */
+  fetch?: typeof fetch
 }
 
 export interface WebhookAnswer {
@@ -29,7 +31,7 @@ export async function postWebhook(post: WebhookPost): Promise<WebhookAnswer> {
   if (post.signature !== undefined) headers[WEBHOOK_SIGNATURE_HEADER] = post.signature
   try {
     const signal = post.signal ? AbortSignal.any([timeout, post.signal]) : timeout
-    const response = await fetch(post.url, { method: 'POST', body: post.body, headers, redirect: 'manual', signal })
+    const response = await (post.fetch ?? fetch)(post.url, { method: 'POST', body: post.body, headers, redirect: 'manual', signal })
     // Read the answer to its end: until then the receiver has not finished answering, and the
     // connection cannot be reused.
     await response.arrayBuffer()

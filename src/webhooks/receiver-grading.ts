@@ -57,6 +57,8 @@ export interface GradingOptions {
   userAgent?: string
   /** Milliseconds since the epoch, for the payloads' history. */
   now?: () => number
+  /** What sends the deliveries (default: the global fetch); the sandbox's dashboard passes one that obeys its egress rule. */
+  fetch?: typeof fetch
 }
 
 interface Delivery {
@@ -202,7 +204,7 @@ function responseTime(cases: CaseResult[]): ResponseTimeResult {
 /** Sends the whole battery, one delivery at a time, and grades every answer. Never throws for a receiver's behaviour. */
 export async function gradeReceiver(options: GradingOptions): Promise<GradingReport> {
   const timeoutMs = options.timeoutMs ?? RESPONSE_BUDGET_MS
-  const target = { url: options.url, userAgent: options.userAgent ?? 'paybox-webhooks-test-receiver', timeoutMs }
+  const target = { url: options.url, userAgent: options.userAgent ?? 'paybox-webhooks-test-receiver', timeoutMs, fetch: options.fetch }
   const cases: CaseResult[] = []
   for (const spec of battery(options.secret, (options.now ?? Date.now)())) {
     const sends: SendResult[] = []
