@@ -25,11 +25,15 @@ const PUBLIC = [/^\/health$/, /^\/openapi\.json$/, /^\/s\//, /^\/checkout\//, /^
 /** Routes where credentials are optional, but checked when sent (spec 5: the cross-chain quote). */
 const OPTIONAL = [/^\/cross-chain\//, /^\/payments\/:id\/cross-chain\/quote$/]
 /** Sandbox-wide controls: the admin token. */
-const ADMIN = /^\/sandbox\/(merchants|clock|ledger|wallets|snapshots|reset|request-logs)(\/|$)/
+const ADMIN = /^\/sandbox\/(merchants|clock|ledger|wallets|snapshots|reset|request-logs|dashboard)(\/|$)/
+/** The dashboard's pages: a session cookie from its sign-in, never API credentials (docs/dashboard.md). */
+const DASHBOARD = /^\/dashboard(\/|$)/
+/** What anyone may load from the dashboard: its assets and its sign-in. */
+const DASHBOARD_OPEN = /^\/dashboard\/(assets\/|sign-in$)/
 /** Spec 7: these families say "Signature verification failed"; the other merchant endpoints "Unauthorized". */
 const SIGNATURE_FAILED_FAMILY = /^\/(invoices|merchant|currencies|merchants)(\/|$)/
 
-type Kind = 'public' | 'optional' | 'admin' | 'merchant'
+type Kind = 'public' | 'optional' | 'admin' | 'dashboard' | 'merchant'
 const kindOf = (route: RouteInfo): Kind =>
   PUBLIC.some((p) => p.test(route.path))
     ? 'public'
@@ -37,7 +41,9 @@ const kindOf = (route: RouteInfo): Kind =>
       ? 'optional'
       : ADMIN.test(route.path)
         ? 'admin'
-        : 'merchant'
+        : DASHBOARD.test(route.path)
+          ? 'dashboard'
+          : 'merchant'
 const reasonOf = (route: RouteInfo) => (SIGNATURE_FAILED_FAMILY.test(route.path) ? 'Signature verification failed' : 'Unauthorized')
 
 interface Credentials {
@@ -172,6 +178,22 @@ describe('authentication near misses on every route', () => {
       key: merchantA.apiKey,
     })
     expect(tampered.status).toBe(401)
+  })
+
+  it('keeps every dashboard page shut to API credentials: a signed request with the admin token is sent to sign in', async () => {
+    const wrong: string[] = []
+    const shut = routes.filter((r) => kindOf(r) === 'dashboard' && !DASHBOARD_OPEN.test(r.path))
+    expect(shut.map(routeLabel)).toEqual(expect.arrayContaining(['GET /dashboard/payments', 'GET /dashboard/events']))
+    for (const route of shut) {
+      const path = pathOf(route)
+      const body = route.method === 'GET' ? undefined : 'csrf_token=x'
+      const headers = { 'x-sandbox-admin-token': sandbox.identity.adminToken, 'content-type': 'application/x-www-form-urlencoded' }
+      const response = await rawRequest(sandbox.url, { method: route.method, path, body, headers, as: merchantA, sign: { timestamp: NOW } })
+      // A page sends the visitor to sign in; a form post is a 401.
+      const expected = route.method === 'GET' ? 303 : 401
+      if (response.status !== expected) wrong.push(`${routeLabel(route)}: ${response.status}, expected ${expected}`)
+    }
+    expect(wrong).toEqual([])
   })
 
   it('refuses admin routes without the exact admin token, a merchant signature included', async () => {
