@@ -1,5 +1,5 @@
 // Runs the hostile-input suite against a real sandbox and judges every answer: the CI test
-// (test/e2e/hostile-input.test.ts) sends 2,500 cases, the bench calls runHostile({cases: 10_000}).
+// (test/e2e/hostile-input.test.ts) sends 3,000 cases, the bench calls runHostile({cases: 10_000}).
 // Nothing here imports vitest, so the bench can load it with tsx.
 import { createApp } from '../sandbox/http/app.js'
 import type { RunningSandbox } from '../sandbox/server.js'
@@ -16,7 +16,13 @@ import {
 import { rawRequest, startTestSandbox, type RawResponse, type TestSandbox } from './sandbox.js'
 
 export const CI_SEED = 0x5eed_2026
-export const CI_CASES = 2_500
+export const CI_CASES = 3_000
+/**
+ * The suite's sandbox runs in the process that generates and judges thousands of cases, which
+ * holds its one event loop for seconds: a kept-alive connection must outlive that, or the
+ * server's overdue idle timer closes it under the next request (ECONNRESET, not a finding).
+ */
+export const HOSTILE_SANDBOX_OPTIONS = { limits: { keepAliveTimeoutMs: 60_000 } }
 /** Each route must be reached by at least this many cases, or the suite is incomplete. */
 export const MIN_CASES_PER_ROUTE = 3
 
@@ -209,8 +215,8 @@ export interface HostileRunReport {
 /** Passes when every case was sent, failures, uncoveredRoutes and stateChanges are empty and healthyAfter is true. */
 export async function runHostile(options: HostileRunOptions = {}): Promise<HostileRunReport> {
   const seed = options.seed ?? CI_SEED
-  const sandbox = await startTestSandbox()
-  const other = options.replicas === 2 ? await startTestSandbox({ db: sandbox.dbFile }) : undefined
+  const sandbox = await startTestSandbox(HOSTILE_SANDBOX_OPTIONS)
+  const other = options.replicas === 2 ? await startTestSandbox({ ...HOSTILE_SANDBOX_OPTIONS, db: sandbox.dbFile }) : undefined
   try {
     const [direct, escrow] = sandbox.merchants
     const creds: HostileCredentials = {
