@@ -5,6 +5,7 @@ import { clockView } from './clock-view.js'
 import { invoicesView } from './invoices-view.js'
 import { ledgerView } from './ledger-view.js'
 import { merchantsView } from './merchants-view.js'
+import { overviewView } from './overview-view.js'
 import { paymentsView } from './payments-view.js'
 
-export const DASHBOARD_VIEWS: readonly DashboardView[] = [paymentsView, invoicesView, ledgerView, clockView, merchantsView]
+export const DASHBOARD_VIEWS: readonly DashboardView[] = [overviewView, paymentsView, invoicesView, ledgerView, clockView, merchantsView]
