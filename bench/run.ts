@@ -1,7 +1,7 @@
 // `npm run bench`: every performance figure of the sandbox and the CLI beside its control,
 // measured in one run on 127.0.0.1, printed as a table and written to bench/results/latest.json.
 // --quick runs smaller sizes for a smoke test; --durable measures with synchronous=FULL;
-// --only=startup,api,lists,invoices,webhooks,cli,reliability,postgres runs some sections (postgres needs
+// --only=startup,api,lists,invoices,webhooks,dashboard,cli,reliability,postgres runs some sections (postgres needs
 // PAYBOX_BENCH_POSTGRES_URL or PAYBOX_TEST_POSTGRES_URL, else it says it is skipped); --seed=N reseeds the reliability runs.
 import fs from 'node:fs'
 import os from 'node:os'
@@ -11,6 +11,7 @@ import { ROOT } from './lib/processes.js'
 import { benchSettings } from './lib/settings.js'
 import { apiFigures } from './sections/api.js'
 import { cliFigures } from './sections/cli.js'
+import { dashboardFigures } from './sections/dashboard.js'
 import { invoiceFigures } from './sections/invoices.js'
 import { listFigures } from './sections/lists.js'
 import { POSTGRES_SKIPPED, postgresBenchUrl, postgresFigures } from './sections/postgres.js'
@@ -55,6 +56,7 @@ await section('lists', async () => {
 })
 await section('invoices', () => invoiceFigures(settings, log))
 await section('webhooks', () => webhookFigures(settings, log))
+await section('dashboard', () => dashboardFigures(settings, log))
 await section('cli', () => cliFigures(settings, log))
 await section('reliability', () => reliabilityFigures(settings, log))
 if (postgresBenchUrl() === undefined) {

@@ -19,7 +19,7 @@ export const LARGE_TABLES = [
 export const readsALargeTable = (sql: string): boolean =>
   /^\s*select\b/i.test(sql) && new RegExp(`\\b(${LARGE_TABLES.join('|')})\\b`).test(sql)
 
-/** Payment reads, every list filter, settlement, the fee tier, webhook and invoice lists, the next invoice number and the due-work sweep. */
+/** Payment reads, every list filter, settlement, the fee tier, webhook and invoice lists, the next invoice number, the due-work sweep and the dashboard's Overview. */
 export async function runBusyQueries(sandbox: TestSandbox): Promise<void> {
   const client = sandbox.direct
   const payment = await client.payments.create({ amount: { value: 1500, currency: 'USD' }, description: 'Planned', storeId: 'store-1' })
@@ -43,4 +43,12 @@ export async function runBusyQueries(sandbox: TestSandbox): Promise<void> {
   await client.invoices.list()
   await client.invoices.settings()
   await processDueWork(sandbox.context)
+  // The dashboard's Overview, signed in as admin: its figures read the kept counts and a range of the deliveries index.
+  const signIn = await fetch((await sandbox.admin.sandbox.dashboardLink()).url, { redirect: 'manual' })
+  const cookie = signIn.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .join('; ')
+  const overview = await fetch(`${sandbox.url}/dashboard/overview`, { headers: { cookie } })
+  if (overview.status !== 200) throw new Error(`GET /dashboard/overview answered ${overview.status}`)
 }

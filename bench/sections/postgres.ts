@@ -174,7 +174,7 @@ async function writeFigures(settings: BenchSettings, log: (line: string) => void
  * only: session_replication_role, which needs a superuser, as creating the databases does) and
  * the counts are then added by one grouped insert each; then ANALYZE.
  */
-async function seedPayments(url: string, merchantId: string, count: number): Promise<{ from: number; to: number }> {
+export async function seedPayments(url: string, merchantId: string, count: number): Promise<{ from: number; to: number }> {
   const to = Date.now() - DAY_MS
   const from = to - 180 * DAY_MS
   await withClient(url, async (client) => {

@@ -59,6 +59,17 @@ button.danger{background:var(--bad);border-color:var(--bad)}
 .columns{display:grid;grid-template-columns:repeat(auto-fit,minmax(20rem,1fr));gap:1.25rem}
 pre.wire{background:#fff;border:1px solid var(--line);border-radius:.5rem;padding:.75rem;margin:0;overflow:auto;max-height:24rem;white-space:pre-wrap;overflow-wrap:anywhere;font-size:.85rem}
 tr.differs{background:#fef3c7}
+/* Overview charts (inline SVG): colours here, as the CSP allows no style attributes. */
+.chart{width:100%;max-width:32rem;height:auto;background:#fff;border:1px solid var(--line);border-radius:.5rem;padding:.5rem}
+.chart-label,.chart-value{font-size:12px;fill:var(--muted)}
+.chart-axis{stroke:var(--line)}
+.bar{fill:var(--accent)}
+.bar-paid,.bar-success{fill:var(--ok)}
+.bar-failed,.bar-expired,.bar-canceled,.bar-failure{fill:var(--bad)}
+.bar-underpaid{fill:var(--warn)}
+.legend{font-size:.85rem;color:var(--muted)}
+.key{display:inline-block;width:.8rem;height:.8rem;border-radius:.15rem}
+.key-success{background:var(--ok)}.key-failure{background:var(--bad)}
 `
 
 const SCRIPT = `(function(){

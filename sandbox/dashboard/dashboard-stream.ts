@@ -1,6 +1,7 @@
 // GET /dashboard/events: what the open pages refresh on. Built on the sandbox's own feeds: every
 // payment event (read from the outbox, so a change made through any replica arrives) and every
-// finished webhook delivery, of the merchant the session looks at. A stream first sends `ready`,
+// finished webhook delivery (the sender announces it; every replica's feed reads it), of the
+// merchant the session looks at. A stream first sends `ready`,
 // on which the page fetches itself once, so nothing between render and connection is missed.
 import type { RequestHandler } from 'express'
 import { ledgerFeed } from '../horizon/horizon-stream.js'

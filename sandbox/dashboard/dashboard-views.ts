@@ -5,11 +5,13 @@ import { clockView } from './clock-view.js'
 import { invoicesView } from './invoices-view.js'
 import { ledgerView } from './ledger-view.js'
 import { merchantsView } from './merchants-view.js'
+import { overviewView } from './overview-view.js'
 import { paymentsView } from './payments-view.js'
 import { requestsView } from './requests-view.js'
 import { webhooksView } from './webhooks-view.js'
 
 export const DASHBOARD_VIEWS: readonly DashboardView[] = [
+  overviewView,
   paymentsView,
   invoicesView,
   webhooksView,

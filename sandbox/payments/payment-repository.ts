@@ -233,3 +233,14 @@ export function listEscrowPayments(db: Kysely<Database>, merchantId: string | un
   if (merchantId !== undefined) query = query.where('merchant_id', '=', merchantId)
   return newestFirstPage(query, page)
 }
+
+/** How many payments each merchant (or the one given) has per status, from the counts the triggers keep. */
+export async function countPaymentsByStatus(
+  db: Kysely<Database>,
+  merchantId?: string,
+): Promise<Array<{ merchantId: string; status: string; count: number }>> {
+  const { rows } = await sql<{ merchant_id: string; status: string; total: number }>`select merchant_id, status, sum(count) as total
+    from payment_counts ${merchantId === undefined ? sql`` : sql`where merchant_id = ${merchantId}`}
+    group by merchant_id, status`.execute(db)
+  return rows.map((row) => ({ merchantId: row.merchant_id, status: row.status, count: Number(row.total) }))
+}

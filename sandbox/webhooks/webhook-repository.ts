@@ -152,3 +152,32 @@ export async function recentResendTimes(db: Kysely<Database>, merchantId: string
 export async function insertResendTime(db: Kysely<Database>, merchantId: string, at: number): Promise<void> {
   await db.insertInto('webhook_resend_times').values({ merchant_id: merchantId, at }).execute()
 }
+
+/**
+ * Finished deliveries of these merchants created in [since, since + buckets × bucketMs), counted
+ * per bucket and outcome: one range of the (merchant_id, created_at) index per merchant.
+ */
+export async function countDeliveryOutcomes(
+  db: Kysely<Database>,
+  merchantIds: readonly string[],
+  since: number,
+  bucketMs: number,
+  buckets: number,
+): Promise<Array<{ bucket: number; status: WebhookDeliveryRow['status']; count: number }>> {
+  if (merchantIds.length === 0) return []
+  const rows = await db
+    .selectFrom('webhook_deliveries')
+    .where('merchant_id', 'in', merchantIds)
+    .where('created_at', '>=', since)
+    .where('created_at', '<', since + bucketMs * buckets)
+    .where('status', 'in', ['success', 'failed'])
+    .select((eb) => [
+      // Integer literals: a bound JS number is a REAL to SQLite, and the division would not truncate.
+      sql<number>`(created_at - ${sql.lit(Math.trunc(since))}) / ${sql.lit(Math.trunc(bucketMs))}`.as('bucket'),
+      'status',
+      eb.fn.countAll<number>().as('total'),
+    ])
+    .groupBy([sql`1`, sql`2`])
+    .execute()
+  return rows.map((row) => ({ bucket: Number(row.bucket), status: row.status, count: Number(row.total) }))
+}

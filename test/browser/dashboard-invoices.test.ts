@@ -45,7 +45,7 @@ describe.runIf(chromiumAvailable())('the dashboard’s invoices and merchants in
     const { stdout, stderr, exitCode } = await runCli(['dashboard', '--no-open'], merchantEnv(sandbox))
     expect(exitCode, stderr).toBe(0)
     await page.goto(linesOf(stdout).at(-1)!)
-    await page.waitForURL((url) => url.pathname === '/dashboard/payments')
+    await page.waitForURL((url) => url.pathname === '/dashboard/overview')
   }
 
   async function signInAsMerchant(merchant: { apiKey: string; apiSecret: string }): Promise<void> {
@@ -53,7 +53,7 @@ describe.runIf(chromiumAvailable())('the dashboard’s invoices and merchants in
     await page.getByLabel('API key').fill(merchant.apiKey)
     await page.getByLabel('API secret').fill(merchant.apiSecret)
     await page.getByTestId('sign-in').click()
-    await page.waitForURL((url) => url.pathname === '/dashboard/payments')
+    await page.waitForURL((url) => url.pathname === '/dashboard/overview')
   }
 
   /** Runs axe-core in the page (evaluated over the DevTools protocol, which the page's CSP does not govern). */

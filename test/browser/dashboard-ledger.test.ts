@@ -44,7 +44,7 @@ describe.runIf(chromiumAvailable())('the Ledger explorer and Clock and state vie
 
   async function signInAsAdmin(): Promise<void> {
     await page.goto((await sandbox.admin.sandbox.dashboardLink()).url)
-    await page.waitForURL((url) => url.pathname === '/dashboard/payments')
+    await page.waitForURL((url) => url.pathname === '/dashboard/overview')
   }
 
   async function expectAccessible(what: string): Promise<void> {

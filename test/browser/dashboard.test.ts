@@ -58,7 +58,7 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', { timeout: 90_
 
   async function signInAsAdmin(target: Page = page): Promise<void> {
     await target.goto(await dashboardLink())
-    await target.waitForURL((url) => url.pathname === '/dashboard/payments')
+    await target.waitForURL((url) => url.pathname === '/dashboard/overview')
   }
 
   async function signInAsMerchant(merchant: { apiKey: string; apiSecret: string }): Promise<void> {
@@ -66,7 +66,7 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', { timeout: 90_
     await page.getByLabel('API key').fill(merchant.apiKey)
     await page.getByLabel('API secret').fill(merchant.apiSecret)
     await page.getByTestId('sign-in').click()
-    await page.waitForURL((url) => url.pathname === '/dashboard/payments')
+    await page.waitForURL((url) => url.pathname === '/dashboard/overview')
   }
 
   /** Runs axe-core in the page (evaluated over the DevTools protocol, which the page's CSP does not govern). */
@@ -94,9 +94,9 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', { timeout: 90_
     const link = await dashboardLink()
     expect(new URL(link).searchParams.get('token')).toBeTruthy()
     await page.goto(link)
-    await page.waitForURL((url) => url.pathname === '/dashboard/payments')
+    await page.waitForURL((url) => url.pathname === '/dashboard/overview')
     expect(new URL(page.url()).search).toBe('')
-    expect(await page.getByTestId('nav-payments').getAttribute('aria-current')).toBe('page')
+    expect(await page.getByTestId('nav-overview').getAttribute('aria-current')).toBe('page')
     const cookies = await context.cookies()
     expect(cookies.find((cookie) => cookie.name.startsWith('paybox_dashboard_'))).toMatchObject({ httpOnly: true, sameSite: 'Strict' })
     await expectAccessible('payments list')
@@ -117,6 +117,7 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', { timeout: 90_
 
   it('journey 2: a payment made in the CLI appears live; underpaid from the dashboard, then accepted, it is paid and settled', async () => {
     await signInAsAdmin()
+    await page.goto(`${sandbox.url}/dashboard/payments`)
     await liveConnected()
     await page.evaluate(() => Object.assign(globalThis, { __sameDocument: true }))
     const payment = await createPayment({ webhookUrl: receiver.url, description: 'Journey two' })
@@ -228,6 +229,7 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', { timeout: 90_
     const payment = await createPayment({ description: HOSTILE, metadata: { note: HOSTILE } })
     await sandbox.admin.sandbox.createMerchant({ name: HOSTILE, settlement_mode: 'direct' })
     await signInAsAdmin()
+    await page.goto(`${sandbox.url}/dashboard/payments`)
     const row = page.locator(`[data-payment-id="${payment.id}"]`)
     expect(await row.getByTestId('payment-description').textContent()).toBe(HOSTILE)
     await page.goto(`${sandbox.url}/dashboard/payments/${payment.id}`)
