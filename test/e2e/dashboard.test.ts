@@ -163,6 +163,21 @@ describe('the dashboard over HTTP', () => {
     }
   })
 
+  it('pages the payments list with its filters kept in the previous and next links', async () => {
+    for (const n of [1, 2, 3])
+      await sandbox.direct.payments.create({ amount: { value: 100 * n, currency: 'EUR' }, description: `Paged ${n}`, storeId: 'paged' })
+    const visitor = await DashboardVisitor.merchant(sandbox.url, sandbox.merchants[0]!)
+    const second = await visitor.request('/dashboard/payments?storeId=paged&limit=1&page=2')
+    expect(second.status).toBe(200)
+    expect(second.text).toContain('Page 2 of 3 · 3 payments')
+    const link = (rel: string) =>
+      new RegExp(`href="([^"]+)" rel="${rel}"`)
+        .exec(second.text)![1]!
+        .replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)))
+    expect(link('prev')).toBe('/dashboard/payments?storeId=paged&limit=1&page=1')
+    expect(link('next')).toBe('/dashboard/payments?storeId=paged&limit=1&page=3')
+  })
+
   it('answers every malformed action form with a readable 4xx page and changes nothing', async () => {
     const payment = await sandbox.direct.payments.create({ amount: { value: 1250, currency: 'EUR' }, description: 'Malformed forms' })
     const visitor = await signedInAdmin()
