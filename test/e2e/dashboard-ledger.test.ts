@@ -17,6 +17,12 @@ describe('the Ledger explorer and Clock and state views over HTTP', () => {
   const admin = () => DashboardVisitor.admin(sandbox.url, sandbox.admin)
   const merchant = (index: number) => DashboardVisitor.merchant(sandbox.url, sandbox.merchants[index]!)
 
+  /** The Clock page's advance form as rendered, filled with `duration`. */
+  async function advanceForm(visitor: DashboardVisitor, duration: string): Promise<Record<string, string>> {
+    const page = await visitor.request('/dashboard/clock')
+    return { csrf_token: DashboardVisitor.field(page.text, 'csrf_token'), from: DashboardVisitor.field(page.text, 'from'), duration }
+  }
+
   async function paidPayment(client: TestSandbox['direct'], description: string) {
     const created = await client.payments.create({ amount: { value: 1000, currency: 'USD' }, description })
     const paid = await client.sandbox.pay(created.id)
@@ -122,12 +128,7 @@ describe('the Ledger explorer and Clock and state views over HTTP', () => {
 
   it('advances the clock once per form: a second submit of the same form moves nothing (409)', async () => {
     const visitor = await admin()
-    const page = await visitor.request('/dashboard/clock')
-    const form = {
-      csrf_token: DashboardVisitor.field(page.text, 'csrf_token'),
-      from: DashboardVisitor.field(page.text, 'from'),
-      duration: '2h',
-    }
+    const form = await advanceForm(visitor, '2h')
     const before = (await sandbox.admin.sandbox.clock()).advancedSeconds
     const first = await visitor.request('/dashboard/clock/advance', { form })
     expect(first.status).toBe(303)
@@ -138,12 +139,7 @@ describe('the Ledger explorer and Clock and state views over HTTP', () => {
 
   it('advances once when the same form is submitted twice at the same moment', async () => {
     const visitor = await admin()
-    const page = await visitor.request('/dashboard/clock')
-    const form = {
-      csrf_token: DashboardVisitor.field(page.text, 'csrf_token'),
-      from: DashboardVisitor.field(page.text, 'from'),
-      duration: '1h',
-    }
+    const form = await advanceForm(visitor, '1h')
     const before = (await sandbox.admin.sandbox.clock()).advancedSeconds
     const answers = await Promise.all([1, 2, 3].map(() => visitor.request('/dashboard/clock/advance', { form })))
     expect(answers.map((answer) => answer.status).sort()).toEqual([303, 409, 409])
