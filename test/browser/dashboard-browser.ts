@@ -1,5 +1,5 @@
-// What the dashboard's browser tests share: a sandbox and Chromium for the file, a fresh page a
-// test whose CSP reports fail the test, the two ways in (admin, merchant), and the checks every
+// What the dashboard's browser tests share: a sandbox and Chromium for the file, a fresh page for
+// each test whose CSP reports fail it, the two ways in (admin, merchant), and the checks every
 // view gets (axe-core, hostile text left inert).
 import fs from 'node:fs'
 import { createRequire } from 'node:module'
@@ -32,7 +32,7 @@ export interface DashboardBrowser {
 
 /**
  * Registers the file's hooks. `adminSignIn: 'cli'` signs the admin in through the link `paybox
- * dashboard --no-open` prints, 'api' through the admin API's link (no CLI process a test).
+ * dashboard --no-open` prints, 'api' through the admin API's link (no CLI process per sign-in).
  */
 export function useDashboardBrowser(options: {
   sandbox?: Parameters<typeof startTestSandbox>[0]
