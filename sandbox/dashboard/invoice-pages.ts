@@ -6,7 +6,6 @@ import { INVOICE_STATUSES } from '../../src/api/enumerations.js'
 import { invoiceTotals } from '../../src/invoice-totals.js'
 import { formatAmount } from '../checkout/checkout-page.js'
 import type { CustomerRow, InvoiceRow, PaymentRow } from '../db/schema.js'
-import type { pageMeta } from '../http/pagination.js'
 import type { InvoiceSettingsView } from '../invoices/invoice-service.js'
 import { dashboardHref } from './dashboard-kit.js'
 import { statusBadge, when } from './dashboard-format.js'
@@ -50,15 +49,6 @@ export function invoiceTable(invoices: InvoiceRow[], customers: Map<string, Cust
   return html`<table data-testid="invoices-table"><caption class="visually-hidden">Invoices of ${merchantName}, newest first</caption>
 <thead><tr><th scope="col">Issued</th><th scope="col">Number</th><th scope="col">Customer</th><th scope="col" class="num">Total</th><th scope="col">Due</th><th scope="col">Status</th></tr></thead>
 <tbody>!${rows}</tbody></table>`
-}
-
-export function invoicePager(query: Record<string, string>, meta: ReturnType<typeof pageMeta>): string {
-  const to = (page: number) => dashboardHref('/invoices', { ...query, page })
-  const previous =
-    meta.currentPage > 1 ? html`<a href="${to(meta.currentPage - 1)}" rel="prev" data-testid="page-previous">Previous</a>` : ''
-  const next =
-    meta.currentPage < meta.totalPages ? html`<a href="${to(meta.currentPage + 1)}" rel="next" data-testid="page-next">Next</a>` : ''
-  return html`<nav class="pager" aria-label="Pages">!${previous}<span data-testid="page-position">Page ${meta.currentPage} of ${Math.max(1, meta.totalPages)} · ${meta.totalItems} invoices</span>!${next}</nav>`
 }
 
 interface LineItem {

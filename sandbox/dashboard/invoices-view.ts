@@ -25,6 +25,7 @@ import { pageRequest } from '../validation/common.js'
 import { dashboardHref, formOf, type DashboardKit } from './dashboard-kit.js'
 import { errorOnField, formIdempotencyKey, isRefusal, issuesOnFields, oneOf, type FormError } from './dashboard-forms.js'
 import type { DashboardView } from './dashboard-view.js'
+import { filledQuery, pager } from './list-query.js'
 import {
   emptyInvoiceForm,
   invoiceFormOf,
@@ -35,17 +36,7 @@ import {
   type InvoiceForm,
   type InvoiceFormView,
 } from './invoice-form.js'
-import { invoiceFilters, invoicePager, invoiceSubnav, invoiceTable, renderInvoiceDetail, renderInvoiceSettings } from './invoice-pages.js'
-
-/** The list's query as the filter form sends it: empty fields are no filter. */
-function listQueryOf(req: Request): Record<string, string> {
-  const query: Record<string, string> = {}
-  for (const [name, value] of Object.entries(req.query as Record<string, unknown>)) {
-    if (typeof value !== 'string') query[name] = String(value)
-    else if (value !== '') query[name] = value
-  }
-  return query
-}
+import { invoiceFilters, invoiceSubnav, invoiceTable, renderInvoiceDetail, renderInvoiceSettings } from './invoice-pages.js'
 
 const settingsField = oneOf(['invoice_prefix', 'next_number'])
 
@@ -57,7 +48,7 @@ function invoiceRoutes(kit: DashboardKit): Router {
     '/invoices',
     kit.handle(async (req, res) => {
       const merchant = kit.merchantOf(req)
-      const raw = listQueryOf(req)
+      const raw = filledQuery(req)
       const query = listInvoicesQuery.parse(raw)
       const page = pageRequest(query)
       const { rows, total } = await listInvoices(ctx.db, merchant, { status: query.status }, page)
@@ -69,14 +60,15 @@ function invoiceRoutes(kit: DashboardKit): Router {
           )
         ).map((c) => [c.id, c]),
       )
-      const kept = Object.fromEntries(Object.entries(raw).filter(([name]) => name !== 'page'))
       await kit.page(req, res, {
         title: 'Invoices',
         current: 'invoices',
         body: html`<h1>Invoices</h1>!${invoiceSubnav('list')}!${invoiceFilters(raw)}
-<section id="invoices-list" data-live aria-label="Invoices">!${invoiceTable(rows, customers, merchant.name)}!${invoicePager(
-          kept,
+<section id="invoices-list" data-live aria-label="Invoices">!${invoiceTable(rows, customers, merchant.name)}!${pager(
+          '/invoices',
+          raw,
           pageMeta(page, total, rows.length),
+          'invoices',
         )}</section>`,
       })
     }),

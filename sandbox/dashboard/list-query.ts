@@ -1,5 +1,5 @@
-// What the Webhooks and Requests lists share: their query as a filter form sends it (empty fields
-// are no filter), and the pager whose links keep the filters.
+// What the dashboard's lists (payments, invoices, webhooks, requests) share: their query as a
+// filter form sends it (empty fields are no filter), and the pager whose links keep the filters.
 import type { Request } from 'express'
 import { html } from 'ghtml'
 import type { pageMeta } from '../http/pagination.js'
@@ -13,6 +13,11 @@ export function filledQuery(req: Request): Record<string, string> {
     else if (value !== '') query[name] = value
   }
   return query
+}
+
+/** The fields of `query` a list reads, to carry into its pager's links. */
+export function keptFilters(query: Record<string, string>, fields: readonly string[]): Record<string, string> {
+  return Object.fromEntries(fields.filter((name) => query[name] !== undefined).map((name) => [name, query[name]!]))
 }
 
 /** Previous and next links to `path` with the same filters, and where the page is. */

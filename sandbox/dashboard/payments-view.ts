@@ -2,7 +2,7 @@
 // is a link to share), paging, and live updates; each payment's detail page and its actions.
 // Read and changed through the payment services, as the API is. Every action runs once per
 // idempotency key (drawn when its form is rendered), through the API's idempotency gate.
-import { Router, type Request } from 'express'
+import { Router } from 'express'
 import { html } from 'ghtml'
 import { listPaymentsQuery } from '../../src/api/requests.js'
 import { PAYMENT_STATUSES } from '../../src/api/enumerations.js'
@@ -14,27 +14,19 @@ import { statusAt } from '../payments/payment-lifecycle.js'
 import { hostedUrl, shortUrl, walletUri } from '../payments/payment-resource.js'
 import { qrCodeDataUrl } from '../checkout/checkout-qr.js'
 import { badRequest, notFound } from '../errors.js'
-import { idempotencyGate, MAX_IDEMPOTENCY_KEY_LENGTH, requestFingerprint } from '../idempotency/idempotency-service.js'
+import { idempotencyGate, requestFingerprint } from '../idempotency/idempotency-service.js'
 import { recordingFailures } from '../ledger/failed-transactions.js'
 import { listDeliveries } from '../webhooks/webhook-repository.js'
 import { pageRequest } from '../validation/common.js'
 import { dashboardHref, formOf, type DashboardKit } from './dashboard-kit.js'
+import { formIdempotencyKey } from './dashboard-forms.js'
+import { filledQuery, keptFilters, pager } from './list-query.js'
 import { statusBadge, when } from './dashboard-format.js'
 import { ACTIONS, isPaymentAction } from './payment-actions.js'
 import { renderPaymentDetail } from './payment-detail-page.js'
 import type { DashboardView } from './dashboard-view.js'
 
 const LIST_FIELDS = ['status', 'startDate', 'endDate', 'storeId', 'page', 'limit'] as const
-
-/** The list's query as the form sends it: empty fields are no filter. */
-function listQueryOf(req: Request): Record<string, string> {
-  const query: Record<string, string> = {}
-  for (const [name, value] of Object.entries(req.query as Record<string, unknown>)) {
-    if (typeof value === 'string' && value !== '') query[name] = value
-    else if (typeof value !== 'string') query[name] = String(value)
-  }
-  return query
-}
 
 function paymentRow(payment: PaymentRow): string {
   return html`<tr data-testid="payment-row" data-payment-id="${payment.id}">
@@ -61,29 +53,17 @@ function filtersForm(query: Record<string, string>): string {
 </form>`
 }
 
-function pager(query: Record<string, string>, meta: ReturnType<typeof pageMeta>): string {
-  const to = (page: number) => dashboardHref('/payments', { ...query, page })
-  const previous =
-    meta.currentPage > 1 ? html`<a href="${to(meta.currentPage - 1)}" rel="prev" data-testid="page-previous">Previous</a>` : ''
-  const next =
-    meta.currentPage < meta.totalPages ? html`<a href="${to(meta.currentPage + 1)}" rel="next" data-testid="page-next">Next</a>` : ''
-  return html`<nav class="pager" aria-label="Pages">!${previous}<span data-testid="page-position">Page ${meta.currentPage} of ${Math.max(1, meta.totalPages)} · ${meta.totalItems} payments</span>!${next}</nav>`
-}
-
 function paymentRoutes(kit: DashboardKit): Router {
   const router = Router()
   router.get(
     '/payments',
     kit.handle(async (req, res) => {
       const merchant = kit.merchantOf(req)
-      const raw = listQueryOf(req)
+      const raw = filledQuery(req)
       const query = listPaymentsQuery.parse(raw)
       const page = pageRequest(query)
       const { rows, total } = await listPayments(kit.ctx.db, merchant, query, page)
       const meta = pageMeta(page, total, rows.length)
-      const kept = Object.fromEntries(
-        LIST_FIELDS.filter((name) => raw[name] !== undefined && name !== 'page').map((name) => [name, raw[name]!]),
-      )
       const table =
         rows.length === 0
           ? html`<p data-testid="no-payments">No payments match.</p>`
@@ -94,7 +74,7 @@ function paymentRoutes(kit: DashboardKit): Router {
         title: 'Payments',
         current: 'payments',
         body: html`<h1>Payments</h1>!${filtersForm(raw)}
-<section id="payments-list" data-live aria-label="Payments">!${table}!${pager(kept, meta)}</section>`,
+<section id="payments-list" data-live aria-label="Payments">!${table}!${pager('/payments', keptFilters(raw, LIST_FIELDS), meta, 'payments')}</section>`,
       })
     }),
   )
@@ -146,10 +126,8 @@ function paymentRoutes(kit: DashboardKit): Router {
         const [id, actionId] = [String(req.params.id), String(req.params.action)]
         if (!isPaymentAction(actionId)) throw notFound(`No payment action ${actionId.slice(0, 64)}`)
         const action = ACTIONS[actionId]
-        const { csrf_token: _csrf, idempotency_key: key, confirm, ...fields } = formOf(req)
-        if (key === undefined || key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
-          throw badRequest('idempotency_key: missing or too long; reload the page and try again')
-        }
+        const { csrf_token: _csrf, idempotency_key: formKey, confirm, ...fields } = formOf(req)
+        const key = formIdempotencyKey(formKey)
         if (action.destructive && confirm !== 'yes') {
           throw badRequest(`Tick the confirmation box to ${action.label.toLowerCase()} this payment; nothing was changed`)
         }

@@ -15,7 +15,7 @@ import { diagnoseSignature } from '../request-log/signature-diagnosis.js'
 import { pageRequest } from '../validation/common.js'
 import type { DashboardKit } from './dashboard-kit.js'
 import type { DashboardView } from './dashboard-view.js'
-import { filledQuery } from './list-query.js'
+import { filledQuery, keptFilters } from './list-query.js'
 import { REQUEST_METHODS, requestDetail, requestsList } from './request-detail-page.js'
 
 const requestsQuery = requestLogStreamQuery.extend({
@@ -55,7 +55,7 @@ function requestRoutes(kit: DashboardKit): Router {
         (page.page - 1) * page.limit,
         page.limit,
       ) ?? { rows: [], total: 0 }
-      const kept = Object.fromEntries(FILTER_FIELDS.filter((name) => raw[name] !== undefined).map((name) => [name, raw[name]!]))
+      const kept = keptFilters(raw, FILTER_FIELDS)
       await kit.page(req, res, {
         title: 'Requests',
         current: 'requests',

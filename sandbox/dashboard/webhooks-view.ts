@@ -12,14 +12,15 @@ import { gradeReceiver, type GradingReport } from '../../src/webhooks/receiver-g
 import { toIso } from '../clock.js'
 import { ApiError, badRequest } from '../errors.js'
 import { pageMeta } from '../http/pagination.js'
-import { idempotencyGate, MAX_IDEMPOTENCY_KEY_LENGTH, requestFingerprint } from '../idempotency/idempotency-service.js'
+import { idempotencyGate, requestFingerprint } from '../idempotency/idempotency-service.js'
 import { pageRequest } from '../validation/common.js'
 import { getDelivery, resendDelivery, setWebhooksPaused } from '../webhooks/webhook-controls.js'
 import { listDeliveries } from '../webhooks/webhook-repository.js'
 import { deliveryHeaders } from '../webhooks/webhook-sender.js'
 import { dashboardHref, formOf, type DashboardKit } from './dashboard-kit.js'
+import { formIdempotencyKey } from './dashboard-forms.js'
 import type { DashboardView } from './dashboard-view.js'
-import { filledQuery } from './list-query.js'
+import { filledQuery, keptFilters } from './list-query.js'
 import { deliveriesList, deliveryDetail, deliveryHref, testReceiverPage } from './webhook-delivery-page.js'
 
 /** The log's filters: the API's (status, checkout_id, page, limit) and the event type. */
@@ -60,7 +61,7 @@ function webhookRoutes(kit: DashboardKit): Router {
       const page = pageRequest(query)
       const filters = { status: query.status, paymentId: query.checkout_id, eventType: query.event }
       const { rows, total } = await listDeliveries(ctx.db, merchant.id, filters, page)
-      const kept = Object.fromEntries(FILTER_FIELDS.filter((name) => raw[name] !== undefined).map((name) => [name, raw[name]!]))
+      const kept = keptFilters(raw, FILTER_FIELDS)
       await kit.page(req, res, {
         title: 'Webhooks',
         current: 'webhooks',
@@ -127,10 +128,7 @@ function webhookRoutes(kit: DashboardKit): Router {
       async (req, res) => {
         const merchant = kit.merchantOf(req)
         const id = String(req.params.id)
-        const key = formOf(req).idempotency_key
-        if (key === undefined || key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
-          throw badRequest('idempotency_key: missing or too long; reload the page and try again')
-        }
+        const key = formIdempotencyKey(formOf(req).idempotency_key)
         await getDelivery(ctx, merchant.id, id)
         // The form's key is claimed first: a second submit of the same form sends nothing again.
         let first = false

@@ -4,7 +4,7 @@
 import fs from 'node:fs'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { chromium, type Browser } from 'playwright-core'
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core'
 
 export const CHROMIUM_PATH = process.env.PAYBOX_CHROMIUM ?? '/usr/bin/chromium'
 
@@ -24,6 +24,20 @@ export function chromiumAvailable(): boolean {
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] })
+}
+
+/** A page in a fresh context; Chromium reports every blocked style, script or image on the console, and those reports go to `violations`. */
+export async function openWatchedPage(
+  browser: Browser,
+  violations: string[],
+  options: BrowserContextOptions = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext(options)
+  const page = await context.newPage()
+  page.on('console', (message) => {
+    if (message.text().includes('Content Security Policy')) violations.push(message.text())
+  })
+  return { context, page }
 }
 
 export interface MerchantSite {

@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { CreatePaymentRequest, Payment } from '../../src/client/types.js'
 import { startTestSandbox, type TestSandbox } from '../../harness/sandbox.js'
-import { chromiumAvailable, launchChromium, startMerchantSite, type MerchantSite } from './browser.js'
+import { chromiumAvailable, launchChromium, openWatchedPage, startMerchantSite, type MerchantSite } from './browser.js'
 
 // Starting Chromium takes a few seconds, more on a busy machine; nothing here times anything.
 describe.runIf(chromiumAvailable())('hosted checkout in a browser', { timeout: 60_000 }, () => {
@@ -23,13 +23,8 @@ describe.runIf(chromiumAvailable())('hosted checkout in a browser', { timeout: 6
   })
 
   async function openContext(options: { javaScriptEnabled?: boolean } = {}): Promise<Page> {
-    context = await browser.newContext(options)
-    const opened = await context.newPage()
-    // Chromium reports every blocked style, script or image on the console.
-    opened.on('console', (message) => {
-      if (message.text().includes('Content Security Policy')) cspViolations.push(message.text())
-    })
-    return opened
+    ;({ context, page } = await openWatchedPage(browser, cspViolations, options))
+    return page
   }
 
   beforeEach(async () => {

@@ -2,39 +2,9 @@
 // the ledger (another merchant's transaction or order by URL: 404), the clock forms' refusals
 // (bad duration, bad ISO time, bad snapshot name, missing CSRF, a merchant posting: 404), the
 // advance form acting once, and a restore that keeps the restoring admin signed in.
-import { parse as parseCookie } from 'cookie'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DashboardVisitor } from '../../harness/dashboard-visitor.js'
 import { startTestSandbox, type TestSandbox } from '../../harness/sandbox.js'
-
-class Visitor {
-  readonly cookies = new Map<string, string>()
-  constructor(private readonly baseUrl: string) {}
-
-  async request(path: string, init: { form?: Record<string, string> } = {}) {
-    const headers: Record<string, string> = {}
-    if (this.cookies.size > 0) headers.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ')
-    if (init.form) headers['content-type'] = 'application/x-www-form-urlencoded'
-    const url = path.startsWith('http') ? path : `${this.baseUrl}${path}`
-    const response = await fetch(url, {
-      method: init.form ? 'POST' : 'GET',
-      headers,
-      body: init.form ? new URLSearchParams(init.form).toString() : undefined,
-      redirect: 'manual',
-    })
-    for (const line of response.headers.getSetCookie()) {
-      const [name, value] = Object.entries(parseCookie(line.split(';')[0]!) as Record<string, string>)[0]!
-      if (value === '') this.cookies.delete(name)
-      else this.cookies.set(name, value)
-    }
-    return { status: response.status, location: response.headers.get('location'), text: await response.text() }
-  }
-
-  static field(page: string, name: string): string {
-    const match = new RegExp(`name="${name}" value="([^"]*)"`).exec(page)
-    if (!match) throw new Error(`no ${name} field on the page`)
-    return match[1]!
-  }
-}
 
 describe('the Ledger explorer and Clock and state views over HTTP', () => {
   let sandbox: TestSandbox
@@ -44,21 +14,13 @@ describe('the Ledger explorer and Clock and state views over HTTP', () => {
   })
   afterAll(() => sandbox.stop())
 
-  async function admin(): Promise<Visitor> {
-    const visitor = new Visitor(sandbox.url)
-    expect((await visitor.request((await sandbox.admin.sandbox.dashboardLink()).url)).status).toBe(303)
-    return visitor
-  }
+  const admin = () => DashboardVisitor.admin(sandbox.url, sandbox.admin)
+  const merchant = (index: number) => DashboardVisitor.merchant(sandbox.url, sandbox.merchants[index]!)
 
-  async function merchant(index: number): Promise<Visitor> {
-    const credentials = sandbox.merchants[index]!
-    const visitor = new Visitor(sandbox.url)
-    const form = await visitor.request('/dashboard/sign-in')
-    const signedIn = await visitor.request('/dashboard/sign-in', {
-      form: { form_token: Visitor.field(form.text, 'form_token'), api_key: credentials.apiKey, api_secret: credentials.apiSecret },
-    })
-    expect(signedIn.status).toBe(303)
-    return visitor
+  /** The Clock page's advance form as rendered, filled with `duration`. */
+  async function advanceForm(visitor: DashboardVisitor, duration: string): Promise<Record<string, string>> {
+    const page = await visitor.request('/dashboard/clock')
+    return { csrf_token: DashboardVisitor.field(page.text, 'csrf_token'), from: DashboardVisitor.field(page.text, 'from'), duration }
   }
 
   async function paidPayment(client: TestSandbox['direct'], description: string) {
@@ -126,7 +88,7 @@ describe('the Ledger explorer and Clock and state views over HTTP', () => {
     expect((await escrowVisitor.request(`/dashboard/ledger/transactions/${ownTx!.hash}`)).status).toBe(404)
     // The Clock and state view is an admin's only.
     expect((await visitor.request('/dashboard/clock')).status).toBe(404)
-    const csrf = Visitor.field(list.text, 'csrf_token')
+    const csrf = DashboardVisitor.field(list.text, 'csrf_token')
     expect((await visitor.request('/dashboard/clock/advance', { form: { csrf_token: csrf, duration: '1h', from: '0' } })).status).toBe(404)
   })
 
@@ -134,8 +96,8 @@ describe('the Ledger explorer and Clock and state views over HTTP', () => {
     const visitor = await admin()
     const page = await visitor.request('/dashboard/clock')
     expect(page.status).toBe(200)
-    const csrf = Visitor.field(page.text, 'csrf_token')
-    const from = Visitor.field(page.text, 'from')
+    const csrf = DashboardVisitor.field(page.text, 'csrf_token')
+    const from = DashboardVisitor.field(page.text, 'from')
     const before = await sandbox.admin.sandbox.clock()
     const cases: Array<[string, Record<string, string> | undefined, number]> = [
       ['/dashboard/ledger?role=king', undefined, 400],
@@ -166,8 +128,7 @@ describe('the Ledger explorer and Clock and state views over HTTP', () => {
 
   it('advances the clock once per form: a second submit of the same form moves nothing (409)', async () => {
     const visitor = await admin()
-    const page = await visitor.request('/dashboard/clock')
-    const form = { csrf_token: Visitor.field(page.text, 'csrf_token'), from: Visitor.field(page.text, 'from'), duration: '2h' }
+    const form = await advanceForm(visitor, '2h')
     const before = (await sandbox.admin.sandbox.clock()).advancedSeconds
     const first = await visitor.request('/dashboard/clock/advance', { form })
     expect(first.status).toBe(303)
@@ -178,8 +139,7 @@ describe('the Ledger explorer and Clock and state views over HTTP', () => {
 
   it('advances once when the same form is submitted twice at the same moment', async () => {
     const visitor = await admin()
-    const page = await visitor.request('/dashboard/clock')
-    const form = { csrf_token: Visitor.field(page.text, 'csrf_token'), from: Visitor.field(page.text, 'from'), duration: '1h' }
+    const form = await advanceForm(visitor, '1h')
     const before = (await sandbox.admin.sandbox.clock()).advancedSeconds
     const answers = await Promise.all([1, 2, 3].map(() => visitor.request('/dashboard/clock/advance', { form })))
     expect(answers.map((answer) => answer.status).sort()).toEqual([303, 409, 409])
@@ -189,7 +149,7 @@ describe('the Ledger explorer and Clock and state views over HTTP', () => {
   it('restores a snapshot after confirmation and keeps the admin who restored signed in', async () => {
     const visitor = await admin()
     const bystander = await admin()
-    const csrf = Visitor.field((await visitor.request('/dashboard/clock')).text, 'csrf_token')
+    const csrf = DashboardVisitor.field((await visitor.request('/dashboard/clock')).text, 'csrf_token')
     // Both sessions are in the snapshot; one opened later is not.
     expect((await visitor.request('/dashboard/clock/snapshots', { form: { csrf_token: csrf, name: 'before-late' } })).status).toBe(303)
     const late = await admin()
@@ -197,7 +157,7 @@ describe('the Ledger explorer and Clock and state views over HTTP', () => {
     const unconfirmed = await visitor.request('/dashboard/clock/snapshots/restore', { form: { csrf_token: csrf, name: 'before-late' } })
     expect(unconfirmed.status).toBe(400)
     // A restorer who signed in after the snapshot (like `late`) stays signed in too.
-    const lateCsrf = Visitor.field((await late.request('/dashboard/clock')).text, 'csrf_token')
+    const lateCsrf = DashboardVisitor.field((await late.request('/dashboard/clock')).text, 'csrf_token')
     const restored = await late.request('/dashboard/clock/snapshots/restore', {
       form: { csrf_token: lateCsrf, name: 'before-late', confirm: 'yes' },
     })
@@ -210,7 +170,7 @@ describe('the Ledger explorer and Clock and state views over HTTP', () => {
     // Sessions in the snapshot come back with it.
     expect((await bystander.request('/dashboard/clock')).status).toBe(200)
 
-    const resetCsrf = Visitor.field(after.text, 'csrf_token')
+    const resetCsrf = DashboardVisitor.field(after.text, 'csrf_token')
     const reset = await late.request('/dashboard/clock/reset', { form: { csrf_token: resetCsrf, confirm: 'yes' } })
     expect(reset.status).toBe(303)
     expect((await late.request('/dashboard/clock')).status).toBe(200)

@@ -1,43 +1,10 @@
 // The dashboard over real HTTP: one-time sign-in links, sessions that expire by the injected wall
 // clock, merchant sign-in, CSRF refusal, and readable 4xx pages for malformed input.
-import { parse as parseCookie } from 'cookie'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { ManualClock } from '../../sandbox/clock.js'
 import { SESSION_TTL_MS, SIGN_IN_TOKEN_TTL_MS } from '../../sandbox/dashboard/dashboard-sessions.js'
+import { DashboardVisitor } from '../../harness/dashboard-visitor.js'
 import { startTestSandbox, type TestSandbox } from '../../harness/sandbox.js'
-
-/** A browser's cookie jar, as far as the dashboard needs one: name=value pairs sent back as set. */
-class Visitor {
-  readonly cookies = new Map<string, string>()
-  constructor(private readonly baseUrl: string) {}
-
-  async request(path: string, init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}) {
-    const headers: Record<string, string> = { ...init.headers }
-    if (this.cookies.size > 0) headers.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ')
-    if (init.form) headers['content-type'] = 'application/x-www-form-urlencoded'
-    const url = path.startsWith('http') ? path : `${this.baseUrl}${path}`
-    const response = await fetch(url, {
-      method: init.method ?? (init.form ? 'POST' : 'GET'),
-      headers,
-      body: init.form ? new URLSearchParams(init.form).toString() : undefined,
-      redirect: 'manual',
-    })
-    for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(';')
-      const [name, value] = Object.entries(parseCookie(pair!))[0]!
-      if (value === '') this.cookies.delete(name)
-      else this.cookies.set(name, value!)
-    }
-    return { status: response.status, location: response.headers.get('location'), headers: response.headers, text: await response.text() }
-  }
-
-  /** The value of a hidden field on a page. */
-  static field(page: string, name: string): string {
-    const match = new RegExp(`name="${name}" value="([^"]*)"`).exec(page)
-    if (!match) throw new Error(`no ${name} field on the page`)
-    return match[1]!
-  }
-}
 
 describe('the dashboard over HTTP', () => {
   let sandbox: TestSandbox
@@ -50,17 +17,11 @@ describe('the dashboard over HTTP', () => {
   // Tests move the wall clock; merchant clients sign with the real one, which it must stay near.
   beforeEach(() => wallClock.set(Date.now()))
 
-  async function signedInAdmin(): Promise<Visitor> {
-    const visitor = new Visitor(sandbox.url)
-    const { url } = await sandbox.admin.sandbox.dashboardLink()
-    const answer = await visitor.request(url)
-    expect(answer.status).toBe(303)
-    return visitor
-  }
+  const signedInAdmin = () => DashboardVisitor.admin(sandbox.url, sandbox.admin)
 
   it('redeems a sign-in link once, into an HttpOnly SameSite=Strict cookie, and redirects to a URL without the token', async () => {
     const { url } = await sandbox.admin.sandbox.dashboardLink()
-    const visitor = new Visitor(sandbox.url)
+    const visitor = new DashboardVisitor(sandbox.url)
     const first = await visitor.request(url)
     expect(first.status).toBe(303)
     expect(first.location).toBe('/dashboard')
@@ -70,7 +31,7 @@ describe('the dashboard over HTTP', () => {
     expect(cookie).toMatch(/Path=\/dashboard/)
     expect((await visitor.request('/dashboard/payments')).status).toBe(200)
 
-    const reused = await new Visitor(sandbox.url).request(url)
+    const reused = await new DashboardVisitor(sandbox.url).request(url)
     expect(reused.status).toBe(401)
     expect(reused.text).toContain('already used or has expired')
     expect(reused.headers.getSetCookie().some((line) => /^paybox_dashboard_\d+=[^;]/.test(line))).toBe(false)
@@ -81,7 +42,7 @@ describe('the dashboard over HTTP', () => {
     const token = new URL(url).searchParams.get('token')!
     const tokens = await sandbox.context.db.selectFrom('dashboard_sign_in_tokens').select('token_hash').execute()
     expect(tokens.map((row) => row.token_hash)).not.toContain(token)
-    const visitor = new Visitor(sandbox.url)
+    const visitor = new DashboardVisitor(sandbox.url)
     await visitor.request(url)
     const sessionId = [...visitor.cookies.values()][0]!
     const sessions = await sandbox.context.db.selectFrom('dashboard_sessions').select('id_hash').execute()
@@ -92,7 +53,7 @@ describe('the dashboard over HTTP', () => {
   it('refuses a link past its lifetime', async () => {
     const { url } = await sandbox.admin.sandbox.dashboardLink()
     wallClock.advance(SIGN_IN_TOKEN_TTL_MS)
-    expect((await new Visitor(sandbox.url).request(url)).status).toBe(401)
+    expect((await new DashboardVisitor(sandbox.url).request(url)).status).toBe(401)
   })
 
   it('ends a session when it expires: pages send the visitor to sign in again', async () => {
@@ -107,7 +68,7 @@ describe('the dashboard over HTTP', () => {
   })
 
   it('shows nothing without signing in: pages redirect to sign-in, posts and the stream are 401', async () => {
-    const visitor = new Visitor(sandbox.url)
+    const visitor = new DashboardVisitor(sandbox.url)
     for (const path of ['/dashboard', '/dashboard/payments', '/dashboard/payments/anything']) {
       const answer = await visitor.request(path)
       expect(answer.status, path).toBe(303)
@@ -119,10 +80,10 @@ describe('the dashboard over HTTP', () => {
 
   it('signs a merchant in with its API key and secret, behind the form token', async () => {
     const [direct] = sandbox.merchants
-    const visitor = new Visitor(sandbox.url)
+    const visitor = new DashboardVisitor(sandbox.url)
     const form = await visitor.request('/dashboard/sign-in')
     expect(form.status).toBe(200)
-    const formToken = Visitor.field(form.text, 'form_token')
+    const formToken = DashboardVisitor.field(form.text, 'form_token')
 
     const wrong = await visitor.request('/dashboard/sign-in', {
       form: { form_token: formToken, api_key: direct!.apiKey, api_secret: 'nope' },
@@ -130,8 +91,8 @@ describe('the dashboard over HTTP', () => {
     expect(wrong.status).toBe(401)
     expect(wrong.text).toContain('No merchant has this API key and secret')
 
-    const retry = Visitor.field(wrong.text, 'form_token')
-    const forged = await new Visitor(sandbox.url).request('/dashboard/sign-in', {
+    const retry = DashboardVisitor.field(wrong.text, 'form_token')
+    const forged = await new DashboardVisitor(sandbox.url).request('/dashboard/sign-in', {
       form: { form_token: retry, api_key: direct!.apiKey, api_secret: direct!.apiSecret },
     })
     expect(forged.status).toBe(403)
@@ -145,7 +106,7 @@ describe('the dashboard over HTTP', () => {
     expect(page.text).toContain(direct!.name)
     // A merchant session has no selector and cannot switch.
     expect(page.text).not.toContain('merchant-select')
-    const csrf = Visitor.field(page.text, 'csrf_token')
+    const csrf = DashboardVisitor.field(page.text, 'csrf_token')
     const [, escrow] = sandbox.merchants
     const switched = await visitor.request('/dashboard/merchant', { form: { csrf_token: csrf, merchant_id: escrow!.id } })
     expect(switched.status).toBe(403)
@@ -156,7 +117,7 @@ describe('the dashboard over HTTP', () => {
     const other = await signedInAdmin()
     const page = await visitor.request('/dashboard/payments')
     const [, escrow] = sandbox.merchants
-    const othersToken = Visitor.field((await other.request('/dashboard/payments')).text, 'csrf_token')
+    const othersToken = DashboardVisitor.field((await other.request('/dashboard/payments')).text, 'csrf_token')
 
     const forms: Array<Record<string, string>> = [
       { merchant_id: escrow!.id },
@@ -172,7 +133,7 @@ describe('the dashboard over HTTP', () => {
     expect((await visitor.request('/dashboard/payments')).text).toMatch(/<option value="[^"]+" selected>Acme Store/)
 
     const switched = await visitor.request('/dashboard/merchant', {
-      form: { merchant_id: escrow!.id, csrf_token: Visitor.field(page.text, 'csrf_token') },
+      form: { merchant_id: escrow!.id, csrf_token: DashboardVisitor.field(page.text, 'csrf_token') },
     })
     expect(switched.status).toBe(303)
     expect((await visitor.request('/dashboard/payments')).text).toMatch(new RegExp(`<option value="${escrow!.id}" selected>`))
@@ -180,8 +141,8 @@ describe('the dashboard over HTTP', () => {
 
   it('answers malformed input with a readable 4xx page, never a 500', async () => {
     const visitor = await signedInAdmin()
-    const csrf = Visitor.field((await visitor.request('/dashboard/payments')).text, 'csrf_token')
-    const cases: Array<[string, Parameters<Visitor['request']>[1], number]> = [
+    const csrf = DashboardVisitor.field((await visitor.request('/dashboard/payments')).text, 'csrf_token')
+    const cases: Array<[string, Parameters<DashboardVisitor['request']>[1], number]> = [
       ['/dashboard/payments?status=bogus', {}, 400],
       ['/dashboard/payments?startDate=yesterday', {}, 400],
       ['/dashboard/payments?limit=100000', {}, 400],
@@ -202,12 +163,27 @@ describe('the dashboard over HTTP', () => {
     }
   })
 
+  it('pages the payments list with its filters kept in the previous and next links', async () => {
+    for (const n of [1, 2, 3])
+      await sandbox.direct.payments.create({ amount: { value: 100 * n, currency: 'EUR' }, description: `Paged ${n}`, storeId: 'paged' })
+    const visitor = await DashboardVisitor.merchant(sandbox.url, sandbox.merchants[0]!)
+    const second = await visitor.request('/dashboard/payments?storeId=paged&limit=1&page=2')
+    expect(second.status).toBe(200)
+    expect(second.text).toContain('Page 2 of 3 · 3 payments')
+    const link = (rel: string) =>
+      new RegExp(`href="([^"]+)" rel="${rel}"`)
+        .exec(second.text)![1]!
+        .replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)))
+    expect(link('prev')).toBe('/dashboard/payments?storeId=paged&limit=1&page=1')
+    expect(link('next')).toBe('/dashboard/payments?storeId=paged&limit=1&page=3')
+  })
+
   it('answers every malformed action form with a readable 4xx page and changes nothing', async () => {
     const payment = await sandbox.direct.payments.create({ amount: { value: 1250, currency: 'EUR' }, description: 'Malformed forms' })
     const visitor = await signedInAdmin()
     const detail = await visitor.request(`/dashboard/payments/${payment.id}`)
     expect(detail.status).toBe(200)
-    const csrf_token = Visitor.field(detail.text, 'csrf_token')
+    const csrf_token = DashboardVisitor.field(detail.text, 'csrf_token')
     const action = (name: string) => `/dashboard/payments/${payment.id}/actions/${name}`
     const key = (suffix: string) => ({ csrf_token, idempotency_key: `malformed-${suffix}` })
     const cases: Array<[string, Record<string, string>, number, string]> = [
@@ -240,16 +216,15 @@ describe('the dashboard over HTTP', () => {
 
   it('funds, releases and fails escrow orders through the escrow services', async () => {
     const [, escrowMerchant] = sandbox.merchants
-    const visitor = new Visitor(sandbox.url)
-    const form = await visitor.request('/dashboard/sign-in')
-    const signedIn = await visitor.request('/dashboard/sign-in', {
-      form: { form_token: Visitor.field(form.text, 'form_token'), api_key: escrowMerchant!.apiKey, api_secret: escrowMerchant!.apiSecret },
-    })
-    expect(signedIn.status).toBe(303)
+    const visitor = await DashboardVisitor.merchant(sandbox.url, escrowMerchant!)
     const act = async (paymentId: string, action: string, fields: Record<string, string> = {}) => {
       const page = await visitor.request(`/dashboard/payments/${paymentId}`)
       expect(page.text, action).toContain(`data-testid="action-${action}"`)
-      const form = { csrf_token: Visitor.field(page.text, 'csrf_token'), idempotency_key: `escrow-${paymentId}-${action}`, ...fields }
+      const form = {
+        csrf_token: DashboardVisitor.field(page.text, 'csrf_token'),
+        idempotency_key: `escrow-${paymentId}-${action}`,
+        ...fields,
+      }
       const answer = await visitor.request(`/dashboard/payments/${paymentId}/actions/${action}`, { form })
       expect(answer.status, answer.text).toBe(303)
     }
@@ -269,12 +244,12 @@ describe('the dashboard over HTTP', () => {
   it('limits merchant sign-in attempts per address under --shared (429 page), like the API’s other POSTs without credentials', async () => {
     const shared = await startTestSandbox({ shared: true, limits: { publicRate: { burst: 2, perSecond: 0.001 } } })
     try {
-      const visitor = new Visitor(shared.url)
+      const visitor = new DashboardVisitor(shared.url)
       const statuses: number[] = []
       for (let attempt = 0; attempt < 3; attempt++) {
         const form = await visitor.request('/dashboard/sign-in')
         const answer = await visitor.request('/dashboard/sign-in', {
-          form: { form_token: Visitor.field(form.text, 'form_token'), api_key: 'guess', api_secret: 'guess' },
+          form: { form_token: DashboardVisitor.field(form.text, 'form_token'), api_key: 'guess', api_secret: 'guess' },
         })
         statuses.push(answer.status)
         if (answer.status === 429) expect(answer.text).toContain('Too many requests without credentials')
