@@ -17,6 +17,7 @@ import { postgresBenchUrl, seedPayments } from './postgres.js'
 const PAGE_CONNECTIONS = 4
 const EVENT_ROUNDS = 30
 /** What a page may weigh, markup, stylesheet and script together. */
+const PAGE_P99_GOAL_MS = 50
 const PAGE_BYTES_GOAL = 100 * 1024
 
 export async function dashboardFigures(settings: BenchSettings, log: (line: string) => void): Promise<Figure[]> {
@@ -98,19 +99,19 @@ async function measure(
     figures.push(
       figure('dashboard', `${name} page p99 (${backend}, ${size} payments, ${PAGE_CONNECTIONS} conn)`, result.p99Ms, 'ms', {
         control: { name: 'GET /payments p99', value: control.p99Ms },
-        // The machine's load moves both alike: the goal is against the API's own list.
-        goal: '≤ 2× GET /payments',
-        met: result.p99Ms <= 2 * control.p99Ms,
+        // Issue 27's goal; the control says how loaded the machine was in the same run.
+        goal: '< 50 ms',
+        met: result.p99Ms < PAGE_P99_GOAL_MS,
         note: `p50 ${result.p50Ms.toFixed(1)} ms (control ${control.p50Ms.toFixed(1)} ms)`,
       }),
     )
     // The bytes once, on the first backend: they do not depend on it.
     if (backend === 'SQLite') {
       const html = await (await fetch(`${origin}${path}`, { headers: { cookie } })).text()
-      const qr = [...html.matchAll(/src="(data:image\/[^"]+)"/g)].reduce((sum, match) => sum + match[1]!.length, 0)
-      const bytes = Buffer.byteLength(html) - qr + assets
+      // The payment's QR code is an image of its own (GET …/qr.png), not counted here.
+      const bytes = Buffer.byteLength(html) + assets
       figures.push(
-        figure('dashboard', `${name} page bytes (HTML + CSS + JS${qr > 0 ? ', QR image aside' : ''})`, bytes / 1024, 'KB', {
+        figure('dashboard', `${name} page bytes (HTML + CSS + JS)`, bytes / 1024, 'KB', {
           goal: '≤ 100 KB',
           met: bytes <= PAGE_BYTES_GOAL,
           note: `CSS and script ${(assets / 1024).toFixed(1)} KB of it`,

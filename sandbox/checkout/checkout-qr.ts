@@ -6,3 +6,9 @@ export async function qrCodeDataUrl(text: string): Promise<string> {
   const { default: QRCode } = await import('qrcode')
   return QRCode.toDataURL(text, { type: 'image/png', errorCorrectionLevel: 'M', margin: 4, scale: 4 })
 }
+
+/** The same QR code as a PNG file, for a page that links to it rather than inlining it. */
+export async function qrCodePng(text: string): Promise<Buffer> {
+  const { default: QRCode } = await import('qrcode')
+  return QRCode.toBuffer(text, { type: 'png', errorCorrectionLevel: 'M', margin: 4, scale: 4 })
+}

@@ -22,7 +22,8 @@ export interface PaymentDetail {
   hostedUrl: string
   shortUrl: string
   walletUri: string
-  qrDataUrl: string
+  /** The QR code image of the wallet link (payments-view.ts serves it). */
+  qrHref: string
   transactions: LedgerTransaction[]
   deliveries: WebhookDeliveryRow[]
   requests: RequestLogEntry[]
@@ -150,7 +151,7 @@ export function renderPaymentDetail(view: PaymentDetail): string {
 <section id="payment-amounts" data-live aria-labelledby="amounts-heading"><h2 id="amounts-heading">Amounts</h2>!${amounts(view)}</section>
 <section aria-labelledby="checkout-heading"><h2 id="checkout-heading">Checkout</h2>
 <p><a href="${view.hostedUrl}" data-testid="hosted-url">Checkout page</a> · <a href="${view.shortUrl}">${view.shortUrl}</a></p>
-<img class="qr" data-testid="qr" src="${view.qrDataUrl}" alt="QR code of the payment's wallet link (SEP-7)"><p><code>${view.walletUri}</code></p></section>
+<img class="qr" data-testid="qr" src="${view.qrHref}" alt="QR code of the payment's wallet link (SEP-7)"><p><code>${view.walletUri}</code></p></section>
 </div>
 <section id="payment-actions" data-live aria-labelledby="actions-heading"><h2 id="actions-heading">Actions</h2>!${actions}</section>
 <section id="payment-timeline" data-live aria-labelledby="timeline-heading"><h2 id="timeline-heading">Timeline</h2>!${timeline(JSON.parse(payment.history) as HistoryEntry[])}</section>

@@ -1,5 +1,7 @@
 // The dashboard over real HTTP: one-time sign-in links, sessions that expire by the injected wall
 // clock, merchant sign-in, CSRF refusal, and readable 4xx pages for malformed input.
+import jsQR from 'jsqr'
+import { PNG } from 'pngjs'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { ManualClock } from '../../sandbox/clock.js'
 import { SESSION_TTL_MS, SIGN_IN_TOKEN_TTL_MS } from '../../sandbox/dashboard/dashboard-sessions.js'
@@ -161,6 +163,25 @@ describe('the dashboard over HTTP', () => {
       expect(answer.headers.get('content-type'), path).toMatch(/^text\/html/)
       expect(answer.headers.get('content-security-policy'), path).toMatch(/default-src 'self'/)
     }
+  })
+
+  it("serves a payment's QR code as an image of its own: the wallet link, and only to its merchant", async () => {
+    const payment = await sandbox.direct.payments.create({ amount: { value: 1250, currency: 'USD' }, description: 'QR' })
+    const admin = await signedInAdmin()
+    const page = await admin.request(`/dashboard/payments/${payment.id}`)
+    const src = /<img[^>]*data-testid="qr"[^>]*src="([^"]+)"/.exec(page.text)?.[1]
+    expect(src).toBe(`/dashboard/payments/${payment.id}/qr.png`)
+    const cookie = [...admin.cookies].map(([name, value]) => `${name}=${value}`).join('; ')
+    const image = await fetch(`${sandbox.url}${src}`, { headers: { cookie } })
+    expect(image.status).toBe(200)
+    expect(image.headers.get('content-type')).toBe('image/png')
+    const png = PNG.sync.read(Buffer.from(await image.arrayBuffer()))
+    // jsqr is CommonJS with its function on `default` as well, which is what NodeNext types see.
+    expect(jsQR.default(new Uint8ClampedArray(png.data), png.width, png.height)?.data).toBe(payment.qrCode)
+
+    const escrowMerchant = await DashboardVisitor.merchant(sandbox.url, sandbox.merchants[1]!)
+    expect((await escrowMerchant.request(src!)).status).toBe(404)
+    expect((await new DashboardVisitor(sandbox.url).request(src!)).status).toBe(303)
   })
 
   it('pages the payments list with its filters kept in the previous and next links', async () => {
