@@ -1,6 +1,6 @@
 // The dashboard on a database holding a million payments of one merchant: each page's server
 // time (p50, p99) beside GET /payments through the API, each page's own bytes (HTML, CSS and
-// script; the payment page's QR image aside), and the time from an API change to its event on
+// script; the payment's QR code is an image of its own), and the time from an API change to its event on
 // an open dashboard stream beside a bare server-sent-event round trip. On SQLite, and on
 // PostgreSQL too when the bench has a cluster.
 import http from 'node:http'
@@ -16,7 +16,7 @@ import { postgresBenchUrl, seedPayments } from './postgres.js'
 
 const PAGE_CONNECTIONS = 4
 const EVENT_ROUNDS = 30
-/** What a page may weigh, markup, stylesheet and script together. */
+/** Issue 27's goals: a page's server time p99, and what it may weigh (markup, stylesheet and script). */
 const PAGE_P99_GOAL_MS = 50
 const PAGE_BYTES_GOAL = 100 * 1024
 
