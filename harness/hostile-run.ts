@@ -1,6 +1,7 @@
 // Runs the hostile-input suite against a real sandbox and judges every answer: the CI test
 // (test/e2e/hostile-input.test.ts) sends 3,000 cases, the bench calls runHostile({cases: 10_000}).
 // Nothing here imports vitest, so the bench can load it with tsx.
+import { DashboardCookies } from '../sandbox/dashboard/dashboard-sign-in.js'
 import { createApp } from '../sandbox/http/app.js'
 import type { RunningSandbox } from '../sandbox/server.js'
 import {
@@ -40,16 +41,21 @@ export interface Outcome {
  * An admin's dashboard session on `sandbox`, signed in as a browser does: a sign-in link from the
  * admin API, redeemed for the session cookie, and the CSRF token its pages' forms carry.
  */
-export async function dashboardSession(sandbox: Pick<TestSandbox, 'url' | 'admin'>): Promise<{ cookie: string; csrfToken: string }> {
+export async function dashboardSession(
+  sandbox: Pick<TestSandbox, 'url' | 'admin'>,
+  alsoServedBy: readonly string[] = [],
+): Promise<{ cookie: string; csrfToken: string }> {
   const { url } = await sandbox.admin.sandbox.dashboardLink()
   const redeemed = await fetch(url, { redirect: 'manual' })
-  const cookie = redeemed.headers
-    .getSetCookie()
-    .map((line) => line.split(';')[0]!)
-    .join('; ')
+  const pairs = redeemed.headers.getSetCookie().map((line) => line.split(';')[0]!)
+  // Sessions live in the database, but a cookie is named after its sandbox's port: the same
+  // session is sent to each other replica (`alsoServedBy`, their base URLs) under its own name.
+  const sessionName = new DashboardCookies(sandbox.url).session
+  const session = pairs.find((pair) => pair.startsWith(`${sessionName}=`))?.slice(sessionName.length + 1)
+  const cookie = [...pairs, ...alsoServedBy.map((other) => `${new DashboardCookies(other).session}=${session}`)].join('; ')
   const page = await fetch(new URL('/dashboard/payments', sandbox.url), { headers: { cookie } })
   const csrfToken = /name="csrf_token" value="([^"]+)"/.exec(await page.text())?.[1]
-  if (redeemed.status !== 303 || cookie === '' || page.status !== 200 || csrfToken === undefined)
+  if (redeemed.status !== 303 || session === undefined || page.status !== 200 || csrfToken === undefined)
     throw new Error(`signing in to the dashboard failed: ${redeemed.status}, then ${page.status}`)
   return { cookie, csrfToken }
 }
@@ -223,7 +229,7 @@ export async function runHostile(options: HostileRunOptions = {}): Promise<Hosti
       direct: direct!,
       escrow: escrow!,
       adminToken: sandbox.identity.adminToken,
-      dashboard: await dashboardSession(sandbox),
+      dashboard: await dashboardSession(sandbox, other ? [other.url] : []),
     }
     const routes = sandboxRoutes(sandbox)
     const cases = hostileSuite(seed, creds, routes, options.cases ?? CI_CASES)

@@ -28,12 +28,12 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', { timeout: 90_
     const link = await dash.cliDashboardLink()
     expect(new URL(link).searchParams.get('token')).toBeTruthy()
     await dash.page.goto(link)
-    await dash.page.waitForURL((url) => url.pathname === '/dashboard/payments')
+    await dash.page.waitForURL((url) => url.pathname === '/dashboard/overview')
     expect(new URL(dash.page.url()).search).toBe('')
     expect(await dash.page.getByTestId('nav-overview').getAttribute('aria-current')).toBe('page')
     const cookies = await dash.context.cookies()
     expect(cookies.find((cookie) => cookie.name.startsWith('paybox_dashboard_'))).toMatchObject({ httpOnly: true, sameSite: 'Strict' })
-    await expectAccessible('payments list')
+    await expectAccessible('overview')
 
     const other = await dash.browser.newContext()
     try {
