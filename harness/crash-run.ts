@@ -4,7 +4,7 @@
 // and pending webhooks arrive after the last restart. Failed checks become `violations` rather
 // than vitest expectations, so the bench can run this under tsx too.
 import path from 'node:path'
-import { Rng } from './hostile.js'
+import { Rng } from './hostile/rng.js'
 import { temporaryDir, type RawResponse } from './sandbox.js'
 import { spawnSandbox, type SandboxProcess } from './sandbox-process.js'
 import { waitFor } from './wait.js'
