@@ -4,7 +4,7 @@ import type { Rng } from './rng.js'
 
 const CURRENCIES = ['USD', 'EUR', 'GBP', 'JPY', 'CHF', 'CAD', 'AUD', 'MXN', 'BRL']
 
-export type Body = Record<string, unknown> & { amount: Record<string, unknown> }
+type Body = Record<string, unknown> & { amount: Record<string, unknown> }
 
 /** A body the direct merchant could create a payment with; cases then break it. */
 export function validBody(rng: Rng): Body {
