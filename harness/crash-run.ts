@@ -4,11 +4,11 @@
 // and pending webhooks arrive after the last restart. Failed checks become `violations` rather
 // than vitest expectations, so the bench can run this under tsx too.
 import path from 'node:path'
-import { Rng } from './hostile.js'
+import { Rng } from './hostile/rng.js'
 import { temporaryDir, type RawResponse } from './sandbox.js'
 import { spawnSandbox, type SandboxProcess } from './sandbox-process.js'
 import { waitFor } from './wait.js'
-import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.js'
+import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from './webhook-receiver.js'
 import { inspectDatabaseFile, listInvoices, numberingProblems, paymentsByKey, signed, type Merchant } from './sandbox-checks.js'
 
 export const CRASH_SEED = 0xc7a5_4009
@@ -137,6 +137,48 @@ export interface CrashRunReport {
   violations: string[]
 }
 
+/** The file as a crash left it: money conserved, nothing negative, the outbox intact; and the deliveries the crash left pending. */
+async function inspectCrashedFile(dbFile: string, round: number): Promise<{ violations: string[]; pending: number }> {
+  try {
+    const { supply, deliveries } = await inspectDatabaseFile(dbFile)
+    return {
+      violations: differs(`round ${round}: USDC in circulation after the kill`, supply.usdc.circulating, supply.usdc.issued),
+      pending: deliveries.filter((delivery) => delivery.status === 'pending').length,
+    }
+  } catch (error) {
+    return { violations: [`round ${round}: the file after the kill: ${messageOf(error)}`], pending: 0 }
+  }
+}
+
+/**
+ * Each delivery reached the receiver with its exact bytes and a valid signature (at least once:
+ * one cut off mid-flight by a crash is sent again), and each payment that reports has its event.
+ */
+function deliveryViolations(
+  receivedWebhooks: readonly ReceivedWebhook[],
+  deliveries: Awaited<ReturnType<typeof inspectDatabaseFile>>['deliveries'],
+  acked: Acknowledged,
+): string[] {
+  const violations: string[] = []
+  const received = new Map<string, number>()
+  for (const request of receivedWebhooks) {
+    if (!request.verified)
+      violations.push(`a webhook received at ${request.path} has no valid signature: ${request.raw.toString('utf8').slice(0, 200)}`)
+    received.set(request.raw.toString('utf8'), (received.get(request.raw.toString('utf8')) ?? 0) + 1)
+  }
+  for (const delivery of deliveries) {
+    violations.push(...differs(`delivery ${delivery.id}: status`, delivery.status, 'success'))
+    if ((received.get(delivery.request_payload) ?? 0) < 1)
+      violations.push(`delivery ${delivery.id} of ${delivery.payment_id}: never received with its exact bytes`)
+  }
+  const createdEvents = new Set(deliveries.filter((d) => d.event_type === 'transaction_created').map((d) => d.payment_id))
+  for (const { body, id } of acked.payments.values()) {
+    if (body.webhookUrl !== undefined && !createdEvents.has(id))
+      violations.push(`payment ${id} reports to the receiver but has no transaction_created delivery`)
+  }
+  return violations
+}
+
 /** Runs the rounds on a fresh database file and reports; throws only on a fault of the run itself (no free port, no receiver). */
 export async function runCrashRounds(options: CrashRunOptions = {}): Promise<CrashRunReport> {
   const seed = options.seed ?? CRASH_SEED
@@ -260,14 +302,9 @@ export async function runCrashRounds(options: CrashRunOptions = {}): Promise<Cra
         while (next < until && !signal?.aborted) await runOp(next++, kept.url, () => false)
       }
 
-      // The file as the crash left it: money conserved, nothing negative, the outbox intact.
-      try {
-        const { supply, deliveries } = await inspectDatabaseFile(dbFile)
-        violations.push(...differs(`round ${round}: USDC in circulation after the kill`, supply.usdc.circulating, supply.usdc.issued))
-        pendingAtCrashes += deliveries.filter((delivery) => delivery.status === 'pending').length
-      } catch (error) {
-        violations.push(`round ${round}: the file after the kill: ${messageOf(error)}`)
-      }
+      const crashed = await inspectCrashedFile(dbFile, round)
+      violations.push(...crashed.violations)
+      pendingAtCrashes += crashed.pending
     }
 
     // The last restart: everything checked once more, and the outbox drains to the receiver.
@@ -287,25 +324,8 @@ export async function runCrashRounds(options: CrashRunOptions = {}): Promise<Cra
     const { supply, deliveries } = await inspectDatabaseFile(dbFile)
     violations.push(...differs('at the end: USDC in circulation', supply.usdc.circulating, supply.usdc.issued))
 
-    // Each delivery reached the receiver with its exact bytes and a valid signature (at least once:
-    // one cut off mid-flight by a crash is sent again).
-    const received = new Map<string, number>()
-    for (const request of receiver.received) {
-      if (!request.verified)
-        violations.push(`a webhook received at ${request.path} has no valid signature: ${request.raw.toString('utf8').slice(0, 200)}`)
-      received.set(request.raw.toString('utf8'), (received.get(request.raw.toString('utf8')) ?? 0) + 1)
-    }
     deliveryCount = deliveries.length
-    for (const delivery of deliveries) {
-      violations.push(...differs(`delivery ${delivery.id}: status`, delivery.status, 'success'))
-      if ((received.get(delivery.request_payload) ?? 0) < 1)
-        violations.push(`delivery ${delivery.id} of ${delivery.payment_id}: never received with its exact bytes`)
-    }
-    const createdEvents = new Set(deliveries.filter((d) => d.event_type === 'transaction_created').map((d) => d.payment_id))
-    for (const { body, id } of acked.payments.values()) {
-      if (body.webhookUrl !== undefined && !createdEvents.has(id))
-        violations.push(`payment ${id} reports to the receiver but has no transaction_created delivery`)
-    }
+    violations.push(...deliveryViolations(receiver.received, deliveries, acked))
   } catch (error) {
     // A sandbox that no longer starts on the crashed file, or answers nothing, ends the run here.
     violations.push(`stopped after ${roundsRun} of ${rounds} rounds: ${messageOf(error)}`)

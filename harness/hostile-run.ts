@@ -13,7 +13,7 @@ import {
   type HostileCase,
   type HostileCredentials,
   type RouteInfo,
-} from './hostile.js'
+} from './hostile/index.js'
 import { rawRequest, startTestSandbox, type RawResponse, type TestSandbox } from './sandbox.js'
 
 export const CI_SEED = 0x5eed_2026

@@ -42,8 +42,16 @@ const settingsField = oneOf(['invoice_prefix', 'next_number'])
 
 function invoiceRoutes(kit: DashboardKit): Router {
   const router = Router()
-  const { ctx } = kit
+  listRoute(router, kit)
+  creationRoutes(router, kit)
+  // Before /invoices/:id, which would take "settings" for an id.
+  settingsRoutes(router, kit)
+  detailRoutes(router, kit)
+  return router
+}
 
+function listRoute(router: Router, kit: DashboardKit): void {
+  const { ctx } = kit
   router.get(
     '/invoices',
     kit.handle(async (req, res) => {
@@ -73,7 +81,10 @@ function invoiceRoutes(kit: DashboardKit): Router {
       })
     }),
   )
+}
 
+function creationRoutes(router: Router, kit: DashboardKit): void {
+  const { ctx } = kit
   /** The creation form as typed, with its errors or the sandbox's totals. */
   async function formPage(req: Request, res: Response, form: InvoiceForm, extra: Partial<InvoiceFormView>, status = 200) {
     const merchant = kit.merchantOf(req)
@@ -141,7 +152,10 @@ function invoiceRoutes(kit: DashboardKit): Router {
       () => ({ href: dashboardHref('/invoices/new'), label: 'Back to the form' }),
     ),
   )
+}
 
+function settingsRoutes(router: Router, kit: DashboardKit): void {
+  const { ctx } = kit
   async function settingsPage(
     req: Request,
     res: Response,
@@ -196,7 +210,10 @@ function invoiceRoutes(kit: DashboardKit): Router {
       await settingsPage(req, res, { errors, typed, status: 400 })
     }),
   )
+}
 
+function detailRoutes(router: Router, kit: DashboardKit): void {
+  const { ctx } = kit
   router.get(
     '/invoices/:id',
     kit.handle(async (req, res) => {
@@ -245,7 +262,6 @@ function invoiceRoutes(kit: DashboardKit): Router {
       (req) => ({ href: dashboardHref(`/invoices/${encodeURIComponent(String(req.params.id))}`), label: 'Back to the invoice' }),
     ),
   )
-  return router
 }
 
 export const invoicesView: DashboardView = { id: 'invoices', title: 'Invoices', path: '/invoices', routes: invoiceRoutes }

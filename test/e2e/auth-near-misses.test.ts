@@ -4,7 +4,7 @@
 // stack: a new route is held to its family's authentication unless it is listed public here.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ManualClock } from '../../sandbox/clock.js'
-import { onTheWire, routeLabel, type RouteInfo } from '../../harness/hostile.js'
+import { onTheWire, routeLabel, type RouteInfo } from '../../harness/hostile/index.js'
 import {
   rawRequest,
   rewriteSignature,

@@ -16,7 +16,7 @@ import {
   type HostileCase,
   type HostileCredentials,
   type RouteInfo,
-} from '../../harness/hostile.js'
+} from '../../harness/hostile/index.js'
 import { rawRequest, startTestSandbox, type TestSandbox } from '../../harness/sandbox.js'
 import {
   CI_CASES,
@@ -91,7 +91,7 @@ describe('hostile input: every malformed request to every route gets a clean 4xx
     expect(regenerated.nextSeed).not.toBe(serialize(cases))
     expect(new Set(cases.map((c) => c.name)).size).toBe(cases.length)
 
-    // A route no case reaches fails here, by name: add cases for it in harness/hostile.ts.
+    // A route no case reaches fails here, by name: add cases for it in harness/hostile/.
     const thin = [...casesPerRoute(cases, routes)].filter(([, count]) => count < MIN_CASES_PER_ROUTE)
     expect(thin, 'routes reached by too few hostile cases').toEqual([])
 

@@ -3,7 +3,7 @@
 // before the route runs. A query must never change what a request does.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Payment, Refund } from '../../src/client/types.js'
-import { EVERY_ROUTE, routeLabel, sendHostile, type HostileCredentials, type RouteInfo } from '../../harness/hostile.js'
+import { EVERY_ROUTE, routeLabel, sendHostile, type HostileCredentials, type RouteInfo } from '../../harness/hostile/index.js'
 import { refusal } from '../../harness/refusal.js'
 import { rawRequest, startTestSandbox, type TestSandbox } from '../../harness/sandbox.js'
 import { sandboxRoutes } from '../../harness/hostile-run.js'

@@ -3,7 +3,7 @@
 // through both stay gapless and unique, racing pays of one payment move its money once, and no
 // SQLITE_BUSY (nor any 5xx) ever reaches a client: writes take the write lock and wait for each other.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Rng } from '../../harness/hostile.js'
+import { Rng } from '../../harness/hostile/rng.js'
 import { IN_FLIGHT_REASON } from '../../sandbox/idempotency/idempotency-service.js'
 import { freshDatabase, testBackend, type RawResponse } from '../../harness/sandbox.js'
 import { spawnSandbox, type SandboxProcess } from '../../harness/sandbox-process.js'
