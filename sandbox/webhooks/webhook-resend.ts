@@ -1,5 +1,5 @@
 // A resend's log entry: the original's payload and URL as a new pending delivery of the same
-// payment, written before it is sent so that the log shows it whatever happens next.
+// subject, written before it is sent so that the log shows it whatever happens next.
 import type { Kysely } from 'kysely'
 import { runTransaction } from '../db/database.js'
 import type { Database, WebhookDeliveryRow } from '../db/schema.js'
@@ -16,7 +16,7 @@ export function recordResend(
   return runTransaction(db, async (trx) => {
     const row: WebhookDeliveryRow = {
       ...original,
-      ...(await newDeliveryIdentity(trx, original.payment_id)),
+      ...(await newDeliveryIdentity(trx, { type: original.subject_type, id: original.subject_id })),
       status: 'pending',
       response_body: null,
       http_status: null,
