@@ -91,7 +91,9 @@ describe('events about other subjects than payments', () => {
     expect(bodiesOf('inv_slow').map((r) => JSON.parse(r.raw).data.type)).toEqual(['invoice_created'])
     receiver.answer = () => ({ status: 200, body: 'ok' })
     receiver.releaseHanging()
-    const slow = await waitFor('the slow invoice second event', () => (bodiesOf('inv_slow').length === 2 ? bodiesOf('inv_slow') : undefined))
+    const slow = await waitFor('the slow invoice second event', () =>
+      bodiesOf('inv_slow').length === 2 ? bodiesOf('inv_slow') : undefined,
+    )
     expect(slow.map((r) => JSON.parse(r.raw).data.type)).toEqual(['invoice_created', 'invoice_paid'])
   })
 })
