@@ -169,9 +169,9 @@ function deliveryViolations(
   for (const delivery of deliveries) {
     violations.push(...differs(`delivery ${delivery.id}: status`, delivery.status, 'success'))
     if ((received.get(delivery.request_payload) ?? 0) < 1)
-      violations.push(`delivery ${delivery.id} of ${delivery.payment_id}: never received with its exact bytes`)
+      violations.push(`delivery ${delivery.id} of ${delivery.subject_id}: never received with its exact bytes`)
   }
-  const createdEvents = new Set(deliveries.filter((d) => d.event_type === 'transaction_created').map((d) => d.payment_id))
+  const createdEvents = new Set(deliveries.filter((d) => d.event_type === 'transaction_created').map((d) => d.subject_id))
   for (const { body, id } of acked.payments.values()) {
     if (body.webhookUrl !== undefined && !createdEvents.has(id))
       violations.push(`payment ${id} reports to the receiver but has no transaction_created delivery`)

@@ -6,7 +6,7 @@ import type { SandboxContext } from './context.js'
 import { followPaymentIntoInvoice } from './invoices/invoice-sync.js'
 import { paymentReceiver } from './payments/payment-receipts.js'
 import { completeSettlements, settleWhenPaid } from './settlement/settlement-service.js'
-import { recordPaymentEvent } from './webhooks/webhook-events.js'
+import { recordPaymentEvent } from './webhooks/payment-events.js'
 
 export function wireReactions(ctx: SandboxContext): void {
   ctx.payments.onChange(recordPaymentEvent)

@@ -7,6 +7,7 @@ import type { RequestHandler } from 'express'
 import { ledgerFeed } from '../horizon/horizon-stream.js'
 import { openEventSession } from '../http/event-stream.js'
 import { markAsStream } from '../http/streams.js'
+import { paymentIdOf } from '../webhooks/webhook-events.js'
 import type { DashboardKit } from './dashboard-kit.js'
 
 /** What changed: the payment it concerns, and whether it was a payment event or a delivery. */
@@ -27,10 +28,10 @@ export function dashboardStream(kit: DashboardKit): RequestHandler {
     const deliver = (change: DashboardChange) => (send ? send(change) : waiting.push(change))
     const stops = [
       kit.ctx.webhooks.onEvent((event) => {
-        if (concerns(event.merchant_id)) deliver({ kind: 'payment', paymentId: event.payment_id })
+        if (concerns(event.merchant_id)) deliver({ kind: 'payment', paymentId: paymentIdOf(event) ?? '' })
       }),
       kit.ctx.webhooks.onDelivery((delivery) => {
-        if (concerns(delivery.merchant_id)) deliver({ kind: 'delivery', paymentId: delivery.payment_id })
+        if (concerns(delivery.merchant_id)) deliver({ kind: 'delivery', paymentId: paymentIdOf(delivery) ?? '' })
       }),
       ledger.subscribe(() => deliver({ kind: 'ledger', paymentId: '' })),
     ]

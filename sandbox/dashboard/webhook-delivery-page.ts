@@ -9,6 +9,15 @@ import type { pageMeta } from '../http/pagination.js'
 import { dashboardHref } from './dashboard-kit.js'
 import { pager } from './list-query.js'
 import { statusBadge, when } from './dashboard-format.js'
+import { paymentIdOf } from '../webhooks/webhook-events.js'
+
+/** A payment's deliveries link to it; another subject's (an invoice, a refund) are named by kind and id. */
+const subjectLink = (d: WebhookDeliveryRow): string => {
+  const paymentId = paymentIdOf(d)
+  return paymentId === null
+    ? html`<span class="mono">${d.subject_type} ${d.subject_id}</span>`
+    : html`<a class="mono" href="${dashboardHref(`/payments/${encodeURIComponent(paymentId)}`)}">${paymentId}</a>`
+}
 
 export const deliveryHref = (id: string): string => dashboardHref(`/webhooks/deliveries/${encodeURIComponent(id)}`)
 
@@ -40,7 +49,7 @@ export function deliveriesList(input: {
 <tbody>!${rows.map(
           (d) => html`<tr data-testid="delivery-row" data-delivery-id="${d.id}" data-status="${d.status}" data-event="${d.event_type}">
 <td>!${when(d.created_at)}</td><td><a class="mono" href="${deliveryHref(d.id)}">${d.id.slice(0, 8)}…</a>!${d.resend_of ? ' <span class="badge">resend</span>' : ''}</td>
-<td>${d.event_type}</td><td><a class="mono" href="${dashboardHref(`/payments/${encodeURIComponent(d.payment_id)}`)}">${d.payment_id}</a></td>
+<td>${d.event_type}</td><td>!${subjectLink(d)}</td>
 <td>!${statusBadge(d.status, 'delivery-status')}</td><td>${d.http_status ?? '—'}</td><td class="num">${d.duration_ms === null ? '—' : `${d.duration_ms} ms`}</td><td class="mono">${d.url}</td></tr>`,
         )}</tbody></table>`
   const pages = pager('/webhooks', query, meta, 'deliveries')
@@ -87,7 +96,7 @@ export function deliveryDetail(input: {
 <section id="delivery-summary" data-live aria-labelledby="delivery-heading"><h2 id="delivery-heading">Summary</h2><dl class="facts">
 <dt>Status</dt><dd>!${statusBadge(d.status, 'delivery-status')}</dd>
 <dt>Event</dt><dd data-testid="delivery-event">${d.event_type}</dd>
-<dt>Payment</dt><dd><a class="mono" href="${dashboardHref(`/payments/${encodeURIComponent(d.payment_id)}`)}">${d.payment_id}</a></dd>
+<dt>Payment</dt><dd>!${subjectLink(d)}</dd>
 <dt>URL</dt><dd class="mono" data-testid="delivery-url">${d.url}</dd>
 <dt>Attempt</dt><dd>${d.attempt_count}!${d.resend_of ? html` (resend of <a class="mono" href="${deliveryHref(d.resend_of)}">${d.resend_of}</a>)` : ''}</dd>
 <dt>Created</dt><dd>!${when(d.created_at)}</dd></dl></section>

@@ -15,6 +15,7 @@ import { pageMeta } from '../http/pagination.js'
 import { idempotencyGate, requestFingerprint } from '../idempotency/idempotency-service.js'
 import { pageRequest } from '../validation/common.js'
 import { getDelivery, resendDelivery, setWebhooksPaused } from '../webhooks/webhook-controls.js'
+import { paymentIdOf } from '../webhooks/webhook-events.js'
 import { listDeliveries } from '../webhooks/webhook-repository.js'
 import { deliveryHeaders } from '../webhooks/webhook-sender.js'
 import { dashboardHref, formOf, type DashboardKit } from './dashboard-kit.js'
@@ -110,7 +111,7 @@ function webhookRoutes(kit: DashboardKit): Router {
       await kit.page(req, res, {
         title: `Delivery ${delivery.id}`,
         current: 'webhooks',
-        liveTopic: delivery.payment_id,
+        liveTopic: paymentIdOf(delivery) ?? undefined,
         body: deliveryDetail({
           delivery,
           headers: deliveryHeaders(delivery.request_payload, merchant.api_secret),

@@ -179,11 +179,16 @@ export interface RefundsTable {
   created_at: number
 }
 
+/** What an event is about: the kind of the record whose change it reports. */
+export type EventSubjectType = 'payment' | 'invoice' | 'refund'
+
 export interface PaymentEventsTable {
   /** Order of events across the sandbox, from 1. */
   sequence: Generated<number>
   merchant_id: string
-  payment_id: string
+  subject_type: EventSubjectType
+  /** The id of the payment (invoice, refund) the event is about. */
+  subject_id: string
   event_type: string
   /** The webhook body of the event, exactly as sent. */
   payload: string
@@ -207,10 +212,12 @@ export interface SeenSignaturesTable {
 export interface WebhookDeliveriesTable {
   /** A UUID. */
   id: string
-  /** Creation order across the sandbox; a payment's events are delivered in this order. */
+  /** Creation order across the sandbox; a subject's events are delivered in this order. */
   sequence: number
   merchant_id: string
-  payment_id: string
+  subject_type: EventSubjectType
+  /** The id of the payment (invoice, refund) the event is about. */
+  subject_id: string
   event_type: string
   url: string
   /** pending until attempted (the outbox), then success, failed or skipped. */

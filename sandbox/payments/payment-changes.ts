@@ -1,11 +1,12 @@
 // Every change of a payment is written here, and what follows it (registered in sandbox/reactions.ts)
 // runs right after, in the same transaction.
 import type { Kysely } from 'kysely'
+import { ChangeEffects, type ChangeEffect } from '../db/change-effects.js'
 import type { Database, PaymentRow, PaymentUpdate } from '../db/schema.js'
 import { updatePayment } from './payment-repository.js'
 
 /** Runs after a payment was created (`before` undefined) or changed, inside that transaction. */
-export type PaymentChangeEffect = (db: Kysely<Database>, before: PaymentRow | undefined, after: PaymentRow) => Promise<unknown>
+export type PaymentChangeEffect = ChangeEffect<PaymentRow>
 
 export interface PaymentChanges {
   /** Adds an effect; effects run in the order they were added. */
@@ -16,24 +17,20 @@ export interface PaymentChanges {
 }
 
 export class PaymentChangeWriter implements PaymentChanges {
-  readonly #effects: PaymentChangeEffect[] = []
+  readonly #effects = new ChangeEffects<PaymentRow>()
 
   onChange(effect: PaymentChangeEffect): void {
-    this.#effects.push(effect)
+    this.#effects.onChange(effect)
   }
 
   async created(db: Kysely<Database>, payment: PaymentRow): Promise<void> {
-    await this.#follow(db, undefined, payment)
+    await this.#effects.follow(db, undefined, payment)
   }
 
   async save(db: Kysely<Database>, payment: PaymentRow, changes: PaymentUpdate): Promise<PaymentRow> {
     await updatePayment(db, payment.id, changes)
     const after = { ...payment, ...changes } as PaymentRow
-    await this.#follow(db, payment, after)
+    await this.#effects.follow(db, payment, after)
     return after
-  }
-
-  async #follow(db: Kysely<Database>, before: PaymentRow | undefined, after: PaymentRow): Promise<void> {
-    for (const effect of this.#effects) await effect(db, before, after)
   }
 }

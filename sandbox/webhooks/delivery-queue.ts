@@ -1,4 +1,4 @@
-// Which pending webhook deliveries go next: the oldest first, each payment's in order, each once,
+// Which pending webhook deliveries go next: the oldest first, each subject's in order, each once,
 // and at most 10 on the wire per merchant and per receiver origin, so a receiver that never
 // answers holds only its own share (the outbox is then read past it for others' deliveries).
 import type { WebhookDeliveryRow } from '../db/schema.js'
@@ -20,8 +20,8 @@ export interface ReadPast {
 }
 
 export class DeliveryQueue {
-  /** Payments with a delivery on the wire: their next one waits. */
-  readonly #busyPayments = new Set<string>()
+  /** Subjects (subjectKey) with a delivery on the wire: their next one waits. */
+  readonly #busySubjects = new Set<string>()
   /** Deliveries being sent outside the queue (resends): the queue leaves them alone. */
   readonly #claimed = new Set<string>()
   /** Ids of the deliveries taken until logged: still pending in the outbox. */
@@ -126,20 +126,21 @@ export class DeliveryQueue {
         this.#queuedIds.delete(delivery.id)
         continue
       }
-      // Only the oldest pending delivery of a payment may go, only when none is on the wire, and
+      // Only the oldest pending delivery of a subject may go, only when none is on the wire, and
       // only within its merchant's and its receiver's share.
+      const subject = subjectKey(delivery)
       if (
         this.wireFull ||
-        this.#busyPayments.has(delivery.payment_id) ||
-        held.has(delivery.payment_id) ||
+        this.#busySubjects.has(subject) ||
+        held.has(subject) ||
         (this.#wireByMerchant.get(delivery.merchant_id) ?? 0) >= MAX_DELIVERIES_PER_MERCHANT ||
         (this.#wireByOrigin.get(this.#originOf(delivery.url)) ?? 0) >= MAX_DELIVERIES_PER_ORIGIN
       ) {
-        held.add(delivery.payment_id)
+        held.add(subject)
         waiting.push(delivery)
         continue
       }
-      held.add(delivery.payment_id)
+      held.add(subject)
       this.#queuedIds.delete(delivery.id)
       this.#take(delivery)
       ready.push(delivery)
@@ -155,9 +156,9 @@ export class DeliveryQueue {
     countIn(this.#wireByOrigin, this.#originOf(delivery.url), -1)
   }
 
-  /** The delivery is logged (or given up): its payment's next one may go. */
+  /** The delivery is logged (or given up): its subject's next one may go. */
   finished(delivery: WebhookDeliveryRow): void {
-    this.#busyPayments.delete(delivery.payment_id)
+    this.#busySubjects.delete(subjectKey(delivery))
     this.#taken.delete(delivery.id)
     if (this.#reads > 0) this.#loggedDuringRead.add(delivery.id)
   }
@@ -172,7 +173,7 @@ export class DeliveryQueue {
   }
 
   #take(delivery: WebhookDeliveryRow): void {
-    this.#busyPayments.add(delivery.payment_id)
+    this.#busySubjects.add(subjectKey(delivery))
     this.#taken.add(delivery.id)
     this.#onTheWire++
     countIn(this.#wireByMerchant, delivery.merchant_id, 1)
@@ -188,6 +189,11 @@ export class DeliveryQueue {
     }
     return origin
   }
+}
+
+/** Whose deliveries go one at a time, in order: ids of different subject types may coincide. */
+function subjectKey(delivery: Pick<WebhookDeliveryRow, 'subject_type' | 'subject_id'>): string {
+  return `${delivery.subject_type}:${delivery.subject_id}`
 }
 
 // Zero counts are dropped, so a map holds only what is on the wire.

@@ -1,5 +1,5 @@
 // What the rest of the sandbox sees of webhook delivery: who may be a receiver, resending one
-// delivery, and hearing of finished deliveries and new payment events (WebhookDispatcher implements it).
+// delivery, and hearing of finished deliveries and new events (WebhookDispatcher implements it).
 import type { Kysely } from 'kysely'
 import type { Database, PaymentEventRow, WebhookDeliveryRow } from '../db/schema.js'
 
@@ -15,6 +15,6 @@ export interface WebhookDeliveries {
   receiverFetch(): Promise<typeof fetch>
   /** Hears of every finished delivery; returns the way to stop listening. */
   onDelivery(listener: DeliveryListener): () => void
-  /** Hears of every new payment event; returns the way to stop listening. */
+  /** Hears of every new event, whatever its subject; returns the way to stop listening. */
   onEvent(listener: EventListener): () => void
 }

@@ -1,33 +1,25 @@
 // Sends the outbox's webhook deliveries in the background, so no API request waits for a receiver:
-// each payment's in order, once (failures are logged, not retried: spec 6), pending ones after a restart.
+// each subject's in order, once (failures are logged, not retried: spec 6), pending ones after a
+// restart. This module schedules; what goes next is DeliveryQueue's call (filled by outbox-reader.ts),
+// an attempt and its log entry are DeliveryAttempts' and DeliveryLogWriter's.
 import type { Kysely } from 'kysely'
-import { announce, isLeader, isPostgres, onAnnouncement, onCommit, runTransaction } from '../db/database.js'
+import { isLeader, isPostgres, onCommit } from '../db/database.js'
 import type { Clock } from '../clock.js'
-import type { Database, MerchantRow, WebhookDeliveryRow } from '../db/schema.js'
-import { findMerchantById } from '../merchants/merchant-repository.js'
+import type { Database, WebhookDeliveryRow } from '../db/schema.js'
+import { cachedLookups, DeliveryAttempts, type AttemptLookups } from './delivery-attempts.js'
+import { DeliveryLogWriter } from './delivery-log-writer.js'
 import { DeliveryQueue } from './delivery-queue.js'
 import type { DeliveryListener, EventListener, WebhookDeliveries } from './webhook-deliveries.js'
 import { StoredEgress } from './egress-policy.js'
-import type { WebhookEgress } from './webhook-egress.js'
+import { fillQueue } from './outbox-reader.js'
 import { WebhookFeed } from './webhook-feed.js'
-import {
-  findDeliveriesByIds,
-  findDeliveryById,
-  findPendingDeliveriesAfter,
-  logDeliveryOutcomes,
-  updateDelivery,
-} from './webhook-repository.js'
-import { recordResend } from './webhook-resend.js'
+import { awaitLogged, recordResend } from './webhook-resend.js'
 import { WebhookSender } from './webhook-sender.js'
 
 /** The safety net: commits in this process kick the dispatcher at once; another process's are seen by polling. */
 const DEFAULT_POLL_MS = 250
 /** How long a resend waits for the leading replica past the receiver's own timeout. */
 const RESEND_WAIT_MARGIN_MS = 5_000
-/** What the sending replica tells the others as it logs deliveries: their ids, comma-separated. */
-const DELIVERED_TOPIC = 'delivered'
-/** Ids per announcement: 100 UUIDs and their commas stay far below NOTIFY's payload limit. */
-const DELIVERIES_PER_ANNOUNCEMENT = 100
 
 export interface WebhookDispatcherOptions {
   db: Kysely<Database>
@@ -41,12 +33,6 @@ export interface WebhookDispatcherOptions {
   log?: (line: string) => void
 }
 
-/** A delivery's merchant, read once per pump for all the deliveries it sends. */
-type MerchantLookup = (merchantId: string) => Promise<MerchantRow | undefined>
-/** The sandbox's egress rule, read once per pump: whichever replica sends enforces the stored one. */
-type EgressLookup = () => Promise<WebhookEgress>
-type Lookups = { merchantOf: MerchantLookup; egressOf: EgressLookup }
-
 export class WebhookDispatcher implements WebhookDeliveries {
   readonly #db: Kysely<Database>
   readonly #clock: Clock
@@ -56,6 +42,8 @@ export class WebhookDispatcher implements WebhookDeliveries {
   readonly #sender: WebhookSender
   readonly #egress: StoredEgress
   readonly #feed = new WebhookFeed()
+  readonly #logWriter: DeliveryLogWriter
+  readonly #attempts: DeliveryAttempts
   readonly #inFlight = new Set<Promise<void>>()
   #timer: NodeJS.Timeout | undefined
   #pumping: Promise<void> | undefined
@@ -64,8 +52,6 @@ export class WebhookDispatcher implements WebhookDeliveries {
   #kickScheduled = false
   #stopListening: (() => void) | undefined
   #stopHearing: (() => void) | undefined
-  /** Finished deliveries waiting to be logged together, each with who awaits it. */
-  #unlogged: Array<{ row: WebhookDeliveryRow; done: (error?: unknown) => void }> = []
 
   constructor(options: WebhookDispatcherOptions) {
     this.#db = options.db
@@ -74,6 +60,14 @@ export class WebhookDispatcher implements WebhookDeliveries {
     this.#log = options.log
     this.#sender = new WebhookSender({ requireHttps: options.requireHttps, timeoutMs: options.timeoutMs })
     this.#egress = options.egress ?? new StoredEgress({ shared: false, allowWebhookTo: [] })
+    this.#logWriter = new DeliveryLogWriter(this.#db, this.#feed, this.#log)
+    this.#attempts = new DeliveryAttempts({
+      db: this.#db,
+      clock: this.#clock,
+      sender: this.#sender,
+      egress: this.#egress,
+      logWriter: this.#logWriter,
+    })
   }
 
   async start(): Promise<void> {
@@ -85,7 +79,7 @@ export class WebhookDispatcher implements WebhookDeliveries {
     }, this.#pollMs).unref()
     this.#stopListening = onCommit(this.#db, () => this.#kickSoon())
     // Only the leader sends and so learns of finished deliveries first hand; the other replicas' live tails hear of them here.
-    this.#stopHearing = onAnnouncement(this.#db, DELIVERED_TOPIC, (ids) => void this.#heardDelivered(ids))
+    this.#stopHearing = this.#logWriter.hearOtherReplicas()
     this.kick()
   }
 
@@ -147,35 +141,18 @@ export class WebhookDispatcher implements WebhookDeliveries {
   async resend(original: WebhookDeliveryRow): Promise<WebhookDeliveryRow> {
     // On a shared database only the leading replica sends, so each delivery goes once: the
     // resend joins the outbox and is answered once the leader has logged it.
-    if (isPostgres(this.#db)) return this.#resendThroughLeader(original)
+    if (isPostgres(this.#db)) {
+      const delivery = await recordResend(this.#db, original, this.#clock.now(), () => {})
+      this.kick()
+      const deadline = Date.now() + this.#sender.timeoutMs + RESEND_WAIT_MARGIN_MS
+      return awaitLogged(this.#db, delivery, { deadline, pollMs: this.#pollMs, stopped: () => this.#sender.stopped })
+    }
     const delivery = await recordResend(this.#db, original, this.#clock.now(), (id) => this.#queue.claim(id))
     try {
-      return await this.#deliver(delivery)
+      return await this.#attempts.deliver(delivery)
     } finally {
       this.#queue.release(delivery.id)
     }
-  }
-
-  async #resendThroughLeader(original: WebhookDeliveryRow): Promise<WebhookDeliveryRow> {
-    const delivery = await recordResend(this.#db, original, this.#clock.now(), () => {})
-    this.kick()
-    const deadline = Date.now() + this.#sender.timeoutMs + RESEND_WAIT_MARGIN_MS
-    return new Promise<WebhookDeliveryRow>((resolve) => {
-      let checking = false
-      const check = async () => {
-        if (checking) return
-        checking = true
-        const row = (await findDeliveryById(this.#db, delivery.id).catch(() => undefined)) ?? delivery
-        checking = false
-        if (row.status !== 'pending' || Date.now() > deadline || this.#sender.stopped) {
-          stop()
-          clearInterval(timer)
-          resolve(row)
-        }
-      }
-      const stop = onCommit(this.#db, () => void check())
-      const timer = setInterval(() => void check(), this.#pollMs).unref()
-    })
   }
 
   async #pump(): Promise<void> {
@@ -186,52 +163,29 @@ export class WebhookDispatcher implements WebhookDeliveries {
     const queue = this.#queue
     if (queue.wireFull) return
     queue.refreshIfStale()
-    const merchants = new Map<string, Promise<MerchantRow | undefined>>()
-    const merchantOf: MerchantLookup = (id) => {
-      let merchant = merchants.get(id)
-      if (merchant === undefined) merchants.set(id, (merchant = findMerchantById(db, id)))
-      return merchant
+    const lookups = cachedLookups(db, this.#egress)
+    const sendReady = () => {
+      for (const delivery of queue.takeReady()) this.#send(delivery, lookups)
     }
-    let egress: Promise<WebhookEgress> | undefined
-    const egressOf: EgressLookup = () => (egress ??= this.#egress.read(db))
-    const lookups = { merchantOf, egressOf }
-    this.#sendReady(lookups)
+    sendReady()
     if (queue.wireFull) return
     // Slots left and room in the queue: read the newer pending deliveries, and send from them too.
-    let more = true
-    const limit = queue.room
-    if (limit > 0) {
-      const newer = await queue.read(() => findPendingDeliveriesAfter(db, queue.queuedThrough, limit))
-      if (this.#sender.stopped) return
-      more = newer.count === limit
-      if (queue.addNewer(newer.rows)) this.#sendReady(lookups)
-    }
-    if (!more) return
-    const past = queue.readPast()
-    if (past === undefined) return
-    const others = await queue.read(() =>
-      findPendingDeliveriesAfter(db, queue.queuedThrough, past.limit, { merchants: past.merchants, urls: past.urls }),
-    )
-    if (this.#sender.stopped) return
-    if (queue.enqueue(others.rows)) this.#sendReady(lookups)
+    await fillQueue(db, queue, sendReady, () => this.#sender.stopped)
   }
 
-  #sendReady(lookups: Lookups): void {
-    for (const delivery of this.#queue.takeReady()) this.#send(delivery, lookups)
-  }
-
-  #send(delivery: WebhookDeliveryRow, lookups: Lookups): void {
+  #send(delivery: WebhookDeliveryRow, lookups: AttemptLookups): void {
     let answered = false
-    // The slot is free once the receiver answered; the payment's next delivery waits until this one is logged.
+    // The slot is free once the receiver answered; the subject's next delivery waits until this one is logged.
     const freeSlot = () => {
       if (answered) return
       answered = true
       this.#queue.answered(delivery)
       this.#kickSoon()
     }
-    const sending: Promise<void> = this.#deliver(delivery, lookups, freeSlot)
+    const sending: Promise<void> = this.#attempts
+      .deliver(delivery, lookups, freeSlot)
       .then(() => undefined)
-      .catch((error: unknown) => this.#giveUp(delivery, error))
+      .catch((error: unknown) => this.#attempts.giveUp(delivery, error))
       .finally(() => {
         freeSlot()
         this.#queue.finished(delivery)
@@ -239,69 +193,5 @@ export class WebhookDispatcher implements WebhookDeliveries {
         this.#kickSoon()
       })
     this.#inFlight.add(sending)
-  }
-
-  async #deliver(
-    delivery: WebhookDeliveryRow,
-    lookups: Lookups = { merchantOf: (id) => findMerchantById(this.#db, id), egressOf: () => this.#egress.read(this.#db) },
-    answered: () => void = () => {},
-  ): Promise<WebhookDeliveryRow> {
-    const merchant = await lookups.merchantOf(delivery.merchant_id)
-    if (!merchant) throw new Error(`Webhook ${delivery.id} belongs to no merchant`)
-    const attempt = await this.#sender.attempt(delivery, merchant, await lookups.egressOf())
-    answered()
-    if (attempt === undefined) return delivery // stopped mid-send: it stays pending
-    const { tried, ...outcome } = attempt
-    const now = this.#clock.now()
-    const finished: WebhookDeliveryRow = { ...delivery, ...outcome, updated_at: now, last_attempt_at: tried ? now : null }
-    await this.#logFinished(finished)
-    this.#feed.delivered(finished)
-    return finished
-  }
-
-  /** Another replica logged these deliveries (ids, comma-separated): tells this one's listeners, if it has any. */
-  async #heardDelivered(ids: string | undefined): Promise<void> {
-    if (!ids || !this.#feed.hasDeliveryListeners) return
-    try {
-      for (const delivery of await findDeliveriesByIds(this.#db, ids.split(','))) this.#feed.delivered(delivery)
-    } catch (error) {
-      // A live tail misses them; the delivery log still has them.
-      this.#log?.(`Reading deliveries logged by another replica failed: ${error instanceof Error ? error.message : String(error)}`)
-    }
-  }
-
-  /** Deliveries finishing in one turn of the event loop are logged in one transaction (one commit). */
-  #logFinished(row: WebhookDeliveryRow): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      this.#unlogged.push({ row, done: (error) => (error === undefined ? resolve() : reject(error)) })
-      if (this.#unlogged.length > 1) return
-      setImmediate(() => {
-        const batch = this.#unlogged
-        this.#unlogged = []
-        const rows = batch.map(({ row: finished }) => finished)
-        runTransaction(this.#db, async (trx) => {
-          await logDeliveryOutcomes(trx, rows)
-          for (let at = 0; at < rows.length; at += DELIVERIES_PER_ANNOUNCEMENT) {
-            const ids = rows.slice(at, at + DELIVERIES_PER_ANNOUNCEMENT).map((row) => row.id)
-            await announce(this.#db, trx, DELIVERED_TOPIC, ids.join(','))
-          }
-        }).then(
-          () => batch.forEach(({ done }) => done()),
-          (error: unknown) => batch.forEach(({ done }) => done(error)),
-        )
-      })
-    })
-  }
-
-  /** A delivery that broke the sandbox itself is logged failed, so it is not attempted forever. */
-  async #giveUp(delivery: WebhookDeliveryRow, error: unknown): Promise<void> {
-    const message = error instanceof Error ? error.message : String(error)
-    this.#log?.(`Webhook ${delivery.id} could not be delivered: ${message}`)
-    const now = this.#clock.now()
-    await updateDelivery(this.#db, delivery.id, {
-      status: 'failed',
-      error_message: `The sandbox could not send it: ${message}`,
-      updated_at: now,
-    }).catch(() => {})
   }
 }

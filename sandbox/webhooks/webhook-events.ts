@@ -1,41 +1,63 @@
-// Payment events become outbox deliveries in the transaction of the change that caused them: an
-// event is never lost, nor sent for a change that rolled back.
+// Events become outbox deliveries in the transaction of the change that caused them: an event is
+// never lost, nor sent for a change that rolled back. An event is about a subject (a payment, an
+// invoice, a refund); each kind of subject declares its events once (an EventDeclaration) and its
+// change writer runs `recordEventsOf(declaration)` after every change (docs/webhooks.md).
 import type { Kysely } from 'kysely'
 import { v5 as uuidv5 } from 'uuid'
-import type { Database, PaymentRow } from '../db/schema.js'
-import { webhookPayload, type WebhookEventType } from './webhook-payload.js'
-import { insertDelivery, insertPaymentEvent, nextDeliverySequence } from './webhook-repository.js'
+import type { Database, EventSubjectType } from '../db/schema.js'
+import { insertDelivery, insertEvent, nextDeliverySequence } from './webhook-repository.js'
 
-/** Namespace of delivery ids: UUIDv5 of the payment and sequence number, so seeded runs repeat. */
+/** Namespace of delivery ids: UUIDv5 of the subject and sequence number, so seeded runs repeat. */
 const DELIVERY_ID_NAMESPACE = '6f1c9a52-3b0e-4d8e-9c57-2a1d7e0b4f63'
 
-export async function newDeliveryIdentity(db: Kysely<Database>, paymentId: string): Promise<{ id: string; sequence: number }> {
-  const sequence = await nextDeliverySequence(db)
-  return { id: uuidv5(`${paymentId}:${sequence}`, DELIVERY_ID_NAMESPACE), sequence }
+/** What an event is about, as the outbox needs it. */
+export interface EventSubject {
+  type: EventSubjectType
+  id: string
+  merchantId: string
+  /** Where its events are sent; null: they are logged as events, and no delivery is queued. */
+  webhookUrl: string | null
 }
 
-/** Which event a change of a payment is, if any: creation, failure, or a change of either status. */
-export function eventFor(before: PaymentRow | undefined, after: PaymentRow): WebhookEventType | undefined {
-  if (before === undefined) return 'transaction_created'
-  if (after.status !== before.status) return after.status === 'failed' ? 'transaction_failed' : 'transaction_updated'
-  if (after.settlement_status !== before.settlement_status) return 'transaction_updated'
-  return undefined
+/** One kind of subject's events: which change is which event, and the exact body each one sends. */
+export interface EventDeclaration<Row> {
+  subject(row: Row): EventSubject
+  /** The event a change is (`before` undefined: the row was created), or undefined for none. */
+  eventFor(before: Row | undefined, after: Row): string | undefined
+  /** The exact text sent and signed: serialized once, stored, and replayed byte for byte. */
+  payload(type: string, row: Row): string
+  /** Business time of the change. */
+  changedAt(row: Row): number
+}
+
+/** A change effect for the subject's change writer: queues the event the change is, if any. */
+export function recordEventsOf<Row>(declaration: EventDeclaration<Row>) {
+  return async (db: Kysely<Database>, before: Row | undefined, after: Row): Promise<void> => {
+    const type = declaration.eventFor(before, after)
+    if (type === undefined) return
+    await recordEvent(db, declaration.subject(after), type, declaration.payload(type, after), declaration.changedAt(after))
+  }
+}
+
+export async function newDeliveryIdentity(
+  db: Kysely<Database>,
+  subject: { type: EventSubjectType; id: string },
+): Promise<{ id: string; sequence: number }> {
+  const sequence = await nextDeliverySequence(db)
+  // A payment's ids are named as they were before events had other subjects, so seeded runs keep them.
+  const name = subject.type === 'payment' ? `${subject.id}:${sequence}` : `${subject.type}:${subject.id}:${sequence}`
+  return { id: uuidv5(name, DELIVERY_ID_NAMESPACE), sequence }
 }
 
 /** Without a webhookUrl no delivery is queued; whether a queued one is sent (or skipped) is the dispatcher's call. */
-export async function recordPaymentEvent(db: Kysely<Database>, before: PaymentRow | undefined, after: PaymentRow): Promise<void> {
-  const type = eventFor(before, after)
-  if (type === undefined) return
-  const now = after.updated_at
-  const payload = webhookPayload(type, after)
-  await insertPaymentEvent(db, { merchant_id: after.merchant_id, payment_id: after.id, event_type: type, payload, created_at: now })
-  if (after.webhook_url === null) return
+async function recordEvent(db: Kysely<Database>, subject: EventSubject, type: string, payload: string, now: number): Promise<void> {
+  const about = { merchant_id: subject.merchantId, subject_type: subject.type, subject_id: subject.id, event_type: type }
+  await insertEvent(db, { ...about, payload, created_at: now })
+  if (subject.webhookUrl === null) return
   await insertDelivery(db, {
-    ...(await newDeliveryIdentity(db, after.id)),
-    merchant_id: after.merchant_id,
-    payment_id: after.id,
-    event_type: type,
-    url: after.webhook_url,
+    ...(await newDeliveryIdentity(db, subject)),
+    ...about,
+    url: subject.webhookUrl,
     status: 'pending',
     request_payload: payload,
     response_body: null,
@@ -48,4 +70,9 @@ export async function recordPaymentEvent(db: Kysely<Database>, before: PaymentRo
     created_at: now,
     updated_at: now,
   })
+}
+
+/** The payment an event or delivery is about (the log's checkout_id), or null when its subject is another kind. */
+export function paymentIdOf(row: { subject_type: EventSubjectType; subject_id: string }): string | null {
+  return row.subject_type === 'payment' ? row.subject_id : null
 }

@@ -3,12 +3,13 @@
 // HTTP answer (connection refused, timed out, skipped); `pending` means not attempted yet.
 import { toIso } from '../clock.js'
 import type { WebhookDeliveryRow } from '../db/schema.js'
+import { paymentIdOf } from './webhook-events.js'
 
 export function toDeliveryResource(row: WebhookDeliveryRow, detail: 'summary' | 'full'): Record<string, unknown> {
   const entry: Record<string, unknown> = {
     id: row.id,
     merchant_id: row.merchant_id,
-    checkout_id: row.payment_id,
+    checkout_id: paymentIdOf(row),
     event_type: row.event_type,
     url: row.url,
     status: row.status,

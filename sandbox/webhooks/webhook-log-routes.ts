@@ -14,6 +14,7 @@ import { markAsStream } from '../http/streams.js'
 import { noBody } from '../../src/api/validation.js'
 import { pageRequest } from '../validation/common.js'
 import { toDeliveryResource } from './webhook-log-resource.js'
+import { paymentIdOf } from './webhook-events.js'
 import { getDelivery, resendDelivery, setWebhooksPaused } from './webhook-controls.js'
 import { findEventsAfter, lastEventSequence, listDeliveries } from './webhook-repository.js'
 import type { Handlers } from '../http/declared-routes.js'
@@ -24,7 +25,7 @@ const CATCH_UP_LIMIT = 10_000
 const toEventResource = (event: PaymentEventRow) => ({
   sequence: event.sequence,
   event_type: event.event_type,
-  checkout_id: event.payment_id,
+  checkout_id: paymentIdOf(event),
   payload: event.payload,
   created_at: toIso(event.created_at),
 })

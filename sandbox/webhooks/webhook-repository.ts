@@ -72,7 +72,7 @@ const logOutcome = defineStatement((db, d: DeliveryOutcome) =>
 const eventsAfter = defineStatement((db, p: { sequence: number; limit: number }) =>
   db.selectFrom('payment_events').selectAll().where('sequence', '>', p.sequence).orderBy('sequence').limit(p.limit).compile(),
 )
-const insertEvent = defineStatement((db, event: NewPaymentEvent) => db.insertInto('payment_events').values(event).compile())
+const insertEventRow = defineStatement((db, event: NewEvent) => db.insertInto('payment_events').values(event).compile())
 
 export async function findPendingDeliveriesAfter(
   db: Kysely<Database>,
@@ -105,7 +105,8 @@ export async function listDeliveries(
 ): Promise<{ rows: WebhookDeliveryRow[]; total: number }> {
   let query = db.selectFrom('webhook_deliveries').where('merchant_id', '=', merchantId)
   if (filters.status !== undefined) query = query.where('status', '=', filters.status as WebhookDeliveryRow['status'])
-  if (filters.paymentId !== undefined) query = query.where('payment_id', '=', filters.paymentId)
+  // Through webhook_deliveries_by_subject: a payment's few entries, not the merchant's whole log.
+  if (filters.paymentId !== undefined) query = query.where('subject_type', '=', 'payment').where('subject_id', '=', filters.paymentId)
   if (filters.eventType !== undefined) query = query.where('event_type', '=', filters.eventType)
   const rows = await query
     .selectAll()
@@ -117,11 +118,14 @@ export async function listDeliveries(
   return { rows, total: Number(total) }
 }
 
-type NewPaymentEvent = Pick<Insertable<PaymentEventsTable>, 'merchant_id' | 'payment_id' | 'event_type' | 'payload' | 'created_at'>
+type NewEvent = Pick<
+  Insertable<PaymentEventsTable>,
+  'merchant_id' | 'subject_type' | 'subject_id' | 'event_type' | 'payload' | 'created_at'
+>
 
-// Runs for every change of a payment.
-export async function insertPaymentEvent(db: Kysely<Database>, event: NewPaymentEvent): Promise<void> {
-  await insertEvent(db, event)
+// Runs for every event of every subject.
+export async function insertEvent(db: Kysely<Database>, event: NewEvent): Promise<void> {
+  await insertEventRow(db, event)
 }
 
 export async function findEventsAfter(db: Kysely<Database>, sequence: number, limit: number): Promise<PaymentEventRow[]> {

@@ -188,7 +188,7 @@ describe('paybox trigger against a ledger that closes later', () => {
         .where('merchant_id', '=', merchantId)
         .executeTakeFirst()
       if (payment?.settlement_status !== 'processing') return undefined
-      const deliveries = await db.selectFrom('webhook_deliveries').select('status').where('payment_id', '=', payment.id).execute()
+      const deliveries = await db.selectFrom('webhook_deliveries').select('status').where('subject_id', '=', payment.id).execute()
       return deliveries.length === 3 && deliveries.every((d) => d.status !== 'pending') && payment
     })
     // Once the trigger has asked again since, it has seen three finished deliveries: the fourth

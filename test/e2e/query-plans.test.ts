@@ -1,10 +1,10 @@
 // The queries behind the busiest requests and the background due-work find their rows through
 // an index: none reads a whole large table. The SQL is what the sandbox itself prepares while
 // serving them (captured at the driver's prepare), and SQLite's EXPLAIN QUERY PLAN judges it.
-import { expect, it } from 'vitest'
+import { expect, it, onTestFinished } from 'vitest'
 import { sqliteHandleOf } from '../../sandbox/db/database.js'
 import { LARGE_TABLES, readsALargeTable, runBusyQueries } from '../../harness/busy-queries.js'
-import { sandboxForSuite } from '../../harness/sandbox.js'
+import { sandboxForSuite, startTestSandbox } from '../../harness/sandbox.js'
 
 /** A plan step reading a whole table: "SCAN t", not "SCAN t USING [COVERING] INDEX i" (an index range or walk). */
 const FULL_SCAN = new RegExp(`^SCAN (${LARGE_TABLES.join('|')})$`)
@@ -35,4 +35,29 @@ it('serves payment reads, every list filter, settlement, the fee tier, webhook a
   expect(scans).toEqual([])
   // The capture saw the queries it is meant to judge: the page and count of each list, the reads, the sweep.
   expect(judged.length).toBeGreaterThanOrEqual(12)
+})
+
+it("finds a payment's webhook log entries through the subject index, not by walking the merchant's whole log", async () => {
+  // Its own sandbox: statements are prepared once per connection, and the first test's prepared these.
+  const fresh = await startTestSandbox({ dueWorkIntervalMs: 0 })
+  onTestFinished(() => fresh.stop())
+  const handle = sqliteHandleOf(fresh.context.db)
+  const prepared: string[] = []
+  const prepare = handle.prepare.bind(handle)
+  handle.prepare = ((source: string) => {
+    prepared.push(source)
+    return prepare(source)
+  }) as typeof handle.prepare
+  try {
+    await fresh.direct.webhooks.list({ checkout_id: 'pt_none' })
+  } finally {
+    handle.prepare = prepare
+  }
+  const filtered = prepared.filter((source) => source.includes('"subject_id" = ?'))
+  expect(filtered.length).toBeGreaterThanOrEqual(2) // the page and its count
+  for (const source of filtered) {
+    const parameters = (source.match(/\?/g) ?? []).map(() => null)
+    const plan = handle.prepare(`explain query plan ${source}`).all(parameters) as Array<{ detail: string }>
+    expect(plan.map((step) => step.detail).join('; ')).toMatch(/USING (COVERING )?INDEX webhook_deliveries_by_subject/)
+  }
 })

@@ -1,14 +1,15 @@
 // A delivery is sent once even when a read of the outbox that began before its log committed
 // returns it as still pending afterwards (on PostgreSQL the read runs beside that transaction).
 import { describe, expect, it } from 'vitest'
-import type { WebhookDeliveryRow } from '../../sandbox/db/schema.js'
+import type { EventSubjectType, WebhookDeliveryRow } from '../../sandbox/db/schema.js'
 import { DeliveryQueue } from '../../sandbox/webhooks/delivery-queue.js'
 
-const delivery = (sequence: number, paymentId = `pt_${sequence}`): WebhookDeliveryRow => ({
+const delivery = (sequence: number, paymentId = `pt_${sequence}`, subjectType: EventSubjectType = 'payment'): WebhookDeliveryRow => ({
   id: `wh_${sequence}`,
   sequence,
   merchant_id: 'm_1',
-  payment_id: paymentId,
+  subject_type: subjectType,
+  subject_id: paymentId,
   event_type: 'transaction_created',
   url: 'http://127.0.0.1:9/webhooks',
   status: 'pending',
@@ -51,6 +52,17 @@ describe('the delivery queue', () => {
     expect(queue.takeReady().map((row) => row.id)).toEqual(['wh_1'])
     queue.answered(delivery(1))
     queue.finished(delivery(1))
+    expect(queue.takeReady().map((row) => row.id)).toEqual(['wh_2'])
+  })
+
+  it("holds a subject's next delivery behind its first, whatever the subject's type, and only that subject's", () => {
+    const queue = new DeliveryQueue()
+    // An invoice whose id is a payment's: a different subject, not held by the payment.
+    queue.addNewer([delivery(1, 'x_1', 'invoice'), delivery(2, 'x_1', 'invoice'), delivery(3, 'x_1', 'payment')])
+    expect(queue.takeReady().map((row) => row.id)).toEqual(['wh_1', 'wh_3'])
+    queue.answered(delivery(1, 'x_1', 'invoice'))
+    expect(queue.takeReady()).toEqual([])
+    queue.finished(delivery(1, 'x_1', 'invoice'))
     expect(queue.takeReady().map((row) => row.id)).toEqual(['wh_2'])
   })
 })

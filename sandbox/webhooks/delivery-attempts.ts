@@ -1,0 +1,69 @@
+// One delivery's attempt: the merchant and egress rule it goes under, the signed POST, and its
+// outcome written to the log.
+import type { Kysely } from 'kysely'
+import type { Clock } from '../clock.js'
+import type { Database, MerchantRow, WebhookDeliveryRow } from '../db/schema.js'
+import { findMerchantById } from '../merchants/merchant-repository.js'
+import type { DeliveryLogWriter } from './delivery-log-writer.js'
+import type { StoredEgress } from './egress-policy.js'
+import type { WebhookEgress } from './webhook-egress.js'
+import type { WebhookSender } from './webhook-sender.js'
+
+/** A delivery's merchant, and the sandbox's egress rule (whichever replica sends enforces the stored one). */
+export interface AttemptLookups {
+  merchantOf(merchantId: string): Promise<MerchantRow | undefined>
+  egressOf(): Promise<WebhookEgress>
+}
+
+/** Lookups read once for all the deliveries sent together. */
+export function cachedLookups(db: Kysely<Database>, egress: StoredEgress): AttemptLookups {
+  const merchants = new Map<string, Promise<MerchantRow | undefined>>()
+  let rule: Promise<WebhookEgress> | undefined
+  return {
+    merchantOf: (id) => {
+      let merchant = merchants.get(id)
+      if (merchant === undefined) merchants.set(id, (merchant = findMerchantById(db, id)))
+      return merchant
+    },
+    egressOf: () => (rule ??= egress.read(db)),
+  }
+}
+
+export class DeliveryAttempts {
+  readonly #db: Kysely<Database>
+  readonly #clock: Clock
+  readonly #sender: WebhookSender
+  readonly #egress: StoredEgress
+  readonly #logWriter: DeliveryLogWriter
+
+  constructor(parts: { db: Kysely<Database>; clock: Clock; sender: WebhookSender; egress: StoredEgress; logWriter: DeliveryLogWriter }) {
+    this.#db = parts.db
+    this.#clock = parts.clock
+    this.#sender = parts.sender
+    this.#egress = parts.egress
+    this.#logWriter = parts.logWriter
+  }
+
+  /** Sends and logs one delivery; `answered` runs once the receiver answered, before the log is written. */
+  async deliver(
+    delivery: WebhookDeliveryRow,
+    lookups: AttemptLookups = cachedLookups(this.#db, this.#egress),
+    answered: () => void = () => {},
+  ): Promise<WebhookDeliveryRow> {
+    const merchant = await lookups.merchantOf(delivery.merchant_id)
+    if (!merchant) throw new Error(`Webhook ${delivery.id} belongs to no merchant`)
+    const attempt = await this.#sender.attempt(delivery, merchant, await lookups.egressOf())
+    answered()
+    if (attempt === undefined) return delivery // stopped mid-send: it stays pending
+    const { tried, ...outcome } = attempt
+    const now = this.#clock.now()
+    const finished: WebhookDeliveryRow = { ...delivery, ...outcome, updated_at: now, last_attempt_at: tried ? now : null }
+    await this.#logWriter.finished(finished)
+    return finished
+  }
+
+  /** A delivery that broke the sandbox itself is logged failed, so it is not attempted forever. */
+  giveUp(delivery: WebhookDeliveryRow, error: unknown): Promise<void> {
+    return this.#logWriter.giveUp(delivery, error, this.#clock.now())
+  }
+}
