@@ -1,4 +1,4 @@
-// Sandbox-wide merchant administration (behind the admin token, see http/app.ts).
+// Sandbox-wide merchant administration (behind the admin token, see app/app.ts).
 import type { SandboxContext } from '../context.js'
 import { notFound } from '../errors.js'
 import { findMerchantById, listMerchants } from '../merchants/merchant-repository.js'

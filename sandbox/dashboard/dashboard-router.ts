@@ -1,7 +1,7 @@
 // The dashboard at /dashboard, on the sandbox's own port: its assets and sign-in for anyone,
 // then, for signed-in sessions only, the event stream and the registered views. Every POST past
 // sign-in carries the session's CSRF token, checked here once for all of them. Mounted before
-// the JSON body reader (http/app.ts): its forms are urlencoded.
+// the JSON body reader (app/app.ts): its forms are urlencoded.
 import express, { Router, type ErrorRequestHandler, type RequestHandler } from 'express'
 import type { SandboxContext } from '../context.js'
 import { ApiError } from '../errors.js'

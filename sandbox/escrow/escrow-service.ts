@@ -11,8 +11,8 @@ import { appendHistory, moveSettlementTo, moveTo, settlementMovedAt, type Settle
 import { findDueEscrows, findPaymentById, listEscrowPayments } from '../payments/payment-repository.js'
 import type { PageRequest } from '../db/paginate.js'
 import { findMerchantById } from '../merchants/merchant-repository.js'
-import { handleDueInBatches } from '../simulation/due-batches.js'
-import { escrowPayeeRefusal } from './escrow-payee.js'
+import { handleDueInBatches } from '../due-batches.js'
+import { escrowPayeeRefusal } from '../payments/escrow-payee.js'
 
 type EscrowContext = Pick<SandboxContext, 'clock' | 'ledger' | 'identity' | 'payments'>
 

@@ -2,7 +2,7 @@
 // by the handler its operation id names, and only this module registers them, so the table that
 // the document, authentication and strict queries read is the table Express serves. The JSON
 // API's routes follow the body reader; the public ones before it (health, the document, short
-// links, the checkout pages, Horizon) come in families with middleware of their own (app.ts).
+// links, the checkout pages, Horizon) come in families with middleware of their own (app/app.ts).
 import { Router, type ErrorRequestHandler, type RequestHandler } from 'express'
 import type { RouteParameters } from 'express-serve-static-core'
 import type { EndpointId, endpoints } from '../../src/api/endpoints.js'

@@ -1,5 +1,5 @@
 // HTTP face of payments (spec 4.1–4.3): validates input, owns the transaction, renders JSON.
-// Creating and reading one payment are also answered by the fast routes (http/fast-routes.ts),
+// Creating and reading one payment are also answered by the fast routes (app/fast-routes.ts),
 // through the same paymentAnswers.
 import type http from 'node:http'
 import type { SandboxContext } from '../context.js'

@@ -11,11 +11,11 @@ import type { MerchantRow } from '../db/schema.js'
 import type { PaymentAnswers } from '../payments/payment-routes.js'
 import { attributeRequest, noteRequestBody } from '../request-log/request-log.js'
 import { OPERATIONS } from '../openapi/operations.js'
-import { authenticateMerchant, merchantAuthDeps } from './auth.js'
-import { authenticationOf } from './authentication.js'
-import { decodeJsonBody, readRawBody } from './body.js'
-import { sendError } from './errors.js'
-import { sendJson } from './json-response.js'
+import { authenticateMerchant, merchantAuthDeps } from '../http/auth.js'
+import { authenticationOf } from '../http/authentication.js'
+import { decodeJsonBody, readRawBody } from '../http/body.js'
+import { sendError } from '../http/errors.js'
+import { sendJson } from '../http/json-response.js'
 
 const PAYMENT_PATH = /^\/payments\/([A-Za-z0-9_-]{1,64})$/
 
