@@ -2,7 +2,7 @@
 // on it (sandbox-core.ts) and HTTP; its state can be swapped behind a request gate (state-swap.ts).
 import type http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { SandboxIdentity } from './bootstrap.js'
+import type { SandboxIdentity } from './context.js'
 import { systemClock, type AdvanceableClock, type Clock } from './clock.js'
 import type { SandboxContext } from './context.js'
 import { openDatabase } from './db/database.js'

@@ -30,13 +30,15 @@ import { HealthService } from '../health/health-service.js'
 import { healthHandlers } from '../health/health-routes.js'
 import type { Security } from '../openapi/operation.js'
 import { OPERATIONS } from '../openapi/operations.js'
-import { snapshotHandlers, type SandboxStateControls } from '../snapshots/snapshot-routes.js'
+import { snapshotHandlers } from '../snapshots/snapshot-routes.js'
+import type { SandboxStateControls } from '../snapshots/state-controls.js'
 import { authenticateAsDeclared, expressPathsPattern } from '../http/authentication.js'
 import { declaredRoutes, routesByOperationId, type Handlers, type PublicHandlers } from '../http/declared-routes.js'
 import { parseJsonBody } from '../http/body.js'
 import { errorMiddleware, notFoundRoute } from '../http/errors.js'
 import { publicRouteLimit } from '../http/rate-limit.js'
 import { strictQuery } from '../http/strict-query.js'
+import { merchantAuthDeps } from './merchant-auth.js'
 
 /** What the server hands the app beyond the context: its health checks and the state swaps (snapshots, reset). */
 export interface AppControls {
@@ -93,7 +95,7 @@ export function createApp(ctx: SandboxContext, controls: AppControls = {}): Expr
   app.use(parseJsonBody)
 
   // Who may call what: the admin token for sandbox-wide controls, digest auth for merchants, as declared.
-  app.use(authenticateAsDeclared(ctx, OPERATIONS))
+  app.use(authenticateAsDeclared(ctx, merchantAuthDeps(ctx), OPERATIONS))
   app.use(publicRouteLimit(ctx.rateLimits?.publicRoutes, publicPosts('optional-digest')))
   // A query parameter no route declares is refused on every route (docs/api.md).
   app.use(strictQuery(OPERATIONS))

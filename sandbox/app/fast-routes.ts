@@ -9,13 +9,14 @@ import type http from 'node:http'
 import type { SandboxContext } from '../context.js'
 import type { MerchantRow } from '../db/schema.js'
 import type { PaymentAnswers } from '../payments/payment-routes.js'
-import { attributeRequest, noteRequestBody } from '../request-log/request-log.js'
 import { OPERATIONS } from '../openapi/operations.js'
-import { authenticateMerchant, merchantAuthDeps } from '../http/auth.js'
+import { authenticateMerchant } from '../http/auth.js'
 import { authenticationOf } from '../http/authentication.js'
 import { decodeJsonBody, readRawBody } from '../http/body.js'
 import { sendError } from '../http/errors.js'
 import { sendJson } from '../http/json-response.js'
+import { attributeRequest, noteRequestBody } from '../http/request-notes.js'
+import { merchantAuthDeps } from './merchant-auth.js'
 
 const PAYMENT_PATH = /^\/payments\/([A-Za-z0-9_-]{1,64})$/
 

@@ -25,7 +25,7 @@ import type { RequestLog } from '../request-log/request-log.js'
 import { followStoredClock, loadBusinessClock, readFrozenAtMs, writeFrozenAt } from '../simulation/clock-service.js'
 import { DUE_WORK_INTERVAL_MS, startDueWorkSweeper } from '../simulation/due-work-sweeper.js'
 import { ReplayGuard } from '../signatures/replay-guard.js'
-import type { SandboxStateControls } from '../snapshots/snapshot-routes.js'
+import type { SandboxStateControls } from '../snapshots/state-controls.js'
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js'
 import { keepEgressPolicy, settleEgressPolicy, StoredEgress, type EgressPolicy } from '../webhooks/egress-policy.js'
 

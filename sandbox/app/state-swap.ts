@@ -7,7 +7,7 @@ import { genesisMerchants } from '../bootstrap.js'
 import type { Core, CoreBuilder, KeptIdentity, OpenedState } from './sandbox-core.js'
 import { readFrozenAtMs } from '../simulation/clock-service.js'
 import { GateBusyError, RequestGate } from '../snapshots/request-gate.js'
-import type { SandboxStateControls, StateSwapResult } from '../snapshots/snapshot-routes.js'
+import type { SandboxStateControls, StateSwapResult } from '../snapshots/state-controls.js'
 import type { RemotePause, ServingBarrier, SnapshotStore, StateReplacement, StateSource } from '../snapshots/snapshot-store.js'
 
 /** How soon a replica tries again to take up a state another one put in place, after failing to. */
