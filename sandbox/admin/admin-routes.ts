@@ -7,7 +7,7 @@ import { noBody } from '../../src/api/validation.js'
 import type { MerchantRow } from '../db/schema.js'
 import { runTransaction } from '../db/database.js'
 import { createMerchantBody } from '../../src/api/requests.js'
-import type { Handlers } from '../http/declared-routes.js'
+import type { Handlers } from '../openapi/handlers.js'
 
 const adminView = (merchant: MerchantRow) => ({
   ...toMerchantCredentials(merchant),

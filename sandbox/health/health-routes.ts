@@ -2,7 +2,7 @@
 // the usual error body plus the checks, so a readiness probe needs nothing but the status.
 import { requestIdOf } from '../http/request-notes.js'
 import type { HealthService } from './health-service.js'
-import type { PublicHandlers } from '../http/declared-routes.js'
+import type { PublicHandlers } from '../openapi/handlers.js'
 
 export function healthHandlers(health: HealthService) {
   return {

@@ -43,7 +43,7 @@ import {
 } from './horizon-effects.js'
 import { lastEventCursor, ledgerFeed, streamRecords } from './horizon-stream.js'
 import { runTransaction } from '../db/database.js'
-import type { PublicHandlers } from '../http/declared-routes.js'
+import type { HorizonHandlers } from './horizon-operations.js'
 import { HORIZON_PATH, submitForm } from './horizon-requests.js'
 
 /** Transactions fee_stats looks at, newest first. */
@@ -429,7 +429,7 @@ export function horizonHandlers(ctx: SandboxContext) {
     horizonTransactionEffects: transactionEffects,
     horizonOperationEffects: operationEffects,
     horizonLedgerEffects: ledgerEffects,
-  } satisfies Partial<PublicHandlers>
+  } satisfies Partial<HorizonHandlers>
 }
 
 /**

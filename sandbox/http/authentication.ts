@@ -4,7 +4,7 @@
 // operation needs, so it is refused for missing credentials before it is found missing.
 import type { RequestHandler } from 'express'
 import type { SandboxContext } from '../context.js'
-import type { Operation } from '../openapi/operation.js'
+import type { Operation } from './operation.js'
 import { adminAuth, digestAuth, type DigestAuthDeps } from './auth.js'
 
 /** What authenticating a request takes: a scheme and, for digest auth, the reason of its 401s. */

@@ -15,7 +15,7 @@ import { acceptUnderpayment, createPayment, getPayment, getPaymentVersion, listP
 import { RenderedPayments } from './rendered-payments.js'
 import { noBody } from '../../src/api/validation.js'
 import { pageRequest } from '../validation/common.js'
-import type { Handlers } from '../http/declared-routes.js'
+import type { Handlers } from '../openapi/handlers.js'
 
 /** What POST /payments is given, whichever way it arrived. */
 export interface CreatePaymentCall {

@@ -5,7 +5,7 @@ import { toIso } from '../clock.js'
 import type { SandboxContext } from '../context.js'
 import { noBody } from '../../src/api/validation.js'
 import { advanceClock, asClockChange, freezeClock, readAdvancedMs, readFrozenAtMs, unfreezeClock } from './clock-service.js'
-import type { Handlers } from '../http/declared-routes.js'
+import type { Handlers } from '../openapi/handlers.js'
 
 export function clockHandlers(ctx: SandboxContext) {
   // frozenAt is there only while the clock is frozen.

@@ -9,7 +9,7 @@ import { noRoute } from '../http/errors.js'
 import type { SnapshotInfo } from './snapshot-store.js'
 import { answering, type SandboxStateControls } from './state-controls.js'
 import { saveSnapshotBody, snapshotName } from '../../src/api/requests.js'
-import type { Handlers } from '../http/declared-routes.js'
+import type { Handlers } from '../openapi/handlers.js'
 
 const nameParam = (value: string): string => {
   const parsed = snapshotName.safeParse(value)

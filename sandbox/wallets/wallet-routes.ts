@@ -6,7 +6,7 @@ import { refusedByLedgerAs } from '../ledger/ledger-refusals.js'
 import { createWalletBody } from '../../src/api/requests.js'
 import { createWallet } from './wallet-service.js'
 import { runTransaction } from '../db/database.js'
-import type { Handlers } from '../http/declared-routes.js'
+import type { Handlers } from '../openapi/handlers.js'
 
 export function walletHandlers(ctx: SandboxContext) {
   return {
