@@ -1,8 +1,18 @@
 // One lint configuration for the whole tree; the import rules keep the layers pointing one way:
-// commands → src → (HTTP) → sandbox routes → services → repositories → db.
+// commands → src → (HTTP) → sandbox routes → services → repositories → db; inside the sandbox,
+// the assembly (app/) → the domains → the kit (http/).
+import { readdirSync } from 'node:fs'
 import importX from 'eslint-plugin-import-x'
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript'
 import tseslint from 'typescript-eslint'
+
+// The sandbox's domains: its folders that serve routes (*-routes.ts). They sit above the kit
+// (sandbox/http/: auth, errors, body, declared routes) and below the assembly (sandbox/app/).
+const sandboxDir = new URL('./sandbox/', import.meta.url)
+const DOMAINS = readdirSync(sandboxDir, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && !['app', 'http'].includes(entry.name))
+  .filter((entry) => readdirSync(new URL(`${entry.name}/`, sandboxDir)).some((file) => file.endsWith('-routes.ts')))
+  .map((entry) => entry.name)
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'bench/results/**', 'coverage/**'] },
@@ -38,6 +48,21 @@ export default tseslint.config(
               message:
                 'Services, repositories and the database know nothing of HTTP: throw an ApiError (sandbox/errors.ts) and let the edge answer.',
             },
+            {
+              target: './sandbox/http',
+              from: ['./sandbox/app', ...DOMAINS.map((domain) => `./sandbox/${domain}`)],
+              message: 'The kit (sandbox/http/) sits below every domain and the assembly: what it needs of them is handed in.',
+            },
+            {
+              target: DOMAINS.map((domain) => `./sandbox/${domain}`),
+              from: './sandbox/app',
+              message: 'The assembly (sandbox/app/) sits above the domains: only it knows which routes exist.',
+            },
+            ...DOMAINS.map((domain) => ({
+              target: `./sandbox/${domain}`,
+              from: DOMAINS.filter((other) => other !== domain).map((other) => `./sandbox/${other}/**/*-routes.ts`),
+              message: "A domain does not import another domain's routes: share what both need from a service, or a file beside it.",
+            })),
             { target: './bench', from: './test', message: 'Benchmarks share code with tests through harness/, not through test/.' },
             { target: './harness', from: './test', message: 'The harness serves the tests; it does not import them.' },
           ],

@@ -2,7 +2,7 @@
 // (test/e2e/hostile-input.test.ts) sends 3,000 cases, the bench calls runHostile({cases: 10_000}).
 // Nothing here imports vitest, so the bench can load it with tsx.
 import { DashboardCookies } from '../sandbox/dashboard/dashboard-sign-in.js'
-import { createApp } from '../sandbox/http/app.js'
+import { createApp } from '../sandbox/app/app.js'
 import type { RunningSandbox } from '../sandbox/server.js'
 import {
   casesPerRoute,

@@ -10,6 +10,7 @@ import { createMerchant } from './merchants/merchant-service.js'
 import { hex, type RandomSource } from './random.js'
 import { readState, writeState } from './state/sandbox-state.js'
 import { runTransaction } from './db/database.js'
+import type { SandboxIdentity } from './context.js'
 
 export const SEEDED_MERCHANTS = [
   { name: 'Acme Store', settlementMode: 'direct' },
@@ -19,17 +20,6 @@ export const SEEDED_MERCHANTS = [
 /** Customer wallets made at genesis, each paid this much USDC by the issuer. */
 export const CUSTOMER_WALLET_COUNT = 5
 export const CUSTOMER_USDC_ENDOWMENT = 1_000_000n * STROOPS_PER_UNIT
-
-export interface SandboxIdentity {
-  adminToken: string
-  networkPassphrase: string
-  usdcIssuer: string
-  /** The escrow contract's id (C…). */
-  escrowContract: string
-  /** The G… account that holds the escrow contract's funds on the classic ledger. */
-  escrowCustody: string
-  platformFeeAccount: string
-}
 
 /** The identity, and whether this call made the genesis (false: it joined a sandbox already in the database). */
 export interface Bootstrapped {

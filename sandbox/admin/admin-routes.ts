@@ -1,4 +1,4 @@
-// Sandbox-wide merchant administration (behind the admin token, see http/app.ts).
+// Sandbox-wide merchant administration (behind the admin token, see app/app.ts).
 import type { SandboxContext } from '../context.js'
 import { notFound } from '../errors.js'
 import { findMerchantById, listMerchants } from '../merchants/merchant-repository.js'
@@ -7,7 +7,7 @@ import { noBody } from '../../src/api/validation.js'
 import type { MerchantRow } from '../db/schema.js'
 import { runTransaction } from '../db/database.js'
 import { createMerchantBody } from '../../src/api/requests.js'
-import type { Handlers } from '../http/declared-routes.js'
+import type { Handlers } from '../openapi/handlers.js'
 
 const adminView = (merchant: MerchantRow) => ({
   ...toMerchantCredentials(merchant),

@@ -6,7 +6,7 @@ import { currentMerchant } from '../http/auth.js'
 import { badRequest } from '../errors.js'
 import { USDC_ASSET_CODE } from '../ledger/ledger-accounts.js'
 import type { AccountBalances } from '../ledger/ledger-types.js'
-import type { Handlers } from '../http/declared-routes.js'
+import type { Handlers } from '../openapi/handlers.js'
 
 type AssetKey = keyof AccountBalances
 

@@ -23,7 +23,7 @@ import {
 } from './checkout-service.js'
 import { CHECKOUT_TEXT, isLang, type Lang } from './checkout-text.js'
 import { runRecordingFailures } from '../ledger/failed-transactions.js'
-import type { PublicHandlers } from '../http/declared-routes.js'
+import type { PublicHandlers } from '../openapi/handlers.js'
 
 /** A button's form is two short fields; nothing bigger is read. */
 const FORM_LIMIT = '2kb'

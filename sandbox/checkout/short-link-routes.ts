@@ -3,7 +3,7 @@ import type { SandboxContext } from '../context.js'
 import { notFound } from '../errors.js'
 import { findPaymentByShortCode } from '../payments/payment-repository.js'
 import { hostedUrl } from '../payments/payment-resource.js'
-import type { PublicHandlers } from '../http/declared-routes.js'
+import type { PublicHandlers } from '../openapi/handlers.js'
 
 export function shortLinkHandlers(ctx: SandboxContext) {
   return {

@@ -12,7 +12,7 @@ import { BRIDGE_FEE_BPS, ORIGIN_CHAINS } from './chains.js'
 import { depositBody, quoteBody } from '../../src/api/requests.js'
 import { createQuote, getQuote, simulateDeposit, toQuoteResource } from './quote-service.js'
 import { runTransaction } from '../db/database.js'
-import type { Handlers } from '../http/declared-routes.js'
+import type { Handlers } from '../openapi/handlers.js'
 
 export function quoteHandlers(ctx: SandboxContext) {
   return {

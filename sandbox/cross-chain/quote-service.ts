@@ -14,7 +14,7 @@ import { createLedgerAccount } from '../ledger/ledger-accounts.js'
 import { LedgerError } from '../ledger/ledger-errors.js'
 import { requirePayable, statusAt } from '../payments/payment-lifecycle.js'
 import { findPaymentById } from '../payments/payment-repository.js'
-import { handleDueInBatches } from '../simulation/due-batches.js'
+import { handleDueInBatches } from '../due-batches.js'
 import { readState, writeState } from '../state/sandbox-state.js'
 import { decideClose, decideDeposit, type OrderState } from './bridge-order.js'
 import {

@@ -2,7 +2,7 @@
 // (`paybox dashboard` asks for it).
 import { toIso } from '../clock.js'
 import type { SandboxContext } from '../context.js'
-import type { Handlers } from '../http/declared-routes.js'
+import type { Handlers } from '../openapi/handlers.js'
 import { publicLink } from '../public-links.js'
 import { noBody } from '../../src/api/validation.js'
 import { DashboardSessions } from './dashboard-sessions.js'

@@ -9,7 +9,7 @@ import type { MerchantRow } from '../db/schema.js'
 import { errorResponse } from '../http/errors.js'
 import { listMerchants } from '../merchants/merchant-repository.js'
 import type { RequestLog } from '../request-log/request-log.js'
-import type { SandboxStateControls } from '../snapshots/snapshot-routes.js'
+import type { SandboxStateControls } from '../snapshots/state-controls.js'
 import { csrfInput, DASHBOARD_PATH, renderFrame, type NavItem } from './dashboard-layout.js'
 import type { DashboardSession, DashboardSessions } from './dashboard-sessions.js'
 

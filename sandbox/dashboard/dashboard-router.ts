@@ -1,13 +1,13 @@
 // The dashboard at /dashboard, on the sandbox's own port: its assets and sign-in for anyone,
 // then, for signed-in sessions only, the event stream and the registered views. Every POST past
 // sign-in carries the session's CSRF token, checked here once for all of them. Mounted before
-// the JSON body reader (http/app.ts): its forms are urlencoded.
+// the JSON body reader (app/app.ts): its forms are urlencoded.
 import express, { Router, type ErrorRequestHandler, type RequestHandler } from 'express'
 import type { SandboxContext } from '../context.js'
 import { ApiError } from '../errors.js'
 import { publicRouteLimit } from '../http/rate-limit.js'
 import type { RequestLog } from '../request-log/request-log.js'
-import type { SandboxStateControls } from '../snapshots/snapshot-routes.js'
+import type { SandboxStateControls } from '../snapshots/state-controls.js'
 import { serveScript, serveStyle, ASSET_PATHS } from './dashboard-assets.js'
 import { attachSession, DashboardKit, formOf, sessionIfAny } from './dashboard-kit.js'
 import { DASHBOARD_PATH, type NavItem } from './dashboard-layout.js'

@@ -9,7 +9,7 @@ import { getPayment } from '../payments/payment-service.js'
 import { failBody } from '../../src/api/requests.js'
 import { noBody } from '../../src/api/validation.js'
 import { failEscrow, heldInCustody, releaseEscrow, releaseOf, requireEscrow } from './escrow-service.js'
-import type { Handlers } from '../http/declared-routes.js'
+import type { Handlers } from '../openapi/handlers.js'
 
 export function escrowHandlers(ctx: SandboxContext) {
   return {

@@ -6,13 +6,14 @@ import type { Kysely } from 'kysely'
 import { formatUsdcAmount } from '../../src/money.js'
 import type { SandboxContext } from '../context.js'
 import type { Database, LedgerAssetCode, PaymentRow } from '../db/schema.js'
-import { conflict, refusedByLedgerAs } from '../errors.js'
+import { conflict } from '../errors.js'
+import { refusedByLedgerAs } from '../ledger/ledger-refusals.js'
 import { appendHistory, moveSettlementTo, moveTo, settlementMovedAt, type SettlementStatus } from '../payments/payment-lifecycle.js'
 import { findDueEscrows, findPaymentById, listEscrowPayments } from '../payments/payment-repository.js'
 import type { PageRequest } from '../db/paginate.js'
 import { findMerchantById } from '../merchants/merchant-repository.js'
-import { handleDueInBatches } from '../simulation/due-batches.js'
-import { escrowPayeeRefusal } from './escrow-payee.js'
+import { handleDueInBatches } from '../due-batches.js'
+import { escrowPayeeRefusal } from '../payments/escrow-payee.js'
 
 type EscrowContext = Pick<SandboxContext, 'clock' | 'ledger' | 'identity' | 'payments'>
 

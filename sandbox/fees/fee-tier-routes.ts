@@ -2,7 +2,7 @@
 import type { SandboxContext } from '../context.js'
 import { currentMerchant } from '../http/auth.js'
 import { merchantFeeTier, toFeeTierResource } from './fee-tier-service.js'
-import type { Handlers } from '../http/declared-routes.js'
+import type { Handlers } from '../openapi/handlers.js'
 
 export function feeTierHandlers(ctx: SandboxContext) {
   return {

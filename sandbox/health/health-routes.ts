@@ -1,8 +1,8 @@
 // GET /health (no auth): 200 {status: 'ok', checks} when every part works, otherwise 503 with
 // the usual error body plus the checks, so a readiness probe needs nothing but the status.
-import { requestIdOf } from '../request-log/request-log.js'
+import { requestIdOf } from '../http/request-notes.js'
 import type { HealthService } from './health-service.js'
-import type { PublicHandlers } from '../http/declared-routes.js'
+import type { PublicHandlers } from '../openapi/handlers.js'
 
 export function healthHandlers(health: HealthService) {
   return {

@@ -4,7 +4,7 @@
 // every other movement), read transactions, payments and ledgers, page and stream them.
 import { Router } from 'express'
 import type { SandboxContext } from '../context.js'
-import type { PublicHandlers } from '../http/declared-routes.js'
+import type { HorizonHandlers } from './horizon-operations.js'
 import { horizonAccountHandlers } from './horizon-account-routes.js'
 import { horizonLedgerHandlers } from './horizon-ledger-routes.js'
 import { horizonScope } from './horizon-listing.js'
@@ -45,7 +45,7 @@ export function horizonHandlers(ctx: SandboxContext) {
     horizonTransactionEffects: transactions.transactionEffects,
     horizonOperationEffects: operations.operationEffects,
     horizonLedgerEffects: ledgers.ledgerEffects,
-  } satisfies Partial<PublicHandlers>
+  } satisfies Partial<HorizonHandlers>
 }
 
 /**

@@ -7,14 +7,12 @@ import type http from 'node:http'
 import type { Request, RequestHandler } from 'express'
 import { DIGEST_HEADERS, DIGEST_TOLERANCE_SECONDS, secretsMatch, signDigest, signaturesMatch } from '../../src/signing.js'
 import type { Clock } from '../clock.js'
-import type { SandboxContext } from '../context.js'
 import type { MerchantRow } from '../db/schema.js'
 import type { RateLimiter } from '../limits/rate-limiter.js'
-import { findMerchantByApiKey } from '../merchants/merchant-repository.js'
 import { ApiError, unauthorized } from '../errors.js'
-import { attributeRequest, noteSignatureMismatch } from '../request-log/request-log.js'
 import type { ReplayGuard } from '../signatures/replay-guard.js'
 import { clientAddressOf, refuseIfEmpty, takeOrRefuse, tooManyRequests } from './rate-limit.js'
+import { attributeRequest, noteSignatureMismatch } from './request-notes.js'
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -66,16 +64,6 @@ const isEmptyObject = (value: unknown): boolean =>
 function header(req: Pick<SignedRequest, 'headers'>, name: string): string | undefined {
   const value = req.headers[name]
   return typeof value === 'string' && value !== '' ? value : undefined
-}
-
-/** How a running sandbox finds the merchant of a key and reads the real time. */
-export function merchantAuthDeps(ctx: Pick<SandboxContext, 'db' | 'wallClock' | 'rateLimits' | 'replayGuard'>): DigestAuthDeps {
-  return {
-    wallClock: ctx.wallClock,
-    findMerchantByApiKey: (apiKey: string) => findMerchantByApiKey(ctx.db, apiKey),
-    apiKeyLimiter: ctx.rateLimits?.apiKey,
-    replayGuard: ctx.replayGuard,
-  }
 }
 
 /**

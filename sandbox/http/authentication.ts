@@ -4,8 +4,8 @@
 // operation needs, so it is refused for missing credentials before it is found missing.
 import type { RequestHandler } from 'express'
 import type { SandboxContext } from '../context.js'
-import type { Operation } from '../openapi/operation.js'
-import { adminAuth, digestAuth, merchantAuthDeps } from './auth.js'
+import type { Operation } from './operation.js'
+import { adminAuth, digestAuth, type DigestAuthDeps } from './auth.js'
 
 /** What authenticating a request takes: a scheme and, for digest auth, the reason of its 401s. */
 export type Authentication = Pick<Operation, 'security' | 'authReason'>
@@ -87,18 +87,18 @@ function buildAuthenticationOf(operations: readonly Operation[]): (path: string)
  * reason of its family (spec 7), digest auth only when sent, or nothing.
  */
 export function authenticateAsDeclared(
-  ctx: Pick<SandboxContext, 'db' | 'wallClock' | 'rateLimits' | 'identity'>,
+  ctx: Pick<SandboxContext, 'rateLimits' | 'identity'>,
+  merchants: DigestAuthDeps,
   operations: readonly Operation[],
 ): RequestHandler {
   const resolve = authenticationOf(operations)
-  const deps = merchantAuthDeps(ctx)
   const admin = adminAuth(ctx.identity.adminToken, ctx.rateLimits?.adminFailures)
   const handlers = new Map<Operation, RequestHandler | undefined>()
   const handlerOf = ({ security, authReason }: Operation): RequestHandler | undefined => {
     if (security === 'none') return undefined
     if (security === 'admin') return admin
     if (!authReason) throw new Error(`A ${security} operation must name the reason of its 401s`)
-    return digestAuth(deps, authReason, { optional: security === 'optional-digest' })
+    return digestAuth(merchants, authReason, { optional: security === 'optional-digest' })
   }
   for (const operation of operations) handlers.set(operation, handlerOf(operation))
   return (req, res, next) => {

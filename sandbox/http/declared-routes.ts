@@ -2,29 +2,15 @@
 // by the handler its operation id names, and only this module registers them, so the table that
 // the document, authentication and strict queries read is the table Express serves. The JSON
 // API's routes follow the body reader; the public ones before it (health, the document, short
-// links, the checkout pages, Horizon) come in families with middleware of their own (app.ts).
+// links, the checkout pages, Horizon) come in families with middleware of their own (app/app.ts).
 import { Router, type ErrorRequestHandler, type RequestHandler } from 'express'
 import type { RouteParameters } from 'express-serve-static-core'
-import type { EndpointId, endpoints } from '../../src/api/endpoints.js'
-import type { Operation } from '../openapi/operation.js'
-import type { HORIZON_OPERATIONS } from '../openapi/horizon-operations.js'
-import type { DOCUMENTATION, PAGE_OPERATIONS } from '../openapi/operations.js'
+import type { Operation } from './operation.js'
 
 /** What answers an operation: a handler, or middleware then the handler, with req.params typed from the path. */
-type HandlerOf<Path extends string> =
+export type HandlerOf<Path extends string> =
   RequestHandler<RouteParameters<Path>> | ReadonlyArray<RequestHandler<RouteParameters<Path>> | ErrorRequestHandler<RouteParameters<Path>>>
 type AnyHandler = RequestHandler | ErrorRequestHandler
-
-/** Endpoints answered after the JSON body reader. */
-type Routed = { [Id in EndpointId]: (typeof DOCUMENTATION)[Id] extends { beforeBodyParser: true } ? never : Id }[EndpointId]
-/** A handler for every routed endpoint, by its operation id, with req.params typed from the declared path. */
-export type Handlers = { [Id in Routed]: RequestHandler<RouteParameters<(typeof endpoints)[Id]['path']>> }
-
-type PublicOperation = (typeof PAGE_OPERATIONS)[number] | (typeof HORIZON_OPERATIONS)[number]
-/** A handler for every operation answered before the JSON body reader. */
-export type PublicHandlers = { [Id in Exclude<EndpointId, Routed>]: HandlerOf<(typeof endpoints)[Id]['path']> } & {
-  [Op in PublicOperation as Op['operationId']]: HandlerOf<Op['path']>
-}
 
 const parameterCount = (operation: Operation) => (operation.path.match(/:/g) ?? []).length
 
@@ -42,8 +28,9 @@ export const inMatchOrder = (operations: readonly Operation[]): Operation[] =>
 /**
  * Routes operations by the handlers their ids name, a few operations at a time: an operation
  * without a handler is refused when routed, a handler no operation names by `refuseUnused`.
+ * The map's type is checked where it is built (openapi/handlers.ts).
  */
-export function routesByOperationId(handlers: Handlers | PublicHandlers) {
+export function routesByOperationId(handlers: object) {
   const unused = new Map(Object.entries(handlers) as Array<[string, AnyHandler | readonly AnyHandler[]]>)
   return {
     /** A router of these operations, its paths relative to `mount` (where it will be mounted). */
@@ -64,7 +51,7 @@ export function routesByOperationId(handlers: Handlers | PublicHandlers) {
   }
 }
 
-export function declaredRoutes(operations: readonly Operation[], handlers: Handlers): Router {
+export function declaredRoutes(operations: readonly Operation[], handlers: object): Router {
   const routes = routesByOperationId(handlers)
   const router = routes.routes(inMatchOrder(operations))
   routes.refuseUnused()

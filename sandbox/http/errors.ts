@@ -4,10 +4,11 @@
 import type http from 'node:http'
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express'
 import { ZodError } from 'zod'
-import { ApiError, ledgerRefusal } from '../errors.js'
+import { ApiError } from '../errors.js'
 import { LedgerError } from '../ledger/ledger-errors.js'
-import { requestIdOf } from '../request-log/request-log.js'
+import { ledgerRefusal } from '../ledger/ledger-refusals.js'
 import { sendJson } from './json-response.js'
+import { requestIdOf } from './request-notes.js'
 
 /** The 4xx status an error of body-parser and friends carries in `status`, if it is one. */
 export function clientErrorStatus(error: unknown): number | undefined {

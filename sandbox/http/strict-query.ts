@@ -3,7 +3,7 @@
 // never slip past a route that reads its amount from the body. Routes still validate the
 // values of the parameters they declare.
 import { Router, type RequestHandler } from 'express'
-import type { Operation } from '../openapi/operation.js'
+import type { Operation } from './operation.js'
 import { badRequest } from '../errors.js'
 import { inMatchOrder } from './declared-routes.js'
 import { echoNames } from './errors.js'

@@ -10,7 +10,7 @@ import { toInvoiceResource } from './invoice-resource.js'
 import { createInvoiceBody, invoiceSettingsBody, listInvoicesQuery } from '../../src/api/requests.js'
 import { cancelInvoice, changeInvoiceSettings, createInvoice, getInvoice, listInvoices, readInvoiceSettings } from './invoice-service.js'
 import { runTransaction } from '../db/database.js'
-import type { Handlers } from '../http/declared-routes.js'
+import type { Handlers } from '../openapi/handlers.js'
 
 export function invoiceHandlers(ctx: SandboxContext) {
   const render = async (invoices: InvoiceRow[]) => {

@@ -4,7 +4,7 @@
 import type { Kysely } from 'kysely'
 import type { SandboxContext } from '../context.js'
 import type { Database, PaymentRow } from '../db/schema.js'
-import { handleDueInBatches } from '../simulation/due-batches.js'
+import { handleDueInBatches } from '../due-batches.js'
 import { findInvoiceByPayment, findOverdueCandidates, updateInvoice } from './invoice-repository.js'
 
 /** Called with every payment change, in its transaction. */

@@ -1,7 +1,7 @@
 // GET /merchant: who the authenticated merchant is (the CLI needs the id for the webhook-log
 // paths, which name the merchant). Never the secret.
 import { currentMerchant } from '../http/auth.js'
-import type { Handlers } from '../http/declared-routes.js'
+import type { Handlers } from '../openapi/handlers.js'
 
 export function merchantHandlers() {
   return {

@@ -5,10 +5,10 @@ import { z } from 'zod'
 import { DIGEST_HEADERS, DIGEST_TOLERANCE_SECONDS, WEBHOOK_SIGNATURE_HEADER } from '../../src/signing.js'
 import { ADMIN_TOKEN_HEADER } from '../http/auth.js'
 import { MAX_BODY_BYTES } from '../http/body.js'
-import { REQUEST_ID_HEADER } from '../request-log/request-log.js'
-import type { Operation, SuccessResponse } from './operation.js'
+import { REQUEST_ID_HEADER } from '../http/request-notes.js'
+import type { Operation, SuccessResponse } from '../http/operation.js'
 import { OPERATIONS, REQUEST_SCHEMAS } from './operations.js'
-import { HORIZON_RESPONSE_SCHEMAS } from './horizon-operations.js'
+import { HORIZON_RESPONSE_SCHEMAS } from '../horizon/horizon-operations.js'
 import { RESPONSE_SCHEMAS } from '../../src/api/resources.js'
 
 type Json = Record<string, unknown>

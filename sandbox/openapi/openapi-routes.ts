@@ -2,7 +2,7 @@
 // the sandbox's public URL. Built once, on the first request; the builder and every response
 // schema load then too, not at start-up (the operation table is loaded already: the app routes by it).
 import type { SandboxContext } from '../context.js'
-import type { PublicHandlers } from '../http/declared-routes.js'
+import type { PublicHandlers } from './handlers.js'
 
 export function openApiHandlers(ctx: Pick<SandboxContext, 'publicUrl'>) {
   let document: Promise<string> | undefined

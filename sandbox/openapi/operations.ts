@@ -7,8 +7,8 @@ import { z } from 'zod'
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../idempotency/idempotency-service.js'
 import { QUERIES, REQUEST_BODIES } from '../../src/api/requests.js'
 import { endpoints, type Endpoint, type EndpointId } from '../../src/api/endpoints.js'
-import { HORIZON_OPERATIONS, HORIZON_REQUEST_SCHEMAS } from './horizon-operations.js'
-import type { Operation, SuccessResponse } from './operation.js'
+import { HORIZON_OPERATIONS, HORIZON_REQUEST_SCHEMAS } from '../horizon/horizon-operations.js'
+import type { Operation, SuccessResponse } from '../http/operation.js'
 import { LOCALES } from '../../src/api/enumerations.js'
 
 /** Request bodies as components: the schemas the routes parse with. */
@@ -47,7 +47,7 @@ const paymentAction = (summary: string, tag: string) =>
 const REQUEST_LOG_FILTERS =
   'Filter with `status` (a class such as 4xx, or 404) and `path` (a prefix: /payments is /payments and /payments/…).'
 
-/** Literal types (as const) let the routes know which endpoints answer before the body reader (http/declared-routes.ts). */
+/** Literal types (as const) let the routes know which endpoints answer before the body reader (handlers.ts). */
 export const DOCUMENTATION = {
   // Public
   getHealth: {

@@ -1,6 +1,6 @@
 // Open payments whose expiresAt has passed on the business clock become expired.
 import type { SandboxContext } from '../context.js'
-import { handleDueInBatches } from '../simulation/due-batches.js'
+import { handleDueInBatches } from '../due-batches.js'
 import { moveTo } from './payment-lifecycle.js'
 import { findDuePayments } from './payment-repository.js'
 

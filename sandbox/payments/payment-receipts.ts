@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely'
 import { divideRoundHalfUp, formatUsdcAmount } from '../../src/money.js'
 import type { Database, PaymentRow } from '../db/schema.js'
 import type { AppliedListener, LedgerTransaction } from '../ledger/ledger-types.js'
-import type { PaymentChanges } from './payment-changes.js'
+import type { PaymentChanges } from '../context.js'
 import { appendHistory, moveTo, statusAt } from './payment-lifecycle.js'
 import { findPaymentByMemo } from './payment-repository.js'
 

@@ -2,7 +2,7 @@
 // amount_paid are smallest units of the pricing currency; settlement_amount and settlement_fee
 // are USDC as decimal numbers (7 places at most).
 import { USDC_SCALE, formatDecimalShort } from '../../src/money.js'
-import type { SandboxIdentity } from '../bootstrap.js'
+import type { SandboxIdentity } from '../context.js'
 import { toIso } from '../clock.js'
 import type { PaymentRow } from '../db/schema.js'
 import { publicLink } from '../public-links.js'

@@ -1,5 +1,5 @@
 // HTTP face of payments (spec 4.1–4.3): validates input, owns the transaction, renders JSON.
-// Creating and reading one payment are also answered by the fast routes (http/fast-routes.ts),
+// Creating and reading one payment are also answered by the fast routes (app/fast-routes.ts),
 // through the same paymentAnswers.
 import type http from 'node:http'
 import type { SandboxContext } from '../context.js'
@@ -15,7 +15,7 @@ import { acceptUnderpayment, createPayment, getPayment, getPaymentVersion, listP
 import { RenderedPayments } from './rendered-payments.js'
 import { noBody } from '../../src/api/validation.js'
 import { pageRequest } from '../validation/common.js'
-import type { Handlers } from '../http/declared-routes.js'
+import type { Handlers } from '../openapi/handlers.js'
 
 /** What POST /payments is given, whichever way it arrived. */
 export interface CreatePaymentCall {

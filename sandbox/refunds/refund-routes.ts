@@ -9,7 +9,7 @@ import { pageRequest } from '../validation/common.js'
 import { toRefundResource } from './refund-resource.js'
 import { createRefundBody, listRefundsQuery } from '../../src/api/requests.js'
 import { getRefund, listRefunds, refundPayment } from './refund-service.js'
-import type { Handlers } from '../http/declared-routes.js'
+import type { Handlers } from '../openapi/handlers.js'
 
 export function refundHandlers(ctx: SandboxContext) {
   return {

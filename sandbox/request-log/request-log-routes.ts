@@ -9,7 +9,7 @@ import { currentMerchant } from '../http/auth.js'
 import { notFound } from '../errors.js'
 import { streamLiveItems } from '../http/event-stream.js'
 import { matchesFilter, type RequestFilter, type RequestLog } from './request-log.js'
-import type { Handlers } from '../http/declared-routes.js'
+import type { Handlers } from '../openapi/handlers.js'
 
 const DEFAULT_LIMIT = 100
 

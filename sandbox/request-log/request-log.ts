@@ -4,49 +4,25 @@
 // lines of `sandbox start`). Records hold no body, query string or credential. Beside each record,
 // for the dashboard's request inspector only: its headers and JSON bodies, redacted and bounded
 // (redaction.ts), and for a signature that did not match, what it was sent with.
-import { randomUUID } from 'node:crypto'
 import type http from 'node:http'
 import type { RequestLogEntry, RequestLogQuery } from '../../src/client/types.js'
 import type { Clock } from '../clock.js'
 import { REQUEST_LOG_CAPACITY } from '../../src/api/requests.js'
+import { newRequestId, notesOf, REQUEST_ID_HEADER, type SignatureMismatch } from '../http/request-notes.js'
 import { bounded, redactHeaders, redactText } from './redaction.js'
 
-export const REQUEST_ID_HEADER = 'Request-Id'
 /** Longer paths and idempotency keys are cut to this many characters in a record. */
 const MAX_TEXT = 256
-
-/** The merchant each authenticated request was signed by, set by authentication. */
-const merchantOf = new WeakMap<http.IncomingMessage, string>()
-/** What a refused digest signature was sent with, set by authentication. */
-const mismatchOf = new WeakMap<object, SignatureMismatch>()
-/** Bodies read outside Express (the fast routes). */
-const rawBodyOf = new WeakMap<http.IncomingMessage, string>()
 
 /** Each body kept of a request or response, in characters (after redaction). */
 export const BODY_LIMIT = 4096
 /** A response is read this far for redaction before being cut to BODY_LIMIT. */
 const RESPONSE_CAPTURE_BYTES = 16 * 1024
-/** The body a refused signature is checked against later, at most (longer ones are not kept for it). */
-export const SIGNED_BODY_LIMIT = 16 * 1024
 /** Body and header text the whole log keeps; past it, the oldest records lose theirs first. */
 export const LOG_BODY_BUDGET = 4 * 1024 * 1024
 const HEADER_LIMITS = { count: 40, length: 256 }
 /** The dashboard's own pages and forms carry session tokens: their bodies are never kept. */
 const UNKEPT_PATH = /^\/dashboard(\/|$)/
-
-/** A digest signature that matched no form of its request: the inputs, to tell later what differed. */
-export interface SignatureMismatch {
-  /** The merchant whose API key the request named. */
-  merchantId: string
-  method: string
-  /** Path and query string as sent. */
-  originalUrl: string
-  timestamp: string
-  signature: string
-  /** The body as received; undefined when longer than SIGNED_BODY_LIMIT. */
-  rawBody: string | undefined
-  host: string | undefined
-}
 
 /** What the request inspector shows besides the record: redacted, bounded. */
 export interface RequestDetail {
@@ -59,16 +35,6 @@ export interface RequestDetail {
 export interface LoggedRequest {
   entry: RequestLogEntry
   detail: RequestDetail
-}
-
-/** Authentication saw a signature that matched no form of `req` (the request or its parts). */
-export function noteSignatureMismatch(req: object, mismatch: Omit<SignatureMismatch, 'rawBody'> & { rawBody: string }): void {
-  mismatchOf.set(req, { ...mismatch, rawBody: mismatch.rawBody.length <= SIGNED_BODY_LIMIT ? mismatch.rawBody : undefined })
-}
-
-/** The body of a request read outside Express, for its record. */
-export function noteRequestBody(req: http.IncomingMessage, rawBody: string): void {
-  rawBodyOf.set(req, rawBody)
 }
 
 const sizeOf = (detail: RequestDetail): number => {
@@ -105,19 +71,6 @@ function captureResponse(res: http.ServerResponse): () => string | null {
     const text = Buffer.concat(chunks).toString('utf8')
     return bounded(redactText(text), BODY_LIMIT)
   }
-}
-
-/** Records that `req` was signed by `merchantId` (its log record names the merchant). */
-export function attributeRequest(req: http.IncomingMessage, merchantId: string): void {
-  merchantOf.set(req, merchantId)
-}
-
-export const newRequestId = (): string => `req_${randomUUID()}`
-
-/** The id track() gave the request this response answers, if any. */
-export function requestIdOf(res: http.ServerResponse): string | undefined {
-  const id = res.getHeader(REQUEST_ID_HEADER)
-  return typeof id === 'string' ? id : undefined
 }
 
 export interface RequestFilter extends RequestLogQuery {
@@ -162,12 +115,13 @@ export class RequestLog {
       const url = req.url ?? ''
       const queryAt = url.indexOf('?')
       const key = req.headers['idempotency-key']
-      const rawBody = rawBodyOf.get(req) ?? (req as { rawBody?: unknown }).rawBody
+      const notes = notesOf(req)
+      const rawBody = notes.rawBody ?? (req as { rawBody?: unknown }).rawBody
       const detail: RequestDetail = {
         requestHeaders: redactHeaders(req.headers, HEADER_LIMITS),
         requestBody: kept && typeof rawBody === 'string' && rawBody !== '' ? bounded(redactText(rawBody), BODY_LIMIT) : null,
         responseBody: responseBody(),
-        signatureMismatch: mismatchOf.get(req),
+        signatureMismatch: notes.signatureMismatch,
       }
       this.#add(detail, {
         requestId,
@@ -176,7 +130,7 @@ export class RequestLog {
         path: (queryAt === -1 ? url : url.slice(0, queryAt)).slice(0, MAX_TEXT),
         status: res.headersSent ? res.statusCode : 0,
         durationMs: Math.round((performance.now() - started) * 10) / 10,
-        merchantId: merchantOf.get(req) ?? null,
+        merchantId: notes.merchantId ?? null,
         idempotencyKey: typeof key === 'string' ? key.slice(0, MAX_TEXT) : null,
       })
     })

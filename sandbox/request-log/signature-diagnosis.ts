@@ -3,7 +3,7 @@
 // client's signature was computed over differently, found by recomputing signatures over the
 // variations the sandbox can know. Nothing is guessed: when none matches, it says what was tried.
 import { DIGEST_TOLERANCE_SECONDS, digestStringToSign, signaturesMatch, signDigest, type DigestInput } from '../../src/signing.js'
-import type { SignatureMismatch } from './request-log.js'
+import type { SignatureMismatch } from '../http/request-notes.js'
 
 export type DigestPart = 'path' | 'timestamp' | 'method' | 'body' | 'signature'
 

@@ -6,13 +6,12 @@
 // settlement waits for the release.
 import type { Kysely } from 'kysely'
 import { formatUsdcAmount } from '../../src/money.js'
-import type { SandboxIdentity } from '../bootstrap.js'
+import type { PaymentChangeEffect, PaymentChanges, SandboxIdentity } from '../context.js'
 import type { Database, PaymentRow } from '../db/schema.js'
 import { feeFor } from '../fees/fee-tiers.js'
 import { merchantFeeTier } from '../fees/fee-tier-service.js'
 import type { ClosedListener, Ledger } from '../ledger/ledger-types.js'
 import { findMerchantById } from '../merchants/merchant-repository.js'
-import type { PaymentChangeEffect, PaymentChanges } from '../payments/payment-changes.js'
 import { appendHistory, moveSettlementTo } from '../payments/payment-lifecycle.js'
 import { findSettlementsInLedgers } from '../payments/payment-repository.js'
 

@@ -3,21 +3,9 @@
 import { advanceBody, freezeBody } from '../../src/api/requests.js'
 import { toIso } from '../clock.js'
 import type { SandboxContext } from '../context.js'
-import { badRequest, conflict } from '../errors.js'
 import { noBody } from '../../src/api/validation.js'
-import { advanceClock, ClockNotControllableError, freezeClock, readAdvancedMs, readFrozenAtMs, unfreezeClock } from './clock-service.js'
-import type { Handlers } from '../http/declared-routes.js'
-
-/** Refusals of the clock itself (moving backwards, an injected clock) as 4xx answers. */
-export async function asClockChange<T>(change: () => Promise<T>): Promise<T> {
-  try {
-    return await change()
-  } catch (error) {
-    if (error instanceof RangeError) throw badRequest('at: must not be earlier than the current business time (it only moves forward)')
-    if (error instanceof ClockNotControllableError) throw conflict('Conflict', error.message)
-    throw error
-  }
-}
+import { advanceClock, asClockChange, freezeClock, readAdvancedMs, readFrozenAtMs, unfreezeClock } from './clock-service.js'
+import type { Handlers } from '../openapi/handlers.js'
 
 export function clockHandlers(ctx: SandboxContext) {
   // frozenAt is there only while the clock is frozen.

@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely'
 import { BusinessClock, type Clock } from '../clock.js'
 import type { SandboxContext } from '../context.js'
 import type { Database } from '../db/schema.js'
-import { conflict } from '../errors.js'
+import { badRequest, conflict } from '../errors.js'
 import { closeDueQuotes } from '../cross-chain/quote-service.js'
 import { failDueEscrows } from '../escrow/escrow-service.js'
 import { markOverdueInvoices } from '../invoices/invoice-sync.js'
@@ -93,6 +93,17 @@ export async function unfreezeClock(ctx: SandboxContext): Promise<void> {
 }
 
 export class ClockNotControllableError extends Error {}
+
+/** Refusals of the clock itself (moving backwards, an injected clock) as 4xx answers. */
+export async function asClockChange<T>(change: () => Promise<T>): Promise<T> {
+  try {
+    return await change()
+  } catch (error) {
+    if (error instanceof RangeError) throw badRequest('at: must not be earlier than the current business time (it only moves forward)')
+    if (error instanceof ClockNotControllableError) throw conflict('Conflict', error.message)
+    throw error
+  }
+}
 
 function controllableClock(ctx: SandboxContext): BusinessClock {
   if (!(ctx.clock instanceof BusinessClock))

@@ -5,7 +5,7 @@ import { noBody } from '../../src/api/validation.js'
 import { failBody } from '../../src/api/requests.js'
 import { payBody } from '../../src/api/requests.js'
 import { expirePayment, failPayment, simulateCustomerPayment } from './payment-simulation.js'
-import type { Handlers } from '../http/declared-routes.js'
+import type { Handlers } from '../openapi/handlers.js'
 
 export function paymentSimulationHandlers(ctx: SandboxContext) {
   return {

@@ -1,54 +1,15 @@
 // Sandbox controls of the whole state (admin token): save, list, delete and restore snapshots,
 // and reset to a fresh genesis. The swaps themselves are state-swap.ts's, which knows
 // how to stop and start the services around the database.
-import type { ServerResponse } from 'node:http'
 import type { Request } from 'express'
 import type { SandboxContext } from '../context.js'
-import type { SandboxDb } from '../db/database.js'
-import type { MerchantCredentials } from '../merchants/merchant-service.js'
-import { conflict, notFound, unprocessable } from '../errors.js'
+import { notFound } from '../errors.js'
 import { noBody } from '../../src/api/validation.js'
 import { noRoute } from '../http/errors.js'
-import { GateBusyError } from './request-gate.js'
-import { SnapshotError, type SnapshotInfo, type SnapshotStore } from './snapshot-store.js'
+import type { SnapshotInfo } from './snapshot-store.js'
+import { answering, type SandboxStateControls } from './state-controls.js'
 import { saveSnapshotBody, snapshotName } from '../../src/api/requests.js'
-import type { Handlers } from '../http/declared-routes.js'
-
-/** What a restore or reset leaves: the merchants (their keys may differ) and business time. */
-export interface StateSwapResult {
-  merchants: MerchantCredentials[]
-  clock: { now: string; frozenAt?: string }
-}
-
-export interface SandboxStateControls {
-  snapshots: SnapshotStore
-  /** Replaces the whole state with the snapshot's; `self` is the request asking (it is not waited for). */
-  restore(name: string, self: ServerResponse): Promise<StateSwapResult>
-  /** Replaces the whole state with a fresh genesis (same seed, keys and admin token). */
-  reset(self: ServerResponse): Promise<StateSwapResult>
-  /** The database the sandbox serves now: after a restore or reset, the new state's (the dashboard carries its session there). */
-  currentDb(): SandboxDb
-}
-
-function snapshotErrorAsHttp(error: unknown): never {
-  if (error instanceof SnapshotError) {
-    if (error.kind === 'not_found') throw notFound(error.message)
-    if (error.kind === 'exists')
-      throw conflict('Conflict', `${error.message} (replace: true overwrites it; from the CLI: snapshot save --force)`)
-    throw unprocessable('Unprocessable Entity', error.message)
-  }
-  if (error instanceof GateBusyError) throw conflict('Conflict', error.message)
-  throw error
-}
-
-/** Runs a snapshot operation, its refusals as 4xx answers (the dashboard shares them). */
-export async function answering<T>(work: () => Promise<T> | T): Promise<T> {
-  try {
-    return await work()
-  } catch (error) {
-    snapshotErrorAsHttp(error)
-  }
-}
+import type { Handlers } from '../openapi/handlers.js'
 
 const nameParam = (value: string): string => {
   const parsed = snapshotName.safeParse(value)

@@ -17,7 +17,7 @@ import { toDeliveryResource } from './webhook-log-resource.js'
 import { paymentIdOf } from './webhook-events.js'
 import { getDelivery, resendDelivery, setWebhooksPaused } from './webhook-controls.js'
 import { findEventsAfter, lastEventSequence, listDeliveries } from './webhook-repository.js'
-import type { Handlers } from '../http/declared-routes.js'
+import type { Handlers } from '../openapi/handlers.js'
 
 /** Stored events a resuming stream is sent at most. */
 const CATCH_UP_LIMIT = 10_000

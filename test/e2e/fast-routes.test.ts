@@ -1,12 +1,12 @@
-// The fast routes (sandbox/http/fast-routes.ts) answer POST /payments and GET /payments/{id}
+// The fast routes (sandbox/app/fast-routes.ts) answer POST /payments and GET /payments/{id}
 // without Express. These tests send the same requests to the sandbox and to its Express app
 // alone, served on the same context (one database), and require the same answers; and they
 // check which requests the fast routes take and which they leave to Express.
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createApp } from '../../sandbox/http/app.js'
-import { withFastRoutes } from '../../sandbox/http/fast-routes.js'
+import { createApp } from '../../sandbox/app/app.js'
+import { withFastRoutes } from '../../sandbox/app/fast-routes.js'
 import { paymentAnswers } from '../../sandbox/payments/payment-routes.js'
 import { RequestLog } from '../../sandbox/request-log/request-log.js'
 import { rawRequest, sandboxForSuite, type RawRequest, type RawResponse } from '../../harness/sandbox.js'

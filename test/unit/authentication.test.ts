@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { authenticationOf, expressPathsPattern } from '../../sandbox/http/authentication.js'
-import type { Operation } from '../../sandbox/openapi/operation.js'
+import type { Operation } from '../../sandbox/http/operation.js'
 import { OPERATIONS as DECLARED } from '../../sandbox/openapi/operations.js'
 
 const OPERATIONS: readonly Operation[] = DECLARED

@@ -1,13 +1,8 @@
 import type { RequestHandler } from 'express'
 import { describe, expect, it } from 'vitest'
-import {
-  declaredRoutes,
-  inMatchOrder,
-  routesByOperationId,
-  type Handlers,
-  type PublicHandlers,
-} from '../../sandbox/http/declared-routes.js'
-import type { Operation } from '../../sandbox/openapi/operation.js'
+import { declaredRoutes, inMatchOrder, routesByOperationId } from '../../sandbox/http/declared-routes.js'
+import type { Handlers, PublicHandlers } from '../../sandbox/openapi/handlers.js'
+import type { Operation } from '../../sandbox/http/operation.js'
 
 const op = (method: Operation['method'], path: string, operationId: string, beforeBodyParser?: true): Operation => ({
   method,

@@ -1,6 +1,7 @@
 import { Account, Asset, Keypair, Operation, TransactionBuilder, type Transaction } from '@stellar/stellar-sdk'
 import { afterEach, describe, expect, it } from 'vitest'
-import { bootstrap, CUSTOMER_USDC_ENDOWMENT, CUSTOMER_WALLET_COUNT, type SandboxIdentity } from '../../sandbox/bootstrap.js'
+import { bootstrap, CUSTOMER_USDC_ENDOWMENT, CUSTOMER_WALLET_COUNT } from '../../sandbox/bootstrap.js'
+import type { SandboxIdentity } from '../../sandbox/context.js'
 import { ManualClock } from '../../sandbox/clock.js'
 import { openDatabase, runTransaction, type SandboxDb } from '../../sandbox/db/database.js'
 import { GENESIS_XLM_ENDOWMENT, newKeypair, SANDBOX_NETWORK_PASSPHRASE, STROOPS_PER_UNIT } from '../../sandbox/ledger/ledger-accounts.js'

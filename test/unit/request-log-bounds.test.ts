@@ -4,7 +4,8 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ManualClock } from '../../sandbox/clock.js'
-import { BODY_LIMIT, LOG_BODY_BUDGET, noteRequestBody, RequestLog } from '../../sandbox/request-log/request-log.js'
+import { noteRequestBody } from '../../sandbox/http/request-notes.js'
+import { BODY_LIMIT, LOG_BODY_BUDGET, RequestLog } from '../../sandbox/request-log/request-log.js'
 
 describe('request log bounds', () => {
   const log = new RequestLog(new ManualClock(Date.now()))

@@ -3,7 +3,7 @@
 // recomputing real signatures; nothing when no variation it can form matches.
 import { describe, expect, it } from 'vitest'
 import { signDigest, type DigestInput } from '../../src/signing.js'
-import type { SignatureMismatch } from '../../sandbox/request-log/request-log.js'
+import type { SignatureMismatch } from '../../sandbox/http/request-notes.js'
 import { diagnoseSignature } from '../../sandbox/request-log/signature-diagnosis.js'
 
 const SECRET = 'sk_test_diagnosis'

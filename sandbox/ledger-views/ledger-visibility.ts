@@ -7,7 +7,7 @@ import { MAX_TRANSACTIONS_PAGE } from '../../src/api/requests.js'
 import type { Database, MerchantRow, PaymentRow } from '../db/schema.js'
 import { notFound } from '../errors.js'
 import { findPaymentByMemo } from '../payments/payment-repository.js'
-import type { Ledger, LedgerAccount, LedgerTransaction } from './ledger-types.js'
+import type { Ledger, LedgerAccount, LedgerTransaction } from '../ledger/ledger-types.js'
 
 /** Who is looking: a merchant, or the operator (undefined: the whole ledger). */
 export type LedgerViewer = MerchantRow | undefined

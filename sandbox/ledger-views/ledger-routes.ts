@@ -9,8 +9,8 @@ import type { SandboxContext } from '../context.js'
 import { HORIZON_PATH } from '../horizon/horizon-requests.js'
 import { notFound } from '../errors.js'
 import { findPaymentByMemo } from '../payments/payment-repository.js'
-import type { LedgerAccount, LedgerTransaction } from './ledger-types.js'
-import type { Handlers } from '../http/declared-routes.js'
+import type { LedgerAccount, LedgerTransaction } from '../ledger/ledger-types.js'
+import type { Handlers } from '../openapi/handlers.js'
 
 const HASH = /^[0-9a-fA-F]{64}$/
 

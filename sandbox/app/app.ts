@@ -15,8 +15,8 @@ import { feeTierHandlers } from '../fees/fee-tier-routes.js'
 import { invoiceHandlers } from '../invoices/invoice-routes.js'
 import { HORIZON_PATH } from '../horizon/horizon-requests.js'
 import { horizonHandlers, horizonRouter } from '../horizon/horizon-routes.js'
-import { ledgerHandlers } from '../ledger/ledger-routes.js'
-import { walletHandlers } from '../ledger/wallet-routes.js'
+import { ledgerHandlers } from '../ledger-views/ledger-routes.js'
+import { walletHandlers } from '../wallets/wallet-routes.js'
 import { merchantHandlers } from '../merchants/merchant-routes.js'
 import { openApiHandlers } from '../openapi/openapi-routes.js'
 import { paymentHandlers, type PaymentAnswers } from '../payments/payment-routes.js'
@@ -28,15 +28,18 @@ import { paymentSimulationHandlers } from '../simulation/payment-simulation-rout
 import { webhookLogHandlers } from '../webhooks/webhook-log-routes.js'
 import { HealthService } from '../health/health-service.js'
 import { healthHandlers } from '../health/health-routes.js'
-import type { Security } from '../openapi/operation.js'
+import type { Security } from '../http/operation.js'
 import { OPERATIONS } from '../openapi/operations.js'
-import { snapshotHandlers, type SandboxStateControls } from '../snapshots/snapshot-routes.js'
-import { authenticateAsDeclared, expressPathsPattern } from './authentication.js'
-import { declaredRoutes, routesByOperationId, type Handlers, type PublicHandlers } from './declared-routes.js'
-import { parseJsonBody } from './body.js'
-import { errorMiddleware, notFoundRoute } from './errors.js'
-import { publicRouteLimit } from './rate-limit.js'
-import { strictQuery } from './strict-query.js'
+import { snapshotHandlers } from '../snapshots/snapshot-routes.js'
+import type { SandboxStateControls } from '../snapshots/state-controls.js'
+import { authenticateAsDeclared, expressPathsPattern } from '../http/authentication.js'
+import { declaredRoutes, routesByOperationId } from '../http/declared-routes.js'
+import type { Handlers, PublicHandlers } from '../openapi/handlers.js'
+import { parseJsonBody } from '../http/body.js'
+import { errorMiddleware, notFoundRoute } from '../http/errors.js'
+import { publicRouteLimit } from '../http/rate-limit.js'
+import { strictQuery } from '../http/strict-query.js'
+import { merchantAuthDeps } from './merchant-auth.js'
 
 /** What the server hands the app beyond the context: its health checks and the state swaps (snapshots, reset). */
 export interface AppControls {
@@ -93,7 +96,7 @@ export function createApp(ctx: SandboxContext, controls: AppControls = {}): Expr
   app.use(parseJsonBody)
 
   // Who may call what: the admin token for sandbox-wide controls, digest auth for merchants, as declared.
-  app.use(authenticateAsDeclared(ctx, OPERATIONS))
+  app.use(authenticateAsDeclared(ctx, merchantAuthDeps(ctx), OPERATIONS))
   app.use(publicRouteLimit(ctx.rateLimits?.publicRoutes, publicPosts('optional-digest')))
   // A query parameter no route declares is refused on every route (docs/api.md).
   app.use(strictQuery(OPERATIONS))

@@ -7,8 +7,8 @@ import { type CreateWalletBody, DEFAULT_WALLET_USDC, DEFAULT_WALLET_XLM, MAX_TRU
 import type { Database } from '../db/schema.js'
 import type { RandomSource } from '../random.js'
 import { readState } from '../state/sandbox-state.js'
-import { createLedgerAccount } from './ledger-accounts.js'
-import type { Ledger } from './ledger-types.js'
+import { createLedgerAccount } from '../ledger/ledger-accounts.js'
+import type { Ledger } from '../ledger/ledger-types.js'
 
 export interface CreatedWallet {
   publicKey: string

@@ -5,9 +5,9 @@ import http from 'node:http'
 import type { Duplex } from 'node:stream'
 import { SandboxConfigError } from '../config-error.js'
 import type { SandboxLimits } from '../limits/sandbox-limits.js'
-import { newRequestId, REQUEST_ID_HEADER } from '../request-log/request-log.js'
-import { ConnectionGuard } from './connection-guard.js'
-import { isStream } from './streams.js'
+import { ConnectionGuard } from '../http/connection-guard.js'
+import { newRequestId, REQUEST_ID_HEADER } from '../http/request-notes.js'
+import { isStream } from '../http/streams.js'
 
 const SHUTDOWN_GRACE_MS = 5_000
 

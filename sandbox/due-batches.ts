@@ -2,9 +2,9 @@
 // a batch per transaction, so a large backlog after a big clock advance never holds the write
 // lock for long, and each batch is all-or-nothing.
 import type { Kysely } from 'kysely'
-import type { SandboxContext } from '../context.js'
-import type { Database } from '../db/schema.js'
-import { runTransaction } from '../db/database.js'
+import type { SandboxContext } from './context.js'
+import type { Database } from './db/schema.js'
+import { runTransaction } from './db/database.js'
 
 const BATCH = 200
 

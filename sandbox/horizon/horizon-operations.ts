@@ -2,10 +2,11 @@
 // Horizon's own (https://developers.stellar.org/docs/data/apis/horizon/api-reference) and are
 // described loosely here; its errors are Horizon problem documents.
 import { z } from 'zod'
-import { HORIZON_PATH, submitForm } from '../horizon/horizon-requests.js'
-import { effectsPageQuery } from '../horizon/horizon-effects.js'
-import { pageQuery, recordQuery } from '../horizon/horizon-paging.js'
-import type { Operation } from './operation.js'
+import { HORIZON_PATH, submitForm } from './horizon-requests.js'
+import { effectsPageQuery } from './horizon-effects.js'
+import { pageQuery, recordQuery } from './horizon-paging.js'
+import type { HandlerOf } from '../http/declared-routes.js'
+import type { Operation } from '../http/operation.js'
 
 export const HORIZON_REQUEST_SCHEMAS: Record<string, z.ZodType> = { HorizonSubmitForm: submitForm }
 
@@ -162,3 +163,6 @@ export const HORIZON_OPERATIONS = [
   get('/operations/:id/effects', 'horizonOperationEffects', "An operation's effects", effectsPageQuery, page, { id: 'Operation id' }),
   get('/ledgers/:sequence/effects', 'horizonLedgerEffects', "A closed ledger's effects", effectsPageQuery, pageOrStream, LEDGER),
 ] as const satisfies readonly Operation[]
+
+/** A handler for every Horizon operation, by its operation id, with req.params typed from its path. */
+export type HorizonHandlers = { [Op in (typeof HORIZON_OPERATIONS)[number] as Op['operationId']]: HandlerOf<Op['path']> }

@@ -2,11 +2,11 @@
 import { USDC_SCALE, formatDecimal } from '../../src/money.js'
 import type { SandboxContext } from '../context.js'
 import { HORIZON_PATH } from '../horizon/horizon-requests.js'
-import { refusedByLedgerAs } from '../errors.js'
+import { refusedByLedgerAs } from '../ledger/ledger-refusals.js'
 import { createWalletBody } from '../../src/api/requests.js'
 import { createWallet } from './wallet-service.js'
 import { runTransaction } from '../db/database.js'
-import type { Handlers } from '../http/declared-routes.js'
+import type { Handlers } from '../openapi/handlers.js'
 
 export function walletHandlers(ctx: SandboxContext) {
   return {

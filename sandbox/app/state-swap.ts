@@ -4,11 +4,11 @@ import type http from 'node:http'
 import { toIso } from '../clock.js'
 import type { SandboxDb } from '../db/database.js'
 import { genesisMerchants } from '../bootstrap.js'
-import type { Core, CoreBuilder, KeptIdentity, OpenedState } from '../sandbox-core.js'
+import type { Core, CoreBuilder, KeptIdentity, OpenedState } from './sandbox-core.js'
 import { readFrozenAtMs } from '../simulation/clock-service.js'
-import { GateBusyError, RequestGate } from './request-gate.js'
-import type { SandboxStateControls, StateSwapResult } from './snapshot-routes.js'
-import type { RemotePause, ServingBarrier, SnapshotStore, StateReplacement, StateSource } from './snapshot-store.js'
+import { GateBusyError, RequestGate } from '../snapshots/request-gate.js'
+import type { SandboxStateControls, StateSwapResult } from '../snapshots/state-controls.js'
+import type { RemotePause, ServingBarrier, SnapshotStore, StateReplacement, StateSource } from '../snapshots/snapshot-store.js'
 
 /** How soon a replica tries again to take up a state another one put in place, after failing to. */
 const FOLLOW_RETRY_MS = 1_000

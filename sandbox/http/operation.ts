@@ -1,5 +1,5 @@
-// How one endpoint is described for the OpenAPI document: the shape operations.ts and
-// horizon-operations.ts both fill in.
+// How one endpoint is declared: what the kit routes and authenticates by, and what the OpenAPI
+// document describes; openapi/operations.ts and horizon/horizon-operations.ts fill it in.
 import type { z } from 'zod'
 
 /** Who may call an endpoint: digest auth (spec 5), digest auth only when sent, the admin token, anyone. */
