@@ -3,12 +3,12 @@
 import type { Kysely } from 'kysely'
 import type { AdvanceableClock, Clock } from './clock.js'
 import type { SandboxDb } from './db/database.js'
-import type { Database, PaymentRow, PaymentUpdate } from './db/schema.js'
+import type { ChangeEffect } from './db/change-effects.js'
+import type { Database, PaymentEventRow, PaymentRow, PaymentUpdate, WebhookDeliveryRow } from './db/schema.js'
 import type { Ledger } from './ledger/ledger-types.js'
 import type { RateLimits } from './limits/rate-limiter.js'
 import type { RandomSource } from './random.js'
 import type { ReplayGuard } from './signatures/replay-guard.js'
-import type { WebhookDeliveries } from './webhooks/webhook-deliveries.js'
 
 /** The sandbox's admin token and its accounts on the ledger, made at genesis (bootstrap.ts). */
 export interface SandboxIdentity {
@@ -23,7 +23,7 @@ export interface SandboxIdentity {
 }
 
 /** Runs after a payment was created (`before` undefined) or changed, inside that transaction. */
-export type PaymentChangeEffect = (db: Kysely<Database>, before: PaymentRow | undefined, after: PaymentRow) => Promise<unknown>
+export type PaymentChangeEffect = ChangeEffect<PaymentRow>
 
 /**
  * Writes every change of a payment, then what follows it (reactions.ts). Declared here, not in
@@ -35,6 +35,27 @@ export interface PaymentChanges {
   /** A payment was just inserted: its effects (the creation event) follow. */
   created(db: Kysely<Database>, payment: PaymentRow): Promise<void>
   save(db: Kysely<Database>, payment: PaymentRow, changes: PaymentUpdate): Promise<PaymentRow>
+}
+
+/**
+ * What the rest of the sandbox sees of webhook delivery: who may be a receiver, resending one
+ * delivery, and hearing of finished deliveries and new events. Declared here, not in webhooks/,
+ * for the same reason as PaymentChanges (WebhookDispatcher implements it).
+ */
+export type DeliveryListener = (delivery: WebhookDeliveryRow) => void
+export type EventListener = (event: PaymentEventRow) => void
+
+export interface WebhookDeliveries {
+  /** Why a payment may not have `url` as its webhookUrl (by the sandbox's stored egress policy, read on `db`), or undefined. */
+  webhookUrlRefusal(db: Kysely<Database>, url: string): Promise<string | undefined>
+  /** The stored payload, byte for byte, to the same URL as a new delivery, signed with the merchant's current secret. */
+  resend(original: WebhookDeliveryRow): Promise<WebhookDeliveryRow>
+  /** A fetch whose connections obey the same egress rule as deliveries (a shared sandbox's), for grading a receiver. */
+  receiverFetch(): Promise<typeof fetch>
+  /** Hears of every finished delivery; returns the way to stop listening. */
+  onDelivery(listener: DeliveryListener): () => void
+  /** Hears of every new event, whatever its subject; returns the way to stop listening. */
+  onEvent(listener: EventListener): () => void
 }
 
 export interface SandboxContext {

@@ -2,7 +2,7 @@
 // (`paybox listen`), reading events from the outbox past a cursor.
 import type { Kysely } from 'kysely'
 import type { Database, WebhookDeliveryRow } from '../db/schema.js'
-import type { DeliveryListener, EventListener } from './webhook-deliveries.js'
+import type { DeliveryListener, EventListener } from '../context.js'
 import { findEventsAfter, lastEventSequence } from './webhook-repository.js'
 
 const EVENT_BATCH = 100
