@@ -160,7 +160,8 @@ export class CoreBuilder {
     // The busiest payment requests skip Express; both answer through the same PaymentAnswers.
     const payments = paymentAnswers(context)
     const app = withFastRoutes(context, payments, createApp(context, { health, state: controls, payments, requestLog }))
-    const merchants = (await listMerchants(db)).map(toMerchantCredentials)
+    // Tenants stay out of the banner and restore answers: a CI fleet's thousand keys are theirs to keep.
+    const merchants = (await listMerchants(db)).filter((m) => m.tenant !== 1).map(toMerchantCredentials)
     const sweeper = startDueWorkSweeper(context, options.dueWorkIntervalMs ?? DUE_WORK_INTERVAL_MS)
     // Replicas of a shared sandbox see business time moved by any of them.
     const stopFollowingClock = clock instanceof BusinessClock ? followStoredClock(db, clock) : () => {}

@@ -65,7 +65,11 @@ export async function tenantFigures(settings: BenchSettings, log: (line: string)
     const idle = await idleSweeps()
 
     // Every tenant's clock past the expiry at once (in SQL: the bench times the sweep, not 1,000 advances).
-    await ctx.db.updateTable('merchants').set({ clock_frozen_at: START + PAST_EXPIRY_MS }).where('tenant', '=', 1).execute()
+    await ctx.db
+      .updateTable('merchants')
+      .set({ clock_frozen_at: START + PAST_EXPIRY_MS })
+      .where('tenant', '=', 1)
+      .execute()
     let started = performance.now()
     const swept = await processDueWork(ctx)
     const sweep = performance.now() - started
@@ -75,16 +79,24 @@ export async function tenantFigures(settings: BenchSettings, log: (line: string)
     const sweepControl = performance.now() - started
     if (swept.expiredPayments !== tenants * duePerTenant || sweptControl.expiredPayments !== tenants * duePerTenant)
       throw new Error(`Expired ${swept.expiredPayments} and ${sweptControl.expiredPayments} payments, not ${due} each`)
-    log(`  idle sweep ${idle.toFixed(2)} ms (control ${idleControl.toFixed(2)} ms); expiry sweep ${sweep.toFixed(0)} ms (control ${sweepControl.toFixed(0)} ms)`)
+    log(
+      `  idle sweep ${idle.toFixed(2)} ms (control ${idleControl.toFixed(2)} ms); expiry sweep ${sweep.toFixed(0)} ms (control ${sweepControl.toFixed(0)} ms)`,
+    )
     return [
       figure('tenants', `idle due-work sweep, ${tenants.toLocaleString('en-US')} tenants with ${due} open payments`, idle, 'ms', {
         control: { name: 'same sandbox before the tenants', value: idleControl },
         note: `median of ${IDLE_SWEEPS}; one query per kind of due work, however many tenants`,
       }),
-      figure('tenants', `expiry sweep, ${tenants.toLocaleString('en-US')} tenants × ${duePerTenant} due payments on their own clocks`, sweep, 'ms', {
-        control: { name: `${due} due payments of one merchant on the sandbox-wide clock`, value: sweepControl },
-        note: 'each payment expired, its event queued, in batches of 200 a transaction',
-      }),
+      figure(
+        'tenants',
+        `expiry sweep, ${tenants.toLocaleString('en-US')} tenants × ${duePerTenant} due payments on their own clocks`,
+        sweep,
+        'ms',
+        {
+          control: { name: `${due} due payments of one merchant on the sandbox-wide clock`, value: sweepControl },
+          note: 'each payment expired, its event queued, in batches of 200 a transaction',
+        },
+      ),
     ]
   } finally {
     await sandbox.stop()
