@@ -7,6 +7,7 @@ import { rawRequest, sandboxForSuite, type TestSandbox } from '../../harness/san
 
 const START = Date.UTC(2026, 10, 21, 12, 0, 0)
 const MINUTE = 60_000
+const DAY = 24 * 60 * MINUTE
 const iso = (ms: number) => new Date(ms).toISOString()
 
 function tenantClient(sandbox: TestSandbox, merchant: { apiKey: string; apiSecret: string }): PayboxClient {
@@ -81,6 +82,41 @@ describe('tenants with clocks of their own', () => {
     expect(anonymous.status).toBe(401)
   })
 
+  it("marks its own invoices overdue and fails its own unfunded escrow orders by its clock, and no one else's", async () => {
+    const escrowTenant = await sandbox.admin.sandbox.createTenant({ settlementMode: 'escrow', frozenAt: iso(START) })
+    const tenant = tenantClient(sandbox, escrowTenant.merchant)
+    const invoice = {
+      currency: 'USD',
+      line_items: [{ description: 'Consulting', quantity: 1, unit_price: 15_000 }],
+      customer: { email: 'ada@example.com', customer_type: 'individual' },
+      due_at: iso(START + 2 * DAY),
+    }
+    const mine = await tenant.request<{ id: string }>('POST', '/invoices', { body: invoice })
+    const theirs = await sandbox.direct.request<{ id: string }>('POST', '/invoices', { body: invoice })
+    const order = await tenant.payments.create({
+      amount: { value: 10_000, currency: 'USD' },
+      description: 'Marketplace order',
+      expiresInHours: 24 * 30,
+      escrowExpiresAt: iso(START + 2 * DAY),
+    })
+    const advanced = await sandbox.admin.sandbox.advanceMerchantClock(escrowTenant.merchant.id, 2 * 24 * 3600)
+    expect(advanced.processed).toMatchObject({ overdueInvoices: 1, failedEscrows: 1 })
+    expect(await tenant.request('GET', `/invoices/${mine.id}`)).toMatchObject({ status: 'overdue' })
+    expect(await sandbox.direct.request('GET', `/invoices/${theirs.id}`)).toMatchObject({ status: 'sent' })
+    expect(await tenant.payments.get(order.id)).toMatchObject({ status: 'expired', escrow_status: 'failed' })
+  })
+
+  it("takes money for its payment while the sandbox-wide clock is past that payment's expiry", async () => {
+    const created = await sandbox.admin.sandbox.createTenant({ frozenAt: iso(START) })
+    const tenant = tenantClient(sandbox, created.merchant)
+    const payment = await newPayment(tenant)
+    // Only the sandbox-wide clock moves past the expiry: the tenant's stays at START.
+    await sandbox.admin.sandbox.advanceClock(60 * 60)
+    const paid = await tenant.sandbox.pay(payment.id)
+    expect(paid.status).toBe('paid')
+    expect(paid.history.map((entry) => entry.time)).toEqual(paid.history.map(() => START))
+  })
+
   it.each([
     ['an unknown tenant', 'DELETE', '/sandbox/tenants/nope', undefined, 404],
     ['an unknown merchant clock', 'POST', '/sandbox/merchants/nope/clock/advance', '{"seconds":60}', 404],
@@ -119,5 +155,33 @@ describe('the tenant limit', () => {
     await sandbox.admin.sandbox.archiveTenant(first.merchant.id)
     expect((await sandbox.admin.sandbox.listTenants()).data).toHaveLength(1)
     await sandbox.admin.sandbox.createTenant()
+  })
+})
+
+describe('a shared sandbox', () => {
+  const sandbox = sandboxForSuite({
+    clock: new ManualClock(START),
+    dueWorkIntervalMs: 0,
+    shared: true,
+    limits: { tenantCreationRate: { burst: 2, perSecond: 0.001 } },
+  })
+
+  it('rate-limits creating tenants, answering 429 with Retry-After', async () => {
+    const first = await sandbox.admin.sandbox.createTenant({ frozenAt: iso(START) })
+    await sandbox.admin.sandbox.createTenant()
+    const over = await rawRequest(sandbox.url, {
+      method: 'POST',
+      path: '/sandbox/tenants',
+      body: '{}',
+      headers: { 'x-sandbox-admin-token': sandbox.identity.adminToken },
+    })
+    expect(over.status).toBe(429)
+    expect(over.json).toMatchObject({ statusCode: 429, reason: 'Too Many Requests' })
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0)
+    // And by default lets no merchant key move its own clock: the admin token only.
+    const own = await rawRequest(sandbox.url, { method: 'GET', path: `/sandbox/merchants/${first.merchant.id}/clock`, as: first.merchant })
+    expect(own.status).toBe(403)
+    expect(own.json).toMatchObject({ statusCode: 403, message: expect.stringContaining('admin token') })
+    expect((await sandbox.admin.sandbox.getMerchantClock(first.merchant.id)).now).toBe(iso(START))
   })
 })
