@@ -2,7 +2,7 @@
 import { sql, type Kysely } from 'kysely'
 import type { PageRequest } from '../db/paginate.js'
 import type { CrossChainQuoteRow, Database } from '../db/schema.js'
-import { splitDue, sweepNow, type Due, type SweepTimes } from '../merchants/merchant-repository.js'
+import { archivedMerchantIds, splitDue, sweepNow, type Due, type SweepTimes } from '../merchants/merchant-repository.js'
 
 export async function insertQuote(db: Kysely<Database>, quote: CrossChainQuoteRow): Promise<void> {
   await db.insertInto('cross_chain_quotes').values(quote).execute()
@@ -51,6 +51,7 @@ export async function listQuotes(
 ): Promise<{ rows: CrossChainQuoteRow[]; total: number }> {
   let query = db.selectFrom('cross_chain_quotes').innerJoin('payments', 'payments.id', 'cross_chain_quotes.payment_id')
   if (merchantId !== undefined) query = query.where('payments.merchant_id', '=', merchantId)
+  else query = query.where('payments.merchant_id', 'not in', archivedMerchantIds(db))
   const [rows, count] = await Promise.all([
     query
       .selectAll('cross_chain_quotes')

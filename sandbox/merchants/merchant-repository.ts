@@ -35,6 +35,9 @@ export async function updateMerchant(
   await db.updateTable('merchants').set(changes).where('id', '=', id).execute()
 }
 
+/** Archived merchants' ids, for the lists that span merchants (an archived tenant's rows leave them). */
+export const archivedMerchantIds = (db: Kysely<Database>) => db.selectFrom('merchants').select('id').where('archived_at', 'is not', null)
+
 /** The tenants not archived, oldest first. */
 export function listActiveTenants(db: Kysely<Database>): Promise<MerchantRow[]> {
   return db

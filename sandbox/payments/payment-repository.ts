@@ -4,7 +4,7 @@ import { defineStatement } from '../db/statement.js'
 import type { Database, NewPayment, PaymentRow, PaymentUpdate } from '../db/schema.js'
 import type { PageRequest } from '../db/paginate.js'
 import { newestFirstPage } from '../db/paginate.js'
-import { splitDue, sweepNow, type Due, type SweepTimes } from '../merchants/merchant-repository.js'
+import { archivedMerchantIds, splitDue, sweepNow, type Due, type SweepTimes } from '../merchants/merchant-repository.js'
 
 export interface PaymentFilters {
   status?: string
@@ -243,6 +243,7 @@ export async function findDueEscrows(db: Kysely<Database>, times: SweepTimes, li
 export function listEscrowPayments(db: Kysely<Database>, merchantId: string | undefined, page: PageRequest) {
   let query = db.selectFrom('payments').where('escrow_status', 'is not', null)
   if (merchantId !== undefined) query = query.where('merchant_id', '=', merchantId)
+  else query = query.where('merchant_id', 'not in', archivedMerchantIds(db))
   return newestFirstPage(query, page)
 }
 

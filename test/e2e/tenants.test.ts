@@ -2,6 +2,7 @@
 // an archived tenant's keys are refused and its rows leave the sweeps, and bad input is a 4xx.
 import { describe, expect, it } from 'vitest'
 import { ManualClock } from '../../sandbox/clock.js'
+import { listEscrowOrders } from '../../sandbox/escrow/escrow-service.js'
 import { PayboxClient } from '../../src/client/paybox-client.js'
 import { rawRequest, sandboxForSuite, type TestSandbox } from '../../harness/sandbox.js'
 
@@ -65,6 +66,18 @@ describe('tenants with clocks of their own', () => {
     expect(advanced.processed.expiredPayments).toBe(0)
     const row = await sandbox.context.db.selectFrom('payments').select('status').where('id', '=', payment.id).executeTakeFirstOrThrow()
     expect(row.status).toBe('open')
+  })
+
+  it("takes an archived tenant's escrow orders out of the operator's list that spans merchants", async () => {
+    const created = await sandbox.admin.sandbox.createTenant({ settlementMode: 'escrow', frozenAt: iso(START) })
+    const order = await tenantClient(sandbox, created.merchant).payments.create({
+      amount: { value: 10_000, currency: 'USD' },
+      description: 'Order',
+    })
+    const listed = async () => (await listEscrowOrders(sandbox.context.db, undefined, { page: 1, limit: 200 })).rows.map((row) => row.id)
+    expect(await listed()).toContain(order.id)
+    await sandbox.admin.sandbox.archiveTenant(created.merchant.id)
+    expect(await listed()).not.toContain(order.id)
   })
 
   it('lets a merchant key read and move its own clock only, where the sandbox allows it (a local sandbox does)', async () => {
