@@ -1,5 +1,7 @@
 // Time for the sandbox. Business rules (expiry, due dates, history) read a Clock that tests and
 // the simulation controls can move; only request authentication reads the real wall clock.
+// A merchant with a clock of its own (a tenant) reads merchantNowOf (docs/clocks.md).
+import type { MerchantRow } from './db/schema.js'
 
 export interface Clock {
   /** Milliseconds since the Unix epoch. */
@@ -94,3 +96,22 @@ export class ManualClock implements AdvanceableClock {
 }
 
 export const toIso = (ms: number): string => new Date(ms).toISOString()
+
+export type MerchantClockColumns = Pick<MerchantRow, 'clock_offset_ms' | 'clock_frozen_at'>
+/** The two clocks a merchant's own time is computed from. */
+export interface ClockSources {
+  clock: Clock
+  wallClock: Clock
+}
+
+/** Business time for `merchant`; the sweeps compute the same in SQL (sweepNow in merchant-repository.ts). */
+export function merchantNowOf(ctx: ClockSources, merchant: MerchantClockColumns): number {
+  if (merchant.clock_frozen_at !== null) return merchant.clock_frozen_at
+  if (merchant.clock_offset_ms !== null) return ctx.wallClock.now() + merchant.clock_offset_ms
+  return ctx.clock.now()
+}
+
+/** The merchant's clock, for code that takes a Clock. */
+export const merchantClockOf = (ctx: ClockSources, merchant: MerchantClockColumns): Clock => ({
+  now: () => merchantNowOf(ctx, merchant),
+})

@@ -58,6 +58,11 @@ export interface WebhookDeliveries {
   onEvent(listener: EventListener): () => void
 }
 
+export interface TenantPolicy {
+  maxTenants: number
+  merchantOwnClock: boolean
+}
+
 export interface SandboxContext {
   db: SandboxDb
   /** Business time: expiry, history, createdAt. Moves with the simulation controls. */
@@ -77,6 +82,8 @@ export interface SandboxContext {
   log: (line: string) => void
   /** Rate limits on requests (only under --shared); none: not limited. */
   rateLimits?: RateLimits
+  /** Tenants: how many may be active, and whether a merchant's key may move its own clock (SandboxLimits). */
+  tenants: TenantPolicy
   /** Refuses a signature used before on a request other than GET (only under --shared); none: replays are accepted. */
   replayGuard?: ReplayGuard
 }

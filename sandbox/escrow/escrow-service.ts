@@ -14,8 +14,9 @@ import type { PageRequest } from '../db/paginate.js'
 import { findMerchantById } from '../merchants/merchant-repository.js'
 import { handleDueInBatches } from '../due-batches.js'
 import { escrowPayeeRefusal } from '../payments/escrow-payee.js'
+import { merchantNow } from '../merchants/merchant-time.js'
 
-type EscrowContext = Pick<SandboxContext, 'clock' | 'ledger' | 'identity' | 'payments'>
+type EscrowContext = Pick<SandboxContext, 'clock' | 'wallClock' | 'ledger' | 'identity' | 'payments'>
 
 /** The platform fee on a release: amount × bps / 10000, rounded down to the stroop (in the payee's favour). */
 export const escrowFee = (amount: bigint, bps: number): bigint => (amount * BigInt(bps)) / 10_000n
@@ -57,7 +58,7 @@ export async function releaseEscrow(ctx: EscrowContext, db: Kysely<Database>, pa
   const held = heldInCustody(payment)
   if (held <= 0n) throw conflict('Conflict', `The escrow order of payment ${payment.id} holds nothing: it was refunded`)
   const fee = escrowFee(held, payment.escrow_fee_bps ?? 0)
-  const now = ctx.clock.now()
+  const now = await merchantNow(ctx, db, payment.merchant_id)
   const custody = ctx.identity.escrowCustody
   const parts = [
     { from: custody, to: payment.escrow_payee!, asset: 'USDC' as LedgerAssetCode, amount: held - fee },
@@ -85,22 +86,27 @@ export async function failEscrow(ctx: EscrowContext, db: Kysely<Database>, payme
   if (payment.escrow_status !== 'created') {
     throw conflict('Conflict', `The escrow order of payment ${payment.id} is ${payment.escrow_status}: only an unfunded order can fail`)
   }
-  const now = ctx.clock.now()
+  const now = await merchantNow(ctx, db, payment.merchant_id)
   const failed = moveTo(payment, 'failed', `Escrow funding failed: ${reason}`, now)
   const history = appendHistory(failed.history, { time: now, status: 'escrow_failed', description: 'Escrow order failed' })
   return ctx.payments.save(db, payment, { ...failed, history, escrow_status: 'failed' })
 }
 
 /** Orders not funded by their escrow expiry fail, and their payments expire; returns how many. */
-export function failDueEscrows(ctx: Pick<SandboxContext, 'db' | 'clock' | 'payments'>): Promise<number> {
-  return handleDueInBatches(ctx, findDueEscrows, (db, payment, now) => {
-    const payable = payment.status === 'open' || payment.status === 'underpaid'
-    const change = payable
-      ? moveTo(payment, 'expired', 'Escrow order not funded by its expiry', now)
-      : { history: payment.history, updated_at: now }
-    const history = appendHistory(change.history, { time: now, status: 'escrow_failed', description: 'Escrow order expired unfunded' })
-    return ctx.payments.save(db, payment, { ...change, history, escrow_status: 'failed' })
-  })
+export function failDueEscrows(ctx: Pick<SandboxContext, 'db' | 'clock' | 'wallClock' | 'payments'>, merchantId?: string): Promise<number> {
+  return handleDueInBatches(
+    ctx,
+    findDueEscrows,
+    (db, payment, now) => {
+      const payable = payment.status === 'open' || payment.status === 'underpaid'
+      const change = payable
+        ? moveTo(payment, 'expired', 'Escrow order not funded by its expiry', now)
+        : { history: payment.history, updated_at: now }
+      const history = appendHistory(change.history, { time: now, status: 'escrow_failed', description: 'Escrow order expired unfunded' })
+      return ctx.payments.save(db, payment, { ...change, history, escrow_status: 'failed' })
+    },
+    merchantId,
+  )
 }
 
 /** Escrow orders, newest first: one merchant's, or (for the sandbox's operator) every merchant's. */

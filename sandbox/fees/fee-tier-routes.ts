@@ -1,5 +1,6 @@
 // GET /merchant/fee-tier (spec 4.12).
 import type { SandboxContext } from '../context.js'
+import { merchantNowOf } from '../clock.js'
 import { currentMerchant } from '../http/auth.js'
 import { merchantFeeTier, toFeeTierResource } from './fee-tier-service.js'
 import type { Handlers } from '../openapi/handlers.js'
@@ -7,7 +8,8 @@ import type { Handlers } from '../openapi/handlers.js'
 export function feeTierHandlers(ctx: SandboxContext) {
   return {
     getFeeTier: async (req, res) => {
-      const tier = await merchantFeeTier(ctx.db, currentMerchant(req).id, ctx.clock.now())
+      const merchant = currentMerchant(req)
+      const tier = await merchantFeeTier(ctx.db, merchant.id, merchantNowOf(ctx, merchant))
       res.json(toFeeTierResource(tier))
     },
   } satisfies Partial<Handlers>

@@ -1,5 +1,6 @@
 // HTTP face of invoices (spec 4.7–4.11): validates, owns the transaction, renders JSON.
 import type { SandboxContext } from '../context.js'
+import { merchantNowOf } from '../clock.js'
 import { findCustomersByIds } from '../customers/customer-repository.js'
 import type { InvoiceRow } from '../db/schema.js'
 import { currentMerchant } from '../http/auth.js'
@@ -39,12 +40,12 @@ export function invoiceHandlers(ctx: SandboxContext) {
       res.json({ items: await render(rows), meta: pageMeta(page, total, rows.length) })
     },
     getInvoiceSettings: async (req, res) => {
-      res.json(await readInvoiceSettings(ctx.db, currentMerchant(req), ctx.clock.now()))
+      res.json(await readInvoiceSettings(ctx.db, currentMerchant(req), merchantNowOf(ctx, currentMerchant(req))))
     },
     updateInvoiceSettings: async (req, res) => {
       const merchant = currentMerchant(req)
       const body = invoiceSettingsBody.parse(req.body)
-      res.json(await runTransaction(ctx.db, (trx) => changeInvoiceSettings(trx, merchant, body, ctx.clock.now())))
+      res.json(await runTransaction(ctx.db, (trx) => changeInvoiceSettings(trx, merchant, body, merchantNowOf(ctx, merchant))))
     },
     getInvoice: async (req, res) => {
       const invoice = await getInvoice(ctx.db, currentMerchant(req), req.params.id)

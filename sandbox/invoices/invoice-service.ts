@@ -2,6 +2,7 @@
 // payment, and voiding. Each operation runs in the caller's transaction, so an invoice is never
 // left half-created and a failed creation consumes no number.
 import type { Kysely } from 'kysely'
+import { merchantNowOf } from '../clock.js'
 import type { SandboxContext } from '../context.js'
 import { findCustomerForMerchant, insertCustomer } from '../customers/customer-repository.js'
 import type { CustomerRow, Database, InvoiceRow, InvoiceSettingsRow, MerchantRow } from '../db/schema.js'
@@ -38,7 +39,7 @@ export async function createInvoice(
   merchant: MerchantRow,
   body: CreateInvoiceBody,
 ): Promise<{ invoice: InvoiceRow; customer: CustomerRow }> {
-  const now = ctx.clock.now()
+  const now = merchantNowOf(ctx, merchant)
   const totals = invoiceTotals(body.line_items, body.tax_percentage)
   if (totals.total <= 0) throw badRequest('line_items: the invoice total must be greater than 0')
   if (totals.total > MAX_AMOUNT_VALUE) throw badRequest(`line_items: the invoice total must be at most ${MAX_AMOUNT_VALUE}`)
@@ -190,7 +191,7 @@ export function listInvoices(
 
 /** Voids an unpaid invoice and expires its payment link (spec 3.1); a paid invoice needs a refund instead. */
 export async function cancelInvoice(
-  ctx: Pick<SandboxContext, 'clock' | 'payments'>,
+  ctx: Pick<SandboxContext, 'clock' | 'wallClock' | 'payments'>,
   db: Kysely<Database>,
   merchant: MerchantRow,
   id: string,
@@ -203,7 +204,7 @@ export async function cancelInvoice(
     )
   }
   if (invoice.status === 'voided') throw conflict('Conflict', `Invoice ${invoice.invoice_number} is already voided`)
-  const now = ctx.clock.now()
+  const now = merchantNowOf(ctx, merchant)
   const payment = await findPaymentById(db, invoice.payment_id)
   if (payment && (payment.status === 'open' || payment.status === 'underpaid')) {
     await ctx.payments.save(db, payment, {

@@ -2,6 +2,7 @@
 // Creating and reading one payment are also answered by the fast routes (app/fast-routes.ts),
 // through the same paymentAnswers.
 import type http from 'node:http'
+import { merchantNowOf } from '../clock.js'
 import type { SandboxContext } from '../context.js'
 import type { MerchantRow } from '../db/schema.js'
 import { currentMerchant } from '../http/auth.js'
@@ -38,10 +39,14 @@ export function paymentAnswers(ctx: SandboxContext): PaymentAnswers {
   return {
     async create({ merchant, headers, body: given }) {
       const body = createPaymentBody.parse(given)
-      return gate.answer({ merchantId: merchant.id, headers, path: '/payments', body: given }, ctx.clock.now(), async (trx) => {
-        const payment = await createPayment(ctx, trx, merchant, body)
-        return { status: 200, body: JSON.stringify(toPaymentResource(payment, ctx)) }
-      })
+      return gate.answer(
+        { merchantId: merchant.id, headers, path: '/payments', body: given },
+        merchantNowOf(ctx, merchant),
+        async (trx) => {
+          const payment = await createPayment(ctx, trx, merchant, body)
+          return { status: 200, body: JSON.stringify(toPaymentResource(payment, ctx)) }
+        },
+      )
     },
     async get(merchant, id) {
       const kept = rendered.get(id, await getPaymentVersion(ctx.db, merchant, id))

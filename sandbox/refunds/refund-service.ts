@@ -6,6 +6,7 @@
 // received money (underpaid; or expired, failed or canceled after receiving some, say when its
 // invoice was voided) only in full. Refunding an underpaid payment cancels it.
 import type { Kysely } from 'kysely'
+import { merchantNowOf } from '../clock.js'
 import { formatUsdcAmount } from '../../src/money.js'
 import type { SandboxContext } from '../context.js'
 import type { Database, MerchantRow, PaymentRow, RefundRow } from '../db/schema.js'
@@ -19,7 +20,7 @@ import { findRefundForMerchant, insertRefund, listRefunds as listRefundRows } fr
 import type { CreateRefundBody } from '../../src/api/requests.js'
 
 export async function refundPayment(
-  ctx: Pick<SandboxContext, 'clock' | 'random' | 'ledger' | 'identity' | 'payments'>,
+  ctx: Pick<SandboxContext, 'clock' | 'wallClock' | 'random' | 'ledger' | 'identity' | 'payments'>,
   db: Kysely<Database>,
   merchant: MerchantRow,
   paymentId: string,
@@ -38,7 +39,7 @@ export async function refundPayment(
   }
   if (!payment.sender_account) throw new Error(`Payment ${payment.id} received money but has no sender account`)
 
-  const now = ctx.clock.now()
+  const now = merchantNowOf(ctx, merchant)
   const parts = refundSources(payment, merchant, ctx.identity.escrowCustody, ctx.identity.platformFeeAccount, usdc)
   const { hash } = await refusedByLedgerAs(409, 'the refund', () =>
     ctx.ledger.pay(db, {

@@ -37,6 +37,13 @@ describe('sandbox limits', () => {
       String(SHARED_LIMITS.adminFailureRate!.burst),
       `1 per ${1 / SHARED_LIMITS.adminFailureRate!.perSecond} s`,
     ])
+    expect(row('Each client address, tenants').slice(2, 4)).toEqual([
+      String(SHARED_LIMITS.tenantCreationRate!.burst),
+      `${SHARED_LIMITS.tenantCreationRate!.perSecond}/s`,
+    ])
+    expect(row('Each client address, tenants')[4]).toContain(
+      `at most ${count(SHARED_LIMITS.maxTenants)} active tenants (${count(LOCAL_LIMITS.maxTenants)} locally)`,
+    )
     expect(doc).toContain(`less ${RESERVED_FILE_DESCRIPTORS} descriptors`)
     expect(LOCAL_LIMITS.apiKeyRate ?? LOCAL_LIMITS.publicRate ?? LOCAL_LIMITS.adminFailureRate).toBeUndefined()
   })
