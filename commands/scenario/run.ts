@@ -31,7 +31,7 @@ export default class ScenarioRun extends ApiCommand<typeof ScenarioRun> {
     junit: Flags.string({ description: 'Also write the results as JUnit XML to this file' }),
     isolated: Flags.boolean({
       description:
-        'Run in a fresh tenant with its own clock, archived at the end (default: on a shared sandbox or a replica; --no-isolated: never)',
+        'Run in a fresh tenant with its own clock, archived at the end (default: on a shared sandbox, a replica, or as a tenant; --no-isolated: never)',
       allowNo: true,
     }),
     keep: Flags.boolean({ description: "Keep the run's tenant instead of archiving it, to look at what it left" }),
@@ -45,14 +45,16 @@ export default class ScenarioRun extends ApiCommand<typeof ScenarioRun> {
     const { renderScenarioHeader, renderStep, renderSummary } = await import('../../src/scenario/render.js')
     const loaded = loadScenarioFile(args.file)
     const connection = this.connection()
-    const isolated = flags.isolated ?? sharedLocalSandbox(connection.baseUrl) !== undefined
+    // A shell that sourced a tenant's keys is a parallel job on a shared sandbox, wherever that runs.
+    const tenantOfShell = process.env[TENANT_ENV_VAR] || undefined
+    const isolated = flags.isolated ?? (sharedLocalSandbox(connection.baseUrl) !== undefined || tenantOfShell !== undefined)
     if (flags.keep && !isolated) {
       throw new UserError('--keep keeps the tenant of an isolated run, and this run is not one', 'add --isolated, or leave --keep out')
     }
     const report = await runScenario(loaded, {
       connection,
       isolation: isolated ? { keep: flags.keep } : undefined,
-      connectionTenant: process.env[TENANT_ENV_VAR] || undefined,
+      connectionTenant: tenantOfShell,
       onNotice: (text) => this.notice(text),
       onStart: (tenant) => this.print(renderScenarioHeader(loaded.scenario.name, args.file, tenant)),
       merchantClient: () => this.client(connection),

@@ -91,7 +91,7 @@ describe('paybox scenario run --isolated', () => {
     )
   })
 
-  it("moves a sourced tenant's own clock when the scenario runs as it (PAYBOX_TENANT_ID)", async () => {
+  it("as a sourced tenant (PAYBOX_TENANT_ID): isolates by default, and with --no-isolated moves that tenant's own clock", async () => {
     const { merchant } = await sandbox.admin.sandbox.createTenant({ name: 'Sourced' })
     const env = isolatedEnv({
       PAYBOX_BASE_URL: sandbox.url,
@@ -108,9 +108,14 @@ steps:
   - expect: { payment: "\${steps.payment.id}", field: status, equals: expired }
 `)
     const before = await sandbox.admin.sandbox.clock()
-    const run = await runCliJson<ScenarioReport>(['scenario', 'run', file], env)
+    // A shell acting as a tenant isolates its runs by default; without, the run is the tenant's own.
+    const isolated = await runCliJson<ScenarioReport>(['scenario', 'run', file], env)
+    expect(isolated.exitCode, isolated.stderr).toBe(0)
+    expect(isolated.json.tenant?.id).not.toBe(merchant.id)
+    const run = await runCliJson<ScenarioReport>(['scenario', 'run', file, '--no-isolated'], env)
     expect(run.exitCode, run.stderr).toBe(0)
     expect(run.json.merchant.id).toBe(merchant.id)
+    expect(run.json.tenant).toBeUndefined()
     expect((await sandbox.admin.sandbox.clock()).advancedSeconds).toBe(before.advancedSeconds)
   })
 })
