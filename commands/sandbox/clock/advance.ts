@@ -30,7 +30,9 @@ export default class SandboxClockAdvance extends ApiCommand<typeof SandboxClockA
     const merchant = clockMerchantOf(this.flags.merchant)
     const seconds = parseAdvanceSeconds(this.args.duration)
     if (seconds === undefined) throw new UserError(`Invalid duration "${this.args.duration}"`, ADVANCE_DURATION_HINT)
-    const result = await businessClock(this.adminClient(), merchant).advance(seconds)
+    const result = await businessClock(merchant === undefined ? this.adminClient() : this.adminOrMerchantClient(), merchant).advance(
+      seconds,
+    )
     this.print(renderClockAdvance(result))
     return result
   }

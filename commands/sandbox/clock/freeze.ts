@@ -24,7 +24,9 @@ export default class SandboxClockFreeze extends ApiCommand<typeof SandboxClockFr
 
   public async run(): Promise<SandboxClock> {
     const merchant = clockMerchantOf(this.flags.merchant)
-    const clock = await businessClock(this.adminClient(), merchant).freeze(this.flags.at)
+    const clock = await businessClock(merchant === undefined ? this.adminClient() : this.adminOrMerchantClient(), merchant).freeze(
+      this.flags.at,
+    )
     this.print(renderClock(clock))
     return clock
   }

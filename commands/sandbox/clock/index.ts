@@ -21,7 +21,7 @@ export default class SandboxClockShow extends ApiCommand<typeof SandboxClockShow
 
   public async run(): Promise<SandboxClock> {
     const merchant = clockMerchantOf(this.flags.merchant)
-    const clock = await businessClock(this.adminClient(), merchant).get()
+    const clock = await businessClock(merchant === undefined ? this.adminClient() : this.adminOrMerchantClient(), merchant).get()
     this.print(renderClock(clock))
     return clock
   }

@@ -17,7 +17,7 @@ export default class SandboxClockUnfreeze extends ApiCommand<typeof SandboxClock
 
   public async run(): Promise<SandboxClock> {
     const merchant = clockMerchantOf(this.flags.merchant)
-    const clock = await businessClock(this.adminClient(), merchant).unfreeze()
+    const clock = await businessClock(merchant === undefined ? this.adminClient() : this.adminOrMerchantClient(), merchant).unfreeze()
     this.print(renderClock(clock))
     return clock
   }
