@@ -10,6 +10,11 @@ import type { RandomSource } from './random.js'
 import type { ReplayGuard } from './signatures/replay-guard.js'
 import type { WebhookDeliveries } from './webhooks/webhook-deliveries.js'
 
+export interface TenantPolicy {
+  maxTenants: number
+  merchantOwnClock: boolean
+}
+
 export interface SandboxContext {
   db: SandboxDb
   /** Business time: expiry, history, createdAt. Moves with the simulation controls. */
@@ -29,6 +34,8 @@ export interface SandboxContext {
   log: (line: string) => void
   /** Rate limits on requests (only under --shared); none: not limited. */
   rateLimits?: RateLimits
+  /** Tenants: how many may be active, and whether a merchant's key may move its own clock (SandboxLimits). */
+  tenants: TenantPolicy
   /** Refuses a signature used before on a request other than GET (only under --shared); none: replays are accepted. */
   replayGuard?: ReplayGuard
 }

@@ -5,7 +5,7 @@ import type http from 'node:http'
 import { bootstrap, countBoot, isNewSandbox, type KeptMerchant } from './bootstrap.js'
 import { BusinessClock, type AdvanceableClock, type Clock } from './clock.js'
 import { SandboxConfigError } from './config-error.js'
-import type { SandboxContext } from './context.js'
+import type { SandboxContext, TenantPolicy } from './context.js'
 import { runTransaction, type SandboxDb } from './db/database.js'
 import { redactDatabaseLocation } from '../src/database-location.js'
 import { readState, writeState } from './state/sandbox-state.js'
@@ -54,6 +54,7 @@ export interface CoreShared {
   requestLog: RequestLog
   /** Accept each signature once on requests other than GET (--shared, docs/security.md). */
   refuseReplays: boolean
+  tenants: TenantPolicy
 }
 
 /** What a restore keeps of the state it replaces (the admin token), and a reset too (the genesis merchants' ids and keys). */
@@ -117,7 +118,7 @@ export class CoreBuilder {
 
   async start(db: SandboxDb, state: OpenedState, publicUrl: string, controls: SandboxStateControls): Promise<Core> {
     const options = this.#options
-    const { wallClock, log, rateLimits, requestLog, refuseReplays } = this.#shared
+    const { wallClock, log, rateLimits, requestLog, refuseReplays, tenants } = this.#shared
     const { clock, random, identity } = state
     const ledgerClose = options.ledgerClose ?? DEFAULT_LEDGER_CLOSE_MS
     const ledger = new LedgerService({
@@ -146,6 +147,7 @@ export class CoreBuilder {
       webhooks,
       log,
       rateLimits,
+      tenants,
       replayGuard: refuseReplays ? new ReplayGuard(db, wallClock) : undefined,
     }
     wireReactions(context)

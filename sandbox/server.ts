@@ -105,6 +105,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     rateLimits: createRateLimits(limits, wallClock),
     requestLog,
     refuseReplays: shared,
+    tenants: { maxTenants: limits.maxTenants, merchantOwnClock: limits.merchantOwnClock },
   })
 
   const firstDb = await openDatabase({

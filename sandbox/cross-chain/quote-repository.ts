@@ -2,6 +2,7 @@
 import { sql, type Kysely } from 'kysely'
 import type { PageRequest } from '../db/paginate.js'
 import type { CrossChainQuoteRow, Database } from '../db/schema.js'
+import { splitDue, sweepNow, type Due, type SweepTimes } from '../merchants/merchant-repository.js'
 
 export async function insertQuote(db: Kysely<Database>, quote: CrossChainQuoteRow): Promise<void> {
   await db.insertInto('cross_chain_quotes').values(quote).execute()
@@ -17,22 +18,29 @@ export async function updateQuote(db: Kysely<Database>, id: string, changes: Par
 
 // Literals, not parameters: SQLite uses the partial index only for a query it can see matches.
 const LIVE = sql<boolean>`status in ('PENDING_DEPOSIT', 'INCOMPLETE_DEPOSIT')`
+const LIVE_JOINED = sql<boolean>`cross_chain_quotes.status in ('PENDING_DEPOSIT', 'INCOMPLETE_DEPOSIT')`
 
 /** A payment's quotes that still take deposits (at most one, but for one made before this rule). */
 export function findLiveQuotesOfPayment(db: Kysely<Database>, paymentId: string): Promise<CrossChainQuoteRow[]> {
   return db.selectFrom('cross_chain_quotes').selectAll().where('payment_id', '=', paymentId).where(LIVE).execute()
 }
 
-/** Live quotes whose deadline has passed, oldest deadline first. */
-export function findDueQuotes(db: Kysely<Database>, now: number, limit: number): Promise<CrossChainQuoteRow[]> {
-  return db
-    .selectFrom('cross_chain_quotes')
-    .selectAll()
-    .where(LIVE)
-    .where('expires_at', '<=', now)
-    .orderBy('expires_at')
+/** Live quotes whose deadline has passed on their merchant's clock, at most `limit` (sweepNow). */
+export async function findDueQuotes(db: Kysely<Database>, times: SweepTimes, limit: number): Promise<Array<Due<CrossChainQuoteRow>>> {
+  const now = sweepNow(times)
+  const rows = await db
+    .selectFrom('merchants')
+    .crossJoin('cross_chain_quotes')
+    .selectAll('cross_chain_quotes')
+    .select(now.as('due_now'))
+    .where('merchants.archived_at', 'is', null)
+    .$if(times.merchantId !== undefined, (query) => query.where('merchants.id', '=', times.merchantId!))
+    .whereRef('cross_chain_quotes.merchant_id', '=', 'merchants.id')
+    .where(LIVE_JOINED)
+    .where('cross_chain_quotes.expires_at', '<=', now)
     .limit(limit)
     .execute()
+  return rows.map(splitDue)
 }
 
 /** Bridge orders, newest first; one merchant's (through their payments), or all when none is given. */

@@ -112,6 +112,7 @@ export async function createQuote(
   const quote: CrossChainQuoteRow = {
     id,
     payment_id: payment.id,
+    merchant_id: payment.merchant_id,
     origin_chain: chain.id,
     origin_token: token.symbol,
     deposit_address: newDepositAddress(chain.addressFormat, ctx.random),
@@ -286,8 +287,8 @@ async function closeQuote(
 }
 
 /** Live orders past their deadline close on the business clock's sweep; returns how many. */
-export function closeDueQuotes(ctx: Pick<SandboxContext, 'db' | 'clock' | 'random'>): Promise<number> {
-  return handleDueInBatches(ctx, findDueQuotes, (db, quote, now) => closeQuote(ctx, db, quote, now))
+export function closeDueQuotes(ctx: Pick<SandboxContext, 'db' | 'clock' | 'wallClock' | 'random'>, merchantId?: string): Promise<number> {
+  return handleDueInBatches(ctx, findDueQuotes, (db, quote, now) => closeQuote(ctx, db, quote, now), merchantId)
 }
 
 /** The changes to one order, gathered and written once. */

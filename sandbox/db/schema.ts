@@ -33,6 +33,16 @@ export interface MerchantsTable {
   created_at: number
   /** 1 while the merchant has paused webhooks: events are logged as skipped. */
   webhooks_paused: number
+  /** 1 for a tenant: a merchant made for one job, with its own clock (POST /sandbox/tenants). */
+  tenant: Generated<number>
+  /** When it was archived: its keys no longer work and its rows leave lists and sweeps. */
+  archived_at: number | null
+  /** Its own business clock, ahead of the wall clock by this (null: it follows the sandbox-wide clock). */
+  clock_offset_ms: number | null
+  /** The instant its own clock stands still at, while frozen. */
+  clock_frozen_at: number | null
+  /** How far its own clock has been advanced. */
+  clock_advanced_ms: Generated<number>
 }
 
 export type LedgerAccountRole = 'issuer' | 'merchant' | 'escrow' | 'platform_fee' | 'customer' | 'bridge'
@@ -285,6 +295,8 @@ export interface InvoiceSettingsTable {
 export interface CrossChainQuotesTable {
   id: string
   payment_id: string
+  /** The payment's merchant, so the deadline sweep finds due quotes by that merchant's clock. */
+  merchant_id: string
   origin_chain: string
   origin_token: string
   deposit_address: string

@@ -91,15 +91,20 @@ export async function failEscrow(ctx: EscrowContext, db: Kysely<Database>, payme
 }
 
 /** Orders not funded by their escrow expiry fail, and their payments expire; returns how many. */
-export function failDueEscrows(ctx: Pick<SandboxContext, 'db' | 'clock' | 'payments'>): Promise<number> {
-  return handleDueInBatches(ctx, findDueEscrows, (db, payment, now) => {
-    const payable = payment.status === 'open' || payment.status === 'underpaid'
-    const change = payable
-      ? moveTo(payment, 'expired', 'Escrow order not funded by its expiry', now)
-      : { history: payment.history, updated_at: now }
-    const history = appendHistory(change.history, { time: now, status: 'escrow_failed', description: 'Escrow order expired unfunded' })
-    return ctx.payments.save(db, payment, { ...change, history, escrow_status: 'failed' })
-  })
+export function failDueEscrows(ctx: Pick<SandboxContext, 'db' | 'clock' | 'wallClock' | 'payments'>, merchantId?: string): Promise<number> {
+  return handleDueInBatches(
+    ctx,
+    findDueEscrows,
+    (db, payment, now) => {
+      const payable = payment.status === 'open' || payment.status === 'underpaid'
+      const change = payable
+        ? moveTo(payment, 'expired', 'Escrow order not funded by its expiry', now)
+        : { history: payment.history, updated_at: now }
+      const history = appendHistory(change.history, { time: now, status: 'escrow_failed', description: 'Escrow order expired unfunded' })
+      return ctx.payments.save(db, payment, { ...change, history, escrow_status: 'failed' })
+    },
+    merchantId,
+  )
 }
 
 /** Escrow orders, newest first: one merchant's, or (for the sandbox's operator) every merchant's. */

@@ -24,6 +24,8 @@ import { refundHandlers } from '../refunds/refund-routes.js'
 import { RequestLog } from '../request-log/request-log.js'
 import { requestLogHandlers } from '../request-log/request-log-routes.js'
 import { clockHandlers } from '../simulation/clock-routes.js'
+import { merchantClockHandlers } from '../simulation/merchant-clock-routes.js'
+import { tenantHandlers } from '../tenants/tenant-routes.js'
 import { paymentSimulationHandlers } from '../simulation/payment-simulation-routes.js'
 import { webhookLogHandlers } from '../webhooks/webhook-log-routes.js'
 import { HealthService } from '../health/health-service.js'
@@ -114,6 +116,8 @@ export function createApp(ctx: SandboxContext, controls: AppControls = {}): Expr
     ...escrowHandlers(ctx),
     ...adminHandlers(ctx),
     ...clockHandlers(ctx),
+    ...merchantClockHandlers(ctx),
+    ...tenantHandlers(ctx),
     ...ledgerHandlers(ctx),
     ...walletHandlers(ctx),
     ...snapshotHandlers(ctx, controls.state),

@@ -5,7 +5,7 @@
 import type { RequestHandler } from 'express'
 import type { SandboxContext } from '../context.js'
 import type { Operation } from '../openapi/operation.js'
-import { adminAuth, digestAuth, merchantAuthDeps } from './auth.js'
+import { ADMIN_TOKEN_HEADER, adminAuth, digestAuth, merchantAuthDeps } from './auth.js'
 
 /** What authenticating a request takes: a scheme and, for digest auth, the reason of its 401s. */
 export type Authentication = Pick<Operation, 'security' | 'authReason'>
@@ -98,7 +98,10 @@ export function authenticateAsDeclared(
     if (security === 'none') return undefined
     if (security === 'admin') return admin
     if (!authReason) throw new Error(`A ${security} operation must name the reason of its 401s`)
-    return digestAuth(deps, authReason, { optional: security === 'optional-digest' })
+    const digest = digestAuth(deps, authReason, { optional: security === 'optional-digest' })
+    if (security !== 'admin-or-digest') return digest
+    // The admin token when sent; else the merchant's key (its route decides what the merchant may do).
+    return (req, res, next) => (req.headers[ADMIN_TOKEN_HEADER] === undefined ? digest : admin)(req, res, next)
   }
   for (const operation of operations) handlers.set(operation, handlerOf(operation))
   return (req, res, next) => {

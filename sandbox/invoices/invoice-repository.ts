@@ -4,6 +4,7 @@ import type { Database, InvoiceRow, InvoiceSettingsRow, InvoiceStatus } from '..
 import type { PageRequest } from '../db/paginate.js'
 import { newestFirstPage } from '../db/paginate.js'
 import { inByteOrder, integerOfDigits } from '../db/sql-dialect.js'
+import { splitDue, sweepNow, type Due, type SweepTimes } from '../merchants/merchant-repository.js'
 
 export async function insertInvoice(db: Kysely<Database>, invoice: InvoiceRow): Promise<void> {
   await db.insertInto('invoices').values(invoice).execute()
@@ -81,17 +82,24 @@ export async function listInvoices(
   return newestFirstPage(query, page)
 }
 
-/** Sent invoices whose due date has passed, at most `limit`. */
-export function findOverdueCandidates(db: Kysely<Database>, now: number, limit: number): Promise<InvoiceRow[]> {
-  return db
-    .selectFrom('invoices')
-    .selectAll()
-    .where('status', '=', 'sent')
-    .where('due_at', 'is not', null)
-    .where('due_at', '<=', now)
-    .orderBy('due_at')
+/** Sent invoices whose due date has passed on their merchant's clock, at most `limit` (sweepNow). */
+export async function findOverdueCandidates(db: Kysely<Database>, times: SweepTimes, limit: number): Promise<Array<Due<InvoiceRow>>> {
+  const now = sweepNow(times)
+  const rows = await db
+    .selectFrom('merchants')
+    .crossJoin('invoices')
+    .selectAll('invoices')
+    .select(now.as('due_now'))
+    .where('merchants.archived_at', 'is', null)
+    .$if(times.merchantId !== undefined, (query) => query.where('merchants.id', '=', times.merchantId!))
+    .whereRef('invoices.merchant_id', '=', 'merchants.id')
+    // A literal, not a parameter: SQLite uses the partial index invoices_sent_by_merchant_due only for a query it can see matches.
+    .where('invoices.status', '=', sql.lit('sent'))
+    .where('invoices.due_at', 'is not', null)
+    .where('invoices.due_at', '<=', now)
     .limit(limit)
     .execute()
+  return rows.map(splitDue)
 }
 
 export function findInvoiceSettings(db: Kysely<Database>, merchantId: string): Promise<InvoiceSettingsRow | undefined> {

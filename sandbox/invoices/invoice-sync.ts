@@ -17,8 +17,11 @@ export async function followPaymentIntoInvoice(db: Kysely<Database>, before: Pay
 }
 
 /** Marks sent invoices past their due date overdue; returns how many. */
-export function markOverdueInvoices(ctx: Pick<SandboxContext, 'db' | 'clock'>): Promise<number> {
-  return handleDueInBatches(ctx, findOverdueCandidates, (db, invoice, now) =>
-    updateInvoice(db, invoice.id, { status: 'overdue', updated_at: now }),
+export function markOverdueInvoices(ctx: Pick<SandboxContext, 'db' | 'clock' | 'wallClock'>, merchantId?: string): Promise<number> {
+  return handleDueInBatches(
+    ctx,
+    findOverdueCandidates,
+    (db, invoice, now) => updateInvoice(db, invoice.id, { status: 'overdue', updated_at: now }),
+    merchantId,
   )
 }

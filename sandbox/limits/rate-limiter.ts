@@ -58,9 +58,15 @@ export interface RateLimits {
   apiKey?: RateLimiter
   publicRoutes?: RateLimiter
   adminFailures?: RateLimiter
+  tenantCreation?: RateLimiter
 }
 
 export function createRateLimits(limits: SandboxLimits, clock: Clock): RateLimits {
   const limiter = (rate: RateLimit | undefined) => (rate === undefined ? undefined : new RateLimiter(rate, clock))
-  return { apiKey: limiter(limits.apiKeyRate), publicRoutes: limiter(limits.publicRate), adminFailures: limiter(limits.adminFailureRate) }
+  return {
+    apiKey: limiter(limits.apiKeyRate),
+    publicRoutes: limiter(limits.publicRate),
+    adminFailures: limiter(limits.adminFailureRate),
+    tenantCreation: limiter(limits.tenantCreationRate),
+  }
 }

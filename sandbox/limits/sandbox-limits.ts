@@ -29,6 +29,12 @@ export interface SandboxLimits {
   publicRate?: RateLimit
   /** Wrong or missing admin tokens per client address; past it, admin requests from there get 429. */
   adminFailureRate?: RateLimit
+  /** Active tenants at once (POST /sandbox/tenants answers 409 past it; archiving one frees its place). */
+  maxTenants: number
+  /** Tenants created per client address; none: not limited. */
+  tenantCreationRate?: RateLimit
+  /** Whether a merchant's own key may read and move its own clock (/sandbox/merchants/{id}/clock); the admin token always may. */
+  merchantOwnClock: boolean
 }
 
 const TIMEOUTS = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 }
@@ -39,6 +45,8 @@ export const LOCAL_LIMITS: Readonly<SandboxLimits> = {
   maxConnectionsPerClient: 4_096,
   maxStreams: 1_000,
   maxStreamsPerClient: 1_000,
+  maxTenants: 1_000,
+  merchantOwnClock: true,
 }
 
 /** Sized for a team of a few dozen people, each with a CLI, a test suite and a few streams. */
@@ -51,6 +59,10 @@ export const SHARED_LIMITS: Readonly<SandboxLimits> = {
   apiKeyRate: { burst: 200, perSecond: 50 },
   publicRate: { burst: 30, perSecond: 1 },
   adminFailureRate: { burst: 10, perSecond: 0.1 },
+  // A CI fleet starting many jobs at once: a burst of 100, then 5 a second.
+  maxTenants: 10_000,
+  tenantCreationRate: { burst: 100, perSecond: 5 },
+  merchantOwnClock: false,
 }
 
 /** File descriptors kept out of the connection bound: the database, its checkpointer, snapshots, webhook receivers. */

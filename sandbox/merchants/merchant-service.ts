@@ -16,6 +16,8 @@ export interface NewMerchantInput {
   apiSecret?: string
   /** Kept by a reset; generated when absent. */
   id?: string
+  /** A tenant: a merchant for one job, with its own clock (running at an offset from the wall clock, or frozen). */
+  tenant?: { clockOffsetMs: number; clockFrozenAt: number | null }
 }
 
 export interface MerchantCredentials {
@@ -52,6 +54,11 @@ export async function createMerchant(
     account_id: account.public_key,
     created_at: now,
     webhooks_paused: 0,
+    tenant: input.tenant === undefined ? 0 : 1,
+    archived_at: null,
+    clock_offset_ms: input.tenant?.clockOffsetMs ?? null,
+    clock_frozen_at: input.tenant?.clockFrozenAt ?? null,
+    clock_advanced_ms: 0,
   }
   await insertMerchant(db, merchant)
   return merchant

@@ -89,6 +89,7 @@ const SECURITY: Record<Operation['security'], Json[]> = {
   digest: [DIGEST_REQUIREMENT],
   'optional-digest': [{}, DIGEST_REQUIREMENT],
   admin: [{ adminToken: [] }],
+  'admin-or-digest': [{ adminToken: [] }, DIGEST_REQUIREMENT],
   none: [],
 }
 
@@ -98,6 +99,10 @@ const ERROR_RESPONSES: Record<string, { status: number; description: string; hea
   Unauthorized: { status: 401, description: 'Unauthorized: missing or wrong digest headers (reason "Unauthorized")' },
   SignatureVerificationFailed: { status: 401, description: 'Missing or wrong digest headers (reason "Signature verification failed")' },
   AdminUnauthorized: { status: 401, description: `Missing or wrong ${ADMIN_TOKEN_HEADER}` },
+  Forbidden: {
+    status: 403,
+    description: "Forbidden: a merchant key on another merchant's clock, or on its own where the sandbox does not allow it",
+  },
   NotFound: { status: 404, description: 'Not Found: no such resource for this merchant' },
   Conflict: {
     status: 409,
@@ -120,6 +125,7 @@ const ERROR_RESPONSES: Record<string, { status: number; description: string; hea
 
 const ERROR_RESPONSE_BY_STATUS: Record<number, string> = {
   400: 'BadRequest',
+  403: 'Forbidden',
   404: 'NotFound',
   409: 'Conflict',
   413: 'PayloadTooLarge',

@@ -2,8 +2,8 @@
 // horizon-operations.ts both fill in.
 import type { z } from 'zod'
 
-/** Who may call an endpoint: digest auth (spec 5), digest auth only when sent, the admin token, anyone. */
-export type Security = 'digest' | 'optional-digest' | 'admin' | 'none'
+/** Who may call an endpoint: digest auth (spec 5), digest auth only when sent, the admin token, either of those two, anyone. */
+export type Security = 'digest' | 'optional-digest' | 'admin' | 'admin-or-digest' | 'none'
 
 /** What an endpoint answers on success. */
 export type SuccessResponse =

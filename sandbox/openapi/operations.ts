@@ -29,6 +29,8 @@ const MERCHANT_ID = { merchantId: "The authenticated merchant's id (GET /merchan
 const DIGEST = { authReason: 'Unauthorized' } as const
 const DIGEST_SVF = { authReason: 'Signature verification failed' } as const
 const ADMIN = { tag: 'Sandbox' } as const
+/** The admin token, or the merchant's own key where the sandbox allows it (docs/clocks.md). */
+const MERCHANT_CLOCK = { tag: 'Sandbox', authReason: 'Unauthorized', pathParams: { id: 'Merchant id' } } as const
 /** The header every money-moving POST honours (sandbox/idempotency/idempotency-service.ts). */
 const IDEMPOTENT: Operation['headers'] = [
   {
@@ -255,6 +257,32 @@ export const DOCUMENTATION = {
     errors: [404],
   },
   getSandboxClock: { summary: 'The business clock', ...ADMIN, errors: [] },
+  createTenant: {
+    summary: 'A tenant: a merchant for one job, with its keys and its own business clock',
+    description:
+      "At most the sandbox's tenant limit are active at once (409 past it); under --shared, creation is rate-limited (docs/clocks.md).",
+    ...ADMIN,
+    errors: [409, 429],
+  },
+  listTenants: { summary: 'Active tenants and their clocks, without keys', ...ADMIN, errors: [] },
+  archiveTenant: {
+    summary: 'Archive a tenant: its keys stop working, its rows leave lists and sweeps; the ledger keeps its transactions',
+    ...ADMIN,
+    pathParams: { id: 'Tenant (merchant) id' },
+    errors: [404],
+  },
+  getMerchantClock: { summary: "A merchant's business time", ...MERCHANT_CLOCK, errors: [403, 404] },
+  advanceMerchantClock: {
+    summary: "Move a merchant's business time forward and process what falls due for it",
+    ...MERCHANT_CLOCK,
+    errors: [403, 404],
+  },
+  freezeMerchantClock: {
+    summary: "Stop a merchant's business time (at now, or at a later instant)",
+    ...MERCHANT_CLOCK,
+    errors: [403, 404],
+  },
+  unfreezeMerchantClock: { summary: "Let a merchant's business time run again", ...MERCHANT_CLOCK, errors: [403, 404] },
   advanceSandboxClock: { summary: 'Move the business clock forward and process what falls due', ...ADMIN, errors: [] },
   listLedgerAccounts: { summary: 'Accounts of the simulated ledger', ...ADMIN, errors: [] },
   listLedgerTransactions: { summary: 'Transactions of the simulated ledger', ...ADMIN, errors: [] },

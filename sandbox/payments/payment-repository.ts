@@ -4,6 +4,7 @@ import { defineStatement } from '../db/statement.js'
 import type { Database, NewPayment, PaymentRow, PaymentUpdate } from '../db/schema.js'
 import type { PageRequest } from '../db/paginate.js'
 import { newestFirstPage } from '../db/paginate.js'
+import { splitDue, sweepNow, type Due, type SweepTimes } from '../merchants/merchant-repository.js'
 
 export interface PaymentFilters {
   status?: string
@@ -155,16 +156,23 @@ export async function updatePayment(db: Kysely<Database>, id: string, changes: P
   await db.updateTable('payments').set(changes).where('id', '=', id).execute()
 }
 
-/** Open payments whose expiry has passed, oldest first, at most `limit` at a time. */
-export function findDuePayments(db: Kysely<Database>, now: number, limit: number): Promise<PaymentRow[]> {
-  return db
-    .selectFrom('payments')
-    .selectAll()
-    .where('status', '=', 'open')
-    .where('expires_at', '<=', now)
-    .orderBy('expires_at')
+/** Open payments whose expiry has passed on their merchant's clock, at most `limit` at a time (sweepNow). */
+export async function findDuePayments(db: Kysely<Database>, times: SweepTimes, limit: number): Promise<Array<Due<PaymentRow>>> {
+  const now = sweepNow(times)
+  const rows = await db
+    .selectFrom('merchants')
+    .crossJoin('payments')
+    .selectAll('payments')
+    .select(now.as('due_now'))
+    .where('merchants.archived_at', 'is', null)
+    .$if(times.merchantId !== undefined, (query) => query.where('merchants.id', '=', times.merchantId!))
+    .whereRef('payments.merchant_id', '=', 'merchants.id')
+    // A literal, not a parameter: SQLite uses the partial index payments_open_by_merchant_expiry only for a query it can see matches.
+    .where('payments.status', '=', sql.lit('open'))
+    .where('payments.expires_at', '<=', now)
     .limit(limit)
     .execute()
+  return rows.map(splitDue)
 }
 
 export function findPaymentByMemo(db: Kysely<Database>, memo: string): Promise<PaymentRow | undefined> {
@@ -212,19 +220,23 @@ export function findPaymentsByIds(db: Kysely<Database>, ids: string[]): Promise<
     .execute()
 }
 
-/** Escrow orders still unfunded (created) whose escrow expiry has passed, oldest first. */
-export function findDueEscrows(db: Kysely<Database>, now: number, limit: number): Promise<PaymentRow[]> {
-  return (
-    db
-      .selectFrom('payments')
-      .selectAll()
-      // A literal, not a parameter: SQLite uses the partial index payments_escrow_unfunded only for a query it can see matches.
-      .where('escrow_status', '=', sql.lit('created'))
-      .where('escrow_expires_at', '<=', now)
-      .orderBy('escrow_expires_at')
-      .limit(limit)
-      .execute()
-  )
+/** Escrow orders still unfunded (created) whose escrow expiry has passed on their merchant's clock (sweepNow). */
+export async function findDueEscrows(db: Kysely<Database>, times: SweepTimes, limit: number): Promise<Array<Due<PaymentRow>>> {
+  const now = sweepNow(times)
+  const rows = await db
+    .selectFrom('merchants')
+    .crossJoin('payments')
+    .selectAll('payments')
+    .select(now.as('due_now'))
+    .where('merchants.archived_at', 'is', null)
+    .$if(times.merchantId !== undefined, (query) => query.where('merchants.id', '=', times.merchantId!))
+    .whereRef('payments.merchant_id', '=', 'merchants.id')
+    // A literal, not a parameter: SQLite uses the partial index payments_escrow_unfunded only for a query it can see matches.
+    .where('payments.escrow_status', '=', sql.lit('created'))
+    .where('payments.escrow_expires_at', '<=', now)
+    .limit(limit)
+    .execute()
+  return rows.map(splitDue)
 }
 
 /** Escrow orders (payments with one), newest first; one merchant's, or every merchant's when none is given. */

@@ -108,12 +108,12 @@ export interface DueWorkReport {
   closedQuotes: number
 }
 
-/** Everything time-based that is due at the current business time. */
-export async function processDueWork(ctx: SandboxContext): Promise<DueWorkReport> {
+/** Everything time-based that is due, each by its merchant's business time; only `merchantId`'s when given. */
+export async function processDueWork(ctx: SandboxContext, merchantId?: string): Promise<DueWorkReport> {
   return {
-    expiredPayments: await expireDuePayments(ctx),
-    overdueInvoices: await markOverdueInvoices(ctx),
-    failedEscrows: await failDueEscrows(ctx),
-    closedQuotes: await closeDueQuotes(ctx),
+    expiredPayments: await expireDuePayments(ctx, merchantId),
+    overdueInvoices: await markOverdueInvoices(ctx, merchantId),
+    failedEscrows: await failDueEscrows(ctx, merchantId),
+    closedQuotes: await closeDueQuotes(ctx, merchantId),
   }
 }

@@ -9,8 +9,11 @@
 import type { QUERIES, REQUEST_BODIES } from './requests.js'
 import type { RESPONSE_SCHEMAS } from './resources.js'
 
-/** Who may call an endpoint: digest auth (spec 5), digest auth only when sent, the admin token, anyone. */
-export type Security = 'digest' | 'optional-digest' | 'admin' | 'none'
+/**
+ * Who may call an endpoint: digest auth (spec 5), digest auth only when sent, the admin token, the
+ * admin token or else digest auth (a merchant's own clock), anyone.
+ */
+export type Security = 'digest' | 'optional-digest' | 'admin' | 'admin-or-digest' | 'none'
 
 export type QueryName = keyof typeof QUERIES
 export type RequestBodyName = keyof typeof REQUEST_BODIES
@@ -212,6 +215,40 @@ export const endpoints = declare({
     response: 'SandboxMerchant',
   },
   getSandboxClock: { method: 'get', path: '/sandbox/clock', security: 'admin', response: 'SandboxClock' },
+  // Tenants: a merchant for one CI job, with its own business clock (docs/clocks.md).
+  createTenant: {
+    method: 'post',
+    path: '/sandbox/tenants',
+    security: 'admin',
+    body: 'CreateTenantRequest',
+    response: 'CreatedTenant',
+    status: 201,
+  },
+  listTenants: { method: 'get', path: '/sandbox/tenants', security: 'admin', response: 'TenantList' },
+  archiveTenant: { method: 'delete', path: '/sandbox/tenants/:id', security: 'admin', response: 'ArchivedTenant' },
+  // A merchant's own business clock: the admin token, or the merchant's own key where the sandbox allows it.
+  getMerchantClock: { method: 'get', path: '/sandbox/merchants/:id/clock', security: 'admin-or-digest', response: 'SandboxClock' },
+  advanceMerchantClock: {
+    method: 'post',
+    path: '/sandbox/merchants/:id/clock/advance',
+    security: 'admin-or-digest',
+    body: 'AdvanceClockRequest',
+    response: 'AdvancedClock',
+  },
+  freezeMerchantClock: {
+    method: 'post',
+    path: '/sandbox/merchants/:id/clock/freeze',
+    security: 'admin-or-digest',
+    body: 'FreezeClockRequest',
+    response: 'SandboxClock',
+  },
+  unfreezeMerchantClock: {
+    method: 'post',
+    path: '/sandbox/merchants/:id/clock/unfreeze',
+    security: 'admin-or-digest',
+    body: 'NoBody',
+    response: 'SandboxClock',
+  },
   advanceSandboxClock: {
     method: 'post',
     path: '/sandbox/clock/advance',

@@ -236,6 +236,13 @@ export const createMerchantBody = z.strictObject({
   escrow_fee_bps: z.number().int({ message: 'must be a whole number of basis points' }).min(0).max(10_000).optional(),
 })
 
+/** POST /sandbox/tenants (admin token): a merchant for one job, with its own clock (frozen at frozenAt when given). */
+export const createTenantBody = z.strictObject({
+  name: z.string().trim().min(1, { message: 'must not be empty' }).max(100).optional(),
+  settlementMode: z.enum(SETTLEMENT_MODES, { message: 'must be direct or escrow' }).optional(),
+  frozenAt: isoDateTime.optional(),
+})
+
 /** Failing a payment or an escrow order's funding: an optional reason for the history. */
 export const failBody = z.strictObject({ reason: optionalText(200) }).optional()
 export type FailBody = z.infer<typeof failBody>
@@ -395,6 +402,7 @@ export const REQUEST_BODIES = {
   SandboxPayRequest: payBody,
   SandboxFailRequest: failBody,
   CreateMerchantRequest: createMerchantBody,
+  CreateTenantRequest: createTenantBody,
   AdvanceClockRequest: advanceBody,
   FreezeClockRequest: freezeBody,
   CreateWalletRequest: createWalletBody,

@@ -457,6 +457,34 @@ export const sandboxClock = z
   })
   .meta({ example: examples.sandboxClockExample })
 
+export const createdTenant = z
+  .object({ merchant: sandboxMerchant, clock: sandboxClock })
+  .describe('A tenant: a merchant for one job, its keys, and its own business clock')
+  .meta({ example: { merchant: examples.sandboxMerchantExample, clock: examples.sandboxClockExample } })
+
+export const tenant = z
+  .object({ id: z.string(), name: z.string(), createdAt: isoDateTime, clock: sandboxClock })
+  .describe('An active tenant, without its keys')
+  .meta({
+    example: {
+      id: examples.sandboxMerchantExample.id,
+      name: examples.sandboxMerchantExample.name,
+      createdAt: examples.sandboxClockExample.now,
+      clock: examples.sandboxClockExample,
+    },
+  })
+
+export const tenantList = z
+  .object({
+    data: z.array(tenant).describe('Active tenants, oldest first'),
+    maxTenants: z.number().int().describe('How many active tenants the sandbox takes'),
+  })
+  .meta({ example: { data: [exampleOf(tenant)], maxTenants: 1000 } })
+
+export const archivedTenant = z
+  .object({ id: z.string(), archivedAt: isoDateTime.describe("On the tenant's clock") })
+  .meta({ example: { id: examples.sandboxMerchantExample.id, archivedAt: examples.sandboxClockExample.now } })
+
 export const dashboardSignInLink = z
   .object({
     url: z.string().describe('Opens the dashboard signed in as the admin; works once'),
@@ -575,6 +603,9 @@ export const RESPONSE_SCHEMAS = {
   LedgerTransaction: ledgerTransaction,
   LedgerTransactionList: itemsOf(ledgerTransaction),
   SandboxClock: sandboxClock,
+  CreatedTenant: createdTenant,
+  TenantList: tenantList,
+  ArchivedTenant: archivedTenant,
   DashboardSignInLink: dashboardSignInLink,
   AdvancedClock: advancedClock,
   WebhookBody: webhookBody,

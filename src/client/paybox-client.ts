@@ -13,6 +13,7 @@ import type {
   ClientQuery,
   CreateInvoiceRequest,
   CreateMerchantRequest,
+  CreateTenantRequest,
   CreatePaymentRequest,
   CreateRefundRequest,
   CreateWalletRequest,
@@ -95,8 +96,13 @@ const idempotencyHeaders = (options: IdempotencyOptions): Record<string, string>
 
 export const ADMIN_TOKEN_HEADER = 'x-sandbox-admin-token'
 
-/** The credentials each declared security takes (optional digest auth is sent signed). */
-const AUTH_OF: Record<Security, AuthMode> = { digest: 'merchant', 'optional-digest': 'merchant', admin: 'admin', none: 'none' }
+/** The credentials each declared security takes (optional digest auth is sent signed; admin-or-digest: the admin token when the client has it). */
+const AUTH_OF: Record<Exclude<Security, 'admin-or-digest'>, AuthMode> = {
+  digest: 'merchant',
+  'optional-digest': 'merchant',
+  admin: 'admin',
+  none: 'none',
+}
 
 /** The parameter names of an Express path: /payments/:id/refunds → id. */
 type PathParameters<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`
@@ -274,6 +280,21 @@ export class PayboxClient {
     /** Business time stands still (at `at`, ISO 8601, default now) until unfrozen; advancing still moves it. */
     freezeClock: (at?: string) => this.#call(endpoints.freezeSandboxClock, { body: at === undefined ? {} : { at } }),
     unfreezeClock: () => this.#call(endpoints.unfreezeSandboxClock),
+    /** A tenant: a merchant for one job with its own business clock, its keys included (admin token). */
+    createTenant: (body: CreateTenantRequest = {}) => this.#call(endpoints.createTenant, { body }),
+    /** Active tenants, without keys (admin token). */
+    listTenants: () => this.#call(endpoints.listTenants),
+    /** Archives a tenant: its keys stop working and its rows leave lists and sweeps; the ledger keeps its transactions. */
+    archiveTenant: (id: string) => this.#call(endpoints.archiveTenant, { params: { id } }),
+    /** A merchant's business time (the admin token, or the merchant's own key where the sandbox allows it). */
+    getMerchantClock: (merchantId: string) => this.#call(endpoints.getMerchantClock, { params: { id: merchantId } }),
+    /** Moves one merchant's business time forward and processes what fell due for it; other merchants' time stays. */
+    advanceMerchantClock: (merchantId: string, seconds: number) =>
+      this.#call(endpoints.advanceMerchantClock, { params: { id: merchantId }, body: { seconds } }),
+    /** One merchant's business time stands still (at `at`, ISO 8601, default now) until unfrozen. */
+    freezeMerchantClock: (merchantId: string, at?: string) =>
+      this.#call(endpoints.freezeMerchantClock, { params: { id: merchantId }, body: at === undefined ? {} : { at } }),
+    unfreezeMerchantClock: (merchantId: string) => this.#call(endpoints.unfreezeMerchantClock, { params: { id: merchantId } }),
     /** Back to a fresh genesis (same seed, fixed keys and admin token). */
     reset: () => this.#call(endpoints.resetSandbox),
     /** A one-time link that opens the dashboard signed in as the admin (admin token). */
@@ -315,7 +336,7 @@ export class PayboxClient {
   async #call<E extends Endpoint>(endpoint: E, ...[options]: OptionalWhenEmpty<CallOptions<E>>): Promise<Answer<E>> {
     const { params, query, body, headers } = (options ?? {}) as CallInput
     const path = await this.#pathOf(endpoint, params)
-    return this.request<Answer<E>>(endpoint.method.toUpperCase(), path, { query, body, headers, auth: AUTH_OF[endpoint.security] })
+    return this.request<Answer<E>>(endpoint.method.toUpperCase(), path, { query, body, headers, auth: this.#authOf(endpoint.security) })
   }
 
   /** Sends one request and returns its parsed JSON; any non-2xx answer throws PayboxApiError. */
@@ -366,7 +387,7 @@ export class PayboxClient {
     onOther?: (message: EventSourceMessage) => void,
   ): AsyncGenerator<Streamed<E>> {
     const path = this.#pathWithQuery(await this.#pathOf(endpoint), options.query)
-    for await (const message of this.#openStream(path, options, options.lastEventId, AUTH_OF[endpoint.security])) {
+    for await (const message of this.#openStream(path, options, options.lastEventId, this.#authOf(endpoint.security))) {
       if (message.event === eventName) yield JSON.parse(message.data) as Streamed<E>
       else onOther?.(message)
     }
@@ -399,6 +420,11 @@ export class PayboxClient {
     for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) params.set(name, String(value))
     const search = params.toString()
     return search ? `${path}?${search}` : path
+  }
+
+  #authOf(security: Security): AuthMode {
+    if (security !== 'admin-or-digest') return AUTH_OF[security]
+    return this.#options.adminToken ? 'admin' : 'merchant'
   }
 
   #authHeaders(auth: AuthMode, method: string, path: string, body: string): Record<string, string> {

@@ -52,6 +52,10 @@ export type PaymentEvent = z.infer<typeof api.paymentEvent>
 export type WebhookBody = z.infer<typeof api.webhookBody>
 export type SandboxClock = z.infer<typeof api.sandboxClock>
 export type AdvancedClock = z.infer<typeof api.advancedClock>
+export type CreatedTenant = z.infer<typeof api.createdTenant>
+export type Tenant = z.infer<typeof api.tenant>
+export type TenantList = z.infer<typeof api.tenantList>
+export type ArchivedTenant = z.infer<typeof api.archivedTenant>
 export type DashboardSignInLink = z.infer<typeof api.dashboardSignInLink>
 /** GET /health: each part of the sandbox and whether it works (503, with status failing, when one does not). */
 export type SandboxHealth = Omit<z.infer<typeof api.health>, 'status'> & { status: 'ok' | 'failing' }
@@ -94,6 +98,7 @@ export type CreateInvoiceRequest = z.input<typeof requests.createInvoiceBody>
 export type UpdateInvoiceSettingsRequest = NonNullable<z.input<typeof requests.invoiceSettingsBody>>
 /** Body of POST /sandbox/merchants (admin token). */
 export type CreateMerchantRequest = z.input<typeof requests.createMerchantBody>
+export type CreateTenantRequest = z.input<typeof requests.createTenantBody>
 export type SandboxFailRequest = NonNullable<z.input<typeof requests.failBody>>
 
 /** Body of POST /sandbox/wallets (admin token): amounts are decimal text with at most 7 places. */

@@ -23,6 +23,7 @@ import * as seenSignatures from './2026-11-27T10-00-seen-signatures.js'
 import * as egressPolicy from './2026-11-27T10-30-egress-policy.js'
 import * as invoiceNumbersInByteOrder from './2026-11-27T11-00-invoice-numbers-in-byte-order.js'
 import * as dashboardSessions from './2026-11-27T11-30-dashboard-sessions.js'
+import * as tenantClocks from './2026-11-27T14-30-tenant-clocks.js'
 import * as postgresBaseline from './postgres/2026-11-24T14-00-postgres-baseline.js'
 
 const migrations: Record<string, Migration> = {
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-27T10-30-egress-policy': egressPolicy,
   '2026-11-27T11-00-invoice-numbers-in-byte-order': invoiceNumbersInByteOrder,
   '2026-11-27T11-30-dashboard-sessions': dashboardSessions,
+  '2026-11-27T14-30-tenant-clocks': tenantClocks,
 }
 
 const postgresMigrations: Record<string, Migration> = {
@@ -55,6 +57,7 @@ const postgresMigrations: Record<string, Migration> = {
   '2026-11-27T10-30-egress-policy': egressPolicy,
   '2026-11-27T11-00-invoice-numbers-in-byte-order': invoiceNumbersInByteOrder,
   '2026-11-27T11-30-dashboard-sessions': dashboardSessions,
+  '2026-11-27T14-30-tenant-clocks': tenantClocks,
 }
 
 export const migrationProvider: MigrationProvider = {
