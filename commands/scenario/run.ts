@@ -53,7 +53,7 @@ export default class ScenarioRun extends ApiCommand<typeof ScenarioRun> {
     }
     const report = await runScenario(loaded, {
       connection,
-      isolation: isolated ? { keep: flags.keep } : undefined,
+      isolation: isolated ? { keep: flags.keep === true } : undefined,
       connectionTenant: tenantOfShell,
       onNotice: (text) => this.notice(text),
       onStart: (tenant) => this.print(renderScenarioHeader(loaded.scenario.name, args.file, tenant)),

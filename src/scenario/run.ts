@@ -153,7 +153,7 @@ class RunTenants {
   /** When each was archived; a failure is a notice, not a failed scenario (its steps' verdicts stand). */
   async archiveAll(): Promise<Map<string, string>> {
     const archived = new Map<string, string>()
-    if (this.options.isolation?.keep !== false) return archived
+    if (this.options.isolation === undefined || this.options.isolation.keep) return archived
     for (const id of this.#made.splice(0)) {
       try {
         archived.set(id, (await this.options.adminClient().sandbox.archiveTenant(id)).archivedAt)

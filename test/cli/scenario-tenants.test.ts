@@ -18,7 +18,7 @@ steps:
   - id: other
     createMerchant: { name: Other shop, settlement_mode: direct }
   - id: payment
-    createPayment: { amount: { value: 1000, currency: USD }, description: Isolated }
+    createPayment: { amount: { value: 1000, currency: USD }, description: Isolated, expiresInHours: 24 }
   - advanceClock: { by: 2h }
   - expect: { payment: "\${steps.payment.id}", field: status, equals: open }
 `
