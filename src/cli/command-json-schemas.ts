@@ -104,8 +104,8 @@ export const COMMAND_JSON_SCHEMAS: Record<string, CommandJson | null> = {
   ),
   'sandbox:status': document(z.object({ baseUrl: z.string(), status: z.string(), merchants: z.array(api.sandboxMerchant).optional() })),
   // The tenant's merchant with its keys (a CI job acts as it), and its own clock.
-  'sandbox:tenant:create': document(z.object({ merchant: api.sandboxMerchant, clock: api.sandboxClock })),
-  'sandbox:tenant:delete': document(z.object({ id: z.string(), archivedAt: z.string() })),
+  'sandbox:tenant:create': document(api.createdTenant),
+  'sandbox:tenant:delete': document(api.archivedTenant),
   'sandbox:stop': document(z.object({ pid: z.number().int(), baseUrl: z.string().optional() })),
   'sandbox:wait': document(health.extend({ baseUrl: z.string() })),
   'scenario:run': document(

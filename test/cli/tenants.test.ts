@@ -2,8 +2,7 @@
 // a merchant with its own keys and business clock; --env makes a shell act as it, and moving its
 // clock leaves the sandbox's, and every other merchant's, alone.
 import { describe, expect, it } from 'vitest'
-import type { AdvancedClock, SandboxClock } from '../../src/client/types.js'
-import type { CreatedTenant } from '../../src/cli/render/tenants.js'
+import type { AdvancedClock, CreatedTenant, SandboxClock } from '../../src/client/types.js'
 import { expectOneLineFailure, isolatedEnv, merchantEnv, runCli, runCliJson, type CliEnv } from '../../harness/cli.js'
 import { sandboxForSuite } from '../../harness/sandbox.js'
 
@@ -55,6 +54,10 @@ describe('paybox sandbox tenant', () => {
     expect((await sandbox.admin.sandbox.clock()).advancedSeconds).toBe(before.advancedSeconds)
     const shown = await runCliJson<SandboxClock>(['sandbox', 'clock'], env)
     expect(shown.json.advancedSeconds).toBe(7200)
+    // Without the admin token, the tenant's own keys move its clock (a local sandbox allows it; a shared one answers 403).
+    const ownKeys = await runCliJson<AdvancedClock>(['sandbox', 'clock', 'advance', '1h'], isolatedEnv(exports))
+    expect(ownKeys.exitCode, ownKeys.stderr).toBe(0)
+    expect(ownKeys.json.advancedSeconds).toBe(10_800)
   })
 
   it('freezes, advances and unfreezes one merchant clock with --merchant, and nobody else’s', async () => {

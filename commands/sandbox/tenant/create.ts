@@ -1,7 +1,8 @@
 import { Flags } from '@oclif/core'
 import { SETTLEMENT_MODES } from '../../../src/api/enumerations.js'
 import { ApiCommand } from '../../../src/cli/base-command.js'
-import { renderCreatedTenant, renderTenantEnv, type CreatedTenant } from '../../../src/cli/render/tenants.js'
+import type { CreatedTenant } from '../../../src/client/types.js'
+import { renderCreatedTenant, renderTenantEnv } from '../../../src/cli/render/tenants.js'
 
 export default class SandboxTenantCreate extends ApiCommand<typeof SandboxTenantCreate> {
   static override summary = 'Create a tenant: a merchant with its own keys and business clock, for one CI job (needs the admin token)'
@@ -29,7 +30,7 @@ export default class SandboxTenantCreate extends ApiCommand<typeof SandboxTenant
     const connection = this.connection()
     const tenant = await this.adminClient(connection).sandbox.createTenant({
       name: flags.name,
-      settlementMode: flags['settlement-mode'] as (typeof SETTLEMENT_MODES)[number] | undefined,
+      settlementMode: flags['settlement-mode'] as CreatedTenant['merchant']['settlement_mode'] | undefined,
       frozenAt: flags['frozen-at'],
     })
     this.print(flags.env ? renderTenantEnv(connection.baseUrl, tenant.merchant) : renderCreatedTenant(tenant))

@@ -1,11 +1,7 @@
 import { Args } from '@oclif/core'
 import { ApiCommand } from '../../../src/cli/base-command.js'
 import { chalk } from '../../../src/cli/output.js'
-
-export interface ArchivedTenant {
-  id: string
-  archivedAt: string
-}
+import type { ArchivedTenant } from '../../../src/client/types.js'
 
 export default class SandboxTenantDelete extends ApiCommand<typeof SandboxTenantDelete> {
   static override args = {

@@ -1,13 +1,8 @@
 // A tenant (issue 30): a merchant made for one CI job or test worker, with its own business clock.
-import type { SandboxClock, SandboxMerchant } from '../../client/types.js'
+import type { CreatedTenant, SandboxMerchant } from '../../client/types.js'
 import { TENANT_ENV_VAR } from '../business-clock.js'
 import { ENV_VARS } from '../../config/connection.js'
 import { chalk, details } from '../output.js'
-
-export interface CreatedTenant {
-  merchant: SandboxMerchant
-  clock: SandboxClock
-}
 
 export function renderCreatedTenant(tenant: CreatedTenant): string {
   const { merchant, clock } = tenant
