@@ -200,6 +200,8 @@ describe('the --json contract', () => {
       'name: Contract\nsteps:\n  - createPayment:\n      amount: { value: 100, currency: USD }\n      description: Contract\n',
     )
     await expectContract('scenario:run', ['scenario', 'run', scenario])
+    // An isolated run names its tenant.
+    await expectContract('scenario:run', ['scenario', 'run', scenario, '--isolated'])
     await expectContract('openapi', ['openapi'])
     await expectContract('openapi', ['openapi', '--output', path.join(temporaryDir(), 'openapi.json')])
 
