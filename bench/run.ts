@@ -1,7 +1,7 @@
 // `npm run bench`: every performance figure of the sandbox and the CLI beside its control,
 // measured in one run on 127.0.0.1, printed as a table and written to bench/results/latest.json.
 // --quick runs smaller sizes for a smoke test; --durable measures with synchronous=FULL;
-// --only=startup,api,lists,invoices,webhooks,dashboard,cli,reliability,postgres runs some sections (postgres needs
+// --only=startup,api,lists,invoices,tenants,webhooks,dashboard,cli,reliability,postgres runs some sections (postgres needs
 // PAYBOX_BENCH_POSTGRES_URL or PAYBOX_TEST_POSTGRES_URL, else it says it is skipped); --seed=N reseeds the reliability runs.
 import fs from 'node:fs'
 import os from 'node:os'
@@ -17,6 +17,7 @@ import { listFigures } from './sections/lists.js'
 import { POSTGRES_SKIPPED, postgresBenchUrl, postgresFigures } from './sections/postgres.js'
 import { reliabilityFigures } from './sections/reliability.js'
 import { startupFigures } from './sections/startup.js'
+import { tenantFigures } from './sections/tenants.js'
 import { webhookFigures } from './sections/webhooks.js'
 
 const settings = benchSettings(process.argv.slice(2))
@@ -55,6 +56,7 @@ await section('lists', async () => {
   return measured
 })
 await section('invoices', () => invoiceFigures(settings, log))
+await section('tenants', () => tenantFigures(settings, log))
 await section('webhooks', () => webhookFigures(settings, log))
 await section('dashboard', () => dashboardFigures(settings, log))
 await section('cli', () => cliFigures(settings, log))

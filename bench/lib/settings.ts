@@ -25,6 +25,9 @@ export interface BenchSettings {
   crashRounds: number
   /** Past this, the reliability section stops and reports what it ran (its figures then miss their goals). */
   reliabilityBudgetSeconds: number
+  /** Tenants of the sweep figures, and the due payments of each (docs/clocks.md). */
+  sweepTenants: number
+  duePerTenant: number
   /** --seed=N: the reliability runs' seed instead of their fixed ones, to explore or to replay a run. */
   reliabilitySeed?: number
 }
@@ -50,6 +53,8 @@ export function benchSettings(argv: string[]): BenchSettings {
     hostileCases: quick ? 2_000 : 10_000,
     crashRounds: quick ? 3 : 10,
     reliabilityBudgetSeconds: quick ? 60 : 150,
+    sweepTenants: quick ? 100 : 1_000,
+    duePerTenant: quick ? 10 : 100,
     reliabilitySeed,
   }
 }

@@ -24,6 +24,7 @@ import {
 import { CHECKOUT_TEXT, isLang, type Lang } from './checkout-text.js'
 import { runRecordingFailures } from '../ledger/failed-transactions.js'
 import type { PublicHandlers } from '../http/declared-routes.js'
+import { merchantNow } from '../merchants/merchant-time.js'
 
 /** A button's form is two short fields; nothing bigger is read. */
 const FORM_LIMIT = '2kb'
@@ -99,7 +100,7 @@ export function checkoutHandlers(ctx: SandboxContext) {
     if (status === 404) message = t.errors.notFound
     else if (status >= 500) message = t.errors.unexpected
     else if (status === 409 && payment) {
-      const current = statusAt(payment, ctx.clock.now())
+      const current = statusAt(payment, await merchantNow(ctx, ctx.db, payment.merchant_id))
       const closed = t.closed[current]
       message = availableActions(current).length === 0 && closed ? `${closed} ${t.errors.cannotPayAgain}` : t.errors.notAllowed
     } else if (status === 400 && isPayingAction(request.action)) {
@@ -149,7 +150,7 @@ export function checkoutHandlers(ctx: SandboxContext) {
     getCheckoutPage: htmlPage(fromQuery, async (request, res) => {
       const payment = await requirePayment(request)
       const lang = langOf(payment, request.lang)
-      const now = ctx.clock.now()
+      const now = await merchantNow(ctx, ctx.db, payment.merchant_id)
       const status = statusAt(payment, now)
       const uri = walletUri(payment, ctx.identity.usdcIssuer)
       // The QR code is only drawn while the payment can still be paid.
@@ -161,7 +162,7 @@ export function checkoutHandlers(ctx: SandboxContext) {
     getCheckoutOutcome: htmlPage(fromQuery, async (request, res) => {
       const payment = await requirePayment(request)
       const lang = langOf(payment, request.lang)
-      const status = statusAt(payment, ctx.clock.now())
+      const status = statusAt(payment, await merchantNow(ctx, ctx.db, payment.merchant_id))
       if (status === 'open') {
         seeOther(res, checkoutLink(payment, lang))
         return

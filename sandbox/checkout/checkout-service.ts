@@ -10,6 +10,7 @@ import { conflict } from '../errors.js'
 import { statusAt } from '../payments/payment-lifecycle.js'
 import { findPaymentById } from '../payments/payment-repository.js'
 import { cancelPayment, failPayment, simulateCustomerPayment } from '../simulation/payment-simulation.js'
+import { merchantNow } from '../merchants/merchant-time.js'
 
 export const CHECKOUT_ACTIONS = ['pay-full', 'pay-part', 'overpay', 'fail', 'cancel'] as const
 export type CheckoutAction = (typeof CHECKOUT_ACTIONS)[number]
@@ -52,13 +53,13 @@ export function actionAmount(payment: PaymentRow, action: 'pay-part' | 'overpay'
 const DECLINED = 'customer wallet declined'
 
 /** Runs one button on a payment already checked against its token; returns the payment after it. */
-export function runCheckoutAction(
-  ctx: Pick<SandboxContext, 'clock' | 'ledger' | 'payments'>,
+export async function runCheckoutAction(
+  ctx: Pick<SandboxContext, 'clock' | 'wallClock' | 'ledger' | 'payments'>,
   db: Kysely<Database>,
   payment: PaymentRow,
   action: CheckoutAction,
 ): Promise<PaymentRow> {
-  const status = statusAt(payment, ctx.clock.now())
+  const status = statusAt(payment, await merchantNow(ctx, db, payment.merchant_id))
   if (!availableActions(status).includes(action)) {
     throw conflict('Conflict', `Payment ${payment.id} is ${status}: the checkout cannot ${action} it`)
   }

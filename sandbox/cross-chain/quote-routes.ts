@@ -13,6 +13,7 @@ import { depositBody, quoteBody } from '../../src/api/requests.js'
 import { createQuote, getQuote, simulateDeposit, toQuoteResource } from './quote-service.js'
 import { runTransaction } from '../db/database.js'
 import type { Handlers } from '../http/declared-routes.js'
+import { merchantNow, merchantNowOf } from '../merchants/merchant-time.js'
 
 export function quoteHandlers(ctx: SandboxContext) {
   return {
@@ -31,18 +32,19 @@ export function quoteHandlers(ctx: SandboxContext) {
           throw notFound(`No payment ${req.params.id.slice(0, 64)}`)
         return createQuote(ctx, trx, payment, body)
       })
-      res.json(toQuoteResource(quote, ctx.clock.now()))
+      res.json(toQuoteResource(quote, await merchantNow(ctx, ctx.db, quote.merchant_id)))
     },
     // The bridge order's status, for the merchant whose payment it pays.
     getCrossChainQuote: async (req, res) => {
-      res.json(toQuoteResource(await getQuote(ctx.db, currentMerchant(req).id, req.params.quoteId), ctx.clock.now()))
+      const merchant = currentMerchant(req)
+      res.json(toQuoteResource(await getQuote(ctx.db, merchant.id, req.params.quoteId), merchantNowOf(ctx, merchant)))
     },
     simulateDeposit: async (req, res) => {
       const merchant = currentMerchant(req)
       const body = depositBody.parse(req.body)
       await answerIdempotently(ctx, req, res, async (trx) => {
         const { quote, payment } = await simulateDeposit(ctx, trx, merchant.id, req.params.quoteId, body)
-        return { quote: toQuoteResource(quote, ctx.clock.now()), payment: toPaymentResource(payment, ctx) }
+        return { quote: toQuoteResource(quote, merchantNowOf(ctx, merchant)), payment: toPaymentResource(payment, ctx) }
       })
     },
   } satisfies Partial<Handlers>

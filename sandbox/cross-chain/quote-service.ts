@@ -32,13 +32,14 @@ import {
 import { findDueQuotes, findLiveQuotesOfPayment, findQuote, insertQuote, listQuotes, updateQuote } from './quote-repository.js'
 import type { PageRequest } from '../db/paginate.js'
 import type { DepositBody, QuoteBody } from '../../src/api/requests.js'
+import { merchantNow } from '../merchants/merchant-time.js'
 
 /** How long a quote holds (never past the payment's own expiry): its deadline. */
 export const QUOTE_VALIDITY_MS = 15 * 60 * 1000
 const RATE_SCALE = 8
 const BPS = 10_000n
 
-type QuoteContext = Pick<SandboxContext, 'clock' | 'random' | 'ledger'>
+type QuoteContext = Pick<SandboxContext, 'clock' | 'wallClock' | 'random' | 'ledger'>
 
 const rateOf = (token: OriginToken): bigint => parseDecimal(token.usdRate, RATE_SCALE)!
 const ceilDiv = (a: bigint, b: bigint): bigint => (a + b - 1n) / b
@@ -84,7 +85,7 @@ const orderState = (quote: CrossChainQuoteRow): OrderState => ({
 })
 
 export async function createQuote(
-  ctx: Pick<SandboxContext, 'clock' | 'random'>,
+  ctx: Pick<SandboxContext, 'clock' | 'wallClock' | 'random'>,
   db: Kysely<Database>,
   payment: PaymentRow,
   body: QuoteBody,
@@ -101,7 +102,7 @@ export async function createQuote(
       `refundAddress: not a valid ${chain.name} address (${chain.addressFormat === 'evm' ? '0x and 40 hex digits' : 'base58 of 32 bytes'})`,
     )
   }
-  const now = ctx.clock.now()
+  const now = await merchantNow(ctx, db, payment.merchant_id)
   requirePayable(payment, now)
   const usdc = BigInt(payment.usdc_amount - payment.usdc_received)
   const id = `qt_${ctx.random.uuidV7(now).replaceAll('-', '')}`
@@ -205,7 +206,7 @@ export async function simulateDeposit(
 ): Promise<{ quote: CrossChainQuoteRow; payment: PaymentRow }> {
   const quote = await getQuote(db, merchantId, quoteId)
   const payment = (await findPaymentById(db, quote.payment_id))!
-  const now = ctx.clock.now()
+  const now = await merchantNow(ctx, db, payment.merchant_id)
   const sent = sentAmount(quote, body)
   const status = statusAt(payment, now)
   const decision = decideDeposit(orderState(quote), sent, now, {

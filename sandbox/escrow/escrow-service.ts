@@ -13,8 +13,9 @@ import type { PageRequest } from '../db/paginate.js'
 import { findMerchantById } from '../merchants/merchant-repository.js'
 import { handleDueInBatches } from '../simulation/due-batches.js'
 import { escrowPayeeRefusal } from './escrow-payee.js'
+import { merchantNow } from '../merchants/merchant-time.js'
 
-type EscrowContext = Pick<SandboxContext, 'clock' | 'ledger' | 'identity' | 'payments'>
+type EscrowContext = Pick<SandboxContext, 'clock' | 'wallClock' | 'ledger' | 'identity' | 'payments'>
 
 /** The platform fee on a release: amount × bps / 10000, rounded down to the stroop (in the payee's favour). */
 export const escrowFee = (amount: bigint, bps: number): bigint => (amount * BigInt(bps)) / 10_000n
@@ -56,7 +57,7 @@ export async function releaseEscrow(ctx: EscrowContext, db: Kysely<Database>, pa
   const held = heldInCustody(payment)
   if (held <= 0n) throw conflict('Conflict', `The escrow order of payment ${payment.id} holds nothing: it was refunded`)
   const fee = escrowFee(held, payment.escrow_fee_bps ?? 0)
-  const now = ctx.clock.now()
+  const now = await merchantNow(ctx, db, payment.merchant_id)
   const custody = ctx.identity.escrowCustody
   const parts = [
     { from: custody, to: payment.escrow_payee!, asset: 'USDC' as LedgerAssetCode, amount: held - fee },
@@ -84,7 +85,7 @@ export async function failEscrow(ctx: EscrowContext, db: Kysely<Database>, payme
   if (payment.escrow_status !== 'created') {
     throw conflict('Conflict', `The escrow order of payment ${payment.id} is ${payment.escrow_status}: only an unfunded order can fail`)
   }
-  const now = ctx.clock.now()
+  const now = await merchantNow(ctx, db, payment.merchant_id)
   const failed = moveTo(payment, 'failed', `Escrow funding failed: ${reason}`, now)
   const history = appendHistory(failed.history, { time: now, status: 'escrow_failed', description: 'Escrow order failed' })
   return ctx.payments.save(db, payment, { ...failed, history, escrow_status: 'failed' })

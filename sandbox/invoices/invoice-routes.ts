@@ -11,6 +11,7 @@ import { createInvoiceBody, invoiceSettingsBody, listInvoicesQuery } from '../..
 import { cancelInvoice, changeInvoiceSettings, createInvoice, getInvoice, listInvoices, readInvoiceSettings } from './invoice-service.js'
 import { runTransaction } from '../db/database.js'
 import type { Handlers } from '../http/declared-routes.js'
+import { merchantNowOf } from '../merchants/merchant-time.js'
 
 export function invoiceHandlers(ctx: SandboxContext) {
   const render = async (invoices: InvoiceRow[]) => {
@@ -39,12 +40,12 @@ export function invoiceHandlers(ctx: SandboxContext) {
       res.json({ items: await render(rows), meta: pageMeta(page, total, rows.length) })
     },
     getInvoiceSettings: async (req, res) => {
-      res.json(await readInvoiceSettings(ctx.db, currentMerchant(req), ctx.clock.now()))
+      res.json(await readInvoiceSettings(ctx.db, currentMerchant(req), merchantNowOf(ctx, currentMerchant(req))))
     },
     updateInvoiceSettings: async (req, res) => {
       const merchant = currentMerchant(req)
       const body = invoiceSettingsBody.parse(req.body)
-      res.json(await runTransaction(ctx.db, (trx) => changeInvoiceSettings(trx, merchant, body, ctx.clock.now())))
+      res.json(await runTransaction(ctx.db, (trx) => changeInvoiceSettings(trx, merchant, body, merchantNowOf(ctx, merchant))))
     },
     getInvoice: async (req, res) => {
       const invoice = await getInvoice(ctx.db, currentMerchant(req), req.params.id)

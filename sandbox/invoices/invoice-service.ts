@@ -25,6 +25,7 @@ import {
 } from './invoice-repository.js'
 import type { CreateInvoiceBody, InvoiceSettingsBody } from '../../src/api/requests.js'
 import { invoiceTotals } from '../../src/invoice-totals.js'
+import { merchantNowOf } from '../merchants/merchant-time.js'
 
 const HOUR_MS = 3_600_000
 /** An invoice's payment link stays payable this long after issue (or after the due date, if later). */
@@ -38,7 +39,7 @@ export async function createInvoice(
   merchant: MerchantRow,
   body: CreateInvoiceBody,
 ): Promise<{ invoice: InvoiceRow; customer: CustomerRow }> {
-  const now = ctx.clock.now()
+  const now = merchantNowOf(ctx, merchant)
   const totals = invoiceTotals(body.line_items, body.tax_percentage)
   if (totals.total <= 0) throw badRequest('line_items: the invoice total must be greater than 0')
   if (totals.total > MAX_AMOUNT_VALUE) throw badRequest(`line_items: the invoice total must be at most ${MAX_AMOUNT_VALUE}`)
@@ -190,7 +191,7 @@ export function listInvoices(
 
 /** Voids an unpaid invoice and expires its payment link (spec 3.1); a paid invoice needs a refund instead. */
 export async function cancelInvoice(
-  ctx: Pick<SandboxContext, 'clock' | 'payments'>,
+  ctx: Pick<SandboxContext, 'clock' | 'wallClock' | 'payments'>,
   db: Kysely<Database>,
   merchant: MerchantRow,
   id: string,
@@ -203,7 +204,7 @@ export async function cancelInvoice(
     )
   }
   if (invoice.status === 'voided') throw conflict('Conflict', `Invoice ${invoice.invoice_number} is already voided`)
-  const now = ctx.clock.now()
+  const now = merchantNowOf(ctx, merchant)
   const payment = await findPaymentById(db, invoice.payment_id)
   if (payment && (payment.status === 'open' || payment.status === 'underpaid')) {
     await ctx.payments.save(db, payment, {

@@ -28,3 +28,12 @@ export async function merchantNow(ctx: ClockSources, db: Kysely<Database>, merch
   const clock = await findMerchantClock(db, merchantId)
   return clock === undefined ? ctx.clock.now() : merchantNowOf(ctx, clock)
 }
+
+/**
+ * The merchant's own time if it has a clock of its own, else `sandboxTime`: an instant already
+ * read on the sandbox-wide clock (a ledger's apply or close time), kept as it was.
+ */
+export async function merchantTimeOr(ctx: ClockSources, db: Kysely<Database>, merchantId: string, sandboxTime: number): Promise<number> {
+  const clock = await findMerchantClock(db, merchantId)
+  return clock === undefined || clock.clock_offset_ms === null ? sandboxTime : merchantNowOf(ctx, clock)
+}

@@ -7,8 +7,9 @@ import type { AppliedListener, LedgerTransaction } from '../ledger/ledger-types.
 import type { PaymentChanges } from './payment-changes.js'
 import { appendHistory, moveTo, statusAt } from './payment-lifecycle.js'
 import { findPaymentByMemo } from './payment-repository.js'
+import { merchantTimeOr, type ClockSources } from '../merchants/merchant-time.js'
 
-interface ReceiptDeps {
+interface ReceiptDeps extends ClockSources {
   payments: PaymentChanges
 }
 
@@ -21,8 +22,10 @@ export function paymentReceiver(deps: ReceiptDeps): AppliedListener {
     const received = tx.operations
       .filter((op) => op.asset === 'USDC' && op.to === payment.destination)
       .reduce((sum, op) => sum + op.amount, 0n)
-    // The payment changes when the ledger applied the money, on the same business clock.
-    if (received > 0n) await recordReceipt(deps, db, payment, received, tx, tx.appliedAt)
+    // The payment changes when the ledger applied the money, on the same business clock (its
+    // merchant's own, if it has one: docs/clocks.md).
+    if (received > 0n)
+      await recordReceipt(deps, db, payment, received, tx, await merchantTimeOr(deps, db, payment.merchant_id, tx.appliedAt))
   }
 }
 

@@ -16,6 +16,7 @@ import { RenderedPayments } from './rendered-payments.js'
 import { noBody } from '../../src/api/validation.js'
 import { pageRequest } from '../validation/common.js'
 import type { Handlers } from '../http/declared-routes.js'
+import { merchantNowOf } from '../merchants/merchant-time.js'
 
 /** What POST /payments is given, whichever way it arrived. */
 export interface CreatePaymentCall {
@@ -38,10 +39,14 @@ export function paymentAnswers(ctx: SandboxContext): PaymentAnswers {
   return {
     async create({ merchant, headers, body: given }) {
       const body = createPaymentBody.parse(given)
-      return gate.answer({ merchantId: merchant.id, headers, path: '/payments', body: given }, ctx.clock.now(), async (trx) => {
-        const payment = await createPayment(ctx, trx, merchant, body)
-        return { status: 200, body: JSON.stringify(toPaymentResource(payment, ctx)) }
-      })
+      return gate.answer(
+        { merchantId: merchant.id, headers, path: '/payments', body: given },
+        merchantNowOf(ctx, merchant),
+        async (trx) => {
+          const payment = await createPayment(ctx, trx, merchant, body)
+          return { status: 200, body: JSON.stringify(toPaymentResource(payment, ctx)) }
+        },
+      )
     },
     async get(merchant, id) {
       const kept = rendered.get(id, await getPaymentVersion(ctx.db, merchant, id))

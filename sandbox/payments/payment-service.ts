@@ -20,6 +20,7 @@ import {
   type PaymentFilters,
 } from './payment-repository.js'
 import type { CreatePaymentBody } from '../../src/api/requests.js'
+import { merchantNowOf } from '../merchants/merchant-time.js'
 
 export const DEFAULT_EXPIRY_MS = 30 * 60 * 1000
 export const DEFAULT_ESCROW_EXPIRY_MS = 7 * 24 * 60 * 60 * 1000
@@ -34,7 +35,7 @@ export async function createPayment(
   merchant: MerchantRow,
   body: CreatePaymentBody,
 ): Promise<PaymentRow> {
-  const now = ctx.clock.now()
+  const now = merchantNowOf(ctx, merchant)
   const currency = findCurrency(body.amount.currency)
   if (!currency) throw badRequest(`amount.currency: ${body.amount.currency} is not supported`)
   const usdc = toUsdcStroops(body.amount.value, currency)
@@ -147,7 +148,7 @@ export function listPayments(db: Kysely<Database>, merchant: MerchantRow, filter
 
 /** Spec 4.4: an underpaid payment becomes paid for what it received, and that amount settles. */
 export async function acceptUnderpayment(
-  ctx: Pick<SandboxContext, 'clock' | 'payments'>,
+  ctx: Pick<SandboxContext, 'clock' | 'wallClock' | 'payments'>,
   db: Kysely<Database>,
   merchant: MerchantRow,
   id: string,
@@ -156,7 +157,7 @@ export async function acceptUnderpayment(
   if (payment.status !== 'underpaid') {
     throw badRequest(`Payment ${payment.id} is ${payment.status}; only an underpaid payment can have its underpayment accepted`)
   }
-  const now = ctx.clock.now()
+  const now = merchantNowOf(ctx, merchant)
   const received = `${formatDecimalShort(BigInt(payment.usdc_received), USDC_SCALE)} of ${formatDecimalShort(BigInt(payment.usdc_amount), USDC_SCALE)} USDC`
   await ctx.payments.save(db, payment, moveTo(payment, 'paid', `Underpayment accepted (${received} received)`, now))
   // As it is now: the settlement's ledger may already have closed.

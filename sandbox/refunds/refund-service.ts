@@ -16,9 +16,10 @@ import { amountPaidFor, usdcForValue } from '../payments/payment-receipts.js'
 import { getPayment } from '../payments/payment-service.js'
 import { findRefundForMerchant, insertRefund, listRefunds as listRefundRows } from './refund-repository.js'
 import type { CreateRefundBody } from '../../src/api/requests.js'
+import { merchantNowOf } from '../merchants/merchant-time.js'
 
 export async function refundPayment(
-  ctx: Pick<SandboxContext, 'clock' | 'random' | 'ledger' | 'identity' | 'payments'>,
+  ctx: Pick<SandboxContext, 'clock' | 'wallClock' | 'random' | 'ledger' | 'identity' | 'payments'>,
   db: Kysely<Database>,
   merchant: MerchantRow,
   paymentId: string,
@@ -37,7 +38,7 @@ export async function refundPayment(
   }
   if (!payment.sender_account) throw new Error(`Payment ${payment.id} received money but has no sender account`)
 
-  const now = ctx.clock.now()
+  const now = merchantNowOf(ctx, merchant)
   const parts = refundSources(payment, merchant, ctx.identity.escrowCustody, ctx.identity.platformFeeAccount, usdc)
   const { hash } = await refusedByLedgerAs(409, 'the refund', () =>
     ctx.ledger.pay(db, {

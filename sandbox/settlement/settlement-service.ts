@@ -15,6 +15,7 @@ import { findMerchantById } from '../merchants/merchant-repository.js'
 import type { PaymentChangeEffect, PaymentChanges } from '../payments/payment-changes.js'
 import { appendHistory, moveSettlementTo } from '../payments/payment-lifecycle.js'
 import { findSettlementsInLedgers } from '../payments/payment-repository.js'
+import { merchantTimeOr, type ClockSources } from '../merchants/merchant-time.js'
 
 export interface SettlementDeps {
   ledger: Ledger
@@ -63,12 +64,14 @@ async function startSettlement(deps: SettlementDeps, db: Kysely<Database>, payme
 }
 
 /** The ledger-close listener: settlements whose transaction is now in a closed ledger are paid. */
-export function completeSettlements(deps: Pick<SettlementDeps, 'payments'>): ClosedListener {
+export function completeSettlements(deps: Pick<SettlementDeps, 'payments'> & ClockSources): ClosedListener {
   return async (db, ledger) => {
     const closedAt = ledger.closedAt ?? ledger.openedAt
     for (const payment of await findSettlementsInLedgers(db, ledger.sequence)) {
-      const change = moveSettlementTo(payment, 'paid', `Settled to the merchant account in ledger ${ledger.sequence}`, closedAt)
-      await deps.payments.save(db, payment, { ...change, settled_at: closedAt })
+      // The ledger's close time is global; the payment's settled time is its merchant's (the fee-tier window reads it).
+      const settledAt = await merchantTimeOr(deps, db, payment.merchant_id, closedAt)
+      const change = moveSettlementTo(payment, 'paid', `Settled to the merchant account in ledger ${ledger.sequence}`, settledAt)
+      await deps.payments.save(db, payment, { ...change, settled_at: settledAt })
     }
   }
 }

@@ -14,8 +14,9 @@ import { moveTo, requirePayable } from '../payments/payment-lifecycle.js'
 import { usdcForValue } from '../payments/payment-receipts.js'
 import { findPaymentById } from '../payments/payment-repository.js'
 import type { FailBody, PayBody } from '../../src/api/requests.js'
+import { merchantNow } from '../merchants/merchant-time.js'
 
-type SimulationContext = Pick<SandboxContext, 'clock' | 'ledger' | 'payments'>
+type SimulationContext = Pick<SandboxContext, 'clock' | 'wallClock' | 'ledger' | 'payments'>
 
 /**
  * Pays `amount` (default: what remains) from a customer wallet; returns the updated payment.
@@ -28,7 +29,7 @@ export async function simulateCustomerPayment(
   payment: PaymentRow,
   body: PayBody,
 ): Promise<PaymentRow> {
-  requirePayable(payment, ctx.clock.now())
+  requirePayable(payment, await merchantNow(ctx, db, payment.merchant_id))
   const usdc = body?.amount === undefined ? BigInt(payment.usdc_amount - payment.usdc_received) : usdcForValue(payment, body.amount)
   if (usdc <= 0n) throw badRequest('amount: is less than the smallest USDC amount (0.0000001)')
   const from = body?.from ?? (await richestCustomer(ctx, db))
@@ -49,26 +50,34 @@ export async function simulateCustomerPayment(
 }
 
 /** A processing failure: an open or underpaid payment becomes failed. */
-export function failPayment(ctx: SimulationContext, db: Kysely<Database>, payment: PaymentRow, body: FailBody): Promise<PaymentRow> {
+export async function failPayment(ctx: SimulationContext, db: Kysely<Database>, payment: PaymentRow, body: FailBody): Promise<PaymentRow> {
   const reason = body?.reason ?? 'simulated processing failure'
-  return ctx.payments.save(db, payment, moveTo(payment, 'failed', `Payment failed: ${reason}`, ctx.clock.now()))
+  return ctx.payments.save(
+    db,
+    payment,
+    moveTo(payment, 'failed', `Payment failed: ${reason}`, await merchantNow(ctx, db, payment.merchant_id)),
+  )
 }
 
 /** Expiry now instead of at expiresAt: only an open payment, with nothing received, expires. */
-export function expirePayment(ctx: SimulationContext, db: Kysely<Database>, payment: PaymentRow): Promise<PaymentRow> {
+export async function expirePayment(ctx: SimulationContext, db: Kysely<Database>, payment: PaymentRow): Promise<PaymentRow> {
   if (payment.status === 'underpaid') {
     throw conflict('Conflict', `Payment ${payment.id} is underpaid: it does not expire; accept the underpayment or refund it`)
   }
-  const now = ctx.clock.now()
+  const now = await merchantNow(ctx, db, payment.merchant_id)
   return ctx.payments.save(db, payment, { ...moveTo(payment, 'expired', 'Payment expired (simulated)', now), expires_at: now })
 }
 
 /** The customer cancels on the checkout page: only before paying anything. */
-export function cancelPayment(ctx: SimulationContext, db: Kysely<Database>, payment: PaymentRow): Promise<PaymentRow> {
+export async function cancelPayment(ctx: SimulationContext, db: Kysely<Database>, payment: PaymentRow): Promise<PaymentRow> {
   if (payment.status === 'underpaid') {
     throw conflict('Conflict', `Payment ${payment.id} is underpaid: the customer cannot cancel after paying part`)
   }
-  return ctx.payments.save(db, payment, moveTo(payment, 'canceled', 'Payment canceled by the customer', ctx.clock.now()))
+  return ctx.payments.save(
+    db,
+    payment,
+    moveTo(payment, 'canceled', 'Payment canceled by the customer', await merchantNow(ctx, db, payment.merchant_id)),
+  )
 }
 
 /** The customer wallet with the most USDC, so repeated simulations do not run one dry. */

@@ -6,6 +6,7 @@ import { ApiError, notFound } from '../errors.js'
 import { updateMerchant } from '../merchants/merchant-repository.js'
 import { RESENDS_PER_MINUTE, ResendLimiter } from './resend-limiter.js'
 import { findDeliveryForMerchant } from './webhook-repository.js'
+import { merchantTimeOr } from '../merchants/merchant-time.js'
 
 /** The merchant's delivery `id`; another merchant's is as unknown as a made-up id (404). */
 export async function getDelivery(ctx: Pick<SandboxContext, 'db'>, merchantId: string, id: string): Promise<WebhookDeliveryRow> {
@@ -17,7 +18,9 @@ export async function getDelivery(ctx: Pick<SandboxContext, 'db'>, merchantId: s
 /** Resends the merchant's delivery `id` as a new delivery; 429 with Retry-After past the limit. */
 export async function resendDelivery(ctx: SandboxContext, merchantId: string, id: string): Promise<WebhookDeliveryRow> {
   const original = await getDelivery(ctx, merchantId, id)
-  const taken = await new ResendLimiter(ctx.db, ctx.wallClock).take(merchantId)
+  // Real time, but a merchant with a clock of its own counts resends on it (docs/clocks.md).
+  const now = await merchantTimeOr(ctx, ctx.db, merchantId, ctx.wallClock.now())
+  const taken = await new ResendLimiter(ctx.db, { now: () => now }).take(merchantId)
   if (!taken.allowed) {
     throw new ApiError(
       429,

@@ -25,7 +25,9 @@ const PUBLIC = [/^\/health$/, /^\/openapi\.json$/, /^\/s\//, /^\/checkout\//, /^
 /** Routes where credentials are optional, but checked when sent (spec 5: the cross-chain quote). */
 const OPTIONAL = [/^\/cross-chain\//, /^\/payments\/:id\/cross-chain\/quote$/]
 /** Sandbox-wide controls: the admin token. */
-const ADMIN = /^\/sandbox\/(merchants|clock|ledger|wallets|snapshots|reset|request-logs|dashboard)(\/|$)/
+const ADMIN = /^\/sandbox\/(merchants|clock|ledger|wallets|snapshots|reset|request-logs|dashboard|tenants)(\/|$)/
+/** A merchant's own clock: the admin token, or that merchant's signature (docs/clocks.md); near misses of either are 401. */
+const MERCHANT_CLOCK = /^\/sandbox\/merchants\/:id\/clock(\/|$)/
 /** The dashboard's pages: a session cookie from its sign-in, never API credentials (docs/dashboard.md). */
 const DASHBOARD = /^\/dashboard(\/|$)/
 /** What anyone may load from the dashboard: its assets and its sign-in. */
@@ -39,11 +41,13 @@ const kindOf = (route: RouteInfo): Kind =>
     ? 'public'
     : OPTIONAL.some((p) => p.test(route.path))
       ? 'optional'
-      : ADMIN.test(route.path)
-        ? 'admin'
-        : DASHBOARD.test(route.path)
-          ? 'dashboard'
-          : 'merchant'
+      : MERCHANT_CLOCK.test(route.path)
+        ? 'merchant'
+        : ADMIN.test(route.path)
+          ? 'admin'
+          : DASHBOARD.test(route.path)
+            ? 'dashboard'
+            : 'merchant'
 const reasonOf = (route: RouteInfo) => (SIGNATURE_FAILED_FAMILY.test(route.path) ? 'Signature verification failed' : 'Unauthorized')
 
 interface Credentials {

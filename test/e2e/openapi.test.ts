@@ -423,6 +423,19 @@ describe('the OpenAPI document', () => {
     covered.add('deleteSnapshot')
   })
 
+  it('answers of the tenant and merchant clock endpoints match', async () => {
+    const admin = sandbox.admin
+    const tenant = await admin.sandbox.createTenant({ name: 'OpenAPI job', frozenAt: '2030-01-01T00:00:00Z' })
+    expectDescribed('createTenant', 201, tenant)
+    expectDescribed('listTenants', 200, await admin.sandbox.listTenants())
+    const id = tenant.merchant.id
+    expectDescribed('getMerchantClock', 200, await admin.sandbox.getMerchantClock(id))
+    expectDescribed('advanceMerchantClock', 200, await admin.sandbox.advanceMerchantClock(id, 60))
+    expectDescribed('unfreezeMerchantClock', 200, await admin.sandbox.unfreezeMerchantClock(id))
+    expectDescribed('freezeMerchantClock', 200, await admin.sandbox.freezeMerchantClock(id))
+    expectDescribed('archiveTenant', 200, await admin.sandbox.archiveTenant(id))
+  })
+
   it('every operation answering JSON was checked against a real answer above, except the few listed here', () => {
     const json = Object.values<Json>(doc.paths).flatMap((item) =>
       METHODS.filter(
