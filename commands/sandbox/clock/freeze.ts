@@ -1,7 +1,8 @@
 import { Flags } from '@oclif/core'
 import type { SandboxClock } from '../../../src/client/types.js'
 import { ApiCommand } from '../../../src/cli/base-command.js'
-import { businessClock, clockMerchantFlag, clockMerchantOf } from '../../../src/cli/business-clock.js'
+import { businessClock } from '../../../src/cli/business-clock.js'
+import { clockMerchantFlag, clockMerchantOf } from '../../../src/cli/merchant-clock-flag.js'
 import { renderClock } from '../../../src/cli/render/sandbox.js'
 
 export default class SandboxClockFreeze extends ApiCommand<typeof SandboxClockFreeze> {

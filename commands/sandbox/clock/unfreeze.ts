@@ -1,6 +1,7 @@
 import type { SandboxClock } from '../../../src/client/types.js'
 import { ApiCommand } from '../../../src/cli/base-command.js'
-import { businessClock, clockMerchantFlag, clockMerchantOf } from '../../../src/cli/business-clock.js'
+import { businessClock } from '../../../src/cli/business-clock.js'
+import { clockMerchantFlag, clockMerchantOf } from '../../../src/cli/merchant-clock-flag.js'
 import { renderClock } from '../../../src/cli/render/sandbox.js'
 
 export default class SandboxClockUnfreeze extends ApiCommand<typeof SandboxClockUnfreeze> {
