@@ -55,6 +55,8 @@ export const COMMAND_FILES = {
   'sandbox:snapshot:save': './sandbox/snapshot/save.js',
   'sandbox:start': './sandbox/start.js',
   'sandbox:status': './sandbox/status.js',
+  'sandbox:tenant:create': './sandbox/tenant/create.js',
+  'sandbox:tenant:delete': './sandbox/tenant/delete.js',
   'sandbox:stop': './sandbox/stop.js',
   'sandbox:wait': './sandbox/wait.js',
   'scenario:run': './scenario/run.js',

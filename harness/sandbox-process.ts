@@ -7,6 +7,8 @@ import { temporaryDir } from './sandbox.js'
 
 export interface SandboxProcess {
   banner: SandboxBanner
+  /** Its PAYBOX_HOME: a CLI run with it finds the sandbox's state file, as on the machine that started it. */
+  home: string
   process: SpawnedCli
   /** Sends the signal and resolves with the exit code once the process has exited. */
   stop(signal?: NodeJS.Signals): Promise<number | null>
@@ -22,6 +24,7 @@ export async function spawnSandbox(args: string[], options: SpawnOptions = {}): 
   const banner = JSON.parse(await spawned.firstLine) as SandboxBanner
   return {
     banner,
+    home,
     process: spawned,
     stop: async (signal = 'SIGTERM') => {
       const { child } = spawned

@@ -2,6 +2,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { Args, Flags, type Interfaces } from '@oclif/core'
 import { ApiCommand } from '../../src/cli/base-command.js'
+import { TENANT_ENV_VAR } from '../../src/cli/business-clock.js'
+import { sharedLocalSandbox } from '../../src/config/local-sandbox.js'
 import { UserError } from '../../src/user-error.js'
 import type { ScenarioReport } from '../../src/scenario/run.js'
 
@@ -14,16 +16,25 @@ export default class ScenarioRun extends ApiCommand<typeof ScenarioRun> {
   static override description =
     'Runs the steps in order against the sandbox, printing one line per step, and stops at the first failure (the ' +
     'steps after it are reported skipped). Exits 0 when every step passed, 1 when one failed, 2 when the file is ' +
-    'not a valid scenario (with file:line:col). The format is scenarios/scenario.schema.json; see docs/scenarios.md.'
+    'not a valid scenario (with file:line:col). The format is scenarios/scenario.schema.json; see docs/scenarios.md. ' +
+    'On a sandbox that is not your own (started with --shared, or a replica on PostgreSQL), or with --isolated, it runs in a ' +
+    'fresh tenant with its own clock, so parallel runs do not see each other, and archives the tenant at the end unless --keep.'
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> scenarios/paid.yaml',
     '<%= config.bin %> <%= command.id %> scenarios/refund.yaml --junit reports/refund.xml',
     '<%= config.bin %> <%= command.id %> my-flow.json --json',
+    '<%= config.bin %> <%= command.id %> scenarios/expired.yaml --isolated --base-url https://sandbox.ci.example',
   ]
 
   static override flags = {
     junit: Flags.string({ description: 'Also write the results as JUnit XML to this file' }),
+    isolated: Flags.boolean({
+      description:
+        'Run in a fresh tenant with its own clock, archived at the end (default: on a shared sandbox, a replica, or as a tenant; --no-isolated: never)',
+      allowNo: true,
+    }),
+    keep: Flags.boolean({ description: "Keep the run's tenant instead of archiving it, to look at what it left" }),
   }
 
   public async run(): Promise<ScenarioReport> {
@@ -34,9 +45,18 @@ export default class ScenarioRun extends ApiCommand<typeof ScenarioRun> {
     const { renderScenarioHeader, renderStep, renderSummary } = await import('../../src/scenario/render.js')
     const loaded = loadScenarioFile(args.file)
     const connection = this.connection()
+    // A shell that sourced a tenant's keys is a parallel job on a shared sandbox, wherever that runs.
+    const tenantOfShell = process.env[TENANT_ENV_VAR] || undefined
+    const isolated = flags.isolated ?? (sharedLocalSandbox(connection.baseUrl) !== undefined || tenantOfShell !== undefined)
+    if (flags.keep && !isolated) {
+      throw new UserError('--keep keeps the tenant of an isolated run, and this run is not one', 'add --isolated, or leave --keep out')
+    }
     const report = await runScenario(loaded, {
       connection,
-      onStart: () => this.print(renderScenarioHeader(loaded.scenario.name, args.file)),
+      isolation: isolated ? { keep: flags.keep === true } : undefined,
+      connectionTenant: tenantOfShell,
+      onNotice: (text) => this.notice(text),
+      onStart: (tenant) => this.print(renderScenarioHeader(loaded.scenario.name, args.file, tenant)),
       merchantClient: () => this.client(connection),
       adminClient: () => this.adminClient(connection),
       onStep: (step) => this.print(renderStep(step)),

@@ -155,6 +155,11 @@ export abstract class ApiCommand<T extends typeof Command> extends BaseCommand<T
     }
     return newClient(connection)
   }
+
+  /** For what the admin token or the merchant's own keys may do (a merchant's clock): the token when there is one, else the keys. */
+  protected adminOrMerchantClient(connection: Connection = this.connection()): PayboxClient {
+    return connection.adminToken ? newClient(connection) : this.client(connection)
+  }
 }
 
 // node:http rather than global fetch: undici's load is most of a command's cold start (docs/performance.md).

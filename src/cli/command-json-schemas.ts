@@ -103,6 +103,9 @@ export const COMMAND_JSON_SCHEMAS: Record<string, CommandJson | null> = {
     }),
   ),
   'sandbox:status': document(z.object({ baseUrl: z.string(), status: z.string(), merchants: z.array(api.sandboxMerchant).optional() })),
+  // The tenant's merchant with its keys (a CI job acts as it), and its own clock.
+  'sandbox:tenant:create': document(api.createdTenant),
+  'sandbox:tenant:delete': document(api.archivedTenant),
   'sandbox:stop': document(z.object({ pid: z.number().int(), baseUrl: z.string().optional() })),
   'sandbox:wait': document(health.extend({ baseUrl: z.string() })),
   'scenario:run': document(
@@ -111,6 +114,8 @@ export const COMMAND_JSON_SCHEMAS: Record<string, CommandJson | null> = {
       name: z.string(),
       passed: z.boolean(),
       merchant: z.looseObject({}),
+      // An isolated run's tenant: never its keys.
+      tenant: z.strictObject({ id: z.string(), name: z.string(), archivedAt: z.string().optional() }).optional(),
       steps: z.array(z.looseObject({ index: z.number().int(), name: z.string(), status: z.string() })),
       summary: z.object({ total: z.number().int(), passed: z.number().int(), failed: z.number().int(), skipped: z.number().int() }),
       durationMs: z.number(),

@@ -39,6 +39,19 @@ function testcase(report: ScenarioReport, step: StepResult): string {
   return `${open}>\n      ${inner}\n    </testcase>`
 }
 
+/** An isolated run names its tenant (never its keys), so a CI log leads to what the run left. */
+function tenantProperties({ tenant }: ScenarioReport): string[] {
+  if (tenant === undefined) return []
+  const property = (name: string, value: string) => `      <property${attributes({ name, value })}/>`
+  return [
+    '    <properties>',
+    property('paybox.tenant.id', tenant.id),
+    property('paybox.tenant.name', tenant.name),
+    ...(tenant.archivedAt === undefined ? [] : [property('paybox.tenant.archivedAt', tenant.archivedAt)]),
+    '    </properties>',
+  ]
+}
+
 export function junitXml(report: ScenarioReport, timestamp: Date = new Date()): string {
   const counts = { tests: report.summary.total, failures: report.summary.failed, errors: 0, skipped: report.summary.skipped }
   const suite = attributes({
@@ -52,6 +65,7 @@ export function junitXml(report: ScenarioReport, timestamp: Date = new Date()): 
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites${attributes({ name: 'paybox scenarios', ...counts, time: seconds(report.durationMs) })}>`,
     `  <testsuite${suite}>`,
+    ...tenantProperties(report),
     ...report.steps.map((step) => testcase(report, step)),
     '  </testsuite>',
     '</testsuites>',

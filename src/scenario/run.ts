@@ -3,8 +3,9 @@
 import { randomUUID } from 'node:crypto'
 import { PayboxApiError } from '../client/errors.js'
 import { PayboxClient } from '../client/paybox-client.js'
-import type { ErrorBody } from '../client/types.js'
+import type { CreateMerchantRequest, ErrorBody, SandboxMerchant } from '../client/types.js'
 import type { Connection } from '../config/connection.js'
+import { businessClock } from '../cli/business-clock.js'
 import { reportError } from '../cli/errors.js'
 import { balanceAsset, readBalance } from './expectations.js'
 import { interpolate, ScenarioReferenceError, type ReferenceScope } from './interpolate.js'
@@ -36,31 +37,73 @@ export interface ScenarioReport {
   passed: boolean
   /** Whom the scenario ran as. */
   merchant: ScenarioMerchantInfo
+  /** The tenant the run made for itself (an isolated run): the scenario's merchant, with its own clock. */
+  tenant?: ScenarioTenant
   steps: StepResult[]
   summary: { total: number; passed: number; failed: number; skipped: number }
   durationMs: number
 }
 
+/** A tenant an isolated run made; never its keys. */
+export interface ScenarioTenant {
+  id: string
+  name: string
+  /** When the run archived it; absent when kept (--keep) or when archiving failed. */
+  archivedAt?: string
+}
+
 export interface RunScenarioOptions {
   connection: Connection
+  /**
+   * Run in a fresh tenant with its own clock (on a sandbox that is not the developer's own), and
+   * archive it, and any tenant a createMerchant step made, at the end unless `keep`.
+   */
+  isolation?: { keep: boolean }
+  /** The connection's merchant is this tenant (PAYBOX_TENANT_ID): run as it, clock steps move its own clock. */
+  connectionTenant?: string
+  /** Something the run could not do that does not fail it (a tenant left unarchived). */
+  onNotice?: (text: string) => void
   /** The connection's merchant; throws a hint when it has no keys. */
   merchantClient: () => PayboxClient
   /** The connection with the admin token; throws a hint when there is none. */
   adminClient: () => PayboxClient
-  /** Called once the merchant and the receiver are ready, before the first step. */
-  onStart?: () => void
+  /** Called once the merchant (the run's tenant, if it made one) and the receiver are ready, before the first step. */
+  onStart?: (tenant?: ScenarioTenant) => void
   /** Called as each step finishes (or is skipped), in order. */
   onStep?: (step: StepResult) => void
 }
 
-export async function runScenario({ file, scenario }: LoadedScenario, options: RunScenarioOptions): Promise<ScenarioReport> {
+export async function runScenario(loaded: LoadedScenario, options: RunScenarioOptions): Promise<ScenarioReport> {
+  const tenants = new RunTenants(options)
+  let report: ScenarioReport
+  try {
+    report = await runSteps(loaded, options, tenants)
+  } catch (error) {
+    await tenants.archiveAll()
+    throw error
+  }
+  const archived = await tenants.archiveAll()
+  if (report.tenant) report.tenant.archivedAt = archived.get(report.tenant.id)
+  return report
+}
+
+async function runSteps({ file, scenario }: LoadedScenario, options: RunScenarioOptions, tenants: RunTenants): Promise<ScenarioReport> {
   const started = Date.now()
-  const { client, secret, merchant } = await scenarioMerchant(scenario, options)
+  const { client, secret, merchant, tenant, clockOwner } = await scenarioMerchant(scenario, options, tenants)
   const receiver = scenario.receiver ? await startScenarioReceiver(secret) : undefined
   try {
-    const runtime: ScenarioRuntime = { client, admin: options.adminClient, merchant, receiver, results: {}, startBalances: new Map() }
+    const runtime: ScenarioRuntime = {
+      client,
+      admin: options.adminClient,
+      clock: () => businessClock(options.adminClient(), clockOwner),
+      createMerchant: (body) => (options.isolation ? tenants.create(body.name, body) : options.adminClient().sandbox.createMerchant(body)),
+      merchant,
+      receiver,
+      results: {},
+      startBalances: new Map(),
+    }
     await recordStartBalances(scenario, runtime)
-    options.onStart?.()
+    options.onStart?.(tenant)
     const scope: ReferenceScope = {
       steps: runtime.results,
       receiver: receiver && { url: receiver.url },
@@ -81,12 +124,44 @@ export async function runScenario({ file, scenario }: LoadedScenario, options: R
       name: scenario.name,
       passed: !failed,
       merchant,
+      ...(tenant === undefined ? {} : { tenant }),
       steps,
       summary: { total: steps.length, passed: count('passed'), failed: count('failed'), skipped: count('skipped') },
       durationMs: Date.now() - started,
     }
   } finally {
     await receiver?.close()
+  }
+}
+
+/** The tenants an isolated run makes, archived when it ends (unless kept). */
+class RunTenants {
+  readonly #made: string[] = []
+
+  constructor(private readonly options: RunScenarioOptions) {}
+
+  async create(name: string, merchant: Omit<CreateMerchantRequest, 'name'>): Promise<SandboxMerchant> {
+    const created = await this.options.adminClient().sandbox.createTenant({
+      name: name.slice(0, 100),
+      settlementMode: merchant.settlement_mode,
+      ...(merchant.escrow_fee_bps === undefined ? {} : { escrowFeeBps: merchant.escrow_fee_bps }),
+    })
+    this.#made.push(created.merchant.id)
+    return created.merchant
+  }
+
+  /** When each was archived; a failure is a notice, not a failed scenario (its steps' verdicts stand). */
+  async archiveAll(): Promise<Map<string, string>> {
+    const archived = new Map<string, string>()
+    if (this.options.isolation === undefined || this.options.isolation.keep) return archived
+    for (const id of this.#made.splice(0)) {
+      try {
+        archived.set(id, (await this.options.adminClient().sandbox.archiveTenant(id)).archivedAt)
+      } catch (error) {
+        this.options.onNotice?.(`Could not archive tenant ${id}: ${reportError(error).message} (paybox sandbox tenant delete ${id})`)
+      }
+    }
+    return archived
   }
 }
 
@@ -101,7 +176,7 @@ async function runStep(step: ScenarioStep, position: number, runtime: ScenarioRu
     const handler = STEP_HANDLERS[action] as (args: unknown, runtime: ScenarioRuntime) => Promise<unknown>
     const result = step.expectError ? await refusal(step.expectError, () => handler(args, runtime)) : await handler(args, runtime)
     if (step.id !== undefined) runtime.results[step.id] = result
-    return { ...base, status: 'passed', durationMs: Date.now() - started, result }
+    return { ...base, status: 'passed', durationMs: Date.now() - started, result: withoutSecrets(result) }
   } catch (error) {
     return { ...base, status: 'failed', durationMs: Date.now() - started, error: failureMessage(error) }
   }
@@ -145,26 +220,65 @@ function stepName(step: ScenarioStep, action: StepAction, resolved: unknown = st
   return key === undefined ? action : `${action} ${String(args[key])}`
 }
 
-/** The merchant the scenario runs as: the connection's, or a fresh one made with the admin token. */
-async function scenarioMerchant(
-  scenario: Scenario,
-  options: RunScenarioOptions,
-): Promise<{ client: PayboxClient; secret: string; merchant: ScenarioMerchantInfo }> {
+interface ScenarioMerchant {
+  client: PayboxClient
+  secret: string
+  merchant: ScenarioMerchantInfo
+  /** Set when the run made a tenant for itself. */
+  tenant?: ScenarioTenant
+  /** Whose own clock the clock steps move; undefined: the sandbox's. */
+  clockOwner?: string
+}
+
+/** The merchant the scenario runs as: a fresh tenant (isolated), the connection's, or a fresh one made with the admin token. */
+async function scenarioMerchant(scenario: Scenario, options: RunScenarioOptions, tenants: RunTenants): Promise<ScenarioMerchant> {
   const wanted = scenario.merchant ?? 'current'
+  const info = ({ id, name, account, settlement_mode }: ScenarioMerchantInfo): ScenarioMerchantInfo => ({
+    id,
+    name,
+    account,
+    settlement_mode,
+  })
+  const clientOf = (keys: { apiKey: string; apiSecret: string }) => new PayboxClient({ ...options.connection, ...keys })
+  if (options.isolation) {
+    const created = await tenants.create(
+      wanted === 'current' ? `Scenario: ${scenario.name}` : (wanted.name ?? `Scenario: ${scenario.name}`),
+      {
+        settlement_mode: wanted === 'current' ? 'direct' : wanted.create,
+        escrow_fee_bps: wanted === 'current' ? undefined : wanted.escrowFeeBps,
+      },
+    )
+    const merchant = info(created)
+    return {
+      client: clientOf(created),
+      secret: created.apiSecret,
+      merchant,
+      tenant: { id: merchant.id, name: merchant.name },
+      clockOwner: merchant.id,
+    }
+  }
   if (wanted === 'current') {
     const client = options.merchantClient()
-    const { id, name, account, settlement_mode } = await client.merchant.get()
-    return { client, secret: options.connection.apiSecret!, merchant: { id, name, account, settlement_mode } }
+    const merchant = info(await client.merchant.get())
+    const clockOwner = options.connectionTenant === merchant.id ? merchant.id : undefined
+    return { client, secret: options.connection.apiSecret!, merchant, clockOwner }
   }
   const created = await options.adminClient().sandbox.createMerchant({
     name: wanted.name ?? `Scenario: ${scenario.name}`.slice(0, 100),
     settlement_mode: wanted.create,
     escrow_fee_bps: wanted.escrowFeeBps,
   })
-  const client = new PayboxClient({ ...options.connection, apiKey: created.apiKey, apiSecret: created.apiSecret })
-  const { id, name, account, settlement_mode } = created
-  return { client, secret: created.apiSecret, merchant: { id, name, account, settlement_mode } }
+  return { client: clientOf(created), secret: created.apiSecret, merchant: info(created) }
 }
+
+/** The report goes to CI logs: a created merchant's secret stays out of it (later steps still refer to it). */
+function withoutSecrets(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutSecrets)
+  if (value === null || typeof value !== 'object') return value
+  return Object.fromEntries(Object.entries(value).flatMap(([key, inner]) => (SECRET_FIELDS.has(key) ? [] : [[key, withoutSecrets(inner)]])))
+}
+
+const SECRET_FIELDS = new Set(['apiSecret', 'secret'])
 
 /** changedBy compares with the balance before the first step. */
 async function recordStartBalances(scenario: Scenario, runtime: ScenarioRuntime): Promise<void> {

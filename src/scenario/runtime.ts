@@ -1,6 +1,8 @@
 // What a running scenario's steps share: the clients to act with, the receiver, and the
 // merchant the scenario runs as. A step that does not hold throws StepFailure.
 import type { PayboxClient } from '../client/paybox-client.js'
+import type { CreateMerchantRequest, SandboxMerchant } from '../client/types.js'
+import type { BusinessClock } from '../cli/business-clock.js'
 import type { ScenarioReceiver } from './receiver.js'
 
 export interface ScenarioMerchantInfo {
@@ -16,6 +18,10 @@ export interface ScenarioRuntime {
   client: PayboxClient
   /** For the sandbox's own controls (clock, merchants); throws a hint when there is no admin token. */
   admin: () => PayboxClient
+  /** The business time the scenario's merchant lives by: its tenant's own clock, else the sandbox's. */
+  clock: () => BusinessClock
+  /** A merchant for a createMerchant step: in a run of its own, a tenant archived with the run's. */
+  createMerchant: (body: CreateMerchantRequest) => Promise<SandboxMerchant>
   merchant: ScenarioMerchantInfo
   receiver?: ScenarioReceiver
   /** Results of the steps that ran, by step id. */

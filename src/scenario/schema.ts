@@ -147,7 +147,13 @@ const pay = z
 
 const advanceClock = z
   .strictObject({ by: duration.describe('Whole seconds at least: 90s, 31m, 2h, 7d') })
-  .describe('Moves business time forward and processes what came due (admin token)')
+  .describe("Moves the scenario's business time forward and processes what came due (admin token)")
+
+const freezeClock = z
+  .strictObject({ at: text.describe('The instant to stand still at, ISO 8601 with a zone (default: now)').optional() })
+  .describe("Stops the scenario's business time; advanceClock still moves it (admin token)")
+
+const unfreezeClock = z.strictObject({}).describe("Lets the scenario's business time run again from where it stood (admin token)")
 
 const MATCHERS = ['equals', 'notEquals', 'oneOf', 'matches'] as const
 const matchers = {
@@ -229,6 +235,8 @@ export const STEP_ACTIONS = {
   failPayment: withReason.describe('A simulated processing failure: returns the payment'),
   expirePayment: paymentOnly.describe('Expires the payment now: returns the payment'),
   advanceClock,
+  freezeClock,
+  unfreezeClock,
   expect,
   expectWebhook,
   expectInvoiceNumber,

@@ -1,7 +1,7 @@
 // One handler per kind of step: each calls the API through PayboxClient, as the CLI's own
 // commands do, and returns what later steps may refer to. Expectations live in expectations.ts.
 import ms from 'ms'
-import type { CreateInvoiceRequest, CreatePaymentRequest, SandboxPayRequest } from '../client/types.js'
+import type { CreateInvoiceRequest, CreateMerchantRequest, CreatePaymentRequest, SandboxPayRequest } from '../client/types.js'
 import { dueInOf } from '../cli/invoice-input.js'
 import { overpaymentOf, underpaymentOf } from '../cli/payment-simulation.js'
 import { fetchPrecisions } from '../cli/render/payments.js'
@@ -37,7 +37,7 @@ export const STEP_HANDLERS: { [A in StepAction]: Handler<A> } = {
     client.crossChain.deposit(quote, { ...(amountIn === undefined ? {} : { amountIn }), ...(fail === undefined ? {} : { fail }) }),
   crossChainStatus: ({ quote }, { client }) => client.crossChain.status(quote),
 
-  createMerchant: (body, runtime) => runtime.admin().sandbox.createMerchant(body as { name: string; settlement_mode: 'direct' | 'escrow' }),
+  createMerchant: (body, runtime) => runtime.createMerchant(body as CreateMerchantRequest),
 
   pay: async ({ payment: id, amount, underpay, overpay, ...rest }, { client }) => {
     const body: SandboxPayRequest = { ...rest, amount: amount as number | undefined }
@@ -54,8 +54,10 @@ export const STEP_HANDLERS: { [A in StepAction]: Handler<A> } = {
   advanceClock: async ({ by }, runtime) => {
     const milliseconds = ms(by as ms.StringValue)
     if (milliseconds < 1000 || milliseconds % 1000 !== 0) throw new StepFailure(`advanceClock.by must be whole seconds, got "${by}"`)
-    return runtime.admin().sandbox.advanceClock(milliseconds / 1000)
+    return runtime.clock().advance(milliseconds / 1000)
   },
+  freezeClock: ({ at }, runtime) => runtime.clock().freeze(at),
+  unfreezeClock: (_args, runtime) => runtime.clock().unfreeze(),
 
   expect: expectValue,
   expectWebhook,
@@ -63,14 +65,14 @@ export const STEP_HANDLERS: { [A in StepAction]: Handler<A> } = {
   expectBalance,
 }
 
-// Due dates count from business time, ahead of the wall clock once a scenario moved it (without the
-// admin token: this computer's clock).
+// Due dates count from the scenario's business time, ahead of the wall clock once a scenario moved
+// it (without the admin token: this computer's clock).
 async function businessNow(runtime: ScenarioRuntime): Promise<number> {
-  let admin
+  let clock
   try {
-    admin = runtime.admin()
+    clock = runtime.clock()
   } catch {
     return Date.now()
   }
-  return Date.parse((await admin.sandbox.clock()).now)
+  return Date.parse((await clock.get()).now)
 }

@@ -186,6 +186,9 @@ describe('the --json contract', () => {
     await expectContract('sandbox:clock:freeze', ['sandbox', 'clock', 'freeze'])
     await expectContract('sandbox:clock:unfreeze', ['sandbox', 'clock', 'unfreeze'])
     await expectContract('sandbox:clock:advance', ['sandbox', 'clock', 'advance', '1h'])
+    const tenant = await expectContract<{ merchant: { id: string } }>('sandbox:tenant:create', ['sandbox', 'tenant', 'create'])
+    await expectContract('sandbox:clock:advance', ['sandbox', 'clock', 'advance', '1h', '--merchant', tenant.merchant.id])
+    await expectContract('sandbox:tenant:delete', ['sandbox', 'tenant', 'delete', tenant.merchant.id])
     await expectContract('sandbox:snapshot:save', ['sandbox', 'snapshot', 'save', 'contract'])
     await expectContract('sandbox:snapshot:list', ['sandbox', 'snapshot', 'list'])
     await expectContract('sandbox:snapshot:restore', ['sandbox', 'snapshot', 'restore', 'contract'])
@@ -197,6 +200,8 @@ describe('the --json contract', () => {
       'name: Contract\nsteps:\n  - createPayment:\n      amount: { value: 100, currency: USD }\n      description: Contract\n',
     )
     await expectContract('scenario:run', ['scenario', 'run', scenario])
+    // An isolated run names its tenant.
+    await expectContract('scenario:run', ['scenario', 'run', scenario, '--isolated'])
     await expectContract('openapi', ['openapi'])
     await expectContract('openapi', ['openapi', '--output', path.join(temporaryDir(), 'openapi.json')])
 

@@ -12,6 +12,10 @@ const runtime: ScenarioRuntime = {
   admin: () => {
     throw new Error('no admin')
   },
+  clock: () => {
+    throw new Error('no admin')
+  },
+  createMerchant: () => Promise.reject(new Error('no admin')),
   merchant: { id: 'm', name: 'M', account: 'G', settlement_mode: 'direct' },
   results: { created: { status: 'underpaid', amount: { value: 1000, currency: 'USD' }, history: [{ status: 'open' }] } },
   startBalances: new Map(),
