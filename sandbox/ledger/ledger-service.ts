@@ -15,14 +15,8 @@ import type { Kysely } from 'kysely'
 import { MAX_TRANSACTIONS_PAGE } from '../../src/api/requests.js'
 import { formatDecimal, USDC_SCALE } from '../../src/money.js'
 import type { Clock } from '../clock.js'
-import type {
-  Database,
-  LedgerAccountRole,
-  LedgerAccountRow,
-  LedgerLedgerRow,
-  LedgerOperationRow,
-  LedgerTransactionRow,
-} from '../db/schema.js'
+import type { LedgerAccountRole } from '../../src/api/enumerations.js'
+import type { Database, LedgerAccountRow, LedgerLedgerRow, LedgerOperationRow, LedgerTransactionRow } from '../db/schema.js'
 import { readState } from '../state/sandbox-state.js'
 import {
   BASE_FEE,

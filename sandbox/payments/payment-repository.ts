@@ -1,12 +1,13 @@
 // Payment rows: the only code that reads or writes the payments table.
 import { sql, type Kysely, type RawBuilder } from 'kysely'
+import type { PaymentStatus } from '../../src/api/enumerations.js'
 import { defineStatement } from '../db/statement.js'
 import type { Database, NewPayment, PaymentRow, PaymentUpdate } from '../db/schema.js'
 import type { PageRequest } from '../db/paginate.js'
 import { newestFirstPage } from '../db/paginate.js'
 
 export interface PaymentFilters {
-  status?: string
+  status?: PaymentStatus
   /** createdAt ≥ startDate (epoch ms). */
   startDate?: number
   /** createdAt ≤ endDate (epoch ms). */

@@ -33,10 +33,17 @@ export const MAX_QUANTITY = 1_000_000
 export const MAX_INVOICE_NUMBER_LENGTH = 64
 export const MAX_INVOICE_PREFIX_LENGTH = 24
 
-// Codes are typed as text: a client passes what its user typed, and the sandbox names the choices.
-const currencyCode = z.enum(CURRENCY_CODES as readonly string[] as [string, ...string[]], {
-  message: `must be one of ${CURRENCY_CODES.join(', ')}`,
-})
+/**
+ * One of `values`, typed as text going in (a client passes what its user typed, and the sandbox
+ * names the choices) and as the enumeration once checked, so the sandbox's columns are checked.
+ */
+function textEnum<T extends string>(values: readonly T[]) {
+  return z
+    .enum(values as readonly string[] as [string, ...string[]], { message: `must be one of ${values.join(', ')}` })
+    .transform((value) => value as T)
+}
+
+const currencyCode = textEnum(CURRENCY_CODES)
 
 /** An amount in the smallest unit of a payment's pricing currency, as the simulations and refunds take it. */
 export const pricingAmount = z
@@ -74,10 +81,7 @@ export type CreatePaymentBody = z.infer<typeof createPaymentBody>
 
 export const listPaymentsQuery = z.strictObject({
   ...pageQuery,
-  // Typed as text, like currency codes: the CLI passes the flag as its user typed it.
-  status: z
-    .enum(PAYMENT_STATUSES as readonly string[] as [string, ...string[]], { message: `must be one of ${PAYMENT_STATUSES.join(', ')}` })
-    .optional(),
+  status: textEnum(PAYMENT_STATUSES).optional(),
   startDate: isoDateOrDateTime.optional(),
   endDate: isoDateOrDateTime.optional(),
   storeId: z.string().min(1).max(255).optional(),

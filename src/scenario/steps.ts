@@ -1,7 +1,7 @@
 // One handler per kind of step: each calls the API through PayboxClient, as the CLI's own
 // commands do, and returns what later steps may refer to. Expectations live in expectations.ts.
 import ms from 'ms'
-import type { CreateInvoiceRequest, CreatePaymentRequest, SandboxPayRequest } from '../client/types.js'
+import type { CreateInvoiceRequest, CreateMerchantRequest, CreatePaymentRequest, SandboxPayRequest } from '../client/types.js'
 import { dueInOf } from '../cli/invoice-input.js'
 import { overpaymentOf, underpaymentOf } from '../cli/payment-simulation.js'
 import { fetchPrecisions } from '../cli/render/payments.js'
@@ -37,7 +37,7 @@ export const STEP_HANDLERS: { [A in StepAction]: Handler<A> } = {
     client.crossChain.deposit(quote, { ...(amountIn === undefined ? {} : { amountIn }), ...(fail === undefined ? {} : { fail }) }),
   crossChainStatus: ({ quote }, { client }) => client.crossChain.status(quote),
 
-  createMerchant: (body, runtime) => runtime.admin().sandbox.createMerchant(body as { name: string; settlement_mode: 'direct' | 'escrow' }),
+  createMerchant: (body, runtime) => runtime.admin().sandbox.createMerchant(body as CreateMerchantRequest),
 
   pay: async ({ payment: id, amount, underpay, overpay, ...rest }, { client }) => {
     const body: SandboxPayRequest = { ...rest, amount: amount as number | undefined }
