@@ -1,9 +1,9 @@
 // How one endpoint is described for the OpenAPI document: the shape operations.ts and
 // horizon-operations.ts both fill in.
 import type { z } from 'zod'
+import type { EndpointWire, Security } from '../../src/api/endpoints.js'
 
-/** Who may call an endpoint: digest auth (spec 5), digest auth only when sent, the admin token, anyone. */
-export type Security = 'digest' | 'optional-digest' | 'admin' | 'none'
+export type { Security }
 
 /** What an endpoint answers on success. */
 export type SuccessResponse =
@@ -14,7 +14,7 @@ export type SuccessResponse =
   | { status: 204; description: string; empty: true }
 
 export interface Operation {
-  method: 'get' | 'post' | 'delete'
+  method: EndpointWire['method']
   /** As Express registers it: /payments/:id. */
   path: string
   operationId: string

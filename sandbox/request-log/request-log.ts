@@ -6,12 +6,12 @@
 // (redaction.ts), and for a signature that did not match, what it was sent with.
 import { randomUUID } from 'node:crypto'
 import type http from 'node:http'
+import { IDEMPOTENCY_KEY_HEADER, REQUEST_ID_HEADER } from '../../src/api/headers.js'
 import type { RequestLogEntry, RequestLogQuery } from '../../src/client/types.js'
 import type { Clock } from '../clock.js'
 import { REQUEST_LOG_CAPACITY } from '../../src/api/requests.js'
 import { bounded, redactHeaders, redactText } from './redaction.js'
 
-export const REQUEST_ID_HEADER = 'Request-Id'
 /** Longer paths and idempotency keys are cut to this many characters in a record. */
 const MAX_TEXT = 256
 
@@ -161,7 +161,7 @@ export class RequestLog {
     res.once('close', () => {
       const url = req.url ?? ''
       const queryAt = url.indexOf('?')
-      const key = req.headers['idempotency-key']
+      const key = req.headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()]
       const rawBody = rawBodyOf.get(req) ?? (req as { rawBody?: unknown }).rawBody
       const detail: RequestDetail = {
         requestHeaders: redactHeaders(req.headers, HEADER_LIMITS),
