@@ -4,7 +4,7 @@ import type { HistoryEntry } from '../../src/client/types.js'
 import type { PaymentRow } from '../db/schema.js'
 import { toIso } from '../clock.js'
 import { conflict } from '../errors.js'
-import type { PaymentStatus, SettlementStatus } from '../../src/api/enumerations.js'
+import { PAYABLE_STATUSES, type PaymentStatus, type SettlementStatus } from '../../src/api/enumerations.js'
 
 export type { HistoryEntry }
 
@@ -39,10 +39,14 @@ export function statusAt(payment: Pick<PaymentRow, 'status' | 'expires_at'>, now
   return payment.status === 'open' && payment.expires_at <= now ? 'expired' : payment.status
 }
 
-/** 409 unless the payment can take money now: open and not past its expiry, or underpaid. */
+/** Whether the payment can take money now: open and not past its expiry, or underpaid. */
+export const isPayable = (payment: Pick<PaymentRow, 'status' | 'expires_at'>, now: number): boolean =>
+  (PAYABLE_STATUSES as readonly PaymentStatus[]).includes(statusAt(payment, now))
+
+/** 409 unless the payment can take money now (isPayable). */
 export function requirePayable(payment: PaymentRow, now: number): void {
+  if (isPayable(payment, now)) return
   const status = statusAt(payment, now)
-  if (status === 'open' || status === 'underpaid') return
   if (status !== payment.status)
     throw conflict('Conflict', `Payment ${payment.id} expired at ${toIso(payment.expires_at)} and cannot be paid`)
   throw conflict('Conflict', `Payment ${payment.id} is ${payment.status} and cannot be paid`)

@@ -4,6 +4,9 @@
 export const PAYMENT_STATUSES = ['open', 'underpaid', 'paid', 'expired', 'failed', 'canceled'] as const
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number]
 
+/** The statuses in which a payment can still take money; every other status is final. */
+export const PAYABLE_STATUSES = ['open', 'underpaid'] as const satisfies readonly PaymentStatus[]
+
 export const SETTLEMENT_STATUSES = ['open', 'processing', 'paid', 'failed'] as const
 export type SettlementStatus = (typeof SETTLEMENT_STATUSES)[number]
 

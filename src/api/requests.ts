@@ -252,6 +252,10 @@ export const payBody = z
   .strictObject({
     /** Smallest units of the pricing currency; default: what remains. */
     amount: pricingAmount.optional(),
+    // Or what to pay, the sandbox deciding how much (docs/payment-lifecycle.md), so that every
+    // client of the simulation (CLI, checkout buttons, dashboard, scenarios) pays the same.
+    underpay: z.boolean().describe('Pay half of what remains, rounded down, leaving the payment underpaid').optional(),
+    overpay: z.boolean().describe('Pay what remains plus a tenth of the amount (rounded half up, at least one unit)').optional(),
     /** The paying customer wallet (G…); default: the one holding the most USDC. */
     from: z.string().refine(isAccountAddress, { message: 'must be a Stellar account address (G…)' }).optional(),
     /** Make the payment's settlement fail when it comes. */
@@ -268,6 +272,23 @@ export const payBody = z
   .refine((body) => !body.failSettlement || ((body.asset ?? 'USDC') === 'USDC' && body.memo === undefined), {
     message: "applies only to a payment with the payment's own memo, in USDC",
     path: ['failSettlement'],
+  })
+  .superRefine((body, context) => {
+    const given = (['amount', 'underpay', 'overpay'] as const).filter((field) =>
+      field === 'amount' ? body.amount !== undefined : body[field],
+    )
+    if (given.length > 1) {
+      context.addIssue({
+        code: 'custom',
+        path: [given[1]!],
+        message: `cannot be sent with ${given[0]}: send at most one of amount, underpay, overpay`,
+      })
+    }
+    // Both are measured against what the payment's own memo pays in USDC.
+    const intent = given.find((field) => field !== 'amount')
+    if (intent !== undefined && ((body.asset ?? 'USDC') !== 'USDC' || body.memo !== undefined)) {
+      context.addIssue({ code: 'custom', path: [intent], message: "applies only to a payment with the payment's own memo, in USDC" })
+    }
   })
   .optional()
 export type PayBody = z.infer<typeof payBody>

@@ -3,9 +3,7 @@
 import type { PayboxClient } from '../client/paybox-client.js'
 import type { Payment, WebhookDelivery, WebhookEventType } from '../client/types.js'
 import { UserError } from '../user-error.js'
-import { underpaymentOf } from './payment-simulation.js'
 import { pollUntil } from './poll.js'
-import type { Precisions } from './render/payments.js'
 
 export const TRIGGER_STATUSES = ['underpaid', 'paid', 'settled'] as const
 export type TriggerStatus = (typeof TRIGGER_STATUSES)[number]
@@ -29,7 +27,7 @@ export interface TriggerResult {
   deliveries: WebhookDelivery[]
 }
 
-export async function triggerEvent(client: PayboxClient, request: TriggerRequest, precisions: Precisions): Promise<TriggerResult> {
+export async function triggerEvent(client: PayboxClient, request: TriggerRequest): Promise<TriggerResult> {
   const { event, status } = request
   if (status === 'settled' && (await client.merchant.get()).settlement_mode !== 'direct') {
     throw new UserError('--status settled needs a direct merchant', 'an escrow payment settles only when its escrow order is released')
@@ -45,7 +43,7 @@ export async function triggerEvent(client: PayboxClient, request: TriggerRequest
   } else if (event === 'transaction_updated') {
     // Underpaid: half of the amount arrives. Paid and settled: all of it; its settlement's events
     // follow (settled also insists that the settlement completes).
-    payment = await client.sandbox.pay(payment.id, status === 'underpaid' ? { amount: underpaymentOf(payment, precisions) } : {})
+    payment = await client.sandbox.pay(payment.id, status === 'underpaid' ? { underpay: true } : {})
     if (status === 'settled') payment = await settled(client, payment.id, request.timeoutMs)
   }
   const id = payment.id

@@ -153,6 +153,31 @@ describe('the payment lifecycle', () => {
     })
   })
 
+  describe('simulated underpayment and overpayment: the sandbox decides the amount', () => {
+    it('{"underpay": true} pays half of what remains, rounded down; {"overpay": true} what remains plus a tenth, rounded half up', async () => {
+      const under = await create(1255)
+      expect(await pay(under.id, { underpay: true })).toMatchObject({ status: 'underpaid', amount_paid: 627 })
+      expect(await pay(under.id, { underpay: true })).toMatchObject({ status: 'underpaid', amount_paid: 941 })
+      // 125.5 rounds half up to 126.
+      expect(await pay((await create(1255)).id, { overpay: true })).toMatchObject({ status: 'paid', amount_paid: 1381 })
+      // At least one unit more: a tenth of 3 yen rounds to nothing.
+      expect(await pay((await create(3, 'JPY')).id, { overpay: true })).toMatchObject({ status: 'paid', amount_paid: 4 })
+    })
+
+    it('refuses an underpayment that could only pay in full with 409, and intents beside an amount or a mistake with 400', async () => {
+      const payment = await create(1)
+      const left = await refusal(pay(payment.id, { underpay: true }))
+      expect(left).toMatchObject({ statusCode: 409, reason: 'Conflict' })
+      expect(left.message).toBe(`Payment ${payment.id} has 0.01 USD left to pay, which cannot be underpaid: pay it in full instead`)
+      const both = await refusal(pay(payment.id, { amount: 1, overpay: true }))
+      expect(both).toMatchObject({ statusCode: 400 })
+      expect(both.message).toContain('overpay: cannot be sent with amount')
+      const mistaken = await refusal(pay(payment.id, { underpay: true, asset: 'XLM' }))
+      expect(mistaken.message).toContain("underpay: applies only to a payment with the payment's own memo, in USDC")
+      expect(await sandbox.direct.payments.get(payment.id)).toMatchObject({ status: 'open', amount_paid: 0 })
+    })
+  })
+
   describe('fail and expire simulations', () => {
     it('fails an open payment and an underpaid one, recording the reason', async () => {
       const open = await create(1000)
