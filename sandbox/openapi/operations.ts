@@ -237,6 +237,13 @@ export const DOCUMENTATION = {
     pathParams: PAYMENT_ID,
     errors: [404, 409],
   },
+  getPaymentWebhooksState: {
+    summary: "Whether a payment's webhooks have all been sent: no event coming, no delivery pending",
+    tag: 'Sandbox',
+    ...DIGEST,
+    pathParams: PAYMENT_ID,
+    errors: [404],
+  },
   simulateDeposit: {
     summary: "A deposit arrives at the quote's address: the bridge order holds, swaps or refunds it",
     tag: 'Sandbox',

@@ -22,6 +22,12 @@ export function eventFor(before: PaymentRow | undefined, after: PaymentRow): Web
   return undefined
 }
 
+/**
+ * Whether the sandbox will emit an event of the payment with no one acting: a settlement in
+ * processing reports its outcome (transaction_updated) when the ledger holding it closes.
+ */
+export const eventComing = (payment: Pick<PaymentRow, 'settlement_status'>): boolean => payment.settlement_status === 'processing'
+
 /** Without a webhookUrl no delivery is queued; whether a queued one is sent (or skipped) is the dispatcher's call. */
 export async function recordPaymentEvent(db: Kysely<Database>, before: PaymentRow | undefined, after: PaymentRow): Promise<void> {
   const type = eventFor(before, after)

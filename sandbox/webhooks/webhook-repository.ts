@@ -121,6 +121,17 @@ export async function listDeliveries(
 type NewPaymentEvent = Pick<Insertable<PaymentEventsTable>, 'merchant_id' | 'payment_id' | 'event_type' | 'payload' | 'created_at'>
 
 // Runs for every change of a payment.
+/** Deliveries of the payment's events not attempted yet (the outbox's pending rows are few). */
+export async function countPendingDeliveries(db: Kysely<Database>, paymentId: string): Promise<number> {
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .where('status', '=', 'pending')
+    .where('payment_id', '=', paymentId)
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .executeTakeFirstOrThrow()
+  return Number(row.count)
+}
+
 export async function insertPaymentEvent(db: Kysely<Database>, event: NewPaymentEvent): Promise<void> {
   await insertEvent(db, event)
 }

@@ -269,6 +269,18 @@ export const webhooksPausedState = z
   .object({ merchant_id: z.string(), webhooks_paused: z.boolean() })
   .meta({ example: examples.webhooksPausedStateExample })
 
+/** Whether a payment's webhooks have all been sent, as `paybox trigger` waits for them (sandbox only). */
+export const paymentWebhooksState = z
+  .object({
+    checkout_id: z.string(),
+    event_coming: z
+      .boolean()
+      .describe('An event the sandbox will emit with no one acting: a settlement in processing reports its outcome when its ledger closes'),
+    pending_deliveries: z.number().int().describe('Deliveries of its events not yet attempted'),
+    quiet: z.boolean().describe('No event coming and no delivery pending: its delivery log is final until someone acts'),
+  })
+  .meta({ example: examples.paymentWebhooksStateExample })
+
 export const crossChainQuote = z
   .object({
     quoteId: z.string(),
@@ -563,6 +575,7 @@ export const RESPONSE_SCHEMAS = {
   WebhookDeliverySummary: webhookDeliverySummary,
   WebhookDeliveryPage: pageOf(webhookDeliverySummary, false),
   WebhooksPausedState: webhooksPausedState,
+  PaymentWebhooksState: paymentWebhooksState,
   PaymentEvent: paymentEvent,
   RequestLogEntry: requestLogEntry,
   RequestLogList: itemsOf(requestLogEntry),

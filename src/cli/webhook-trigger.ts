@@ -56,19 +56,17 @@ export async function triggerEvent(client: PayboxClient, request: TriggerRequest
 }
 
 /**
- * The payment and its deliveries, in full and oldest first, once no event of it is still to
- * come and every delivery has finished; undefined until then. A settlement in `processing`
- * still has an event to come (paid, when its ledger closes, in the transaction that records
- * the delivery): the payment is read first, so a list read after it holds that delivery.
+ * The payment and its deliveries, in full and oldest first, once the sandbox says they are
+ * quiet (no event of it still to come, every delivery finished); undefined until then.
  */
 async function finishedDeliveries(
   client: PayboxClient,
   id: string,
 ): Promise<{ current: Payment; deliveries: WebhookDelivery[] } | undefined> {
+  if (!(await client.sandbox.webhooksState(id)).quiet) return undefined
   const current = await client.payments.get(id)
-  if (current.settlement_status === 'processing') return undefined
   const { items } = await client.webhooks.list({ checkout_id: id, limit: 100 })
-  if (items.length === 0 || items.some((item) => item.status === 'pending')) return undefined
+  if (items.length === 0) return undefined
   const deliveries = await Promise.all(items.reverse().map((item) => client.webhooks.get(item.id)))
   return { current, deliveries }
 }

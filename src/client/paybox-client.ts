@@ -267,6 +267,8 @@ export class PayboxClient {
     fail: (paymentId: string, body: SandboxFailRequest = {}) => this.#call(endpoints.simulateFailure, { params: { id: paymentId }, body }),
     /** Expires the payment now, whatever its expiresAt. */
     expire: (paymentId: string) => this.#call(endpoints.simulateExpiry, { params: { id: paymentId } }),
+    /** Whether the payment's webhooks have all been sent: no event coming, no delivery pending. */
+    webhooksState: (paymentId: string) => this.#call(endpoints.getPaymentWebhooksState, { params: { id: paymentId } }),
     /** A new API secret for the merchant (admin token); the old one stops working at once. */
     rotateSecret: (merchantId: string) => this.#call(endpoints.rotateMerchantSecret, { params: { id: merchantId } }),
     advanceClock: (seconds: number) => this.#call(endpoints.advanceSandboxClock, { body: { seconds } }),

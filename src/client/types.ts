@@ -47,6 +47,7 @@ export type Merchant = z.infer<typeof api.merchant>
 export type WebhookDelivery = z.infer<typeof api.webhookDeliverySummary> &
   Partial<Pick<z.infer<typeof api.webhookDelivery>, 'request_payload' | 'response_body'>>
 export type WebhooksPausedState = z.infer<typeof api.webhooksPausedState>
+export type PaymentWebhooksState = z.infer<typeof api.paymentWebhooksState>
 export type PaymentEvent = z.infer<typeof api.paymentEvent>
 /** What the sandbox POSTs to a payment's webhookUrl (spec 6). */
 export type WebhookBody = z.infer<typeof api.webhookBody>

@@ -115,6 +115,20 @@ describe('the payment lifecycle', () => {
         description: `Settled to the merchant account in ledger ${closed.sequence}`,
       })
     })
+
+    it('says an event is coming while the settlement is processing, so paybox trigger waits for it', async () => {
+      const payment = await timed.direct.payments.create({ amount: { value: 700, currency: 'USD' }, description: 'Timed events' })
+      await timed.direct.sandbox.pay(payment.id)
+      expect(await timed.direct.sandbox.webhooksState(payment.id)).toEqual({
+        checkout_id: payment.id,
+        event_coming: true,
+        pending_deliveries: 0,
+        quiet: false,
+      })
+      await runTransaction(timed.context.db, (trx) => timed.context.ledger.closeLedger(trx))
+      expect(await timed.direct.sandbox.webhooksState(payment.id)).toMatchObject({ event_coming: false, quiet: true })
+      expect((await refusal(timed.escrow.sandbox.webhooksState(payment.id))).statusCode).toBe(404)
+    })
   })
 
   describe('accept-underpayment', () => {
