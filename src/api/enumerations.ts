@@ -38,6 +38,10 @@ export type InvoiceStatus = (typeof INVOICE_STATUSES)[number]
 export const CUSTOMER_TYPES = ['business', 'individual'] as const
 export type CustomerType = (typeof CUSTOMER_TYPES)[number]
 
+/** GET /health: the sandbox and each of its parts either work or not (503 when one does not). */
+export const HEALTH_STATUSES = ['ok', 'failing'] as const
+export type HealthStatus = (typeof HEALTH_STATUSES)[number]
+
 /** Who holds a sandbox ledger account; bridge is the simulated cross-chain bridge's account. */
 export const LEDGER_ROLES = ['issuer', 'merchant', 'escrow', 'platform_fee', 'customer', 'bridge'] as const
 export type LedgerAccountRole = (typeof LEDGER_ROLES)[number]

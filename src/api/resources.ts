@@ -6,6 +6,7 @@ import {
   BRIDGE_ORDER_STATUSES,
   CUSTOMER_TYPES,
   ESCROW_STATUSES,
+  HEALTH_STATUSES,
   INVOICE_STATUSES,
   LEDGER_ROLES,
   LOCALES,
@@ -430,7 +431,7 @@ export function pageOf<T extends z.ZodType>(item: T, withLinks: boolean) {
 
 export const itemsOf = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item) }).meta({ example: { items: [exampleOf(item)] } })
 
-const healthCheck = z.object({ status: z.enum(['ok', 'failing']), detail: z.string().optional() })
+const healthCheck = z.object({ status: z.enum(HEALTH_STATUSES), detail: z.string().optional() })
 const healthChecks = z.object({ database: healthCheck, ledger: healthCheck, webhooks: healthCheck })
 
 export const health = z.object({ status: z.literal('ok'), checks: healthChecks }).meta({ example: examples.healthExample })

@@ -4,6 +4,7 @@
 import type { z } from 'zod'
 import type * as api from '../api/resources.js'
 import type * as requests from '../api/requests.js'
+import type { HealthStatus } from '../api/enumerations.js'
 
 export {
   BRIDGE_ORDER_STATUSES,
@@ -16,6 +17,7 @@ export type {
   BridgeOrderStatus,
   CustomerType,
   EscrowOrderStatus,
+  HealthStatus,
   InvoiceStatus,
   LedgerAccountRole,
   PaymentStatus,
@@ -55,7 +57,7 @@ export type SandboxClock = z.infer<typeof api.sandboxClock>
 export type AdvancedClock = z.infer<typeof api.advancedClock>
 export type DashboardSignInLink = z.infer<typeof api.dashboardSignInLink>
 /** GET /health: each part of the sandbox and whether it works (503, with status failing, when one does not). */
-export type SandboxHealth = Omit<z.infer<typeof api.health>, 'status'> & { status: 'ok' | 'failing' }
+export type SandboxHealth = Omit<z.infer<typeof api.health>, 'status'> & { status: HealthStatus }
 export type SandboxSnapshot = z.infer<typeof api.snapshot>
 /** What a snapshot restore or a reset leaves: the merchants' keys and business time (and the snapshot, on restore). */
 export type SandboxStateSwap = z.infer<typeof api.resetState> & { snapshot?: SandboxSnapshot }
