@@ -13,6 +13,7 @@ import {
   SETTLEMENT_MODES,
   WEBHOOK_DELIVERY_STATUSES,
 } from './enumerations.js'
+import { MAX_LINE_ITEMS, MAX_QUANTITY } from './limits.js'
 import { QUANTITY_SCALE, TAX_SCALE } from '../invoice-totals.js'
 import { MAX_AMOUNT_VALUE, USDC_SCALE, formatDecimal, numberToScaled, parseDecimal } from '../money.js'
 import {
@@ -27,9 +28,8 @@ import {
   queryInteger,
 } from './validation.js'
 
+export { MAX_LINE_ITEMS, MAX_QUANTITY }
 export const MAX_EXPIRES_IN_HOURS = 24 * 365
-export const MAX_LINE_ITEMS = 100
-export const MAX_QUANTITY = 1_000_000
 export const MAX_INVOICE_NUMBER_LENGTH = 64
 export const MAX_INVOICE_PREFIX_LENGTH = 24
 

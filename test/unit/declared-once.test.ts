@@ -6,7 +6,10 @@ import { describe, expect, it } from 'vitest'
 import * as enumerations from '../../src/api/enumerations.js'
 import { endpoints } from '../../src/api/endpoints.js'
 import * as headers from '../../src/api/headers.js'
+import * as limits from '../../src/api/limits.js'
 import * as paths from '../../src/api/paths.js'
+import * as requests from '../../src/api/requests.js'
+import * as validation from '../../src/api/validation.js'
 import { ROOT } from '../../harness/cli.js'
 
 /** Where the declarations are, and the migrations, which never import app code. */
@@ -45,6 +48,14 @@ describe('declared once in src/api', () => {
         .map(([match]) => match.split('|').map((member) => member.trim().slice(1, -1)))
         .filter((members) => lists.some((list) => list.length === members.length && list.every((value) => members.includes(value))))
         .map((members) => `${file}: ${members.join(' | ')}`),
+    )
+    expect(found).toEqual([])
+  })
+
+  it('no limit of the API is declared again in src/ or sandbox/', () => {
+    const names = Object.keys({ ...limits, ...requests, ...validation }).filter((name) => /^(MAX|MIN)_/.test(name))
+    const found = sources().flatMap(({ file, text }) =>
+      names.filter((name) => new RegExp(`const ${name}\\s*=`).test(text)).map((name) => `${file}: ${name}`),
     )
     expect(found).toEqual([])
   })
