@@ -1,5 +1,5 @@
 import { Args, Flags } from '@oclif/core'
-import type { Payment } from '../../src/client/types.js'
+import { LEDGER_ASSET_CODES, type LedgerAssetCode, type Payment } from '../../src/client/types.js'
 import { ApiCommand } from '../../src/cli/base-command.js'
 import { accountAddressFlag, idempotencyKeyFlag, minorUnitsFlag, oneOfFlags } from '../../src/cli/flag-values.js'
 import { remainingOf, usdcWorth } from '../../src/cli/payment-simulation.js'
@@ -35,7 +35,10 @@ export default class PaymentsPay extends ApiCommand<typeof PaymentsPay> {
     from: Flags.string({ description: 'Paying customer wallet, G… (default: the one holding the most USDC)' }),
     'fail-settlement': Flags.boolean({ description: 'Make the settlement of this payment fail when it comes' }),
     memo: Flags.string({ description: "Send with this text memo instead of the payment's (a wrong memo: the money lands, pays nothing)" }),
-    asset: Flags.string({ description: 'Send this asset; XLM is a wrong asset: the money lands, pays nothing', options: ['USDC', 'XLM'] }),
+    asset: Flags.string({
+      description: 'Send this asset; XLM is a wrong asset: the money lands, pays nothing',
+      options: [...LEDGER_ASSET_CODES],
+    }),
     'idempotency-key': idempotencyKeyFlag('pays'),
   }
 
@@ -48,7 +51,7 @@ export default class PaymentsPay extends ApiCommand<typeof PaymentsPay> {
     const precisions = await fetchPrecisions(client)
     const amount = flags.amount === undefined ? undefined : minorUnitsFlag(flags.amount, before.amount.currency, precisions)
 
-    const asset = flags.asset as 'USDC' | 'XLM' | undefined
+    const asset = flags.asset as LedgerAssetCode | undefined
     const payment = await client.sandbox.pay(
       args.id,
       {

@@ -9,6 +9,7 @@ import type {
   EscrowOrderStatus,
   InvoiceStatus,
   LedgerAccountRole,
+  LedgerAssetCode,
   PaymentStatus,
   SettlementMode,
   SettlementStatus,
@@ -110,7 +111,8 @@ export interface LedgerTransactionsTable {
   fee_meta_xdr: string | null
 }
 
-export type LedgerAssetCode = 'USDC' | 'XLM'
+/** Declared with the API's enumerations; the ledger's modules read it here. */
+export type { LedgerAssetCode }
 
 export interface LedgerOperationsTable {
   tx_hash: string

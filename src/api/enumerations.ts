@@ -46,6 +46,10 @@ export type HealthStatus = (typeof HEALTH_STATUSES)[number]
 export const LEDGER_ROLES = ['issuer', 'merchant', 'escrow', 'platform_fee', 'customer', 'bridge'] as const
 export type LedgerAccountRole = (typeof LEDGER_ROLES)[number]
 
+/** The assets of the sandbox ledger: USDC, which pays, and XLM, the network's own (fees; a wrong asset for a payment). */
+export const LEDGER_ASSET_CODES = ['USDC', 'XLM'] as const
+export type LedgerAssetCode = (typeof LEDGER_ASSET_CODES)[number]
+
 /** A bridge order's statuses in lifecycle order: NEAR Intents' 1Click's, plus EXPIRED (deadline passed, nothing deposited). */
 export const BRIDGE_ORDER_STATUSES = [
   'PENDING_DEPOSIT',

@@ -7,6 +7,7 @@ import {
   CURRENCY_CODES,
   CUSTOMER_TYPES,
   INVOICE_STATUSES,
+  LEDGER_ASSET_CODES,
   LEDGER_ROLES,
   LOCALES,
   PAYMENT_STATUSES,
@@ -267,7 +268,7 @@ export const payBody = z
       .min(1, { message: 'must not be empty' })
       .refine((memo) => Buffer.byteLength(memo, 'utf8') <= MAX_TEXT_MEMO_BYTES, { message: `must be at most ${MAX_TEXT_MEMO_BYTES} bytes` })
       .optional(),
-    asset: z.enum(['USDC', 'XLM'], { message: 'must be USDC or XLM' }).optional(),
+    asset: z.enum(LEDGER_ASSET_CODES, { message: `must be ${LEDGER_ASSET_CODES.join(' or ')}` }).optional(),
   })
   .refine((body) => !body.failSettlement || ((body.asset ?? 'USDC') === 'USDC' && body.memo === undefined), {
     message: "applies only to a payment with the payment's own memo, in USDC",

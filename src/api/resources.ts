@@ -7,6 +7,7 @@ import {
   CUSTOMER_TYPES,
   ESCROW_STATUSES,
   HEALTH_STATUSES,
+  LEDGER_ASSET_CODES,
   INVOICE_STATUSES,
   LEDGER_ROLES,
   LOCALES,
@@ -332,7 +333,7 @@ export const ledgerOperation = z.object({
   type: z.literal('payment'),
   from: accountAddress,
   to: accountAddress,
-  asset: z.enum(['USDC', 'XLM']),
+  asset: z.enum(LEDGER_ASSET_CODES),
   amount: decimalText,
 })
 

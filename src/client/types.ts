@@ -9,6 +9,7 @@ import type { HealthStatus } from '../api/enumerations.js'
 export {
   BRIDGE_ORDER_STATUSES,
   INVOICE_STATUSES,
+  LEDGER_ASSET_CODES,
   LEDGER_ROLES,
   WEBHOOK_DELIVERY_STATUSES,
   WEBHOOK_EVENT_TYPES,
@@ -20,6 +21,7 @@ export type {
   HealthStatus,
   InvoiceStatus,
   LedgerAccountRole,
+  LedgerAssetCode,
   PaymentStatus,
   SettlementStatus,
   WebhookDeliveryStatus,
