@@ -54,11 +54,14 @@ export default class Trigger extends ApiCommand<typeof Trigger> {
     const precisions = await fetchPrecisions(client)
     const amount = minorUnitsFlag(flags.amount ?? '10', flags.currency, precisions)
     const status = event === 'transaction_updated' ? ((flags.status ?? 'paid') as TriggerStatus) : undefined
-    const result = await triggerEvent(
-      client,
-      { event, status, webhookUrl, amount, currency: flags.currency, timeoutMs: TRIGGER_TIMEOUT_MS },
-      precisions,
-    )
+    const result = await triggerEvent(client, {
+      event,
+      status,
+      webhookUrl,
+      amount,
+      currency: flags.currency,
+      timeoutMs: TRIGGER_TIMEOUT_MS,
+    })
     this.print(renderTriggerResult(result))
     const problem = undeliveredProblem(result)
     if (problem !== undefined) this.reportFailure(problem)

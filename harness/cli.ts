@@ -13,6 +13,7 @@ import { captureOutput } from '@oclif/test'
 import { register } from 'tsx/esm/api'
 import { expect } from 'vitest'
 import { temporaryDir, type TestSandbox } from './sandbox.js'
+import type { SettlementMode } from '../src/api/enumerations.js'
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const DEV_BIN = path.join(ROOT, 'bin', 'dev.js')
@@ -34,7 +35,7 @@ export function isolatedEnv(extra: CliEnv = {}): CliEnv & { PAYBOX_HOME: string;
 }
 
 /** With the admin token too (pass PAYBOX_ADMIN_TOKEN: undefined in `extra` to leave it out). */
-export function merchantEnv(sandbox: TestSandbox, mode: 'direct' | 'escrow' = 'direct', extra: CliEnv = {}): CliEnv {
+export function merchantEnv(sandbox: TestSandbox, mode: SettlementMode = 'direct', extra: CliEnv = {}): CliEnv {
   const merchant = sandbox.merchants.find((m) => m.settlement_mode === mode)
   if (!merchant) throw new Error(`the sandbox has no ${mode} merchant`)
   return isolatedEnv({

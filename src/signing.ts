@@ -2,13 +2,7 @@
 // the sandbox's verifier and integrators' receivers so that all three agree byte for byte.
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
 
-export const DIGEST_HEADERS = {
-  key: 'x-digest-key',
-  timestamp: 'x-digest-timestamp',
-  signature: 'x-digest-signature',
-} as const
-
-export const WEBHOOK_SIGNATURE_HEADER = 'x-webhook-auth'
+export { DIGEST_HEADERS, WEBHOOK_SIGNATURE_HEADER } from './api/headers.js'
 
 /** How far x-digest-timestamp may stray from the server's wall clock, in seconds. */
 export const DIGEST_TOLERANCE_SECONDS = 300

@@ -1,8 +1,8 @@
 import { Args, Flags } from '@oclif/core'
-import type { Payment } from '../../src/client/types.js'
+import { LEDGER_ASSET_CODES, type LedgerAssetCode, type Payment } from '../../src/client/types.js'
 import { ApiCommand } from '../../src/cli/base-command.js'
 import { accountAddressFlag, idempotencyKeyFlag, minorUnitsFlag, oneOfFlags } from '../../src/cli/flag-values.js'
-import { overpaymentOf, remainingOf, underpaymentOf, usdcWorth } from '../../src/cli/payment-simulation.js'
+import { remainingOf, usdcWorth } from '../../src/cli/payment-simulation.js'
 import { formatAmount, fetchPrecisions, renderPayment, renderPaySummary } from '../../src/cli/render/payments.js'
 import { USDC_SCALE, formatDecimal } from '../../src/money.js'
 
@@ -30,12 +30,15 @@ export default class PaymentsPay extends ApiCommand<typeof PaymentsPay> {
   // --amount, --underpay and --overpay are alternatives (checked in run()).
   static override flags = {
     amount: Flags.string({ description: "Amount in major units of the payment's currency, e.g. 5.00" }),
-    underpay: Flags.boolean({ description: 'Pay half of what remains, leaving the payment underpaid' }),
-    overpay: Flags.boolean({ description: 'Pay what remains plus 10% of the amount' }),
+    underpay: Flags.boolean({ description: 'Pay half of what remains, leaving the payment underpaid (the sandbox decides the amount)' }),
+    overpay: Flags.boolean({ description: 'Pay what remains plus 10% of the amount (the sandbox decides the amount)' }),
     from: Flags.string({ description: 'Paying customer wallet, G… (default: the one holding the most USDC)' }),
     'fail-settlement': Flags.boolean({ description: 'Make the settlement of this payment fail when it comes' }),
     memo: Flags.string({ description: "Send with this text memo instead of the payment's (a wrong memo: the money lands, pays nothing)" }),
-    asset: Flags.string({ description: 'Send this asset; XLM is a wrong asset: the money lands, pays nothing', options: ['USDC', 'XLM'] }),
+    asset: Flags.string({
+      description: 'Send this asset; XLM is a wrong asset: the money lands, pays nothing',
+      options: [...LEDGER_ASSET_CODES],
+    }),
     'idempotency-key': idempotencyKeyFlag('pays'),
   }
 
@@ -46,15 +49,20 @@ export default class PaymentsPay extends ApiCommand<typeof PaymentsPay> {
     const from = flags.from === undefined ? undefined : await accountAddressFlag(flags.from, 'from')
     const before = await client.payments.get(args.id)
     const precisions = await fetchPrecisions(client)
-    let amount: number | undefined
-    if (flags.amount !== undefined) amount = minorUnitsFlag(flags.amount, before.amount.currency, precisions)
-    else if (flags.underpay) amount = underpaymentOf(before, precisions)
-    else if (flags.overpay) amount = overpaymentOf(before)
+    const amount = flags.amount === undefined ? undefined : minorUnitsFlag(flags.amount, before.amount.currency, precisions)
 
-    const asset = flags.asset as 'USDC' | 'XLM' | undefined
+    const asset = flags.asset as LedgerAssetCode | undefined
     const payment = await client.sandbox.pay(
       args.id,
-      { amount, from, failSettlement: flags['fail-settlement'] || undefined, memo: flags.memo, asset },
+      {
+        amount,
+        underpay: flags.underpay || undefined,
+        overpay: flags.overpay || undefined,
+        from,
+        failSettlement: flags['fail-settlement'] || undefined,
+        memo: flags.memo,
+        asset,
+      },
       { idempotencyKey: flags['idempotency-key'] },
     )
     if (!this.jsonEnabled() && (flags.memo !== undefined || asset === 'XLM')) {
@@ -65,8 +73,9 @@ export default class PaymentsPay extends ApiCommand<typeof PaymentsPay> {
       this.print(renderPayment(payment, precisions))
       this.print(`Sent ${sent} (${formatAmount(units, before.amount.currency, precisions)} worth)${memo}; status ${payment.status}`)
     } else if (!this.jsonEnabled()) {
-      // Without an amount the customer paid what remained: what the payment was credited. Its
-      // price in USDC is read before paying, as settlement may since have deducted fees.
+      // Without an amount (what remained, or the sandbox's underpayment or overpayment), what the
+      // payment was credited. Its price in USDC is read before paying, as settlement may since
+      // have deducted fees.
       const units = amount ?? payment.amount_paid - before.amount_paid
       this.print(renderPayment(payment, precisions))
       this.print(renderPaySummary(payment, { units, usdc: usdcWorth(before, units) }, precisions))

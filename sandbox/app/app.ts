@@ -5,6 +5,7 @@ import { adminHandlers } from '../admin/admin-routes.js'
 import { checkoutHandlers } from '../checkout/checkout-routes.js'
 import { dashboardHandlers } from '../dashboard/dashboard-api-routes.js'
 import { dashboardRouter } from '../dashboard/dashboard-router.js'
+import { DASHBOARD_PATH } from '../../src/api/paths.js'
 import { shortLinkHandlers } from '../checkout/short-link-routes.js'
 import type { SandboxContext } from '../context.js'
 import { balanceHandlers } from '../balances/balance-routes.js'
@@ -93,7 +94,7 @@ export function createApp(ctx: SandboxContext, controls: AppControls = {}): Expr
   )
   publicRoutes.refuseUnused()
   // The dashboard's pages and forms (urlencoded), with their own sign-in (docs/dashboard.md).
-  app.use('/dashboard', dashboardRouter(ctx, controls.requestLog, undefined, controls.state))
+  app.use(DASHBOARD_PATH, dashboardRouter(ctx, controls.requestLog, undefined, controls.state))
 
   app.use(parseJsonBody)
 

@@ -6,6 +6,7 @@
 // request is taken; anything else (a query string, a trailing slash, other letter case, an
 // encoded id, a compressed body, HEAD) goes to Express, which also serves every other route.
 import type http from 'node:http'
+import { endpoints } from '../../src/api/endpoints.js'
 import type { SandboxContext } from '../context.js'
 import type { MerchantRow } from '../db/schema.js'
 import type { PaymentAnswers } from '../payments/payment-routes.js'
@@ -18,14 +19,18 @@ import { sendJson } from '../http/json-response.js'
 import { attributeRequest, noteRequestBody } from '../http/request-notes.js'
 import { merchantAuthDeps } from './merchant-auth.js'
 
-const PAYMENT_PATH = /^\/payments\/([A-Za-z0-9_-]{1,64})$/
+const { createPayment, getPayment } = endpoints
+const CREATE_METHOD = createPayment.method.toUpperCase()
+const READ_METHOD = getPayment.method.toUpperCase()
+/** getPayment's path with a plain id captured; any other spelling of the id goes to Express. */
+const PAYMENT_PATH = new RegExp(`^${getPayment.path.replace(':id', '([A-Za-z0-9_-]{1,64})')}$`)
 
 type FastRoute = (merchant: MerchantRow, body: unknown, req: http.IncomingMessage) => Promise<{ status: number; body: string }>
 
 /** The 401 reason POST /payments and GET /payments/{id} are declared with; both need digest auth. */
 function declaredReason(): string {
   const declared = authenticationOf(OPERATIONS)
-  const [create, read] = [declared('/payments'), declared('/payments/pt_1')]
+  const [create, read] = [declared(createPayment.path), declared(getPayment.path)]
   if (create?.security !== 'digest' || read?.security !== 'digest' || create.authReason !== read.authReason || !create.authReason)
     throw new Error('The fast routes answer only what digest auth with one reason guards')
   return create.authReason
@@ -53,8 +58,8 @@ export function withFastRoutes(ctx: SandboxContext, payments: PaymentAnswers, ex
   return (req, res) => {
     const { method, url = '' } = req
     if (req.headers['content-encoding'] === undefined) {
-      if (method === 'POST' && url === '/payments') return void answer(req, res, create)
-      const read = method === 'GET' ? PAYMENT_PATH.exec(url) : null
+      if (method === CREATE_METHOD && url === createPayment.path) return void answer(req, res, create)
+      const read = method === READ_METHOD ? PAYMENT_PATH.exec(url) : null
       if (read) {
         const id = read[1]!
         return void answer(req, res, async (merchant) => ({ status: 200, body: await payments.get(merchant, id) }))

@@ -5,8 +5,9 @@ import http from 'node:http'
 import type { Duplex } from 'node:stream'
 import { SandboxConfigError } from '../config-error.js'
 import type { SandboxLimits } from '../limits/sandbox-limits.js'
+import { REQUEST_ID_HEADER } from '../../src/api/headers.js'
 import { ConnectionGuard } from '../http/connection-guard.js'
-import { newRequestId, REQUEST_ID_HEADER } from '../http/request-notes.js'
+import { newRequestId } from '../http/request-notes.js'
 import { isStream } from '../http/streams.js'
 
 const SHUTDOWN_GRACE_MS = 5_000

@@ -8,7 +8,9 @@ import { formatUsdcAmount, minorToMajorUnits } from '../../src/money.js'
 import { findCurrency } from '../currencies/currency-table.js'
 import type { PaymentRow } from '../db/schema.js'
 import { HORIZON_PATH } from '../horizon/horizon-requests.js'
-import { actionAmount, availableActions, merchantUrl, remainingValue, type CheckoutAction } from './checkout-service.js'
+import { remainingValue } from '../payments/payment-receipts.js'
+import { intendedAmount } from '../simulation/payment-simulation.js'
+import { availableActions, merchantUrl, type CheckoutAction } from './checkout-service.js'
 import { CHECKOUT_TEXT, type Lang } from './checkout-text.js'
 
 /** How long the outcome page waits before sending the customer back to the merchant. */
@@ -173,9 +175,11 @@ function actionForm(view: CheckoutPageView, action: CheckoutAction): string {
   const pays =
     action === 'pay-full'
       ? remainingValue(payment)
-      : action === 'pay-part' || action === 'overpay'
-        ? actionAmount(payment, action)
-        : undefined
+      : action === 'pay-part'
+        ? intendedAmount(payment, 'underpay')
+        : action === 'overpay'
+          ? intendedAmount(payment, 'overpay')
+          : undefined
   const detail = pays === undefined ? '' : html`<span class="detail">${formatAmount(pays, payment.amount_currency)}</span>`
   const secondary = action === 'fail' || action === 'cancel' ? html` class="secondary"` : ''
   return html`<form method="post" action="${view.links.action(action)}">
@@ -210,7 +214,10 @@ export function renderCheckoutPage(view: CheckoutPageView): string {
 <dl><dt>${t.walletUri}</dt><dd><code data-testid="wallet-uri">${view.walletUri}</code></dd></dl>
 </section>
 <section class="actions" data-testid="actions" data-payable><h2>${t.sandboxActions}</h2>
-!${actions.map((action) => actionForm(view, action)).join('\n')}
+!${actions
+          .filter((action) => action !== 'pay-part' || intendedAmount(payment, 'underpay') !== undefined)
+          .map((action) => actionForm(view, action))
+          .join('\n')}
 </section>`
 
   return layout({

@@ -1,8 +1,7 @@
 // The rules of the hosted checkout: who may see a payment (its auth token), what state the
-// customer sees, which sandbox buttons a state offers and what each one pays. The buttons run
-// the same simulations as the API (sandbox/simulation/payment-simulation.ts).
+// customer sees, which sandbox buttons a state offers. The buttons run the same simulations as
+// the API (sandbox/simulation/payment-simulation.ts), which also decides what each one pays.
 import type { Kysely } from 'kysely'
-import { divideRoundHalfUp } from '../../src/money.js'
 import { secretsMatch } from '../../src/signing.js'
 import type { SandboxContext } from '../context.js'
 import type { Database, PaymentRow } from '../db/schema.js'
@@ -36,20 +35,6 @@ export function availableActions(status: string): readonly CheckoutAction[] {
   return []
 }
 
-/** What remains to pay, in smallest units of the pricing currency. */
-export const remainingValue = (payment: PaymentRow): number => Math.max(0, payment.amount_value - payment.amount_paid)
-
-/**
- * Smallest units of the pricing currency a paying button sends: half of what remains (at least
- * 1) for "pay part", what remains plus 10% of the amount (at least 1 more) for "overpay".
- * "Pay in full" pays exactly the USDC that remains, so it has no amount of its own.
- */
-export function actionAmount(payment: PaymentRow, action: 'pay-part' | 'overpay'): number {
-  const remaining = remainingValue(payment)
-  if (action === 'pay-part') return Math.max(1, Math.floor(remaining / 2))
-  return remaining + Math.max(1, Number(divideRoundHalfUp(BigInt(payment.amount_value), 10n)))
-}
-
 const DECLINED = 'customer wallet declined'
 
 /** Runs one button on a payment already checked against its token; returns the payment after it. */
@@ -66,9 +51,11 @@ export async function runCheckoutAction(
   switch (action) {
     case 'pay-full':
       return simulateCustomerPayment(ctx, db, payment, {})
+    // The sandbox's underpayment and overpayment, as the API's {"underpay": true} pays them.
     case 'pay-part':
+      return simulateCustomerPayment(ctx, db, payment, { underpay: true })
     case 'overpay':
-      return simulateCustomerPayment(ctx, db, payment, { amount: actionAmount(payment, action) })
+      return simulateCustomerPayment(ctx, db, payment, { overpay: true })
     case 'fail':
       return failPayment(ctx, db, payment, { reason: DECLINED })
     case 'cancel':

@@ -5,7 +5,7 @@ import { CURRENCY_CODES, type CurrencyCode } from '../../src/api/enumerations.js
 import { USDC_SCALE, divideRoundHalfUp, parseDecimal } from '../../src/money.js'
 
 export interface Currency {
-  code: string
+  code: CurrencyCode
   name: string
   symbol: string
   /** Decimal places of the smallest unit (2 for cents, 0 for yen). */
@@ -29,7 +29,7 @@ const TABLE: Record<CurrencyCode, Omit<Currency, 'code'>> = {
 /** In the order of CURRENCY_CODES, as GET /currencies lists them. */
 export const CURRENCIES: readonly Currency[] = CURRENCY_CODES.map((code) => ({ code, ...TABLE[code] }))
 
-const BY_CODE = new Map(CURRENCIES.map((currency) => [currency.code, currency]))
+const BY_CODE = new Map<string, Currency>(CURRENCIES.map((currency) => [currency.code, currency]))
 
 export function findCurrency(code: string): Currency | undefined {
   return BY_CODE.get(code)

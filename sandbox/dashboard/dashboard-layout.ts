@@ -4,10 +4,11 @@
 // dashboard's own templates, marked `!${…}`. The stylesheet and script are files served by the
 // dashboard (dashboard-assets.ts), loaded with the response's CSP nonce.
 import { html } from 'ghtml'
+import { DASHBOARD_PATH } from '../../src/api/paths.js'
 import type { MerchantRow } from '../db/schema.js'
 import { ASSET_PATHS } from './dashboard-assets.js'
 
-export const DASHBOARD_PATH = '/dashboard'
+export { DASHBOARD_PATH }
 
 export interface NavItem {
   id: string

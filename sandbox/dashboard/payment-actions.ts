@@ -1,21 +1,20 @@
 // What the payment detail page can do to a payment: the CLI's simulations and merchant actions,
 // each run through the same service the API route calls (route → service → repository), so the
-// rules, refusals and amounts are the sandbox's own. Underpay and overpay pay what the hosted
-// checkout's buttons pay (checkout-service.ts: half of what remains; what remains plus 10%).
+// rules, refusals and amounts are the sandbox's own. Underpay and overpay pay what the API's
+// {"underpay": true} and the hosted checkout's buttons pay (intendedAmount, payment-simulation.ts).
 // The page offers the actions that apply to the payment's state; the services still decide.
 import type { Kysely } from 'kysely'
 import { createRefundBody, failBody, payBody } from '../../src/api/requests.js'
 import { majorToMinorUnits } from '../../src/money.js'
-import { actionAmount } from '../checkout/checkout-service.js'
 import type { SandboxContext } from '../context.js'
 import { findCurrency } from '../currencies/currency-table.js'
 import type { Database, MerchantRow, PaymentRow } from '../db/schema.js'
 import { badRequest } from '../errors.js'
 import { failEscrow, releaseEscrow } from '../escrow/escrow-service.js'
-import { statusAt } from '../payments/payment-lifecycle.js'
+import { isPayable, statusAt } from '../payments/payment-lifecycle.js'
 import { acceptUnderpayment } from '../payments/payment-service.js'
 import { refundPayment } from '../refunds/refund-service.js'
-import { expirePayment, failPayment, simulateCustomerPayment } from '../simulation/payment-simulation.js'
+import { expirePayment, failPayment, intendedAmount, simulateCustomerPayment } from '../simulation/payment-simulation.js'
 
 export const PAYMENT_ACTIONS = [
   'pay',
@@ -48,7 +47,7 @@ export interface PaymentAction {
   run(ctx: SandboxContext, trx: Kysely<Database>, merchant: MerchantRow, payment: PaymentRow, form: ActionForm): Promise<unknown>
 }
 
-const payable = (payment: PaymentRow, now: number) => ['open', 'underpaid'].includes(statusAt(payment, now))
+const payable = isPayable
 const isEscrow = (payment: PaymentRow) => payment.escrow_status !== null
 const text = (form: ActionForm, name: string): string | undefined => (form[name]?.trim() ? form[name]!.trim() : undefined)
 
@@ -75,15 +74,15 @@ export const ACTIONS: Record<PaymentActionId, PaymentAction> = {
     label: 'Underpay',
     hint: 'A customer pays half of what remains.',
     destructive: false,
-    offered: payable,
-    run: (ctx, trx, _m, payment) => simulateCustomerPayment(ctx, trx, payment, { amount: actionAmount(payment, 'pay-part') }),
+    offered: (payment, now) => payable(payment, now) && intendedAmount(payment, 'underpay') !== undefined,
+    run: (ctx, trx, _m, payment) => simulateCustomerPayment(ctx, trx, payment, { underpay: true }),
   },
   overpay: {
     label: 'Overpay',
     hint: 'A customer pays what remains plus a tenth of the amount.',
     destructive: false,
     offered: payable,
-    run: (ctx, trx, _m, payment) => simulateCustomerPayment(ctx, trx, payment, { amount: actionAmount(payment, 'overpay') }),
+    run: (ctx, trx, _m, payment) => simulateCustomerPayment(ctx, trx, payment, { overpay: true }),
   },
   'wrong-memo': {
     label: 'Pay with a wrong memo',

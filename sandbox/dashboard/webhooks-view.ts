@@ -8,6 +8,7 @@ import { html } from 'ghtml'
 import { z } from 'zod'
 import { WEBHOOK_EVENT_TYPES } from '../../src/api/enumerations.js'
 import { webhookLogQuery } from '../../src/api/requests.js'
+import { MAX_URL_LENGTH } from '../../src/api/validation.js'
 import { gradeReceiver, type GradingReport } from '../../src/webhooks/receiver-grading.js'
 import { toIso } from '../clock.js'
 import { ApiError, badRequest } from '../errors.js'
@@ -29,7 +30,6 @@ const deliveriesQuery = webhookLogQuery.extend({
   event: z.enum(WEBHOOK_EVENT_TYPES, { message: `must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}` }).optional(),
 })
 const FILTER_FIELDS = ['status', 'event', 'checkout_id', 'limit'] as const
-const MAX_URL_LENGTH = 2048
 /** Grading reports kept for their page (POST-redirect-GET), per process; older ones are dropped. */
 const KEPT_REPORTS = 50
 

@@ -1,8 +1,23 @@
 // Table types for kysely: the one place that says what each table holds.
 // Times are integer milliseconds since the epoch (UTC); money is integer smallest units
 // (pricing currency) or integer stroops (USDC, 7 decimals); JSON columns hold JSON text.
+// Enumerated columns take their types from src/api/enumerations.ts, where each list is declared once.
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely'
-import type { BridgeOrderStatus } from '../../src/client/types.js'
+import type {
+  BridgeOrderStatus,
+  CustomerType,
+  EscrowOrderStatus,
+  InvoiceStatus,
+  LedgerAccountRole,
+  LedgerAssetCode,
+  PaymentStatus,
+  SettlementMode,
+  SettlementStatus,
+  WebhookDeliveryStatus,
+  WebhookEventType,
+  Locale,
+  CurrencyCode,
+} from '../../src/api/enumerations.js'
 
 export interface SandboxStateTable {
   key: string
@@ -17,8 +32,6 @@ export interface EgressPolicyTable {
   /** JSON array of the --allow-webhook-to entries, normalized and sorted. */
   allow_webhook_to: string
 }
-
-export type SettlementMode = 'direct' | 'escrow'
 
 export interface MerchantsTable {
   id: string
@@ -44,8 +57,6 @@ export interface MerchantsTable {
   /** How far its own clock has been advanced. */
   clock_advanced_ms: Generated<number>
 }
-
-export type LedgerAccountRole = 'issuer' | 'merchant' | 'escrow' | 'platform_fee' | 'customer' | 'bridge'
 
 export interface LedgerAccountsTable {
   public_key: string
@@ -110,7 +121,8 @@ export interface LedgerTransactionsTable {
   fee_meta_xdr: string | null
 }
 
-export type LedgerAssetCode = 'USDC' | 'XLM'
+/** Declared with the API's enumerations; the ledger's modules read it here. */
+export type { LedgerAssetCode }
 
 export interface LedgerOperationsTable {
   tx_hash: string
@@ -127,10 +139,10 @@ export interface LedgerOperationsTable {
 export interface PaymentsTable {
   id: string
   merchant_id: string
-  status: string
-  settlement_status: string
+  status: PaymentStatus
+  settlement_status: SettlementStatus
   amount_value: number
-  amount_currency: string
+  amount_currency: CurrencyCode
   /** USDC the customer is asked to pay, in stroops. */
   usdc_amount: number
   description: string
@@ -138,7 +150,7 @@ export interface PaymentsTable {
   redirect_url: string | null
   cancel_url: string | null
   webhook_url: string | null
-  locale: string
+  locale: Locale
   metadata: string | null
   partner_id: string | null
   store_id: string | null
@@ -156,7 +168,7 @@ export interface PaymentsTable {
   sender_account: string | null
   refunded: number
   history: string
-  escrow_status: string | null
+  escrow_status: EscrowOrderStatus | null
   escrow_order_id: string | null
   escrow_contract_address: string | null
   escrow_fee_bps: number | null
@@ -179,7 +191,7 @@ export interface RefundsTable {
   id: string
   merchant_id: string
   payment_id: string
-  status: string
+  status: 'refunded'
   /** USDC paid back to the customer, in stroops. */
   usdc_amount: number
   description: string
@@ -199,13 +211,11 @@ export interface PaymentEventsTable {
   subject_type: EventSubjectType
   /** The id of the payment (invoice, refund) the event is about. */
   subject_id: string
-  event_type: string
+  event_type: WebhookEventType
   /** The webhook body of the event, exactly as sent. */
   payload: string
   created_at: number
 }
-
-export type WebhookDeliveryStatus = 'pending' | 'success' | 'failed' | 'skipped'
 
 /** When a merchant asked for a webhook resend (wall-clock ms), for the limit per minute. */
 export interface WebhookResendTimesTable {
@@ -228,7 +238,7 @@ export interface WebhookDeliveriesTable {
   subject_type: EventSubjectType
   /** The id of the payment (invoice, refund) the event is about. */
   subject_id: string
-  event_type: string
+  event_type: WebhookEventType
   url: string
   /** pending until attempted (the outbox), then success, failed or skipped. */
   status: WebhookDeliveryStatus
@@ -249,8 +259,6 @@ export interface WebhookDeliveriesTable {
   updated_at: number
 }
 
-export type CustomerType = 'business' | 'individual'
-
 export interface CustomersTable {
   /** A UUID. */
   id: string
@@ -265,15 +273,13 @@ export interface CustomersTable {
   created_at: number
 }
 
-export type InvoiceStatus = 'draft' | 'sent' | 'paid' | 'overdue' | 'voided'
-
 export interface InvoicesTable {
   /** A UUID. */
   id: string
   merchant_id: string
   invoice_number: string
   status: InvoiceStatus
-  currency: string
+  currency: CurrencyCode
   /** JSON [{description, quantity, unit_price}], as given. */
   line_items: string
   /** Smallest units of the currency. */
@@ -328,9 +334,6 @@ export interface CrossChainQuotesTable {
   history: string
   superseded_by: string | null
 }
-
-/** Declared once, with the client's types. */
-export type { BridgeOrderStatus }
 
 export interface IdempotencyKeysTable {
   merchant_id: string

@@ -8,7 +8,8 @@ import type { SandboxContext } from '../context.js'
 import type { Database, LedgerAssetCode, PaymentRow } from '../db/schema.js'
 import { conflict } from '../errors.js'
 import { refusedByLedgerAs } from '../ledger/ledger-refusals.js'
-import { appendHistory, moveSettlementTo, moveTo, settlementMovedAt, type SettlementStatus } from '../payments/payment-lifecycle.js'
+import type { SettlementStatus } from '../../src/api/enumerations.js'
+import { appendHistory, moveSettlementTo, moveTo, settlementMovedAt } from '../payments/payment-lifecycle.js'
 import { findDueEscrows, findPaymentById, listEscrowPayments } from '../payments/payment-repository.js'
 import type { PageRequest } from '../db/paginate.js'
 import { findMerchantById } from '../merchants/merchant-repository.js'
@@ -39,7 +40,7 @@ export function heldInCustody(payment: PaymentRow): bigint {
 export function releaseOf(payment: PaymentRow): { status: SettlementStatus; releasedAt: number; transaction: string } | null {
   const releasedAt = settlementMovedAt(payment, 'processing')
   if (payment.settlement_tx_id === null || releasedAt === undefined) return null
-  return { status: payment.settlement_status as SettlementStatus, releasedAt, transaction: payment.settlement_tx_id }
+  return { status: payment.settlement_status, releasedAt, transaction: payment.settlement_tx_id }
 }
 
 /** Releases a funded escrow order to its payee, less the platform fee; settlement follows its ledger. */

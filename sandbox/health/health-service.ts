@@ -1,6 +1,7 @@
 // Whether a running sandbox can do its job: the database answers, the ledger has an open
 // ledger and its supply adds up, and the webhook dispatcher is getting through its queue.
 // `paybox sandbox wait` and CI readiness checks rely on GET /health (health-routes.ts).
+import type { HealthStatus } from '../../src/api/enumerations.js'
 import { systemClock, type Clock } from '../clock.js'
 import type { SandboxContext } from '../context.js'
 import { isLeader, isPostgres } from '../db/database.js'
@@ -11,13 +12,13 @@ import { countStateRows, findPendingDeliverySummary } from './health-repository.
 export type CheckName = 'database' | 'ledger' | 'webhooks'
 
 export interface CheckResult {
-  status: 'ok' | 'failing'
+  status: HealthStatus
   /** What is wrong, when failing; a short fact when ok. */
   detail?: string
 }
 
 export interface HealthReport {
-  status: 'ok' | 'failing'
+  status: HealthStatus
   checks: Record<CheckName, CheckResult>
 }
 

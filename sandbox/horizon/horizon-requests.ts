@@ -2,7 +2,7 @@
 // and its OpenAPI declarations, which must not import the routes (they import the route table).
 import { z } from 'zod'
 
-export const HORIZON_PATH = '/horizon'
+export { HORIZON_PATH } from '../../src/api/paths.js'
 
 export const submitForm = z.strictObject({
   tx: z.string({ message: 'is required: the base64 XDR of a signed transaction envelope' }).min(1, { message: 'must not be empty' }),

@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto'
 import { FeeBumpTransaction, TransactionBuilder, type Transaction } from '@stellar/stellar-base'
 import { USDC_SCALE, formatDecimal } from '../../src/money.js'
+import type { LedgerAssetCode } from '../db/schema.js'
 import { USDC_ASSET_CODE } from '../ledger/ledger-accounts.js'
 import { BASE_FEE } from '../ledger/envelope-rules.js'
 import type { LedgerAccount, LedgerInfo, LedgerPayment, LedgerTransaction } from '../ledger/ledger-types.js'
@@ -156,7 +157,7 @@ export function toTransactionRecord(h: HorizonContext, tx: LedgerTransaction) {
   }
 }
 
-export function assetFields(h: HorizonContext, asset: 'USDC' | 'XLM') {
+export function assetFields(h: HorizonContext, asset: LedgerAssetCode) {
   return asset === 'XLM'
     ? { asset_type: 'native' }
     : { asset_type: 'credit_alphanum4', asset_code: USDC_ASSET_CODE, asset_issuer: h.usdcIssuer }

@@ -5,7 +5,8 @@
 // and the body as compact JSON (JSON.stringify of the parsed body, "" for {}). Nothing else.
 import type http from 'node:http'
 import type { Request, RequestHandler } from 'express'
-import { DIGEST_HEADERS, DIGEST_TOLERANCE_SECONDS, secretsMatch, signDigest, signaturesMatch } from '../../src/signing.js'
+import { ADMIN_TOKEN_HEADER, DIGEST_HEADERS } from '../../src/api/headers.js'
+import { DIGEST_TOLERANCE_SECONDS, secretsMatch, signDigest, signaturesMatch } from '../../src/signing.js'
 import type { Clock } from '../clock.js'
 import type { MerchantRow } from '../db/schema.js'
 import type { RateLimiter } from '../limits/rate-limiter.js'
@@ -143,8 +144,6 @@ export function digestAuth(deps: DigestAuthDeps, reason: string, options: { opti
     }, next)
   }
 }
-
-export const ADMIN_TOKEN_HEADER = 'x-sandbox-admin-token'
 
 /**
  * Guards sandbox-wide controls with the admin token printed at start. With `failures` (--shared),

@@ -5,7 +5,8 @@
 import type { RequestHandler } from 'express'
 import type { SandboxContext } from '../context.js'
 import type { Operation } from './operation.js'
-import { ADMIN_TOKEN_HEADER, adminAuth, digestAuth, type DigestAuthDeps } from './auth.js'
+import { ADMIN_TOKEN_HEADER } from '../../src/api/headers.js'
+import { adminAuth, digestAuth, type DigestAuthDeps } from './auth.js'
 
 /** What authenticating a request takes: a scheme and, for digest auth, the reason of its 401s. */
 export type Authentication = Pick<Operation, 'security' | 'authReason'>

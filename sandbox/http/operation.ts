@@ -1,9 +1,9 @@
 // How one endpoint is declared: what the kit routes and authenticates by, and what the OpenAPI
 // document describes; openapi/operations.ts and horizon/horizon-operations.ts fill it in.
 import type { z } from 'zod'
+import type { EndpointWire, Security } from '../../src/api/endpoints.js'
 
-/** Who may call an endpoint: digest auth (spec 5), digest auth only when sent, the admin token, either of those two, anyone. */
-export type Security = 'digest' | 'optional-digest' | 'admin' | 'admin-or-digest' | 'none'
+export type { Security }
 
 /** What an endpoint answers on success. */
 export type SuccessResponse =
@@ -14,7 +14,7 @@ export type SuccessResponse =
   | { status: 204; description: string; empty: true }
 
 export interface Operation {
-  method: 'get' | 'post' | 'delete'
+  method: EndpointWire['method']
   /** As Express registers it: /payments/:id. */
   path: string
   operationId: string

@@ -3,8 +3,7 @@
 // log reads them once the response closes; the kit knows nothing of the log.
 import { randomUUID } from 'node:crypto'
 import type http from 'node:http'
-
-export const REQUEST_ID_HEADER = 'Request-Id'
+import { REQUEST_ID_HEADER } from '../../src/api/headers.js'
 
 /** The body a refused signature is checked against later, at most (longer ones are not kept for it). */
 export const SIGNED_BODY_LIMIT = 16 * 1024

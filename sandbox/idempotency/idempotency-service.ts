@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto'
 import type http from 'node:http'
 import type { Kysely } from 'kysely'
+import { IDEMPOTENCY_KEY_HEADER } from '../../src/api/headers.js'
 import type { Database } from '../db/schema.js'
 import { ApiError, badRequest } from '../errors.js'
 import { findIdempotencyRecord, insertIdempotencyRecord } from './idempotency-repository.js'
@@ -54,10 +55,10 @@ export function requestFingerprint(method: string, path: string, body: unknown):
 
 /** The request's Idempotency-Key header, if it sent one; a malformed one is a 400. */
 export function idempotencyKey(headers: http.IncomingHttpHeaders): string | undefined {
-  const key = headers['idempotency-key']
+  const key = headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()]
   if (key === undefined) return undefined
   if (typeof key !== 'string' || key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
-    throw badRequest(`Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`)
+    throw badRequest(`${IDEMPOTENCY_KEY_HEADER} must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`)
   }
   return key
 }

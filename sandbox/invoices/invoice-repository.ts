@@ -1,6 +1,7 @@
 // Invoice and invoice-settings rows: the only code that reads or writes those tables.
 import { sql, type Kysely } from 'kysely'
-import type { Database, InvoiceRow, InvoiceSettingsRow, InvoiceStatus } from '../db/schema.js'
+import type { InvoiceStatus } from '../../src/api/enumerations.js'
+import type { Database, InvoiceRow, InvoiceSettingsRow } from '../db/schema.js'
 import type { PageRequest } from '../db/paginate.js'
 import { newestFirstPage } from '../db/paginate.js'
 import { inByteOrder, integerOfDigits } from '../db/sql-dialect.js'

@@ -2,7 +2,8 @@
 // transactions and payments, mapped from their rows.
 import type { Kysely } from 'kysely'
 import { MAX_TRANSACTIONS_PAGE } from '../../src/api/requests.js'
-import type { Database, LedgerAccountRole, LedgerTransactionRow } from '../db/schema.js'
+import type { LedgerAccountRole } from '../../src/api/enumerations.js'
+import type { Database, LedgerTransactionRow } from '../db/schema.js'
 import { groupBy, toLedgerAccount, toLedgerInfo, toLedgerPayment, toLedgerTransaction } from './ledger-mappers.js'
 import {
   countFailedTransactionsInLedger,

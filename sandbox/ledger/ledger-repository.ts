@@ -1,9 +1,9 @@
 // Rows of the simulated ledger: the only code that reads or writes ledger_accounts,
 // ledger_ledgers, ledger_transactions and ledger_operations. Rules live in ledger-service.ts.
 import { sql, type Kysely, type Updateable } from 'kysely'
+import type { LedgerAccountRole } from '../../src/api/enumerations.js'
 import type {
   Database,
-  LedgerAccountRole,
   LedgerAccountRow,
   LedgerAccountsTable,
   LedgerLedgerRow,

@@ -4,7 +4,8 @@
 // each step is its own module: signed-payments, transaction-writer, ledger-reads, supply-invariants.
 import type { Kysely } from 'kysely'
 import type { Clock } from '../clock.js'
-import type { Database, LedgerAccountRole } from '../db/schema.js'
+import type { LedgerAccountRole } from '../../src/api/enumerations.js'
+import type { Database } from '../db/schema.js'
 import { SANDBOX_NETWORK_PASSPHRASE } from './ledger-accounts.js'
 import { LedgerError } from './ledger-errors.js'
 import { toLedgerInfo } from './ledger-mappers.js'

@@ -1,7 +1,8 @@
 // What the simulated Stellar network is to the rest of the sandbox: its records, the queries
 // and inputs it takes, and the Ledger interface services call (LedgerService implements it).
 import type { Kysely } from 'kysely'
-import type { Database, LedgerAccountRole, LedgerAssetCode, LedgerMemoType } from '../db/schema.js'
+import type { LedgerAccountRole } from '../../src/api/enumerations.js'
+import type { Database, LedgerAssetCode, LedgerMemoType } from '../db/schema.js'
 import type { OperationResultCode } from './ledger-errors.js'
 
 /** 'instant' closes a ledger after every transaction; 'timer' leaves that to a LedgerCloser's interval. */

@@ -1,6 +1,7 @@
 // fee_meta_xdr and result_meta_xdr (TransactionMeta v2), as Stellar reports them to Horizon. A USDC
 // change of the issuer has no entry: the issuer holds no trustline to its own asset.
 import { Asset, StrKey, xdr } from '@stellar/stellar-base'
+import type { LedgerAssetCode } from '../db/schema.js'
 import { USDC_ASSET_CODE } from './ledger-accounts.js'
 
 export interface EntryAccount {
@@ -14,7 +15,7 @@ export interface EntryAccount {
 
 export interface BalanceChange {
   account: string
-  asset: 'XLM' | 'USDC'
+  asset: LedgerAssetCode
   before: bigint
   after: bigint
 }

@@ -1,7 +1,8 @@
 // Merchants of the sandbox: creation with fresh API keys and a ledger settlement account, and
 // the public shape shown in the banner and to the admin API.
 import type { Kysely } from 'kysely'
-import type { Database, MerchantRow, SettlementMode } from '../db/schema.js'
+import type { SettlementMode } from '../../src/api/enumerations.js'
+import type { Database, MerchantRow } from '../db/schema.js'
 import { createLedgerAccount } from '../ledger/ledger-accounts.js'
 import { hex, type RandomSource } from '../random.js'
 import { badRequest } from '../errors.js'

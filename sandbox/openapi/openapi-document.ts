@@ -2,10 +2,9 @@
 // the routes validate with (request bodies and queries converted with io "input": what a
 // client sends, before transforms), so the document cannot disagree with the validation.
 import { z } from 'zod'
-import { DIGEST_HEADERS, DIGEST_TOLERANCE_SECONDS, WEBHOOK_SIGNATURE_HEADER } from '../../src/signing.js'
-import { ADMIN_TOKEN_HEADER } from '../http/auth.js'
+import { ADMIN_TOKEN_HEADER, DIGEST_HEADERS, REQUEST_ID_HEADER, WEBHOOK_SIGNATURE_HEADER } from '../../src/api/headers.js'
+import { DIGEST_TOLERANCE_SECONDS } from '../../src/signing.js'
 import { MAX_BODY_BYTES } from '../http/body.js'
-import { REQUEST_ID_HEADER } from '../http/request-notes.js'
 import type { Operation, SuccessResponse } from '../http/operation.js'
 import { OPERATIONS, REQUEST_SCHEMAS } from './operations.js'
 import { HORIZON_RESPONSE_SCHEMAS } from '../horizon/horizon-operations.js'

@@ -4,6 +4,7 @@
 // From this table: authentication (http/authentication.ts), the strict-query rule, every Express
 // route, by operationId (http/declared-routes.ts), and the OpenAPI document (openapi-document.ts).
 import { z } from 'zod'
+import { IDEMPOTENCY_KEY_HEADER } from '../../src/api/headers.js'
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../idempotency/idempotency-service.js'
 import { QUERIES, REQUEST_BODIES } from '../../src/api/requests.js'
 import { endpoints, type Endpoint, type EndpointId } from '../../src/api/endpoints.js'
@@ -34,7 +35,7 @@ const MERCHANT_CLOCK = { tag: 'Sandbox', authReason: 'Unauthorized', pathParams:
 /** The header every money-moving POST honours (sandbox/idempotency/idempotency-service.ts). */
 const IDEMPOTENT: Operation['headers'] = [
   {
-    name: 'Idempotency-Key',
+    name: IDEMPOTENCY_KEY_HEADER,
     description:
       'Copies with the same key get the first answer and move nothing; the same key with another body or endpoint is 422, a key still in progress 409. ' +
       'The signature does not cover this header: a copy with another key or none is a new request (a shared sandbox refuses a reused signature with 409)',
@@ -237,6 +238,13 @@ export const DOCUMENTATION = {
     ...DIGEST,
     pathParams: PAYMENT_ID,
     errors: [404, 409],
+  },
+  getPaymentWebhooksState: {
+    summary: "Whether a payment's webhooks have all been sent: no event coming, no delivery pending",
+    tag: 'Sandbox',
+    ...DIGEST,
+    pathParams: PAYMENT_ID,
+    errors: [404],
   },
   simulateDeposit: {
     summary: "A deposit arrives at the quote's address: the bridge order holds, swaps or refunds it",

@@ -4,7 +4,7 @@ import type { HistoryEntry } from '../../src/client/types.js'
 import type { PaymentRow } from '../db/schema.js'
 import { toIso } from '../clock.js'
 import { conflict } from '../errors.js'
-import type { PaymentStatus } from '../../src/api/enumerations.js'
+import { PAYABLE_STATUSES, type PaymentStatus, type SettlementStatus } from '../../src/api/enumerations.js'
 
 export type { HistoryEntry }
 
@@ -17,8 +17,6 @@ export const PAYMENT_TRANSITIONS: Readonly<Record<PaymentStatus, readonly Paymen
   failed: [],
   canceled: [],
 }
-
-export type SettlementStatus = 'open' | 'processing' | 'paid' | 'failed'
 
 /** Settlement starts when a payment is paid; paid (settled) and failed are final. */
 export const SETTLEMENT_TRANSITIONS: Readonly<Record<SettlementStatus, readonly SettlementStatus[]>> = {
@@ -37,25 +35,29 @@ const SETTLEMENT_HISTORY_STATUS: Record<SettlementStatus, string> = {
 }
 
 /** Expired once expiresAt has passed, whether or not the sweep recorded it yet: whatever takes money asks this. */
-export function statusAt(payment: Pick<PaymentRow, 'status' | 'expires_at'>, now: number): string {
+export function statusAt(payment: Pick<PaymentRow, 'status' | 'expires_at'>, now: number): PaymentStatus {
   return payment.status === 'open' && payment.expires_at <= now ? 'expired' : payment.status
 }
 
-/** 409 unless the payment can take money now: open and not past its expiry, or underpaid. */
+/** Whether the payment can take money now: open and not past its expiry, or underpaid. */
+export const isPayable = (payment: Pick<PaymentRow, 'status' | 'expires_at'>, now: number): boolean =>
+  (PAYABLE_STATUSES as readonly PaymentStatus[]).includes(statusAt(payment, now))
+
+/** 409 unless the payment can take money now (isPayable). */
 export function requirePayable(payment: PaymentRow, now: number): void {
+  if (isPayable(payment, now)) return
   const status = statusAt(payment, now)
-  if (status === 'open' || status === 'underpaid') return
   if (status !== payment.status)
     throw conflict('Conflict', `Payment ${payment.id} expired at ${toIso(payment.expires_at)} and cannot be paid`)
   throw conflict('Conflict', `Payment ${payment.id} is ${payment.status} and cannot be paid`)
 }
 
-export function canMove(from: string, to: PaymentStatus): boolean {
-  return (PAYMENT_TRANSITIONS[from as PaymentStatus] ?? []).includes(to)
+export function canMove(from: PaymentStatus, to: PaymentStatus): boolean {
+  return PAYMENT_TRANSITIONS[from].includes(to)
 }
 
 export interface StatusChange {
-  status: string
+  status: PaymentStatus
   history: string
   updated_at: number
 }
@@ -74,9 +76,8 @@ export function moveSettlementTo(
   to: SettlementStatus,
   description: string,
   now: number,
-): { settlement_status: string; history: string; updated_at: number } {
-  const allowed = SETTLEMENT_TRANSITIONS[payment.settlement_status as SettlementStatus] ?? []
-  if (!allowed.includes(to)) {
+): { settlement_status: SettlementStatus; history: string; updated_at: number } {
+  if (!SETTLEMENT_TRANSITIONS[payment.settlement_status].includes(to)) {
     throw conflict('Conflict', `The settlement of payment ${payment.id} is ${payment.settlement_status} and cannot become ${to}`)
   }
   const entry = { time: now, status: SETTLEMENT_HISTORY_STATUS[to], description }

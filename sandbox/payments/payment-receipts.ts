@@ -35,6 +35,10 @@ export function amountPaidFor(payment: Pick<PaymentRow, 'amount_value' | 'usdc_a
   return Number(divideRoundHalfUp(usdcReceived * BigInt(payment.amount_value), BigInt(payment.usdc_amount)))
 }
 
+/** What remains to pay, in smallest units of the pricing currency (never below zero: a payment can be overpaid). */
+export const remainingValue = (payment: Pick<PaymentRow, 'amount_value' | 'amount_paid'>): number =>
+  Math.max(0, payment.amount_value - payment.amount_paid)
+
 /** The inverse: USDC stroops that `value` smallest units of the pricing currency are worth at the payment's price. */
 export function usdcForValue(payment: Pick<PaymentRow, 'amount_value' | 'usdc_amount'>, value: number): bigint {
   return divideRoundHalfUp(BigInt(value) * BigInt(payment.usdc_amount), BigInt(payment.amount_value))

@@ -1,5 +1,6 @@
 // Payment rows: the only code that reads or writes the payments table.
 import { sql, type Kysely, type RawBuilder } from 'kysely'
+import type { PaymentStatus } from '../../src/api/enumerations.js'
 import { defineStatement } from '../db/statement.js'
 import type { Database, NewPayment, PaymentRow, PaymentUpdate } from '../db/schema.js'
 import type { PageRequest } from '../db/paginate.js'
@@ -7,7 +8,7 @@ import { newestFirstPage } from '../db/paginate.js'
 import { archivedMerchantIds, splitDue, sweepNow, type Due, type SweepTimes } from '../merchants/merchant-repository.js'
 
 export interface PaymentFilters {
-  status?: string
+  status?: PaymentStatus
   /** createdAt ≥ startDate (epoch ms). */
   startDate?: number
   /** createdAt ≤ endDate (epoch ms). */

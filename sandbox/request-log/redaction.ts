@@ -1,14 +1,15 @@
 // What the request log keeps of bodies and headers: secret-bearing JSON fields, credential
 // headers and tokens in URLs replaced by [redacted], then cut to a bound. The bytes around them
 // stay as sent (nothing is re-serialized), so what is shown is what went over the wire, less secrets.
+import { ADMIN_TOKEN_HEADER, DIGEST_HEADERS } from '../../src/api/headers.js'
 
 export const REDACTED = '[redacted]'
 /** A JSON field or header whose name says it holds a credential. */
 const SECRET_NAME = /secret|token|password|passphrase|signature|authorization|cookie|private/i
 /** Headers never kept: the digest signature (replayable), the admin token, cookies. */
 const SECRET_HEADERS = new Set([
-  'x-digest-signature',
-  'x-sandbox-admin-token',
+  DIGEST_HEADERS.signature,
+  ADMIN_TOKEN_HEADER,
   'cookie',
   'set-cookie',
   'authorization',

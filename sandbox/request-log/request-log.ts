@@ -5,10 +5,11 @@
 // for the dashboard's request inspector only: its headers and JSON bodies, redacted and bounded
 // (redaction.ts), and for a signature that did not match, what it was sent with.
 import type http from 'node:http'
+import { IDEMPOTENCY_KEY_HEADER, REQUEST_ID_HEADER } from '../../src/api/headers.js'
 import type { RequestLogEntry, RequestLogQuery } from '../../src/client/types.js'
 import type { Clock } from '../clock.js'
 import { REQUEST_LOG_CAPACITY } from '../../src/api/requests.js'
-import { newRequestId, notesOf, REQUEST_ID_HEADER, type SignatureMismatch } from '../http/request-notes.js'
+import { newRequestId, notesOf, type SignatureMismatch } from '../http/request-notes.js'
 import { bounded, redactHeaders, redactText } from './redaction.js'
 
 /** Longer paths and idempotency keys are cut to this many characters in a record. */
@@ -114,7 +115,7 @@ export class RequestLog {
     res.once('close', () => {
       const url = req.url ?? ''
       const queryAt = url.indexOf('?')
-      const key = req.headers['idempotency-key']
+      const key = req.headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()]
       const notes = notesOf(req)
       const rawBody = notes.rawBody ?? (req as { rawBody?: unknown }).rawBody
       const detail: RequestDetail = {

@@ -7,17 +7,47 @@
 // ledger payment to the destination, and the memo matcher decides that it pays nothing.
 // Each takes the payment row: the API finds it by merchant, the checkout page by auth token.
 import type { Kysely } from 'kysely'
+import { divideRoundHalfUp, minorToMajorUnits } from '../../src/money.js'
 import type { SandboxContext } from '../context.js'
 import type { Database, PaymentRow } from '../db/schema.js'
 import { badRequest, conflict } from '../errors.js'
 import { refusedByLedgerAs } from '../ledger/ledger-refusals.js'
 import { moveTo, requirePayable } from '../payments/payment-lifecycle.js'
-import { usdcForValue } from '../payments/payment-receipts.js'
+import { findCurrency } from '../currencies/currency-table.js'
+import { remainingValue, usdcForValue } from '../payments/payment-receipts.js'
 import { findPaymentById } from '../payments/payment-repository.js'
 import type { FailBody, PayBody } from '../../src/api/requests.js'
 import { merchantNow } from '../merchants/merchant-time.js'
 
 type SimulationContext = Pick<SandboxContext, 'clock' | 'wallClock' | 'ledger' | 'payments'>
+
+/** What a simulated customer may be asked to pay instead of an amount. */
+export type PayIntent = 'underpay' | 'overpay'
+
+/**
+ * Smallest units of the pricing currency an underpayment or overpayment sends, decided here
+ * alone for the API, the checkout's buttons and the dashboard: half of what remains, rounded
+ * down (undefined when less than two units remain: nothing would leave the payment underpaid),
+ * or what remains plus a tenth of the amount, rounded half up, and at least one unit more.
+ */
+export function intendedAmount(payment: PaymentRow, intent: PayIntent): number | undefined {
+  const remaining = remainingValue(payment)
+  if (intent === 'overpay') return remaining + Math.max(1, Number(divideRoundHalfUp(BigInt(payment.amount_value), 10n)))
+  return remaining < 2 ? undefined : Math.floor(remaining / 2)
+}
+
+/** The amount a pay body asks for, in smallest units of the pricing currency; undefined: what remains. */
+function amountOf(payment: PaymentRow, body: PayBody): number | undefined {
+  const intent: PayIntent | undefined = body?.underpay ? 'underpay' : body?.overpay ? 'overpay' : undefined
+  if (intent === undefined) return body?.amount
+  const amount = intendedAmount(payment, intent)
+  if (amount === undefined) {
+    const precision = findCurrency(payment.amount_currency)?.precision ?? 0
+    const left = `${minorToMajorUnits(remainingValue(payment), precision)} ${payment.amount_currency}`
+    throw conflict('Conflict', `Payment ${payment.id} has ${left} left to pay, which cannot be underpaid: pay it in full instead`)
+  }
+  return amount
+}
 
 /**
  * Pays `amount` (default: what remains) from a customer wallet; returns the updated payment.
@@ -31,7 +61,8 @@ export async function simulateCustomerPayment(
   body: PayBody,
 ): Promise<PaymentRow> {
   requirePayable(payment, await merchantNow(ctx, db, payment.merchant_id))
-  const usdc = body?.amount === undefined ? BigInt(payment.usdc_amount - payment.usdc_received) : usdcForValue(payment, body.amount)
+  const amount = amountOf(payment, body)
+  const usdc = amount === undefined ? BigInt(payment.usdc_amount - payment.usdc_received) : usdcForValue(payment, amount)
   if (usdc <= 0n) throw badRequest('amount: is less than the smallest USDC amount (0.0000001)')
   const from = body?.from ?? (await richestCustomer(ctx, db))
   const account = await ctx.ledger.getAccount(db, from)

@@ -2,7 +2,8 @@
 // bounded per sandbox, and archived rather than deleted (the ledger keeps their transactions).
 import type { SandboxContext } from '../context.js'
 import { merchantNowOf } from '../clock.js'
-import type { MerchantRow, SettlementMode } from '../db/schema.js'
+import type { SettlementMode } from '../../src/api/enumerations.js'
+import type { MerchantRow } from '../db/schema.js'
 import { runTransaction } from '../db/database.js'
 import { conflict, notFound } from '../errors.js'
 import { archiveMerchant, countActiveTenants, findMerchantById } from '../merchants/merchant-repository.js'

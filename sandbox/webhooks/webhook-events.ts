@@ -4,7 +4,8 @@
 // change writer runs `recordEventsOf(declaration)` after every change (docs/webhooks.md).
 import type { Kysely } from 'kysely'
 import { v5 as uuidv5 } from 'uuid'
-import type { Database, EventSubjectType } from '../db/schema.js'
+import type { WebhookEventType } from '../../src/api/enumerations.js'
+import type { Database, EventSubjectType, PaymentRow } from '../db/schema.js'
 import { insertDelivery, insertEvent, nextDeliverySequence } from './webhook-repository.js'
 
 /** Namespace of delivery ids: UUIDv5 of the subject and sequence number, so seeded runs repeat. */
@@ -23,9 +24,9 @@ export interface EventSubject {
 export interface EventDeclaration<Row> {
   subject(row: Row): EventSubject
   /** The event a change is (`before` undefined: the row was created), or undefined for none. */
-  eventFor(before: Row | undefined, after: Row): string | undefined
+  eventFor(before: Row | undefined, after: Row): WebhookEventType | undefined
   /** The exact text sent and signed: serialized once, stored, and replayed byte for byte. */
-  payload(type: string, row: Row): string
+  payload(type: WebhookEventType, row: Row): string
   /** Business time of the change. */
   changedAt(row: Row): number
 }
@@ -49,8 +50,20 @@ export async function newDeliveryIdentity(
   return { id: uuidv5(name, DELIVERY_ID_NAMESPACE), sequence }
 }
 
+/**
+ * Whether the sandbox will emit an event of the payment with no one acting: a settlement in
+ * processing reports its outcome (transaction_updated) when the ledger holding it closes.
+ */
+export const eventComing = (payment: Pick<PaymentRow, 'settlement_status'>): boolean => payment.settlement_status === 'processing'
+
 /** Without a webhookUrl no delivery is queued; whether a queued one is sent (or skipped) is the dispatcher's call. */
-async function recordEvent(db: Kysely<Database>, subject: EventSubject, type: string, payload: string, now: number): Promise<void> {
+async function recordEvent(
+  db: Kysely<Database>,
+  subject: EventSubject,
+  type: WebhookEventType,
+  payload: string,
+  now: number,
+): Promise<void> {
   const about = { merchant_id: subject.merchantId, subject_type: subject.type, subject_id: subject.id, event_type: type }
   await insertEvent(db, { ...about, payload, created_at: now })
   if (subject.webhookUrl === null) return

@@ -16,7 +16,9 @@ import { pageRequest } from '../validation/common.js'
 import { toDeliveryResource } from './webhook-log-resource.js'
 import { paymentIdOf } from './webhook-events.js'
 import { getDelivery, resendDelivery, setWebhooksPaused } from './webhook-controls.js'
-import { findEventsAfter, lastEventSequence, listDeliveries } from './webhook-repository.js'
+import { getPayment } from '../payments/payment-service.js'
+import { eventComing } from './webhook-events.js'
+import { countPendingDeliveries, findEventsAfter, lastEventSequence, listDeliveries } from './webhook-repository.js'
 import type { Handlers } from '../openapi/handlers.js'
 
 /** Stored events a resuming stream is sent at most. */
@@ -107,6 +109,14 @@ export function webhookLogHandlers(ctx: SandboxContext) {
       }
       catchingUp = false
       for (const event of waiting.splice(0)) send(event)
+    },
+    // The payment is read first: the change that ends a settlement in processing queues its
+    // delivery in the same transaction, so a count read after the payment holds that delivery.
+    getPaymentWebhooksState: async (req, res) => {
+      const payment = await getPayment(ctx.db, currentMerchant(req), req.params.id)
+      const coming = eventComing(payment)
+      const pending = await countPendingDeliveries(ctx.db, payment.id)
+      res.json({ checkout_id: payment.id, event_coming: coming, pending_deliveries: pending, quiet: !coming && pending === 0 })
     },
     pauseWebhooks: setPaused(true),
     resumeWebhooks: setPaused(false),

@@ -1,6 +1,5 @@
 // The body of a webhook (spec 6): {"data": {...}} with the payment as it is after the event,
 // serialized by src/webhooks/webhook-body.ts (shared with the CLI's receiver grader).
-import type { PaymentStatus, SettlementStatus } from '../../src/api/enumerations.js'
 import { serializeWebhookBody, type WebhookData, type WebhookEventType } from '../../src/webhooks/webhook-body.js'
 import type { PaymentRow } from '../db/schema.js'
 import { USDC_ASSET_CODE } from '../ledger/ledger-accounts.js'
@@ -14,9 +13,8 @@ export function webhookPayload(type: WebhookEventType, payment: PaymentRow): str
   return serializeWebhookBody({
     type,
     id: payment.id,
-    // Only the state machines of payment-lifecycle.ts write these columns.
-    status: payment.status as PaymentStatus,
-    settlement_status: payment.settlement_status as SettlementStatus,
+    status: payment.status,
+    settlement_status: payment.settlement_status,
     amount: { value: payment.amount_value, currency: payment.amount_currency },
     settlement_amount: usdcNumber(payment.settlement_amount),
     settlement_currency: USDC_ASSET_CODE,

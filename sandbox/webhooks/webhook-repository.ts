@@ -1,5 +1,6 @@
 // Webhook delivery rows: the only code that reads or writes the webhook_deliveries table.
 import { sql, type Kysely } from 'kysely'
+import type { WebhookDeliveryStatus, WebhookEventType } from '../../src/api/enumerations.js'
 import { jsonTextValues } from '../db/sql-dialect.js'
 import { defineStatement } from '../db/statement.js'
 import type { Database, Insertable, PaymentEventRow, PaymentEventsTable, WebhookDeliveryRow } from '../db/schema.js'
@@ -92,9 +93,9 @@ export async function logDeliveryOutcomes(db: Kysely<Database>, deliveries: Webh
 }
 
 export interface DeliveryFilters {
-  status?: string
+  status?: WebhookDeliveryStatus
   paymentId?: string
-  eventType?: string
+  eventType?: WebhookEventType
 }
 
 export async function listDeliveries(
@@ -104,7 +105,7 @@ export async function listDeliveries(
   page: PageRequest,
 ): Promise<{ rows: WebhookDeliveryRow[]; total: number }> {
   let query = db.selectFrom('webhook_deliveries').where('merchant_id', '=', merchantId)
-  if (filters.status !== undefined) query = query.where('status', '=', filters.status as WebhookDeliveryRow['status'])
+  if (filters.status !== undefined) query = query.where('status', '=', filters.status)
   // Through webhook_deliveries_by_subject: a payment's few entries, not the merchant's whole log.
   if (filters.paymentId !== undefined) query = query.where('subject_type', '=', 'payment').where('subject_id', '=', filters.paymentId)
   if (filters.eventType !== undefined) query = query.where('event_type', '=', filters.eventType)
@@ -124,6 +125,18 @@ type NewEvent = Pick<
 >
 
 // Runs for every event of every subject.
+/** Deliveries of the payment's events not attempted yet (the outbox's pending rows are few). */
+export async function countPendingDeliveries(db: Kysely<Database>, paymentId: string): Promise<number> {
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .where('subject_type', '=', 'payment')
+    .where('subject_id', '=', paymentId)
+    .where('status', '=', 'pending')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .executeTakeFirstOrThrow()
+  return Number(row.count)
+}
+
 export async function insertEvent(db: Kysely<Database>, event: NewEvent): Promise<void> {
   await insertEventRow(db, event)
 }

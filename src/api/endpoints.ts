@@ -189,6 +189,7 @@ export const endpoints = declare({
     response: 'Payment',
   },
   getEscrowOrder: { method: 'get', path: '/sandbox/payments/:id/escrow', security: 'digest', response: 'EscrowOrder' },
+  getPaymentWebhooksState: { method: 'get', path: '/sandbox/payments/:id/webhooks', security: 'digest', response: 'PaymentWebhooksState' },
   simulateDeposit: {
     method: 'post',
     path: '/sandbox/cross-chain/quotes/:quoteId/deposit',

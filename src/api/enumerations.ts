@@ -4,6 +4,9 @@
 export const PAYMENT_STATUSES = ['open', 'underpaid', 'paid', 'expired', 'failed', 'canceled'] as const
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number]
 
+/** The statuses in which a payment can still take money; every other status is final. */
+export const PAYABLE_STATUSES = ['open', 'underpaid'] as const satisfies readonly PaymentStatus[]
+
 export const SETTLEMENT_STATUSES = ['open', 'processing', 'paid', 'failed'] as const
 export type SettlementStatus = (typeof SETTLEMENT_STATUSES)[number]
 
@@ -35,9 +38,17 @@ export type InvoiceStatus = (typeof INVOICE_STATUSES)[number]
 export const CUSTOMER_TYPES = ['business', 'individual'] as const
 export type CustomerType = (typeof CUSTOMER_TYPES)[number]
 
+/** GET /health: the sandbox and each of its parts either work or not (503 when one does not). */
+export const HEALTH_STATUSES = ['ok', 'failing'] as const
+export type HealthStatus = (typeof HEALTH_STATUSES)[number]
+
 /** Who holds a sandbox ledger account; bridge is the simulated cross-chain bridge's account. */
 export const LEDGER_ROLES = ['issuer', 'merchant', 'escrow', 'platform_fee', 'customer', 'bridge'] as const
 export type LedgerAccountRole = (typeof LEDGER_ROLES)[number]
+
+/** The assets of the sandbox ledger: USDC, which pays, and XLM, the network's own (fees; a wrong asset for a payment). */
+export const LEDGER_ASSET_CODES = ['USDC', 'XLM'] as const
+export type LedgerAssetCode = (typeof LEDGER_ASSET_CODES)[number]
 
 /** A bridge order's statuses in lifecycle order: NEAR Intents' 1Click's, plus EXPIRED (deadline passed, nothing deposited). */
 export const BRIDGE_ORDER_STATUSES = [

@@ -165,6 +165,7 @@ export const webhookDeliveryExample = {
 }
 
 export const webhooksPausedStateExample = { merchant_id: MERCHANT_ID, webhooks_paused: true }
+export const paymentWebhooksStateExample = { checkout_id: PAYMENT_ID, event_coming: true, pending_deliveries: 1, quiet: false }
 
 export const paymentEventExample = {
   sequence: 17,

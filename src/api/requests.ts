@@ -7,12 +7,14 @@ import {
   CURRENCY_CODES,
   CUSTOMER_TYPES,
   INVOICE_STATUSES,
+  LEDGER_ASSET_CODES,
   LEDGER_ROLES,
   LOCALES,
   PAYMENT_STATUSES,
   SETTLEMENT_MODES,
   WEBHOOK_DELIVERY_STATUSES,
 } from './enumerations.js'
+import { MAX_LINE_ITEMS, MAX_QUANTITY } from './limits.js'
 import { QUANTITY_SCALE, TAX_SCALE } from '../invoice-totals.js'
 import { MAX_AMOUNT_VALUE, USDC_SCALE, formatDecimal, numberToScaled, parseDecimal } from '../money.js'
 import {
@@ -27,16 +29,22 @@ import {
   queryInteger,
 } from './validation.js'
 
+export { MAX_LINE_ITEMS, MAX_QUANTITY }
 export const MAX_EXPIRES_IN_HOURS = 24 * 365
-export const MAX_LINE_ITEMS = 100
-export const MAX_QUANTITY = 1_000_000
 export const MAX_INVOICE_NUMBER_LENGTH = 64
 export const MAX_INVOICE_PREFIX_LENGTH = 24
 
-// Codes are typed as text: a client passes what its user typed, and the sandbox names the choices.
-const currencyCode = z.enum(CURRENCY_CODES as readonly string[] as [string, ...string[]], {
-  message: `must be one of ${CURRENCY_CODES.join(', ')}`,
-})
+/**
+ * One of `values`, typed as text going in (a client passes what its user typed, and the sandbox
+ * names the choices) and as the enumeration once checked, so the sandbox's columns are checked.
+ */
+function textEnum<T extends string>(values: readonly T[]) {
+  return z
+    .enum(values as readonly string[] as [string, ...string[]], { message: `must be one of ${values.join(', ')}` })
+    .transform((value) => value as T)
+}
+
+const currencyCode = textEnum(CURRENCY_CODES)
 
 /** An amount in the smallest unit of a payment's pricing currency, as the simulations and refunds take it. */
 export const pricingAmount = z
@@ -74,10 +82,7 @@ export type CreatePaymentBody = z.infer<typeof createPaymentBody>
 
 export const listPaymentsQuery = z.strictObject({
   ...pageQuery,
-  // Typed as text, like currency codes: the CLI passes the flag as its user typed it.
-  status: z
-    .enum(PAYMENT_STATUSES as readonly string[] as [string, ...string[]], { message: `must be one of ${PAYMENT_STATUSES.join(', ')}` })
-    .optional(),
+  status: textEnum(PAYMENT_STATUSES).optional(),
   startDate: isoDateOrDateTime.optional(),
   endDate: isoDateOrDateTime.optional(),
   storeId: z.string().min(1).max(255).optional(),
@@ -255,6 +260,10 @@ export const payBody = z
   .strictObject({
     /** Smallest units of the pricing currency; default: what remains. */
     amount: pricingAmount.optional(),
+    // Or what to pay, the sandbox deciding how much (docs/payment-lifecycle.md), so that every
+    // client of the simulation (CLI, checkout buttons, dashboard, scenarios) pays the same.
+    underpay: z.boolean().describe('Pay half of what remains, rounded down, leaving the payment underpaid').optional(),
+    overpay: z.boolean().describe('Pay what remains plus a tenth of the amount (rounded half up, at least one unit)').optional(),
     /** The paying customer wallet (G…); default: the one holding the most USDC. */
     from: z.string().refine(isAccountAddress, { message: 'must be a Stellar account address (G…)' }).optional(),
     /** Make the payment's settlement fail when it comes. */
@@ -266,11 +275,28 @@ export const payBody = z
       .min(1, { message: 'must not be empty' })
       .refine((memo) => Buffer.byteLength(memo, 'utf8') <= MAX_TEXT_MEMO_BYTES, { message: `must be at most ${MAX_TEXT_MEMO_BYTES} bytes` })
       .optional(),
-    asset: z.enum(['USDC', 'XLM'], { message: 'must be USDC or XLM' }).optional(),
+    asset: z.enum(LEDGER_ASSET_CODES, { message: `must be ${LEDGER_ASSET_CODES.join(' or ')}` }).optional(),
   })
   .refine((body) => !body.failSettlement || ((body.asset ?? 'USDC') === 'USDC' && body.memo === undefined), {
     message: "applies only to a payment with the payment's own memo, in USDC",
     path: ['failSettlement'],
+  })
+  .superRefine((body, context) => {
+    const given = (['amount', 'underpay', 'overpay'] as const).filter((field) =>
+      field === 'amount' ? body.amount !== undefined : body[field],
+    )
+    if (given.length > 1) {
+      context.addIssue({
+        code: 'custom',
+        path: [given[1]!],
+        message: `cannot be sent with ${given[0]}: send at most one of amount, underpay, overpay`,
+      })
+    }
+    // Both are measured against what the payment's own memo pays in USDC.
+    const intent = given.find((field) => field !== 'amount')
+    if (intent !== undefined && ((body.asset ?? 'USDC') !== 'USDC' || body.memo !== undefined)) {
+      context.addIssue({ code: 'custom', path: [intent], message: "applies only to a payment with the payment's own memo, in USDC" })
+    }
   })
   .optional()
 export type PayBody = z.infer<typeof payBody>

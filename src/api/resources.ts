@@ -6,6 +6,8 @@ import {
   BRIDGE_ORDER_STATUSES,
   CUSTOMER_TYPES,
   ESCROW_STATUSES,
+  HEALTH_STATUSES,
+  LEDGER_ASSET_CODES,
   INVOICE_STATUSES,
   LEDGER_ROLES,
   LOCALES,
@@ -269,6 +271,18 @@ export const webhooksPausedState = z
   .object({ merchant_id: z.string(), webhooks_paused: z.boolean() })
   .meta({ example: examples.webhooksPausedStateExample })
 
+/** Whether a payment's webhooks have all been sent, as `paybox trigger` waits for them (sandbox only). */
+export const paymentWebhooksState = z
+  .object({
+    checkout_id: z.string(),
+    event_coming: z
+      .boolean()
+      .describe('An event the sandbox will emit with no one acting: a settlement in processing reports its outcome when its ledger closes'),
+    pending_deliveries: z.number().int().describe('Deliveries of its events not yet attempted'),
+    quiet: z.boolean().describe('No event coming and no delivery pending: its delivery log is final until someone acts'),
+  })
+  .meta({ example: examples.paymentWebhooksStateExample })
+
 export const crossChainQuote = z
   .object({
     quoteId: z.string(),
@@ -319,7 +333,7 @@ export const ledgerOperation = z.object({
   type: z.literal('payment'),
   from: accountAddress,
   to: accountAddress,
-  asset: z.enum(['USDC', 'XLM']),
+  asset: z.enum(LEDGER_ASSET_CODES),
   amount: decimalText,
 })
 
@@ -418,7 +432,7 @@ export function pageOf<T extends z.ZodType>(item: T, withLinks: boolean) {
 
 export const itemsOf = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item) }).meta({ example: { items: [exampleOf(item)] } })
 
-const healthCheck = z.object({ status: z.enum(['ok', 'failing']), detail: z.string().optional() })
+const healthCheck = z.object({ status: z.enum(HEALTH_STATUSES), detail: z.string().optional() })
 const healthChecks = z.object({ database: healthCheck, ledger: healthCheck, webhooks: healthCheck })
 
 export const health = z.object({ status: z.literal('ok'), checks: healthChecks }).meta({ example: examples.healthExample })
@@ -591,6 +605,7 @@ export const RESPONSE_SCHEMAS = {
   WebhookDeliverySummary: webhookDeliverySummary,
   WebhookDeliveryPage: pageOf(webhookDeliverySummary, false),
   WebhooksPausedState: webhooksPausedState,
+  PaymentWebhooksState: paymentWebhooksState,
   PaymentEvent: paymentEvent,
   RequestLogEntry: requestLogEntry,
   RequestLogList: itemsOf(requestLogEntry),

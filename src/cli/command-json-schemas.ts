@@ -1,6 +1,7 @@
 // The `--json` contract of every command as zod schemas (API results are src/api/'s), checked against
 // real output by test/cli/json-contract.test.ts so scripts can rely on it.
 import { z } from 'zod'
+import { HEALTH_STATUSES } from '../api/enumerations.js'
 import * as api from '../api/resources.js'
 
 /** What every command prints with --json when it fails. */
@@ -13,7 +14,7 @@ const stateSwap = api.resetState.extend({
   merchants: z.array(api.resetState.shape.merchants.element.omit({ apiSecret: true })),
   snapshot: api.snapshot.optional(),
 })
-const health = api.health.extend({ status: z.enum(['ok', 'failing']) })
+const health = api.health.extend({ status: z.enum(HEALTH_STATUSES) })
 const profile = z.looseObject({ baseUrl: z.string().optional(), apiKey: z.string().optional() })
 
 /** One document, or (`lines`, the live streams) one document per line for as long as it runs. */

@@ -1,15 +1,12 @@
 // What a person types for an invoice, from flags or prompts. Readers return undefined for text they
 // cannot read; the *Flag wrappers make that one line naming the flag, the prompts a hint.
 import ms from 'ms'
+import { MAX_QUANTITY } from '../api/limits.js'
 import type { CustomerType, InvoiceLineItem, NewCustomer, PostalAddress } from '../client/types.js'
 import { QUANTITY_SCALE, TAX_SCALE } from '../invoice-totals.js'
 import { parseDecimal } from '../money.js'
 import { readAmount, type AmountReading } from './amount-input.js'
 import { UserError } from '../user-error.js'
-
-/** The API's limits: a line's quantity, and lines per invoice. */
-export const MAX_QUANTITY = 1_000_000
-export const MAX_LINE_ITEMS = 100
 
 export const EXPECTED = {
   item: '"description;quantity;unit price"',

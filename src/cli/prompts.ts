@@ -11,7 +11,8 @@ import type {
 } from '../client/types.js'
 import { amountAnswerCheck } from './amount-input.js'
 import { UserError } from '../user-error.js'
-import { dueAnswerOf, EXPECTED, isEmailLike, MAX_LINE_ITEMS, quantityOf, taxOf, unitPriceOf } from './invoice-input.js'
+import { MAX_LINE_ITEMS } from '../api/limits.js'
+import { dueAnswerOf, EXPECTED, isEmailLike, quantityOf, taxOf, unitPriceOf } from './invoice-input.js'
 import { customerLabel, renderInvoiceDraft, runningTotalLine } from './render/invoices.js'
 import { precisionsOf } from './render/payments.js'
 

@@ -1,5 +1,6 @@
 // `paybox sandbox start` in this process. The server is passed in (`start`): src/ reaches the
 // sandbox's code only through the command.
+import { HORIZON_PATH } from '../api/paths.js'
 import { isPostgresUrl, redactDatabaseLocation } from '../database-location.js'
 import type { RequestLogEntry } from '../client/types.js'
 import { clearLocalSandbox, writeLocalSandbox } from '../config/local-sandbox.js'
@@ -75,7 +76,7 @@ export async function runSandbox(start: (options: InProcessSandboxOptions) => Pr
   })
   const banner: SandboxBanner = {
     baseUrl: sandbox.url,
-    horizonUrl: `${sandbox.url}/horizon`,
+    horizonUrl: `${sandbox.url}${HORIZON_PATH}`,
     adminToken: sandbox.identity.adminToken,
     networkPassphrase: sandbox.identity.networkPassphrase,
     database,

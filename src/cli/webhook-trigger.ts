@@ -3,9 +3,7 @@
 import type { PayboxClient } from '../client/paybox-client.js'
 import type { Payment, WebhookDelivery, WebhookEventType } from '../client/types.js'
 import { UserError } from '../user-error.js'
-import { underpaymentOf } from './payment-simulation.js'
 import { pollUntil } from './poll.js'
-import type { Precisions } from './render/payments.js'
 
 export const TRIGGER_STATUSES = ['underpaid', 'paid', 'settled'] as const
 export type TriggerStatus = (typeof TRIGGER_STATUSES)[number]
@@ -29,7 +27,7 @@ export interface TriggerResult {
   deliveries: WebhookDelivery[]
 }
 
-export async function triggerEvent(client: PayboxClient, request: TriggerRequest, precisions: Precisions): Promise<TriggerResult> {
+export async function triggerEvent(client: PayboxClient, request: TriggerRequest): Promise<TriggerResult> {
   const { event, status } = request
   if (status === 'settled' && (await client.merchant.get()).settlement_mode !== 'direct') {
     throw new UserError('--status settled needs a direct merchant', 'an escrow payment settles only when its escrow order is released')
@@ -45,7 +43,7 @@ export async function triggerEvent(client: PayboxClient, request: TriggerRequest
   } else if (event === 'transaction_updated') {
     // Underpaid: half of the amount arrives. Paid and settled: all of it; its settlement's events
     // follow (settled also insists that the settlement completes).
-    payment = await client.sandbox.pay(payment.id, status === 'underpaid' ? { amount: underpaymentOf(payment, precisions) } : {})
+    payment = await client.sandbox.pay(payment.id, status === 'underpaid' ? { underpay: true } : {})
     if (status === 'settled') payment = await settled(client, payment.id, request.timeoutMs)
   }
   const id = payment.id
@@ -58,19 +56,17 @@ export async function triggerEvent(client: PayboxClient, request: TriggerRequest
 }
 
 /**
- * The payment and its deliveries, in full and oldest first, once no event of it is still to
- * come and every delivery has finished; undefined until then. A settlement in `processing`
- * still has an event to come (paid, when its ledger closes, in the transaction that records
- * the delivery): the payment is read first, so a list read after it holds that delivery.
+ * The payment and its deliveries, in full and oldest first, once the sandbox says they are
+ * quiet (no event of it still to come, every delivery finished); undefined until then.
  */
 async function finishedDeliveries(
   client: PayboxClient,
   id: string,
 ): Promise<{ current: Payment; deliveries: WebhookDelivery[] } | undefined> {
+  if (!(await client.sandbox.webhooksState(id)).quiet) return undefined
   const current = await client.payments.get(id)
-  if (current.settlement_status === 'processing') return undefined
   const { items } = await client.webhooks.list({ checkout_id: id, limit: 100 })
-  if (items.length === 0 || items.some((item) => item.status === 'pending')) return undefined
+  if (items.length === 0) return undefined
   const deliveries = await Promise.all(items.reverse().map((item) => client.webhooks.get(item.id)))
   return { current, deliveries }
 }

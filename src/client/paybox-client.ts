@@ -2,10 +2,11 @@
 // scheme of spec section 5, exactly as the sandbox verifies it. The CLI uses it; so can you:
 //   const client = new PayboxClient({ baseUrl, apiKey, apiSecret })
 //   const payment = await client.payments.create({ amount: { value: 1250, currency: 'USD' }, description: 'Order 1' })
-import { DIGEST_HEADERS, signDigest } from '../signing.js'
+import { signDigest } from '../signing.js'
 import { PayboxApiError, PayboxConnectionError } from './errors.js'
 import { serverSentEvents, type EventSourceMessage } from './server-sent-events.js'
 import type { z } from 'zod'
+import { ADMIN_TOKEN_HEADER, DIGEST_HEADERS, IDEMPOTENCY_KEY_HEADER, REQUEST_ID_HEADER } from '../api/headers.js'
 import { endpoints, type Endpoint, type QueryName, type RequestBodyName, type ResponseName, type Security } from '../api/endpoints.js'
 import type { QUERIES, REQUEST_BODIES } from '../api/requests.js'
 import type { RESPONSE_SCHEMAS } from '../api/resources.js'
@@ -92,9 +93,7 @@ export interface IdempotencyOptions {
 }
 
 const idempotencyHeaders = (options: IdempotencyOptions): Record<string, string> =>
-  options.idempotencyKey ? { 'Idempotency-Key': options.idempotencyKey } : {}
-
-export const ADMIN_TOKEN_HEADER = 'x-sandbox-admin-token'
+  options.idempotencyKey ? { [IDEMPOTENCY_KEY_HEADER]: options.idempotencyKey } : {}
 
 /** The credentials each declared security takes (optional digest auth is sent signed; admin-or-digest: the admin token when the client has it). */
 const AUTH_OF: Record<Exclude<Security, 'admin-or-digest'>, AuthMode> = {
@@ -274,6 +273,8 @@ export class PayboxClient {
     fail: (paymentId: string, body: SandboxFailRequest = {}) => this.#call(endpoints.simulateFailure, { params: { id: paymentId }, body }),
     /** Expires the payment now, whatever its expiresAt. */
     expire: (paymentId: string) => this.#call(endpoints.simulateExpiry, { params: { id: paymentId } }),
+    /** Whether the payment's webhooks have all been sent: no event coming, no delivery pending. */
+    webhooksState: (paymentId: string) => this.#call(endpoints.getPaymentWebhooksState, { params: { id: paymentId } }),
     /** A new API secret for the merchant (admin token); the old one stops working at once. */
     rotateSecret: (merchantId: string) => this.#call(endpoints.rotateMerchantSecret, { params: { id: merchantId } }),
     advanceClock: (seconds: number) => this.#call(endpoints.advanceSandboxClock, { body: { seconds } }),
@@ -454,7 +455,7 @@ function apiErrorOf(response: TransportResponse, text: string): PayboxApiError {
     error.message ?? error.reason ?? `HTTP ${response.status}`,
     parsed ?? text,
     Number.isInteger(retryAfter) && retryAfter >= 0 ? retryAfter : undefined,
-    response.headers.get('request-id') ?? undefined,
+    response.headers.get(REQUEST_ID_HEADER) ?? undefined,
   )
 }
 

@@ -4,10 +4,12 @@
 import type { z } from 'zod'
 import type * as api from '../api/resources.js'
 import type * as requests from '../api/requests.js'
+import type { HealthStatus } from '../api/enumerations.js'
 
 export {
   BRIDGE_ORDER_STATUSES,
   INVOICE_STATUSES,
+  LEDGER_ASSET_CODES,
   LEDGER_ROLES,
   WEBHOOK_DELIVERY_STATUSES,
   WEBHOOK_EVENT_TYPES,
@@ -16,8 +18,10 @@ export type {
   BridgeOrderStatus,
   CustomerType,
   EscrowOrderStatus,
+  HealthStatus,
   InvoiceStatus,
   LedgerAccountRole,
+  LedgerAssetCode,
   PaymentStatus,
   SettlementStatus,
   WebhookDeliveryStatus,
@@ -47,6 +51,7 @@ export type Merchant = z.infer<typeof api.merchant>
 export type WebhookDelivery = z.infer<typeof api.webhookDeliverySummary> &
   Partial<Pick<z.infer<typeof api.webhookDelivery>, 'request_payload' | 'response_body'>>
 export type WebhooksPausedState = z.infer<typeof api.webhooksPausedState>
+export type PaymentWebhooksState = z.infer<typeof api.paymentWebhooksState>
 export type PaymentEvent = z.infer<typeof api.paymentEvent>
 /** What the sandbox POSTs to a payment's webhookUrl (spec 6). */
 export type WebhookBody = z.infer<typeof api.webhookBody>
@@ -58,7 +63,7 @@ export type TenantList = z.infer<typeof api.tenantList>
 export type ArchivedTenant = z.infer<typeof api.archivedTenant>
 export type DashboardSignInLink = z.infer<typeof api.dashboardSignInLink>
 /** GET /health: each part of the sandbox and whether it works (503, with status failing, when one does not). */
-export type SandboxHealth = Omit<z.infer<typeof api.health>, 'status'> & { status: 'ok' | 'failing' }
+export type SandboxHealth = Omit<z.infer<typeof api.health>, 'status'> & { status: HealthStatus }
 export type SandboxSnapshot = z.infer<typeof api.snapshot>
 /** What a snapshot restore or a reset leaves: the merchants' keys and business time (and the snapshot, on restore). */
 export type SandboxStateSwap = z.infer<typeof api.resetState> & { snapshot?: SandboxSnapshot }

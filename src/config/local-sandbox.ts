@@ -1,6 +1,7 @@
 // The state file a running `paybox sandbox start` leaves in the data folder (mode 0600), so
 // that the CLI on the same machine finds its URL, admin token and merchants' keys.
 import fs from 'node:fs'
+import type { SettlementMode } from '../api/enumerations.js'
 import { sandboxStateFile } from './paths.js'
 import { readJsonFile, writeSecretJson } from './secret-file.js'
 
@@ -9,7 +10,7 @@ export interface LocalSandboxMerchant {
   name: string
   apiKey: string
   apiSecret: string
-  settlement_mode: 'direct' | 'escrow'
+  settlement_mode: SettlementMode
 }
 
 export interface LocalSandboxState {

@@ -1,5 +1,6 @@
 // What a running scenario's steps share: the clients to act with, the receiver, and the
 // merchant the scenario runs as. A step that does not hold throws StepFailure.
+import type { SettlementMode } from '../api/enumerations.js'
 import type { PayboxClient } from '../client/paybox-client.js'
 import type { CreateMerchantRequest, SandboxMerchant } from '../client/types.js'
 import type { BusinessClock } from '../cli/business-clock.js'
@@ -10,7 +11,7 @@ export interface ScenarioMerchantInfo {
   name: string
   /** The merchant's settlement account (G…). */
   account: string
-  settlement_mode: 'direct' | 'escrow'
+  settlement_mode: SettlementMode
 }
 
 export interface ScenarioRuntime {

@@ -1,7 +1,7 @@
 // The scenario file format, defined once: the loader validates with these zod schemas, and
 // scenarios/scenario.schema.json is generated from them (npm run scenario:schema).
 import { z } from 'zod'
-import { CUSTOMER_TYPES, LOCALES, SETTLEMENT_MODES, WEBHOOK_EVENT_TYPES } from '../api/enumerations.js'
+import { CUSTOMER_TYPES, LEDGER_ASSET_CODES, LOCALES, SETTLEMENT_MODES, WEBHOOK_EVENT_TYPES } from '../api/enumerations.js'
 
 /** Published in the JSON Schema; editors find the file through a relative `$schema` instead. */
 export const SCENARIO_SCHEMA_ID = 'urn:paybox:scenario:1'
@@ -138,7 +138,7 @@ const pay = z
     from: text.describe('Paying customer wallet (G…); default the one holding the most USDC').optional(),
     failSettlement: z.boolean().describe('Make the settlement fail when it comes').optional(),
     memo: text.describe('A wrong memo: the money lands on the destination and pays nothing').optional(),
-    asset: z.enum(['USDC', 'XLM']).describe('XLM is a wrong asset: the money lands and pays nothing').optional(),
+    asset: z.enum(LEDGER_ASSET_CODES).describe('XLM is a wrong asset: the money lands and pays nothing').optional(),
   })
   .refine((body) => [body.amount !== undefined, body.underpay, body.overpay].filter(Boolean).length <= 1, {
     message: 'give at most one of amount, underpay and overpay',

@@ -3,8 +3,6 @@
 import ms from 'ms'
 import type { CreateInvoiceRequest, CreateMerchantRequest, CreatePaymentRequest, SandboxPayRequest } from '../client/types.js'
 import { dueInOf } from '../cli/invoice-input.js'
-import { overpaymentOf, underpaymentOf } from '../cli/payment-simulation.js'
-import { fetchPrecisions } from '../cli/render/payments.js'
 import { expectBalance, expectInvoiceNumber, expectValue, expectWebhook } from './expectations.js'
 import { StepFailure, type ScenarioRuntime } from './runtime.js'
 import type { StepAction, StepArgs } from './schema.js'
@@ -39,15 +37,9 @@ export const STEP_HANDLERS: { [A in StepAction]: Handler<A> } = {
 
   createMerchant: (body, runtime) => runtime.createMerchant(body as CreateMerchantRequest),
 
-  pay: async ({ payment: id, amount, underpay, overpay, ...rest }, { client }) => {
-    const body: SandboxPayRequest = { ...rest, amount: amount as number | undefined }
-    if (underpay || overpay) {
-      // The same amounts `paybox payments pay --underpay|--overpay` sends.
-      const payment = await client.payments.get(id)
-      body.amount = underpay ? underpaymentOf(payment, await fetchPrecisions(client)) : overpaymentOf(payment)
-    }
-    return client.sandbox.pay(id, body)
-  },
+  // underpay and overpay are the sandbox's, as `paybox payments pay --underpay|--overpay` sends them.
+  pay: ({ payment: id, amount, ...rest }, { client }) =>
+    client.sandbox.pay(id, { ...rest, amount: amount as number | undefined } as SandboxPayRequest),
   failPayment: ({ payment, reason }, { client }) => client.sandbox.fail(payment, { reason }),
   expirePayment: ({ payment }, { client }) => client.sandbox.expire(payment),
 

@@ -159,24 +159,47 @@ describe('paybox payments: simulating customers and outcomes', () => {
         await expectUnpaid(payment.id)
       })
 
-      it('--underpay when one smallest unit remains', async () => {
+      it("--underpay when one smallest unit remains: the sandbox's 409", async () => {
         const payment = await createPayment(1)
         const result = await runCli(['payments', 'pay', payment.id, '--underpay'], env())
         expectOneLineFailure(
           result,
-          `Payment ${payment.id} has 0.01 USD left to pay, which cannot be underpaid (pay it in full without --underpay)`,
+          `409 Conflict: Payment ${payment.id} has 0.01 USD left to pay, which cannot be underpaid: pay it in full instead`,
         )
         await expectUnpaid(payment.id)
       })
     })
 
-    it('--underpay on a paid payment says it cannot be paid and changes nothing', async () => {
+    it("--underpay and --overpay on a paid payment show the sandbox's 409 and change nothing", async () => {
       const payment = await createPayment(400)
       await sandbox.direct.sandbox.pay(payment.id)
       const before = await stored(payment.id)
-      const result = await runCli(['payments', 'pay', payment.id, '--underpay'], env())
-      expectOneLineFailure(result, `Payment ${payment.id} is paid and cannot be paid`)
+      for (const flag of ['--underpay', '--overpay']) {
+        const result = await runCli(['payments', 'pay', payment.id, flag], env())
+        expectOneLineFailure(result, `409 Conflict: Payment ${payment.id} is paid and cannot be paid`)
+      }
       expect(await stored(payment.id)).toEqual(before)
+    })
+
+    it("--underpay and --overpay pay what the checkout's buttons pay: the sandbox decides the amounts", async () => {
+      // 12.55 USD: a tenth is 1.255, which the sandbox rounds half up.
+      const press = async (payment: Payment, action: string) => {
+        const body = new URLSearchParams({ auth_token: new URL(payment.hostedUrl).searchParams.get('auth_token')!, lang: 'en' })
+        const response = await fetch(`${sandbox.url}/checkout/${payment.id}/actions/${action}`, {
+          method: 'POST',
+          body,
+          redirect: 'manual',
+        })
+        expect(response.status).toBe(303)
+        return stored(payment.id)
+      }
+      const [cli, checkout] = [await createPayment(1255), await createPayment(1255)]
+      expect((await runCliJson<Payment>(['payments', 'pay', cli.id, '--overpay'], env())).json.amount_paid).toBe(1381)
+      expect((await press(checkout, 'overpay')).amount_paid).toBe(1381)
+
+      const [cliPart, checkoutPart] = [await createPayment(1255), await createPayment(1255)]
+      expect((await runCliJson<Payment>(['payments', 'pay', cliPart.id, '--underpay'], env())).json.amount_paid).toBe(627)
+      expect((await press(checkoutPart, 'pay-part')).amount_paid).toBe(627)
     })
 
     it("paying a paid payment is the server's 409, in one line", async () => {

@@ -221,10 +221,13 @@ describe('hosted checkout', () => {
       expect(await sandbox.direct.payments.get(payment.id)).toMatchObject({ status: 'paid', amount_paid: 1250 })
     })
 
-    it('pay part pays at least one unit', async () => {
+    it('pay part is not offered when it could only pay in full (one unit left), and pressing it anyway pays nothing', async () => {
       const payment = await createPayment({ amount: { value: 1, currency: 'JPY' } })
-      await press(sandbox, payment, 'pay-part')
-      expect(await sandbox.direct.payments.get(payment.id)).toMatchObject({ status: 'paid', amount_paid: 1 })
+      const page = await openCheckout(payment)
+      expect(page.html).toContain('data-testid="action-pay-full"')
+      expect(page.html).not.toContain('data-testid="action-pay-part"')
+      expect((await press(sandbox, payment, 'pay-part')).status).toBe(409)
+      expect(await sandbox.direct.payments.get(payment.id)).toMatchObject({ status: 'open', amount_paid: 0 })
     })
 
     it('overpay: what remains plus 10% of the amount, at least one unit more', async () => {

@@ -306,6 +306,7 @@ describe('the OpenAPI document', () => {
     const order: Payment = await sandbox.escrow.payments.create({ amount: { value: 5000, currency: 'USD' }, description: 'Escrowed' })
     expectDescribed('simulatePay', 200, await sandbox.escrow.sandbox.pay(order.id))
     expectDescribed('getEscrowOrder', 200, await sandbox.escrow.escrow.status(order.id))
+    expectDescribed('getPaymentWebhooksState', 200, await sandbox.escrow.sandbox.webhooksState(order.id))
     expectDescribed('releaseEscrow', 200, await sandbox.escrow.escrow.release(order.id))
     const unfunded = await sandbox.escrow.payments.create({ amount: { value: 5000, currency: 'USD' }, description: 'Unfunded' })
     expectDescribed('failEscrow', 200, await sandbox.escrow.escrow.fail(unfunded.id))

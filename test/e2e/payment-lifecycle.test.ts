@@ -115,6 +115,20 @@ describe('the payment lifecycle', () => {
         description: `Settled to the merchant account in ledger ${closed.sequence}`,
       })
     })
+
+    it('says an event is coming while the settlement is processing, so paybox trigger waits for it', async () => {
+      const payment = await timed.direct.payments.create({ amount: { value: 700, currency: 'USD' }, description: 'Timed events' })
+      await timed.direct.sandbox.pay(payment.id)
+      expect(await timed.direct.sandbox.webhooksState(payment.id)).toEqual({
+        checkout_id: payment.id,
+        event_coming: true,
+        pending_deliveries: 0,
+        quiet: false,
+      })
+      await runTransaction(timed.context.db, (trx) => timed.context.ledger.closeLedger(trx))
+      expect(await timed.direct.sandbox.webhooksState(payment.id)).toMatchObject({ event_coming: false, quiet: true })
+      expect((await refusal(timed.escrow.sandbox.webhooksState(payment.id))).statusCode).toBe(404)
+    })
   })
 
   describe('accept-underpayment', () => {
@@ -150,6 +164,31 @@ describe('the payment lifecycle', () => {
       const error = await refusal(sandbox.escrow.request('POST', `/payments/${payment.id}/accept-underpayment`))
       expect(error.statusCode).toBe(404)
       expect((await sandbox.direct.payments.get(payment.id)).status).toBe('underpaid')
+    })
+  })
+
+  describe('simulated underpayment and overpayment: the sandbox decides the amount', () => {
+    it('{"underpay": true} pays half of what remains, rounded down; {"overpay": true} what remains plus a tenth, rounded half up', async () => {
+      const under = await create(1255)
+      expect(await pay(under.id, { underpay: true })).toMatchObject({ status: 'underpaid', amount_paid: 627 })
+      expect(await pay(under.id, { underpay: true })).toMatchObject({ status: 'underpaid', amount_paid: 941 })
+      // 125.5 rounds half up to 126.
+      expect(await pay((await create(1255)).id, { overpay: true })).toMatchObject({ status: 'paid', amount_paid: 1381 })
+      // At least one unit more: a tenth of 3 yen rounds to nothing.
+      expect(await pay((await create(3, 'JPY')).id, { overpay: true })).toMatchObject({ status: 'paid', amount_paid: 4 })
+    })
+
+    it('refuses an underpayment that could only pay in full with 409, and intents beside an amount or a mistake with 400', async () => {
+      const payment = await create(1)
+      const left = await refusal(pay(payment.id, { underpay: true }))
+      expect(left).toMatchObject({ statusCode: 409, reason: 'Conflict' })
+      expect(left.message).toBe(`Payment ${payment.id} has 0.01 USD left to pay, which cannot be underpaid: pay it in full instead`)
+      const both = await refusal(pay(payment.id, { amount: 1, overpay: true }))
+      expect(both).toMatchObject({ statusCode: 400 })
+      expect(both.message).toContain('overpay: cannot be sent with amount')
+      const mistaken = await refusal(pay(payment.id, { underpay: true, asset: 'XLM' }))
+      expect(mistaken.message).toContain("underpay: applies only to a payment with the payment's own memo, in USDC")
+      expect(await sandbox.direct.payments.get(payment.id)).toMatchObject({ status: 'open', amount_paid: 0 })
     })
   })
 

@@ -3,6 +3,7 @@
 // the change's transaction, sent signed, one at a time and in order per subject, logged, resent.
 // The invoice event here exists only in this test: no such event is on the wire (spec 6).
 import { describe, expect, it } from 'vitest'
+import type { WebhookEventType } from '../../src/api/enumerations.js'
 import type { WebhookDelivery } from '../../src/client/types.js'
 import { ChangeEffects } from '../../sandbox/db/change-effects.js'
 import { runTransaction } from '../../sandbox/db/database.js'
@@ -19,9 +20,13 @@ interface TestInvoice {
   updated_at: number
 }
 
+// A real event's name joins WEBHOOK_EVENT_TYPES (src/api/enumerations.ts); these two exist only here.
+const INVOICE_CREATED = 'invoice_created' as WebhookEventType
+const INVOICE_PAID = 'invoice_paid' as WebhookEventType
+
 const invoiceEvents: EventDeclaration<TestInvoice> = {
   subject: (invoice) => ({ type: 'invoice', id: invoice.id, merchantId: invoice.merchant_id, webhookUrl: invoice.webhook_url }),
-  eventFor: (before, after) => (before === undefined ? 'invoice_created' : before.status !== after.status ? 'invoice_paid' : undefined),
+  eventFor: (before, after) => (before === undefined ? INVOICE_CREATED : before.status !== after.status ? INVOICE_PAID : undefined),
   payload: (type, invoice) => JSON.stringify({ data: { type, id: invoice.id, status: invoice.status } }, null, 2),
   changedAt: (invoice) => invoice.updated_at,
 }
@@ -56,7 +61,7 @@ describe('events about other subjects than payments', () => {
     const sent = await waitFor('both invoice events', () => (bodiesOf('inv_test_1').length === 2 ? bodiesOf('inv_test_1') : undefined))
     expect(sent.map((r) => r.verified)).toEqual([true, true])
     expect(sent.map((r) => JSON.parse(r.raw).data.type)).toEqual(['invoice_created', 'invoice_paid'])
-    expect(sent[0]!.raw).toBe(invoiceEvents.payload('invoice_created', invoice('inv_test_1')))
+    expect(sent[0]!.raw).toBe(invoiceEvents.payload(INVOICE_CREATED, invoice('inv_test_1')))
 
     const entries = await waitFor('both logged', async () => {
       const { items } = await logs({ limit: 100 })

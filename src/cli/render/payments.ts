@@ -1,4 +1,5 @@
 // How payments look in the terminal.
+import { PAYABLE_STATUSES } from '../../api/enumerations.js'
 import { minorToMajorUnits } from '../../money.js'
 import type { PayboxClient } from '../../client/paybox-client.js'
 import type { Currency, Page, Payment } from '../../client/types.js'
@@ -18,7 +19,7 @@ export function formatAmount(value: number, currency: string, precisions: Precis
 }
 
 /** Whether a payment can still be paid, so its link and QR code are worth showing. */
-export const isPayable = (payment: Payment): boolean => payment.status === 'open' || payment.status === 'underpaid'
+export const isPayable = (payment: Payment): boolean => (PAYABLE_STATUSES as readonly string[]).includes(payment.status)
 
 export function renderPayment(payment: Payment, precisions: Precisions): string {
   return details([

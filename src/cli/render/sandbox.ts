@@ -1,11 +1,14 @@
 // The banner `paybox sandbox start` prints, the status view, keys, snapshots and the clock.
 import { stripVTControlCharacters } from 'node:util'
 import type { AdvancedClock, SandboxClock, SandboxMerchant, SandboxSnapshot, SandboxStateSwap } from '../../client/types.js'
+import { endpoints } from '../../api/endpoints.js'
+import { DIGEST_HEADERS } from '../../api/headers.js'
+import { DASHBOARD_PATH } from '../../api/paths.js'
 import { chalk, details, table } from '../output.js'
 
 export interface SandboxBanner {
   baseUrl: string
-  /** The sandbox's Horizon-compatible API (`${baseUrl}/horizon`), for Stellar SDKs and tools. */
+  /** The sandbox's Horizon-compatible API (`${baseUrl}${HORIZON_PATH}`), for Stellar SDKs and tools. */
   horizonUrl: string
   adminToken: string
   networkPassphrase: string
@@ -17,14 +20,15 @@ export interface SandboxBanner {
 
 /** A curl command that signs itself when pasted (openssl computes the digest at run time), in lines of under 100 columns. */
 export function signedCurlExample(baseUrl: string, apiKey: string, apiSecret: string): string {
+  const { path } = endpoints.listPayments
   return [
     'ts=$(date +%s)',
-    `sig=$(printf '%s' "/payments\${ts}GET" \\`,
+    `sig=$(printf '%s' "${path}\${ts}GET" \\`,
     `  | openssl dgst -sha256 -hmac '${apiSecret}' \\`,
     "  | sed 's/^.* //')",
-    `curl -s '${baseUrl}/payments' \\`,
-    `  -H 'x-digest-key: ${apiKey}' \\`,
-    '  -H "x-digest-timestamp: $ts" -H "x-digest-signature: $sig"',
+    `curl -s '${baseUrl}${path}' \\`,
+    `  -H '${DIGEST_HEADERS.key}: ${apiKey}' \\`,
+    `  -H "${DIGEST_HEADERS.timestamp}: $ts" -H "${DIGEST_HEADERS.signature}: $sig"`,
   ].join('\n')
 }
 
@@ -66,7 +70,7 @@ export function renderBanner(banner: SandboxBanner, options: { detachedPid?: num
     details([
       ['Base URL', banner.baseUrl],
       ['Horizon URL', banner.horizonUrl],
-      ['Dashboard', `${banner.baseUrl}/dashboard (sign in with: paybox dashboard)`],
+      ['Dashboard', `${banner.baseUrl}${DASHBOARD_PATH} (sign in with: paybox dashboard)`],
       ['Admin token', banner.adminToken],
       ['Network passphrase', banner.networkPassphrase],
       ['Database', banner.database],
