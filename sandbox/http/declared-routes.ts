@@ -1,28 +1,28 @@
-// The Express routes of every declared operation (sandbox/openapi/operations.ts): each is answered
-// by the handler its operation id names, and only this module registers them, so the table that
+// The Express routes of every declared operation (the contract's entries and the sandbox's pages,
+// sandbox/openapi/operations.ts): each is answered by the handler its operation id names, and only this module registers them, so the table that
 // the document, authentication and strict queries read is the table Express serves. The JSON
 // API's routes follow the body reader; the public ones before it (health, the document, short
 // links, the checkout pages, Horizon) come in families with middleware of their own (app.ts).
 import { Router, type ErrorRequestHandler, type RequestHandler } from 'express'
 import type { RouteParameters } from 'express-serve-static-core'
-import type { EndpointId, endpoints } from '../../src/api/endpoints.js'
+import type { AnyEntry, EntryOf, OperationId } from '../../src/api/contract/index.js'
 import type { Operation } from '../openapi/operation.js'
 import type { HORIZON_OPERATIONS } from '../openapi/horizon-operations.js'
-import type { DOCUMENTATION, PAGE_OPERATIONS } from '../openapi/operations.js'
+import type { PAGE_OPERATIONS } from '../openapi/operations.js'
 
 /** What answers an operation: a handler, or middleware then the handler, with req.params typed from the path. */
 type HandlerOf<Path extends string> =
   RequestHandler<RouteParameters<Path>> | ReadonlyArray<RequestHandler<RouteParameters<Path>> | ErrorRequestHandler<RouteParameters<Path>>>
 type AnyHandler = RequestHandler | ErrorRequestHandler
 
-/** Endpoints answered after the JSON body reader. */
-type Routed = { [Id in EndpointId]: (typeof DOCUMENTATION)[Id] extends { beforeBodyParser: true } ? never : Id }[EndpointId]
-/** A handler for every routed endpoint, by its operation id, with req.params typed from the declared path. */
-export type Handlers = { [Id in Routed]: RequestHandler<RouteParameters<(typeof endpoints)[Id]['path']>> }
+/** Entries answered after the JSON body reader (the rest declare beforeBodyParser). */
+type Routed = Exclude<AnyEntry, { beforeBodyParser: true }>['operationId']
+/** A handler for every routed entry, by its operation id, with req.params typed from the declared path. */
+export type Handlers = { [Id in Routed]: RequestHandler<RouteParameters<EntryOf<Id>['path']>> }
 
 type PublicOperation = (typeof PAGE_OPERATIONS)[number] | (typeof HORIZON_OPERATIONS)[number]
 /** A handler for every operation answered before the JSON body reader. */
-export type PublicHandlers = { [Id in Exclude<EndpointId, Routed>]: HandlerOf<(typeof endpoints)[Id]['path']> } & {
+export type PublicHandlers = { [Id in Exclude<OperationId, Routed>]: HandlerOf<EntryOf<Id>['path']> } & {
   [Op in PublicOperation as Op['operationId']]: HandlerOf<Op['path']>
 }
 

@@ -10,9 +10,9 @@ import type { SandboxContext } from '../context.js'
 import type { MerchantRow } from '../db/schema.js'
 import type { PaymentAnswers } from '../payments/payment-routes.js'
 import { attributeRequest, noteRequestBody } from '../request-log/request-log.js'
-import { OPERATIONS } from '../openapi/operations.js'
+import type { Entry } from '../../src/api/contract/entry.js'
+import { payments } from '../../src/api/contract/payments.js'
 import { authenticateMerchant, merchantAuthDeps } from './auth.js'
-import { authenticationOf } from './authentication.js'
 import { decodeJsonBody, readRawBody } from './body.js'
 import { sendError } from './errors.js'
 import { sendJson } from './json-response.js'
@@ -21,11 +21,10 @@ const PAYMENT_PATH = /^\/payments\/([A-Za-z0-9_-]{1,64})$/
 
 type FastRoute = (merchant: MerchantRow, body: unknown, req: http.IncomingMessage) => Promise<{ status: number; body: string }>
 
-/** The 401 reason POST /payments and GET /payments/{id} are declared with; both need digest auth. */
+/** The 401 reason the entries of POST /payments and GET /payments/{id} declare; both need digest auth. */
 function declaredReason(): string {
-  const declared = authenticationOf(OPERATIONS)
-  const [create, read] = [declared('/payments'), declared('/payments/pt_1')]
-  if (create?.security !== 'digest' || read?.security !== 'digest' || create.authReason !== read.authReason || !create.authReason)
+  const { create, get } = payments as { create: Entry; get: Entry }
+  if (create.security !== 'digest' || get.security !== 'digest' || create.authReason !== get.authReason || !create.authReason)
     throw new Error('The fast routes answer only what digest auth with one reason guards')
   return create.authReason
 }

@@ -1,9 +1,9 @@
-// How one endpoint is described for the OpenAPI document: the shape operations.ts and
-// horizon-operations.ts both fill in.
+// One endpoint as the sandbox routes, authenticates and documents it: the shape operations.ts
+// derives from each contract entry, and fills in for the pages and Horizon.
 import type { z } from 'zod'
+import type { AuthReason, Security } from '../../src/api/contract/entry.js'
 
-/** Who may call an endpoint: digest auth (spec 5), digest auth only when sent, the admin token, anyone. */
-export type Security = 'digest' | 'optional-digest' | 'admin' | 'none'
+export type { Security }
 
 /** What an endpoint answers on success. */
 export type SuccessResponse =
@@ -23,7 +23,7 @@ export interface Operation {
   tag: string
   security: Security
   /** The reason of a 401 on this endpoint (spec 7 differs by endpoint family). */
-  authReason?: 'Unauthorized' | 'Signature verification failed'
+  authReason?: AuthReason
   pathParams?: Record<string, string>
   query?: z.ZodObject
   /** Extra request headers. */

@@ -54,7 +54,7 @@ export const STEP_HANDLERS: { [A in StepAction]: Handler<A> } = {
   advanceClock: async ({ by }, runtime) => {
     const milliseconds = ms(by as ms.StringValue)
     if (milliseconds < 1000 || milliseconds % 1000 !== 0) throw new StepFailure(`advanceClock.by must be whole seconds, got "${by}"`)
-    return runtime.admin().sandbox.advanceClock(milliseconds / 1000)
+    return runtime.admin().sandbox.advanceClock({ seconds: milliseconds / 1000 })
   },
 
   expect: expectValue,

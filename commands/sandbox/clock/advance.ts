@@ -16,7 +16,7 @@ export default class SandboxClockAdvance extends ApiCommand<typeof SandboxClockA
   public async run(): Promise<SandboxClock & { processed: Record<string, number> }> {
     const seconds = parseAdvanceSeconds(this.args.duration)
     if (seconds === undefined) throw new UserError(`Invalid duration "${this.args.duration}"`, ADVANCE_DURATION_HINT)
-    const result = await this.adminClient().sandbox.advanceClock(seconds)
+    const result = await this.adminClient().sandbox.advanceClock({ seconds })
     this.print(renderClockAdvance(result))
     return result
   }

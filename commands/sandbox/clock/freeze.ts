@@ -15,7 +15,7 @@ export default class SandboxClockFreeze extends ApiCommand<typeof SandboxClockFr
   }
 
   public async run(): Promise<SandboxClock> {
-    const clock = await this.adminClient().sandbox.freezeClock(this.flags.at)
+    const clock = await this.adminClient().sandbox.freezeClock({ at: this.flags.at })
     this.print(renderClock(clock))
     return clock
   }
