@@ -1,8 +1,8 @@
-// Who may call what, as each entry of the contract declares it (src/api/contract/: its security and
-// the reason of its 401s), through sandbox/openapi/operations.ts. A
-// request needs what the operations declared at its path need, whatever its method; any other
-// path under a family (/payments/…, /sandbox/clock/…) needs what the family's shallowest
-// operation needs, so it is refused for missing credentials before it is found missing.
+// Who may call what, as each entry of the contract declares it (src/api/contract/: its security
+// and the reason of its 401s), through sandbox/openapi/operations.ts. A request needs what the
+// operations declared at its path need, whatever its method; any other path under a family
+// (/payments/…, /sandbox/clock/…) needs what the family's shallowest operation needs, so it is
+// refused for missing credentials before it is found missing.
 import type { RequestHandler } from 'express'
 import type { SandboxContext } from '../context.js'
 import type { Operation } from '../openapi/operation.js'

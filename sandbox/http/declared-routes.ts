@@ -1,8 +1,9 @@
 // The Express routes of every declared operation (the contract's entries and the sandbox's pages,
-// sandbox/openapi/operations.ts): each is answered by the handler its operation id names, and only this module registers them, so the table that
-// the document, authentication and strict queries read is the table Express serves. The JSON
-// API's routes follow the body reader; the public ones before it (health, the document, short
-// links, the checkout pages, Horizon) come in families with middleware of their own (app.ts).
+// sandbox/openapi/operations.ts): each is answered by the handler its operation id names, and
+// only this module registers them, so the table that the document, authentication and strict
+// queries read is the table Express serves. The JSON API's routes follow the body reader; the
+// public ones before it (health, the document, short links, the checkout pages, Horizon) come in
+// families with middleware of their own (app.ts).
 import { Router, type ErrorRequestHandler, type RequestHandler } from 'express'
 import type { RouteParameters } from 'express-serve-static-core'
 import type { AnyEntry, EntryOf, OperationId } from '../../src/api/contract/index.js'
