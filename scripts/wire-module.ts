@@ -1,7 +1,8 @@
-// The text of src/api/wire.ts, generated from the contract: the wire of each entry (method, path,
-// security, whether it takes a body or query, its stream's event name) without its schemas, so
-// the client, and so every CLI command, loads no zod. `npm run api:wire` writes it; a test fails
-// when the checked-in file differs from this output.
+// The text of src/api/wire.ts, generated from the contract: each entry without its schemas or
+// prose (method, path, security, 401 reason, whether answered before the body reader, query
+// names, body, stream event), so that the client, and so every CLI command, loads no zod, and the
+// sandbox's start no answer schema. `npm run api:wire` writes it; test/unit/contract.test.ts
+// fails when the checked-in file differs from this output.
 import { format, resolveConfig } from 'prettier'
 import { contract } from '../src/api/contract/index.js'
 import { wireOf, type Entry } from '../src/api/contract/entry.js'
@@ -18,8 +19,8 @@ export async function wireModuleText(): Promise<string> {
     ]),
   )
   const text = `// Generated from src/api/contract/ by \`npm run api:wire\` (scripts/wire-module.ts): do not edit.
-// Each endpoint's wire without its schemas, in the contract's groups: the client sends with these
-// and takes its types from the contract (import type), so a CLI command loads no zod.
+// Each entry without its schemas or prose, in the contract's groups. The client sends with these
+// (its types come from the contract, by import type) and the sandbox routes with them.
 import type { EntryWire } from './contract/entry.js'
 
 export const wire = ${JSON.stringify(wire)} as const satisfies Record<string, EntryWire | Record<string, EntryWire>>

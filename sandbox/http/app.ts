@@ -29,7 +29,7 @@ import { webhookLogHandlers } from '../webhooks/webhook-log-routes.js'
 import { HealthService } from '../health/health-service.js'
 import { healthHandlers } from '../health/health-routes.js'
 import type { Security } from '../openapi/operation.js'
-import { OPERATIONS } from '../openapi/operations.js'
+import { ROUTES } from '../openapi/operations.js'
 import { snapshotHandlers, type SandboxStateControls } from '../snapshots/snapshot-routes.js'
 import { authenticateAsDeclared, expressPathsPattern } from './authentication.js'
 import { declaredRoutes, routesByOperationId, type Handlers, type PublicHandlers } from './declared-routes.js'
@@ -50,7 +50,7 @@ export interface AppControls {
 
 /** The POSTs anyone may send without credentials (with `optional-digest`: when they send none). */
 const publicPosts = (security: Security): RegExp =>
-  expressPathsPattern(OPERATIONS.filter((operation) => operation.method === 'post' && operation.security === security).map((o) => o.path))
+  expressPathsPattern(ROUTES.filter((operation) => operation.method === 'post' && operation.security === security).map((o) => o.path))
 
 export function createApp(ctx: SandboxContext, controls: AppControls = {}): Express {
   const app = express()
@@ -68,7 +68,7 @@ export function createApp(ctx: SandboxContext, controls: AppControls = {}): Expr
     ...checkoutHandlers(ctx),
     ...horizonHandlers(ctx),
   } satisfies PublicHandlers)
-  const beforeBody = OPERATIONS.filter((operation) => operation.beforeBodyParser)
+  const beforeBody = ROUTES.filter((operation) => operation.beforeBodyParser)
   const isHorizon = (path: string) => path === HORIZON_PATH || path.startsWith(`${HORIZON_PATH}/`)
   const isCheckout = (path: string) => path.startsWith('/checkout/')
   app.use(publicRoutes.routes(beforeBody.filter((operation) => !isHorizon(operation.path) && !isCheckout(operation.path))))
@@ -93,10 +93,10 @@ export function createApp(ctx: SandboxContext, controls: AppControls = {}): Expr
   app.use(parseJsonBody)
 
   // Who may call what: the admin token for sandbox-wide controls, digest auth for merchants, as declared.
-  app.use(authenticateAsDeclared(ctx, OPERATIONS))
+  app.use(authenticateAsDeclared(ctx, ROUTES))
   app.use(publicRouteLimit(ctx.rateLimits?.publicRoutes, publicPosts('optional-digest')))
   // A query parameter no route declares is refused on every route (docs/api.md).
-  app.use(strictQuery(OPERATIONS))
+  app.use(strictQuery(ROUTES))
 
   // Every other operation, each by the handler named by its declaration's id.
   const handlers = {
@@ -119,7 +119,7 @@ export function createApp(ctx: SandboxContext, controls: AppControls = {}): Expr
     ...snapshotHandlers(ctx, controls.state),
     ...dashboardHandlers(ctx),
   } satisfies Handlers
-  app.use(declaredRoutes(OPERATIONS, handlers))
+  app.use(declaredRoutes(ROUTES, handlers))
 
   app.use(notFoundRoute)
   app.use(errorMiddleware(ctx.log))

@@ -7,7 +7,7 @@
 import { Router, type ErrorRequestHandler, type RequestHandler } from 'express'
 import type { RouteParameters } from 'express-serve-static-core'
 import type { AnyEntry, EntryOf, OperationId } from '../../src/api/contract/index.js'
-import type { Operation } from '../openapi/operation.js'
+import type { Route } from '../openapi/operation.js'
 import type { HORIZON_OPERATIONS } from '../openapi/horizon-operations.js'
 import type { PAGE_OPERATIONS } from '../openapi/operations.js'
 
@@ -27,17 +27,16 @@ export type PublicHandlers = { [Id in Exclude<OperationId, Routed>]: HandlerOf<E
   [Op in PublicOperation as Op['operationId']]: HandlerOf<Op['path']>
 }
 
-const parameterCount = (operation: Operation) => (operation.path.match(/:/g) ?? []).length
+const parameterCount = (operation: Route) => (operation.path.match(/:/g) ?? []).length
 
 /**
  * In the order Express must try them: a literal segment before a parameter (webhook-logs/stream
  * before webhook-logs/:id), otherwise as declared, so the payments, declared first, match first.
  */
-const byMatchOrder = (operations: readonly Operation[]): Operation[] =>
-  [...operations].sort((a, b) => parameterCount(a) - parameterCount(b))
+const byMatchOrder = (operations: readonly Route[]): Route[] => [...operations].sort((a, b) => parameterCount(a) - parameterCount(b))
 
 /** The JSON API's operations (after the body reader), in the order Express must try them. */
-export const inMatchOrder = (operations: readonly Operation[]): Operation[] =>
+export const inMatchOrder = (operations: readonly Route[]): Route[] =>
   byMatchOrder(operations.filter((operation) => !operation.beforeBodyParser))
 
 /**
@@ -48,7 +47,7 @@ export function routesByOperationId(handlers: Handlers | PublicHandlers) {
   const unused = new Map(Object.entries(handlers) as Array<[string, AnyHandler | readonly AnyHandler[]]>)
   return {
     /** A router of these operations, its paths relative to `mount` (where it will be mounted). */
-    routes(operations: readonly Operation[], mount = ''): Router {
+    routes(operations: readonly Route[], mount = ''): Router {
       const router = Router()
       for (const operation of byMatchOrder(operations)) {
         const handler = unused.get(operation.operationId)
@@ -65,7 +64,7 @@ export function routesByOperationId(handlers: Handlers | PublicHandlers) {
   }
 }
 
-export function declaredRoutes(operations: readonly Operation[], handlers: Handlers): Router {
+export function declaredRoutes(operations: readonly Route[], handlers: Handlers): Router {
   const routes = routesByOperationId(handlers)
   const router = routes.routes(inMatchOrder(operations))
   routes.refuseUnused()

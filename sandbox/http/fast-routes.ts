@@ -10,8 +10,8 @@ import type { SandboxContext } from '../context.js'
 import type { MerchantRow } from '../db/schema.js'
 import type { PaymentAnswers } from '../payments/payment-routes.js'
 import { attributeRequest, noteRequestBody } from '../request-log/request-log.js'
-import type { Entry } from '../../src/api/contract/entry.js'
-import { payments } from '../../src/api/contract/payments.js'
+import type { EntryWire } from '../../src/api/contract/entry.js'
+import { wire } from '../../src/api/wire.js'
 import { authenticateMerchant, merchantAuthDeps } from './auth.js'
 import { decodeJsonBody, readRawBody } from './body.js'
 import { sendError } from './errors.js'
@@ -23,7 +23,7 @@ type FastRoute = (merchant: MerchantRow, body: unknown, req: http.IncomingMessag
 
 /** The 401 reason the entries of POST /payments and GET /payments/{id} declare; both need digest auth. */
 function declaredReason(): string {
-  const { create, get } = payments as { create: Entry; get: Entry }
+  const { create, get } = wire.payments as { create: EntryWire; get: EntryWire }
   if (create.security !== 'digest' || get.security !== 'digest' || create.authReason !== get.authReason || !create.authReason)
     throw new Error('The fast routes answer only what digest auth with one reason guards')
   return create.authReason

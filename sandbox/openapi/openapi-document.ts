@@ -7,7 +7,7 @@ import { ADMIN_TOKEN_HEADER } from '../http/auth.js'
 import { MAX_BODY_BYTES } from '../http/body.js'
 import { REQUEST_ID_HEADER } from '../request-log/request-log.js'
 import type { Operation, SuccessResponse } from './operation.js'
-import { OPERATIONS, REQUEST_SCHEMAS } from './operations.js'
+import { OPERATIONS, REQUEST_SCHEMAS } from './documented-operations.js'
 import { HORIZON_RESPONSE_SCHEMAS } from './horizon-operations.js'
 import { RESPONSE_SCHEMAS } from '../../src/api/resources.js'
 

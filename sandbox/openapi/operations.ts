@@ -1,30 +1,17 @@
-// Every endpoint of the sandbox: the JSON API's entries (src/api/contract/) as operations, with the
-// checkout pages, short links and Horizon, which only the sandbox serves. From this table:
-// authentication (http/authentication.ts), the strict-query rule, every Express route, by
-// operationId (http/declared-routes.ts), and the OpenAPI document (openapi-document.ts).
+// Every route of the sandbox: the JSON API's entries as the contract's wire declares them
+// (src/api/wire.ts, generated from src/api/contract/: method, path, security, 401 reason, whether
+// answered before the body reader, query names), with the checkout pages, short links and
+// Horizon, which only the sandbox serves. From this table: authentication
+// (http/authentication.ts), the strict-query rule, and every Express route, by operationId
+// (http/declared-routes.ts). It loads no answer schema: the document does, on first request
+// (documented-operations.ts).
 import { z } from 'zod'
-import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../idempotency/idempotency-service.js'
-import { REQUEST_BODIES } from '../../src/api/requests.js'
-import { ENTRIES, type Entry } from '../../src/api/contract/index.js'
+import { wire } from '../../src/api/wire.js'
+import type { EntryWire } from '../../src/api/contract/entry.js'
 import { PAYMENT_ID } from '../../src/api/contract/entry.js'
-import { RESPONSE_SCHEMAS } from '../../src/api/resources.js'
-import { HORIZON_OPERATIONS, HORIZON_REQUEST_SCHEMAS } from './horizon-operations.js'
-import type { Operation, SuccessResponse } from './operation.js'
+import { HORIZON_OPERATIONS } from './horizon-operations.js'
+import type { Operation, Route } from './operation.js'
 import { LOCALES } from '../../src/api/enumerations.js'
-
-/** Request bodies as components: the schemas the routes parse with. */
-export const REQUEST_SCHEMAS: Record<string, z.ZodType> = { ...REQUEST_BODIES, ...HORIZON_REQUEST_SCHEMAS }
-
-/** The header every idempotent POST honours (sandbox/idempotency/idempotency-service.ts). */
-const IDEMPOTENCY_KEY: NonNullable<Operation['headers']> = [
-  {
-    name: 'Idempotency-Key',
-    description:
-      'Copies with the same key get the first answer and move nothing; the same key with another body or endpoint is 422, a key still in progress 409. ' +
-      'The signature does not cover this header: a copy with another key or none is a new request (a shared sandbox refuses a reused signature with 409)',
-    schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH },
-  },
-]
 
 /** The hosted payment page and short links: HTML and redirects, for browsers rather than clients. */
 export const PAGE_OPERATIONS = [
@@ -88,55 +75,23 @@ export const PAGE_OPERATIONS = [
   },
 ] as const satisfies readonly Operation[]
 
-/** The component name of a schema an entry holds: the document refers to it by name. */
-function componentName(registry: Record<string, z.ZodType>, schema: z.ZodType, entry: Entry): string {
-  const found = Object.entries(registry).find(([, registered]) => registered === schema)
-  if (!found) throw new Error(`${entry.operationId}: a schema without a component name (register it in RESPONSE_SCHEMAS or REQUEST_BODIES)`)
-  return found[0]
-}
+/** The contract's entries, in its order. */
+const WIRES: readonly EntryWire[] = Object.values(wire as Record<string, EntryWire | Record<string, EntryWire>>).flatMap((node) =>
+  'operationId' in node ? [node as EntryWire] : Object.values(node as Record<string, EntryWire>),
+)
 
-/** The operation of a contract entry. */
-function operationOf(entry: Entry): Operation {
-  const { method, path, operationId, security, query, body, response, status = 200, stream, idempotent, answer, otherAnswers = [] } = entry
-  const { summary, tag, description, authReason, pathParams, errors, beforeBodyParser } = entry
-  const described = answer ?? (status === 201 ? 'Created' : 'OK')
-  const declared: SuccessResponse = stream
-    ? { status, description: described, eventStream: componentName(RESPONSE_SCHEMAS, stream.data, entry) }
-    : response
-      ? { status, description: described, json: componentName(RESPONSE_SCHEMAS, response, entry) }
-      : { status: 204, description: described, empty: true }
-  const others = otherAnswers.map(({ status, description, response }) => ({
-    status,
-    description,
-    json: componentName(RESPONSE_SCHEMAS, response, entry),
-  }))
-  // A POST or DELETE without a body schema takes none (or {}).
-  const bodyName = body ? componentName(REQUEST_BODIES, body, entry) : method === 'get' ? undefined : 'NoBody'
-  return {
-    method,
-    path,
-    operationId,
-    security,
-    summary,
-    tag,
-    ...(description ? { description } : {}),
-    ...(authReason ? { authReason } : {}),
-    ...(pathParams ? { pathParams } : {}),
-    ...(idempotent ? { headers: IDEMPOTENCY_KEY } : {}),
-    ...(query ? { query } : {}),
-    ...(bodyName ? { body: bodyName } : {}),
-    ...(beforeBodyParser ? { beforeBodyParser } : {}),
-    errors,
-    success: [declared, ...others],
-  }
-}
+const routeOf = ({ query, ...route }: EntryWire): Route => ({ ...route, ...(query ? { queryNames: query } : {}) })
+const pageRouteOf = (operation: Operation): Route => ({
+  ...operation,
+  ...(operation.query ? { queryNames: Object.keys(operation.query.shape) } : {}),
+})
 
-const API_OPERATIONS = ENTRIES.map(operationOf)
+const API_ROUTES = WIRES.map(routeOf)
 
 /** In the order Express tries them: the public routers before the JSON body reader first, then the API, then Horizon. */
-export const OPERATIONS: readonly Operation[] = [
-  ...API_OPERATIONS.filter((operation) => operation.beforeBodyParser),
-  ...PAGE_OPERATIONS,
-  ...API_OPERATIONS.filter((operation) => !operation.beforeBodyParser),
-  ...HORIZON_OPERATIONS,
+export const ROUTES: readonly Route[] = [
+  ...API_ROUTES.filter((route) => route.beforeBodyParser),
+  ...PAGE_OPERATIONS.map(pageRouteOf),
+  ...API_ROUTES.filter((route) => !route.beforeBodyParser),
+  ...HORIZON_OPERATIONS.map(pageRouteOf),
 ]

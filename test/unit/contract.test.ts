@@ -10,7 +10,7 @@ import { ENTRIES, NAMED_ENTRIES } from '../../src/api/contract/index.js'
 import { wire } from '../../src/api/wire.js'
 import { PayboxClient } from '../../src/client/paybox-client.js'
 import { buildOpenApiDocument, toOpenApiPath } from '../../sandbox/openapi/openapi-document.js'
-import { OPERATIONS } from '../../sandbox/openapi/operations.js'
+import { ROUTES } from '../../sandbox/openapi/operations.js'
 import { WIRE_MODULE, wireModuleText } from '../../scripts/wire-module.js'
 import { ROOT } from '../../harness/cli.js'
 import { fromPackage, moduleLog } from '../../harness/module-log.js'
@@ -32,14 +32,14 @@ describe('the contract', () => {
     expect(wireNames).toEqual(NAMED_ENTRIES.map(({ name }) => name))
   })
 
-  it('has one operation id per entry, and each entry is an operation of the OpenAPI document', () => {
+  it('has one operation id per entry, and each entry is a route and an operation of the OpenAPI document', () => {
     const ids = ENTRIES.map((entry) => entry.operationId)
     expect(new Set(ids).size).toBe(ids.length)
     const document = buildOpenApiDocument({ serverUrl: 'http://127.0.0.1:1' }) as Json
     for (const entry of ENTRIES) {
       expect(document.paths[toOpenApiPath(entry.path)]?.[entry.method]?.operationId, entry.operationId).toBe(entry.operationId)
     }
-    expect(OPERATIONS.filter((operation) => ids.includes(operation.operationId))).toHaveLength(ids.length)
+    expect(ROUTES.filter((route) => ids.includes(route.operationId))).toHaveLength(ids.length)
   })
 
   it('names the reason of its 401s wherever it takes digest auth', () => {

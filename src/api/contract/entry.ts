@@ -52,29 +52,38 @@ export const PAYMENT_ID = { id: 'Payment id (pt_…)' }
 export const QUOTE_ID = { quoteId: 'Quote id (qt_…)' }
 export const MERCHANT_ID = { merchantId: "The authenticated merchant's id (GET /merchant); another merchant's id is 404" }
 
-/** What the client needs of an entry to send it, without its schemas (src/api/wire.ts holds one per entry). */
+/**
+ * An entry without its schemas or prose (src/api/wire.ts holds one per entry): what the client
+ * sends with, and what the sandbox routes, authenticates and checks queries with, so neither
+ * loads the answers' schemas to start.
+ */
 export interface EntryWire {
   operationId: string
   method: Entry['method']
   path: string
   security: Security
+  authReason?: AuthReason
+  beforeBodyParser?: true
   /** It takes a JSON body (a POST without one takes none, or {}). */
   body?: true
-  query?: true
+  /** The names of the query parameters it declares. */
+  query?: readonly string[]
   idempotent?: true
   /** The name of the events a stream's data comes in. */
   stream?: string
 }
 
 export function wireOf(entry: Entry): EntryWire {
-  const { operationId, method, path, security, body, query, idempotent, stream } = entry
+  const { operationId, method, path, security, authReason, beforeBodyParser, body, query, idempotent, stream } = entry
   return {
     operationId,
     method,
     path,
     security,
+    ...(authReason ? { authReason } : {}),
+    ...(beforeBodyParser ? { beforeBodyParser } : {}),
     ...(body ? { body: true } : {}),
-    ...(query ? { query: true } : {}),
+    ...(query ? { query: Object.keys(query.shape) } : {}),
     ...(idempotent ? { idempotent } : {}),
     ...(stream ? { stream: stream.event } : {}),
   }
