@@ -31,7 +31,7 @@ export default class LogsTail extends ApiCommand<typeof LogsTail> {
     const query = { status, path }
     await untilStopped((signal) =>
       followStream(
-        (onOpen) => client.requestLogs.stream({ signal, onOpen, query, all }),
+        (onOpen) => (all ? client.requestLogs.streamAll : client.requestLogs.stream)({ signal, onOpen, query }),
         (entry) => (this.jsonEnabled() ? jsonLine(entry) : this.log(requestLine(entry))),
         {
           signal,

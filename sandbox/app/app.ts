@@ -32,7 +32,7 @@ import { webhookLogHandlers } from '../webhooks/webhook-log-routes.js'
 import { HealthService } from '../health/health-service.js'
 import { healthHandlers } from '../health/health-routes.js'
 import type { Security } from '../http/operation.js'
-import { OPERATIONS } from '../openapi/operations.js'
+import { ROUTES } from '../openapi/operations.js'
 import { snapshotHandlers } from '../snapshots/snapshot-routes.js'
 import type { SandboxStateControls } from '../snapshots/state-controls.js'
 import { authenticateAsDeclared, expressPathsPattern } from '../http/authentication.js'
@@ -56,7 +56,7 @@ export interface AppControls {
 
 /** The POSTs anyone may send without credentials (with `optional-digest`: when they send none). */
 const publicPosts = (security: Security): RegExp =>
-  expressPathsPattern(OPERATIONS.filter((operation) => operation.method === 'post' && operation.security === security).map((o) => o.path))
+  expressPathsPattern(ROUTES.filter((operation) => operation.method === 'post' && operation.security === security).map((o) => o.path))
 
 export function createApp(ctx: SandboxContext, controls: AppControls = {}): Express {
   const app = express()
@@ -74,7 +74,7 @@ export function createApp(ctx: SandboxContext, controls: AppControls = {}): Expr
     ...checkoutHandlers(ctx),
     ...horizonHandlers(ctx),
   } satisfies PublicHandlers)
-  const beforeBody = OPERATIONS.filter((operation) => operation.beforeBodyParser)
+  const beforeBody = ROUTES.filter((operation) => operation.beforeBodyParser)
   const isHorizon = (path: string) => path === HORIZON_PATH || path.startsWith(`${HORIZON_PATH}/`)
   const isCheckout = (path: string) => path.startsWith('/checkout/')
   app.use(publicRoutes.routes(beforeBody.filter((operation) => !isHorizon(operation.path) && !isCheckout(operation.path))))
@@ -99,10 +99,10 @@ export function createApp(ctx: SandboxContext, controls: AppControls = {}): Expr
   app.use(parseJsonBody)
 
   // Who may call what: the admin token for sandbox-wide controls, digest auth for merchants, as declared.
-  app.use(authenticateAsDeclared(ctx, merchantAuthDeps(ctx), OPERATIONS))
+  app.use(authenticateAsDeclared(ctx, merchantAuthDeps(ctx), ROUTES))
   app.use(publicRouteLimit(ctx.rateLimits?.publicRoutes, publicPosts('optional-digest')))
   // A query parameter no route declares is refused on every route (docs/api.md).
-  app.use(strictQuery(OPERATIONS))
+  app.use(strictQuery(ROUTES))
 
   // Every other operation, each by the handler named by its declaration's id.
   const handlers = {
@@ -127,7 +127,7 @@ export function createApp(ctx: SandboxContext, controls: AppControls = {}): Expr
     ...snapshotHandlers(ctx, controls.state),
     ...dashboardHandlers(ctx),
   } satisfies Handlers
-  app.use(declaredRoutes(OPERATIONS, handlers))
+  app.use(declaredRoutes(ROUTES, handlers))
 
   app.use(notFoundRoute)
   app.use(errorMiddleware(ctx.log))

@@ -6,20 +6,19 @@
 // request is taken; anything else (a query string, a trailing slash, other letter case, an
 // encoded id, a compressed body, HEAD) goes to Express, which also serves every other route.
 import type http from 'node:http'
-import { endpoints } from '../../src/api/endpoints.js'
 import type { SandboxContext } from '../context.js'
 import type { MerchantRow } from '../db/schema.js'
 import type { PaymentAnswers } from '../payments/payment-routes.js'
-import { OPERATIONS } from '../openapi/operations.js'
+import type { EntryWire } from '../../src/api/contract/entry.js'
+import { wire } from '../../src/api/wire.js'
 import { authenticateMerchant } from '../http/auth.js'
-import { authenticationOf } from '../http/authentication.js'
 import { decodeJsonBody, readRawBody } from '../http/body.js'
 import { sendError } from '../http/errors.js'
 import { sendJson } from '../http/json-response.js'
 import { attributeRequest, noteRequestBody } from '../http/request-notes.js'
 import { merchantAuthDeps } from './merchant-auth.js'
 
-const { createPayment, getPayment } = endpoints
+const { create: createPayment, get: getPayment } = wire.payments as { create: EntryWire; get: EntryWire }
 const CREATE_METHOD = createPayment.method.toUpperCase()
 const READ_METHOD = getPayment.method.toUpperCase()
 /** getPayment's path with a plain id captured; any other spelling of the id goes to Express. */
@@ -27,13 +26,16 @@ const PAYMENT_PATH = new RegExp(`^${getPayment.path.replace(':id', '([A-Za-z0-9_
 
 type FastRoute = (merchant: MerchantRow, body: unknown, req: http.IncomingMessage) => Promise<{ status: number; body: string }>
 
-/** The 401 reason POST /payments and GET /payments/{id} are declared with; both need digest auth. */
+/** The 401 reason the entries of POST /payments and GET /payments/{id} declare; both need digest auth. */
 function declaredReason(): string {
-  const declared = authenticationOf(OPERATIONS)
-  const [create, read] = [declared(createPayment.path), declared(getPayment.path)]
-  if (create?.security !== 'digest' || read?.security !== 'digest' || create.authReason !== read.authReason || !create.authReason)
+  if (
+    createPayment.security !== 'digest' ||
+    getPayment.security !== 'digest' ||
+    createPayment.authReason !== getPayment.authReason ||
+    !createPayment.authReason
+  )
     throw new Error('The fast routes answer only what digest auth with one reason guards')
-  return create.authReason
+  return createPayment.authReason
 }
 
 export function withFastRoutes(ctx: SandboxContext, payments: PaymentAnswers, express: http.RequestListener): http.RequestListener {

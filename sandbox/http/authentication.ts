@@ -1,15 +1,16 @@
-// Who may call what, read from the endpoint declarations (sandbox/openapi/operations.ts). A
-// request needs what the operations declared at its path need, whatever its method; any other
-// path under a family (/payments/…, /sandbox/clock/…) needs what the family's shallowest
-// operation needs, so it is refused for missing credentials before it is found missing.
+// Who may call what, as each entry of the contract declares it (src/api/contract/: its security
+// and the reason of its 401s), through sandbox/openapi/operations.ts. A request needs what the
+// operations declared at its path need, whatever its method; any other path under a family
+// (/payments/…, /sandbox/clock/…) needs what the family's shallowest operation needs, so it is
+// refused for missing credentials before it is found missing.
 import type { RequestHandler } from 'express'
 import type { SandboxContext } from '../context.js'
-import type { Operation } from './operation.js'
+import type { Route } from './operation.js'
 import { ADMIN_TOKEN_HEADER } from '../../src/api/headers.js'
 import { adminAuth, digestAuth, type DigestAuthDeps } from './auth.js'
 
 /** What authenticating a request takes: a scheme and, for digest auth, the reason of its 401s. */
-export type Authentication = Pick<Operation, 'security' | 'authReason'>
+export type Authentication = Pick<Route, 'security' | 'authReason'>
 
 /** Sandbox extensions live under /sandbox/…: there, the second segment names the family. */
 const NAMESPACE = 'sandbox'
@@ -32,31 +33,31 @@ export function expressPathsPattern(paths: readonly string[]): RegExp {
   return new RegExp(`^(?:${paths.map(source).join('|')})/?$`, 'i')
 }
 
-const depth = (operation: Operation) => operation.path.split('/').length
+const depth = (operation: Route) => operation.path.split('/').length
 const sameAuthentication = (a: Authentication, b: Authentication) => a.security === b.security && a.authReason === b.authReason
-const label = (operation: Operation) => `${operation.method.toUpperCase()} ${operation.path}`
+const label = (operation: Route) => `${operation.method.toUpperCase()} ${operation.path}`
 
 interface Family {
-  fallback: Operation
+  fallback: Route
   /** Operations whose authentication differs from the fallback's, and the paths they answer. */
-  exceptions: Array<{ paths: RegExp; operation: Operation }>
+  exceptions: Array<{ paths: RegExp; operation: Route }>
 }
 
 /**
  * The declared operation whose authentication applies to a request path, or undefined for a path
  * in no family. Throws at build time when the declarations leave a path ambiguous.
  */
-export function authenticationOf(operations: readonly Operation[]): (path: string) => Operation | undefined {
+export function authenticationOf(operations: readonly Route[]): (path: string) => Route | undefined {
   let resolve = resolvers.get(operations)
   if (!resolve) resolvers.set(operations, (resolve = buildAuthenticationOf(operations)))
   return resolve
 }
 
 /** Built once per table: authentication and the fast routes ask of the same one, at every core start. */
-const resolvers = new WeakMap<readonly Operation[], (path: string) => Operation | undefined>()
+const resolvers = new WeakMap<readonly Route[], (path: string) => Route | undefined>()
 
-function buildAuthenticationOf(operations: readonly Operation[]): (path: string) => Operation | undefined {
-  const byFamily = new Map<string, Operation[]>()
+function buildAuthenticationOf(operations: readonly Route[]): (path: string) => Route | undefined {
+  const byFamily = new Map<string, Route[]>()
   for (const operation of operations) {
     const name = familyOf(operation.path)
     byFamily.set(name, [...(byFamily.get(name) ?? []), operation])
@@ -90,12 +91,12 @@ function buildAuthenticationOf(operations: readonly Operation[]): (path: string)
 export function authenticateAsDeclared(
   ctx: Pick<SandboxContext, 'rateLimits' | 'identity'>,
   merchants: DigestAuthDeps,
-  operations: readonly Operation[],
+  operations: readonly Route[],
 ): RequestHandler {
   const resolve = authenticationOf(operations)
   const admin = adminAuth(ctx.identity.adminToken, ctx.rateLimits?.adminFailures)
-  const handlers = new Map<Operation, RequestHandler | undefined>()
-  const handlerOf = ({ security, authReason }: Operation): RequestHandler | undefined => {
+  const handlers = new Map<Route, RequestHandler | undefined>()
+  const handlerOf = ({ security, authReason }: Route): RequestHandler | undefined => {
     if (security === 'none') return undefined
     if (security === 'admin') return admin
     if (!authReason) throw new Error(`A ${security} operation must name the reason of its 401s`)

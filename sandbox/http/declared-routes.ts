@@ -5,24 +5,23 @@
 // links, the checkout pages, Horizon) come in families with middleware of their own (app/app.ts).
 import { Router, type ErrorRequestHandler, type RequestHandler } from 'express'
 import type { RouteParameters } from 'express-serve-static-core'
-import type { Operation } from './operation.js'
+import type { Route } from './operation.js'
 
 /** What answers an operation: a handler, or middleware then the handler, with req.params typed from the path. */
 export type HandlerOf<Path extends string> =
   RequestHandler<RouteParameters<Path>> | ReadonlyArray<RequestHandler<RouteParameters<Path>> | ErrorRequestHandler<RouteParameters<Path>>>
 type AnyHandler = RequestHandler | ErrorRequestHandler
 
-const parameterCount = (operation: Operation) => (operation.path.match(/:/g) ?? []).length
+const parameterCount = (operation: Route) => (operation.path.match(/:/g) ?? []).length
 
 /**
  * In the order Express must try them: a literal segment before a parameter (webhook-logs/stream
  * before webhook-logs/:id), otherwise as declared, so the payments, declared first, match first.
  */
-const byMatchOrder = (operations: readonly Operation[]): Operation[] =>
-  [...operations].sort((a, b) => parameterCount(a) - parameterCount(b))
+const byMatchOrder = (operations: readonly Route[]): Route[] => [...operations].sort((a, b) => parameterCount(a) - parameterCount(b))
 
 /** The JSON API's operations (after the body reader), in the order Express must try them. */
-export const inMatchOrder = (operations: readonly Operation[]): Operation[] =>
+export const inMatchOrder = (operations: readonly Route[]): Route[] =>
   byMatchOrder(operations.filter((operation) => !operation.beforeBodyParser))
 
 /**
@@ -34,7 +33,7 @@ export function routesByOperationId(handlers: object) {
   const unused = new Map(Object.entries(handlers) as Array<[string, AnyHandler | readonly AnyHandler[]]>)
   return {
     /** A router of these operations, its paths relative to `mount` (where it will be mounted). */
-    routes(operations: readonly Operation[], mount = ''): Router {
+    routes(operations: readonly Route[], mount = ''): Router {
       const router = Router()
       for (const operation of byMatchOrder(operations)) {
         const handler = unused.get(operation.operationId)
@@ -51,7 +50,7 @@ export function routesByOperationId(handlers: object) {
   }
 }
 
-export function declaredRoutes(operations: readonly Operation[], handlers: object): Router {
+export function declaredRoutes(operations: readonly Route[], handlers: object): Router {
   const routes = routesByOperationId(handlers)
   const router = routes.routes(inMatchOrder(operations))
   routes.refuseUnused()

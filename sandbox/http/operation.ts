@@ -1,7 +1,7 @@
-// How one endpoint is declared: what the kit routes and authenticates by, and what the OpenAPI
-// document describes; openapi/operations.ts and horizon/horizon-operations.ts fill it in.
+// One endpoint as the sandbox routes it (Route: from the contract's wire, and the pages) and
+// documents it (Operation: documented-operations.ts, from the contract's entries, and the pages).
 import type { z } from 'zod'
-import type { EndpointWire, Security } from '../../src/api/endpoints.js'
+import type { AuthReason, Security } from '../../src/api/contract/entry.js'
 
 export type { Security }
 
@@ -13,17 +13,25 @@ export type SuccessResponse =
   | { status: 302 | 303; description: string; redirect: true }
   | { status: 204; description: string; empty: true }
 
-export interface Operation {
-  method: EndpointWire['method']
+/** What routing, authentication and the strict-query rule read of an operation: no schema, no prose. */
+export interface Route {
+  method: 'get' | 'post' | 'delete'
   /** As Express registers it: /payments/:id. */
   path: string
   operationId: string
+  security: Security
+  /** The reason of a 401 on this endpoint (spec 7 differs by endpoint family). */
+  authReason?: AuthReason
+  /** Answered before the JSON body reader: it cannot produce 413 or 415. */
+  beforeBodyParser?: boolean
+  /** The names of the query parameters it declares; any other is refused. */
+  queryNames?: readonly string[]
+}
+
+export interface Operation extends Route {
   summary: string
   description?: string
   tag: string
-  security: Security
-  /** The reason of a 401 on this endpoint (spec 7 differs by endpoint family). */
-  authReason?: 'Unauthorized' | 'Signature verification failed'
   pathParams?: Record<string, string>
   query?: z.ZodObject
   /** Extra request headers. */
@@ -39,8 +47,6 @@ export interface Operation {
   errors: readonly number[]
   /** The error answers are HTML pages instead of JSON (the checkout). */
   htmlErrors?: boolean
-  /** Answered before the JSON body reader: it cannot produce 413 or 415. */
-  beforeBodyParser?: boolean
   /** The component its errors are, when not the shared Error (Horizon's problem documents). */
   errorSchema?: string
 }

@@ -3,15 +3,15 @@
 // never slip past a route that reads its amount from the body. Routes still validate the
 // values of the parameters they declare.
 import { Router, type RequestHandler } from 'express'
-import type { Operation } from './operation.js'
+import type { Route } from './operation.js'
 import { badRequest } from '../errors.js'
 import { inMatchOrder } from './declared-routes.js'
 import { echoNames } from './errors.js'
 
-export function strictQuery(operations: readonly Operation[]): RequestHandler {
+export function strictQuery(operations: readonly Route[]): RequestHandler {
   const router = Router()
   for (const operation of inMatchOrder(operations)) {
-    const known = new Set(operation.query ? Object.keys(operation.query.shape) : [])
+    const known = new Set(operation.queryNames)
     router[operation.method](operation.path, (req, _res, next) => {
       const unknown = Object.keys(req.query as Record<string, unknown>).filter((name) => !known.has(name))
       if (unknown.length > 0) return next(badRequest(`unknown query parameter${unknown.length > 1 ? 's' : ''}: ${echoNames(unknown)}`))

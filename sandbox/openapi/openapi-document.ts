@@ -6,7 +6,7 @@ import { ADMIN_TOKEN_HEADER, DIGEST_HEADERS, REQUEST_ID_HEADER, WEBHOOK_SIGNATUR
 import { DIGEST_TOLERANCE_SECONDS } from '../../src/signing.js'
 import { MAX_BODY_BYTES } from '../http/body.js'
 import type { Operation, SuccessResponse } from '../http/operation.js'
-import { OPERATIONS, REQUEST_SCHEMAS } from './operations.js'
+import { OPERATIONS, REQUEST_SCHEMAS } from './documented-operations.js'
 import { HORIZON_RESPONSE_SCHEMAS } from '../horizon/horizon-operations.js'
 import { RESPONSE_SCHEMAS } from '../../src/api/resources.js'
 

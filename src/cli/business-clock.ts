@@ -19,15 +19,15 @@ export function businessClock(client: PayboxClient, merchantId?: string): Busine
   if (merchantId === undefined) {
     return {
       get: () => sandbox.clock(),
-      advance: (seconds) => sandbox.advanceClock(seconds),
-      freeze: (at) => sandbox.freezeClock(at),
+      advance: (seconds) => sandbox.advanceClock({ seconds }),
+      freeze: (at) => sandbox.freezeClock({ at }),
       unfreeze: () => sandbox.unfreezeClock(),
     }
   }
   return {
     get: () => sandbox.getMerchantClock(merchantId),
-    advance: (seconds) => sandbox.advanceMerchantClock(merchantId, seconds),
-    freeze: (at) => sandbox.freezeMerchantClock(merchantId, at),
+    advance: (seconds) => sandbox.advanceMerchantClock(merchantId, { seconds }),
+    freeze: (at) => sandbox.freezeMerchantClock(merchantId, { at }),
     unfreeze: () => sandbox.unfreezeMerchantClock(merchantId),
   }
 }

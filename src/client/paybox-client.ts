@@ -2,37 +2,15 @@
 // scheme of spec section 5, exactly as the sandbox verifies it. The CLI uses it; so can you:
 //   const client = new PayboxClient({ baseUrl, apiKey, apiSecret })
 //   const payment = await client.payments.create({ amount: { value: 1250, currency: 'USD' }, description: 'Order 1' })
+import { ADMIN_TOKEN_HEADER, DIGEST_HEADERS, IDEMPOTENCY_KEY_HEADER, REQUEST_ID_HEADER } from '../api/headers.js'
 import { signDigest } from '../signing.js'
 import { PayboxApiError, PayboxConnectionError } from './errors.js'
 import { serverSentEvents, type EventSourceMessage } from './server-sent-events.js'
 import type { z } from 'zod'
-import { ADMIN_TOKEN_HEADER, DIGEST_HEADERS, IDEMPOTENCY_KEY_HEADER, REQUEST_ID_HEADER } from '../api/headers.js'
-import { endpoints, type Endpoint, type QueryName, type RequestBodyName, type ResponseName, type Security } from '../api/endpoints.js'
-import type { QUERIES, REQUEST_BODIES } from '../api/requests.js'
-import type { RESPONSE_SCHEMAS } from '../api/resources.js'
-import type {
-  ClientQuery,
-  CreateInvoiceRequest,
-  CreateMerchantRequest,
-  CreateTenantRequest,
-  CreatePaymentRequest,
-  CreateRefundRequest,
-  CreateWalletRequest,
-  CrossChainDepositRequest,
-  CrossChainQuoteRequest,
-  ErrorBody,
-  LedgerAccountsQuery,
-  LedgerTransactionsQuery,
-  ListInvoicesQuery,
-  ListPaymentsQuery,
-  ListRefundsQuery,
-  ListWebhookDeliveriesQuery,
-  RequestLogListQuery,
-  RequestLogQuery,
-  SandboxFailRequest,
-  SandboxPayRequest,
-  UpdateInvoiceSettingsRequest,
-} from './types.js'
+import type { Contract } from '../api/contract/index.js'
+import type { Entry, EntryWire, Security } from '../api/contract/entry.js'
+import { wire } from '../api/wire.js'
+import type { ClientQuery, ErrorBody } from './types.js'
 
 export interface PayboxClientOptions {
   baseUrl: string
@@ -92,10 +70,9 @@ export interface IdempotencyOptions {
   idempotencyKey?: string
 }
 
-const idempotencyHeaders = (options: IdempotencyOptions): Record<string, string> =>
-  options.idempotencyKey ? { [IDEMPOTENCY_KEY_HEADER]: options.idempotencyKey } : {}
+export { ADMIN_TOKEN_HEADER }
 
-/** The credentials each declared security takes (optional digest auth is sent signed; admin-or-digest: the admin token when the client has it). */
+/** The credentials each declared security takes (optional digest auth is sent signed; admin-or-digest: see #authOf). */
 const AUTH_OF: Record<Exclude<Security, 'admin-or-digest'>, AuthMode> = {
   digest: 'merchant',
   'optional-digest': 'merchant',
@@ -103,36 +80,66 @@ const AUTH_OF: Record<Exclude<Security, 'admin-or-digest'>, AuthMode> = {
   none: 'none',
 }
 
-/** The parameter names of an Express path: /payments/:id/refunds → id. */
-type PathParameters<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`
-  ? Name | PathParameters<`/${Rest}`>
+/** The parameters an Express path takes, in order, as arguments: /payments/:id/refunds → [id]. The merchant's own id is looked up, never passed. */
+type PathArguments<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`
+  ? Name extends 'merchantId'
+    ? PathArguments<`/${Rest}`>
+    : [string, ...PathArguments<`/${Rest}`>]
   : Path extends `${string}:${infer Name}`
-    ? Name
-    : never
-/** The merchant's own id is looked up, never passed. */
-type GivenParameters<E extends Endpoint> = Exclude<PathParameters<E['path']>, 'merchantId'>
+    ? Name extends 'merchantId'
+      ? []
+      : [string]
+    : []
+/** Its body (optional when the schema allows none) or its query. */
+type InputArguments<E extends Entry> = E extends { body: infer Body extends z.ZodType }
+  ? undefined extends z.input<Body>
+    ? [body?: z.input<Body>]
+    : [body: z.input<Body>]
+  : E extends { query: infer Query extends z.ZodType }
+    ? [query?: ClientQuery<Query>]
+    : []
+/** Extra headers, and an Idempotency-Key where the entry honours one. */
+type CallOptions<E extends Entry> = { headers?: Record<string, string> } & (E extends { idempotent: true } ? IdempotencyOptions : unknown)
+/** What a stream takes besides its path: its query, and where to resume. */
+type StreamCallOptions<E extends Entry> = StreamOptions & {
+  /** Resume after this event id (sent as Last-Event-ID). */
+  lastEventId?: string
+  /** Called with the sequence of a stream's opening `ready` event. */
+  onReady?: (sequence: number) => void
+} & (E extends { query: infer Query extends z.ZodType } ? { query?: ClientQuery<Query> } : unknown)
 
-/** What calling an endpoint takes: the path's parameters, its query, its body (required when the schema requires one) and extra headers. */
-type CallOptions<E extends Endpoint> = ([GivenParameters<E>] extends [never] ? unknown : { params: Record<GivenParameters<E>, string> }) &
-  (E extends { query: infer Query extends QueryName } ? { query?: ClientQuery<(typeof QUERIES)[Query]> } : unknown) &
-  (E extends { body: infer Body extends RequestBodyName }
-    ? undefined extends z.input<(typeof REQUEST_BODIES)[Body]>
-      ? { body?: z.input<(typeof REQUEST_BODIES)[Body]> }
-      : { body: z.input<(typeof REQUEST_BODIES)[Body]> }
-    : unknown) & { headers?: Record<string, string> }
-type OptionalWhenEmpty<Options> = object extends Options ? [options?: Options] : [options: Options]
+/** The client method of an entry: path parameters, then its body or query, then options; its answer typed as z.infer of its schema. */
+export type MethodOf<E extends Entry> = E extends { stream: { data: infer Data extends z.ZodType } }
+  ? (...args: [...PathArguments<E['path']>, options?: StreamCallOptions<E>]) => AsyncGenerator<z.infer<Data>>
+  : (
+      ...args: [...PathArguments<E['path']>, ...InputArguments<E>, options?: CallOptions<E>]
+    ) => Promise<E extends { response: infer Response extends z.ZodType } ? z.infer<Response> : void>
+
+/** A method per entry of the contract, in its groups: client.payments.create, client.openapi. */
+export type ClientOf<C> = {
+  readonly [Group in keyof C]: C[Group] extends Entry
+    ? MethodOf<C[Group]>
+    : { readonly [Name in keyof C[Group]]: C[Group][Name] extends Entry ? MethodOf<C[Group][Name]> : never }
+}
+
 interface CallInput {
   params?: Record<string, string>
   query?: Record<string, string | number | undefined>
   body?: unknown
   headers?: Record<string, string>
 }
-/** The declared answer, as z.infer of its schema; nothing for a 204. */
-type Answer<E extends Endpoint> = E extends { response: infer Name extends ResponseName } ? z.infer<(typeof RESPONSE_SCHEMAS)[Name]> : void
-/** Each event's data on a declared stream. */
-type Streamed<E extends Endpoint> = E extends { stream: infer Name extends ResponseName } ? z.infer<(typeof RESPONSE_SCHEMAS)[Name]> : never
+
+const isWire = (node: object): node is EntryWire => 'operationId' in node
+const pathParameterNames = (path: string): string[] => [...path.matchAll(/:(\w+)/g)].map((match) => match[1]!)
+
 const DEFAULT_STREAM_IDLE_MS = 45_000
 
+// The methods are derived from the contract at construction (as ts-rest's initClient does), so
+// their types are declared by merging this interface into the class.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
+export interface PayboxClient extends ClientOf<Contract> {}
+
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class PayboxClient {
   readonly baseUrl: string
   readonly #options: PayboxClientOptions
@@ -142,202 +149,33 @@ export class PayboxClient {
   constructor(options: PayboxClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '')
     this.#options = options
+    for (const [group, node] of Object.entries(wire) as Array<[string, EntryWire | Record<string, EntryWire>]>) {
+      const methods = isWire(node)
+        ? this.#methodOf(node)
+        : Object.fromEntries(Object.entries(node).map(([name, entry]) => [name, this.#methodOf(entry)]))
+      Object.defineProperty(this, group, { value: methods, enumerable: true })
+    }
   }
 
-  readonly payments = {
-    create: (body: CreatePaymentRequest, options: IdempotencyOptions = {}) =>
-      this.#call(endpoints.createPayment, { body, headers: idempotencyHeaders(options) }),
-    get: (id: string) => this.#call(endpoints.getPayment, { params: { id } }),
-    list: (query: ListPaymentsQuery = {}) => this.#call(endpoints.listPayments, { query }),
-    /** Takes what an underpaid payment received as payment in full: it becomes paid. */
-    acceptUnderpayment: (id: string, options: IdempotencyOptions = {}) =>
-      this.#call(endpoints.acceptUnderpayment, { params: { id }, headers: idempotencyHeaders(options) }),
-    /** Pays the customer back over the ledger (default: everything still refundable). */
-    refund: (id: string, body: CreateRefundRequest = {}, options: IdempotencyOptions = {}) =>
-      this.#call(endpoints.refundPayment, { params: { id }, body, headers: idempotencyHeaders(options) }),
+  /** An entry's method: its arguments are the path's parameters in order, then its body or query, then options. */
+  #methodOf(entry: EntryWire): (...args: unknown[]) => unknown {
+    const names = pathParameterNames(entry.path).filter((name) => name !== 'merchantId')
+    return (...args) => {
+      const params = Object.fromEntries(names.map((name, index) => [name, String(args[index])]))
+      const rest = args.slice(names.length)
+      if (entry.stream) return this.#streamData(entry, params, (rest[0] ?? {}) as StreamCallOptions<Entry> & { query?: CallInput['query'] })
+      const body = entry.body ? rest.shift() : undefined
+      const query = entry.query ? (rest.shift() as CallInput['query']) : undefined
+      const { headers = {}, idempotencyKey } = (rest.shift() ?? {}) as { headers?: Record<string, string> } & IdempotencyOptions
+      if (entry.idempotent && idempotencyKey) headers[IDEMPOTENCY_KEY_HEADER] = idempotencyKey
+      return this.#call(entry, { params, query, body, headers })
+    }
   }
 
-  readonly refunds = {
-    list: (query: ListRefundsQuery = {}) => this.#call(endpoints.listRefunds, { query }),
-    get: (id: string) => this.#call(endpoints.getRefund, { params: { id } }),
-  }
-
-  readonly balances = {
-    /** Every asset of the merchant's settlement account. */
-    list: () => this.#call(endpoints.listBalances),
-    /** One asset: `USDC`, `USDC:<issuer>`, `native` or `XLM`. */
-    get: (assetId: string) => this.#call(endpoints.getBalance, { params: { assetId } }),
-  }
-
-  readonly merchant = {
-    /** Who the API key belongs to: id, name, settlement mode and account, whether webhooks are paused. */
-    get: () => this.#call(endpoints.getMerchant),
-    feeTier: () => this.#call(endpoints.getFeeTier),
-  }
-
-  /** The merchant's webhook delivery log, and switching deliveries off and on. */
-  readonly webhooks = {
-    /** Deliveries, newest first, without their payload and response body. */
-    list: (query: ListWebhookDeliveriesQuery = {}) => this.#call(endpoints.listWebhookDeliveries, { query }),
-    /** One delivery with the exact payload sent and the receiver's answer. */
-    get: (id: string) => this.#call(endpoints.getWebhookDelivery, { params: { id } }),
-    /** Sends a delivery's payload again, byte for byte, signed with the current secret; returns the new entry. */
-    resend: (id: string) => this.#call(endpoints.resendWebhookDelivery, { params: { id } }),
-    /** While paused, events are still logged, as skipped, but nothing is sent. */
-    pause: () => this.#call(endpoints.pauseWebhooks),
-    resume: () => this.#call(endpoints.resumeWebhooks),
-    /** Each delivery as it finishes (success, failed or skipped), from the moment of connecting. */
-    stream: (options: StreamOptions = {}) => this.#streamData(endpoints.streamWebhookDeliveries, 'delivery', options),
-  }
-
-  /**
-   * The sandbox's request log: the merchant's own API requests or, with `all` (which takes the
-   * admin token), every request, public and admin ones included. No bodies or credentials.
-   */
-  readonly requestLogs = {
-    /** Recent requests, newest first. */
-    list: (query: RequestLogListQuery = {}, options: { all?: boolean } = {}) =>
-      options.all ? this.#call(endpoints.listAllRequests, { query }) : this.#call(endpoints.listRequests, { query }),
-    /** Each request as it finishes, from the moment of connecting. */
-    stream: (options: StreamOptions & { query?: RequestLogQuery; all?: boolean } = {}) =>
-      this.#streamData(options.all ? endpoints.streamAllRequests : endpoints.streamRequests, 'request', {
-        ...options,
-        query: options.query,
-      }),
-  }
-
-  /** The merchant's payment events, whether or not their payments have a webhookUrl. */
-  readonly events = {
-    /**
-     * Every payment event from the moment of connecting or, given `lastEventId` (the sequence of
-     * the last event seen), every event after it first: a dropped stream resumes without a gap.
-     */
-    stream: (options: StreamOptions & { lastEventId?: string; onReady?: (sequence: number) => void } = {}) =>
-      this.#streamData(endpoints.streamPaymentEvents, 'payment_event', options, (message) => {
-        // A fresh stream starts with `ready`: the latest sequence, from which to resume after a drop.
-        if (message.event === 'ready') options.onReady?.((JSON.parse(message.data) as { sequence: number }).sequence)
-      }),
-  }
-
-  /** Customers paying from another chain through the sandbox's simulated bridge (spec 4.5). */
-  readonly crossChain = {
-    chains: () => this.#call(endpoints.listOriginChains),
-    quote: (paymentId: string, body: CrossChainQuoteRequest) =>
-      this.#call(endpoints.createCrossChainQuote, { params: { id: paymentId }, body }),
-    /** The quote's bridge order: status, amounts in, out and refunded, the transactions on both chains. */
-    status: (quoteId: string) => this.#call(endpoints.getCrossChainQuote, { params: { quoteId } }),
-    /**
-     * A deposit arrives at the quote's address (default: what the order still lacks). The quoted
-     * amount in before the deadline is swapped and pays the payment over the ledger; a short one
-     * waits for the rest; a late one, or with `fail`, is refunded.
-     */
-    deposit: (quoteId: string, body: CrossChainDepositRequest = {}, options: IdempotencyOptions = {}) =>
-      this.#call(endpoints.simulateDeposit, { params: { quoteId }, body, headers: idempotencyHeaders(options) }),
-  }
-
-  /** Invoices, each with a linked payment the customer pays it with. */
-  readonly invoices = {
-    create: (body: CreateInvoiceRequest) => this.#call(endpoints.createInvoice, { body }),
-    /** Newest first. */
-    list: (query: ListInvoicesQuery = {}) => this.#call(endpoints.listInvoices, { query }),
-    get: (id: string) => this.#call(endpoints.getInvoice, { params: { id } }),
-    /** Voids an unpaid invoice and expires its payment link; a paid one needs a refund instead (409). */
-    cancel: (id: string) => this.#call(endpoints.cancelInvoice, { params: { id } }),
-    /** The numbering prefix, the next number and a preview of the next invoice number. */
-    settings: () => this.#call(endpoints.getInvoiceSettings),
-    updateSettings: (body: UpdateInvoiceSettingsRequest) => this.#call(endpoints.updateInvoiceSettings, { body }),
-  }
-
-  readonly currencies = {
-    list: () => this.#call(endpoints.listCurrencies),
-  }
-
-  /** The OpenAPI 3.1 document of the whole API, as the server describes itself (no credentials needed). */
-  openapi() {
-    return this.#call(endpoints.getOpenApiDocument)
-  }
-
-  readonly sandbox = {
-    /** 200 when the database, the ledger and the webhook dispatcher all work; a 503 throws PayboxApiError (its body has the checks). */
-    health: () => this.#call(endpoints.getHealth),
-    merchants: () => this.#call(endpoints.listSandboxMerchants),
-    /** A new merchant with fresh keys and a funded settlement account (admin token). */
-    createMerchant: (body: CreateMerchantRequest) => this.#call(endpoints.createSandboxMerchant, { body }),
-    /** A new customer wallet funded with XLM and USDC, secret included, for real Stellar tools (admin token). */
-    createWallet: (body: CreateWalletRequest = {}) => this.#call(endpoints.createWallet, { body }),
-    clock: () => this.#call(endpoints.getSandboxClock),
-    /** A sandbox customer wallet pays the payment over the ledger (default: what remains). */
-    pay: (paymentId: string, body: SandboxPayRequest = {}, options: IdempotencyOptions = {}) =>
-      this.#call(endpoints.simulatePay, { params: { id: paymentId }, body, headers: idempotencyHeaders(options) }),
-    /** Simulates a processing failure: the payment becomes failed. */
-    fail: (paymentId: string, body: SandboxFailRequest = {}) => this.#call(endpoints.simulateFailure, { params: { id: paymentId }, body }),
-    /** Expires the payment now, whatever its expiresAt. */
-    expire: (paymentId: string) => this.#call(endpoints.simulateExpiry, { params: { id: paymentId } }),
-    /** Whether the payment's webhooks have all been sent: no event coming, no delivery pending. */
-    webhooksState: (paymentId: string) => this.#call(endpoints.getPaymentWebhooksState, { params: { id: paymentId } }),
-    /** A new API secret for the merchant (admin token); the old one stops working at once. */
-    rotateSecret: (merchantId: string) => this.#call(endpoints.rotateMerchantSecret, { params: { id: merchantId } }),
-    advanceClock: (seconds: number) => this.#call(endpoints.advanceSandboxClock, { body: { seconds } }),
-    /** Business time stands still (at `at`, ISO 8601, default now) until unfrozen; advancing still moves it. */
-    freezeClock: (at?: string) => this.#call(endpoints.freezeSandboxClock, { body: at === undefined ? {} : { at } }),
-    unfreezeClock: () => this.#call(endpoints.unfreezeSandboxClock),
-    /** A tenant: a merchant for one job with its own business clock, its keys included (admin token). */
-    createTenant: (body: CreateTenantRequest = {}) => this.#call(endpoints.createTenant, { body }),
-    /** Active tenants, without keys (admin token). */
-    listTenants: () => this.#call(endpoints.listTenants),
-    /** Archives a tenant: its keys stop working and its rows leave lists and sweeps; the ledger keeps its transactions. */
-    archiveTenant: (id: string) => this.#call(endpoints.archiveTenant, { params: { id } }),
-    /** A merchant's business time (the admin token, or the merchant's own key where the sandbox allows it). */
-    getMerchantClock: (merchantId: string) => this.#call(endpoints.getMerchantClock, { params: { id: merchantId } }),
-    /** Moves one merchant's business time forward and processes what fell due for it; other merchants' time stays. */
-    advanceMerchantClock: (merchantId: string, seconds: number) =>
-      this.#call(endpoints.advanceMerchantClock, { params: { id: merchantId }, body: { seconds } }),
-    /** One merchant's business time stands still (at `at`, ISO 8601, default now) until unfrozen. */
-    freezeMerchantClock: (merchantId: string, at?: string) =>
-      this.#call(endpoints.freezeMerchantClock, { params: { id: merchantId }, body: at === undefined ? {} : { at } }),
-    unfreezeMerchantClock: (merchantId: string) => this.#call(endpoints.unfreezeMerchantClock, { params: { id: merchantId } }),
-    /** Back to a fresh genesis (same seed, fixed keys and admin token). */
-    reset: () => this.#call(endpoints.resetSandbox),
-    /** A one-time link that opens the dashboard signed in as the admin (admin token). */
-    dashboardLink: () => this.#call(endpoints.createDashboardSignInLink),
-  }
-
-  /** Consistent copies of the sandbox's whole state (admin token). */
-  readonly snapshots = {
-    list: () => this.#call(endpoints.listSnapshots),
-    save: (name: string, options: { replace?: boolean } = {}) =>
-      this.#call(endpoints.saveSnapshot, { body: { name, ...(options.replace ? { replace: true } : {}) } }),
-    /** Replaces the whole state with the snapshot's; requests wait meanwhile. */
-    restore: (name: string) => this.#call(endpoints.restoreSnapshot, { params: { name } }),
-    remove: (name: string) => this.#call(endpoints.deleteSnapshot, { params: { name } }),
-  }
-
-  /**
-   * An escrow merchant's escrow orders (sandbox controls, merchant auth). An order is funded by
-   * paying its payment (sandbox.pay); a direct merchant's payment has none (409).
-   */
-  readonly escrow = {
-    /** Pays the payee what the order holds less the platform fee, and the platform the fee, in one ledger transaction. */
-    release: (paymentId: string, options: IdempotencyOptions = {}) =>
-      this.#call(endpoints.releaseEscrow, { params: { id: paymentId }, headers: idempotencyHeaders(options) }),
-    /** Simulates a failed funding of an unfunded order: the order and its payment fail. */
-    fail: (paymentId: string, body: SandboxFailRequest = {}) => this.#call(endpoints.failEscrow, { params: { id: paymentId }, body }),
-    /** The order with its custody balance and its ledger transactions. */
-    status: (paymentId: string) => this.#call(endpoints.getEscrowOrder, { params: { id: paymentId } }),
-  }
-
-  /** The simulated Stellar ledger, as the sandbox operator sees it (admin token). */
-  readonly ledger = {
-    accounts: (query: LedgerAccountsQuery = {}) => this.#call(endpoints.listLedgerAccounts, { query }),
-    transactions: (query: LedgerTransactionsQuery = {}) => this.#call(endpoints.listLedgerTransactions, { query }),
-    transaction: (hash: string) => this.#call(endpoints.getLedgerTransaction, { params: { hash } }),
-  }
-
-  /** One declared endpoint (src/api/endpoints.ts): its path with the parameters filled in, its auth, its answer's type. */
-  async #call<E extends Endpoint>(endpoint: E, ...[options]: OptionalWhenEmpty<CallOptions<E>>): Promise<Answer<E>> {
-    const { params, query, body, headers } = (options ?? {}) as CallInput
-    const path = await this.#pathOf(endpoint, params)
-    return this.request<Answer<E>>(endpoint.method.toUpperCase(), path, { query, body, headers, auth: this.#authOf(endpoint.security) })
+  /** One entry's request: its path with the parameters filled in, its auth. */
+  async #call(entry: EntryWire, { params, query, body, headers }: CallInput): Promise<unknown> {
+    const path = await this.#pathOf(entry, params)
+    return this.request(entry.method.toUpperCase(), path, { query, body, headers, auth: this.#authOf(entry.security) })
   }
 
   /** Sends one request and returns its parsed JSON; any non-2xx answer throws PayboxApiError. */
@@ -361,11 +199,11 @@ export class PayboxClient {
   }
 
   /** The declared path with each parameter filled in; a merchant-scoped one (:merchantId) names the authenticated merchant. */
-  async #pathOf(endpoint: Endpoint, params: Record<string, string> = {}): Promise<string> {
-    const merchantId = endpoint.path.includes(':merchantId') ? await this.#ownMerchantId() : undefined
-    return endpoint.path.replace(/:(\w+)/g, (_, name: string) => {
+  async #pathOf(entry: EntryWire, params: Record<string, string> = {}): Promise<string> {
+    const merchantId = entry.path.includes(':merchantId') ? await this.#ownMerchantId() : undefined
+    return entry.path.replace(/:(\w+)/g, (_, name: string) => {
       const value = name === 'merchantId' ? merchantId : params[name]
-      if (value === undefined) throw new Error(`No value for the path parameter ${name} of ${endpoint.path}`)
+      if (value === undefined) throw new Error(`No value for the path parameter ${name} of ${entry.path}`)
       return encodeURIComponent(value)
     })
   }
@@ -380,17 +218,17 @@ export class PayboxClient {
     }
   }
 
-  /** The `data` of each message named `eventName` on a declared stream, parsed. */
-  async *#streamData<E extends Endpoint & { stream: ResponseName }>(
-    endpoint: E,
-    eventName: string,
-    options: StreamOptions & { lastEventId?: string; query?: CallInput['query'] },
-    onOther?: (message: EventSourceMessage) => void,
-  ): AsyncGenerator<Streamed<E>> {
-    const path = this.#pathWithQuery(await this.#pathOf(endpoint), options.query)
-    for await (const message of this.#openStream(path, options, options.lastEventId, this.#authOf(endpoint.security))) {
-      if (message.event === eventName) yield JSON.parse(message.data) as Streamed<E>
-      else onOther?.(message)
+  /** The `data` of each message of a declared stream's event, parsed; a `ready` event's sequence goes to onReady. */
+  async *#streamData(
+    entry: EntryWire,
+    params: Record<string, string>,
+    options: StreamCallOptions<Entry> & { query?: CallInput['query'] },
+  ): AsyncGenerator<unknown> {
+    const path = this.#pathWithQuery(await this.#pathOf(entry, params), options.query)
+    for await (const message of this.#openStream(path, options, options.lastEventId, this.#authOf(entry.security))) {
+      if (message.event === entry.stream) yield JSON.parse(message.data) as unknown
+      // A resumable stream starts with `ready`: the latest sequence, from which to resume after a drop.
+      else if (message.event === 'ready') options.onReady?.((JSON.parse(message.data) as { sequence: number }).sequence)
     }
   }
 
@@ -423,6 +261,7 @@ export class PayboxClient {
     return search ? `${path}?${search}` : path
   }
 
+  /** admin-or-digest: the admin token when the client holds one, else the merchant's keys. */
   #authOf(security: Security): AuthMode {
     if (security !== 'admin-or-digest') return AUTH_OF[security]
     return this.#options.adminToken ? 'admin' : 'merchant'

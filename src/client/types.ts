@@ -4,6 +4,8 @@
 import type { z } from 'zod'
 import type * as api from '../api/resources.js'
 import type * as requests from '../api/requests.js'
+import type { Contract } from '../api/contract/index.js'
+import type { Entry } from '../api/contract/entry.js'
 import type { HealthStatus } from '../api/enumerations.js'
 
 export {
@@ -51,17 +53,17 @@ export type Merchant = z.infer<typeof api.merchant>
 export type WebhookDelivery = z.infer<typeof api.webhookDeliverySummary> &
   Partial<Pick<z.infer<typeof api.webhookDelivery>, 'request_payload' | 'response_body'>>
 export type WebhooksPausedState = z.infer<typeof api.webhooksPausedState>
-export type PaymentWebhooksState = z.infer<typeof api.paymentWebhooksState>
 export type PaymentEvent = z.infer<typeof api.paymentEvent>
 /** What the sandbox POSTs to a payment's webhookUrl (spec 6). */
 export type WebhookBody = z.infer<typeof api.webhookBody>
 export type SandboxClock = z.infer<typeof api.sandboxClock>
 export type AdvancedClock = z.infer<typeof api.advancedClock>
+export type DashboardSignInLink = z.infer<typeof api.dashboardSignInLink>
+export type PaymentWebhooksState = z.infer<typeof api.paymentWebhooksState>
 export type CreatedTenant = z.infer<typeof api.createdTenant>
 export type Tenant = z.infer<typeof api.tenant>
 export type TenantList = z.infer<typeof api.tenantList>
 export type ArchivedTenant = z.infer<typeof api.archivedTenant>
-export type DashboardSignInLink = z.infer<typeof api.dashboardSignInLink>
 /** GET /health: each part of the sandbox and whether it works (503, with status failing, when one does not). */
 export type SandboxHealth = Omit<z.infer<typeof api.health>, 'status'> & { status: HealthStatus }
 export type SandboxSnapshot = z.infer<typeof api.snapshot>
@@ -89,31 +91,6 @@ export type CrossChainQuote = z.infer<typeof api.crossChainQuote>
 export type OriginChains = z.infer<typeof api.originChains>
 export type OriginChain = OriginChains['items'][number]
 
-// What the client sends: the z.input of the schemas the sandbox validates with (src/api/requests.ts).
-
-export type CreatePaymentRequest = z.input<typeof requests.createPaymentBody>
-export type CreateRefundRequest = NonNullable<z.input<typeof requests.createRefundBody>>
-export type CrossChainQuoteRequest = z.input<typeof requests.quoteBody>
-/** Body of POST /sandbox/cross-chain/quotes/{quoteId}/deposit. */
-export type CrossChainDepositRequest = NonNullable<z.input<typeof requests.depositBody>>
-/** A customer given inline when creating an invoice; it is stored and gets an id. */
-export type NewCustomer = z.input<typeof requests.inlineCustomer>
-/** Body of POST /invoices: exactly one of customer_id (a stored customer) and customer (a new one). */
-export type CreateInvoiceRequest = z.input<typeof requests.createInvoiceBody>
-export type UpdateInvoiceSettingsRequest = NonNullable<z.input<typeof requests.invoiceSettingsBody>>
-/** Body of POST /sandbox/merchants (admin token). */
-export type CreateMerchantRequest = z.input<typeof requests.createMerchantBody>
-export type CreateTenantRequest = z.input<typeof requests.createTenantBody>
-export type SandboxFailRequest = NonNullable<z.input<typeof requests.failBody>>
-
-/** Body of POST /sandbox/wallets (admin token): amounts are decimal text with at most 7 places. */
-export type CreateWalletRequest = NonNullable<z.input<typeof requests.createWalletBody>>
-/** Body of POST /sandbox/payments/{id}/pay: a sandbox customer wallet pays over the ledger. */
-export type SandboxPayRequest = NonNullable<z.input<typeof requests.payBody>>
-export type AdvanceClockRequest = z.input<typeof requests.advanceBody>
-export type FreezeClockRequest = z.input<typeof requests.freezeBody>
-export type SaveSnapshotRequest = z.input<typeof requests.saveSnapshotBody>
-
 /**
  * What the client passes for a list query: the query schema's input, except that the integers
  * (query text on the wire, queryInteger in src/api/validation.ts) are taken as numbers.
@@ -126,12 +103,50 @@ export type ClientQuery<Schema extends z.ZodType> = {
     : z.input<Schema>[Key]
 }
 
-export type ListPaymentsQuery = ClientQuery<typeof requests.listPaymentsQuery>
-export type ListWebhookDeliveriesQuery = ClientQuery<typeof requests.webhookLogQuery>
-export type ListRefundsQuery = ClientQuery<typeof requests.listRefundsQuery>
-export type ListInvoicesQuery = ClientQuery<typeof requests.listInvoicesQuery>
-export type LedgerAccountsQuery = ClientQuery<typeof requests.ledgerAccountsQuery>
-export type LedgerTransactionsQuery = ClientQuery<typeof requests.ledgerTransactionsQuery>
+// What the client sends, derived from the contract's entries by their client name
+// ('payments.create'): the z.input of the body an entry parses with, the ClientQuery of its query.
+
+/** The client names of the entries: payments.create, openapi. */
+type NameOf<C> = { [G in keyof C & string]: C[G] extends Entry ? G : `${G}.${keyof C[G] & string}` }[keyof C & string]
+export type EntryName = NameOf<Contract>
+/** The entry of a client name. */
+export type EntryNamed<Name extends EntryName> = Name extends `${infer G extends keyof Contract}.${infer N}`
+  ? Contract[G][N & keyof Contract[G]]
+  : Contract[Name & keyof Contract]
+/** The body an entry takes (never undefined: an optional body is sent as {} or not at all). */
+export type BodyOf<Name extends EntryName> =
+  EntryNamed<Name> extends { body: infer Body extends z.ZodType } ? NonNullable<z.input<Body>> : never
+export type QueryOf<Name extends EntryName> = EntryNamed<Name> extends { query: infer Query extends z.ZodType } ? ClientQuery<Query> : never
+/** The answer of an entry, as z.infer of its schema. */
+export type AnswerOf<Name extends EntryName> =
+  EntryNamed<Name> extends { response: infer Response extends z.ZodType } ? z.infer<Response> : never
+
+export type CreatePaymentRequest = BodyOf<'payments.create'>
+export type CreateRefundRequest = BodyOf<'payments.refund'>
+export type CrossChainQuoteRequest = BodyOf<'crossChain.quote'>
+export type CrossChainDepositRequest = BodyOf<'crossChain.deposit'>
+/** A customer given inline when creating an invoice; it is stored and gets an id. */
+export type NewCustomer = z.input<typeof requests.inlineCustomer>
+/** Exactly one of customer_id (a stored customer) and customer (a new one). */
+export type CreateInvoiceRequest = BodyOf<'invoices.create'>
+export type UpdateInvoiceSettingsRequest = BodyOf<'invoices.updateSettings'>
+export type CreateMerchantRequest = BodyOf<'sandbox.createMerchant'>
+export type CreateTenantRequest = BodyOf<'sandbox.createTenant'>
+export type SandboxFailRequest = BodyOf<'sandbox.fail'>
+/** Amounts are decimal text with at most 7 places. */
+export type CreateWalletRequest = BodyOf<'sandbox.createWallet'>
+/** A sandbox customer wallet pays over the ledger. */
+export type SandboxPayRequest = BodyOf<'sandbox.pay'>
+export type AdvanceClockRequest = BodyOf<'sandbox.advanceClock'>
+export type FreezeClockRequest = BodyOf<'sandbox.freezeClock'>
+export type SaveSnapshotRequest = BodyOf<'snapshots.save'>
+
+export type ListPaymentsQuery = QueryOf<'payments.list'>
+export type ListWebhookDeliveriesQuery = QueryOf<'webhooks.list'>
+export type ListRefundsQuery = QueryOf<'refunds.list'>
+export type ListInvoicesQuery = QueryOf<'invoices.list'>
+export type LedgerAccountsQuery = QueryOf<'ledger.accounts'>
+export type LedgerTransactionsQuery = QueryOf<'ledger.transactions'>
 /** Which requests a request log list or stream gives: a status class (4xx) or status (404), and a path prefix. */
-export type RequestLogQuery = ClientQuery<typeof requests.requestLogStreamQuery>
-export type RequestLogListQuery = ClientQuery<typeof requests.requestLogListQuery>
+export type RequestLogQuery = QueryOf<'requestLogs.stream'>
+export type RequestLogListQuery = QueryOf<'requestLogs.list'>

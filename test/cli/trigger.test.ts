@@ -195,7 +195,7 @@ describe('paybox trigger against a ledger that closes later', () => {
     // comes only with the ledger close, which a trigger that has stopped waiting misses.
     const finishedAt = Date.now()
     await waitFor('a request of the trigger made after that', async () => {
-      const { items } = await sandbox.admin.requestLogs.list({}, { all: true })
+      const { items } = await sandbox.admin.requestLogs.listAll({})
       return items.some((entry) => entry.merchantId === merchantId && Date.parse(entry.time) > finishedAt)
     })
     await runTransaction(db, (trx) => sandbox.context.ledger.closeLedger(trx))

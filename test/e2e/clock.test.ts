@@ -32,11 +32,11 @@ describe('business clock and payment expiry', () => {
       expiresInHours: 2,
     })
 
-    const before = await sandbox.admin.sandbox.advanceClock(29 * 60)
+    const before = await sandbox.admin.sandbox.advanceClock({ seconds: 29 * 60 })
     expect(before.processed).toEqual({ expiredPayments: 0, overdueInvoices: 0, failedEscrows: 0, closedQuotes: 0 })
     expect((await sandbox.direct.payments.get(short.id)).status).toBe('open')
 
-    const after = await sandbox.admin.sandbox.advanceClock(60)
+    const after = await sandbox.admin.sandbox.advanceClock({ seconds: 60 })
     expect(after).toMatchObject({
       now: new Date(START + 30 * MINUTE).toISOString(),
       advancedSeconds: 30 * 60,
@@ -83,7 +83,7 @@ describe('business clock across restarts', () => {
   it('resumes at the same offset from the wall clock', async () => {
     const db = path.join(temporaryDir(), 'clock.db')
     const first = await startTestSandbox({ db, dueWorkIntervalMs: 0 })
-    await first.admin.sandbox.advanceClock(3600)
+    await first.admin.sandbox.advanceClock({ seconds: 3600 })
     await first.stop()
     const second = await startTestSandbox({ db, dueWorkIntervalMs: 0 })
     try {

@@ -176,7 +176,7 @@ describe('cross-chain quotes', () => {
     const order = (await quote(payment.id, { originChain: 'solana', originToken: 'USDC', refundAddress: SOLANA_REFUND })).json as Quote
     await deposit(order.quoteId, { amountIn: '10' })
     const supplyBefore = await ledgerSupply(sandbox)
-    const { processed } = await sandbox.admin.sandbox.advanceClock(15 * 60)
+    const { processed } = await sandbox.admin.sandbox.advanceClock({ seconds: 15 * 60 })
     expect(processed.closedQuotes).toBeGreaterThanOrEqual(1)
     const refunded = await sandbox.direct.crossChain.status(order.quoteId)
     expect(refunded).toMatchObject({ status: 'REFUNDED', amountDeposited: '10', amountRefunded: '10', usdcDelivered: '0.0000000' })

@@ -150,7 +150,7 @@ describe('escrow', () => {
 
   it('fails orders not funded by their escrow expiry on the business clock, expiring their payments', async () => {
     const payment = await create({ expiresInHours: 24 * 30, escrowExpiresAt: new Date(clock.now() + 2 * DAY).toISOString() })
-    const advanced = await sandbox.admin.sandbox.advanceClock(2 * 24 * 3600)
+    const advanced = await sandbox.admin.sandbox.advanceClock({ seconds: 2 * 24 * 3600 })
     expect(advanced.processed).toMatchObject({ failedEscrows: 1 })
     expect(await sandbox.escrow.payments.get(payment.id)).toMatchObject({ status: 'expired', escrow_status: 'failed' })
   })

@@ -43,7 +43,7 @@ describe('README: pay a sandbox checkout with the real Stellar SDK', () => {
 
   it("pays a payment from its qrCode with a wallet's secret: the payment is paid by the transaction it printed", async () => {
     // An hour on: bounds from the local clock would have expired; the script's come from the sandbox.
-    await sandbox.admin.sandbox.advanceClock(3600)
+    await sandbox.admin.sandbox.advanceClock({ seconds: 3600 })
     const wallet = await sandbox.admin.sandbox.createWallet()
     const payment = await sandbox.direct.payments.create({ amount: { value: 1250, currency: 'USD' }, description: 'README' })
 

@@ -316,7 +316,7 @@ describe('invoices', () => {
 
     it('becomes overdue when the due date passes on the business clock, and paid if paid late', async () => {
       const invoice = await create(body({ due_at: new Date(clock.now() + 7 * DAY).toISOString() }))
-      const advanced = await sandbox.admin.sandbox.advanceClock(7 * 24 * 3600)
+      const advanced = await sandbox.admin.sandbox.advanceClock({ seconds: 7 * 24 * 3600 })
       expect(advanced.processed).toMatchObject({ overdueInvoices: 1 })
       const overdue = await sandbox.direct.request<Invoice>('GET', `/invoices/${invoice.id}`)
       expect(overdue).toMatchObject({ status: 'overdue', updatedAt: new Date(clock.now()).toISOString() })

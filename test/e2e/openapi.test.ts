@@ -318,7 +318,7 @@ describe('the OpenAPI document', () => {
     expectDescribed('rotateMerchantSecret', 200, await admin.sandbox.rotateSecret(created.id))
     expectDescribed('getSandboxClock', 200, await admin.sandbox.clock())
     expectDescribed('createDashboardSignInLink', 201, await admin.sandbox.dashboardLink())
-    expectDescribed('advanceSandboxClock', 200, await admin.sandbox.advanceClock(1))
+    expectDescribed('advanceSandboxClock', 200, await admin.sandbox.advanceClock({ seconds: 1 }))
     expectDescribed('listLedgerAccounts', 200, await admin.ledger.accounts())
     const transactions = await admin.ledger.transactions({ limit: 3 })
     expectDescribed('listLedgerTransactions', 200, transactions)
@@ -327,7 +327,7 @@ describe('the OpenAPI document', () => {
     const requests = await client.requestLogs.list({ limit: 5 })
     expect(requests.items.length).toBeGreaterThan(0)
     expectDescribed('listRequests', 200, requests)
-    expectDescribed('listAllRequests', 200, await admin.requestLogs.list({ status: '2xx' }, { all: true }))
+    expectDescribed('listAllRequests', 200, await admin.requestLogs.listAll({ status: '2xx' }))
 
     const health = await rawRequest(sandbox.url, { method: 'GET', path: '/health' })
     expectDescribed('getHealth', health.status, health.json)
@@ -431,9 +431,9 @@ describe('the OpenAPI document', () => {
     expectDescribed('listTenants', 200, await admin.sandbox.listTenants())
     const id = tenant.merchant.id
     expectDescribed('getMerchantClock', 200, await admin.sandbox.getMerchantClock(id))
-    expectDescribed('advanceMerchantClock', 200, await admin.sandbox.advanceMerchantClock(id, 60))
-    expectDescribed('unfreezeMerchantClock', 200, await admin.sandbox.unfreezeMerchantClock(id))
-    expectDescribed('freezeMerchantClock', 200, await admin.sandbox.freezeMerchantClock(id))
+    expectDescribed('advanceMerchantClock', 200, await admin.sandbox.advanceMerchantClock(id, { seconds: 60 }))
+    expectDescribed('unfreezeMerchantClock', 200, await admin.sandbox.unfreezeMerchantClock(id, {}))
+    expectDescribed('freezeMerchantClock', 200, await admin.sandbox.freezeMerchantClock(id, {}))
     expectDescribed('archiveTenant', 200, await admin.sandbox.archiveTenant(id))
   })
 

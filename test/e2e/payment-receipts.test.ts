@@ -109,7 +109,7 @@ describe('customers paying over the ledger', () => {
 
   it("refuses to pay a closed, unknown or other merchant's payment", async () => {
     const payment = await create(100)
-    await sandbox.admin.sandbox.advanceClock(31 * 60)
+    await sandbox.admin.sandbox.advanceClock({ seconds: 31 * 60 })
     expect((await refusal(sandbox.direct.sandbox.pay(payment.id))).statusCode).toBe(409)
     expect((await refusal(sandbox.direct.sandbox.pay(`pt_${'0'.repeat(32)}`))).statusCode).toBe(404)
     const other = await create(100)

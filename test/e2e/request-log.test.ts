@@ -25,7 +25,7 @@ describe('the request log', () => {
   /** The admin's view of one request, by id: it is recorded once its response has closed. */
   const recorded = (requestId: string) =>
     waitFor(`request ${requestId} in the log`, async () =>
-      (await sandbox.admin.requestLogs.list({}, { all: true })).items.find((e) => e.requestId === requestId),
+      (await sandbox.admin.requestLogs.listAll({})).items.find((e) => e.requestId === requestId),
     )
 
   it('gives every answer a Request-Id, which an error body repeats: fast route, Express, public and admin routes', async () => {
@@ -88,7 +88,7 @@ describe('the request log', () => {
       merchantId: post.merchantId,
     })
 
-    const everything = JSON.stringify((await sandbox.admin.requestLogs.list({}, { all: true })).items)
+    const everything = JSON.stringify((await sandbox.admin.requestLogs.listAll({})).items)
     for (const secret of [me().apiSecret, sandbox.identity.adminToken, 'Secret order', 'status=open'])
       expect(everything).not.toContain(secret)
   })
@@ -107,7 +107,7 @@ describe('the request log', () => {
     const theirView = (await sandbox.escrow.requestLogs.list()).items.map((e) => e.requestId)
     expect(theirView).toContain(theirId)
     expect(theirView).not.toContain(myId)
-    const all = (await sandbox.admin.requestLogs.list({}, { all: true })).items
+    const all = (await sandbox.admin.requestLogs.listAll({})).items
     expect(all.map((e) => e.requestId)).toEqual(expect.arrayContaining([myId, theirId, anonymousId]))
     expect(all.find((e) => e.requestId === anonymousId)!.merchantId).toBeNull()
 

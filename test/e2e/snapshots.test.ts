@@ -96,14 +96,14 @@ describe('sandbox snapshots', () => {
     const before = await createPayment(direct, 'Before the snapshot')
     const paid = await direct.sandbox.pay(before.id)
     expect(paid.status).toBe('paid')
-    const saved = await admin.snapshots.save('base')
+    const saved = await admin.snapshots.save({ name: 'base' })
     expect(saved).toMatchObject({ name: 'base' })
     expect(saved.size).toBeGreaterThan(0)
     expect(await admin.request('GET', '/sandbox/snapshots/base', { auth: 'admin' })).toEqual(saved)
 
     const after = await createPayment(direct, 'After the snapshot')
     await direct.sandbox.pay(after.id)
-    await admin.sandbox.advanceClock(3600)
+    await admin.sandbox.advanceClock({ seconds: 3600 })
     expect((await direct.payments.list()).meta.totalItems).toBe(2)
 
     const keys = sandbox.merchants.map((m) => m.apiKey)
@@ -144,7 +144,7 @@ describe('sandbox snapshots', () => {
     for (const [index, threshold] of [3, 12, 24].entries()) {
       await waitFor(`${threshold} payments`, async () => (await direct.payments.list({ limit: 1 })).meta.totalItems >= threshold)
       const stillWriting = finished < 4
-      await admin.snapshots.save(`during-${index}`)
+      await admin.snapshots.save({ name: `during-${index}` })
       if (index === 0) expect(stillWriting).toBe(true)
     }
     await writing
@@ -170,7 +170,7 @@ describe('sandbox snapshots', () => {
     const payment = await createPayment(direct, 'Before the reset')
     await direct.sandbox.pay(payment.id)
     await admin.sandbox.createMerchant({ name: 'Extra', settlement_mode: 'direct' })
-    await admin.sandbox.advanceClock(60)
+    await admin.sandbox.advanceClock({ seconds: 60 })
 
     const reset = await admin.sandbox.reset()
     expect(reset.merchants).toEqual(genesisMerchants)
@@ -212,20 +212,20 @@ describe('sandbox snapshots', () => {
 
   it('refuses bad names, duplicates, unknown snapshots and callers without the admin token', async () => {
     const { admin, direct } = await start()
-    expect((await refusal(admin.snapshots.save('../escape'))).statusCode).toBe(400)
-    expect((await refusal(admin.snapshots.save(''))).statusCode).toBe(400)
-    await admin.snapshots.save('one')
-    const duplicate = await refusal(admin.snapshots.save('one'))
+    expect((await refusal(admin.snapshots.save({ name: '../escape' }))).statusCode).toBe(400)
+    expect((await refusal(admin.snapshots.save({ name: '' }))).statusCode).toBe(400)
+    await admin.snapshots.save({ name: 'one' })
+    const duplicate = await refusal(admin.snapshots.save({ name: 'one' }))
     expect(duplicate.statusCode).toBe(409)
     expect(duplicate.message).toBe(
       'A snapshot named "one" exists already (replace: true overwrites it; from the CLI: snapshot save --force)',
     )
-    expect((await admin.snapshots.save('one', { replace: true })).name).toBe('one')
+    expect((await admin.snapshots.save({ name: 'one', replace: true })).name).toBe('one')
     expect((await refusal(admin.snapshots.restore('missing'))).statusCode).toBe(404)
     expect((await refusal(direct.request('GET', '/sandbox/snapshots'))).statusCode).toBe(401)
     expect((await refusal(direct.request('POST', '/sandbox/reset'))).statusCode).toBe(401)
 
-    await admin.snapshots.save('Two.kept-2')
+    await admin.snapshots.save({ name: 'Two.kept-2' })
     await admin.snapshots.remove('one')
     expect((await refusal(admin.snapshots.remove('one'))).statusCode).toBe(404)
     expect((await refusal(admin.request('GET', '/sandbox/snapshots/one', { auth: 'admin' }))).statusCode).toBe(404)
@@ -241,7 +241,7 @@ if (testBackend === 'sqlite') {
     it('keeps each snapshot in a private file, and refuses a damaged one before anything is touched', async () => {
       const dir = temporaryDir()
       const { admin } = await start({ db: path.join(dir, 'sandbox.db') })
-      await admin.snapshots.save('one')
+      await admin.snapshots.save({ name: 'one' })
       const snapshots = path.join(dir, 'snapshots')
       expect(fs.statSync(path.join(snapshots, 'one.sqlite')).mode & 0o777).toBe(0o600)
 
@@ -264,7 +264,7 @@ if (testBackend === 'sqlite') {
       try {
         const { admin } = await start({ db: ':memory:' })
         const name = `private-${process.pid}-${Date.now()}`
-        await admin.snapshots.save(name)
+        await admin.snapshots.save({ name: name })
         const holders = fs
           .readdirSync(os.tmpdir())
           .map((entry) => path.join(os.tmpdir(), entry))
@@ -293,7 +293,7 @@ if (testBackend === 'sqlite') {
         return fd
       })
       try {
-        await admin.snapshots.save('from-the-start')
+        await admin.snapshots.save({ name: 'from-the-start' })
       } finally {
         spy.mockRestore()
       }
@@ -309,7 +309,7 @@ if (testBackend === 'sqlite') {
       fs.mkdirSync(open)
       fs.chmodSync(open, 0o777)
       const { admin } = await start({ db: path.join(dir, 'sandbox.db'), snapshotDir: open })
-      const saved = await refusal(admin.snapshots.save('one'))
+      const saved = await refusal(admin.snapshots.save({ name: 'one' }))
       expect(saved.statusCode).toBe(422)
       expect(saved.message).toBe(
         `The snapshot folder ${open} may be entered by other users (mode 0777): use a folder of your own with mode 0700 (chmod 700 it)`,
@@ -323,7 +323,7 @@ if (testBackend === 'sqlite') {
       const linked = path.join(dir, 'linked')
       fs.symlinkSync(target, linked)
       const viaLink = await start({ db: path.join(dir, 'other.db'), snapshotDir: linked })
-      expect((await refusal(viaLink.admin.snapshots.save('one'))).message).toBe(
+      expect((await refusal(viaLink.admin.snapshots.save({ name: 'one' }))).message).toBe(
         `The snapshot folder ${linked} is not a folder (a link or a file): use a folder of your own with mode 0700 (chmod 700 it)`,
       )
       expect(fs.readdirSync(target)).toEqual([])
@@ -334,7 +334,7 @@ if (testBackend === 'sqlite') {
       const running = await start({ db: ':memory:' })
       const { direct, admin } = running
       const kept = await createPayment(direct, 'Kept')
-      await admin.snapshots.save('memory')
+      await admin.snapshots.save({ name: 'memory' })
       await createPayment(direct, 'Dropped')
       await admin.snapshots.restore('memory')
       expect((await expectConsistent(running)).map((p) => p.id)).toEqual([kept.id])

@@ -50,7 +50,7 @@ describe(`due-work sweeps with ${TENANTS} tenants`, () => {
   afterAll(() => sandbox?.stop())
 
   it('sends one query per kind of due work when nothing is due', async () => {
-    const queries = await sweepQueriesDuring(() => sandbox.admin.sandbox.advanceClock(60))
+    const queries = await sweepQueriesDuring(() => sandbox.admin.sandbox.advanceClock({ seconds: 60 }))
     // Payments, invoices, escrow orders, quotes: one each, whatever the number of tenants.
     expect(queries).toHaveLength(4)
   })
@@ -59,7 +59,7 @@ describe(`due-work sweeps with ${TENANTS} tenants`, () => {
     const [first, second] = tenants
     let advanced: Awaited<ReturnType<PayboxClient['sandbox']['advanceMerchantClock']>> | undefined
     const queries = await sweepQueriesDuring(async () => {
-      advanced = await sandbox.admin.sandbox.advanceMerchantClock(first!.id, 31 * 60)
+      advanced = await sandbox.admin.sandbox.advanceMerchantClock(first!.id, { seconds: 31 * 60 })
     })
     expect(advanced!.processed.expiredPayments).toBe(1)
     // The payments sweep looks again in its transaction (where the executor counts it), the other kinds once.

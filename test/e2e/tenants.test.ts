@@ -28,7 +28,7 @@ describe('tenants with clocks of their own', () => {
     const theirs = await newPayment(sandbox.direct)
     expect(mine.expiresAt).toBe(theirs.expiresAt)
 
-    const advanced = await sandbox.admin.sandbox.advanceMerchantClock(created.merchant.id, 31 * 60)
+    const advanced = await sandbox.admin.sandbox.advanceMerchantClock(created.merchant.id, { seconds: 31 * 60 })
     expect(advanced).toMatchObject({ now: iso(START + 31 * MINUTE), advancedSeconds: 31 * 60, processed: { expiredPayments: 1 } })
     const expired = await tenant.payments.get(mine.id)
     expect(expired.status).toBe('expired')
@@ -62,7 +62,7 @@ describe('tenants with clocks of their own', () => {
     expect((await sandbox.admin.sandbox.listTenants()).data.map((t) => t.id)).not.toContain(created.merchant.id)
     expect((await sandbox.admin.sandbox.merchants()).items.map((m) => m.id)).not.toContain(created.merchant.id)
     // Its clock moves past the expiry, but the sweep no longer sees its payment.
-    const advanced = await sandbox.admin.sandbox.advanceMerchantClock(created.merchant.id, 60 * 60)
+    const advanced = await sandbox.admin.sandbox.advanceMerchantClock(created.merchant.id, { seconds: 60 * 60 })
     expect(advanced.processed.expiredPayments).toBe(0)
     const row = await sandbox.context.db.selectFrom('payments').select('status').where('id', '=', payment.id).executeTakeFirstOrThrow()
     expect(row.status).toBe('open')
@@ -83,7 +83,7 @@ describe('tenants with clocks of their own', () => {
   it('lets a merchant key read and move its own clock only, where the sandbox allows it (a local sandbox does)', async () => {
     const created = await sandbox.admin.sandbox.createTenant({ frozenAt: iso(START) })
     const tenant = tenantClient(sandbox, created.merchant)
-    expect(await tenant.sandbox.advanceMerchantClock(created.merchant.id, 60)).toMatchObject({ now: iso(START + MINUTE) })
+    expect(await tenant.sandbox.advanceMerchantClock(created.merchant.id, { seconds: 60 })).toMatchObject({ now: iso(START + MINUTE) })
     const other = await rawRequest(sandbox.url, {
       method: 'GET',
       path: `/sandbox/merchants/${sandbox.merchants[0]!.id}/clock`,
@@ -112,7 +112,7 @@ describe('tenants with clocks of their own', () => {
       expiresInHours: 24 * 30,
       escrowExpiresAt: iso(START + 2 * DAY),
     })
-    const advanced = await sandbox.admin.sandbox.advanceMerchantClock(escrowTenant.merchant.id, 2 * 24 * 3600)
+    const advanced = await sandbox.admin.sandbox.advanceMerchantClock(escrowTenant.merchant.id, { seconds: 2 * 24 * 3600 })
     expect(advanced.processed).toMatchObject({ overdueInvoices: 1, failedEscrows: 1 })
     expect(await tenant.request('GET', `/invoices/${mine.id}`)).toMatchObject({ status: 'overdue' })
     expect(await sandbox.direct.request('GET', `/invoices/${theirs.id}`)).toMatchObject({ status: 'sent' })
@@ -124,7 +124,7 @@ describe('tenants with clocks of their own', () => {
     const tenant = tenantClient(sandbox, created.merchant)
     const payment = await newPayment(tenant)
     // Only the sandbox-wide clock moves past the expiry: the tenant's stays at START.
-    await sandbox.admin.sandbox.advanceClock(60 * 60)
+    await sandbox.admin.sandbox.advanceClock({ seconds: 60 * 60 })
     const paid = await tenant.sandbox.pay(payment.id)
     expect(paid.status).toBe('paid')
     expect(paid.history.map((entry) => entry.time)).toEqual(paid.history.map(() => START))
@@ -155,8 +155,8 @@ describe('the tenant limit', () => {
   const sandbox = sandboxForSuite({ clock: new ManualClock(START), dueWorkIntervalMs: 0, limits: { maxTenants: 2 } })
 
   it('answers 409 past it, and archiving one frees its place', async () => {
-    const first = await sandbox.admin.sandbox.createTenant()
-    await sandbox.admin.sandbox.createTenant()
+    const first = await sandbox.admin.sandbox.createTenant({})
+    await sandbox.admin.sandbox.createTenant({})
     const over = await rawRequest(sandbox.url, {
       method: 'POST',
       path: '/sandbox/tenants',
@@ -167,7 +167,7 @@ describe('the tenant limit', () => {
     expect(over.json).toMatchObject({ statusCode: 409, message: expect.stringContaining('2 active tenants') })
     await sandbox.admin.sandbox.archiveTenant(first.merchant.id)
     expect((await sandbox.admin.sandbox.listTenants()).data).toHaveLength(1)
-    await sandbox.admin.sandbox.createTenant()
+    await sandbox.admin.sandbox.createTenant({})
   })
 })
 
@@ -181,7 +181,7 @@ describe('a shared sandbox', () => {
 
   it('rate-limits creating tenants, answering 429 with Retry-After', async () => {
     const first = await sandbox.admin.sandbox.createTenant({ frozenAt: iso(START) })
-    await sandbox.admin.sandbox.createTenant()
+    await sandbox.admin.sandbox.createTenant({})
     const over = await rawRequest(sandbox.url, {
       method: 'POST',
       path: '/sandbox/tenants',

@@ -161,7 +161,7 @@ describe('webhook egress', () => {
     const dir = temporaryDir()
     const options = { db: path.join(dir, 'restore.db'), snapshotDir: path.join(dir, 'snapshots') }
     const local = await startTestSandbox(options)
-    await local.admin.snapshots.save('local')
+    await local.admin.snapshots.save({ name: 'local' })
     await local.stop()
     const shared = await started({ ...options, shared: true })
     await shared.admin.snapshots.restore('local')

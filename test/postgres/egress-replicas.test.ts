@@ -76,7 +76,7 @@ describe('the webhook egress policy of two replicas on PostgreSQL', () => {
   it('refuses a --shared replica joining a local one, in one line naming both policies', async () => {
     const b = await replica({})
     // Restored later under --shared: the policy is the sandbox's, not part of the state a snapshot holds.
-    await b.admin.snapshots.save('while-local')
+    await b.admin.snapshots.save({ name: 'while-local' })
     const failure = await refusalOf({ shared: true })
     expect(failure).toBeInstanceOf(SandboxConfigError)
     expect(failure!.message).toBe(

@@ -28,13 +28,13 @@ describe("a tenant's clock on two replicas of one PostgreSQL database", () => {
   it('is seen by both replicas at once: frozen, advanced and unfrozen through one, read through the other', async () => {
     const { merchant, clock } = await a.admin.sandbox.createTenant({ frozenAt: iso(START) })
     expect(await b.admin.sandbox.getMerchantClock(merchant.id)).toEqual(clock)
-    await b.admin.sandbox.advanceMerchantClock(merchant.id, 3600)
+    await b.admin.sandbox.advanceMerchantClock(merchant.id, { seconds: 3600 })
     expect(await a.admin.sandbox.getMerchantClock(merchant.id)).toEqual({
       now: iso(START + 3_600_000),
       advancedSeconds: 3600,
       frozenAt: iso(START + 3_600_000),
     })
-    await a.admin.sandbox.freezeMerchantClock(merchant.id, iso(START + 7_200_000))
+    await a.admin.sandbox.freezeMerchantClock(merchant.id, { at: iso(START + 7_200_000) })
     expect((await b.admin.sandbox.getMerchantClock(merchant.id)).frozenAt).toBe(iso(START + 7_200_000))
     // A payment created through B right after the change made through A is stamped with the new time.
     const tenantOnB = new PayboxClient({ baseUrl: b.url, apiKey: merchant.apiKey, apiSecret: merchant.apiSecret })
@@ -48,7 +48,7 @@ describe("a tenant's clock on two replicas of one PostgreSQL database", () => {
     const onA = (m: { apiKey: string; apiSecret: string }) => new PayboxClient({ baseUrl: a.url, apiKey: m.apiKey, apiSecret: m.apiSecret })
     const mine = await onA(merchant).payments.create({ amount: { value: 100, currency: 'USD' }, description: 'Mine' })
     const theirs = await onA(other.merchant).payments.create({ amount: { value: 100, currency: 'USD' }, description: 'Theirs' })
-    const advanced = await b.admin.sandbox.advanceMerchantClock(merchant.id, 31 * 60)
+    const advanced = await b.admin.sandbox.advanceMerchantClock(merchant.id, { seconds: 31 * 60 })
     expect(advanced.processed.expiredPayments).toBe(1)
     expect((await onA(merchant).payments.get(mine.id)).status).toBe('expired')
     expect((await onA(other.merchant).payments.get(theirs.id)).status).toBe('open')

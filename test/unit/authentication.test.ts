@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { authenticationOf, expressPathsPattern } from '../../sandbox/http/authentication.js'
-import type { Operation } from '../../sandbox/http/operation.js'
-import { OPERATIONS as DECLARED } from '../../sandbox/openapi/operations.js'
+import type { Route } from '../../sandbox/http/operation.js'
+import { ROUTES } from '../../sandbox/openapi/operations.js'
 
-const OPERATIONS: readonly Operation[] = DECLARED
+const OPERATIONS: readonly Route[] = ROUTES
 
 const resolve = authenticationOf(OPERATIONS)
 /** What a request path needs, in a word: none, admin, or the digest scheme and its 401 reason. */
@@ -68,16 +68,12 @@ describe('authentication as declared', () => {
   })
 
   it('refuses declarations that leave a path ambiguous', () => {
-    const op = (method: Operation['method'], path: string, security: Operation['security']): Operation => ({
+    const op = (method: Route['method'], path: string, security: Route['security']): Route => ({
       method,
       path,
       security,
       authReason: 'Unauthorized',
       operationId: `${method}${path}`,
-      summary: '',
-      tag: '',
-      success: [],
-      errors: [],
     })
     expect(() => authenticationOf([op('get', '/things', 'digest'), op('post', '/things', 'admin')])).toThrow(/different authentication/)
     expect(() =>

@@ -4,7 +4,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import * as enumerations from '../../src/api/enumerations.js'
-import { endpoints } from '../../src/api/endpoints.js'
+import { wire } from '../../src/api/wire.js'
 import * as headers from '../../src/api/headers.js'
 import * as limits from '../../src/api/limits.js'
 import * as paths from '../../src/api/paths.js'
@@ -62,7 +62,7 @@ describe('declared once in src/api', () => {
 
   it('the fast routes take their methods and paths from the endpoint declarations', () => {
     const fastRoutes = sources().find(({ file }) => file.endsWith('/fast-routes.ts'))!
-    const spelled = [endpoints.createPayment, endpoints.getPayment].flatMap(({ path: declared }) => {
+    const spelled = [wire.payments.create, wire.payments.get].flatMap(({ path: declared }) => {
       const prefix = declared.split('/:')[0]!
       return [quoted(declared), quoted(prefix), new RegExp(prefix.replaceAll('/', '\\\\/'))].filter((pattern) =>
         pattern.test(fastRoutes.text),

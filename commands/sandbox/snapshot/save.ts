@@ -20,7 +20,7 @@ export default class SandboxSnapshotSave extends ApiCommand<typeof SandboxSnapsh
   }
 
   public async run(): Promise<SandboxSnapshot> {
-    const snapshot = await this.adminClient().snapshots.save(this.args.name, { replace: this.flags.force })
+    const snapshot = await this.adminClient().snapshots.save({ name: this.args.name, replace: this.flags.force })
     this.print(renderSnapshots([snapshot]))
     return snapshot
   }

@@ -1,7 +1,7 @@
 // The banner `paybox sandbox start` prints, the status view, keys, snapshots and the clock.
 import { stripVTControlCharacters } from 'node:util'
 import type { AdvancedClock, SandboxClock, SandboxMerchant, SandboxSnapshot, SandboxStateSwap } from '../../client/types.js'
-import { endpoints } from '../../api/endpoints.js'
+import { wire } from '../../api/wire.js'
 import { DIGEST_HEADERS } from '../../api/headers.js'
 import { DASHBOARD_PATH } from '../../api/paths.js'
 import { chalk, details, table } from '../output.js'
@@ -20,7 +20,7 @@ export interface SandboxBanner {
 
 /** A curl command that signs itself when pasted (openssl computes the digest at run time), in lines of under 100 columns. */
 export function signedCurlExample(baseUrl: string, apiKey: string, apiSecret: string): string {
-  const { path } = endpoints.listPayments
+  const { path } = wire.payments.list
   return [
     'ts=$(date +%s)',
     `sig=$(printf '%s' "${path}\${ts}GET" \\`,

@@ -1,0 +1,100 @@
+// Payments (spec 4.1–4.4) and refunding one (spec 4.6).
+import { QUERIES, REQUEST_BODIES } from '../requests.js'
+import { RESPONSE_SCHEMAS } from '../resources.js'
+import { endpoint, PAYMENT_ID } from './entry.js'
+
+export const payments = {
+  create: endpoint({
+    operationId: 'createPayment',
+    method: 'post',
+    path: '/payments',
+    security: 'digest',
+    authReason: 'Unauthorized',
+    idempotent: true,
+    summary: 'Create a payment',
+    tag: 'Payments',
+    errors: [409, 422],
+    body: REQUEST_BODIES.CreatePaymentRequest,
+    response: RESPONSE_SCHEMAS.Payment,
+  }),
+  list: endpoint({
+    operationId: 'listPayments',
+    method: 'get',
+    path: '/payments',
+    security: 'digest',
+    authReason: 'Unauthorized',
+    summary: 'List payments, newest first',
+    tag: 'Payments',
+    errors: [],
+    query: QUERIES.ListPaymentsQuery,
+    response: RESPONSE_SCHEMAS.PaymentPage,
+  }),
+  get: endpoint({
+    operationId: 'getPayment',
+    method: 'get',
+    path: '/payments/:id',
+    security: 'digest',
+    authReason: 'Unauthorized',
+    summary: 'Get a payment',
+    tag: 'Payments',
+    pathParams: PAYMENT_ID,
+    errors: [404],
+    response: RESPONSE_SCHEMAS.Payment,
+  }),
+  /** Takes what an underpaid payment received as payment in full: it becomes paid. */
+  acceptUnderpayment: endpoint({
+    operationId: 'acceptUnderpayment',
+    method: 'post',
+    path: '/payments/:id/accept-underpayment',
+    security: 'digest',
+    authReason: 'Unauthorized',
+    idempotent: true,
+    summary: 'Accept an underpaid payment as paid',
+    tag: 'Payments',
+    pathParams: PAYMENT_ID,
+    errors: [404, 409, 422],
+    response: RESPONSE_SCHEMAS.Payment,
+  }),
+  /** Pays the customer back over the ledger (default: everything still refundable). */
+  refund: endpoint({
+    operationId: 'refundPayment',
+    method: 'post',
+    path: '/payments/:id/refunds',
+    security: 'digest',
+    authReason: 'Unauthorized',
+    idempotent: true,
+    summary: 'Refund a payment (default: everything still refundable)',
+    tag: 'Refunds',
+    pathParams: PAYMENT_ID,
+    errors: [404, 409, 422],
+    body: REQUEST_BODIES.CreateRefundRequest,
+    response: RESPONSE_SCHEMAS.Refund,
+  }),
+}
+
+export const refunds = {
+  list: endpoint({
+    operationId: 'listRefunds',
+    method: 'get',
+    path: '/refunds',
+    security: 'digest',
+    authReason: 'Unauthorized',
+    summary: 'List refunds, newest first',
+    tag: 'Refunds',
+    errors: [],
+    query: QUERIES.ListRefundsQuery,
+    response: RESPONSE_SCHEMAS.RefundPage,
+  }),
+  get: endpoint({
+    operationId: 'getRefund',
+    method: 'get',
+    path: '/refunds/:id',
+    security: 'digest',
+    authReason: 'Unauthorized',
+    summary: 'Get a refund',
+    tag: 'Refunds',
+    pathParams: { id: 'Refund id (rf_…)' },
+    errors: [404],
+    response: RESPONSE_SCHEMAS.Refund,
+  }),
+}

@@ -1,0 +1,87 @@
+// Tenants (a merchant for one CI job, with its own business clock) and each merchant's clock
+// (docs/clocks.md).
+import { REQUEST_BODIES } from '../requests.js'
+import { RESPONSE_SCHEMAS } from '../resources.js'
+import { endpoint } from './entry.js'
+
+/** An admin-token endpoint, in the document's Sandbox section. */
+const ADMIN = { security: 'admin', tag: 'Sandbox' } as const
+/** The admin token, or the merchant's own key where the sandbox allows it. */
+const MERCHANT_CLOCK = {
+  security: 'admin-or-digest',
+  authReason: 'Unauthorized',
+  tag: 'Sandbox',
+  pathParams: { id: 'Merchant id' },
+  errors: [403, 404],
+} as const
+
+export const tenants = {
+  /** A merchant for one job: its keys and its own business clock (frozen at `frozenAt` when given). */
+  createTenant: endpoint({
+    operationId: 'createTenant',
+    method: 'post',
+    path: '/sandbox/tenants',
+    ...ADMIN,
+    summary: 'A tenant: a merchant for one job, with its keys and its own business clock',
+    description:
+      "At most the sandbox's tenant limit are active at once (409 past it); under --shared, creation is rate-limited (docs/clocks.md).",
+    errors: [409, 429],
+    body: REQUEST_BODIES.CreateTenantRequest,
+    response: RESPONSE_SCHEMAS.CreatedTenant,
+    status: 201,
+  }),
+  listTenants: endpoint({
+    operationId: 'listTenants',
+    method: 'get',
+    path: '/sandbox/tenants',
+    ...ADMIN,
+    summary: 'Active tenants and their clocks, without keys',
+    errors: [],
+    response: RESPONSE_SCHEMAS.TenantList,
+  }),
+  /** Its keys stop working and its rows leave lists and sweeps; the ledger keeps its transactions. Idempotent. */
+  archiveTenant: endpoint({
+    operationId: 'archiveTenant',
+    method: 'delete',
+    path: '/sandbox/tenants/:id',
+    ...ADMIN,
+    summary: 'Archive a tenant: its keys stop working, its rows leave lists and sweeps; the ledger keeps its transactions',
+    pathParams: { id: 'Tenant (merchant) id' },
+    errors: [404],
+    response: RESPONSE_SCHEMAS.ArchivedTenant,
+  }),
+  getMerchantClock: endpoint({
+    operationId: 'getMerchantClock',
+    method: 'get',
+    path: '/sandbox/merchants/:id/clock',
+    ...MERCHANT_CLOCK,
+    summary: "A merchant's business time",
+    response: RESPONSE_SCHEMAS.SandboxClock,
+  }),
+  advanceMerchantClock: endpoint({
+    operationId: 'advanceMerchantClock',
+    method: 'post',
+    path: '/sandbox/merchants/:id/clock/advance',
+    ...MERCHANT_CLOCK,
+    summary: "Move a merchant's business time forward and process what falls due for it",
+    body: REQUEST_BODIES.AdvanceClockRequest,
+    response: RESPONSE_SCHEMAS.AdvancedClock,
+  }),
+  freezeMerchantClock: endpoint({
+    operationId: 'freezeMerchantClock',
+    method: 'post',
+    path: '/sandbox/merchants/:id/clock/freeze',
+    ...MERCHANT_CLOCK,
+    summary: "Stop a merchant's business time (at now, or at a later instant)",
+    body: REQUEST_BODIES.FreezeClockRequest,
+    response: RESPONSE_SCHEMAS.SandboxClock,
+  }),
+  unfreezeMerchantClock: endpoint({
+    operationId: 'unfreezeMerchantClock',
+    method: 'post',
+    path: '/sandbox/merchants/:id/clock/unfreeze',
+    ...MERCHANT_CLOCK,
+    summary: "Let a merchant's business time run again",
+    response: RESPONSE_SCHEMAS.SandboxClock,
+  }),
+}
