@@ -14,6 +14,7 @@ import { ownClockFromSandbox } from '../simulation/merchant-clock-service.js'
 export interface NewTenantInput {
   name?: string
   settlementMode?: SettlementMode
+  escrowFeeBps?: number
   /** Its clock stands still at this instant; else it runs from the sandbox-wide time. */
   frozenAtMs?: number
 }
@@ -39,6 +40,7 @@ export async function createTenant(ctx: TenantContext, input: NewTenantInput): P
       {
         name: input.name ?? `Tenant ${hex(ctx.random, 4)}`,
         settlementMode: input.settlementMode ?? 'direct',
+        ...(input.escrowFeeBps === undefined ? {} : { escrowFeeBps: input.escrowFeeBps }),
         tenant: { clockOffsetMs: clock.clock_offset_ms, clockFrozenAt: clock.clock_frozen_at },
       },
       ctx.clock.now(),

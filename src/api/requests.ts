@@ -245,6 +245,8 @@ export const createMerchantBody = z.strictObject({
 export const createTenantBody = z.strictObject({
   name: z.string().trim().min(1, { message: 'must not be empty' }).max(100).optional(),
   settlementMode: z.enum(SETTLEMENT_MODES, { message: 'must be direct or escrow' }).optional(),
+  /** Default platform fee of its escrow orders, basis points, 0–10000 (escrow tenants only; default 0). */
+  escrowFeeBps: z.number().int({ message: 'must be a whole number of basis points' }).min(0).max(10_000).optional(),
   frozenAt: isoDateTime.optional(),
 })
 

@@ -148,6 +148,35 @@ describe('scenario runs in parallel on one shared sandbox', () => {
     expect((await admin().sandbox.clock()).advancedSeconds).toBe(before.advancedSeconds)
   }, 120_000)
 
+  it('every shipped scenario passes on it and leaves it as it found it: its clock, its merchants, no tenant left', async () => {
+    const files = fs
+      .readdirSync(path.join(ROOT, 'scenarios'))
+      .filter((name) => name.endsWith('.yaml'))
+      .map((name) => path.join(ROOT, 'scenarios', name))
+    expect(files.length).toBeGreaterThanOrEqual(15)
+    const [clockBefore, merchantsBefore] = await Promise.all([admin().sandbox.clock(), admin().sandbox.merchants()])
+    // Three at a time: the point is each one's result, not the machine's load.
+    const runs: Array<{ file: string; run: Awaited<ReturnType<typeof runScenariosInParallel>>[number] }> = []
+    for (let start = 0; start < files.length; start += 3) {
+      const batch = files.slice(start, start + 3)
+      const done = await Promise.all(batch.map((file) => runScenariosInParallel(file, [onTheSandboxMachine()]).then(([run]) => run!)))
+      runs.push(...done.map((run, index) => ({ file: path.basename(batch[index]!), run })))
+    }
+    for (const { file, run } of runs) {
+      const failures = run.report.steps.filter((step) => step.status !== 'passed').map((step) => `${step.name}: ${step.error}`)
+      expect({ file, failures }, run.stderr).toEqual({ file, failures: [] })
+      expect(run.report.tenant?.archivedAt, file).toBeTruthy()
+    }
+    const [clockAfter, merchantsAfter, tenants] = await Promise.all([
+      admin().sandbox.clock(),
+      admin().sandbox.merchants(),
+      admin().sandbox.listTenants(),
+    ])
+    expect(clockAfter).toMatchObject({ advancedSeconds: clockBefore.advancedSeconds })
+    expect(merchantsAfter.items.map((merchant) => merchant.id)).toEqual(merchantsBefore.items.map((merchant) => merchant.id))
+    expect(tenants.data).toEqual([])
+  }, 300_000)
+
   it('8 runs at once, each freezing and moving its own clock past an expiry: all green, none moved by another', async () => {
     const file = scenarioFile(OWN_TIME_SCENARIO)
     const before = await admin().sandbox.clock()

@@ -119,6 +119,11 @@ describe('tenants with clocks of their own', () => {
     expect(await tenant.payments.get(order.id)).toMatchObject({ status: 'expired', escrow_status: 'failed' })
   })
 
+  it('takes an escrow fee for its escrow orders, as a merchant made through /sandbox/merchants does', async () => {
+    const created = await sandbox.admin.sandbox.createTenant({ settlementMode: 'escrow', escrowFeeBps: 250 })
+    expect(created.merchant.escrow_fee_bps).toBe(250)
+  })
+
   it("takes money for its payment while the sandbox-wide clock is past that payment's expiry", async () => {
     const created = await sandbox.admin.sandbox.createTenant({ frozenAt: iso(START) })
     const tenant = tenantClient(sandbox, created.merchant)
@@ -138,6 +143,8 @@ describe('tenants with clocks of their own', () => {
     ['a freeze in the past', 'POST', `/sandbox/merchants/MERCHANT/clock/freeze`, `{"at":"2000-01-01T00:00:00Z"}`, 400],
     ['an unknown field', 'POST', '/sandbox/tenants', '{"clock":"mine"}', 400],
     ['a name too long', 'POST', '/sandbox/tenants', JSON.stringify({ name: 'x'.repeat(101) }), 400],
+    ['an escrow fee for a direct tenant', 'POST', '/sandbox/tenants', '{"escrowFeeBps":250}', 400],
+    ['an escrow fee over 100%', 'POST', '/sandbox/tenants', '{"settlementMode":"escrow","escrowFeeBps":10001}', 400],
   ])('answers %s with a 4xx JSON error', async (_what, method, path, body, status) => {
     const merchantId = sandbox.merchants[0]!.id
     const answer = await rawRequest(sandbox.url, {
