@@ -104,6 +104,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     // Outlive a restore or reset: swapping the state must not hand out fresh budgets.
     rateLimits: createRateLimits(limits, wallClock),
     requestLog,
+    shared,
     refuseReplays: shared,
     tenants: { maxTenants: limits.maxTenants, merchantOwnClock: limits.merchantOwnClock },
   })

@@ -3,7 +3,6 @@ import path from 'node:path'
 import { Args, Flags, type Interfaces } from '@oclif/core'
 import { ApiCommand } from '../../src/cli/base-command.js'
 import { TENANT_ENV_VAR } from '../../src/cli/business-clock.js'
-import { sharedLocalSandbox } from '../../src/config/local-sandbox.js'
 import { UserError } from '../../src/user-error.js'
 import type { ScenarioReport } from '../../src/scenario/run.js'
 
@@ -47,7 +46,7 @@ export default class ScenarioRun extends ApiCommand<typeof ScenarioRun> {
     const connection = this.connection()
     // A shell that sourced a tenant's keys is a parallel job on a shared sandbox, wherever that runs.
     const tenantOfShell = process.env[TENANT_ENV_VAR] || undefined
-    const isolated = flags.isolated ?? (sharedLocalSandbox(connection.baseUrl) !== undefined || tenantOfShell !== undefined)
+    const isolated = flags.isolated ?? (tenantOfShell !== undefined || (await this.sandboxIsShared(connection)))
     if (flags.keep && !isolated) {
       throw new UserError('--keep keeps the tenant of an isolated run, and this run is not one', 'add --isolated, or leave --keep out')
     }
@@ -65,6 +64,12 @@ export default class ScenarioRun extends ApiCommand<typeof ScenarioRun> {
     this.print(renderSummary(report))
     if (!report.passed) process.exitCode = 1
     return report
+  }
+
+  /** Whether the sandbox says it is not a developer's own (--shared, or a replica): GET /health tells, wherever it runs. */
+  private async sandboxIsShared(connection: ReturnType<typeof this.connection>): Promise<boolean> {
+    const { sandbox } = await this.adminOrMerchantClient(connection).sandbox.health()
+    return sandbox.shared || sandbox.replicated
   }
 
   protected override async catch(error: Interfaces.CommandError): Promise<void> {

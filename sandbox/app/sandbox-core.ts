@@ -46,6 +46,8 @@ export interface CoreOptions {
 
 /** What outlives a core: shared by every state the sandbox runs on. */
 export interface CoreShared {
+  /** Started with --shared (or on a non-loopback host): GET /health says so, for clients on other machines. */
+  shared: boolean
   wallClock: Clock
   log: (line: string) => void
   /** This process's webhook egress policy, from its flags: stored for the sandbox, or checked against the stored one. */
@@ -156,7 +158,7 @@ export class CoreBuilder {
         ? undefined
         : new LedgerCloser(db, ledger, { intervalMs: ledgerClose, onError: (e) => log(`Ledger close failed: ${String(e)}`) })
     closer?.start()
-    const health = new HealthService(context, { webhookTimeoutMs: options.webhookTimeoutMs, wallClock })
+    const health = new HealthService(context, { webhookTimeoutMs: options.webhookTimeoutMs, wallClock, shared: this.#shared.shared })
     // The busiest payment requests skip Express; both answer through the same PaymentAnswers.
     const payments = paymentAnswers(context)
     const app = withFastRoutes(context, payments, createApp(context, { health, state: controls, payments, requestLog }))

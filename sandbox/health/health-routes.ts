@@ -1,4 +1,4 @@
-// GET /health (no auth): 200 {status: 'ok', checks} when every part works, otherwise 503 with
+// GET /health (no auth): 200 {status: 'ok', checks, sandbox} when every part works, otherwise 503 with
 // the usual error body plus the checks, so a readiness probe needs nothing but the status.
 import { requestIdOf } from '../http/request-notes.js'
 import type { HealthService } from './health-service.js'
@@ -9,7 +9,7 @@ export function healthHandlers(health: HealthService) {
     getHealth: async (_req, res) => {
       const report = await health.check()
       if (report.status === 'ok') {
-        res.json({ status: 'ok', checks: report.checks })
+        res.json({ status: 'ok', checks: report.checks, sandbox: report.sandbox })
         return
       }
       const failing = Object.entries(report.checks)

@@ -20,6 +20,8 @@ export interface CheckResult {
 export interface HealthReport {
   status: HealthStatus
   checks: Record<CheckName, CheckResult>
+  /** Whether this sandbox is shared (--shared) or replicated (PostgreSQL): not one developer's own. */
+  sandbox: { shared: boolean; replicated: boolean }
 }
 
 export interface HealthServiceOptions {
@@ -27,6 +29,8 @@ export interface HealthServiceOptions {
   webhookTimeoutMs?: number
   /** Real time, to see how long the dispatcher has made no progress. */
   wallClock?: Clock
+  /** Started with --shared. */
+  shared?: boolean
 }
 
 /** Slack on top of one delivery's timeout before a queue that does not move counts as stuck. */
@@ -36,6 +40,7 @@ export class HealthService {
   readonly #ctx: SandboxContext
   readonly #wall: Clock
   readonly #stuckAfterMs: number
+  readonly #shared: boolean
   /** Wall time of the last finished delivery (or of creation). */
   #lastProgressAt: number
   /** The oldest pending delivery seen by the last check, and since when it has been the oldest. */
@@ -45,6 +50,7 @@ export class HealthService {
     this.#ctx = ctx
     this.#wall = options.wallClock ?? systemClock
     this.#stuckAfterMs = (options.webhookTimeoutMs ?? WEBHOOK_TIMEOUT_MS) + STUCK_MARGIN_MS
+    this.#shared = options.shared === true
     this.#lastProgressAt = this.#wall.now()
     ctx.webhooks.onDelivery(() => {
       this.#lastProgressAt = this.#wall.now()
@@ -58,7 +64,8 @@ export class HealthService {
       webhooks: await settle(() => this.#checkWebhooks()),
     }
     const failing = Object.values(checks).some((check) => check.status !== 'ok')
-    return { status: failing ? 'failing' : 'ok', checks }
+    const sandbox = { shared: this.#shared, replicated: isPostgres(this.#ctx.db) }
+    return { status: failing ? 'failing' : 'ok', checks, sandbox }
   }
 
   async #checkDatabase(): Promise<CheckResult> {

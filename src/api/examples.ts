@@ -307,7 +307,7 @@ const healthChecksExample = {
   ledger: { status: 'ok', detail: 'ledger 7 open' },
   webhooks: { status: 'ok', detail: 'no deliveries waiting' },
 }
-export const healthExample = { status: 'ok', checks: healthChecksExample }
+export const healthExample = { status: 'ok', checks: healthChecksExample, sandbox: { shared: false, replicated: false } }
 export const healthFailingChecksExample = { ...healthChecksExample, webhooks: { status: 'failing', detail: 'the dispatcher stopped' } }
 
 export const walletExample = {

@@ -435,7 +435,14 @@ export const itemsOf = <T extends z.ZodType>(item: T) => z.object({ items: z.arr
 const healthCheck = z.object({ status: z.enum(HEALTH_STATUSES), detail: z.string().optional() })
 const healthChecks = z.object({ database: healthCheck, ledger: healthCheck, webhooks: healthCheck })
 
-export const health = z.object({ status: z.literal('ok'), checks: healthChecks }).meta({ example: examples.healthExample })
+/** Whether clients share this sandbox: `paybox scenario run` isolates its runs in a tenant on one that is not a developer's own. */
+const sandboxSharing = z.object({
+  shared: z.boolean().describe('Started with --shared (or on a non-loopback host)'),
+  replicated: z.boolean().describe('One of the replicas over a PostgreSQL database'),
+})
+export const health = z
+  .object({ status: z.literal('ok'), checks: healthChecks, sandbox: sandboxSharing })
+  .meta({ example: examples.healthExample })
 export const requestLogEntry = z
   .object({
     requestId: z.string().describe("As in the response's Request-Id header"),

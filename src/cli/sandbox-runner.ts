@@ -1,7 +1,7 @@
 // `paybox sandbox start` in this process. The server is passed in (`start`): src/ reaches the
 // sandbox's code only through the command.
 import { HORIZON_PATH } from '../api/paths.js'
-import { isPostgresUrl, redactDatabaseLocation } from '../database-location.js'
+import { redactDatabaseLocation } from '../database-location.js'
 import type { RequestLogEntry } from '../client/types.js'
 import { clearLocalSandbox, writeLocalSandbox } from '../config/local-sandbox.js'
 import { dataDir } from '../config/paths.js'
@@ -31,8 +31,6 @@ export interface InProcessSandbox {
   identity: { adminToken: string; networkPassphrase: string }
   merchants: SandboxBanner['merchants']
   joined: boolean
-  /** Whether the stricter --shared defaults apply (--shared, or a non-loopback host). */
-  shared: boolean
   requestLog: { onRecord(listener: (entry: RequestLogEntry) => void): unknown }
   stop(): Promise<void>
 }
@@ -93,18 +91,8 @@ export async function runSandbox(start: (options: InProcessSandboxOptions) => Pr
       { followParent: run.followParent },
     )
   })
-  if (registered) {
-    // Shared or replicated, it is not the developer's own: scenario runs there isolate themselves.
-    const { url: baseUrl, merchants, shared } = sandbox
-    writeLocalSandbox({
-      baseUrl,
-      adminToken: banner.adminToken,
-      pid: process.pid,
-      merchants,
-      shared,
-      replicated: isPostgresUrl(run.options.db),
-    })
-  } else {
+  if (registered) writeLocalSandbox({ baseUrl: sandbox.url, adminToken: banner.adminToken, pid: process.pid, merchants: sandbox.merchants })
+  else {
     const other = `${registeredElsewhere.baseUrl ?? 'the sandbox'} (pid ${registeredElsewhere.pid})`
     process.stderr.write(
       `Not registered: ${other} is ${dataDir()}'s sandbox, which the CLI uses by default; reach this one with --base-url ${sandbox.url} and its keys\n`,

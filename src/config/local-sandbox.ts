@@ -18,10 +18,6 @@ export interface LocalSandboxState {
   adminToken: string
   pid: number
   merchants: LocalSandboxMerchant[]
-  /** Started with --shared (or on a non-loopback host): other people's jobs run on it too. */
-  shared?: boolean
-  /** On PostgreSQL, where other processes (replicas) may serve the same sandbox. */
-  replicated?: boolean
 }
 
 export function readLocalSandbox(env?: NodeJS.ProcessEnv): LocalSandboxState | undefined {
@@ -49,16 +45,6 @@ export function updateLocalSandboxMerchants(
   if (!state || !sameOrigin(state.baseUrl, baseUrl)) return undefined
   writeLocalSandbox({ ...state, merchants }, env)
   return sandboxStateFile(env)
-}
-
-/**
- * Why the sandbox at `baseUrl` is not the developer's own, as far as this machine's state file
- * tells: 'shared' or 'replica'; undefined when it is the local, unshared sandbox or unknown here.
- */
-export function sharedLocalSandbox(baseUrl: string, env?: NodeJS.ProcessEnv): 'shared' | 'replica' | undefined {
-  const state = readLocalSandbox(env)
-  if (!state || !sameOrigin(state.baseUrl, baseUrl)) return undefined
-  return state.shared === true ? 'shared' : state.replicated === true ? 'replica' : undefined
 }
 
 /** The merchant the CLI acts as unless told otherwise: the first direct one, else the first. */

@@ -5,7 +5,6 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ScenarioReport } from '../../src/scenario/run.js'
-import { writeLocalSandbox } from '../../src/config/local-sandbox.js'
 import { expectOneLineFailure, isolatedEnv, linesOf, merchantEnv, ROOT, runCli, runCliJson } from '../../harness/cli.js'
 import { sandboxForSuite } from '../../harness/sandbox.js'
 import { spawnSandbox, type SandboxProcess } from '../../harness/sandbox-process.js'
@@ -70,18 +69,11 @@ describe('paybox scenario run --isolated', () => {
     await sandbox.admin.sandbox.archiveTenant(tenantId)
   })
 
-  it('isolates by itself on a sandbox started with --shared, unless --no-isolated', async () => {
-    const env = isolatedEnv()
-    // The state file `paybox sandbox start --shared` leaves on the machine that runs it.
-    const { url: baseUrl, merchants } = sandbox
-    writeLocalSandbox({ baseUrl, adminToken: sandbox.identity.adminToken, pid: process.pid, merchants, shared: true }, env)
-    const file = scenarioFile(MAKES_A_MERCHANT)
-    const isolated = await runCliJson<ScenarioReport>(['scenario', 'run', file], env)
-    expect(isolated.exitCode, isolated.stderr).toBe(0)
-    expect(isolated.json.tenant?.id).toBe(isolated.json.merchant.id)
-    const plain = await runCliJson<ScenarioReport>(['scenario', 'run', file, '--no-isolated'], env)
-    expect(plain.json.tenant).toBeUndefined()
-    expect(plain.json.merchant.id).toBe(merchants[0]!.id)
+  it("runs as the connection's merchant on the developer's own sandbox, whose /health says it is neither shared nor replicated", async () => {
+    const run = await runCliJson<ScenarioReport>(['scenario', 'run', scenarioFile(MAKES_A_MERCHANT)], merchantEnv(sandbox))
+    expect(run.exitCode, run.stderr).toBe(0)
+    expect(run.json.tenant).toBeUndefined()
+    expect(run.json.merchant.id).toBe(sandbox.merchants[0]!.id)
   })
 
   it('refuses --keep on a run that makes no tenant, in one line', async () => {
@@ -131,6 +123,25 @@ describe('scenario runs in parallel on one shared sandbox', () => {
   /** The CLI on the machine that started the shared sandbox: its state file says it is shared. */
   const onTheSandboxMachine = () => isolatedEnv({ PAYBOX_HOME: shared.home })
   const admin = () => new PayboxClient({ baseUrl: shared.banner.baseUrl, adminToken: shared.banner.adminToken })
+
+  it('isolates by itself from another machine, which knows it is shared only from its /health; unless --no-isolated', async () => {
+    const [merchant] = shared.banner.merchants
+    // A CI runner elsewhere: no state file, only the URL and keys its job was given.
+    const env = isolatedEnv({
+      PAYBOX_BASE_URL: shared.banner.baseUrl,
+      PAYBOX_API_KEY: merchant!.apiKey,
+      PAYBOX_API_SECRET: merchant!.apiSecret,
+      PAYBOX_ADMIN_TOKEN: shared.banner.adminToken,
+    })
+    const file = scenarioFile(MAKES_A_MERCHANT)
+    const isolated = await runCliJson<ScenarioReport>(['scenario', 'run', file], env)
+    expect(isolated.exitCode, isolated.stderr).toBe(0)
+    expect(isolated.json.tenant?.id).toBe(isolated.json.merchant.id)
+    const plain = await runCliJson<ScenarioReport>(['scenario', 'run', file, '--no-isolated'], env)
+    expect(plain.exitCode, plain.stderr).toBe(0)
+    expect(plain.json.tenant).toBeUndefined()
+    expect(plain.json.merchant.id).toBe(merchant!.id)
+  })
 
   it('two shipped scenarios that move time pass side by side, each in its own tenant and time', async () => {
     const files = ['expired.yaml', 'invoice-overdue.yaml'].map((name) => path.join(ROOT, 'scenarios', name))

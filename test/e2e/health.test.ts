@@ -36,8 +36,14 @@ describe('GET /health', () => {
         ledger: { status: 'ok', detail: expect.stringMatching(/^ledger \d+ open$/) },
         webhooks: { status: 'ok', detail: 'no deliveries waiting' },
       },
+      sandbox: { shared: false, replicated: testBackend === 'postgres' },
     })
     expect(await new PayboxClient({ baseUrl: sandbox.url }).sandbox.health()).toEqual(response.json)
+  })
+
+  it('says a sandbox started with --shared is shared: clients on other machines isolate their scenario runs there', async () => {
+    const sandbox = await start({ shared: true })
+    expect((await health(sandbox)).json).toMatchObject({ sandbox: { shared: true, replicated: testBackend === 'postgres' } })
   })
 
   it('answers 503 naming the dispatcher when deliveries wait and none finishes', async () => {
