@@ -143,6 +143,8 @@ export interface PayboxClient extends ClientOf<Contract> {}
 export class PayboxClient {
   readonly baseUrl: string
   readonly #options: PayboxClientOptions
+  /** Signatures sent, by their timestamp, for as long as a request could repeat one (#signOnce). */
+  readonly #signed = new Map<string, number>()
   /** The authenticated merchant's id, looked up once: the webhook and request log paths name it. */
   #merchantId: Promise<string> | undefined
 
@@ -275,11 +277,29 @@ export class PayboxClient {
     }
     const { apiKey, apiSecret } = this.#options
     if (!apiKey || !apiSecret) throw new Error('This request needs an API key and secret')
-    const timestamp = String(Math.floor(this.#options.now?.() ?? Date.now() / 1000))
-    return {
-      [DIGEST_HEADERS.key]: apiKey,
-      [DIGEST_HEADERS.timestamp]: timestamp,
-      [DIGEST_HEADERS.signature]: signDigest(apiSecret, { path, timestamp, method, body }),
+    const now = Math.floor(this.#options.now?.() ?? Date.now() / 1000)
+    const { timestamp, signature } = this.#signOnce(apiSecret, now, { path, method, body })
+    return { [DIGEST_HEADERS.key]: apiKey, [DIGEST_HEADERS.timestamp]: timestamp, [DIGEST_HEADERS.signature]: signature }
+  }
+
+  /**
+   * A signature this client has not sent before: a request identical to one already signed in
+   * the same second takes the next free second, so a shared sandbox, which accepts each
+   * signature once, sees a new request rather than a replay (docs/security.md).
+   */
+  #signOnce(
+    apiSecret: string,
+    now: number,
+    request: { path: string; method: string; body: string },
+  ): { timestamp: string; signature: string } {
+    // Only signatures of this second or later can repeat.
+    for (const [signature, at] of this.#signed) if (at < now) this.#signed.delete(signature)
+    for (let at = now; ; at++) {
+      const timestamp = String(at)
+      const signature = signDigest(apiSecret, { ...request, timestamp })
+      if (this.#signed.has(signature)) continue
+      this.#signed.set(signature, at)
+      return { timestamp, signature }
     }
   }
 }

@@ -3,6 +3,8 @@
 // request to the key gate. A shared sandbox accepts each signature once on every request other
 // than GET; a local one keeps the real service's behaviour, where the key is the only protection.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { PayboxClient } from '../../src/client/paybox-client.js'
+import { PayboxApiError } from '../../src/client/errors.js'
 import type { Payment } from '../../src/client/types.js'
 import { ManualClock } from '../../sandbox/clock.js'
 import { REPLICA_CLOCK_MARGIN_MS, PRUNE_INTERVAL_MS, REPLAYED_REASON } from '../../sandbox/signatures/replay-guard.js'
@@ -106,6 +108,20 @@ describe('a replayed signed request on a shared sandbox', () => {
     const read = capture(sandbox, 'GET', `/payments/${id}`, undefined, nowSeconds())
     expect((await read()).status).toBe(200)
     expect((await read()).status).toBe(200)
+  })
+
+  it("gets the sandbox's own answer to the same request sent twice in one second by PayboxClient, which never reuses a signature", async () => {
+    const payment = await paidPayment(sandbox, 'Refundable 3')
+    const [merchant] = sandbox.merchants
+    // Its clock stands still: both refunds are signed in the same second.
+    const second = nowSeconds()
+    const client = new PayboxClient({ baseUrl: sandbox.url, apiKey: merchant!.apiKey, apiSecret: merchant!.apiSecret, now: () => second })
+    await client.payments.refund(payment.id, {})
+    const again = await client.payments.refund(payment.id, {}).catch((error: unknown) => error)
+    expect(again).toBeInstanceOf(PayboxApiError)
+    // Refunded in full is the sandbox's answer; a replayed signature would be REPLAYED_REASON.
+    expect(again).toMatchObject({ statusCode: 409, message: expect.stringMatching(/refunded in full/) })
+    expect((again as PayboxApiError).reason).not.toBe(REPLAYED_REASON)
   })
 })
 
