@@ -72,6 +72,9 @@ export interface IdempotencyOptions {
 
 export { ADMIN_TOKEN_HEADER }
 
+/** How far ahead of now the client signs a request identical to ones it already signed (#signOnce). */
+const SIGN_AHEAD_SECONDS = 10
+
 /** The credentials each declared security takes (optional digest auth is sent signed; admin-or-digest: see #authOf). */
 const AUTH_OF: Record<Exclude<Security, 'admin-or-digest'>, AuthMode> = {
   digest: 'merchant',
@@ -285,7 +288,8 @@ export class PayboxClient {
   /**
    * A signature this client has not sent before: a request identical to one already signed in
    * the same second takes the next free second, so a shared sandbox, which accepts each
-   * signature once, sees a new request rather than a replay (docs/security.md).
+   * signature once, sees a new request rather than a replay (docs/security.md). At most
+   * SIGN_AHEAD_SECONDS ahead, so a stream of identical requests cannot drift out of the window.
    */
   #signOnce(
     apiSecret: string,
@@ -294,13 +298,16 @@ export class PayboxClient {
   ): { timestamp: string; signature: string } {
     // Only signatures of this second or later can repeat.
     for (const [signature, at] of this.#signed) if (at < now) this.#signed.delete(signature)
-    for (let at = now; ; at++) {
+    for (let at = now; at <= now + SIGN_AHEAD_SECONDS; at++) {
       const timestamp = String(at)
       const signature = signDigest(apiSecret, { ...request, timestamp })
       if (this.#signed.has(signature)) continue
       this.#signed.set(signature, at)
       return { timestamp, signature }
     }
+    // More identical requests this second than that: signed as they come (a shared sandbox refuses the copies).
+    const timestamp = String(now)
+    return { timestamp, signature: signDigest(apiSecret, { ...request, timestamp }) }
   }
 }
 

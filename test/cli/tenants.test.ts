@@ -24,11 +24,11 @@ describe('paybox sandbox tenant', () => {
   it('creates a tenant with its keys and its own clock, frozen where asked', async () => {
     const at = '2031-01-02T03:04:05.000Z'
     const { json, exitCode, stderr } = await runCliJson<CreatedTenant>(
-      ['sandbox', 'tenant', 'create', '--name', 'job 42', '--settlement-mode', 'escrow', '--frozen-at', at],
+      ['sandbox', 'tenant', 'create', '--name', 'job 42', '--settlement-mode', 'escrow', '--escrow-fee-bps', '250', '--frozen-at', at],
       adminEnv(),
     )
     expect(exitCode, stderr).toBe(0)
-    expect(json.merchant).toMatchObject({ name: 'job 42', settlement_mode: 'escrow' })
+    expect(json.merchant).toMatchObject({ name: 'job 42', settlement_mode: 'escrow', escrow_fee_bps: 250 })
     expect(json.merchant.apiKey).toBeTruthy()
     expect(json.merchant.apiSecret).toBeTruthy()
     expect(json.clock).toMatchObject({ now: at, frozenAt: at })

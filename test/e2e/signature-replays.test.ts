@@ -123,6 +123,26 @@ describe('a replayed signed request on a shared sandbox', () => {
     expect(again).toMatchObject({ statusCode: 409, message: expect.stringMatching(/refunded in full/) })
     expect((again as PayboxApiError).reason).not.toBe(REPLAYED_REASON)
   })
+
+  it('signs identical requests at most 10 s ahead, then as they come, so none leaves the 300 s window', async () => {
+    const payment = await paidPayment(sandbox, 'Read often')
+    const [merchant] = sandbox.merchants
+    const second = nowSeconds()
+    const timestamps: number[] = []
+    const recording: typeof fetch = (url, init) => {
+      timestamps.push(Number((init?.headers as Record<string, string>)['x-digest-timestamp']))
+      return fetch(url, init)
+    }
+    const client = new PayboxClient({
+      baseUrl: sandbox.url,
+      apiKey: merchant!.apiKey,
+      apiSecret: merchant!.apiSecret,
+      now: () => second,
+      fetch: recording,
+    })
+    for (let i = 0; i < 13; i++) await client.payments.get(payment.id)
+    expect(timestamps.map((at) => at - second)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0, 0])
+  })
 })
 
 describe('the memory of used signatures', () => {

@@ -13,13 +13,18 @@ export default class SandboxTenantCreate extends ApiCommand<typeof SandboxTenant
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> --name "job 42" --json',
-    '<%= config.bin %> <%= command.id %> --settlement-mode escrow --frozen-at 2027-01-01T00:00:00Z',
+    '<%= config.bin %> <%= command.id %> --settlement-mode escrow --escrow-fee-bps 250 --frozen-at 2027-01-01T00:00:00Z',
     '<%= config.bin %> <%= command.id %> --name "$CI_JOB_ID" --env > tenant.env && source tenant.env',
   ]
 
   static override flags = {
     name: Flags.string({ description: 'Its name (default: one the sandbox picks)' }),
     'settlement-mode': Flags.string({ description: 'How its payments settle (default direct)', options: [...SETTLEMENT_MODES] }),
+    'escrow-fee-bps': Flags.integer({
+      description: 'Escrow tenants: default platform fee of its orders, basis points (default 0)',
+      min: 0,
+      max: 10_000,
+    }),
     'frozen-at': Flags.string({ description: 'Start its clock frozen at this instant, ISO 8601 with a zone' }),
     env: Flags.boolean({ description: 'Print PAYBOX_* shell exports to act as the tenant instead', exclusive: ['json'] }),
   }
@@ -31,6 +36,7 @@ export default class SandboxTenantCreate extends ApiCommand<typeof SandboxTenant
     const tenant = await this.adminClient(connection).sandbox.createTenant({
       name: flags.name,
       settlementMode: flags['settlement-mode'] as CreatedTenant['merchant']['settlement_mode'] | undefined,
+      escrowFeeBps: flags['escrow-fee-bps'],
       frozenAt: flags['frozen-at'],
     })
     this.print(flags.env ? renderTenantEnv(connection.baseUrl, tenant.merchant) : renderCreatedTenant(tenant))
