@@ -306,8 +306,8 @@ async function webhookFigures(settings: BenchSettings, log: (line: string) => vo
         const values: Record<string, string> = {
           id: 'gen_random_uuid()::text',
           sequence: '(select max(sequence) from webhook_deliveries) + i',
-          payment_id: paymentIdOf,
-          request_payload: `replace(t.request_payload, t.payment_id, ${paymentIdOf})`,
+          subject_id: paymentIdOf,
+          request_payload: `replace(t.request_payload, t.subject_id, ${paymentIdOf})`,
           status: "'pending'",
           http_status: 'null',
           response_body: 'null',

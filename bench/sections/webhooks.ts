@@ -29,7 +29,7 @@ export async function webhookFigures(settings: BenchSettings, log: (line: string
     const db = new BetterSqlite3(dbFile)
     const template = db.prepare("select * from webhook_deliveries where status = 'success' limit 1").get() as Record<string, unknown>
     const { last } = db.prepare('select max(sequence) as last from webhook_deliveries').get() as { last: number }
-    const templatePaymentId = String(template.payment_id)
+    const templatePaymentId = String(template.subject_id)
     const insert = db.prepare(
       `insert into webhook_deliveries (${Object.keys(template).join(', ')}) values (${Object.keys(template)
         .map((c) => `@${c}`)
@@ -45,7 +45,7 @@ export async function webhookFigures(settings: BenchSettings, log: (line: string
           ...template,
           id: uuidv4(),
           sequence: last + 1 + i,
-          payment_id: paymentId,
+          subject_id: paymentId,
           request_payload: String(template.request_payload).replaceAll(templatePaymentId, paymentId),
           status: 'pending',
           http_status: null,
