@@ -157,20 +157,27 @@ export async function updatePayment(db: Kysely<Database>, id: string, changes: P
   await db.updateTable('payments').set(changes).where('id', '=', id).execute()
 }
 
-/** Open payments whose expiry has passed on their merchant's clock, at most `limit` at a time (sweepNow). */
-export async function findDuePayments(db: Kysely<Database>, times: SweepTimes, limit: number): Promise<Array<Due<PaymentRow>>> {
-  const now = sweepNow(times)
-  const rows = await db
+/**
+ * Payments of active merchants (or of `times.merchantId`) with their merchant's time as due_now
+ * (sweepNow): what each sweep of payments narrows to its own due rows.
+ */
+function paymentsOnTheirClocks(db: Kysely<Database>, times: SweepTimes) {
+  return db
     .selectFrom('merchants')
     .crossJoin('payments')
     .selectAll('payments')
-    .select(now.as('due_now'))
+    .select(sweepNow(times).as('due_now'))
     .where('merchants.archived_at', 'is', null)
     .$if(times.merchantId !== undefined, (query) => query.where('merchants.id', '=', times.merchantId!))
     .whereRef('payments.merchant_id', '=', 'merchants.id')
+}
+
+/** Open payments whose expiry has passed on their merchant's clock, at most `limit` at a time (sweepNow). */
+export async function findDuePayments(db: Kysely<Database>, times: SweepTimes, limit: number): Promise<Array<Due<PaymentRow>>> {
+  const rows = await paymentsOnTheirClocks(db, times)
     // A literal, not a parameter: SQLite uses the partial index payments_open_by_merchant_expiry only for a query it can see matches.
     .where('payments.status', '=', sql.lit('open'))
-    .where('payments.expires_at', '<=', now)
+    .where('payments.expires_at', '<=', sweepNow(times))
     .limit(limit)
     .execute()
   return rows.map(splitDue)
@@ -223,18 +230,10 @@ export function findPaymentsByIds(db: Kysely<Database>, ids: string[]): Promise<
 
 /** Escrow orders still unfunded (created) whose escrow expiry has passed on their merchant's clock (sweepNow). */
 export async function findDueEscrows(db: Kysely<Database>, times: SweepTimes, limit: number): Promise<Array<Due<PaymentRow>>> {
-  const now = sweepNow(times)
-  const rows = await db
-    .selectFrom('merchants')
-    .crossJoin('payments')
-    .selectAll('payments')
-    .select(now.as('due_now'))
-    .where('merchants.archived_at', 'is', null)
-    .$if(times.merchantId !== undefined, (query) => query.where('merchants.id', '=', times.merchantId!))
-    .whereRef('payments.merchant_id', '=', 'merchants.id')
+  const rows = await paymentsOnTheirClocks(db, times)
     // A literal, not a parameter: SQLite uses the partial index payments_escrow_unfunded only for a query it can see matches.
     .where('payments.escrow_status', '=', sql.lit('created'))
-    .where('payments.escrow_expires_at', '<=', now)
+    .where('payments.escrow_expires_at', '<=', sweepNow(times))
     .limit(limit)
     .execute()
   return rows.map(splitDue)
