@@ -3,6 +3,7 @@
 // secret rotation; pause; the live streams; and pending deliveries surviving a restart.
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { Payment, WebhookDelivery } from '../../src/client/types.js'
+import { PayboxClient } from '../../src/client/paybox-client.js'
 import { verifyWebhook } from '../../src/signing.js'
 import { sandboxForSuite, startTestSandbox, temporaryDir } from '../../harness/sandbox.js'
 import { refusal } from '../../harness/refusal.js'
@@ -468,5 +469,31 @@ describe('live streams', () => {
       await sandbox.stop()
       await receiver.close()
     }
+  })
+})
+
+describe("a tenant's resend limit", () => {
+  const sandbox = sandboxForSuite({ webhookPollMs: 20 })
+  let tenantSecret = ''
+  const receiver = webhookReceiverForSuite(() => tenantSecret)
+
+  it("counts the minute on the tenant's own clock: moving it 61 s frees a resend", async () => {
+    const { merchant } = await sandbox.admin.sandbox.createTenant({ frozenAt: new Date(Date.UTC(2031, 0, 1)).toISOString() })
+    tenantSecret = merchant.apiSecret
+    const tenant = new PayboxClient({ baseUrl: sandbox.url, apiKey: merchant.apiKey, apiSecret: merchant.apiSecret })
+    const payment = await tenant.payments.create({
+      amount: { value: 100, currency: 'USD' },
+      description: 'Resent',
+      webhookUrl: receiver.url,
+    })
+    const logged = await waitFor('the delivery', async () => {
+      const { items } = await tenant.webhooks.list({ checkout_id: payment.id })
+      return items[0]?.status === 'success' ? items[0] : undefined
+    })
+    for (let i = 0; i < 10; i++) await tenant.webhooks.resend(logged.id)
+    expect(await refusal(tenant.webhooks.resend(logged.id))).toMatchObject({ statusCode: 429 })
+    // Its clock stands still: real time passing frees nothing; only its own minute passing does.
+    await sandbox.admin.sandbox.advanceMerchantClock(merchant.id, { seconds: 61 })
+    expect(await tenant.webhooks.resend(logged.id)).toMatchObject({ resend_of: logged.id })
   })
 })
