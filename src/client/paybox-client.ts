@@ -146,8 +146,8 @@ export interface PayboxClient extends ClientOf<Contract> {}
 export class PayboxClient {
   readonly baseUrl: string
   readonly #options: PayboxClientOptions
-  /** Signatures sent, by their timestamp, for as long as a request could repeat one (#signOnce). */
-  readonly #signed = new Map<string, number>()
+  /** Signatures sent, by their timestamp's second, for as long as a request could repeat one (#signOnce). */
+  readonly #signed = new Map<number, Set<string>>()
   /** The authenticated merchant's id, looked up once: the webhook and request log paths name it. */
   #merchantId: Promise<string> | undefined
 
@@ -296,13 +296,14 @@ export class PayboxClient {
     now: number,
     request: { path: string; method: string; body: string },
   ): { timestamp: string; signature: string } {
-    // Only signatures of this second or later can repeat.
-    for (const [signature, at] of this.#signed) if (at < now) this.#signed.delete(signature)
+    // Only signatures of this second or later can repeat: earlier seconds are dropped whole.
+    for (const second of this.#signed.keys()) if (second < now) this.#signed.delete(second)
     for (let at = now; at <= now + SIGN_AHEAD_SECONDS; at++) {
       const timestamp = String(at)
       const signature = signDigest(apiSecret, { ...request, timestamp })
-      if (this.#signed.has(signature)) continue
-      this.#signed.set(signature, at)
+      const sent = this.#signed.get(at) ?? this.#signed.set(at, new Set()).get(at)!
+      if (sent.has(signature)) continue
+      sent.add(signature)
       return { timestamp, signature }
     }
     // More identical requests this second than that: signed as they come (a shared sandbox refuses the copies).
