@@ -38,10 +38,9 @@ export async function createMerchant(
   input: NewMerchantInput,
   now: number,
 ): Promise<MerchantRow> {
-  // A direct merchant has no escrow orders to take a fee from (the admin API, tenants and the dashboard
-  // alike, each with its own field names: the message names none).
+  // A direct merchant has no escrow orders to take a fee from (the admin API and the dashboard alike).
   if (input.settlementMode === 'direct' && input.escrowFeeBps !== undefined) {
-    throw badRequest('An escrow fee is only for a merchant whose settlement mode is escrow')
+    throw badRequest('escrow_fee_bps: only for merchants with settlement_mode escrow')
   }
   const account = await createLedgerAccount(db, random, 'merchant', `${input.name} settlement`, now)
   // Drawn even when given, so that what a seeded sandbox draws next is the same either way.

@@ -2,6 +2,7 @@
 import { createTenantBody } from '../../src/api/requests.js'
 import { toIso } from '../clock.js'
 import type { SandboxContext } from '../context.js'
+import { badRequest } from '../errors.js'
 import type { MerchantRow } from '../db/schema.js'
 import type { Handlers } from '../openapi/handlers.js'
 import { clientAddressOf, takeOrRefuse } from '../http/rate-limit.js'
@@ -15,6 +16,9 @@ export function tenantHandlers(ctx: SandboxContext) {
   return {
     createTenant: async (req, res) => {
       const body = createTenantBody.parse(req.body)
+      // Said in the tenant body's own words; the merchant service would name the admin API's fields.
+      if (body.escrowFeeBps !== undefined && body.settlementMode !== 'escrow')
+        throw badRequest('escrowFeeBps: only for tenants with settlementMode escrow')
       takeOrRefuse(ctx.rateLimits?.tenantCreation, clientAddressOf(req), 'tenants created from your address')
       const tenant = await createTenant(ctx, {
         name: body.name,
