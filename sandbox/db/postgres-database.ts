@@ -44,6 +44,12 @@ export interface PostgresOptions {
    * sandbox's (a reset's fresh genesis). Such a database neither listens to the replicas nor leads.
    */
   schema?: string
+  /**
+   * Every write transaction under one sandbox-wide advisory lock, grouped into shared COMMITs
+   * (the old model, kept as the control to re-measure against: PAYBOX_POSTGRES_SERIAL_WRITES=1).
+   * Off, transactions of all replicas run in parallel and each invariant holds by its own rows' locks.
+   */
+  serialWrites?: boolean
 }
 
 /** int8, numeric: numbers, as SQLite gives the same columns back (amounts stay below 2^53). */
@@ -122,7 +128,8 @@ export async function openPostgres(options: PostgresOptions): Promise<PostgresBa
     await claims.stop()
   }
   const db = new Kysely<Database>({ dialect: new ClosingPostgresDialect({ pool: guardedPool(pool) }, closeSessions) })
-  const groups = new GroupCommit(db, token, notify)
+  const serialWrites = options.serialWrites ?? process.env.PAYBOX_POSTGRES_SERIAL_WRITES !== '0'
+  const groups = serialWrites ? new GroupCommit(db, token, notify) : new ParallelTransactions(db, token, notify)
   let applied: string[]
   try {
     if (options.schema !== undefined) await sql`create schema if not exists ${sql.id(options.schema)}`.execute(db)
@@ -174,6 +181,57 @@ export async function openPostgres(options: PostgresOptions): Promise<PostgresBa
       return rows[0]?.count ?? 0
     },
   }
+}
+
+/** How many times a transaction that lost a deadlock or a serialization check runs again before its caller gets a 503. */
+export const CONFLICT_ATTEMPTS = 5
+
+/** 40P01 deadlock_detected, 40001 serialization_failure: PostgreSQL chose this transaction to undo; running it again is safe. */
+const isConflict = (error: unknown): boolean => {
+  const code = (error as { code?: unknown }).code
+  return code === '40P01' || code === '40001'
+}
+
+/**
+ * Write transactions with nothing sandbox-wide: each on its own connection, ordered only by the
+ * row locks its statements take. One that PostgreSQL undoes to break a deadlock (or a
+ * serialization failure) runs again, up to CONFLICT_ATTEMPTS times, then is a 503 with Retry-After.
+ */
+class ParallelTransactions {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly token: string,
+    private readonly committed: () => void,
+  ) {}
+
+  async run<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const value = await this.db.transaction().execute(async (trx) => {
+          // Sent by PostgreSQL at COMMIT only: the other replicas wake once this is visible.
+          await sql.raw(`select pg_notify('${CHANGES_CHANNEL}', '${this.token}')`).execute(trx)
+          return work(trx)
+        })
+        this.committed()
+        return value
+      } catch (error) {
+        if (!isConflict(error)) throw error
+        if (attempt >= CONFLICT_ATTEMPTS) throw conflictUnavailable(error)
+        // A short, random pause, so the transactions that collided do not meet again in step.
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt))
+      }
+    }
+  }
+}
+
+function conflictUnavailable(error: unknown): ApiError {
+  const unavailable = new ApiError(
+    503,
+    'Service Unavailable',
+    'The sandbox database kept refusing this request for a conflict with concurrent ones; retry shortly',
+    { 'Retry-After': '1' },
+  )
+  return Object.assign(unavailable, { cause: error })
 }
 
 /** At most this many transactions share one COMMIT (the rest start the next group). */
