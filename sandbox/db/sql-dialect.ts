@@ -24,3 +24,12 @@ export function inByteOrder(db: Kysely<Database>, text: RawBuilder<string>): Raw
 export function integerOfDigits(db: Kysely<Database>, text: RawBuilder<unknown>): RawBuilder<number | string | null> {
   return isPostgres(db) ? sql`(case when ${text} ~ '^[0-9]{1,18}$' then cast(${text} as bigint) end)` : sql`cast(${text} as integer)`
 }
+
+/**
+ * `query` locking the rows it reads until its transaction ends (PostgreSQL's FOR UPDATE), so a
+ * read-modify-write on them is exactly one at a time across replicas. SQLite has one writer,
+ * whose transaction already holds the whole database, and no such clause.
+ */
+export function forUpdate<Q extends { forUpdate(): Q }>(db: Kysely<Database>, query: Q): Q {
+  return isPostgres(db) ? query.forUpdate() : query
+}
