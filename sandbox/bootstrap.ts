@@ -8,7 +8,7 @@ import { LedgerService } from './ledger/ledger-service.js'
 import { listMerchants } from './merchants/merchant-repository.js'
 import { createMerchant } from './merchants/merchant-service.js'
 import { hex, type RandomSource } from './random.js'
-import { readState, writeState } from './state/sandbox-state.js'
+import { claimState, readState, writeState } from './state/sandbox-state.js'
 import { runTransaction } from './db/database.js'
 import type { SandboxIdentity } from './context.js'
 
@@ -79,12 +79,11 @@ export async function bootstrap(
 ): Promise<Bootstrapped> {
   const { defaultCredentials } = options
   return runTransaction(db, async (trx) => {
-    // Read in the write transaction: of two replicas starting together on one database, one creates.
-    const created = (await readState(trx, 'admin_token')) === undefined
+    // Drawn even when kept, so that the rest of a seeded genesis is the same either way.
+    const drawn = `adm_${hex(random, 24)}`
+    // Claimed, not read then written: of two replicas starting together on one database, one creates.
+    const created = await claimState(trx, 'admin_token', options.adminToken ?? drawn)
     if (created) {
-      // Drawn even when kept, so that the rest of a seeded genesis is the same either way.
-      const drawn = `adm_${hex(random, 24)}`
-      await writeState(trx, 'admin_token', options.adminToken ?? drawn)
       await writeState(trx, 'network_passphrase', SANDBOX_NETWORK_PASSPHRASE)
       await writeState(trx, 'usdc_issuer', (await createLedgerAccount(trx, random, 'issuer', 'USDC issuer', now)).public_key)
       await writeState(trx, 'escrow_contract', (await createContractAccount(trx, random, 'Escrow contract', now)).public_key)

@@ -34,6 +34,20 @@ export async function writeState(db: Kysely<Database>, key: StateKey, value: str
     .execute()
 }
 
+/**
+ * Writes `key` only if it has no value yet, and says whether this call wrote it. Of two
+ * transactions claiming one key at once (two replicas on one PostgreSQL database), the second
+ * waits on the first's row, then finds it and writes nothing: exactly one gets true.
+ */
+export async function claimState(db: Kysely<Database>, key: StateKey, value: string): Promise<boolean> {
+  const inserted = await db
+    .insertInto('sandbox_state')
+    .values({ key, value })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .executeTakeFirst()
+  return Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1
+}
+
 export async function deleteState(db: Kysely<Database>, key: StateKey): Promise<void> {
   await db.deleteFrom('sandbox_state').where('key', '=', key).execute()
 }
