@@ -175,6 +175,33 @@ describe('the ledger on two replicas without the sandbox-wide lock', () => {
     await checkInvariants(db)
   })
 
+  it('pays payments from one customer wallet on both replicas at once, each on the sequence the one before left', async () => {
+    const merchant = replicas[0]!.banner.merchants.find((m) => m.settlement_mode === 'direct')!
+    const from = await wallet(0, '100')
+    const ids = await Promise.all(
+      [0, 1, 2, 3, 4, 5].map(async (i) => {
+        const created = await signed(replica(i).banner.baseUrl, merchant, 'POST', '/payments', {
+          amount: { value: 100, currency: 'USD' },
+          description: `Paid from one wallet, ${i}`,
+        })
+        expect(created.status, created.text).toBe(200)
+        return (created.json as { id: string }).id
+      }),
+    )
+    // The sandbox signs each with the wallet's next sequence: read under the ledger lock, or two
+    // replicas would sign the same one and the second be refused (tx_bad_seq).
+    const paid = await Promise.all(
+      ids.map((id, i) => signed(replica(i + 1).banner.baseUrl, merchant, 'POST', `/sandbox/payments/${id}/pay`, { from: from.publicKey })),
+    )
+    for (const answer of paid) {
+      expect(answer.status, answer.text).toBe(200)
+      expect(answer.json).toMatchObject({ status: 'paid' })
+    }
+    expect(await usdcBalance(from.publicKey)).toBe('94.0000000')
+    expect(BigInt((await account(from.publicKey)).sequence)).toBe(BigInt(from.account.sequenceNumber()) + 6n)
+    await checkInvariants(db)
+  })
+
   it('numbers wallets made at once on both replicas apart and counts every endowment in the total coins', async () => {
     const made = await Promise.all([0, 1, 2, 3, 4, 5, 6, 7].map((i) => adminRequest(replica(i), 'POST', '/sandbox/wallets', { usdc: '1' })))
     for (const answer of made) expect(answer.status, answer.text).toBe(201)
