@@ -119,7 +119,8 @@ describe('the ledger on two replicas without the sandbox-wide lock', () => {
     })
     const issuer = (await db.selectFrom('sandbox_state').select('value').where('key', '=', 'usdc_issuer').executeTakeFirstOrThrow()).value
     usdc = new Asset('USDC', issuer)
-  })
+    // Two replicas started one after the other (the second joins), on a machine that may be busy.
+  }, 60_000)
   afterAll(async () => {
     await db?.destroy()
     for (const each of replicas ?? []) await each.stop()
@@ -296,7 +297,16 @@ describe('the ledger on two replicas without the sandbox-wide lock', () => {
     try {
       await holder.query('begin')
       await holder.query('select sequence from ledger_ledgers where closed_at is null for update')
-      // A ledger writer waits for it meanwhile: the lock is the one the ledger takes.
+      const created = await Promise.all(
+        [0, 1].map((i) =>
+          signed(replica(i).banner.baseUrl, merchant, 'POST', '/payments', {
+            amount: { value: 500 + i, currency: 'USD' },
+            description: `Made while the ledger is locked, on replica ${i}`,
+          }),
+        ),
+      )
+      for (const answer of created) expect(answer.status, answer.text).toBe(200)
+      // While a ledger writer waits for it: the lock held is the one the ledger takes.
       const waiting = adminRequest(replica(1), 'POST', '/sandbox/wallets', { usdc: '1' })
       await waitFor('the wallet to wait for the ledger lock', async () => {
         const { rows } = await holder.query<{ waiting: number }>(
@@ -304,13 +314,6 @@ describe('the ledger on two replicas without the sandbox-wide lock', () => {
         )
         return rows[0]!.waiting > 0
       })
-      for (const i of [0, 1]) {
-        const created = await signed(replica(i).banner.baseUrl, merchant, 'POST', '/payments', {
-          amount: { value: 500 + i, currency: 'USD' },
-          description: `Made while the ledger is locked, on replica ${i}`,
-        })
-        expect(created.status, created.text).toBe(200)
-      }
       await holder.query('rollback')
       expect((await waiting).status).toBe(201)
     } finally {
