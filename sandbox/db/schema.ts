@@ -70,9 +70,10 @@ export interface LedgerAccountsTable {
   /**
    * USDC in stroops, as decimal text. The issuer's balance is the negative of all USDC in
    * circulation: it mints by paying and burns by being paid, so the column sums to zero.
+   * PostgreSQL stores it numeric, with a CHECK on its sign; the repository reads it back as text.
    */
   usdc_balance: string
-  /** XLM in stroops, as decimal text. */
+  /** XLM in stroops, as decimal text (numeric, at least 0, on PostgreSQL). */
   xlm_balance: string
   /** 1 when the account trusts the sandbox USDC (the default), 0 when it has no trustline. */
   usdc_trustline: Generated<number>

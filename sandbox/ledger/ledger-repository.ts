@@ -1,6 +1,9 @@
 // Rows of the simulated ledger: the only code that reads or writes ledger_accounts,
 // ledger_ledgers, ledger_transactions and ledger_operations. Rules live in ledger-service.ts.
+// Writers serialize on the open ledger's row (lockOpenLedger), then on the accounts they move,
+// sorted by key: every ledger writer of every replica takes them in that order.
 import { sql, type Kysely, type Updateable } from 'kysely'
+import { forUpdate } from '../db/sql-dialect.js'
 import type { LedgerAccountRole } from '../../src/api/enumerations.js'
 import type {
   Database,
@@ -16,18 +19,31 @@ export async function insertAccount(db: Kysely<Database>, row: LedgerAccountRow)
   await db.insertInto('ledger_accounts').values(row).execute()
 }
 
-export function findAccount(db: Kysely<Database>, publicKey: string): Promise<LedgerAccountRow | undefined> {
-  return db.selectFrom('ledger_accounts').selectAll().where('public_key', '=', publicKey).executeTakeFirst()
+/**
+ * An account's columns, its balances as decimal text on both backends: PostgreSQL keeps them
+ * numeric (with a CHECK on their sign), which the driver would read as JavaScript numbers.
+ */
+function selectAccounts(db: Kysely<Database>) {
+  return db
+    .selectFrom('ledger_accounts')
+    .select(['public_key', 'secret', 'role', 'label', 'created_at', 'sequence', 'usdc_trustline', 'usdc_limit'])
+    .select([sql<string>`cast(usdc_balance as text)`.as('usdc_balance'), sql<string>`cast(xlm_balance as text)`.as('xlm_balance')])
 }
 
-export async function findAccounts(db: Kysely<Database>, publicKeys: string[]): Promise<LedgerAccountRow[]> {
+export function findAccount(db: Kysely<Database>, publicKey: string): Promise<LedgerAccountRow | undefined> {
+  return selectAccounts(db).where('public_key', '=', publicKey).executeTakeFirst()
+}
+
+/** Locked until the transaction ends, in key order (after the open ledger: see lockOpenLedger). */
+export async function lockAccounts(db: Kysely<Database>, publicKeys: string[]): Promise<LedgerAccountRow[]> {
   if (publicKeys.length === 0) return []
-  return db.selectFrom('ledger_accounts').selectAll().where('public_key', 'in', publicKeys).execute()
+  // PostgreSQL locks the rows as the sorted result yields them, so in key order.
+  return forUpdate(db, selectAccounts(db).where('public_key', 'in', publicKeys).orderBy('public_key')).execute()
 }
 
 /** In creation order (rowid breaks ties between accounts created at the same instant). */
 export function listAccountRows(db: Kysely<Database>, filter: { role?: LedgerAccountRole } = {}): Promise<LedgerAccountRow[]> {
-  let query = db.selectFrom('ledger_accounts').selectAll()
+  let query = selectAccounts(db)
   if (filter.role !== undefined) query = query.where('role', '=', filter.role)
   return query
     .orderBy('created_at')
@@ -43,13 +59,56 @@ export async function updateAccount(
   await db.updateTable('ledger_accounts').set(changes).where('public_key', '=', publicKey).execute()
 }
 
+/** The open ledger's totals beside each account's balances, as they are together at one instant. */
+export interface SupplyRow {
+  total_coins: string
+  fee_pool: string
+  public_key: string | null
+  usdc_balance: string | null
+  xlm_balance: string | null
+}
+
+/**
+ * One statement, so one snapshot on both backends: on PostgreSQL, where commits of other
+ * replicas land between two statements of the same reader, separate reads of the totals and the
+ * balances could each be right and still disagree. No rows without an open ledger.
+ */
+export function supplyRows(db: Kysely<Database>): Promise<SupplyRow[]> {
+  return db
+    .selectFrom('ledger_ledgers as ledger')
+    .leftJoin('ledger_accounts as account', (join) => join.onTrue())
+    .where('ledger.closed_at', 'is', null)
+    .select(['ledger.total_coins', 'ledger.fee_pool', 'account.public_key'])
+    .select([
+      sql<string | null>`cast(account.usdc_balance as text)`.as('usdc_balance'),
+      sql<string | null>`cast(account.xlm_balance as text)`.as('xlm_balance'),
+    ])
+    .execute()
+}
+
 export function findOpenLedger(db: Kysely<Database>): Promise<LedgerLedgerRow | undefined> {
   return db.selectFrom('ledger_ledgers').selectAll().where('closed_at', 'is', null).executeTakeFirst()
 }
 
-/** A database without one (new, or from before the ledger existed) gets ledger 1, opened at `now`. */
+/**
+ * The ledger lock: the open ledger's row, locked until the transaction ends. Every writer of the
+ * ledger (applying, closing, creating an account) takes it first, so the chain is one serial
+ * order across replicas, and what is derived from the last row (the next transaction position,
+ * the next ledger sequence, total coins, the fee pool) is read and written by one at a time.
+ */
+export async function lockOpenLedger(db: Kysely<Database>): Promise<LedgerLedgerRow | undefined> {
+  for (;;) {
+    const open = await forUpdate(db, db.selectFrom('ledger_ledgers').selectAll().where('closed_at', 'is', null)).executeTakeFirst()
+    if (open) return open
+    // Either a close committed while this waited (the row it waited for is closed now, and the
+    // next statement sees the ledger that close opened: lock that one), or there is no ledger yet.
+    if (!(await findOpenLedger(db))) return undefined
+  }
+}
+
+/** Locks the open ledger (above); a database without one (new) gets ledger 1, opened at `now`. */
 export async function ensureOpenLedger(db: Kysely<Database>, now: number): Promise<LedgerLedgerRow> {
-  const open = await findOpenLedger(db)
+  const open = await lockOpenLedger(db)
   if (open) return open
   const genesis: LedgerLedgerRow = {
     sequence: 1,
@@ -79,6 +138,7 @@ export function findLedger(db: Kysely<Database>, sequence: number): Promise<Ledg
   return db.selectFrom('ledger_ledgers').selectAll().where('sequence', '=', sequence).executeTakeFirst()
 }
 
+/** Gapless and in commit order only under the ledger lock (lockOpenLedger), held until the transaction commits. */
 export async function nextTransactionPosition(db: Kysely<Database>): Promise<number> {
   const row = await db
     .selectFrom('ledger_transactions')

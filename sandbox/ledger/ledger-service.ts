@@ -10,7 +10,7 @@ import { SANDBOX_NETWORK_PASSPHRASE } from './ledger-accounts.js'
 import { LedgerError } from './ledger-errors.js'
 import { toLedgerInfo } from './ledger-mappers.js'
 import * as reads from './ledger-reads.js'
-import { ensureOpenLedger, insertLedger, lastTransactionPosition, updateLedger } from './ledger-repository.js'
+import { ensureOpenLedger, insertLedger, lastTransactionPosition, lockOpenLedger, updateLedger } from './ledger-repository.js'
 import type {
   AccountBalances,
   AppliedListener,
@@ -72,6 +72,8 @@ export class LedgerService implements Ledger {
   /** Signed with the keys the sandbox holds and applied exactly as an envelope submitted from outside. */
   async pay(db: Kysely<Database>, input: PaymentsInput): Promise<LedgerTransaction> {
     requireTransaction(db)
+    // The ledger lock before the senders' sequences are read: no other replica's payment takes one meanwhile.
+    await lockOpenLedger(db)
     return this.applyEnvelope(db, await signedPaymentEnvelope(db, input, this.#network()))
   }
 

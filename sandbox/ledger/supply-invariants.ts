@@ -3,24 +3,25 @@ import type { Kysely } from 'kysely'
 import type { Database } from '../db/schema.js'
 import { readState } from '../state/sandbox-state.js'
 import { LedgerInvariantError } from './ledger-errors.js'
-import { findOpenLedger, listAccountRows } from './ledger-repository.js'
+import { supplyRows } from './ledger-repository.js'
 import type { SupplyReport } from './ledger-types.js'
 
 /**
  * Asserts no account below zero (but the issuer), USDC circulating = issued, and XLM in accounts plus
- * fees = endowed. Pass a transaction for a consistent picture: between separate reads, others may write.
+ * fees = endowed, as of one instant: the balances and totals are read in one statement.
  */
 export async function checkInvariants(db: Kysely<Database>): Promise<SupplyReport> {
   const issuer = await readState(db, 'usdc_issuer')
-  const open = await findOpenLedger(db)
+  const rows = await supplyRows(db)
   const report: SupplyReport = {
     usdc: { issued: 0n, circulating: 0n },
-    xlm: { totalCoins: BigInt(open?.total_coins ?? '0'), inAccounts: 0n, feePool: BigInt(open?.fee_pool ?? '0') },
+    xlm: { totalCoins: BigInt(rows[0]?.total_coins ?? '0'), inAccounts: 0n, feePool: BigInt(rows[0]?.fee_pool ?? '0') },
   }
   const violations: string[] = []
-  for (const row of await listAccountRows(db)) {
-    const usdc = BigInt(row.usdc_balance)
-    const xlm = BigInt(row.xlm_balance)
+  for (const row of rows) {
+    if (row.public_key === null) continue
+    const usdc = BigInt(row.usdc_balance!)
+    const xlm = BigInt(row.xlm_balance!)
     if (row.public_key === issuer) {
       if (usdc > 0n) violations.push(`the USDC issuer holds ${usdc} stroops of its own asset`)
       report.usdc.issued = -usdc

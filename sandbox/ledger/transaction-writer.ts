@@ -17,9 +17,9 @@ import { LedgerError } from './ledger-errors.js'
 import { entryAccount, memoColumns, toLedgerTransaction } from './ledger-mappers.js'
 import {
   ensureOpenLedger,
-  findAccounts,
-  findOpenLedger,
   insertTransaction,
+  lockAccounts,
+  lockOpenLedger,
   nextTransactionPosition,
   updateAccount,
   updateLedger,
@@ -42,11 +42,12 @@ export async function evaluateEnvelope(
   network: { nowMs: number; passphrase: string },
 ): Promise<Evaluation> {
   const tx = decodeEnvelope(envelopeXdr, network.passphrase)
-  // Read, not ensured: nothing is written until every check has passed.
-  const openLedger = await findOpenLedger(db)
+  // Locked, not ensured: nothing is written until every check has passed. The ledger lock first,
+  // then the accounts, so what the checks read stays true until the transaction commits.
+  const openLedger = await lockOpenLedger(db)
   const usdcIssuer = await readState(db, 'usdc_issuer')
   const sourceId = baseAccountId(tx.source)
-  const rows = await findAccounts(db, [...new Set([sourceId, ...involvedAccounts(tx)])])
+  const rows = await lockAccounts(db, [...new Set([sourceId, ...involvedAccounts(tx)])])
   const accounts = new Map(rows.map((row) => [row.public_key, toWorkingAccount(row)]))
   const checked = checkAndApply(tx, { now: network.nowMs, ledgerSequence: openLedger?.sequence ?? 1, sourceId, accounts, usdcIssuer })
   return { ...checked, tx, sourceId, accounts, openLedger, usdcIssuer }

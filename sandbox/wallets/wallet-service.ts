@@ -8,6 +8,7 @@ import type { Database } from '../db/schema.js'
 import type { RandomSource } from '../random.js'
 import { readState } from '../state/sandbox-state.js'
 import { createLedgerAccount } from '../ledger/ledger-accounts.js'
+import { lockOpenLedger } from '../ledger/ledger-repository.js'
 import type { Ledger } from '../ledger/ledger-types.js'
 
 export interface CreatedWallet {
@@ -34,6 +35,9 @@ export async function createWallet(
   const usdc = body?.usdc ?? (trustline ? DEFAULT_WALLET_USDC : 0n)
   const xlm = body?.xlm ?? DEFAULT_WALLET_XLM
   return deps.ledger.inOneLedger(db, async () => {
+    // The ledger lock (which creating the account takes anyway) before counting: two wallets made
+    // at once on two replicas get two numbers.
+    await lockOpenLedger(db)
     const number =
       (await deps.ledger.listAccounts(db, { role: 'customer' })).filter((account) => account.label.startsWith('Wallet ')).length + 1
     // A customer wallet like the genesis ones: `payments pay --from` can pay from it too.
