@@ -79,15 +79,19 @@ export class EventPositions {
       this.db,
     )
     if (rows[0]?.waiting !== true) return false
-    return this.db.transaction().execute(async (trx) => {
-      await sql.raw(`select pg_advisory_xact_lock(${this.names.lockKey})`).execute(trx)
-      const placed = await sql`with last as (select coalesce(max(sequence), 0) as sequence from payment_events),
-        unplaced as (select arrival, row_number() over (order by arrival) as n from payment_events where sequence is null)
-        update payment_events e set sequence = last.sequence + unplaced.n
-        from last, unplaced where e.arrival = unplaced.arrival`.execute(trx)
-      if (Number(placed.numAffectedRows ?? 0) === 0) return false
-      await sql`select pg_notify(${this.names.channel}, ${this.names.token})`.execute(trx)
-      return true
-    })
+    // Read committed, whatever the server's default: the highest position is read after the lock is granted.
+    return this.db
+      .transaction()
+      .setIsolationLevel('read committed')
+      .execute(async (trx) => {
+        await sql.raw(`select pg_advisory_xact_lock(${this.names.lockKey})`).execute(trx)
+        const placed = await sql`with last as (select coalesce(max(sequence), 0) as sequence from payment_events),
+          unplaced as (select arrival, row_number() over (order by arrival) as n from payment_events where sequence is null)
+          update payment_events e set sequence = last.sequence + unplaced.n
+          from last, unplaced where e.arrival = unplaced.arrival`.execute(trx)
+        if (Number(placed.numAffectedRows ?? 0) === 0) return false
+        await sql`select pg_notify(${this.names.channel}, ${this.names.token})`.execute(trx)
+        return true
+      })
   }
 }
