@@ -121,12 +121,16 @@ export async function openPostgres(options: PostgresOptions): Promise<PostgresBa
     const [topic, detail] = colon === -1 ? [announcement, undefined] : [announcement.slice(0, colon), announcement.slice(colon + 1)]
     for (const each of [...announcementListeners]) if (each.topic === topic) each.listener(detail)
   }
-  // Every commit, this process's or another's, may have written events to place.
+  // Every commit may have written events to place: this process's own at once, another's in case it died first.
   const committed = () => {
     notify()
     positions.placeSoon()
   }
-  const channel = new ChangeChannel(config, token, committed, hear)
+  const heard = () => {
+    notify()
+    positions.placeAfterOthers()
+  }
+  const channel = new ChangeChannel(config, token, heard, hear)
   const lease = new LeaderLease(config, committed)
   const claims = new ClaimSession(config)
   // db.destroy() (how every owner closes a database) also ends the channel's, the lease's and the claims' connections.

@@ -13,22 +13,28 @@
 //   and are never changed.
 // - So any snapshot that sees a position sees every lower one: the placed rows a reader sees are
 //   always a prefix of position order, and a row placed later gets a position above its cursor.
-// - Every committed row is placed: the commit wakes a pass on its own replica (its commit
-//   listeners) and on every other one (the commit's NOTIFY), each started after the commit is
-//   visible. A pass that finds unplaced rows waits for the lock rather than skip while another
-//   holds it; a failed pass is tried again. A replica that crashes after committing leaves its
-//   rows to the others, which heard its NOTIFY.
+// - Every committed row is placed: the commit wakes a pass on its own replica at once (its commit
+//   listeners) and on every other one a little later (the commit's NOTIFY; by then the writer has
+//   placed its rows, unless it died first), each started after the commit is visible. A pass that
+//   finds unplaced rows waits for the lock rather than skip while another holds it; a failed pass
+//   is tried again.
 // SQLite needs none of this: its one writer commits in INSERT order, so its rowid is final.
 import { sql, type Kysely } from 'kysely'
 import type { Database } from './schema.js'
 
 /** How long after a failed pass (a lost connection, a restore replacing the rows) the next one starts. */
 const RETRY_MS = 200
+/**
+ * How long a replica leaves another's commit to that replica before it looks itself: the writer
+ * places its own rows in a few ms, so the others' passes would mostly queue for the lock to find nothing.
+ */
+const STANDBY_MS = 50
 
 export class EventPositions {
   #running: Promise<void> | undefined
   #again = false
   #retry: NodeJS.Timeout | undefined
+  #standby: NodeJS.Timeout | undefined
   #stopped = false
 
   constructor(
@@ -39,7 +45,7 @@ export class EventPositions {
     private readonly placed: () => void,
   ) {}
 
-  /** After a commit (this replica's or another's): places what it wrote, now or in the pass after the running one. */
+  /** After this replica's commit: places what it wrote, now or in the pass after the running one. */
   placeSoon(): void {
     if (this.#stopped) return
     if (this.#running) {
@@ -52,9 +58,19 @@ export class EventPositions {
     })
   }
 
+  /** After another replica's commit: places what it wrote if that replica has not (STANDBY_MS later). */
+  placeAfterOthers(): void {
+    if (this.#stopped || this.#standby) return
+    this.#standby = setTimeout(() => {
+      this.#standby = undefined
+      this.placeSoon()
+    }, STANDBY_MS).unref()
+  }
+
   async stop(): Promise<void> {
     this.#stopped = true
     clearTimeout(this.#retry)
+    clearTimeout(this.#standby)
     await this.#running
   }
 
