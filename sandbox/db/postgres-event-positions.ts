@@ -95,6 +95,7 @@ export class EventPositions {
       this.db,
     )
     if (rows[0]?.waiting !== true) return false
+    // Not runTransaction: a pass neither waits for the write lock nor joins a group of writers, only its own lock.
     // Read committed, whatever the server's default: the highest position is read after the lock is granted.
     return this.db
       .transaction()
