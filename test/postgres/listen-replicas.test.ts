@@ -21,10 +21,10 @@ describe('listen on two PostgreSQL replicas', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase('paybox_listen')
-    const a = await spawnSandbox(['--port', '0', '--db', database.url, '--ledger-close', 'instant', '--quiet'])
-    const b = await spawnSandbox(['--port', '0', '--db', database.url, '--ledger-close', 'instant', '--quiet'])
-    replicas = [a, b]
-    merchant = a.banner.merchants.find((m) => m.settlement_mode === 'direct')!
+    // Started together (one makes the sandbox, the other joins it), so the hook stays well within its time on a busy machine.
+    const args = ['--port', '0', '--db', database.url, '--ledger-close', 'instant', '--quiet']
+    replicas = await Promise.all([spawnSandbox(args), spawnSandbox(args)])
+    merchant = replicas[0]!.banner.merchants.find((m) => m.settlement_mode === 'direct')!
   })
   afterAll(async () => {
     for (const replica of replicas ?? []) await replica.stop()
