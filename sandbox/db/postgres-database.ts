@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto'
 import { Kysely, PostgresDialect, sql, type Driver, type PostgresDialectConfig, type Transaction } from 'kysely'
 import pg from 'pg'
 import { ClaimTakenError } from './claim-taken-error.js'
+import { EventPositions } from './postgres-event-positions.js'
 import { redactDatabaseLocation } from '../../src/database-location.js'
 import { SandboxConfigError } from '../config-error.js'
 import { ApiError, badRequest } from '../errors.js'
@@ -27,6 +28,8 @@ export const LOCK_KEYS = {
   claims: 0x7061_7904,
   // Held shared by every replica while it serves, exclusive by one replacing the state (postgres-serving-lock.ts).
   serving: 0x7061_7905,
+  // Orders the passes that give payment events their positions (postgres-event-positions.ts).
+  eventPositions: 0x7061_7946,
 } as const
 /** The longest detail an announcement carries: NOTIFY takes payloads under 8000 bytes, this leaves room for the token and topic. */
 export const ANNOUNCEMENT_DETAIL_LIMIT = 7_500
@@ -118,18 +121,29 @@ export async function openPostgres(options: PostgresOptions): Promise<PostgresBa
     const [topic, detail] = colon === -1 ? [announcement, undefined] : [announcement.slice(0, colon), announcement.slice(colon + 1)]
     for (const each of [...announcementListeners]) if (each.topic === topic) each.listener(detail)
   }
-  const channel = new ChangeChannel(config, token, notify, hear)
-  const lease = new LeaderLease(config, notify)
+  // Every commit may have written events to place: this process's own at once, another's in case it died first.
+  const committed = () => {
+    notify()
+    positions.placeSoon()
+  }
+  const heard = () => {
+    notify()
+    positions.placeAfterOthers()
+  }
+  const channel = new ChangeChannel(config, token, heard, hear)
+  const lease = new LeaderLease(config, committed)
   const claims = new ClaimSession(config)
   // db.destroy() (how every owner closes a database) also ends the channel's, the lease's and the claims' connections.
   const closeSessions = async () => {
+    await positions.stop()
     await channel.stop()
     await lease.stop()
     await claims.stop()
   }
   const db = new Kysely<Database>({ dialect: new ClosingPostgresDialect({ pool: guardedPool(pool) }, closeSessions) })
+  const positions = new EventPositions(db, { lockKey: LOCK_KEYS.eventPositions, channel: CHANGES_CHANNEL, token }, notify)
   const serialWrites = options.serialWrites ?? process.env.PAYBOX_POSTGRES_SERIAL_WRITES !== '0'
-  const groups = serialWrites ? new GroupCommit(db, token, notify) : new ParallelTransactions(db, token, notify)
+  const groups = serialWrites ? new GroupCommit(db, token, committed) : new ParallelTransactions(db, token, committed)
   let applied: string[]
   try {
     if (options.schema !== undefined) await sql`create schema if not exists ${sql.id(options.schema)}`.execute(db)
@@ -138,6 +152,8 @@ export async function openPostgres(options: PostgresOptions): Promise<PostgresBa
       await channel.start()
       await lease.start()
     }
+    // Rows a replica committed but did not live to place (the others place them too when they hear its commit).
+    positions.placeSoon()
   } catch (error) {
     await db.destroy()
     throw connectionProblem(error, url) ?? error

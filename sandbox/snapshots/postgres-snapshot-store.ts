@@ -271,7 +271,7 @@ async function columnsOf(trx: Transaction<Database>, table: string): Promise<str
   return rows.map((row) => row.column)
 }
 
-/** Identity columns (payment_events.sequence, ledger_accounts.rowid), whose sequences go on past the copied rows. */
+/** Identity columns (payment_events.arrival, ledger_accounts.rowid), whose sequences go on past the copied rows. */
 async function identityColumns(trx: Transaction<Database>): Promise<Array<{ table: string; column: string }>> {
   const { rows } = await sql<{ table: string; column: string }>`select c.relname as table, a.attname as column
     from pg_attribute a join pg_class c on c.oid = a.attrelid

@@ -70,8 +70,12 @@ const logOutcome = defineStatement((db, d: DeliveryOutcome) =>
     .where('id', '=', d.id)
     .compile(),
 )
+// Positions are final once a reader sees them: on PostgreSQL a row has none (null, never `>` a
+// cursor) until it is placed after its commit, above every position placed before
+// (db/postgres-event-positions.ts), so paging past a cursor skips no row that commits late.
+const EVENT_COLUMNS = ['sequence', 'merchant_id', 'subject_type', 'subject_id', 'event_type', 'payload', 'created_at'] as const
 const eventsAfter = defineStatement((db, p: { sequence: number; limit: number }) =>
-  db.selectFrom('payment_events').selectAll().where('sequence', '>', p.sequence).orderBy('sequence').limit(p.limit).compile(),
+  db.selectFrom('payment_events').select(EVENT_COLUMNS).where('sequence', '>', p.sequence).orderBy('sequence').limit(p.limit).compile(),
 )
 const insertEventRow = defineStatement((db, event: NewEvent) => db.insertInto('payment_events').values(event).compile())
 
@@ -145,6 +149,7 @@ export async function findEventsAfter(db: Kysely<Database>, sequence: number, li
   return eventsAfter(db, { sequence, limit })
 }
 
+/** The highest position placed so far (a row still unplaced will be given a higher one). */
 export async function lastEventSequence(db: Kysely<Database>): Promise<number> {
   const { last } = await db
     .selectFrom('payment_events')
