@@ -26,6 +26,7 @@ import * as dashboardSessions from './2026-11-27T11-30-dashboard-sessions.js'
 import * as eventSubjects from './2026-11-27T14-00-event-subjects.js'
 import * as tenantClocks from './2026-11-27T14-30-tenant-clocks.js'
 import * as postgresBaseline from './postgres/2026-11-24T14-00-postgres-baseline.js'
+import * as paymentCountDeltas from './postgres/2026-11-27T16-00-payment-count-deltas.js'
 
 const migrations: Record<string, Migration> = {
   '2026-11-21T13-00-initial': initial,
@@ -61,6 +62,7 @@ const postgresMigrations: Record<string, Migration> = {
   '2026-11-27T11-30-dashboard-sessions': dashboardSessions,
   '2026-11-27T14-00-event-subjects': eventSubjects,
   '2026-11-27T14-30-tenant-clocks': tenantClocks,
+  '2026-11-27T16-00-payment-count-deltas': paymentCountDeltas,
 }
 
 export const migrationProvider: MigrationProvider = {
