@@ -51,6 +51,16 @@ describe('the merchant cache of two replicas', () => {
     ).toBe(401)
   })
 
+  it('refuses on replica B, at once, the key of a tenant archived through replica A', async () => {
+    const created = await adminRequest(a, 'POST', '/sandbox/tenants', { name: 'Archived soon' })
+    expect(created.status, created.text).toBe(201)
+    const tenant = (created.json as { merchant: Merchant }).merchant
+    expect((await signed(b.banner.baseUrl, tenant, 'GET', '/payments?limit=1')).status).toBe(200)
+    expect((await adminRequest(a, 'DELETE', `/sandbox/tenants/${tenant.id}`)).status).toBe(200)
+    // No wait: a tenant has a clock of its own, so no replica caches it; its row is read on every request.
+    expect((await signed(b.banner.baseUrl, tenant, 'GET', '/payments?limit=1')).status).toBe(401)
+  })
+
   it("stamps a payment made on replica B with the merchant's clock frozen through replica A", async () => {
     const merchant = merchantOf('escrow')
     const create = () =>
