@@ -18,6 +18,7 @@ import type { RateLimits } from '../limits/rate-limiter.js'
 import { findMerchantByApiKey, listMerchants } from '../merchants/merchant-repository.js'
 import { toMerchantCredentials, type MerchantCredentials } from '../merchants/merchant-service.js'
 import { PaymentChangeWriter } from '../payments/payment-changes.js'
+import { startPaymentCountFolder } from '../payments/payment-count-folder.js'
 import { paymentAnswers } from '../payments/payment-routes.js'
 import { cryptoRandom, seededRandom, type RandomSource } from '../random.js'
 import { wireReactions } from '../reactions.js'
@@ -165,6 +166,7 @@ export class CoreBuilder {
     // Tenants stay out of the banner and restore answers: a CI fleet's thousand keys are theirs to keep.
     const merchants = (await listMerchants(db)).filter((m) => m.tenant !== 1).map(toMerchantCredentials)
     const sweeper = startDueWorkSweeper(context, options.dueWorkIntervalMs ?? DUE_WORK_INTERVAL_MS)
+    const countFolder = startPaymentCountFolder(db, log)
     // Replicas of a shared sandbox see business time moved by any of them.
     const stopFollowingClock = clock instanceof BusinessClock ? followStoredClock(db, clock) : () => {}
     await webhooks.start()
@@ -176,6 +178,7 @@ export class CoreBuilder {
       stop: async () => {
         stopFollowingClock()
         await sweeper.stop()
+        await countFolder.stop()
         await closer?.stop()
         await webhooks.stop()
         await db.destroy()

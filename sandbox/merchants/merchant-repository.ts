@@ -2,13 +2,14 @@
 import { sql, type Kysely } from 'kysely'
 import { defineStatement } from '../db/statement.js'
 import type { Database, MerchantRow, NewMerchant } from '../db/schema.js'
+import { forgetCachedMerchants } from './merchant-cache.js'
 
 export async function insertMerchant(db: Kysely<Database>, merchant: NewMerchant): Promise<void> {
   await db.insertInto('merchants').values(merchant).execute()
 }
 
-// Every authenticated request looks its merchant up (never cached: keys rotate, and another
-// process may rotate them): a statement, built once (db/statement.ts).
+// Authentication looks a key's merchant up (on PostgreSQL through merchant-cache.ts, which every
+// write below and every replica's write clears): a statement, built once (db/statement.ts).
 const merchantByApiKey = defineStatement((db, p: { apiKey: string }) =>
   // An archived merchant's key is unknown: 401, as for a key never issued.
   db.selectFrom('merchants').selectAll().where('api_key', '=', p.apiKey).where('archived_at', 'is', null).compile(),
@@ -32,6 +33,7 @@ export async function updateMerchant(
   id: string,
   changes: Partial<Pick<MerchantRow, 'api_secret' | 'webhooks_paused'>>,
 ): Promise<void> {
+  forgetCachedMerchants()
   await db.updateTable('merchants').set(changes).where('id', '=', id).execute()
 }
 
@@ -71,11 +73,13 @@ export function findMerchantClock(db: Kysely<Database>, id: string): Promise<Mer
 }
 
 export async function writeMerchantClock(db: Kysely<Database>, id: string, clock: MerchantClockRow): Promise<void> {
+  forgetCachedMerchants()
   await db.updateTable('merchants').set(clock).where('id', '=', id).execute()
 }
 
 /** Archives the merchant at `at`, once; returns when it was archived (undefined: no such merchant). */
 export async function archiveMerchant(db: Kysely<Database>, id: string, at: number): Promise<number | undefined> {
+  forgetCachedMerchants()
   await db.updateTable('merchants').set({ archived_at: at }).where('id', '=', id).where('archived_at', 'is', null).execute()
   const row = await db.selectFrom('merchants').select('archived_at').where('id', '=', id).executeTakeFirst()
   return row?.archived_at ?? undefined

@@ -1,6 +1,7 @@
 // Payment rows: the only code that reads or writes the payments table.
 import { sql, type Kysely, type RawBuilder } from 'kysely'
 import type { PaymentStatus } from '../../src/api/enumerations.js'
+import { isPostgres } from '../db/database.js'
 import { defineStatement } from '../db/statement.js'
 import type { Database, NewPayment, PaymentRow, PaymentUpdate } from '../db/schema.js'
 import type { PageRequest } from '../db/paginate.js'
@@ -71,7 +72,7 @@ async function countPayments(
 ): Promise<number> {
   // payment_counts is kept by triggers (migration 2026-11-21T20-30) and is not a kysely table.
   const { status, storeId } = filters
-  const { rows } = await sql<{ total: number }>`select coalesce(sum(count), 0) as total from payment_counts
+  const { rows } = await sql<{ total: number }>`select coalesce(sum(count), 0) as total from ${keptCounts(db, 'payment_counts')}
     where merchant_id = ${merchantId}
     ${status === undefined ? sql`` : sql`and status = ${status}`}
     ${storeId === undefined ? sql`` : sql`and store_id = ${storeId}`}`.execute(db)
@@ -99,7 +100,7 @@ async function countPaymentsCreatedBetween(db: Kysely<Database>, merchantId: str
   const daysBetween = (
     from: number | undefined,
     to: number | undefined,
-  ) => sql<number>`(select coalesce(sum(count), 0) from payment_day_counts
+  ) => sql<number>`(select coalesce(sum(count), 0) from ${keptCounts(db, 'payment_day_counts')}
     where merchant_id = ${merchantId}
     ${from === undefined ? sql`` : sql`and day >= ${from}`}
     ${to === undefined ? sql`` : sql`and day <= ${to}`}
@@ -253,7 +254,39 @@ export async function countPaymentsByStatus(
   merchantId?: string,
 ): Promise<Array<{ merchantId: string; status: string; count: number }>> {
   const { rows } = await sql<{ merchant_id: string; status: string; total: number }>`select merchant_id, status, sum(count) as total
-    from payment_counts ${merchantId === undefined ? sql`` : sql`where merchant_id = ${merchantId}`}
+    from ${keptCounts(db, 'payment_counts')} ${merchantId === undefined ? sql`` : sql`where merchant_id = ${merchantId}`}
     group by merchant_id, status`.execute(db)
   return rows.map((row) => ({ merchantId: row.merchant_id, status: row.status, count: Number(row.total) }))
+}
+
+/**
+ * The rows a count table's totals are summed over, as `count`. On PostgreSQL a change of a
+ * payment inserts delta rows instead of moving the count rows (which every parallel insert
+ * would wait on: migration 2026-11-27T16-00); they count until foldPaymentCounts moves them in.
+ */
+function keptCounts(db: Kysely<Database>, table: 'payment_counts' | 'payment_day_counts'): RawBuilder<unknown> {
+  if (!isPostgres(db)) return sql.table(table)
+  const day = table === 'payment_day_counts' ? sql`day, ` : sql``
+  return sql`(select merchant_id, ${day}status, store_id, count from ${sql.table(table)}
+    union all select merchant_id, ${day}status, store_id, delta from payment_count_deltas) as counts`
+}
+
+/**
+ * Moves PostgreSQL's count deltas into the count tables, in one statement: a total read before
+ * sees them as deltas, one read after as counts. Of two folds at once, each delta row is deleted
+ * (and added) by one only; the count rows are locked in key order, so two folds never deadlock.
+ * Returns how many delta rows it folded.
+ */
+export async function foldPaymentCounts(db: Kysely<Database>): Promise<number> {
+  if (!isPostgres(db)) return 0
+  const { rows } = await sql<{ folded: number }>`with moved as (delete from payment_count_deltas returning *),
+    by_day as (select merchant_id, day, status, store_id, sum(delta) as delta from moved group by 1, 2, 3, 4),
+    days as (insert into payment_day_counts as c (merchant_id, day, status, store_id, count)
+      select merchant_id, day, status, store_id, delta from by_day order by 1, 2, 3, 4
+      on conflict (merchant_id, day, status, store_id) do update set count = c.count + excluded.count),
+    totals as (insert into payment_counts as c (merchant_id, status, store_id, count)
+      select merchant_id, status, store_id, sum(delta) from by_day group by 1, 2, 3 order by 1, 2, 3
+      on conflict (merchant_id, status, store_id) do update set count = c.count + excluded.count)
+    select count(*)::int as folded from moved`.execute(db)
+  return rows[0]?.folded ?? 0
 }

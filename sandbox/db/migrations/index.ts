@@ -27,6 +27,7 @@ import * as eventSubjects from './2026-11-27T14-00-event-subjects.js'
 import * as tenantClocks from './2026-11-27T14-30-tenant-clocks.js'
 import * as ledgerBalancesChecked from './postgres/2026-11-27T16-10-ledger-balances-checked.js'
 import * as postgresBaseline from './postgres/2026-11-24T14-00-postgres-baseline.js'
+import * as paymentCountDeltas from './postgres/2026-11-27T16-00-payment-count-deltas.js'
 import * as eventPositions from './postgres/2026-11-27T16-20-event-positions.js'
 
 const migrations: Record<string, Migration> = {
@@ -63,6 +64,7 @@ const postgresMigrations: Record<string, Migration> = {
   '2026-11-27T11-30-dashboard-sessions': dashboardSessions,
   '2026-11-27T14-00-event-subjects': eventSubjects,
   '2026-11-27T14-30-tenant-clocks': tenantClocks,
+  '2026-11-27T16-00-payment-count-deltas': paymentCountDeltas,
   '2026-11-27T16-10-ledger-balances-checked': ledgerBalancesChecked,
   '2026-11-27T16-20-event-positions': eventPositions,
 }

@@ -1,0 +1,69 @@
+// Merchants by API key for authentication on PostgreSQL, where the lookup is a round trip on every
+// request. Every change of a merchant row (a key rotated, archived, settings, a clock set)
+// notifies every replica at its commit, this one included (the trigger of migration
+// 2026-11-27T16-00), and each drops its entry then. SQLite keeps no cache: its lookup is a
+// function call, and another process sharing the file has no way to tell this one.
+import type { SandboxDb } from '../db/database.js'
+import { isPostgres, onAnnouncement } from '../db/database.js'
+import type { MerchantRow } from '../db/schema.js'
+
+/** The announcement topic of a merchant's change; its detail is the merchant's id. */
+export const MERCHANT_CHANGED = 'merchant'
+
+/** Keys of merchants at most: a key looked up beyond them is read from the database each time. */
+export const MERCHANT_CACHE_LIMIT = 10_000
+
+/** Writes of merchant rows by this process: each cache clears itself when it sees this move. */
+let localWrites = 0
+
+/**
+ * Drops every cached merchant of this process: called by each write of a merchant row, so a
+ * lookup that started before the write commits cannot keep what it read (see `find`).
+ */
+export function forgetCachedMerchants(): void {
+  localWrites++
+}
+
+export class MerchantCache {
+  readonly #byKey = new Map<string, MerchantRow>()
+  readonly #enabled: boolean
+  /** Moved by every clear (heard from a replica, or seen in localWrites). */
+  #generation = 0
+  #localWrites = localWrites
+
+  constructor(
+    db: SandboxDb,
+    private readonly load: (apiKey: string) => Promise<MerchantRow | undefined>,
+  ) {
+    this.#enabled = isPostgres(db)
+    // Any merchant's change clears all: changes are rare, and a key is not known from an id.
+    if (this.#enabled) onAnnouncement(db, MERCHANT_CHANGED, () => this.#clear())
+  }
+
+  #clear(): void {
+    this.#generation++
+    this.#byKey.clear()
+  }
+
+  #current(): number {
+    if (this.#localWrites !== localWrites) {
+      this.#localWrites = localWrites
+      this.#clear()
+    }
+    return this.#generation
+  }
+
+  async find(apiKey: string): Promise<MerchantRow | undefined> {
+    if (!this.#enabled) return this.load(apiKey)
+    const generation = this.#current()
+    const kept = this.#byKey.get(apiKey)
+    if (kept !== undefined) return kept
+    const merchant = await this.load(apiKey)
+    // Never a merchant with a clock of its own: its clock is read from its row on every request
+    // (docs/clocks.md). One without follows the sandbox-wide clock until a clock is set, which
+    // notifies. A lookup that saw a clear while it read keeps nothing: it may have read the old row.
+    const cacheable = merchant !== undefined && merchant.clock_offset_ms === null && merchant.clock_frozen_at === null
+    if (cacheable && generation === this.#current() && this.#byKey.size < MERCHANT_CACHE_LIMIT) this.#byKey.set(apiKey, merchant)
+    return merchant
+  }
+}
