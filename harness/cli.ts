@@ -20,6 +20,8 @@ const DEV_BIN = path.join(ROOT, 'bin', 'dev.js')
 
 /** Variables the CLI reads that must never leak in from the developer's shell. */
 const CONTROLLED_ENV = /^(PAYBOX_|CI$|NO_COLOR$|FORCE_COLOR$|XDG_CONFIG_HOME$)/
+/** But for the test run's choice of PostgreSQL write mode, which the replicas it spawns must share (docs/postgres.md). */
+const RUN_WIDE_ENV = new Set(['PAYBOX_POSTGRES_SERIAL_WRITES'])
 
 export type CliEnv = Record<string, string | undefined>
 
@@ -169,7 +171,8 @@ export interface SpawnOptions {
 /** Starts `node bin/dev.js <argv…>` (or `options.entry`) with only the given PAYBOX_* environment. */
 export function spawnCli(argv: string[], env: CliEnv, options: SpawnOptions = {}): SpawnedCli {
   const childEnv: NodeJS.ProcessEnv = {}
-  for (const [key, value] of Object.entries(process.env)) if (!CONTROLLED_ENV.test(key) && key !== 'NODE_OPTIONS') childEnv[key] = value
+  for (const [key, value] of Object.entries(process.env))
+    if ((!CONTROLLED_ENV.test(key) || RUN_WIDE_ENV.has(key)) && key !== 'NODE_OPTIONS') childEnv[key] = value
   for (const [key, value] of Object.entries(env)) if (value !== undefined) childEnv[key] = value
   const entry = options.entry ?? DEV_BIN
   const [command, args] =
