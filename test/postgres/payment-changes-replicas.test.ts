@@ -149,6 +149,36 @@ describe('one payment changed from two replicas at once', () => {
     await expectSupplyConserved()
   }, 60_000)
 
+  it('pays and expires one payment at once: exactly one of them happens', async () => {
+    const id = await create(direct, 4000)
+    const answers = await atOnce(20, (baseUrl, i) =>
+      signed(baseUrl, direct, 'POST', `/sandbox/payments/${id}/${i % 4 < 2 ? 'pay' : 'expire'}`, {}),
+    )
+    expect(statuses(answers), answers.find((r) => r.status >= 500)?.text).toEqual({ 200: 1, 409: 19 })
+    const after = await row(id)
+    expect(after).toMatchObject(after.status === 'paid' ? { usdc_received: after.usdc_amount } : { status: 'expired', usdc_received: 0 })
+    expect(await transactionsOf(id)).toBe(after.status === 'paid' ? 2 : 0)
+  }, 60_000)
+
+  it('pays an invoice and voids it at once: either it is paid or voided with its payment expired, never both', async () => {
+    const created = await signed(a.banner.baseUrl, direct, 'POST', '/invoices', {
+      currency: 'USD',
+      line_items: [{ description: 'Contested', quantity: 1, unit_price: 4500 }],
+      customer: { email: 'ada@example.com', name: 'Ada Lovelace', customer_type: 'individual' },
+    })
+    expect(created.status, created.text).toBe(200)
+    const invoice = created.json as { id: string; payment_id: string }
+    const answers = await atOnce(20, (baseUrl, i) =>
+      i % 4 < 2
+        ? signed(baseUrl, direct, 'POST', `/sandbox/payments/${invoice.payment_id}/pay`, {})
+        : signed(baseUrl, direct, 'POST', `/invoices/${invoice.id}/cancel`),
+    )
+    expect(statuses(answers), answers.find((r) => r.status >= 500)?.text).toEqual({ 200: 1, 409: 19 })
+    const { rows } = await sql.query<{ status: string }>('select status from invoices where id = $1', [invoice.id])
+    const payment = await row(invoice.payment_id)
+    expect([rows[0]!.status, payment.status]).toEqual(payment.status === 'paid' ? ['paid', 'paid'] : ['voided', 'expired'])
+  }, 60_000)
+
   it('takes 20 full bridge deposits at once: one is swapped and delivered, the others go back', async () => {
     const id = await create(direct, 3500)
     const quoted = await signed(a.banner.baseUrl, direct, 'POST', `/payments/${id}/cross-chain/quote`, {
