@@ -5,7 +5,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import pg from 'pg'
 import { createTestDatabase, type TestDatabase } from '../../harness/postgres.js'
-import type { RawResponse } from '../../harness/sandbox.js'
+import { startTestSandbox, type RawResponse, type TestSandbox } from '../../harness/sandbox.js'
+import { waitFor } from '../../harness/wait.js'
+import type { Payment } from '../../src/client/types.js'
+import { runTransaction } from '../../sandbox/db/database.js'
 import { inspectDatabaseFile, signed, type Merchant } from '../../harness/sandbox-checks.js'
 import { spawnSandbox, type SandboxProcess } from '../../harness/sandbox-process.js'
 
@@ -205,5 +208,50 @@ describe('one payment changed from two replicas at once', () => {
     // One delivery and one settlement.
     expect(await transactionsOf(id)).toBe(2)
     await expectSupplyConserved()
+  }, 60_000)
+})
+
+describe('a ledger close completing a settlement while its payment changes', () => {
+  let database: TestDatabase
+  let sandbox: TestSandbox
+  let sql: pg.Client
+
+  beforeAll(async () => {
+    database = await createTestDatabase('paybox_settlement_lock')
+    // Ledgers close only when the test closes one.
+    sandbox = await startTestSandbox({ db: database.url, ledgerClose: 3_600_000 })
+    sql = new pg.Client({ connectionString: database.url })
+    await sql.connect()
+  })
+  afterAll(async () => {
+    await sql?.end()
+    await sandbox?.stop()
+    await database?.drop()
+  })
+
+  it('waits for the change in flight and keeps it: the settled payment has both history entries', async () => {
+    const payment = await sandbox.direct.payments.create({ amount: { value: 1200, currency: 'USD' }, description: 'Settling' })
+    const paid = await sandbox.direct.request<Payment>('POST', `/sandbox/payments/${payment.id}/pay`, { body: {} })
+    expect(paid.settlement_status).toBe('processing')
+    // Another replica's change of the payment (a refund, say), not yet committed.
+    const { rows } = await sql.query<{ history: string }>('select history from payments where id = $1', [payment.id])
+    const history = [...(JSON.parse(rows[0]!.history) as unknown[]), { time: 1, status: 'refunded', description: 'In flight' }]
+    await sql.query('begin')
+    await sql.query('update payments set history = $1 where id = $2', [JSON.stringify(history), payment.id])
+    const { db, ledger } = sandbox.context
+    const closing = runTransaction(db, (trx) => ledger.closeLedger(trx))
+    await waitFor('the close to wait for the payment row', async () => {
+      const waiting = await sql.query<{ n: number }>(
+        "select count(*)::int as n from pg_stat_activity where datname = current_database() and application_name = 'paybox' and wait_event_type = 'Lock'",
+      )
+      return waiting.rows[0]!.n > 0
+    })
+    await sql.query('commit')
+    await closing
+    const settled = await sandbox.direct.payments.get(payment.id)
+    expect(settled.settlement_status).toBe('paid')
+    expect(settled.history.map((entry) => entry.description)).toEqual(
+      expect.arrayContaining(['In flight', expect.stringMatching(/^Settled/)]),
+    )
   }, 60_000)
 })
