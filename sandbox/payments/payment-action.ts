@@ -17,5 +17,7 @@ export async function actOnPayment(
 ): Promise<void> {
   const merchant = currentMerchant(req)
   const id = String(req.params.id)
-  await answerIdempotently(ctx, req, res, async (trx) => toPaymentResource(await act(trx, await getPaymentForChange(trx, merchant, id)), ctx))
+  await answerIdempotently(ctx, req, res, async (trx) =>
+    toPaymentResource(await act(trx, await getPaymentForChange(trx, merchant, id)), ctx),
+  )
 }
