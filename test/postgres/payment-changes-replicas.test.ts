@@ -4,6 +4,7 @@
 // these hold without the sandbox-wide write lock (run with PAYBOX_POSTGRES_SERIAL_WRITES=0).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import pg from 'pg'
+import { Asset, Horizon, Keypair, Memo, Operation, TransactionBuilder } from '@stellar/stellar-sdk'
 import { createTestDatabase, type TestDatabase } from '../../harness/postgres.js'
 import { startTestSandbox, type RawResponse, type TestSandbox } from '../../harness/sandbox.js'
 import { waitFor } from '../../harness/wait.js'
@@ -211,7 +212,16 @@ describe('one payment changed from two replicas at once', () => {
   }, 60_000)
 })
 
-describe('a ledger close completing a settlement while its payment changes', () => {
+/** Whether a sandbox connection waits for a lock (a fresh look: in a transaction, PostgreSQL keeps the first one). */
+async function waitingForALock(sql: pg.Client): Promise<boolean> {
+  await sql.query('select pg_stat_clear_snapshot()')
+  const { rows } = await sql.query<{ n: number }>(
+    "select count(*)::int as n from pg_stat_activity where datname = current_database() and application_name = 'paybox' and wait_event_type = 'Lock'",
+  )
+  return rows[0]!.n > 0
+}
+
+describe('changes that reach a payment through the ledger, while another replica changes it', () => {
   let database: TestDatabase
   let sandbox: TestSandbox
   let sql: pg.Client
@@ -240,12 +250,7 @@ describe('a ledger close completing a settlement while its payment changes', () 
     await sql.query('update payments set history = $1 where id = $2', [JSON.stringify(history), payment.id])
     const { db, ledger } = sandbox.context
     const closing = runTransaction(db, (trx) => ledger.closeLedger(trx))
-    await waitFor('the close to wait for the payment row', async () => {
-      const waiting = await sql.query<{ n: number }>(
-        "select count(*)::int as n from pg_stat_activity where datname = current_database() and application_name = 'paybox' and wait_event_type = 'Lock'",
-      )
-      return waiting.rows[0]!.n > 0
-    })
+    await waitFor('the close to wait for the payment row', () => waitingForALock(sql))
     await sql.query('commit')
     await closing
     const settled = await sandbox.direct.payments.get(payment.id)
@@ -253,5 +258,45 @@ describe('a ledger close completing a settlement while its payment changes', () 
     expect(settled.history.map((entry) => entry.description)).toEqual(
       expect.arrayContaining(['In flight', expect.stringMatching(/^Settled/)]),
     )
+  }, 60_000)
+
+  it('locks the payment a Horizon submission pays before any ledger row', async () => {
+    const payment = await sandbox.direct.payments.create({ amount: { value: 1300, currency: 'USD' }, description: 'Paid from a wallet' })
+    const wallet = await sandbox.admin.sandbox.createWallet()
+    const server = new Horizon.Server(`${sandbox.url}/horizon`, { allowHttp: true })
+    const uri = new URL(payment.qrCode).searchParams
+    const tx = new TransactionBuilder(await server.loadAccount(wallet.publicKey), {
+      fee: '100',
+      networkPassphrase: uri.get('network_passphrase')!,
+    })
+      .addOperation(
+        Operation.payment({
+          destination: uri.get('destination')!,
+          asset: new Asset(uri.get('asset_code')!, uri.get('asset_issuer')!),
+          amount: uri.get('amount')!,
+        }),
+      )
+      .addMemo(Memo.text(uri.get('memo')!))
+      .setTimeout(60)
+      .build()
+    tx.sign(Keypair.fromSecret(wallet.secret))
+    // Another replica changes the payment meanwhile.
+    await sql.query('begin')
+    await sql.query('select id from payments where id = $1 for update', [payment.id])
+    const submitting = server.submitTransaction(tx)
+    await waitFor('the submission to wait for the payment row', () => waitingForALock(sql))
+    // Waiting for the payment, it holds none of the ledger's rows yet (one would fail NOWAIT).
+    const free = await sql
+      .query('select public_key from ledger_accounts where public_key = any($1) for update nowait', [
+        [wallet.publicKey, uri.get('destination')!],
+      ])
+      .then(
+        (result) => result.rowCount,
+        (error: { code?: string }) => error.code,
+      )
+    await sql.query('commit')
+    await submitting
+    expect(free).toBe(2)
+    expect((await sandbox.direct.payments.get(payment.id)).status).toBe('paid')
   }, 60_000)
 })
