@@ -7,7 +7,7 @@ import type { SandboxContext } from '../context.js'
 import type { Database, PaymentRow } from '../db/schema.js'
 import { conflict } from '../errors.js'
 import { statusAt } from '../payments/payment-lifecycle.js'
-import { findPaymentById } from '../payments/payment-repository.js'
+import { findPaymentById, findPaymentForChange } from '../payments/payment-repository.js'
 import { cancelPayment, failPayment, simulateCustomerPayment } from '../simulation/payment-simulation.js'
 import { merchantNow } from '../merchants/merchant-time.js'
 
@@ -41,9 +41,12 @@ const DECLINED = 'customer wallet declined'
 export async function runCheckoutAction(
   ctx: Pick<SandboxContext, 'clock' | 'wallClock' | 'ledger' | 'payments'>,
   db: Kysely<Database>,
-  payment: PaymentRow,
+  checked: PaymentRow,
   action: CheckoutAction,
 ): Promise<PaymentRow> {
+  // Read again, locked, as every change of a payment is: a button pressed twice (or with the API
+  // changing the payment meanwhile) runs against the payment as the change before left it.
+  const payment = (await findPaymentForChange(db, { id: checked.id }))!
   const status = statusAt(payment, await merchantNow(ctx, db, payment.merchant_id))
   if (!availableActions(status).includes(action)) {
     throw conflict('Conflict', `Payment ${payment.id} is ${status}: the checkout cannot ${action} it`)

@@ -6,7 +6,7 @@ import type { SandboxContext } from '../context.js'
 import { currentMerchant } from '../http/auth.js'
 import { notFound } from '../errors.js'
 import { answerIdempotently } from '../http/idempotent-answer.js'
-import { findPaymentById } from '../payments/payment-repository.js'
+import { findPaymentForChange } from '../payments/payment-repository.js'
 import { toPaymentResource } from '../payments/payment-resource.js'
 import { BRIDGE_FEE_BPS, ORIGIN_CHAINS } from './chains.js'
 import { depositBody, quoteBody } from '../../src/api/requests.js'
@@ -27,7 +27,8 @@ export function quoteHandlers(ctx: SandboxContext) {
     createCrossChainQuote: async (req, res) => {
       const body = quoteBody.parse(req.body)
       const quote = await runTransaction(ctx.db, async (trx) => {
-        const payment = req.params.id.length <= 64 ? await findPaymentById(trx, req.params.id) : undefined
+        // Locked: a payment's quotes change one at a time, under its row (quote-service.ts).
+        const payment = req.params.id.length <= 64 ? await findPaymentForChange(trx, { id: req.params.id }) : undefined
         // Signed requests see only their own merchant's payments, like everywhere else.
         if (!payment || (req.merchant && payment.merchant_id !== req.merchant.id))
           throw notFound(`No payment ${req.params.id.slice(0, 64)}`)

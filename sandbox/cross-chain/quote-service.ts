@@ -14,10 +14,10 @@ import { badRequest, notFound } from '../errors.js'
 import { createLedgerAccount } from '../ledger/ledger-accounts.js'
 import { LedgerError } from '../ledger/ledger-errors.js'
 import { requirePayable, statusAt } from '../payments/payment-lifecycle.js'
-import { findPaymentById } from '../payments/payment-repository.js'
+import { findPaymentById, findPaymentForChange } from '../payments/payment-repository.js'
 import { handleDueInBatches } from '../due-batches.js'
 import { readState, writeState } from '../state/sandbox-state.js'
-import { decideClose, decideDeposit, type OrderState } from './bridge-order.js'
+import { decideClose, decideDeposit, LIVE_STATUSES, type OrderState } from './bridge-order.js'
 import {
   BRIDGE_FEE_BPS,
   MAX_TRANSFER_UNITS,
@@ -85,6 +85,7 @@ const orderState = (quote: CrossChainQuoteRow): OrderState => ({
   supersededBy: quote.superseded_by,
 })
 
+/** A new quote for `payment`, read for change (locked): it supersedes the live one, so two at once leave one live. */
 export async function createQuote(
   ctx: Pick<SandboxContext, 'clock' | 'wallClock' | 'random'>,
   db: Kysely<Database>,
@@ -205,8 +206,10 @@ export async function simulateDeposit(
   quoteId: string,
   body: DepositBody,
 ): Promise<{ quote: CrossChainQuoteRow; payment: PaymentRow }> {
-  const quote = await getQuote(db, merchantId, quoteId)
-  const payment = (await findPaymentById(db, quote.payment_id))!
+  // The order changes under its payment's lock, taken before the ledger's (as every payment
+  // change does), and is read again under it: of concurrent deposits each sees the one before.
+  const payment = (await findPaymentForChange(db, { id: (await getQuote(db, merchantId, quoteId)).payment_id }))!
+  const quote = (await findQuote(db, quoteId))!
   const now = await merchantNow(ctx, db, payment.merchant_id)
   const sent = sentAmount(quote, body)
   const status = statusAt(payment, now)
@@ -290,7 +293,17 @@ async function closeQuote(
 
 /** Live orders past their deadline close on the business clock's sweep; returns how many. */
 export function closeDueQuotes(ctx: Pick<SandboxContext, 'db' | 'clock' | 'wallClock' | 'random'>, merchantId?: string): Promise<number> {
-  return handleDueInBatches(ctx, findDueQuotes, (db, quote, now) => closeQuote(ctx, db, quote, now), merchantId)
+  return handleDueInBatches(
+    ctx,
+    findDueQuotes,
+    async (db, due, now) => {
+      // Under its payment's lock and read again: a deposit that committed since may have closed it.
+      await findPaymentForChange(db, { id: due.payment_id })
+      const quote = (await findQuote(db, due.id))!
+      if (LIVE_STATUSES.includes(quote.status) && quote.expires_at <= now) await closeQuote(ctx, db, quote, now)
+    },
+    merchantId,
+  )
 }
 
 /** The changes to one order, gathered and written once. */

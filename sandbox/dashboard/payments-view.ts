@@ -9,7 +9,7 @@ import { PAYMENT_STATUSES } from '../../src/api/enumerations.js'
 import { formatAmount, formatUsdc } from '../checkout/checkout-page.js'
 import type { PaymentRow } from '../db/schema.js'
 import { pageMeta } from '../http/pagination.js'
-import { getPayment, listPayments } from '../payments/payment-service.js'
+import { getPayment, getPaymentForChange, listPayments } from '../payments/payment-service.js'
 import { statusAt } from '../payments/payment-lifecycle.js'
 import { hostedUrl, shortUrl, walletUri } from '../payments/payment-resource.js'
 import { qrCodePng } from '../checkout/checkout-qr.js'
@@ -145,7 +145,7 @@ function paymentRoutes(kit: DashboardKit): Router {
         // The API's gate: a second submit of the same form replays the first answer and moves nothing.
         await recordingFailures(ctx, () =>
           idempotencyGate(ctx.db).run(merchant.id, key, fingerprint, ctx.clock.now(), async (trx) => {
-            await action.run(ctx, trx, merchant, await getPayment(trx, merchant, id), fields)
+            await action.run(ctx, trx, merchant, await getPaymentForChange(trx, merchant, id), fields)
             return { status: 200, body: '{}' }
           }),
         )

@@ -10,7 +10,7 @@ import { conflict } from '../errors.js'
 import { refusedByLedgerAs } from '../ledger/ledger-refusals.js'
 import type { SettlementStatus } from '../../src/api/enumerations.js'
 import { appendHistory, moveSettlementTo, moveTo, settlementMovedAt } from '../payments/payment-lifecycle.js'
-import { findDueEscrows, findPaymentById, listEscrowPayments } from '../payments/payment-repository.js'
+import { findDueEscrows, findPaymentById, findPaymentForChange, listEscrowPayments } from '../payments/payment-repository.js'
 import type { PageRequest } from '../db/paginate.js'
 import { findMerchantById } from '../merchants/merchant-repository.js'
 import { handleDueInBatches } from '../due-batches.js'
@@ -43,7 +43,11 @@ export function releaseOf(payment: PaymentRow): { status: SettlementStatus; rele
   return { status: payment.settlement_status, releasedAt, transaction: payment.settlement_tx_id }
 }
 
-/** Releases a funded escrow order to its payee, less the platform fee; settlement follows its ledger. */
+/**
+ * Releases a funded escrow order to its payee, less the platform fee; settlement follows its ledger.
+ * `payment` is read for change (locked), as for failEscrow: of a release and a fail, or two
+ * releases, at once, one wins and the other sees its result.
+ */
 export async function releaseEscrow(ctx: EscrowContext, db: Kysely<Database>, payment: PaymentRow): Promise<PaymentRow> {
   requireEscrow(payment)
   if (payment.escrow_status !== 'funded') {
@@ -98,7 +102,10 @@ export function failDueEscrows(ctx: Pick<SandboxContext, 'db' | 'clock' | 'wallC
   return handleDueInBatches(
     ctx,
     findDueEscrows,
-    (db, payment, now) => {
+    async (db, due, now) => {
+      // Read again, locked: an order funded or failed since the sweep found it is left as it is.
+      const payment = await findPaymentForChange(db, { id: due.id })
+      if (payment?.escrow_status !== 'created' || payment.escrow_expires_at === null || payment.escrow_expires_at > now) return
       const payable = payment.status === 'open' || payment.status === 'underpaid'
       const change = payable
         ? moveTo(payment, 'expired', 'Escrow order not funded by its expiry', now)

@@ -7,6 +7,8 @@ import type { HorizonScope } from './horizon-listing.js'
 import { failedTransactionProblem, HorizonProblem, ledgerProblem } from './horizon-problems.js'
 import { submitForm } from './horizon-requests.js'
 import { toTransactionRecord } from './horizon-resources.js'
+import { findPaymentForChange } from '../payments/payment-repository.js'
+import { textMemoOf } from '../ledger/envelope-memo.js'
 
 // Horizon takes the envelope as a form field; parameterLimit keeps a body of many fields cheap to refuse.
 const readForm = express.urlencoded({ extended: false, limit: MAX_BODY_BYTES, parameterLimit: 10 })
@@ -27,7 +29,13 @@ export function horizonSubmissionHandlers({ ctx, h }: HorizonScope) {
     const { tx: envelopeXdr } = submitForm.parse(req.body ?? {})
     let applied
     try {
-      applied = await runTransaction(ctx.db, (trx) => ctx.ledger.submit(trx, envelopeXdr))
+      applied = await runTransaction(ctx.db, async (trx) => {
+        // The payment its memo names is locked before the ledger's rows, as every change of a
+        // payment is (docs/postgres.md): its receipt is matched once the ledger has applied it.
+        const memo = textMemoOf(envelopeXdr, ctx.ledger.networkPassphrase)
+        if (memo !== undefined) await findPaymentForChange(trx, { memo })
+        return ctx.ledger.submit(trx, envelopeXdr)
+      })
     } catch (error) {
       if (error instanceof LedgerError) throw ledgerProblem(error, envelopeXdr)
       throw error

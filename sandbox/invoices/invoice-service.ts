@@ -9,7 +9,7 @@ import type { CustomerRow, Database, InvoiceRow, InvoiceSettingsRow, MerchantRow
 import { badRequest, conflict, notFound } from '../errors.js'
 import type { PageRequest } from '../db/paginate.js'
 import { moveTo } from '../payments/payment-lifecycle.js'
-import { findPaymentById } from '../payments/payment-repository.js'
+import { findPaymentForChange } from '../payments/payment-repository.js'
 import { MAX_AMOUNT_VALUE } from '../../src/money.js'
 import { MAX_USDC_STROOPS, createPayment } from '../payments/payment-service.js'
 import { findCurrency, toUsdcStroops } from '../currencies/currency-table.js'
@@ -196,6 +196,9 @@ export async function cancelInvoice(
   merchant: MerchantRow,
   id: string,
 ): Promise<InvoiceRow> {
+  // Its payment locked first, as every change of a payment is, then the invoice read again: a
+  // payment paid meanwhile (which marks the invoice paid under that lock) is seen.
+  const payment = await findPaymentForChange(db, { id: (await getInvoice(db, merchant, id)).payment_id })
   const invoice = await getInvoice(db, merchant, id)
   if (invoice.status === 'paid') {
     throw conflict(
@@ -205,7 +208,6 @@ export async function cancelInvoice(
   }
   if (invoice.status === 'voided') throw conflict('Conflict', `Invoice ${invoice.invoice_number} is already voided`)
   const now = merchantNowOf(ctx, merchant)
-  const payment = await findPaymentById(db, invoice.payment_id)
   if (payment && (payment.status === 'open' || payment.status === 'underpaid')) {
     await ctx.payments.save(db, payment, {
       ...moveTo(payment, 'expired', `Payment link expired: invoice ${invoice.invoice_number} voided`, now),

@@ -6,7 +6,7 @@ import type { Database, PaymentRow } from '../db/schema.js'
 import type { AppliedListener, LedgerTransaction } from '../ledger/ledger-types.js'
 import type { PaymentChanges } from '../context.js'
 import { appendHistory, moveTo, statusAt } from './payment-lifecycle.js'
-import { findPaymentByMemo } from './payment-repository.js'
+import { findPaymentForChange } from './payment-repository.js'
 import { merchantTimeOr } from '../merchants/merchant-time.js'
 import type { ClockSources } from '../clock.js'
 
@@ -18,7 +18,9 @@ interface ReceiptDeps extends ClockSources {
 export function paymentReceiver(deps: ReceiptDeps): AppliedListener {
   return async (db, tx) => {
     if (tx.memoType !== 'text' || !tx.memo) return
-    const payment = await findPaymentByMemo(db, tx.memo)
+    // Locked: a payment path (pay, bridge delivery) holds it already; money sent to it any other
+    // way (a Horizon submission) waits here for the change in flight and counts on top of it.
+    const payment = await findPaymentForChange(db, { memo: tx.memo })
     if (!payment) return
     const received = tx.operations
       .filter((op) => op.asset === 'USDC' && op.to === payment.destination)

@@ -3,6 +3,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely'
 import type { PaymentStatus } from '../../src/api/enumerations.js'
 import { isPostgres } from '../db/database.js'
 import { defineStatement } from '../db/statement.js'
+import { forUpdate } from '../db/sql-dialect.js'
 import type { Database, NewPayment, PaymentRow, PaymentUpdate } from '../db/schema.js'
 import type { PageRequest } from '../db/paginate.js'
 import { newestFirstPage } from '../db/paginate.js'
@@ -37,6 +38,21 @@ export async function findPaymentForMerchant(db: Kysely<Database>, merchantId: s
 /** The version of a merchant's payment (bumped by a trigger on every change), without reading the row. */
 export async function findPaymentVersion(db: Kysely<Database>, merchantId: string, id: string): Promise<number | undefined> {
   return (await paymentVersion(db, { id, merchantId }))[0]?.version
+}
+
+/**
+ * A payment read for change: locked until the transaction ends, so of concurrent changes to one
+ * payment (on any replica) each sees the one before it. Read first in its transaction, before
+ * any ledger work (the lock order: a payment, then the ledger). `merchantId` narrows it to one merchant's.
+ */
+export function findPaymentForChange(
+  db: Kysely<Database>,
+  by: { id: string; merchantId?: string } | { memo: string },
+): Promise<PaymentRow | undefined> {
+  let query = db.selectFrom('payments').selectAll()
+  query = 'memo' in by ? query.where('memo', '=', by.memo) : query.where('id', '=', by.id)
+  if ('merchantId' in by && by.merchantId !== undefined) query = query.where('merchant_id', '=', by.merchantId)
+  return forUpdate(db, query).executeTakeFirst()
 }
 
 export function findPaymentByShortCode(db: Kysely<Database>, shortCode: string): Promise<PaymentRow | undefined> {

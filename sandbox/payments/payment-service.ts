@@ -14,6 +14,7 @@ import { base64url, hex } from '../random.js'
 import { moveTo, type HistoryEntry } from './payment-lifecycle.js'
 import {
   findPaymentById,
+  findPaymentForChange,
   findPaymentForMerchant,
   findPaymentVersion,
   insertPayment,
@@ -129,6 +130,14 @@ export async function getPayment(db: Kysely<Database>, merchant: MerchantRow, id
   return found(id, id.length <= MAX_PAYMENT_ID_LENGTH ? await findPaymentForMerchant(db, merchant.id, id) : undefined)
 }
 
+/**
+ * A merchant's payment to change, locked until the transaction ends (findPaymentForChange): every
+ * change of a payment starts here, so concurrent ones, on any replica, apply one at a time; 404 as getPayment.
+ */
+export async function getPaymentForChange(db: Kysely<Database>, merchant: MerchantRow, id: string): Promise<PaymentRow> {
+  return found(id, id.length <= MAX_PAYMENT_ID_LENGTH ? await findPaymentForChange(db, { id, merchantId: merchant.id }) : undefined)
+}
+
 /** The version of a merchant's payment (it changes with every change of the payment); 404 as getPayment. */
 export async function getPaymentVersion(db: Kysely<Database>, merchant: MerchantRow, id: string): Promise<number> {
   return found(id, id.length <= MAX_PAYMENT_ID_LENGTH ? await findPaymentVersion(db, merchant.id, id) : undefined)
@@ -153,7 +162,7 @@ export async function acceptUnderpayment(
   merchant: MerchantRow,
   id: string,
 ): Promise<PaymentRow> {
-  const payment = await getPayment(db, merchant, id)
+  const payment = await getPaymentForChange(db, merchant, id)
   if (payment.status !== 'underpaid') {
     throw badRequest(`Payment ${payment.id} is ${payment.status}; only an underpaid payment can have its underpayment accepted`)
   }

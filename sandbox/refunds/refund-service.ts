@@ -15,7 +15,7 @@ import { refusedByLedgerAs } from '../ledger/ledger-refusals.js'
 import type { PageRequest } from '../db/paginate.js'
 import { appendHistory, moveTo } from '../payments/payment-lifecycle.js'
 import { amountPaidFor, usdcForValue } from '../payments/payment-receipts.js'
-import { getPayment } from '../payments/payment-service.js'
+import { getPaymentForChange } from '../payments/payment-service.js'
 import { findRefundForMerchant, insertRefund, listRefunds as listRefundRows } from './refund-repository.js'
 import type { CreateRefundBody } from '../../src/api/requests.js'
 
@@ -26,7 +26,8 @@ export async function refundPayment(
   paymentId: string,
   body: CreateRefundBody,
 ): Promise<{ refund: RefundRow; payment: PaymentRow }> {
-  const payment = await getPayment(db, merchant, paymentId)
+  // Locked before the ledger moves anything: what was refunded before is read after any refund in flight.
+  const payment = await getPaymentForChange(db, merchant, paymentId)
   const refundable = BigInt(payment.usdc_received - payment.usdc_refunded)
   if (payment.usdc_received === 0)
     throw conflict('Conflict', `Payment ${payment.id} is ${payment.status} and has received nothing to refund`)

@@ -13,7 +13,7 @@ import { merchantFeeTier } from '../fees/fee-tier-service.js'
 import type { ClosedListener, Ledger } from '../ledger/ledger-types.js'
 import { findMerchantById } from '../merchants/merchant-repository.js'
 import { appendHistory, moveSettlementTo } from '../payments/payment-lifecycle.js'
-import { findSettlementsInLedgers } from '../payments/payment-repository.js'
+import { findPaymentForChange, findSettlementsInLedgers } from '../payments/payment-repository.js'
 import { merchantTimeOr } from '../merchants/merchant-time.js'
 import type { ClockSources } from '../clock.js'
 
@@ -67,7 +67,11 @@ async function startSettlement(deps: SettlementDeps, db: Kysely<Database>, payme
 export function completeSettlements(deps: Pick<SettlementDeps, 'payments'> & ClockSources): ClosedListener {
   return async (db, ledger) => {
     const closedAt = ledger.closedAt ?? ledger.openedAt
-    for (const payment of await findSettlementsInLedgers(db, ledger.sequence)) {
+    for (const settling of await findSettlementsInLedgers(db, ledger.sequence)) {
+      // Read again, locked, as every change of a payment is: a refund of it in flight commits
+      // first, and its change (history included) is kept. (Here the ledger's rows come first.)
+      const payment = (await findPaymentForChange(db, { id: settling.id }))!
+      if (payment.settlement_status !== 'processing') continue
       // The ledger's close time is global; the payment's settled time is its merchant's (the fee-tier window reads it).
       const settledAt = await merchantTimeOr(deps, db, payment.merchant_id, closedAt)
       const change = moveSettlementTo(payment, 'paid', `Settled to the merchant account in ledger ${ledger.sequence}`, settledAt)

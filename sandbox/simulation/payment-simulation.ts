@@ -5,7 +5,8 @@
 // expiry now rather than at expiresAt, and the customer cancelling on the checkout page.
 // A customer's mistakes go through the same path: a wrong memo or a wrong asset is a real
 // ledger payment to the destination, and the memo matcher decides that it pays nothing.
-// Each takes the payment row: the API finds it by merchant, the checkout page by auth token.
+// Each takes the payment row read for change (locked: findPaymentForChange), first in its
+// transaction: the API finds it by merchant, the checkout page by auth token.
 import type { Kysely } from 'kysely'
 import { divideRoundHalfUp, minorToMajorUnits } from '../../src/money.js'
 import type { SandboxContext } from '../context.js'
