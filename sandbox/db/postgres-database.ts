@@ -2,10 +2,10 @@
 // kysely's PostgresDialect over a pg pool. Write transactions of all replicas run in parallel,
 // each on a pooled connection, and every rule the services check inside one holds by the row
 // locks its own statements take; PostgreSQL's deadlock and serialization refusals are retried a
-// bounded number of times, then answered 503. A transaction opens in one round trip (BEGIN, the
-// commit's note to the other replicas and, for an idempotent request, its claim) and commits in
-// another. Each commit notifies the others (LISTEN/NOTIFY), who wake their change listeners as
-// they do for their own commits. PAYBOX_POSTGRES_SERIAL_WRITES=1 runs every write transaction
+// bounded number of times, then answered 503. A transaction opens in one round trip (BEGIN and,
+// for an idempotent request, its claim) and commits in another. After each commit the other
+// replicas are notified (LISTEN/NOTIFY, off the request's path) and wake their change listeners
+// as they do for their own commits. PAYBOX_POSTGRES_SERIAL_WRITES=1 runs every write transaction
 // under one sandbox-wide advisory lock instead (group commit), the control to measure against.
 import { randomUUID } from 'node:crypto'
 import {
@@ -140,7 +140,12 @@ export async function openPostgres(options: PostgresOptions): Promise<PostgresBa
   const db = new Kysely<Database>({ dialect })
   const opener = new TransactionOpener(db, dialect)
   const serialWrites = options.serialWrites ?? process.env.PAYBOX_POSTGRES_SERIAL_WRITES !== '0'
-  const writes = serialWrites ? new GroupCommit(opener, token, notify) : new ParallelTransactions(opener, token, notify)
+  const writes = serialWrites
+    ? new GroupCommit(opener, token, notify)
+    : new ParallelTransactions(opener, () => {
+        notify()
+        channel.noteCommit()
+      })
   let applied: string[]
   try {
     if (options.schema !== undefined) await sql`create schema if not exists ${sql.id(options.schema)}`.execute(db)
@@ -261,15 +266,14 @@ class TransactionOpener {
 class ParallelTransactions {
   constructor(
     private readonly opener: TransactionOpener,
-    private readonly token: string,
+    /** Wakes this process's listeners and notes the commit to the others (ChangeChannel), after it. */
     private readonly committed: () => void,
   ) {}
 
   async run<T>(work: (trx: Transaction<Database>) => Promise<T>, claim?: string): Promise<T> {
-    // One round trip: BEGIN, the note the other replicas hear at commit (sent by PostgreSQL at
-    // COMMIT only) and the claim, if any. Literals only (a constant, this process's UUID, the
-    // escaped claim), so that the statements go as one simple query.
-    const opening = `begin; select pg_notify('${CHANGES_CHANNEL}', '${this.token}')${claim === undefined ? '' : `, ${tryClaim(claim)}`}`
+    // One round trip: BEGIN and the claim, if any (its name a literal, escaped, so that the
+    // statements go as one simple query).
+    const opening = claim === undefined ? 'begin' : `begin; select ${tryClaim(claim)}`
     for (let attempt = 1; ; attempt++) {
       try {
         const value = await this.opener.run(opening, async (trx, opened) => {
@@ -513,14 +517,24 @@ async function migrate(db: Kysely<Database>, schema: string | undefined): Promis
   })
 }
 
+/** The application_name of the channel's session, which sends the notes of parallel commits (pg_locks readers tell it apart). */
+export const CHANNEL_APPLICATION_NAME = 'paybox-channel'
+
 /**
  * A connection that LISTENs for other processes' commits, reconnecting after a loss (each
- * reconnection also wakes the listeners: a commit may have been missed meanwhile).
+ * reconnection also wakes the listeners, here and on the other replicas: a commit may have been
+ * missed meanwhile). It also sends the notes of this process's parallel commits, after them: a
+ * NOTIFY inside a write transaction holds, from the start of its COMMIT to its end, the one lock
+ * PostgreSQL orders every notifying commit of the cluster by (pg_locks: object 1262/0/0,
+ * AccessExclusiveLock), so every writer of every replica would commit one at a time. Sent here,
+ * it costs the request no round trip, and the commits made while one is in flight share the next.
  */
 class ChangeChannel {
   #client: pg.Client | undefined
   #stopped = false
   #retry: NodeJS.Timeout | undefined
+  #noting = false
+  #noteAgain = false
 
   constructor(
     private readonly config: pg.ClientConfig,
@@ -530,7 +544,7 @@ class ChangeChannel {
   ) {}
 
   async start(): Promise<void> {
-    const client = new pg.Client(this.config)
+    const client = new pg.Client({ ...this.config, application_name: CHANNEL_APPLICATION_NAME })
     client.on('notification', (message) => {
       const payload = message.payload ?? ''
       if (message.channel === CHANGES_CHANNEL) {
@@ -553,8 +567,37 @@ class ChangeChannel {
     void lost?.end().catch(() => {})
     this.#retry = setTimeout(() => {
       this.#retry = undefined
-      this.start().then(this.wake, () => this.#reconnectSoon())
+      this.start().then(
+        () => {
+          this.wake()
+          this.noteCommit()
+        },
+        () => this.#reconnectSoon(),
+      )
     }, 500).unref()
+  }
+
+  /** Tells the other replicas that this one committed: at once, or after the note in flight, for all that came meanwhile. */
+  noteCommit(): void {
+    if (this.#noting) {
+      this.#noteAgain = true
+      return
+    }
+    this.#noting = true
+    void this.#sendNotes()
+  }
+
+  async #sendNotes(): Promise<void> {
+    try {
+      do {
+        this.#noteAgain = false
+        // Without a connection (lost, or never opened for a scratch schema) the note waits for
+        // the reconnection, which sends one.
+        await this.#client?.query('select pg_notify($1, $2)', [CHANGES_CHANNEL, this.token]).catch(() => {})
+      } while (this.#noteAgain && !this.#stopped)
+    } finally {
+      this.#noting = false
+    }
   }
 
   async stop(): Promise<void> {

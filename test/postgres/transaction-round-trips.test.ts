@@ -1,7 +1,9 @@
 // What a write transaction costs in round trips to PostgreSQL besides its own statements: its
-// opening (BEGIN, the note the other replicas hear at commit, the write lock in serial mode, the
-// idempotency claim if any) goes as one simple query, and its COMMIT as another. Counted on the
-// pool's connections by a spy that lets every query through.
+// opening (BEGIN, the idempotency claim if any; in serial mode also the write lock and the note
+// the other replicas hear at commit) goes as one simple query, and its COMMIT as another. In
+// parallel mode the note goes after the commit on the channel's connection, off the request's
+// path (a scratch schema, as here, has none). Counted by a spy on pg's clients that lets every
+// query through.
 import { sql } from 'kysely'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
