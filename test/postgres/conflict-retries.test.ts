@@ -81,6 +81,9 @@ describe('deadlocks between parallel write transactions on PostgreSQL', () => {
     expect(new Set(transactions).size).toBe(3)
     expect(commits).toBe(2)
     expect(await counts()).toEqual({ a: 2, b: 2 })
+    // A statement sent late through any of them, the undone one included, is refused: it would
+    // run in whatever transaction its pooled connection serves next.
+    for (const trx of transactions) await expect(sql`select 1`.execute(trx)).rejects.toThrow('This transaction has ended')
   })
 
   it('answers 503 with Retry-After, not a 500, once every attempt was undone by a deadlock', async () => {
