@@ -1,11 +1,23 @@
 // The sandbox's PostgreSQL backend, for a sandbox shared by several processes (replicas):
-// kysely's PostgresDialect over a pg pool. Every write transaction takes one advisory lock
-// first, so transactions of all replicas apply one after another, as on SQLite's one writer:
-// every rule the services check inside a transaction (balances, sequences, idempotency,
-// invoice numbers) holds across replicas. Each commit notifies the others (LISTEN/NOTIFY), who
-// wake their change listeners as they do for their own commits.
+// kysely's PostgresDialect over a pg pool. Write transactions of all replicas run in parallel,
+// each on a pooled connection, and every rule the services check inside one holds by the row
+// locks its own statements take; PostgreSQL's deadlock and serialization refusals are retried a
+// bounded number of times, then answered 503. A transaction opens in one round trip (BEGIN and,
+// for an idempotent request, its claim) and commits in another. After each commit the other
+// replicas are notified (LISTEN/NOTIFY, off the request's path) and wake their change listeners
+// as they do for their own commits. PAYBOX_POSTGRES_SERIAL_WRITES=1 runs every write transaction
+// under one sandbox-wide advisory lock instead (group commit), the control to measure against.
 import { randomUUID } from 'node:crypto'
-import { Kysely, PostgresDialect, sql, type Driver, type PostgresDialectConfig, type Transaction } from 'kysely'
+import {
+  CompiledQuery,
+  Kysely,
+  PostgresDialect,
+  Transaction,
+  sql,
+  type DatabaseConnection,
+  type Driver,
+  type PostgresDialectConfig,
+} from 'kysely'
 import pg from 'pg'
 import { ClaimTakenError } from './claim-taken-error.js'
 import { EventPositions } from './postgres-event-positions.js'
@@ -25,7 +37,6 @@ export const LOCK_KEYS = {
   write: 0x7061_7901,
   migrate: 0x7061_7902,
   leader: 0x7061_7903,
-  claims: 0x7061_7904,
   // Held shared by every replica while it serves, exclusive by one replacing the state (postgres-serving-lock.ts).
   serving: 0x7061_7905,
   // Orders the passes that give payment events their positions (postgres-event-positions.ts).
@@ -76,7 +87,7 @@ export interface PostgresBackend {
   db: Kysely<Database>
   /** The migrations this open applied. */
   applied: string[]
-  /** `claim`: a name no other transaction of any replica may hold meanwhile (ClaimTakenError if one does). */
+  /** `claim`: a name no other transaction of any replica may hold meanwhile (ClaimTakenError, at once, if one does). */
   transaction<T>(work: (trx: Transaction<Database>) => Promise<T>, claim?: string): Promise<T>
   /** Calls `listener` after each commit of this process or another one; returns its stop. */
   onCommit(listener: () => void): () => void
@@ -121,29 +132,39 @@ export async function openPostgres(options: PostgresOptions): Promise<PostgresBa
     const [topic, detail] = colon === -1 ? [announcement, undefined] : [announcement.slice(0, colon), announcement.slice(colon + 1)]
     for (const each of [...announcementListeners]) if (each.topic === topic) each.listener(detail)
   }
-  // Every commit may have written events to place: this process's own at once, another's in case it died first.
-  const committed = () => {
-    notify()
-    positions.placeSoon()
-  }
+  // Every commit may have written events to place (postgres-event-positions.ts): another
+  // replica's in case it died before placing them itself.
   const heard = () => {
     notify()
     positions.placeAfterOthers()
   }
   const channel = new ChangeChannel(config, token, heard, hear)
-  const lease = new LeaderLease(config, committed)
-  const claims = new ClaimSession(config)
-  // db.destroy() (how every owner closes a database) also ends the channel's, the lease's and the claims' connections.
+  const lease = new LeaderLease(config, heard)
+  // db.destroy() (how every owner closes a database) also ends the channel's and the lease's connections.
   const closeSessions = async () => {
     await positions.stop()
     await channel.stop()
     await lease.stop()
-    await claims.stop()
   }
-  const db = new Kysely<Database>({ dialect: new ClosingPostgresDialect({ pool: guardedPool(pool) }, closeSessions) })
-  const positions = new EventPositions(db, { lockKey: LOCK_KEYS.eventPositions, channel: CHANGES_CHANNEL, token }, notify)
+  const dialect = new ClosingPostgresDialect({ pool: guardedPool(pool) }, closeSessions)
+  const db = new Kysely<Database>({ dialect })
+  // Placed events wake this process's readers now and the other replicas' through the commit notice.
+  const positions = new EventPositions(db, LOCK_KEYS.eventPositions, () => {
+    notify()
+    channel.noteCommit()
+  })
+  const opener = new TransactionOpener(db, dialect)
   const serialWrites = options.serialWrites ?? process.env.PAYBOX_POSTGRES_SERIAL_WRITES !== '0'
-  const groups = serialWrites ? new GroupCommit(db, token, committed) : new ParallelTransactions(db, token, committed)
+  const writes = serialWrites
+    ? new GroupCommit(opener, token, () => {
+        notify()
+        positions.placeSoon()
+      })
+    : new ParallelTransactions(opener, () => {
+        notify()
+        channel.noteCommit()
+        positions.placeSoon()
+      })
   let applied: string[]
   try {
     if (options.schema !== undefined) await sql`create schema if not exists ${sql.id(options.schema)}`.execute(db)
@@ -161,18 +182,7 @@ export async function openPostgres(options: PostgresOptions): Promise<PostgresBa
   return {
     db,
     applied,
-    transaction: async (work, claim) => {
-      if (claim === undefined) return groups.run(work)
-      // Tried before joining a group and never waited for: held by a transaction of any replica,
-      // this one ends at once; taken, it is kept until this transaction's group has committed.
-      if (!(await claims.take(claim))) throw new ClaimTakenError(claim)
-      try {
-        return await groups.run(work)
-      } finally {
-        // Released before the caller answers: a retry sent once the answer is out finds the key free.
-        await claims.release(claim)
-      }
-    },
+    transaction: (work, claim) => writes.run(work, claim),
     onCommit: (listener) => {
       listeners.add(listener)
       return () => listeners.delete(listener)
@@ -209,23 +219,88 @@ const isConflict = (error: unknown): boolean => {
 }
 
 /**
+ * The two int4 keys of a claim's advisory lock, from a 64-bit hash of its name (`name`: an SQL
+ * text expression). The two-key form (objsubid 2 in pg_locks) is the claims' alone: every key of
+ * LOCK_KEYS is taken in the one-key form, so no claim can stand for one of them.
+ */
+export function claimLockKeys(name: string): string {
+  const hash = `hashtextextended(${name}, 0)`
+  return `(${hash} >> 32)::int, ((${hash} << 32) >> 32)::int`
+}
+
+/**
+ * A claim tried without waiting, for the end of a transaction's or a member's opening: a column
+ * `claimed`. Its name goes as a literal, escaped by pg, so that the opening stays one simple query.
+ */
+const tryClaim = (claim: string) => `pg_try_advisory_xact_lock(${claimLockKeys(pg.escapeLiteral(claim))}) as claimed`
+
+/** The first row an opening's last statement answered: `claimed` when it tried a claim. */
+type Opened = { claimed?: boolean } | undefined
+
+/**
+ * Transactions opened by one simple query (BEGIN and what goes with it), their work then given a
+ * kysely Transaction on that connection: kysely's db.transaction() sends BEGIN alone, a round trip
+ * of its own. A fresh Transaction each time, so nothing keyed by one outlives its attempt.
+ */
+class TransactionOpener {
+  readonly #props: { config: { dialect: ClosingPostgresDialect }; dialect: ClosingPostgresDialect; driver: Driver }
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    dialect: ClosingPostgresDialect,
+  ) {
+    if (dialect.driver === undefined) throw new Error('Open the Kysely instance over the dialect first')
+    this.#props = { config: { dialect }, dialect, driver: dialect.driver }
+  }
+
+  run<T>(opening: string, work: (trx: Transaction<Database>, opened: Opened) => Promise<T>): Promise<T> {
+    return this.db.getExecutor().provideConnection(async (connection) => {
+      let ended = false
+      // As kysely's own transactions do, a statement sent once the work is over fails: it would
+      // run in whichever transaction the pooled connection serves next.
+      const executor = this.db.getExecutor().withConnectionProvider({
+        provideConnection: <R>(consume: (connection: DatabaseConnection) => Promise<R>) =>
+          ended ? Promise.reject(new Error('This transaction has ended')) : consume(connection),
+      })
+      const trx = new Transaction<Database>({ ...this.#props, executor })
+      try {
+        const { rows } = await connection.executeQuery<NonNullable<Opened>>(CompiledQuery.raw(opening))
+        const value = await work(trx, rows[0]).finally(() => (ended = true))
+        await connection.executeQuery(CompiledQuery.raw('commit'))
+        return value
+      } catch (error) {
+        ended = true
+        // Also after a failed opening or COMMIT, where PostgreSQL only warns; a lost connection
+        // fails this too, and the pool drops that connection when it is released.
+        await connection.executeQuery(CompiledQuery.raw('rollback')).catch(() => {})
+        throw error
+      }
+    })
+  }
+}
+
+/**
  * Write transactions with nothing sandbox-wide: each on its own connection, ordered only by the
  * row locks its statements take. One that PostgreSQL undoes to break a deadlock (or a
  * serialization failure) runs again, up to CONFLICT_ATTEMPTS times, then is a 503 with Retry-After.
  */
 class ParallelTransactions {
   constructor(
-    private readonly db: Kysely<Database>,
-    private readonly token: string,
+    private readonly opener: TransactionOpener,
+    /** Wakes this process's listeners and notes the commit to the others (ChangeChannel), after it. */
     private readonly committed: () => void,
   ) {}
 
-  async run<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  async run<T>(work: (trx: Transaction<Database>) => Promise<T>, claim?: string): Promise<T> {
+    // One round trip: BEGIN and the claim, if any (its name a literal, escaped, so that the
+    // statements go as one simple query).
+    const opening = claim === undefined ? 'begin' : `begin; select ${tryClaim(claim)}`
     for (let attempt = 1; ; attempt++) {
       try {
-        const value = await this.db.transaction().execute(async (trx) => {
-          // Sent by PostgreSQL at COMMIT only: the other replicas wake once this is visible.
-          await sql.raw(`select pg_notify('${CHANGES_CHANNEL}', '${this.token}')`).execute(trx)
+        const value = await this.opener.run(opening, async (trx, opened) => {
+          // Held by a transaction of any replica: this one ends at once rather than wait. Taken,
+          // it ends with this transaction, before its caller answers.
+          if (claim !== undefined && opened?.claimed !== true) throw new ClaimTakenError(claim)
           return work(trx)
         })
         this.committed()
@@ -255,9 +330,13 @@ export const MAX_GROUP_MEMBERS = 64
 
 interface GroupMember {
   work: (trx: Transaction<Database>) => Promise<unknown>
+  claim: string | undefined
   resolve(value: unknown): void
   reject(error: unknown): void
 }
+
+/** A member's savepoint, then its claim if it has one, tried without waiting. */
+const memberOpening = (claim: string | undefined) => `savepoint member${claim === undefined ? '' : `; select ${tryClaim(claim)}`}`
 
 /**
  * Group commit, as the SQLite driver does it (sqlite-driver.ts): the write transactions that
@@ -270,21 +349,22 @@ interface GroupMember {
  * savepoint alone and its caller gets its error; a failed COMMIT (or a lost connection) fails
  * every transaction of the group. The advisory lock still orders every writer of every replica:
  * a group holds it from its first statement to its COMMIT. Members see the writes of the members
- * before them, as they would have seen them committed under the lock.
+ * before them, as they would have seen them committed under the lock. A member's claim is held
+ * until the group's COMMIT; one held elsewhere fails that member alone.
  */
 class GroupCommit {
   /** The group accepting members, in order; undefined when none is. */
   #open: GroupMember[] | undefined
 
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly opener: TransactionOpener,
     private readonly token: string,
     private readonly committed: () => void,
   ) {}
 
-  run<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  run<T>(work: (trx: Transaction<Database>) => Promise<T>, claim?: string): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const member: GroupMember = { work, resolve: resolve as (value: unknown) => void, reject }
+      const member: GroupMember = { work, claim, resolve: resolve as (value: unknown) => void, reject }
       if (this.#open) this.#open.push(member)
       else this.#start([member])
     })
@@ -305,18 +385,21 @@ class GroupCommit {
       this.#open = undefined
       if (rest.length > 0) this.#start(rest)
     }
+    // One round trip: BEGIN, the lock that orders writers, the note the others hear at commit,
+    // and the first member's savepoint and claim. Literals only, so they go as one simple query.
+    const opening = `begin; select pg_advisory_xact_lock(${LOCK_KEYS.write}), pg_notify('${CHANGES_CHANNEL}', '${this.token}'); ${memberOpening(members[0]?.claim)}`
     try {
-      await this.db.transaction().execute(async (trx) => {
-        // One round trip: the lock that orders writers, the note the others hear at commit, and
-        // the first member's savepoint. Literals (a constant and this process's UUID), so that
-        // the three statements go as one simple query.
-        await sql
-          .raw(`select pg_advisory_xact_lock(${LOCK_KEYS.write}), pg_notify('${CHANGES_CHANNEL}', '${this.token}'); savepoint member`)
-          .execute(trx)
+      await this.opener.run(opening, async (trx, opened) => {
         while (taken < members.length && taken < MAX_GROUP_MEMBERS) {
           const member = members[taken++]!
-          // After the first: the previous member's savepoint released (or rolled back) and a new one, in one round trip.
-          if (taken > 1) await sql.raw('release savepoint member; savepoint member').execute(trx)
+          // After the first: the previous member's savepoint released (or rolled back), a new one
+          // and its claim, in one round trip.
+          if (taken > 1)
+            opened = (await sql.raw<NonNullable<Opened>>(`release savepoint member; ${memberOpening(member.claim)}`).execute(trx)).rows[0]
+          if (member.claim !== undefined && opened?.claimed !== true) {
+            member.reject(new ClaimTakenError(member.claim))
+            continue
+          }
           try {
             finished.push({ member, value: await member.work(trx) })
           } catch (error) {
@@ -361,9 +444,13 @@ function guardedPool(pool: pg.Pool): PostgresDialectConfig['pool'] {
       // (parse and plan saved on every later run); one without goes as a simple query.
       const name = values !== undefined && values.length > 0 ? statementName(text) : undefined
       const run = name === undefined ? query(text, values) : query({ name, text, values })
-      return run.catch((error: unknown) => {
-        throw asUnavailable(error) ?? error
-      })
+      return run.then(
+        // A simple query of several statements answers with each one's result; kysely reads one: the last's.
+        (result: pg.QueryResult | pg.QueryResult[]) => (Array.isArray(result) ? result.at(-1) : result),
+        (error: unknown) => {
+          throw asUnavailable(error) ?? error
+        },
+      )
     }
     return Object.assign(Object.create(client) as pg.PoolClient, { query: guarded })
   }
@@ -417,6 +504,9 @@ function asUnavailable(error: unknown): ApiError | undefined {
 }
 
 class ClosingPostgresDialect extends PostgresDialect {
+  /** The driver kysely made of this dialect, which a Transaction built beside kysely's names too. */
+  driver: Driver | undefined
+
   constructor(
     config: PostgresDialectConfig,
     private readonly beforeDestroy: () => Promise<void>,
@@ -431,6 +521,7 @@ class ClosingPostgresDialect extends PostgresDialect {
       await this.beforeDestroy()
       await destroy()
     }
+    this.driver = driver
     return driver
   }
 }
@@ -447,14 +538,24 @@ async function migrate(db: Kysely<Database>, schema: string | undefined): Promis
   })
 }
 
+/** The application_name of the channel's session, which sends the notes of parallel commits (pg_locks readers tell it apart). */
+export const CHANNEL_APPLICATION_NAME = 'paybox-channel'
+
 /**
  * A connection that LISTENs for other processes' commits, reconnecting after a loss (each
- * reconnection also wakes the listeners: a commit may have been missed meanwhile).
+ * reconnection also wakes the listeners, here and on the other replicas: a commit may have been
+ * missed meanwhile). It also sends the notes of this process's parallel commits, after them: a
+ * NOTIFY inside a write transaction holds, from the start of its COMMIT to its end, the one lock
+ * PostgreSQL orders every notifying commit of the cluster by (pg_locks: object 1262/0/0,
+ * AccessExclusiveLock), so every writer of every replica would commit one at a time. Sent here,
+ * it costs the request no round trip, and the commits made while one is in flight share the next.
  */
 class ChangeChannel {
   #client: pg.Client | undefined
   #stopped = false
   #retry: NodeJS.Timeout | undefined
+  #noting = false
+  #noteAgain = false
 
   constructor(
     private readonly config: pg.ClientConfig,
@@ -464,7 +565,7 @@ class ChangeChannel {
   ) {}
 
   async start(): Promise<void> {
-    const client = new pg.Client(this.config)
+    const client = new pg.Client({ ...this.config, application_name: CHANNEL_APPLICATION_NAME })
     client.on('notification', (message) => {
       const payload = message.payload ?? ''
       if (message.channel === CHANGES_CHANNEL) {
@@ -487,8 +588,37 @@ class ChangeChannel {
     void lost?.end().catch(() => {})
     this.#retry = setTimeout(() => {
       this.#retry = undefined
-      this.start().then(this.wake, () => this.#reconnectSoon())
+      this.start().then(
+        () => {
+          this.wake()
+          this.noteCommit()
+        },
+        () => this.#reconnectSoon(),
+      )
     }, 500).unref()
+  }
+
+  /** Tells the other replicas that this one committed: at once, or after the note in flight, for all that came meanwhile. */
+  noteCommit(): void {
+    if (this.#noting) {
+      this.#noteAgain = true
+      return
+    }
+    this.#noting = true
+    void this.#sendNotes()
+  }
+
+  async #sendNotes(): Promise<void> {
+    try {
+      do {
+        this.#noteAgain = false
+        // Without a connection (lost, or never opened for a scratch schema) the note waits for
+        // the reconnection, which sends one.
+        await this.#client?.query('select pg_notify($1, $2)', [CHANGES_CHANNEL, this.token]).catch(() => {})
+      } while (this.#noteAgain && !this.#stopped)
+    } finally {
+      this.#noting = false
+    }
   }
 
   async stop(): Promise<void> {
@@ -497,63 +627,6 @@ class ChangeChannel {
     const client = this.#client
     this.#client = undefined
     client?.removeAllListeners('end')
-    await client?.end().catch(() => {})
-  }
-}
-
-/**
- * Claims (an idempotency key in flight) as session advisory locks on a connection of their own:
- * taken without waiting, released once the claiming transaction's group has committed, and
- * released by PostgreSQL if this process dies, so a crash leaves no stale claim.
- */
-class ClaimSession {
-  #client: Promise<pg.Client> | undefined
-  #stopped = false
-
-  constructor(private readonly config: pg.ClientConfig) {}
-
-  async take(claim: string): Promise<boolean> {
-    const { rows } = await this.#query<{ taken: boolean }>('select pg_try_advisory_lock($1, hashtext($2)) as taken', [
-      LOCK_KEYS.claims,
-      claim,
-    ])
-    return rows[0]?.taken === true
-  }
-
-  /** Never fails: a claim whose connection is lost was released by the server with it. */
-  async release(claim: string): Promise<void> {
-    await this.#query('select pg_advisory_unlock($1, hashtext($2))', [LOCK_KEYS.claims, claim]).catch(() => {})
-  }
-
-  async #query<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
-    if (this.#stopped) throw new Error('The database is closed')
-    const client = await (this.#client ??= this.#connect())
-    return client.query<R>(text, values).catch((error: unknown) => {
-      throw asUnavailable(error) ?? error
-    })
-  }
-
-  async #connect(): Promise<pg.Client> {
-    const client = new pg.Client(this.config)
-    // A lost connection (its claims released by the server with it) is replaced at the next claim.
-    const forget = () => {
-      this.#client = undefined
-    }
-    client.on('error', forget)
-    client.on('end', forget)
-    try {
-      await client.connect()
-    } catch (error) {
-      forget()
-      throw asUnavailable(error) ?? error
-    }
-    return client
-  }
-
-  async stop(): Promise<void> {
-    this.#stopped = true
-    const client = await this.#client?.catch(() => undefined)
-    this.#client = undefined
     await client?.end().catch(() => {})
   }
 }

@@ -39,9 +39,9 @@ export class EventPositions {
 
   constructor(
     private readonly db: Kysely<Database>,
-    /** The advisory lock that orders passes; the channel and payload of the commit notice the other replicas hear. */
-    private readonly names: { lockKey: number; channel: string; token: string },
-    /** Wakes this process's readers once a pass placed rows. */
+    /** The advisory lock that orders passes. */
+    private readonly lockKey: number,
+    /** Wakes the readers of this process and of the other replicas once a pass placed rows (after its COMMIT). */
     private readonly placed: () => void,
   ) {}
 
@@ -101,14 +101,13 @@ export class EventPositions {
       .transaction()
       .setIsolationLevel('read committed')
       .execute(async (trx) => {
-        await sql.raw(`select pg_advisory_xact_lock(${this.names.lockKey})`).execute(trx)
+        await sql.raw(`select pg_advisory_xact_lock(${this.lockKey})`).execute(trx)
         const placed = await sql`with last as (select coalesce(max(sequence), 0) as sequence from payment_events),
           unplaced as (select arrival, row_number() over (order by arrival) as n from payment_events where sequence is null)
           update payment_events e set sequence = last.sequence + unplaced.n
           from last, unplaced where e.arrival = unplaced.arrival`.execute(trx)
-        if (Number(placed.numAffectedRows ?? 0) === 0) return false
-        await sql`select pg_notify(${this.names.channel}, ${this.names.token})`.execute(trx)
-        return true
+        // No NOTIFY in here: it would take PostgreSQL's cluster-wide notify lock until COMMIT.
+        return Number(placed.numAffectedRows ?? 0) > 0
       })
   }
 }

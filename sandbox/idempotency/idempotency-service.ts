@@ -2,17 +2,19 @@
 // simulated pays, accept-underpayment, escrow release, deposits): a replay returns the original
 // response byte for byte and moves nothing; a reuse with a different request (another body, or
 // another endpoint) is 422; a key whose first request is still running is 409: in this process,
-// or on any replica of a PostgreSQL sandbox (an advisory lock per key, held until it commits).
+// or on any replica of a PostgreSQL sandbox, whose transaction claims the key as its first
+// statement (an advisory lock, tried without waiting, that ends with the transaction).
 //
 // The lookup, the work and the stored response commit in one transaction, so across SQLite
 // processes sharing a file a second request waits for the first and then replays it, and a crash
-// can never leave a key that claims a response which was not stored (a claim ends with its session). Keys are kept
-// forever (the spec asks for at least 24 hours); a sandbox database is disposable.
+// can never leave a key that claims a response which was not stored. The key's row (primary key
+// merchant and key) is the backstop: a twin that stored it first is replayed, never a 500. Keys
+// are kept forever (the spec asks for at least 24 hours); a sandbox database is disposable.
 import { createHash } from 'node:crypto'
 import type http from 'node:http'
 import type { Kysely } from 'kysely'
 import { IDEMPOTENCY_KEY_HEADER } from '../../src/api/headers.js'
-import type { Database } from '../db/schema.js'
+import type { Database, IdempotencyKeysTable } from '../db/schema.js'
 import { ApiError, badRequest } from '../errors.js'
 import { findIdempotencyRecord, insertIdempotencyRecord } from './idempotency-repository.js'
 import { ClaimTakenError, runTransaction } from '../db/database.js'
@@ -75,6 +77,17 @@ export interface IdempotentRequest {
 
 const inFlight = () => new ApiError(409, IN_FLIGHT_REASON, 'Retry after the first request has finished')
 
+/** The stored answer of the key's first request, for a request with `fingerprint`: its replay, or 422 if it differs. */
+function replay(stored: IdempotencyKeysTable, fingerprint: string): StoredResponse {
+  if (stored.request_hash !== fingerprint) {
+    throw new ApiError(422, REUSED_REASON, 'This Idempotency-Key was first used with a different request body')
+  }
+  return { status: stored.response_status, body: stored.response_body }
+}
+
+/** The key's row was stored by a twin between this transaction's lookup and its insert: this one's work is undone. */
+class StoredMeanwhile extends Error {}
+
 export class IdempotencyGate {
   readonly #inFlight = new Set<string>()
 
@@ -110,14 +123,9 @@ export class IdempotencyGate {
         this.db,
         async (trx) => {
           const existing = await findIdempotencyRecord(trx, merchantId, key)
-          if (existing) {
-            if (existing.request_hash !== fingerprint) {
-              throw new ApiError(422, REUSED_REASON, 'This Idempotency-Key was first used with a different request body')
-            }
-            return { status: existing.response_status, body: existing.response_body }
-          }
+          if (existing) return replay(existing, fingerprint)
           const response = await work(trx)
-          await insertIdempotencyRecord(trx, {
+          const stored = await insertIdempotencyRecord(trx, {
             merchant_id: merchantId,
             key,
             request_hash: fingerprint,
@@ -125,12 +133,19 @@ export class IdempotencyGate {
             response_body: response.body,
             created_at: now,
           })
+          if (!stored) throw new StoredMeanwhile()
           return response
         },
         { claim: `idempotency:${slot}` },
-      ).catch((error: unknown) => {
-        throw error instanceof ClaimTakenError ? inFlight() : error
-      })
+      )
+    } catch (error) {
+      if (error instanceof ClaimTakenError) throw inFlight()
+      if (!(error instanceof StoredMeanwhile)) throw error
+      // A writer that took no claim stored the key after this transaction looked: that was the
+      // key's first request, and this one is answered as its replay.
+      const stored = await findIdempotencyRecord(this.db, merchantId, key)
+      if (stored === undefined) throw inFlight()
+      return replay(stored, fingerprint)
     } finally {
       this.#inFlight.delete(slot)
     }

@@ -4,7 +4,6 @@
 // the middle of load loses no acknowledged payment and leaves the ledger's books balanced.
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { LOCK_KEYS } from '../../sandbox/db/postgres-database.js'
 import { createTestDatabase, startPrivateCluster, type PrivateCluster, type TestDatabase } from '../../harness/postgres.js'
 import { ledgerSupply, rawRequest, startTestSandbox, type RawResponse, type TestSandbox } from '../../harness/sandbox.js'
 import { waitFor } from '../../harness/wait.js'
@@ -83,19 +82,25 @@ describe('a PostgreSQL outage', () => {
     expect(supply.usdc.circulating).toBe(supply.usdc.issued)
   }, 90_000)
 
-  it('answers 503 when a write waits for the lock past its timeout, and writes again once the lock is free', async () => {
+  it('answers 503 when a write waits for a row lock past its timeout, and writes again once the row is free', async () => {
     const busy = await startTestSandbox({ db: database.url, busyTimeoutMs: 300 })
+    const created = await create(0, busy)
+    expect(created.status, created.text).toBe(200)
+    const { id } = created.json as { id: string }
+    const pay = () => rawRequest(busy.url, { method: 'POST', path: `/sandbox/payments/${id}/pay`, as: busy.merchants[0]!, body: '{}' })
+    // Another session holds the payment's row, as a transaction of another replica paying it would.
     const holder = new pg.Client({ connectionString: database.url })
     await holder.connect()
     try {
       await holder.query('begin')
-      await holder.query('select pg_advisory_xact_lock($1)', [LOCK_KEYS.write])
-      const waited = await create(0, busy)
+      await holder.query('select 1 from payments where id = $1 for update', [id])
+      const waited = await pay()
       expect(waited.status, waited.text).toBe(503)
       expect(waited.json).toMatchObject({ statusCode: 503, message: expect.stringMatching(/busy/) })
+      expect(waited.headers.get('retry-after')).toBe('1')
       await holder.query('rollback')
-      const written = await create(1, busy)
-      expect(written.status, written.text).toBe(200)
+      const paid = await pay()
+      expect(paid.status, paid.text).toBe(200)
     } finally {
       await holder.end()
       // Given its database, this sandbox leaves it in place when it stops (the suite's own drops it).

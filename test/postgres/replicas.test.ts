@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import path from 'node:path'
 import pg from 'pg'
-import { LOCK_KEYS } from '../../sandbox/db/postgres-database.js'
+import { claimLockKeys } from '../../sandbox/db/postgres-database.js'
 import { IN_FLIGHT_REASON } from '../../sandbox/idempotency/idempotency-service.js'
 import { isolatedEnv, ROOT, runCli, runCliJson } from '../../harness/cli.js'
 import { createTestDatabase, type TestDatabase } from '../../harness/postgres.js'
@@ -86,7 +86,7 @@ describe('two replicas on one PostgreSQL database', () => {
     await holder.connect()
     try {
       await holder.query('begin')
-      await holder.query('select pg_advisory_xact_lock($1, hashtext($2))', [LOCK_KEYS.claims, `idempotency:${merchant.id}:${key}`])
+      await holder.query(`select pg_advisory_xact_lock(${claimLockKeys('$1')})`, [`idempotency:${merchant.id}:${key}`])
       const held = await signed(b.banner.baseUrl, merchant, 'POST', '/payments', body, { 'idempotency-key': key })
       expect(held.status, held.text).toBe(409)
       expect(held.json).toMatchObject({ reason: IN_FLIGHT_REASON })

@@ -1,0 +1,133 @@
+// Parallel write transactions on PostgreSQL (postgres-database.ts): one that PostgreSQL undoes to
+// break a real deadlock runs again, with nothing of its undone attempt left over, and one undone
+// every time gives up after CONFLICT_ATTEMPTS with a 503 and Retry-After, never a 500. Parallel
+// mode by name: it is what these prove, whatever PAYBOX_POSTGRES_SERIAL_WRITES says.
+import { sql, type Transaction } from 'kysely'
+import pg from 'pg'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import type { Database } from '../../sandbox/db/schema.js'
+import { CONFLICT_ATTEMPTS, openPostgres, type PostgresBackend } from '../../sandbox/db/postgres-database.js'
+import { ApiError } from '../../sandbox/errors.js'
+import { queryFromOutside } from '../../harness/outside-db.js'
+import { createTestDatabase, type TestDatabase } from '../../harness/postgres.js'
+import { waitFor } from '../../harness/wait.js'
+
+/** A promise to wait on and the function that settles it. */
+function latch(): { open: () => void; opened: Promise<void> } {
+  let open!: () => void
+  const opened = new Promise<void>((resolve) => (open = resolve))
+  return { open, opened }
+}
+
+describe('deadlocks between parallel write transactions on PostgreSQL', () => {
+  let database: TestDatabase
+  let backend: PostgresBackend
+  beforeAll(async () => {
+    database = await createTestDatabase('paybox_conflicts')
+    // Deadlocks found within milliseconds rather than PostgreSQL's default second.
+    await queryFromOutside(database.url, `alter database "${database.name}" set deadlock_timeout = '20ms'`)
+    backend = await openPostgres({ url: database.url, serialWrites: false })
+    await sql`create table conflict_rows (name text primary key, n int not null)`.execute(backend.db)
+  }, 60_000)
+  afterAll(async () => {
+    await backend?.db.destroy()
+    await database?.drop()
+  })
+  beforeEach(async () => {
+    await queryFromOutside(database.url, `delete from conflict_rows; insert into conflict_rows values ('a', 0), ('b', 0)`)
+  })
+
+  const counts = async () =>
+    Object.fromEntries(
+      (await queryFromOutside<{ name: string; n: number }>(database.url, 'select name, n from conflict_rows order by name')).map((row) => [
+        row.name,
+        row.n,
+      ]),
+    )
+  /** Adds 1 to row `name`, noting the SQLSTATE of a refusal in `refusals`. */
+  const bump = (trx: Transaction<Database>, name: string, refusals: string[]) =>
+    sql`update conflict_rows set n = n + 1 where name = ${name}`.execute(trx).catch((error: { code?: string }) => {
+      refusals.push(error.code ?? String(error))
+      throw error
+    })
+
+  it('runs again the one of two transactions locking two rows in opposite orders that PostgreSQL undid, with none of its first attempt kept', async () => {
+    const aLocked = latch()
+    const bLocked = latch()
+    const refusals: string[] = []
+    const transactions: Array<Transaction<Database>> = []
+    let commits = 0
+    const stop = backend.onCommit(() => commits++)
+    const crosswise = (first: string, second: string, mine: ReturnType<typeof latch>, theirs: ReturnType<typeof latch>) =>
+      backend.transaction(async (trx) => {
+        transactions.push(trx)
+        await bump(trx, first, refusals)
+        mine.open()
+        await theirs.opened
+        await bump(trx, second, refusals)
+        return `${first} then ${second}`
+      })
+    try {
+      expect(await Promise.all([crosswise('a', 'b', aLocked, bLocked), crosswise('b', 'a', bLocked, aLocked)])).toEqual([
+        'a then b',
+        'b then a',
+      ])
+    } finally {
+      stop()
+    }
+    expect(refusals).toEqual(['40P01'])
+    // Three attempts, each with a Transaction of its own; two commits, each row moved once by each.
+    expect(transactions).toHaveLength(3)
+    expect(new Set(transactions).size).toBe(3)
+    expect(commits).toBe(2)
+    expect(await counts()).toEqual({ a: 2, b: 2 })
+    // A statement sent late through any of them, the undone one included, is refused: it would
+    // run in whatever transaction its pooled connection serves next.
+    for (const trx of transactions) await expect(sql`select 1`.execute(trx)).rejects.toThrow('This transaction has ended')
+  })
+
+  it('answers 503 with Retry-After, not a 500, once every attempt was undone by a deadlock', async () => {
+    // A session outside holds row a and, at each attempt, asks for row b (which the attempt holds)
+    // before the attempt asks for a: the attempt, last to wait, finds the deadlock and is undone.
+    const holder = new pg.Client({ connectionString: database.url })
+    await holder.connect()
+    const refusals: string[] = []
+    let attempts = 0
+    let commits = 0
+    const stop = backend.onCommit(() => commits++)
+    try {
+      await holder.query(`set deadlock_timeout = '60s'`)
+      const { rows } = await holder.query<{ pid: number }>('select pg_backend_pid() as pid')
+      const holderWaits = async () =>
+        (await queryFromOutside(database.url, 'select 1 from pg_locks where pid = ? and not granted', [rows[0]!.pid])).length > 0
+      await holder.query('begin')
+      await holder.query(`update conflict_rows set n = n + 100 where name = 'a'`)
+      const refused = backend
+        .transaction(async (trx) => {
+          await bump(trx, 'b', refusals)
+          attempts++
+          await waitFor('the holder to wait for row b', holderWaits)
+          await bump(trx, 'a', refusals)
+        })
+        .catch((error: unknown) => error)
+      for (let attempt = 1; attempt <= CONFLICT_ATTEMPTS; attempt++) {
+        await waitFor(`attempt ${attempt} to hold row b`, () => attempts >= attempt)
+        await holder.query('savepoint before_b')
+        // Granted once PostgreSQL has undone the attempt; the savepoint lets row b go again.
+        await holder.query(`update conflict_rows set n = n + 100 where name = 'b'`)
+        await holder.query('rollback to savepoint before_b')
+      }
+      const error = await refused
+      expect(error).toBeInstanceOf(ApiError)
+      expect(error).toMatchObject({ statusCode: 503, headers: { 'Retry-After': '1' }, cause: { code: '40P01' } })
+      await holder.query('rollback')
+    } finally {
+      stop()
+      await holder.end()
+    }
+    expect(attempts).toBe(CONFLICT_ATTEMPTS)
+    expect(refusals).toEqual(Array.from({ length: CONFLICT_ATTEMPTS }, () => '40P01'))
+    expect(commits).toBe(0)
+    expect(await counts()).toEqual({ a: 0, b: 0 })
+  })
+})
