@@ -1,9 +1,8 @@
 // Types of the API as a client sees them: resources (spec section 2) are the z.infer of the
-// schemas in src/api/resources.ts, request bodies the z.input of src/api/requests.ts, so the
-// client cannot drift from what the sandbox documents, validates and answers.
+// schemas in src/api/resources.ts, request bodies the z.input of the bodies the contract's entries
+// take, so the client cannot drift from what the sandbox documents, validates and answers.
 import type { z } from 'zod'
 import type * as api from '../api/resources.js'
-import type * as requests from '../api/requests.js'
 import type { Contract } from '../api/contract/index.js'
 import type { Entry } from '../api/contract/entry.js'
 import type { HealthStatus } from '../api/enumerations.js'
@@ -126,7 +125,7 @@ export type CreateRefundRequest = BodyOf<'payments.refund'>
 export type CrossChainQuoteRequest = BodyOf<'crossChain.quote'>
 export type CrossChainDepositRequest = BodyOf<'crossChain.deposit'>
 /** A customer given inline when creating an invoice; it is stored and gets an id. */
-export type NewCustomer = z.input<typeof requests.inlineCustomer>
+export type NewCustomer = NonNullable<CreateInvoiceRequest['customer']>
 /** Exactly one of customer_id (a stored customer) and customer (a new one). */
 export type CreateInvoiceRequest = BodyOf<'invoices.create'>
 export type UpdateInvoiceSettingsRequest = BodyOf<'invoices.updateSettings'>

@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url'
 import { z } from 'zod'
 import { describe, expect, it } from 'vitest'
 import { ENTRIES, NAMED_ENTRIES } from '../../src/api/contract/index.js'
+import type { Entry } from '../../src/api/contract/entry.js'
 import { wire } from '../../src/api/wire.js'
 import { PayboxClient } from '../../src/client/paybox-client.js'
 import { buildOpenApiDocument, toOpenApiPath } from '../../sandbox/openapi/openapi-document.js'
@@ -40,6 +41,33 @@ describe('the contract', () => {
       expect(document.paths[toOpenApiPath(entry.path)]?.[entry.method]?.operationId, entry.operationId).toBe(entry.operationId)
     }
     expect(ROUTES.filter((route) => ids.includes(route.operationId))).toHaveLength(ids.length)
+  })
+
+  it("declares each endpoint's own body and query in its resource's file, beside its entry", async () => {
+    // A schema the entries of one resource's file take is that file's own; one that entries of several
+    // files take (the clock bodies) lives in a shared module. index.ts only puts the files together.
+    const folder = path.join(ROOT, 'src', 'api', 'contract')
+    const files = await Promise.all(
+      fs
+        .readdirSync(folder)
+        .filter((file) => file !== 'index.ts')
+        .map(async (file) => ({ file, exports: Object.values(await import(pathToFileURL(path.join(folder, file)).href)) })),
+    )
+    const isEntry = (value: unknown): value is Entry => typeof (value as Entry | undefined)?.operationId === 'string'
+    const fileOf = new Map<Entry, string>()
+    for (const { file, exports } of files)
+      for (const value of exports)
+        for (const entry of isEntry(value) ? [value] : Object.values(value ?? {}).filter(isEntry)) fileOf.set(entry, file)
+    expect(ENTRIES.filter((entry) => !fileOf.has(entry)).map((entry) => entry.operationId)).toEqual([])
+    const misplaced = [...new Set(ENTRIES.flatMap((entry) => [entry.body, entry.query].filter((schema) => schema !== undefined)))].flatMap(
+      (schema) => {
+        const users = ENTRIES.filter((entry) => entry.body === schema || entry.query === schema)
+        const [file, ...others] = new Set(users.map((entry) => fileOf.get(entry)!))
+        const own = others.length === 0 && files.find((module) => module.file === file)!.exports.includes(schema)
+        return others.length === 0 && !own ? [`${users.map((entry) => entry.operationId).join(', ')}: not declared in ${file}`] : []
+      },
+    )
+    expect(misplaced).toEqual([])
   })
 
   it('names the reason of its 401s wherever it takes digest auth', () => {

@@ -1,7 +1,27 @@
 // Customers paying from another chain through the sandbox's simulated bridge (spec 4.5).
-import { REQUEST_BODIES } from '../requests.js'
+import { z } from 'zod'
 import { RESPONSE_SCHEMAS } from '../resources.js'
 import { endpoint, PAYMENT_ID, QUOTE_ID } from './entry.js'
+
+const chainText = z.string({ message: 'must be a string' }).trim().min(1, { message: 'must not be empty' }).max(128)
+
+export const quoteBody = z.strictObject({
+  originChain: chainText,
+  originToken: chainText,
+  /** An address on the origin chain, where the bridge would return the funds. */
+  refundAddress: chainText,
+})
+export type QuoteBody = z.infer<typeof quoteBody>
+
+export const depositBody = z
+  .strictObject({
+    /** What the customer sent, in the origin token, decimal text (default: what the order still lacks). */
+    amountIn: z.string().trim().min(1).max(80).optional(),
+    /** The simulated bridge fails the order: its deposits go back to the refund address. */
+    fail: z.boolean({ message: 'must be true or false' }).optional(),
+  })
+  .optional()
+export type DepositBody = z.infer<typeof depositBody>
 
 export const crossChain = {
   quote: endpoint({
@@ -16,7 +36,7 @@ export const crossChain = {
       "No authentication needed (spec 4.5); credentials that are sent must be valid, and then only the merchant's own payments are found.",
     pathParams: PAYMENT_ID,
     errors: [404, 409],
-    body: REQUEST_BODIES.CrossChainQuoteRequest,
+    body: quoteBody,
     response: RESPONSE_SCHEMAS.CrossChainQuote,
   }),
   /** The quote's bridge order: status, amounts in, out and refunded, the transactions on both chains. */
@@ -59,7 +79,10 @@ export const crossChain = {
     tag: 'Sandbox',
     pathParams: QUOTE_ID,
     errors: [404, 409, 422],
-    body: REQUEST_BODIES.DepositRequest,
+    body: depositBody,
     response: RESPONSE_SCHEMAS.DepositResult,
   }),
 }
+
+/** This file's bodies by the component name the OpenAPI document gives them. */
+export const crossChainBodies = { CrossChainQuoteRequest: quoteBody, DepositRequest: depositBody }

@@ -1,9 +1,120 @@
 // Invoices, each with a linked payment the customer pays it with (spec 4.7–4.11).
-import { QUERIES, REQUEST_BODIES } from '../requests.js'
+import { z } from 'zod'
+import { CUSTOMER_TYPES, INVOICE_STATUSES } from '../enumerations.js'
+import { MAX_LINE_ITEMS, MAX_QUANTITY } from '../limits.js'
+import { QUANTITY_SCALE, TAX_SCALE } from '../../invoice-totals.js'
+import { MAX_AMOUNT_VALUE, numberToScaled } from '../../money.js'
 import { RESPONSE_SCHEMAS } from '../resources.js'
+import { currencyCode, isoDateTime, optionalText, pageQuery } from '../validation.js'
 import { endpoint } from './entry.js'
 
 const INVOICE_ID = { id: 'Invoice id' }
+export const MAX_INVOICE_NUMBER_LENGTH = 64
+export const MAX_INVOICE_PREFIX_LENGTH = 24
+
+/** Letters, digits, space, - _ . / and the {year} token: nothing else. */
+const INVOICE_PREFIX_PATTERN = /^(?:[\p{L}\p{N} _./-]|\{year\})*$/u
+
+export function isValidInvoicePrefix(prefix: string): boolean {
+  return prefix.length <= MAX_INVOICE_PREFIX_LENGTH && INVOICE_PREFIX_PATTERN.test(prefix)
+}
+
+const requiredText = (max: number) => z.string().trim().min(1, { message: 'must not be empty' }).max(max)
+
+const address = z.strictObject({
+  line1: requiredText(200),
+  postal_code: requiredText(32),
+  city: requiredText(100),
+  country: requiredText(64),
+})
+
+/** A customer given inline when creating an invoice; it is stored and gets an id. */
+const inlineCustomer = z.strictObject({
+  /** Default business. */
+  customer_type: z
+    .enum(CUSTOMER_TYPES, { message: 'must be business or individual' })
+    .nullish()
+    .transform((v) => v ?? 'business'),
+  name: optionalText(200),
+  company_name: optionalText(200),
+  email: z.email({ message: 'must be a valid email address' }).max(254),
+  vat_number: optionalText(64),
+  address: address.nullish(),
+})
+
+const lineItem = z.strictObject({
+  description: requiredText(500),
+  quantity: z
+    .number()
+    .positive({ message: 'must be greater than 0' })
+    .max(MAX_QUANTITY)
+    .refine((q) => numberToScaled(q, QUANTITY_SCALE) !== undefined, { message: `may have at most ${QUANTITY_SCALE} decimal places` }),
+  unit_price: z.number().int({ message: 'must be an integer in the smallest unit of the currency' }).min(0).max(MAX_AMOUNT_VALUE),
+})
+
+/** Exactly one of customer_id (a stored customer) and customer (a new one). */
+export const createInvoiceBody = z
+  .strictObject({
+    currency: currencyCode,
+    line_items: z.array(lineItem).min(1, { message: 'must have at least 1 item' }).max(MAX_LINE_ITEMS),
+    /** 0–100, at most 4 decimal places; default 0. */
+    tax_percentage: z
+      .number()
+      .min(0, { message: 'must be between 0 and 100' })
+      .max(100, { message: 'must be between 0 and 100' })
+      .refine((t) => numberToScaled(t, TAX_SCALE) !== undefined, { message: `may have at most ${TAX_SCALE} decimal places` })
+      .nullish()
+      .transform((v) => v ?? 0),
+    customer_id: z
+      .string()
+      .min(1)
+      .max(64)
+      .nullish()
+      .transform((v) => v ?? undefined),
+    customer: inlineCustomer.nullish().transform((v) => v ?? undefined),
+    /** ISO 8601 date-time with an offset, in the future. */
+    due_at: isoDateTime.nullish().transform((v) => v ?? undefined),
+    notes: optionalText(2000),
+    /** Default: the next number of the merchant's sequence. */
+    invoice_number: z
+      .string()
+      .trim()
+      .min(1, { message: 'must not be empty' })
+      .max(MAX_INVOICE_NUMBER_LENGTH)
+      .nullish()
+      .transform((v) => v ?? undefined),
+  })
+  .superRefine((body, context) => {
+    if ((body.customer_id === undefined) === (body.customer === undefined)) {
+      context.addIssue({ code: 'custom', path: ['customer'], message: 'give exactly one of customer_id and customer' })
+    }
+  })
+export type CreateInvoiceBody = z.infer<typeof createInvoiceBody>
+
+export const listInvoicesQuery = z.strictObject({
+  ...pageQuery,
+  status: z.enum(INVOICE_STATUSES, { message: `must be one of ${INVOICE_STATUSES.join(', ')}` }).optional(),
+  // Numbers are unique per merchant: this finds the one invoice a number names (the CLI's `invoices get INV-0001`).
+  invoice_number: z.string().min(1, { message: 'must not be empty' }).max(MAX_INVOICE_NUMBER_LENGTH).optional(),
+})
+
+export const invoiceSettingsBody = z
+  .strictObject({
+    invoice_prefix: z
+      .string()
+      .max(MAX_INVOICE_PREFIX_LENGTH, { message: `must be at most ${MAX_INVOICE_PREFIX_LENGTH} characters` })
+      .refine(isValidInvoicePrefix, { message: 'may hold only letters, digits, space, - _ . / and the token {year}' })
+      .optional(),
+    /** Only forward: at least the current next number. */
+    next_number: z
+      .number()
+      .int({ message: 'must be a whole number' })
+      .min(1, { message: 'must be at least 1' })
+      .max(1_000_000_000)
+      .optional(),
+  })
+  .optional()
+export type InvoiceSettingsBody = z.infer<typeof invoiceSettingsBody>
 
 export const invoices = {
   create: endpoint({
@@ -16,7 +127,7 @@ export const invoices = {
     tag: 'Invoices',
     description: 'Exactly one of customer_id and customer.',
     errors: [404, 409],
-    body: REQUEST_BODIES.CreateInvoiceRequest,
+    body: createInvoiceBody,
     response: RESPONSE_SCHEMAS.Invoice,
   }),
   /** Newest first. */
@@ -29,7 +140,7 @@ export const invoices = {
     summary: 'List invoices, newest first',
     tag: 'Invoices',
     errors: [],
-    query: QUERIES.ListInvoicesQuery,
+    query: listInvoicesQuery,
     response: RESPONSE_SCHEMAS.InvoicePage,
   }),
   /** The numbering prefix, the next number and a preview of the next invoice number. */
@@ -53,7 +164,7 @@ export const invoices = {
     summary: 'Change invoice numbering',
     tag: 'Invoices',
     errors: [],
-    body: REQUEST_BODIES.InvoiceSettingsRequest,
+    body: invoiceSettingsBody,
     response: RESPONSE_SCHEMAS.InvoiceSettings,
   }),
   get: endpoint({
@@ -83,3 +194,6 @@ export const invoices = {
     answer: 'The voided invoice',
   }),
 }
+
+/** This file's bodies by the component name the OpenAPI document gives them. */
+export const invoiceBodies = { CreateInvoiceRequest: createInvoiceBody, InvoiceSettingsRequest: invoiceSettingsBody }

@@ -1,11 +1,26 @@
 // The sandbox's request log: the merchant's own API requests or, with the admin token, every
 // request, public and admin ones included. No bodies or credentials.
-import { QUERIES } from '../requests.js'
+import { z } from 'zod'
 import { RESPONSE_SCHEMAS } from '../resources.js'
+import { queryInteger } from '../validation.js'
 import { endpoint, MERCHANT_ID } from './entry.js'
 
+/** Records the request log keeps for its list endpoints; older ones are dropped. */
+export const REQUEST_LOG_CAPACITY = 1_000
+
+const requestFilterFields = {
+  status: z
+    .string()
+    .regex(/^[1-5](xx|\d\d)$/, { message: 'must be a status class such as 4xx, or a status such as 404' })
+    .optional(),
+  path: z.string().max(256).regex(/^\//, { message: 'must start with /' }).optional(),
+}
+
+export const requestLogStreamQuery = z.strictObject(requestFilterFields)
+export const requestLogListQuery = z.strictObject({ ...requestFilterFields, limit: queryInteger(1, REQUEST_LOG_CAPACITY).optional() })
+
 const FILTERS = 'Filter with `status` (a class such as 4xx, or 404) and `path` (a prefix: /payments is /payments and /payments/…).'
-const KEPT = 'From the last 1000 requests the sandbox kept.'
+const KEPT = `From the last ${REQUEST_LOG_CAPACITY} requests the sandbox kept.`
 const EACH_REQUEST = '`event: request`, `id: <request id>`, for each request that finishes while connected'
 
 export const requestLogs = {
@@ -21,7 +36,7 @@ export const requestLogs = {
     description: `${KEPT} ${FILTERS}`,
     pathParams: MERCHANT_ID,
     errors: [404],
-    query: QUERIES.RequestLogListQuery,
+    query: requestLogListQuery,
     response: RESPONSE_SCHEMAS.RequestLogList,
   }),
   /** Each of the merchant's requests as it finishes, from the moment of connecting. */
@@ -36,7 +51,7 @@ export const requestLogs = {
     description: FILTERS,
     pathParams: MERCHANT_ID,
     errors: [404],
-    query: QUERIES.RequestLogStreamQuery,
+    query: requestLogStreamQuery,
     stream: { event: 'request', data: RESPONSE_SCHEMAS.RequestLogEntry },
     answer: EACH_REQUEST,
   }),
@@ -50,7 +65,7 @@ export const requestLogs = {
     tag: 'Requests',
     description: `${KEPT} ${FILTERS}`,
     errors: [],
-    query: QUERIES.RequestLogListQuery,
+    query: requestLogListQuery,
     response: RESPONSE_SCHEMAS.RequestLogList,
   }),
   /** Every request as it finishes (admin token). */
@@ -63,7 +78,7 @@ export const requestLogs = {
     tag: 'Requests',
     description: FILTERS,
     errors: [],
-    query: QUERIES.RequestLogStreamQuery,
+    query: requestLogStreamQuery,
     stream: { event: 'request', data: RESPONSE_SCHEMAS.RequestLogEntry },
     answer: EACH_REQUEST,
   }),

@@ -1,8 +1,20 @@
 // Tenants (a merchant for one CI job, with its own business clock) and each merchant's clock
 // (docs/clocks.md).
-import { REQUEST_BODIES } from '../requests.js'
+import { z } from 'zod'
+import { advanceBody, freezeBody } from '../clock-bodies.js'
+import { SETTLEMENT_MODES } from '../enumerations.js'
 import { RESPONSE_SCHEMAS } from '../resources.js'
+import { isoDateTime } from '../validation.js'
 import { endpoint } from './entry.js'
+
+/** A merchant for one job, with its own clock (frozen at frozenAt when given). */
+export const createTenantBody = z.strictObject({
+  name: z.string().trim().min(1, { message: 'must not be empty' }).max(100).optional(),
+  settlementMode: z.enum(SETTLEMENT_MODES, { message: 'must be direct or escrow' }).optional(),
+  /** Default platform fee of its escrow orders, basis points, 0–10000 (escrow tenants only; default 0). */
+  escrowFeeBps: z.number().int({ message: 'must be a whole number of basis points' }).min(0).max(10_000).optional(),
+  frozenAt: isoDateTime.optional(),
+})
 
 /** An admin-token endpoint, in the document's Sandbox section. */
 const ADMIN = { security: 'admin', tag: 'Sandbox' } as const
@@ -26,7 +38,7 @@ export const tenants = {
     description:
       "At most the sandbox's tenant limit are active at once (409 past it); under --shared, creation is rate-limited (docs/clocks.md).",
     errors: [409, 429],
-    body: REQUEST_BODIES.CreateTenantRequest,
+    body: createTenantBody,
     response: RESPONSE_SCHEMAS.CreatedTenant,
     status: 201,
   }),
@@ -64,7 +76,7 @@ export const tenants = {
     path: '/sandbox/merchants/:id/clock/advance',
     ...MERCHANT_CLOCK,
     summary: "Move a merchant's business time forward and process what falls due for it",
-    body: REQUEST_BODIES.AdvanceClockRequest,
+    body: advanceBody,
     response: RESPONSE_SCHEMAS.AdvancedClock,
   }),
   freezeMerchantClock: endpoint({
@@ -73,7 +85,7 @@ export const tenants = {
     path: '/sandbox/merchants/:id/clock/freeze',
     ...MERCHANT_CLOCK,
     summary: "Stop a merchant's business time (at now, or at a later instant)",
-    body: REQUEST_BODIES.FreezeClockRequest,
+    body: freezeBody,
     response: RESPONSE_SCHEMAS.SandboxClock,
   }),
   unfreezeMerchantClock: endpoint({
@@ -85,3 +97,6 @@ export const tenants = {
     response: RESPONSE_SCHEMAS.SandboxClock,
   }),
 }
+
+/** This file's bodies by the component name the OpenAPI document gives them. */
+export const tenantBodies = { CreateTenantRequest: createTenantBody }

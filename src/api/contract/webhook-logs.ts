@@ -1,8 +1,18 @@
 // The merchant's webhook delivery log (spec 4.15), switching deliveries off and on, and the live
 // streams of its deliveries and payment events.
-import { QUERIES } from '../requests.js'
+import { z } from 'zod'
+import { WEBHOOK_DELIVERY_STATUSES } from '../enumerations.js'
 import { RESPONSE_SCHEMAS } from '../resources.js'
+import { pageQuery, queryInteger } from '../validation.js'
 import { endpoint, MERCHANT_ID } from './entry.js'
+
+export const webhookLogQuery = z.strictObject({
+  ...pageQuery,
+  status: z.enum(WEBHOOK_DELIVERY_STATUSES, { message: `must be one of ${WEBHOOK_DELIVERY_STATUSES.join(', ')}` }).optional(),
+  checkout_id: z.string().min(1).max(64).optional(),
+})
+
+export const eventsQuery = z.strictObject({ after: queryInteger(0, Number.MAX_SAFE_INTEGER).optional() })
 
 const DELIVERY_ID = { ...MERCHANT_ID, id: 'Delivery id' }
 
@@ -18,7 +28,7 @@ export const webhooks = {
     tag: 'Webhooks',
     pathParams: MERCHANT_ID,
     errors: [404],
-    query: QUERIES.WebhookLogQuery,
+    query: webhookLogQuery,
     response: RESPONSE_SCHEMAS.WebhookDeliveryPage,
   }),
   /** Each delivery as it finishes (success, failed or skipped), from the moment of connecting. */
@@ -107,7 +117,7 @@ export const events = {
       'Starts with `event: ready` (data `{sequence}`); then `event: payment_event`, `id: <sequence>`. Resume with Last-Event-ID or ?after=.',
     pathParams: MERCHANT_ID,
     errors: [404],
-    query: QUERIES.EventsQuery,
+    query: eventsQuery,
     stream: { event: 'payment_event', data: RESPONSE_SCHEMAS.PaymentEvent },
     answer: '`event: payment_event` for each payment event',
   }),
