@@ -5,16 +5,17 @@
 import type { z } from 'zod'
 import { clockBodies } from '../clock-bodies.js'
 import { noBody } from '../validation.js'
-import { balances, currencies, merchant } from './account.js'
-import { crossChain, crossChainBodies } from './cross-chain.js'
+import { sharedAnswers } from '../resources.js'
+import { accountAnswers, balances, currencies, merchant } from './account.js'
+import { crossChain, crossChainAnswers, crossChainBodies } from './cross-chain.js'
+import { invoiceAnswers, invoiceBodies, invoices } from './invoices.js'
+import { paymentAnswers, paymentBodies, payments, refunds } from './payments.js'
+import { requestLogAnswers, requestLogs } from './request-logs.js'
+import { admin, adminAnswers, adminBodies, ledger, openapi, snapshots } from './sandbox-admin.js'
+import { escrow, simulationAnswers, simulationBodies, simulations } from './sandbox-simulations.js'
+import { tenantAnswers, tenantBodies, tenants } from './tenants.js'
+import { events, webhookLogAnswers, webhooks } from './webhook-logs.js'
 import type { Entry } from './entry.js'
-import { invoiceBodies, invoices } from './invoices.js'
-import { paymentBodies, payments, refunds } from './payments.js'
-import { requestLogs } from './request-logs.js'
-import { admin, adminBodies, ledger, openapi, snapshots } from './sandbox-admin.js'
-import { escrow, simulationBodies, simulations } from './sandbox-simulations.js'
-import { tenantBodies, tenants } from './tenants.js'
-import { events, webhooks } from './webhook-logs.js'
 
 export type { AuthReason, Entry, Security } from './entry.js'
 
@@ -50,8 +51,23 @@ export const REQUEST_BODIES = {
   NoBody: noBody,
 } satisfies Record<string, z.ZodType>
 
+/** Every answer, by the component name the OpenAPI document gives it: each resource's file names its own. */
+export const RESPONSE_SCHEMAS = {
+  ...sharedAnswers,
+  ...paymentAnswers,
+  ...invoiceAnswers,
+  ...accountAnswers,
+  ...webhookLogAnswers,
+  ...requestLogAnswers,
+  ...crossChainAnswers,
+  ...simulationAnswers,
+  ...adminAnswers,
+  ...tenantAnswers,
+} satisfies Record<string, z.ZodType>
+
 /** A group of entries, or an entry of its own (client.openapi()). */
 type Node = Entry | Record<string, Entry>
+
 const isEntry = (node: Node): node is Entry => typeof (node as Entry).operationId === 'string'
 
 /** Every entry with the client name it gets (payments.create), in the order the document lists them. */
@@ -64,6 +80,8 @@ export const ENTRIES: readonly Entry[] = NAMED_ENTRIES.map(({ entry }) => entry)
 
 /** Every entry of the contract, as a union of their literal types. */
 export type AnyEntry = { [G in keyof Contract]: Contract[G] extends Entry ? Contract[G] : Contract[G][keyof Contract[G]] }[keyof Contract]
+
 export type OperationId = AnyEntry['operationId']
+
 /** The entry of an operation id. */
 export type EntryOf<Id extends OperationId> = Extract<AnyEntry, { operationId: Id }>

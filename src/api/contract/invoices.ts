@@ -4,12 +4,14 @@ import { CUSTOMER_TYPES, INVOICE_STATUSES } from '../enumerations.js'
 import { MAX_LINE_ITEMS, MAX_QUANTITY } from '../limits.js'
 import { QUANTITY_SCALE, TAX_SCALE } from '../../invoice-totals.js'
 import { MAX_AMOUNT_VALUE, numberToScaled } from '../../money.js'
-import { RESPONSE_SCHEMAS } from '../resources.js'
 import { currencyCode, isoDateTime, optionalText, pageQuery } from '../validation.js'
+import { dateTimeText, pageOf } from '../resources.js'
 import { endpoint } from './entry.js'
 
 const INVOICE_ID = { id: 'Invoice id' }
+
 export const MAX_INVOICE_NUMBER_LENGTH = 64
+
 export const MAX_INVOICE_PREFIX_LENGTH = 24
 
 /** Letters, digits, space, - _ . / and the {year} token: nothing else. */
@@ -89,6 +91,7 @@ export const createInvoiceBody = z
       context.addIssue({ code: 'custom', path: ['customer'], message: 'give exactly one of customer_id and customer' })
     }
   })
+
 export type CreateInvoiceBody = z.infer<typeof createInvoiceBody>
 
 export const listInvoicesQuery = z.strictObject({
@@ -114,7 +117,86 @@ export const invoiceSettingsBody = z
       .optional(),
   })
   .optional()
+
 export type InvoiceSettingsBody = z.infer<typeof invoiceSettingsBody>
+
+export const postalAddress = z.object({ line1: z.string(), postal_code: z.string(), city: z.string(), country: z.string() })
+
+const customerExample = {
+  id: '38121c4f-af7d-4267-941e-c3f9c98d9b29',
+  customer_type: 'business',
+  name: 'Ada Lovelace',
+  company_name: 'Analytical Engines Ltd',
+  email: 'ada@example.com',
+  vat_number: 'GB123456789',
+  address: { line1: '12 St James Square', postal_code: 'SW1Y 4JH', city: 'London', country: 'GB' },
+}
+
+export const customer = z
+  .object({
+    id: z.string(),
+    customer_type: z.enum(CUSTOMER_TYPES),
+    name: z.string().nullable(),
+    company_name: z.string().nullable(),
+    email: z.string(),
+    vat_number: z.string().nullable(),
+    address: postalAddress.nullable(),
+  })
+  .describe("An invoice's customer (spec 2.3)")
+  .meta({ example: customerExample })
+
+const invoiceExample = {
+  id: '62133702-cdac-425e-9b26-5425b1aeef2d',
+  invoice_number: 'INV-0001',
+  status: 'sent',
+  currency: 'EUR',
+  line_items: [{ description: 'Consulting', quantity: 2, unit_price: 15000 }],
+  subtotal: 30000,
+  tax_percentage: 21,
+  tax_total: 6300,
+  total: 36300,
+  issued_at: '2026-11-24T12:56:06.589Z',
+  due_at: null,
+  payment_id: 'pt_01a20da0b8c0739691121515f6797a64',
+  notes: '',
+  customer: customerExample,
+  createdAt: '2026-11-24T12:56:06.589Z',
+  updatedAt: '2026-11-24T12:56:06.589Z',
+}
+
+export const invoice = z
+  .object({
+    id: z.string(),
+    invoice_number: z.string(),
+    status: z.enum(INVOICE_STATUSES),
+    currency: z.string(),
+    line_items: z.array(z.object({ description: z.string(), quantity: z.number(), unit_price: z.number().int() })),
+    subtotal: z.number().int(),
+    tax_percentage: z.number(),
+    tax_total: z.number().int(),
+    total: z.number().int(),
+    issued_at: dateTimeText,
+    due_at: dateTimeText.nullable(),
+    payment_id: z.string(),
+    notes: z.string(),
+    customer,
+    createdAt: dateTimeText,
+    updatedAt: dateTimeText,
+  })
+  .describe('An invoice with its customer (spec 2.2)')
+  .meta({ example: invoiceExample })
+
+export const invoicePage = pageOf(invoice, false)
+
+const invoiceSettingsExample = { invoice_prefix: 'INV-', next_number: 2, preview: 'INV-0002' }
+
+export const invoiceSettings = z
+  .object({
+    invoice_prefix: z.string(),
+    next_number: z.number().int(),
+    preview: z.string().describe('The number the next invoice would get now'),
+  })
+  .meta({ example: invoiceSettingsExample })
 
 export const invoices = {
   create: endpoint({
@@ -128,7 +210,7 @@ export const invoices = {
     description: 'Exactly one of customer_id and customer.',
     errors: [404, 409],
     body: createInvoiceBody,
-    response: RESPONSE_SCHEMAS.Invoice,
+    response: invoice,
   }),
   /** Newest first. */
   list: endpoint({
@@ -141,7 +223,7 @@ export const invoices = {
     tag: 'Invoices',
     errors: [],
     query: listInvoicesQuery,
-    response: RESPONSE_SCHEMAS.InvoicePage,
+    response: invoicePage,
   }),
   /** The numbering prefix, the next number and a preview of the next invoice number. */
   settings: endpoint({
@@ -153,7 +235,7 @@ export const invoices = {
     summary: 'Invoice numbering',
     tag: 'Invoices',
     errors: [],
-    response: RESPONSE_SCHEMAS.InvoiceSettings,
+    response: invoiceSettings,
   }),
   updateSettings: endpoint({
     operationId: 'updateInvoiceSettings',
@@ -165,7 +247,7 @@ export const invoices = {
     tag: 'Invoices',
     errors: [],
     body: invoiceSettingsBody,
-    response: RESPONSE_SCHEMAS.InvoiceSettings,
+    response: invoiceSettings,
   }),
   get: endpoint({
     operationId: 'getInvoice',
@@ -177,7 +259,7 @@ export const invoices = {
     tag: 'Invoices',
     pathParams: INVOICE_ID,
     errors: [404],
-    response: RESPONSE_SCHEMAS.Invoice,
+    response: invoice,
   }),
   /** Voids an unpaid invoice and expires its payment link; a paid one needs a refund instead (409). */
   cancel: endpoint({
@@ -190,10 +272,13 @@ export const invoices = {
     tag: 'Invoices',
     pathParams: INVOICE_ID,
     errors: [404, 409],
-    response: RESPONSE_SCHEMAS.Invoice,
+    response: invoice,
     answer: 'The voided invoice',
   }),
 }
 
 /** This file's bodies by the component name the OpenAPI document gives them. */
 export const invoiceBodies = { CreateInvoiceRequest: createInvoiceBody, InvoiceSettingsRequest: invoiceSettingsBody }
+
+/** The answers declared here, by the component name the OpenAPI document gives them. */
+export const invoiceAnswers = { Invoice: invoice, Customer: customer, InvoicePage: invoicePage, InvoiceSettings: invoiceSettings }

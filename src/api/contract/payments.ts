@@ -2,7 +2,6 @@
 import { z } from 'zod'
 import { LOCALES, PAYMENT_STATUSES } from '../enumerations.js'
 import { MAX_AMOUNT_VALUE } from '../../money.js'
-import { RESPONSE_SCHEMAS } from '../resources.js'
 import {
   currencyCode,
   httpUrl,
@@ -14,6 +13,8 @@ import {
   pricingAmount,
   textEnum,
 } from '../validation.js'
+import * as examples from '../examples.js'
+import { dateTimeText, exampleOf, pageOf, payment, paymentFields, txHash, without } from '../resources.js'
 import { endpoint, PAYMENT_ID } from './entry.js'
 
 export const MAX_EXPIRES_IN_HOURS = 24 * 365
@@ -41,6 +42,7 @@ export const createPaymentBody = z.strictObject({
   storeId: optionalText(255),
   escrowExpiresAt: isoDateTime.nullish(),
 })
+
 export type CreatePaymentBody = z.infer<typeof createPaymentBody>
 
 export const listPaymentsQuery = z.strictObject({
@@ -50,6 +52,7 @@ export const listPaymentsQuery = z.strictObject({
   endDate: isoDateOrDateTime.optional(),
   storeId: z.string().min(1).max(255).optional(),
 })
+
 export type ListPaymentsQuery = z.infer<typeof listPaymentsQuery>
 
 export const createRefundBody = z
@@ -60,7 +63,44 @@ export const createRefundBody = z
     metadata: metadata.nullish(),
   })
   .optional()
+
 export type CreateRefundBody = z.infer<typeof createRefundBody>
+
+/** The refund's copy of its payment leaves out checkout_id, shortUrl, settlement_fee and partner_id (spec 2.4). */
+export const refundedPayment = z
+  .object(paymentFields)
+  .describe('The refunded payment as it is now (spec 2.4)')
+  .meta({ example: { ...without(examples.paymentExample, ['checkout_id', 'shortUrl', 'settlement_fee', 'partner_id']), refunded: true } })
+
+const refundExample = {
+  refund_id: 'rf_01a20da0b89b7193937ef11dd93f464e',
+  amount: { asset_id: examples.USDC, value: 5 },
+  status: 'refunded',
+  description: 'Damaged item',
+  settlement_Id: 'f3443c8b4b005972cef4726114847e0296ba2e7d369795cf4e80005fb963c101',
+  metadata: {},
+  paymentId: examples.PAYMENT_ID,
+  createdAt: '2026-11-24T12:56:06.555Z',
+}
+
+export const refund = z
+  .object({
+    refund_id: z.string().regex(/^rf_[0-9a-f]{32}$/),
+    amount: z.object({ asset_id: z.string(), value: z.number().describe('USDC, at most 7 decimal places') }),
+    status: z.literal('refunded'),
+    description: z.string(),
+    settlement_Id: txHash.describe('Ledger transaction that paid the customer back'),
+    metadata: z.record(z.string(), z.unknown()),
+    paymentId: z.string(),
+    createdAt: dateTimeText,
+    payment: refundedPayment,
+  })
+  .describe('A refund (spec 2.4)')
+  .meta({ example: { ...refundExample, payment: exampleOf(refundedPayment) } })
+
+export const refundPage = pageOf(refund, true)
+
+export const paymentPage = pageOf(payment, true)
 
 export const payments = {
   create: endpoint({
@@ -74,7 +114,7 @@ export const payments = {
     tag: 'Payments',
     errors: [409, 422],
     body: createPaymentBody,
-    response: RESPONSE_SCHEMAS.Payment,
+    response: payment,
   }),
   list: endpoint({
     operationId: 'listPayments',
@@ -86,7 +126,7 @@ export const payments = {
     tag: 'Payments',
     errors: [],
     query: listPaymentsQuery,
-    response: RESPONSE_SCHEMAS.PaymentPage,
+    response: paymentPage,
   }),
   get: endpoint({
     operationId: 'getPayment',
@@ -98,7 +138,7 @@ export const payments = {
     tag: 'Payments',
     pathParams: PAYMENT_ID,
     errors: [404],
-    response: RESPONSE_SCHEMAS.Payment,
+    response: payment,
   }),
   /** Takes what an underpaid payment received as payment in full: it becomes paid. */
   acceptUnderpayment: endpoint({
@@ -112,7 +152,7 @@ export const payments = {
     tag: 'Payments',
     pathParams: PAYMENT_ID,
     errors: [404, 409, 422],
-    response: RESPONSE_SCHEMAS.Payment,
+    response: payment,
   }),
   /** Pays the customer back over the ledger (default: everything still refundable). */
   refund: endpoint({
@@ -127,7 +167,7 @@ export const payments = {
     pathParams: PAYMENT_ID,
     errors: [404, 409, 422],
     body: createRefundBody,
-    response: RESPONSE_SCHEMAS.Refund,
+    response: refund,
   }),
 }
 
@@ -144,7 +184,7 @@ export const refunds = {
     tag: 'Refunds',
     errors: [],
     query: listRefundsQuery,
-    response: RESPONSE_SCHEMAS.RefundPage,
+    response: refundPage,
   }),
   get: endpoint({
     operationId: 'getRefund',
@@ -156,9 +196,12 @@ export const refunds = {
     tag: 'Refunds',
     pathParams: { id: 'Refund id (rf_…)' },
     errors: [404],
-    response: RESPONSE_SCHEMAS.Refund,
+    response: refund,
   }),
 }
 
 /** This file's bodies by the component name the OpenAPI document gives them. */
 export const paymentBodies = { CreatePaymentRequest: createPaymentBody, CreateRefundRequest: createRefundBody }
+
+/** The answers declared here, by the component name the OpenAPI document gives them. */
+export const paymentAnswers = { RefundedPayment: refundedPayment, Refund: refund, PaymentPage: paymentPage, RefundPage: refundPage }

@@ -1,8 +1,9 @@
 // The sandbox's request log: the merchant's own API requests or, with the admin token, every
 // request, public and admin ones included. No bodies or credentials.
 import { z } from 'zod'
-import { RESPONSE_SCHEMAS } from '../resources.js'
 import { queryInteger } from '../validation.js'
+import * as examples from '../examples.js'
+import { dateTimeText, itemsOf } from '../resources.js'
 import { endpoint, MERCHANT_ID } from './entry.js'
 
 /** Records the request log keeps for its list endpoints; older ones are dropped. */
@@ -17,11 +18,41 @@ const requestFilterFields = {
 }
 
 export const requestLogStreamQuery = z.strictObject(requestFilterFields)
+
 export const requestLogListQuery = z.strictObject({ ...requestFilterFields, limit: queryInteger(1, REQUEST_LOG_CAPACITY).optional() })
 
 const FILTERS = 'Filter with `status` (a class such as 4xx, or 404) and `path` (a prefix: /payments is /payments and /payments/…).'
+
 const KEPT = `From the last ${REQUEST_LOG_CAPACITY} requests the sandbox kept.`
+
 const EACH_REQUEST = '`event: request`, `id: <request id>`, for each request that finishes while connected'
+
+const requestLogEntryExample = {
+  requestId: 'req_25ac8f3e-e6cc-4c0b-a488-2c9f63ec03e5',
+  time: '2026-11-24T12:56:10.459Z',
+  method: 'POST',
+  path: '/payments',
+  status: 200,
+  durationMs: 1.2,
+  merchantId: examples.MERCHANT_ID,
+  idempotencyKey: 'order-1042',
+}
+
+export const requestLogEntry = z
+  .object({
+    requestId: z.string().describe("As in the response's Request-Id header"),
+    time: dateTimeText.describe('When the request arrived (real time)'),
+    method: z.string(),
+    path: z.string().describe('Without the query string'),
+    status: z.number().int().min(0).max(599).describe('The response status; 0 when the client went away before an answer'),
+    durationMs: z.number().min(0),
+    merchantId: z.string().nullable().describe('The merchant whose key signed the request; null for public, admin and refused requests'),
+    idempotencyKey: z.string().nullable(),
+  })
+  .describe('One API request in the request log: no body, query string or credential')
+  .meta({ example: requestLogEntryExample })
+
+export const requestLogList = itemsOf(requestLogEntry)
 
 export const requestLogs = {
   /** The merchant's recent requests, newest first. */
@@ -37,7 +68,7 @@ export const requestLogs = {
     pathParams: MERCHANT_ID,
     errors: [404],
     query: requestLogListQuery,
-    response: RESPONSE_SCHEMAS.RequestLogList,
+    response: requestLogList,
   }),
   /** Each of the merchant's requests as it finishes, from the moment of connecting. */
   stream: endpoint({
@@ -52,7 +83,7 @@ export const requestLogs = {
     pathParams: MERCHANT_ID,
     errors: [404],
     query: requestLogStreamQuery,
-    stream: { event: 'request', data: RESPONSE_SCHEMAS.RequestLogEntry },
+    stream: { event: 'request', data: requestLogEntry },
     answer: EACH_REQUEST,
   }),
   /** Every recent request, newest first (admin token). */
@@ -66,7 +97,7 @@ export const requestLogs = {
     description: `${KEPT} ${FILTERS}`,
     errors: [],
     query: requestLogListQuery,
-    response: RESPONSE_SCHEMAS.RequestLogList,
+    response: requestLogList,
   }),
   /** Every request as it finishes (admin token). */
   streamAll: endpoint({
@@ -79,7 +110,10 @@ export const requestLogs = {
     description: FILTERS,
     errors: [],
     query: requestLogStreamQuery,
-    stream: { event: 'request', data: RESPONSE_SCHEMAS.RequestLogEntry },
+    stream: { event: 'request', data: requestLogEntry },
     answer: EACH_REQUEST,
   }),
 }
+
+/** The answers declared here, by the component name the OpenAPI document gives them. */
+export const requestLogAnswers = { RequestLogEntry: requestLogEntry, RequestLogList: requestLogList }

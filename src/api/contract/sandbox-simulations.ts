@@ -1,13 +1,15 @@
 // Sandbox extensions under merchant auth: what a customer, the network or the escrow contract
 // would do, on demand.
 import { z } from 'zod'
-import { LEDGER_ASSET_CODES } from '../enumerations.js'
-import { RESPONSE_SCHEMAS } from '../resources.js'
+import { ESCROW_STATUSES, LEDGER_ASSET_CODES, SETTLEMENT_STATUSES } from '../enumerations.js'
 import { isAccountAddress, optionalText, pricingAmount } from '../validation.js'
+import * as examples from '../examples.js'
+import { accountAddress, dateTimeText, decimalText, ledgerOperation, payment, txHash } from '../resources.js'
 import { endpoint, PAYMENT_ID } from './entry.js'
 
 /** Failing a payment or an escrow order's funding: an optional reason for the history. */
 export const failBody = z.strictObject({ reason: optionalText(200) }).optional()
+
 export type FailBody = z.infer<typeof failBody>
 
 /** Stellar's limit for a text memo. */
@@ -57,7 +59,87 @@ export const payBody = z
     }
   })
   .optional()
+
 export type PayBody = z.infer<typeof payBody>
+
+const paymentWebhooksStateExample = { checkout_id: examples.PAYMENT_ID, event_coming: true, pending_deliveries: 1, quiet: false }
+
+/** Whether a payment's webhooks have all been sent, as `paybox trigger` waits for them (sandbox only). */
+export const paymentWebhooksState = z
+  .object({
+    checkout_id: z.string(),
+    event_coming: z
+      .boolean()
+      .describe('An event the sandbox will emit with no one acting: a settlement in processing reports its outcome when its ledger closes'),
+    pending_deliveries: z.number().int().describe('Deliveries of its events not yet attempted'),
+    quiet: z.boolean().describe('No event coming and no delivery pending: its delivery log is final until someone acts'),
+  })
+  .meta({ example: paymentWebhooksStateExample })
+
+const CUSTODY = 'GD4C6EUCTBPO7QG3S6NXMUITN76ZC3UWKT6NJ5AY24C2NSV7BAHEAKVJ'
+
+const escrowOrderExample = {
+  paymentId: 'pt_01a20da0c7c472a1a2cd10c4bb5a0ed7',
+  escrow_order_id: 'eo_076081f700846b72e5ed0b7b',
+  escrow_status: 'funded',
+  escrow_contract_address: 'CBPKZZVVR3MYYVGPI6XKNJSHAQEFMOJT7TK5F5NSPMOFLRGMGEQN4UBX',
+  custody_account: CUSTODY,
+  contract_balance: '100.0000000',
+  held: '100.0000000',
+  platform_fee_account: 'GBFE2N6I3LMFG5YPTPRMNHTLVE2LZ6GOWIGVCUBRTUBEUKIRTJMWVNGY',
+  payee: 'GBMEN5ZNWYVQAWWQPJ4PCJ5CZB7XYQ5JM2Y2A5LFE26YXCZRHCC7RBB7',
+  escrow_platform_fee_bps: 250,
+  escrow_expires_at: '2026-12-01T12:56:10.436Z',
+  settlement_status: 'open',
+  release: null,
+  transactions: [
+    {
+      hash: 'e69bbea5fcdd926c5a5fc8a57b0c28b08ddf99970dfc8f9ae6d081a0856631f5',
+      ledger: 4,
+      appliedAt: '2026-11-24T12:56:10.447Z',
+      successful: true,
+      operations: [{ from: examples.CUSTOMER_ACCOUNT, to: CUSTODY, asset: 'USDC', amount: '100.0000000' }],
+    },
+  ],
+}
+
+export const escrowOrder = z
+  .object({
+    paymentId: z.string(),
+    escrow_order_id: z.string(),
+    escrow_status: z.enum(ESCROW_STATUSES),
+    escrow_contract_address: z.string(),
+    custody_account: accountAddress,
+    contract_balance: decimalText,
+    held: decimalText,
+    platform_fee_account: accountAddress,
+    payee: accountAddress,
+    escrow_platform_fee_bps: z.number().int(),
+    escrow_expires_at: dateTimeText.nullable(),
+    settlement_status: z.enum(SETTLEMENT_STATUSES),
+    // escrow_status keeps the spec's values (created, funded, failed; no "released"): a release is said here.
+    release: z
+      .object({
+        status: z
+          .enum(SETTLEMENT_STATUSES)
+          .describe("The settlement the release started: processing until the release's ledger closes, then paid"),
+        released_at: dateTimeText,
+        transaction: txHash.describe('The release transaction: the payee paid, the platform fee taken'),
+      })
+      .nullable()
+      .describe('What releasing the order did; null until it is released'),
+    transactions: z.array(
+      z.object({
+        hash: txHash,
+        ledger: z.number().int(),
+        appliedAt: dateTimeText,
+        successful: z.boolean(),
+        operations: z.array(ledgerOperation.pick({ from: true, to: true, asset: true, amount: true })),
+      }),
+    ),
+  })
+  .describe("An escrow merchant's order, its custody and its ledger transactions")
+  .meta({ example: escrowOrderExample })
 
 /** A money-moving POST on one payment: digest auth, an Idempotency-Key, the payment as it now is. */
 const paymentAction = <const Id extends string, const Path extends string>(operationId: Id, path: Path, summary: string) =>
@@ -72,7 +154,7 @@ const paymentAction = <const Id extends string, const Path extends string>(opera
     tag: 'Sandbox',
     pathParams: PAYMENT_ID,
     errors: [404, 409, 422],
-    response: RESPONSE_SCHEMAS.Payment,
+    response: payment,
   }) as const
 
 export const simulations = {
@@ -101,7 +183,7 @@ export const simulations = {
     tag: 'Sandbox',
     pathParams: PAYMENT_ID,
     errors: [404],
-    response: RESPONSE_SCHEMAS.PaymentWebhooksState,
+    response: paymentWebhooksState,
   }),
 }
 
@@ -130,9 +212,12 @@ export const escrow = {
     tag: 'Sandbox',
     pathParams: PAYMENT_ID,
     errors: [404, 409],
-    response: RESPONSE_SCHEMAS.EscrowOrder,
+    response: escrowOrder,
   }),
 }
 
 /** This file's bodies by the component name the OpenAPI document gives them. */
 export const simulationBodies = { SandboxPayRequest: payBody, SandboxFailRequest: failBody }
+
+/** The answers declared here, by the component name the OpenAPI document gives them. */
+export const simulationAnswers = { PaymentWebhooksState: paymentWebhooksState, EscrowOrder: escrowOrder }
