@@ -6,7 +6,7 @@ import { createMerchant, rotateSecret, toMerchantCredentials } from '../merchant
 import { noBody } from '../../src/api/validation.js'
 import type { MerchantRow } from '../db/schema.js'
 import { runTransaction } from '../db/database.js'
-import { createMerchantBody } from '../../src/api/requests.js'
+import { createMerchantBody } from '../../src/api/contract/sandbox-admin.js'
 import type { Handlers } from '../openapi/handlers.js'
 
 const adminView = (merchant: MerchantRow) => ({

@@ -32,7 +32,7 @@ import {
 } from './chains.js'
 import { findDueQuotes, findLiveQuotesOfPayment, findQuote, insertQuote, listQuotes, updateQuote } from './quote-repository.js'
 import type { PageRequest } from '../db/paginate.js'
-import type { DepositBody, QuoteBody } from '../../src/api/requests.js'
+import type { DepositBody, QuoteBody } from '../../src/api/contract/cross-chain.js'
 import { merchantNow } from '../merchants/merchant-time.js'
 
 /** How long a quote holds (never past the payment's own expiry): its deadline. */

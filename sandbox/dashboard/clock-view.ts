@@ -5,7 +5,8 @@
 // sessions with the new state's; the admin who did it is written back in (session carry-over).
 import { Router, type Request } from 'express'
 import { html } from 'ghtml'
-import { advanceBody, freezeBody, SNAPSHOT_NAME_RULE, snapshotName } from '../../src/api/requests.js'
+import { advanceBody, freezeBody } from '../../src/api/clock-bodies.js'
+import { SNAPSHOT_NAME_RULE, snapshotName } from '../../src/api/contract/sandbox-admin.js'
 import { ADVANCE_DURATION_HINT, parseAdvanceSeconds } from '../../src/duration.js'
 import { toIso } from '../clock.js'
 import { badRequest, notFound } from '../errors.js'

@@ -5,7 +5,7 @@
 import { html } from 'ghtml'
 import type { ZodError } from 'zod'
 import { CURRENCY_CODES } from '../../src/api/enumerations.js'
-import { createInvoiceBody, type CreateInvoiceBody } from '../../src/api/requests.js'
+import { createInvoiceBody, type CreateInvoiceBody } from '../../src/api/contract/invoices.js'
 import type { InvoiceTotals } from '../../src/invoice-totals.js'
 import { QUANTITY_SCALE, TAX_SCALE } from '../../src/invoice-totals.js'
 import { majorToMinorUnits, parseDecimal } from '../../src/money.js'

@@ -4,7 +4,7 @@
 // routes call; creating and voiding run once per rendered form, through the API's idempotency gate.
 import { Router, type Request, type Response } from 'express'
 import { html } from 'ghtml'
-import { invoiceSettingsBody, listInvoicesQuery } from '../../src/api/requests.js'
+import { invoiceSettingsBody, listInvoicesQuery } from '../../src/api/contract/invoices.js'
 import { invoiceTotals } from '../../src/invoice-totals.js'
 import { findCustomersByIds } from '../customers/customer-repository.js'
 import { runTransaction } from '../db/database.js'

@@ -5,7 +5,7 @@
 // lets a merchant see, and its own orders. Every list updates live as ledgers close.
 import { Router, type Request } from 'express'
 import { z } from 'zod'
-import { ledgerAccountsQuery, ledgerTransactionsQuery } from '../../src/api/requests.js'
+import { ledgerAccountsQuery, ledgerTransactionsQuery } from '../../src/api/contract/sandbox-admin.js'
 import { queryInteger } from '../../src/api/validation.js'
 import { listBridgeOrders } from '../cross-chain/quote-service.js'
 import { listEscrowOrders } from '../escrow/escrow-service.js'

@@ -5,7 +5,7 @@
 import { Router, type Request, type Response } from 'express'
 import { html } from 'ghtml'
 import { SETTLEMENT_MODES } from '../../src/api/enumerations.js'
-import { createMerchantBody } from '../../src/api/requests.js'
+import { createMerchantBody } from '../../src/api/contract/sandbox-admin.js'
 import type { MerchantRow } from '../db/schema.js'
 import { badRequest, notFound } from '../errors.js'
 import { idempotencyGate, requestFingerprint } from '../idempotency/idempotency-service.js'

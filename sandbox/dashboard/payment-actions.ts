@@ -4,7 +4,8 @@
 // {"underpay": true} and the hosted checkout's buttons pay (intendedAmount, payment-simulation.ts).
 // The page offers the actions that apply to the payment's state; the services still decide.
 import type { Kysely } from 'kysely'
-import { createRefundBody, failBody, payBody } from '../../src/api/requests.js'
+import { createRefundBody } from '../../src/api/contract/payments.js'
+import { failBody, payBody } from '../../src/api/contract/sandbox-simulations.js'
 import { majorToMinorUnits } from '../../src/money.js'
 import type { SandboxContext } from '../context.js'
 import { findCurrency } from '../currencies/currency-table.js'

@@ -4,7 +4,7 @@
 // idempotency key (drawn when its form is rendered), through the API's idempotency gate.
 import { Router } from 'express'
 import { html } from 'ghtml'
-import { listPaymentsQuery } from '../../src/api/requests.js'
+import { listPaymentsQuery } from '../../src/api/contract/payments.js'
 import { PAYMENT_STATUSES } from '../../src/api/enumerations.js'
 import { formatAmount, formatUsdc } from '../checkout/checkout-page.js'
 import type { PaymentRow } from '../db/schema.js'

@@ -4,7 +4,7 @@
 // request is as unknown as a made-up id (404).
 import { Router, type Request } from 'express'
 import { z } from 'zod'
-import { requestLogStreamQuery } from '../../src/api/requests.js'
+import { requestLogStreamQuery } from '../../src/api/contract/request-logs.js'
 import { pageQuery } from '../../src/api/validation.js'
 import type { RequestLogEntry } from '../../src/client/types.js'
 import { notFound } from '../errors.js'

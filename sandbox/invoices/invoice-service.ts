@@ -24,7 +24,7 @@ import {
   saveInvoiceSettings,
   updateInvoice,
 } from './invoice-repository.js'
-import type { CreateInvoiceBody, InvoiceSettingsBody } from '../../src/api/requests.js'
+import type { CreateInvoiceBody, InvoiceSettingsBody } from '../../src/api/contract/invoices.js'
 import { invoiceTotals } from '../../src/invoice-totals.js'
 
 const HOUR_MS = 3_600_000

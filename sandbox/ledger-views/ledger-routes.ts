@@ -2,7 +2,7 @@
 // accounts with balances, transactions (filter by account, page by position), one transaction
 // decoded. Amounts are decimal text with 7 places, as Horizon shows them.
 import { TransactionBuilder } from '@stellar/stellar-base'
-import { ledgerAccountsQuery, ledgerTransactionsQuery } from '../../src/api/requests.js'
+import { ledgerAccountsQuery, ledgerTransactionsQuery } from '../../src/api/contract/sandbox-admin.js'
 import { USDC_SCALE, formatDecimal } from '../../src/money.js'
 import { toIso } from '../clock.js'
 import type { SandboxContext } from '../context.js'

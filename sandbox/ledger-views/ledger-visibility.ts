@@ -3,7 +3,7 @@
 // or as an operation's source or destination) or carry the memo of one of its own payments (an
 // escrow merchant's payments are paid to the escrow custody, so only their memo names them).
 import type { Kysely } from 'kysely'
-import { MAX_TRANSACTIONS_PAGE } from '../../src/api/requests.js'
+import { MAX_TRANSACTIONS_PAGE } from '../../src/api/contract/sandbox-admin.js'
 import type { Database, MerchantRow, PaymentRow } from '../db/schema.js'
 import { notFound } from '../errors.js'
 import { findPaymentByMemo } from '../payments/payment-repository.js'

@@ -2,7 +2,7 @@
 // sandbox's random source, each with its genesis XLM, and the escrow contract's C… address.
 import { StrKey } from '@stellar/stellar-base'
 import type { Kysely } from 'kysely'
-import { MAX_TRUSTLINE_LIMIT } from '../../src/api/requests.js'
+import { MAX_TRUSTLINE_LIMIT } from '../../src/api/contract/sandbox-admin.js'
 import type { LedgerAccountRole } from '../../src/api/enumerations.js'
 import type { Database, LedgerAccountRow } from '../db/schema.js'
 import type { RandomSource } from '../random.js'

@@ -1,7 +1,7 @@
 // What the ledger holds, as services, Horizon and the admin API read it: ledgers, accounts,
 // transactions and payments, mapped from their rows.
 import type { Kysely } from 'kysely'
-import { MAX_TRANSACTIONS_PAGE } from '../../src/api/requests.js'
+import { MAX_TRANSACTIONS_PAGE } from '../../src/api/contract/sandbox-admin.js'
 import type { LedgerAccountRole } from '../../src/api/enumerations.js'
 import type { Database, LedgerTransactionRow } from '../db/schema.js'
 import { groupBy, toLedgerAccount, toLedgerInfo, toLedgerPayment, toLedgerTransaction } from './ledger-mappers.js'

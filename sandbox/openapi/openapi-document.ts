@@ -8,7 +8,7 @@ import { MAX_BODY_BYTES } from '../http/body.js'
 import type { Operation, SuccessResponse } from '../http/operation.js'
 import { OPERATIONS, REQUEST_SCHEMAS } from './documented-operations.js'
 import { HORIZON_RESPONSE_SCHEMAS } from '../horizon/horizon-operations.js'
-import { RESPONSE_SCHEMAS } from '../../src/api/resources.js'
+import { RESPONSE_SCHEMAS } from '../../src/api/contract/index.js'
 
 type Json = Record<string, unknown>
 

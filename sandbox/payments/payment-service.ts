@@ -21,7 +21,7 @@ import {
   listPayments as listPaymentRows,
   type PaymentFilters,
 } from './payment-repository.js'
-import type { CreatePaymentBody } from '../../src/api/requests.js'
+import type { CreatePaymentBody } from '../../src/api/contract/payments.js'
 
 export const DEFAULT_EXPIRY_MS = 30 * 60 * 1000
 export const DEFAULT_ESCROW_EXPIRY_MS = 7 * 24 * 60 * 60 * 1000

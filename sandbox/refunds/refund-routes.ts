@@ -7,7 +7,7 @@ import { pageLinks, pageMeta } from '../http/pagination.js'
 import { findPaymentById, findPaymentsByIds } from '../payments/payment-repository.js'
 import { pageRequest } from '../validation/common.js'
 import { toRefundResource } from './refund-resource.js'
-import { createRefundBody, listRefundsQuery } from '../../src/api/requests.js'
+import { createRefundBody, listRefundsQuery } from '../../src/api/contract/payments.js'
 import { getRefund, listRefunds, refundPayment } from './refund-service.js'
 import type { Handlers } from '../openapi/handlers.js'
 

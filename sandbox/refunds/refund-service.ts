@@ -17,7 +17,7 @@ import { appendHistory, moveTo } from '../payments/payment-lifecycle.js'
 import { amountPaidFor, usdcForValue } from '../payments/payment-receipts.js'
 import { getPaymentForChange } from '../payments/payment-service.js'
 import { findRefundForMerchant, insertRefund, listRefunds as listRefundRows } from './refund-repository.js'
-import type { CreateRefundBody } from '../../src/api/requests.js'
+import type { CreateRefundBody } from '../../src/api/contract/payments.js'
 
 export async function refundPayment(
   ctx: Pick<SandboxContext, 'clock' | 'wallClock' | 'random' | 'ledger' | 'identity' | 'payments'>,

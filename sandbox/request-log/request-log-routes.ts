@@ -3,7 +3,7 @@
 // under /sandbox with the admin token. What `paybox logs tail` follows.
 import type http from 'node:http'
 import { type Request } from 'express'
-import { requestLogListQuery, requestLogStreamQuery } from '../../src/api/requests.js'
+import { requestLogListQuery, requestLogStreamQuery } from '../../src/api/contract/request-logs.js'
 import type { RequestLogEntry } from '../../src/client/types.js'
 import { currentMerchant } from '../http/auth.js'
 import { notFound } from '../errors.js'

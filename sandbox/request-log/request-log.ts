@@ -8,7 +8,7 @@ import type http from 'node:http'
 import { IDEMPOTENCY_KEY_HEADER, REQUEST_ID_HEADER } from '../../src/api/headers.js'
 import type { RequestLogEntry, RequestLogQuery } from '../../src/client/types.js'
 import type { Clock } from '../clock.js'
-import { REQUEST_LOG_CAPACITY } from '../../src/api/requests.js'
+import { REQUEST_LOG_CAPACITY } from '../../src/api/contract/request-logs.js'
 import { newRequestId, notesOf, type SignatureMismatch } from '../http/request-notes.js'
 import { bounded, redactHeaders, redactText } from './redaction.js'
 

@@ -1,6 +1,6 @@
 // Sandbox controls of business time (admin token): read the clock, move it forward, freeze
 // and unfreeze it.
-import { advanceBody, freezeBody } from '../../src/api/requests.js'
+import { advanceBody, freezeBody } from '../../src/api/clock-bodies.js'
 import { toIso } from '../clock.js'
 import type { SandboxContext } from '../context.js'
 import { noBody } from '../../src/api/validation.js'

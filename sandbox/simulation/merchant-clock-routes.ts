@@ -2,7 +2,7 @@
 // sandbox-wide clock. The admin token may move any merchant's; a merchant's own key only its own,
 // and only where the sandbox allows it (SandboxLimits.merchantOwnClock, docs/clocks.md).
 import type { Request } from 'express'
-import { advanceBody, freezeBody } from '../../src/api/requests.js'
+import { advanceBody, freezeBody } from '../../src/api/clock-bodies.js'
 import { noBody } from '../../src/api/validation.js'
 import type { SandboxContext } from '../context.js'
 import { ApiError } from '../errors.js'

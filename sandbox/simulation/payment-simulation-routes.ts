@@ -2,8 +2,8 @@
 import type { SandboxContext } from '../context.js'
 import { actOnPayment } from '../payments/payment-action.js'
 import { noBody } from '../../src/api/validation.js'
-import { failBody } from '../../src/api/requests.js'
-import { payBody } from '../../src/api/requests.js'
+import { failBody } from '../../src/api/contract/sandbox-simulations.js'
+import { payBody } from '../../src/api/contract/sandbox-simulations.js'
 import { expirePayment, failPayment, simulateCustomerPayment } from './payment-simulation.js'
 import type { Handlers } from '../openapi/handlers.js'
 

@@ -17,7 +17,7 @@ import { moveTo, requirePayable } from '../payments/payment-lifecycle.js'
 import { findCurrency } from '../currencies/currency-table.js'
 import { remainingValue, usdcForValue } from '../payments/payment-receipts.js'
 import { findPaymentById } from '../payments/payment-repository.js'
-import type { FailBody, PayBody } from '../../src/api/requests.js'
+import type { FailBody, PayBody } from '../../src/api/contract/sandbox-simulations.js'
 import { merchantNow } from '../merchants/merchant-time.js'
 
 type SimulationContext = Pick<SandboxContext, 'clock' | 'wallClock' | 'ledger' | 'payments'>

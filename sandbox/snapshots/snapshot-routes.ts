@@ -8,7 +8,7 @@ import { noBody } from '../../src/api/validation.js'
 import { noRoute } from '../http/errors.js'
 import type { SnapshotInfo } from './snapshot-store.js'
 import { answering, type SandboxStateControls } from './state-controls.js'
-import { saveSnapshotBody, snapshotName } from '../../src/api/requests.js'
+import { saveSnapshotBody, snapshotName } from '../../src/api/contract/sandbox-admin.js'
 import type { Handlers } from '../openapi/handlers.js'
 
 const nameParam = (value: string): string => {

@@ -7,7 +7,7 @@ import path from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { openDatabase, withCommittedHandle, type SandboxDb } from '../db/database.js'
 import { migrationProvider } from '../db/migrations/index.js'
-import { SNAPSHOT_NAME } from '../../src/api/requests.js'
+import { SNAPSHOT_NAME } from '../../src/api/contract/sandbox-admin.js'
 import { SOLE_PROCESS_BARRIER, SnapshotError, type SnapshotInfo, type SnapshotStore, type StateReplacement } from './snapshot-store.js'
 
 const SUFFIX = '.sqlite'

@@ -1,5 +1,5 @@
 // /sandbox/tenants (admin token): create, list and archive tenants (docs/clocks.md).
-import { createTenantBody } from '../../src/api/requests.js'
+import { createTenantBody } from '../../src/api/contract/tenants.js'
 import { toIso } from '../clock.js'
 import type { SandboxContext } from '../context.js'
 import { badRequest } from '../errors.js'

@@ -3,7 +3,12 @@
 // its USDC in a real payment from the issuer), whose secret is handed out so that real Stellar
 // tools can sign for it. It is a sandbox: the secret opens nothing of value.
 import type { Kysely } from 'kysely'
-import { type CreateWalletBody, DEFAULT_WALLET_USDC, DEFAULT_WALLET_XLM, MAX_TRUSTLINE_LIMIT } from '../../src/api/requests.js'
+import {
+  type CreateWalletBody,
+  DEFAULT_WALLET_USDC,
+  DEFAULT_WALLET_XLM,
+  MAX_TRUSTLINE_LIMIT,
+} from '../../src/api/contract/sandbox-admin.js'
 import type { Database } from '../db/schema.js'
 import type { RandomSource } from '../random.js'
 import { readState } from '../state/sandbox-state.js'

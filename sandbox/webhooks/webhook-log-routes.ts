@@ -2,7 +2,7 @@
 // and two live streams (server-sent events) for the CLI: finished deliveries (`webhooks tail`)
 // and every payment event (`listen`). Webhook pause and resume live here too.
 import { type Request, type Response } from 'express'
-import { eventsQuery, webhookLogQuery } from '../../src/api/requests.js'
+import { eventsQuery, webhookLogQuery } from '../../src/api/contract/webhook-logs.js'
 import { toIso } from '../clock.js'
 import type { SandboxContext } from '../context.js'
 import type { MerchantRow, PaymentEventRow, WebhookDeliveryRow } from '../db/schema.js'

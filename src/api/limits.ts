@@ -1,5 +1,5 @@
 // Limits of the API that the CLI checks before sending, declared once and free of zod so that a
-// command can read them at start; src/api/requests.ts validates with them.
+// command can read them at start; the contract's schemas validate with them.
 
 /** Line items per invoice. */
 export const MAX_LINE_ITEMS = 100

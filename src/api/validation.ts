@@ -1,6 +1,9 @@
-// Reusable request-schema pieces: URLs, ISO dates, metadata, paging query values.
+// Reusable request-schema pieces: URLs, ISO dates, metadata, paging query values, choices,
+// amounts. Each endpoint's own body and query are in its resource's file of src/api/contract/.
 import { StrKey } from '@stellar/stellar-base'
 import { z } from 'zod'
+import { CURRENCY_CODES } from './enumerations.js'
+import { MAX_AMOUNT_VALUE } from '../money.js'
 
 export const MAX_URL_LENGTH = 2048
 export const MAX_METADATA_KEYS = 50
@@ -61,3 +64,22 @@ export const optionalText = (max: number) =>
 
 /** For endpoints that take no body: nothing, or an empty JSON object. */
 export const noBody = z.strictObject({}).optional()
+
+/**
+ * One of `values`, typed as text going in (a client passes what its user typed, and the sandbox
+ * names the choices) and as the enumeration once checked, so the sandbox's columns are checked.
+ */
+export function textEnum<T extends string>(values: readonly T[]) {
+  return z
+    .enum(values as readonly string[] as [string, ...string[]], { message: `must be one of ${values.join(', ')}` })
+    .transform((value) => value as T)
+}
+
+export const currencyCode = textEnum(CURRENCY_CODES)
+
+/** An amount in the smallest unit of a payment's pricing currency, as the simulations and refunds take it. */
+export const pricingAmount = z
+  .number()
+  .int({ message: 'must be an integer in the smallest unit of the pricing currency' })
+  .positive({ message: 'must be greater than 0' })
+  .max(MAX_AMOUNT_VALUE)

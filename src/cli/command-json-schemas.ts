@@ -3,6 +3,15 @@
 import { z } from 'zod'
 import { HEALTH_STATUSES } from '../api/enumerations.js'
 import * as api from '../api/resources.js'
+import * as account from '../api/contract/account.js'
+import * as crossChain from '../api/contract/cross-chain.js'
+import * as invoices from '../api/contract/invoices.js'
+import * as payments from '../api/contract/payments.js'
+import * as requestLogs from '../api/contract/request-logs.js'
+import * as sandboxAdmin from '../api/contract/sandbox-admin.js'
+import * as simulations from '../api/contract/sandbox-simulations.js'
+import * as tenants from '../api/contract/tenants.js'
+import * as webhookLogs from '../api/contract/webhook-logs.js'
 
 /** What every command prints with --json when it fails. */
 export const commandErrorJson = z.object({
@@ -10,11 +19,11 @@ export const commandErrorJson = z.object({
 })
 
 // Restore and reset print the merchants' keys, never their secrets (`sandbox keys` prints those).
-const stateSwap = api.resetState.extend({
-  merchants: z.array(api.resetState.shape.merchants.element.omit({ apiSecret: true })),
-  snapshot: api.snapshot.optional(),
+const stateSwap = sandboxAdmin.resetState.extend({
+  merchants: z.array(sandboxAdmin.resetState.shape.merchants.element.omit({ apiSecret: true })),
+  snapshot: sandboxAdmin.snapshot.optional(),
 })
-const health = api.health.extend({ status: z.enum(HEALTH_STATUSES) })
+const health = sandboxAdmin.health.extend({ status: z.enum(HEALTH_STATUSES) })
 const profile = z.looseObject({ baseUrl: z.string().optional(), apiKey: z.string().optional() })
 
 /** One document, or (`lines`, the live streams) one document per line for as long as it runs. */
@@ -28,34 +37,34 @@ const lines = (schema: z.ZodType): CommandJson => ({ schema, output: 'lines' })
 
 /** By command id, every command of commands/command-files.ts. */
 export const COMMAND_JSON_SCHEMAS: Record<string, CommandJson | null> = {
-  balances: document(z.union([api.accountBalances, api.balance])),
-  chains: document(api.originChains),
+  balances: document(z.union([account.accountBalances, account.balance])),
+  chains: document(crossChain.originChains),
   'config:get': document(z.object({ profile: z.string(), key: z.string(), value: z.string().nullable() })),
   'config:list': document(z.object({ file: z.string(), profiles: z.record(z.string(), profile) })),
   'config:set': document(z.object({ profile: z.string(), key: z.string(), file: z.string() })),
-  currencies: document(api.itemsOf(api.currency)),
-  dashboard: document(api.dashboardSignInLink.pick({ url: true })),
+  currencies: document(api.itemsOf(account.currency)),
+  dashboard: document(sandboxAdmin.dashboardSignInLink.pick({ url: true })),
   'escrow:fail': document(api.payment),
-  'escrow:fund': document(z.object({ payment: api.payment, escrow: api.escrowOrder })),
+  'escrow:fund': document(z.object({ payment: api.payment, escrow: simulations.escrowOrder })),
   'escrow:release': document(api.payment),
-  'escrow:status': document(api.escrowOrder),
-  'fee-tier': document(api.feeTier),
-  'invoices:cancel': document(api.invoice),
-  'invoices:create': document(api.invoice),
-  'invoices:get': document(api.invoice),
-  'invoices:list': document(api.pageOf(api.invoice, false)),
-  'invoices:settings': document(api.invoiceSettings),
-  'ledger:accounts': document(api.itemsOf(api.ledgerAccount)),
-  'ledger:transactions': document(api.itemsOf(api.ledgerTransaction)),
-  'ledger:tx': document(api.ledgerTransaction),
-  'ledger:wallet:create': document(api.wallet),
+  'escrow:status': document(simulations.escrowOrder),
+  'fee-tier': document(account.feeTier),
+  'invoices:cancel': document(invoices.invoice),
+  'invoices:create': document(invoices.invoice),
+  'invoices:get': document(invoices.invoice),
+  'invoices:list': document(api.pageOf(invoices.invoice, false)),
+  'invoices:settings': document(invoices.invoiceSettings),
+  'ledger:accounts': document(api.itemsOf(sandboxAdmin.ledgerAccount)),
+  'ledger:transactions': document(api.itemsOf(sandboxAdmin.ledgerTransaction)),
+  'ledger:tx': document(sandboxAdmin.ledgerTransaction),
+  'ledger:wallet:create': document(sandboxAdmin.wallet),
   listen: lines(
-    api.paymentEvent
+    webhookLogs.paymentEvent
       .omit({ payload: true })
       .extend({ status: z.number().int().nullable(), duration_ms: z.number().int().min(0), error: z.string().nullable() }),
   ),
   login: document(z.object({ profile: z.string(), baseUrl: z.string(), apiKey: z.string() })),
-  'logs:tail': lines(api.requestLogEntry),
+  'logs:tail': lines(requestLogs.requestLogEntry),
   'merchants:create': document(api.sandboxMerchant),
   'merchants:rotate-secret': document(
     z.object({
@@ -65,20 +74,22 @@ export const COMMAND_JSON_SCHEMAS: Record<string, CommandJson | null> = {
       staleEnvironment: z.boolean(),
     }),
   ),
-  openapi: document(z.union([api.openApiDocument, z.object({ output: z.string(), openapi: z.unknown(), paths: z.number().int() })])),
+  openapi: document(
+    z.union([sandboxAdmin.openApiDocument, z.object({ output: z.string(), openapi: z.unknown(), paths: z.number().int() })]),
+  ),
   'payments:accept-underpayment': document(api.payment),
   'payments:create': document(api.payment),
-  'payments:deposit': document(api.depositResult),
+  'payments:deposit': document(crossChain.depositResult),
   'payments:expire': document(api.payment),
   'payments:fail': document(api.payment),
   'payments:get': document(api.payment),
   'payments:list': document(api.pageOf(api.payment, true)),
   'payments:pay': document(api.payment),
-  'payments:quote': document(api.crossChainQuote),
-  'payments:quote-status': document(api.crossChainQuote),
-  'payments:refund': document(api.refund),
-  'refunds:get': document(api.refund),
-  'refunds:list': document(api.pageOf(api.refund, true)),
+  'payments:quote': document(crossChain.crossChainQuote),
+  'payments:quote-status': document(crossChain.crossChainQuote),
+  'payments:refund': document(payments.refund),
+  'refunds:get': document(payments.refund),
+  'refunds:list': document(api.pageOf(payments.refund, true)),
   'sandbox:clock': document(api.sandboxClock),
   'sandbox:clock:advance': document(api.advancedClock),
   'sandbox:clock:freeze': document(api.sandboxClock),
@@ -88,9 +99,9 @@ export const COMMAND_JSON_SCHEMAS: Record<string, CommandJson | null> = {
   // Prints the sandbox's own log lines: it has no --json.
   'sandbox:logs': null,
   'sandbox:reset': document(stateSwap),
-  'sandbox:snapshot:list': document(api.itemsOf(api.snapshot)),
+  'sandbox:snapshot:list': document(api.itemsOf(sandboxAdmin.snapshot)),
   'sandbox:snapshot:restore': document(stateSwap),
-  'sandbox:snapshot:save': document(api.snapshot),
+  'sandbox:snapshot:save': document(sandboxAdmin.snapshot),
   // One line, once the server accepts connections.
   'sandbox:start': lines(
     z.object({
@@ -100,13 +111,13 @@ export const COMMAND_JSON_SCHEMAS: Record<string, CommandJson | null> = {
       networkPassphrase: z.string(),
       database: z.string(),
       joined: z.boolean(),
-      merchants: z.array(api.resetState.shape.merchants.element),
+      merchants: z.array(sandboxAdmin.resetState.shape.merchants.element),
     }),
   ),
   'sandbox:status': document(z.object({ baseUrl: z.string(), status: z.string(), merchants: z.array(api.sandboxMerchant).optional() })),
   // The tenant's merchant with its keys (a CI job acts as it), and its own clock.
-  'sandbox:tenant:create': document(api.createdTenant),
-  'sandbox:tenant:delete': document(api.archivedTenant),
+  'sandbox:tenant:create': document(tenants.createdTenant),
+  'sandbox:tenant:delete': document(tenants.archivedTenant),
   'sandbox:stop': document(z.object({ pid: z.number().int(), baseUrl: z.string().optional() })),
   'sandbox:wait': document(health.extend({ baseUrl: z.string() })),
   'scenario:run': document(
@@ -126,16 +137,18 @@ export const COMMAND_JSON_SCHEMAS: Record<string, CommandJson | null> = {
     z.object({
       payment: api.payment,
       deliveries: z.array(
-        api.webhookDeliverySummary.extend(api.webhookDelivery.partial().pick({ request_payload: true, response_body: true }).shape),
+        webhookLogs.webhookDeliverySummary.extend(
+          webhookLogs.webhookDelivery.partial().pick({ request_payload: true, response_body: true }).shape,
+        ),
       ),
     }),
   ),
-  'webhooks:get': document(api.webhookDelivery),
-  'webhooks:list': document(api.pageOf(api.webhookDeliverySummary, false)),
-  'webhooks:pause': document(api.webhooksPausedState),
-  'webhooks:resend': document(api.webhookDelivery),
-  'webhooks:resume': document(api.webhooksPausedState),
-  'webhooks:tail': lines(api.webhookDelivery),
+  'webhooks:get': document(webhookLogs.webhookDelivery),
+  'webhooks:list': document(api.pageOf(webhookLogs.webhookDeliverySummary, false)),
+  'webhooks:pause': document(webhookLogs.webhooksPausedState),
+  'webhooks:resend': document(webhookLogs.webhookDelivery),
+  'webhooks:resume': document(webhookLogs.webhooksPausedState),
+  'webhooks:tail': lines(webhookLogs.webhookDelivery),
   'webhooks:test-receiver': document(
     z.looseObject({
       url: z.string(),

@@ -1,10 +1,8 @@
 // Types of the API as a client sees them: resources (spec section 2) are the z.infer of the
-// schemas in src/api/resources.ts, request bodies the z.input of src/api/requests.ts, so the
+// answers' schemas, request bodies the z.input of the bodies the contract's entries take, so the
 // client cannot drift from what the sandbox documents, validates and answers.
 import type { z } from 'zod'
-import type * as api from '../api/resources.js'
-import type * as requests from '../api/requests.js'
-import type { Contract } from '../api/contract/index.js'
+import type { Contract, RESPONSE_SCHEMAS } from '../api/contract/index.js'
 import type { Entry } from '../api/contract/entry.js'
 import type { HealthStatus } from '../api/enumerations.js'
 
@@ -30,65 +28,70 @@ export type {
   WebhookEventType,
 } from '../api/enumerations.js'
 
-export type Money = z.infer<typeof api.money>
-export type HistoryEntry = z.infer<typeof api.historyEntry>
-export type Payment = z.infer<typeof api.payment>
+/** An answer of the API by the component name the OpenAPI document gives it (Resource<'Payment'>). */
+export type Resource<Name extends keyof typeof RESPONSE_SCHEMAS> = z.infer<(typeof RESPONSE_SCHEMAS)[Name]>
+
+// Named aliases for the answers clients name most. TypeScript cannot export a type per key of a
+// map, so these stay a list; each is one lookup in the component map, never a schema of its own.
+export type Payment = Resource<'Payment'>
+export type Money = Payment['amount']
+export type HistoryEntry = Payment['history'][number]
 /** A refund's copy of its payment leaves out checkout_id, shortUrl, settlement_fee and partner_id (spec 2.4). */
-export type RefundedPayment = z.infer<typeof api.refundedPayment>
-export type Refund = z.infer<typeof api.refund>
-export type PageMeta = z.infer<typeof api.pageMeta>
-export type PageLinks = z.infer<typeof api.pageLinks>
+export type RefundedPayment = Resource<'RefundedPayment'>
+export type Refund = Resource<'Refund'>
+export type PageMeta = Resource<'PaymentPage'>['meta']
+export type PageLinks = Resource<'PaymentPage'>['links']
 /** Lists of the spec (2.9): payments and refunds also carry links. */
 export interface Page<T> {
   items: T[]
   meta: PageMeta
   links?: PageLinks
 }
-export type Currency = z.infer<typeof api.currency>
-export type SandboxMerchant = z.infer<typeof api.sandboxMerchant>
+export type Currency = Resource<'Currency'>
+export type SandboxMerchant = Resource<'SandboxMerchant'>
 /** A new customer wallet on the sandbox ledger, with its secret so real Stellar tools can sign for it. */
-export type SandboxWallet = z.infer<typeof api.wallet>
-export type Merchant = z.infer<typeof api.merchant>
+export type SandboxWallet = Resource<'Wallet'>
+export type Merchant = Resource<'Merchant'>
 /** One entry of the webhook delivery log (spec 2.8); request_payload and response_body only when reading one entry. */
-export type WebhookDelivery = z.infer<typeof api.webhookDeliverySummary> &
-  Partial<Pick<z.infer<typeof api.webhookDelivery>, 'request_payload' | 'response_body'>>
-export type WebhooksPausedState = z.infer<typeof api.webhooksPausedState>
-export type PaymentEvent = z.infer<typeof api.paymentEvent>
+export type WebhookDelivery = Resource<'WebhookDeliverySummary'> &
+  Partial<Pick<Resource<'WebhookDelivery'>, 'request_payload' | 'response_body'>>
+export type WebhooksPausedState = Resource<'WebhooksPausedState'>
+export type PaymentEvent = Resource<'PaymentEvent'>
 /** What the sandbox POSTs to a payment's webhookUrl (spec 6). */
-export type WebhookBody = z.infer<typeof api.webhookBody>
-export type SandboxClock = z.infer<typeof api.sandboxClock>
-export type AdvancedClock = z.infer<typeof api.advancedClock>
-export type DashboardSignInLink = z.infer<typeof api.dashboardSignInLink>
-export type PaymentWebhooksState = z.infer<typeof api.paymentWebhooksState>
-export type CreatedTenant = z.infer<typeof api.createdTenant>
-export type Tenant = z.infer<typeof api.tenant>
-export type TenantList = z.infer<typeof api.tenantList>
-export type ArchivedTenant = z.infer<typeof api.archivedTenant>
+export type WebhookBody = Resource<'WebhookBody'>
+export type SandboxClock = Resource<'SandboxClock'>
+export type AdvancedClock = Resource<'AdvancedClock'>
+export type DashboardSignInLink = Resource<'DashboardSignInLink'>
+export type PaymentWebhooksState = Resource<'PaymentWebhooksState'>
+export type CreatedTenant = Resource<'CreatedTenant'>
+export type TenantList = Resource<'TenantList'>
+export type Tenant = TenantList['data'][number]
+export type ArchivedTenant = Resource<'ArchivedTenant'>
 /** GET /health: each part of the sandbox and whether it works (503, with status failing, when one does not). */
-export type SandboxHealth = Omit<z.infer<typeof api.health>, 'status'> & { status: HealthStatus }
-export type SandboxSnapshot = z.infer<typeof api.snapshot>
+export type SandboxHealth = Omit<Resource<'Health'>, 'status'> & { status: HealthStatus }
+export type SandboxSnapshot = Resource<'Snapshot'>
 /** What a snapshot restore or a reset leaves: the merchants' keys and business time (and the snapshot, on restore). */
-export type SandboxStateSwap = z.infer<typeof api.resetState> & { snapshot?: SandboxSnapshot }
-export type EscrowOrder = z.infer<typeof api.escrowOrder>
+export type SandboxStateSwap = Resource<'ResetState'> & { snapshot?: SandboxSnapshot }
+export type EscrowOrder = Resource<'EscrowOrder'>
 export type EscrowTransaction = EscrowOrder['transactions'][number]
-export type AccountBalances = z.infer<typeof api.accountBalances>
+export type AccountBalances = Resource<'AccountBalances'>
 export type AssetBalance = AccountBalances['items'][number]
-export type FeeTier = z.infer<typeof api.feeTier>
-export type LedgerAccount = z.infer<typeof api.ledgerAccount>
-export type LedgerOperation = z.infer<typeof api.ledgerOperation>
-export type LedgerTransaction = z.infer<typeof api.ledgerTransaction>
-export type Invoice = z.infer<typeof api.invoice>
+export type FeeTier = Resource<'FeeTier'>
+export type LedgerAccount = Resource<'LedgerAccount'>
+export type LedgerTransaction = Resource<'LedgerTransaction'>
+export type LedgerOperation = LedgerTransaction['operations'][number]
+export type Invoice = Resource<'Invoice'>
 export type InvoiceLineItem = Invoice['line_items'][number]
-export type PostalAddress = z.infer<typeof api.postalAddress>
 /** A customer the merchant invoiced, stored at its first invoice (spec 2.3). */
-export type Customer = z.infer<typeof api.customer>
-export type InvoiceSettings = z.infer<typeof api.invoiceSettings>
-export type ErrorBody = z.infer<typeof api.errorBody>
+export type Customer = Resource<'Customer'>
+export type PostalAddress = NonNullable<Customer['address']>
+export type InvoiceSettings = Resource<'InvoiceSettings'>
+export type ErrorBody = Resource<'Error'>
 /** One API request as the sandbox's request log keeps it: no body, no query string, no credentials. */
-export type RequestLogEntry = z.infer<typeof api.requestLogEntry>
-export type CrossChainQuote = z.infer<typeof api.crossChainQuote>
+export type RequestLogEntry = Resource<'RequestLogEntry'>
+export type CrossChainQuote = Resource<'CrossChainQuote'>
 /** The bridge's supported origin chains and tokens, and its fee. */
-export type OriginChains = z.infer<typeof api.originChains>
+export type OriginChains = Resource<'OriginChains'>
 export type OriginChain = OriginChains['items'][number]
 
 /**
@@ -126,7 +129,7 @@ export type CreateRefundRequest = BodyOf<'payments.refund'>
 export type CrossChainQuoteRequest = BodyOf<'crossChain.quote'>
 export type CrossChainDepositRequest = BodyOf<'crossChain.deposit'>
 /** A customer given inline when creating an invoice; it is stored and gets an id. */
-export type NewCustomer = z.input<typeof requests.inlineCustomer>
+export type NewCustomer = NonNullable<CreateInvoiceRequest['customer']>
 /** Exactly one of customer_id (a stored customer) and customer (a new one). */
 export type CreateInvoiceRequest = BodyOf<'invoices.create'>
 export type UpdateInvoiceSettingsRequest = BodyOf<'invoices.updateSettings'>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { formatInvoiceNumber } from '../../sandbox/invoices/invoice-numbering.js'
-import { isValidInvoicePrefix as isValidPrefix } from '../../src/api/requests.js'
+import { isValidInvoicePrefix as isValidPrefix } from '../../src/api/contract/invoices.js'
 import { invoiceTotals } from '../../src/invoice-totals.js'
 
 const item = (quantity: number, unit_price: number) => ({ description: 'x', quantity, unit_price })

@@ -10,7 +10,7 @@ import { ROOT } from '../../harness/cli.js'
 import { fromPackage, moduleLog } from '../../harness/module-log.js'
 
 describe("an SQLite sandbox's start", () => {
-  it('loads neither the PostgreSQL driver, better-sse nor the answer schemas; the first event stream loads better-sse', () => {
+  it('loads neither the PostgreSQL driver, better-sse nor the OpenAPI document; the first event stream loads better-sse', () => {
     const log = moduleLog()
     const server = pathToFileURL(path.join(ROOT, 'sandbox', 'server.ts')).href
     const script = `import { appendFileSync } from 'node:fs'
@@ -30,8 +30,13 @@ await sandbox.stop()`
     expect(fromPackage(atStart, 'better-sqlite3')).not.toEqual([])
     expect(fromPackage(atStart, 'pg')).toEqual([])
     expect(fromPackage(atStart, 'better-sse')).toEqual([])
-    // The answers' schemas and examples load with the first GET /openapi.json: routing reads the contract's wire.
-    expect(atStart.filter((module) => /\/src\/api\/(resources|examples|contract\/index)\.ts$/.test(module))).toEqual([])
+    // The document loads with the first GET /openapi.json: routing reads the contract's wire, and a
+    // route its resource's contract file only, for the bodies it parses (which sit beside the answers).
+    expect(
+      atStart.filter((module) =>
+        /\/(src\/api\/contract\/index|sandbox\/openapi\/(documented-operations|openapi-document))\.ts$/.test(module),
+      ),
+    ).toEqual([])
     expect(fromPackage(afterStream, 'better-sse')).not.toEqual([])
   })
 })

@@ -49,7 +49,9 @@ export const endpoint = <const E extends Entry>(entry: E): E => entry
 
 /** Path parameter descriptions several resources share. */
 export const PAYMENT_ID = { id: 'Payment id (pt_…)' }
+
 export const QUOTE_ID = { quoteId: 'Quote id (qt_…)' }
+
 export const MERCHANT_ID = { merchantId: "The authenticated merchant's id (GET /merchant); another merchant's id is 404" }
 
 /**
