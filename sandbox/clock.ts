@@ -24,6 +24,8 @@ export class BusinessClock implements AdvanceableClock {
   #offsetMs: number
   #frozenAtMs: number | undefined
   readonly #wall: Clock
+  #tickets = 0
+  #adoptedTicket = 0
 
   constructor(wall: Clock = systemClock, offsetMs = 0, frozenAtMs?: number) {
     this.#wall = wall
@@ -60,8 +62,19 @@ export class BusinessClock implements AdvanceableClock {
     this.#frozenAtMs = at
   }
 
-  /** Takes on the state another process stored (a replica of a shared sandbox moved the clock). */
-  adopt(offsetMs: number, frozenAtMs: number | undefined): void {
+  /** Orders the reads of the stored state: taken as a read starts, it lets adopt() keep only the newest. */
+  readTicket(): number {
+    return ++this.#tickets
+  }
+
+  /**
+   * Takes on the stored state (this replica or another moved the clock). `ticket` is the
+   * readTicket() taken before reading it: a read that started before the state last adopted
+   * was read may hold an older state, and is ignored. Without one, the state is the newest.
+   */
+  adopt(offsetMs: number, frozenAtMs: number | undefined, ticket = this.readTicket()): void {
+    if (ticket < this.#adoptedTicket) return
+    this.#adoptedTicket = ticket
     this.#offsetMs = offsetMs
     this.#frozenAtMs = frozenAtMs
   }
