@@ -24,8 +24,7 @@ export class BusinessClock implements AdvanceableClock {
   #offsetMs: number
   #frozenAtMs: number | undefined
   readonly #wall: Clock
-  #tickets = 0
-  #adoptedTicket = 0
+  #version = 0
 
   constructor(wall: Clock = systemClock, offsetMs = 0, frozenAtMs?: number) {
     this.#wall = wall
@@ -62,19 +61,14 @@ export class BusinessClock implements AdvanceableClock {
     this.#frozenAtMs = at
   }
 
-  /** Orders the reads of the stored state: taken as a read starts, it lets adopt() keep only the newest. */
-  readTicket(): number {
-    return ++this.#tickets
-  }
-
   /**
-   * Takes on the stored state (this replica or another moved the clock). `ticket` is the
-   * readTicket() taken before reading it: a read that started before the state last adopted
-   * was read may hold an older state, and is ignored. Without one, the state is the newest.
+   * Takes on the stored state (this replica or another moved the clock) at `version`, which
+   * every stored change moves up: a read that lands after a newer one holds an older state, and
+   * is ignored.
    */
-  adopt(offsetMs: number, frozenAtMs: number | undefined, ticket = this.readTicket()): void {
-    if (ticket < this.#adoptedTicket) return
-    this.#adoptedTicket = ticket
+  adopt(offsetMs: number, frozenAtMs: number | undefined, version: number): void {
+    if (version < this.#version) return
+    this.#version = version
     this.#offsetMs = offsetMs
     this.#frozenAtMs = frozenAtMs
   }

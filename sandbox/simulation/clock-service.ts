@@ -10,7 +10,7 @@ import { closeDueQuotes } from '../cross-chain/quote-service.js'
 import { failDueEscrows } from '../escrow/escrow-service.js'
 import { markOverdueInvoices } from '../invoices/invoice-sync.js'
 import { expireDuePayments } from '../payments/payment-expiry.js'
-import { addToState, deleteState, lockState, readState, readStates, writeState } from '../state/sandbox-state.js'
+import { addToState, deleteState, readState, readStates, writeState } from '../state/sandbox-state.js'
 import { announce, onAnnouncement, runTransaction, type SandboxDb } from '../db/database.js'
 
 export async function readAdvancedMs(db: Kysely<Database>): Promise<number> {
@@ -23,23 +23,32 @@ export async function readFrozenAtMs(db: Kysely<Database>): Promise<number | und
   return value === undefined ? undefined : Number(value)
 }
 
-/** The business clock as the database last left it: running at its offset, or frozen. */
-export async function loadBusinessClock(db: Kysely<Database>, wall: Clock): Promise<BusinessClock> {
-  return new BusinessClock(wall, await readAdvancedMs(db), await readFrozenAtMs(db))
-}
-
 const CLOCK_TOPIC = 'clock'
 
-/** The business clock as stored: how far it was advanced (its offset), and the instant it is frozen at, if it is. */
+/** The business clock as stored: how far it was advanced (its offset), the instant it is frozen at if it is, and its version. */
 interface StoredClock {
   advancedMs: number
   frozenAtMs: number | undefined
+  version: number
 }
 
+/** In one statement, so that the three are of one moment. */
 async function readStoredClock(db: Kysely<Database>): Promise<StoredClock> {
-  const state = await readStates(db, ['clock_advanced_ms', 'clock_frozen_at'])
+  const state = await readStates(db, ['clock_advanced_ms', 'clock_frozen_at', 'clock_version'])
   const frozenAt = state.get('clock_frozen_at')
-  return { advancedMs: Number(state.get('clock_advanced_ms') ?? '0'), frozenAtMs: frozenAt === undefined ? undefined : Number(frozenAt) }
+  return {
+    advancedMs: Number(state.get('clock_advanced_ms') ?? '0'),
+    frozenAtMs: frozenAt === undefined ? undefined : Number(frozenAt),
+    version: Number(state.get('clock_version') ?? '0'),
+  }
+}
+
+/** The business clock as the database last left it: running at its offset, or frozen. */
+export async function loadBusinessClock(db: Kysely<Database>, wall: Clock): Promise<BusinessClock> {
+  const stored = await readStoredClock(db)
+  const clock = new BusinessClock(wall)
+  clock.adopt(stored.advancedMs, stored.frozenAtMs, stored.version)
+  return clock
 }
 
 /**
@@ -48,30 +57,29 @@ async function readStoredClock(db: Kysely<Database>): Promise<StoredClock> {
  */
 export function followStoredClock(db: SandboxDb, clock: BusinessClock): () => void {
   return onAnnouncement(db, CLOCK_TOPIC, () => {
-    const ticket = clock.readTicket()
     void readStoredClock(db).then(
-      (stored) => clock.adopt(stored.advancedMs, stored.frozenAtMs, ticket),
+      (stored) => clock.adopt(stored.advancedMs, stored.frozenAtMs, stored.version),
       () => {},
     )
   })
 }
 
 /**
- * Runs `change` on the stored clock in one transaction, its row locked first: the changes of all
- * replicas apply one after another, each to the state the one before stored. This replica's
- * clock then takes on what was stored.
+ * Runs `change` on the stored clock in one transaction that first moves its version up, which
+ * locks the version's row: the changes of all replicas apply one after another, each to the
+ * state the one before stored. This replica's clock then takes on what was stored.
  */
 async function changeStoredClock(
   ctx: SandboxContext,
-  change: (trx: Kysely<Database>, stored: StoredClock) => Promise<StoredClock>,
+  change: (trx: Kysely<Database>, stored: Omit<StoredClock, 'version'>) => Promise<Omit<StoredClock, 'version'>>,
 ): Promise<void> {
   const changed = await runTransaction(ctx.db, async (trx) => {
-    await lockState(trx, 'clock_advanced_ms')
+    const version = await addToState(trx, 'clock_version', 1)
     const stored = await change(trx, await readStoredClock(trx))
     await announce(ctx.db, trx, CLOCK_TOPIC)
-    return stored
+    return { ...stored, version }
   })
-  if (ctx.clock instanceof BusinessClock) ctx.clock.adopt(changed.advancedMs, changed.frozenAtMs)
+  if (ctx.clock instanceof BusinessClock) ctx.clock.adopt(changed.advancedMs, changed.frozenAtMs, changed.version)
 }
 
 /**
@@ -109,7 +117,7 @@ export async function freezeClock(ctx: SandboxContext, atMs?: number): Promise<v
     const clock = new BusinessClock(ctx.wallClock, stored.advancedMs, stored.frozenAtMs)
     clock.freeze(atMs)
     await writeFrozenAt(trx, clock.frozenAtMs!)
-    return { ...stored, frozenAtMs: clock.frozenAtMs }
+    return { advancedMs: stored.advancedMs, frozenAtMs: clock.frozenAtMs }
   })
 }
 

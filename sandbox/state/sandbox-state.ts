@@ -20,6 +20,8 @@ export type StateKey =
   | 'state_generation'
   // JSON: the ids of the merchants genesis made, in SEEDED_MERCHANTS' order (a reset keeps their keys).
   | 'genesis_merchants'
+  // Moved up by every change of the business clock, whose row lock orders them (clock-service.ts).
+  | 'clock_version'
   // A row only locked (lockState), never read: tenant creations count the active tenants one at a time.
   | 'tenant_creation'
 
