@@ -74,4 +74,11 @@ describe('a snapshot taken while both replicas write', () => {
     expect(copy.payments).toBeGreaterThan(8)
     expect(copy).toEqual({ payments: copy.payments, counted: copy.payments, by_day: copy.payments })
   }, 120_000)
+
+  it('saves one of two snapshots of one name asked at once through both replicas, and answers the other 409', async () => {
+    const saves = await Promise.allSettled([a.admin.snapshots.save({ name: 'twice' }), b.admin.snapshots.save({ name: 'twice' })])
+    expect(saves.filter((save) => save.status === 'fulfilled')).toHaveLength(1)
+    const refused = saves.find((save) => save.status === 'rejected')
+    expect((refused?.reason as { statusCode?: number } | undefined)?.statusCode).toBe(409)
+  }, 60_000)
 })
