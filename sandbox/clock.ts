@@ -24,6 +24,7 @@ export class BusinessClock implements AdvanceableClock {
   #offsetMs: number
   #frozenAtMs: number | undefined
   readonly #wall: Clock
+  #version = 0
 
   constructor(wall: Clock = systemClock, offsetMs = 0, frozenAtMs?: number) {
     this.#wall = wall
@@ -60,8 +61,14 @@ export class BusinessClock implements AdvanceableClock {
     this.#frozenAtMs = at
   }
 
-  /** Takes on the state another process stored (a replica of a shared sandbox moved the clock). */
-  adopt(offsetMs: number, frozenAtMs: number | undefined): void {
+  /**
+   * Takes on the stored state (this replica or another moved the clock) at `version`, which
+   * every stored change moves up: a read that lands after a newer one holds an older state, and
+   * is ignored.
+   */
+  adopt(offsetMs: number, frozenAtMs: number | undefined, version: number): void {
+    if (version < this.#version) return
+    this.#version = version
     this.#offsetMs = offsetMs
     this.#frozenAtMs = frozenAtMs
   }

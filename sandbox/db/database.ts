@@ -90,6 +90,17 @@ export function runTransaction<T>(
 }
 
 /**
+ * Runs `work` on one moment of the committed state, taking no lock a writer waits for: reads that
+ * must agree (the ledger's books, a snapshot's tables) see no commit land between them. SQLite:
+ * its one connection, which no write comes between; PostgreSQL: a REPEATABLE READ transaction (in
+ * a READ COMMITTED one, each statement sees the commits landed since the one before).
+ */
+export function inOneSnapshot<T>(db: SandboxDb, work: (db: Kysely<Database>) => Promise<T>): Promise<T> {
+  if (isPostgres(db)) return db.transaction().setIsolationLevel('repeatable read').execute(work)
+  return db.connection().execute(work)
+}
+
+/**
  * Whether this process runs the sandbox-wide timers (ledger closes, due-work sweeps, webhook
  * sending): always on SQLite, and on PostgreSQL while it holds the leader lease.
  */

@@ -4,7 +4,7 @@
 import type { HealthStatus } from '../../src/api/enumerations.js'
 import { systemClock, type Clock } from '../clock.js'
 import type { SandboxContext } from '../context.js'
-import { isLeader, isPostgres } from '../db/database.js'
+import { inOneSnapshot, isLeader, isPostgres } from '../db/database.js'
 import { findOpenLedger } from '../ledger/ledger-repository.js'
 import { WEBHOOK_TIMEOUT_MS } from '../webhooks/webhook-sender.js'
 import { countStateRows, findPendingDeliverySummary } from './health-repository.js'
@@ -78,8 +78,8 @@ export class HealthService {
   }
 
   async #checkLedger(): Promise<CheckResult> {
-    // One connection for both reads: nothing this process writes can come between them.
-    return this.#ctx.db.connection().execute(async (db) => {
+    // Both reads of one moment: a commit of any replica landing between them would unbalance the books.
+    return inOneSnapshot(this.#ctx.db, async (db) => {
       const open = await findOpenLedger(db)
       if (!open) return { status: 'failing', detail: 'there is no open ledger' }
       await this.#ctx.ledger.checkInvariants(db)

@@ -4,7 +4,7 @@ import type { InvoiceStatus } from '../../src/api/enumerations.js'
 import type { Database, InvoiceRow, InvoiceSettingsRow } from '../db/schema.js'
 import type { PageRequest } from '../db/paginate.js'
 import { newestFirstPage } from '../db/paginate.js'
-import { inByteOrder, integerOfDigits } from '../db/sql-dialect.js'
+import { forUpdate, inByteOrder, integerOfDigits } from '../db/sql-dialect.js'
 import { splitDue, sweepNow, type Due, type SweepTimes } from '../merchants/merchant-repository.js'
 
 export async function insertInvoice(db: Kysely<Database>, invoice: InvoiceRow): Promise<void> {
@@ -105,6 +105,24 @@ export async function findOverdueCandidates(db: Kysely<Database>, times: SweepTi
 
 export function findInvoiceSettings(db: Kysely<Database>, merchantId: string): Promise<InvoiceSettingsRow | undefined> {
   return db.selectFrom('invoice_settings').selectAll().where('merchant_id', '=', merchantId).executeTakeFirst()
+}
+
+/**
+ * The merchant's numbering row, made from `defaults` if it has none, locked until the transaction
+ * ends: the merchant's invoice creations and settings changes wait here, so its counter is read
+ * and moved by one transaction at a time, whichever replica runs it.
+ */
+export async function lockInvoiceSettings(db: Kysely<Database>, defaults: InvoiceSettingsRow): Promise<InvoiceSettingsRow> {
+  // A row must exist to be locked; a twin inserting it meanwhile makes this wait for its commit, then do nothing.
+  await db
+    .insertInto('invoice_settings')
+    .values(defaults)
+    .onConflict((oc) => oc.column('merchant_id').doNothing())
+    .execute()
+  return forUpdate(
+    db,
+    db.selectFrom('invoice_settings').selectAll().where('merchant_id', '=', defaults.merchant_id),
+  ).executeTakeFirstOrThrow()
 }
 
 export async function saveInvoiceSettings(db: Kysely<Database>, settings: InvoiceSettingsRow): Promise<void> {

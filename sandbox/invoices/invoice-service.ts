@@ -21,6 +21,7 @@ import {
   insertInvoice,
   invoiceNumberTaken,
   listInvoices as listInvoiceRows,
+  lockInvoiceSettings,
   saveInvoiceSettings,
   updateInvoice,
 } from './invoice-repository.js'
@@ -49,7 +50,10 @@ export async function createInvoice(
   if (body.due_at !== undefined && body.due_at <= now) throw badRequest('due_at: must be in the future')
 
   const customer = await customerFor(ctx, db, merchant, body, now)
-  const invoiceNumber = body.invoice_number ?? (await allocateNumber(db, merchant.id, now))
+  // Locked before a number is chosen or checked, given or not: the merchant's invoices take
+  // their numbers one transaction at a time across replicas.
+  const settings = await lockInvoiceSettings(db, defaultSettings(merchant.id))
+  const invoiceNumber = body.invoice_number ?? (await allocateNumber(db, settings, now))
   if (body.invoice_number !== undefined && (await invoiceNumberTaken(db, merchant.id, body.invoice_number))) {
     throw conflict('Conflict', `invoice_number: ${body.invoice_number} is already used by another invoice`)
   }
@@ -114,10 +118,14 @@ async function customerFor(
   return customer
 }
 
+const defaultSettings = (merchantId: string): InvoiceSettingsRow => ({
+  merchant_id: merchantId,
+  invoice_prefix: DEFAULT_PREFIX,
+  next_number: FIRST_NUMBER,
+})
+
 async function currentSettings(db: Kysely<Database>, merchantId: string): Promise<InvoiceSettingsRow> {
-  return (
-    (await findInvoiceSettings(db, merchantId)) ?? { merchant_id: merchantId, invoice_prefix: DEFAULT_PREFIX, next_number: FIRST_NUMBER }
-  )
+  return (await findInvoiceSettings(db, merchantId)) ?? defaultSettings(merchantId)
 }
 
 /**
@@ -135,9 +143,8 @@ async function nextFreeNumber(
   return { counter, number: formatInvoiceNumber(settings.invoice_prefix, counter, now) }
 }
 
-/** The next generated number, consumed. */
-async function allocateNumber(db: Kysely<Database>, merchantId: string, now: number): Promise<string> {
-  const settings = await currentSettings(db, merchantId)
+/** The next generated number, consumed; `settings` are locked (lockInvoiceSettings). */
+async function allocateNumber(db: Kysely<Database>, settings: InvoiceSettingsRow, now: number): Promise<string> {
   const { counter, number } = await nextFreeNumber(db, settings, now)
   await saveInvoiceSettings(db, { ...settings, next_number: counter + 1 })
   return number
@@ -162,7 +169,7 @@ export async function changeInvoiceSettings(
   body: InvoiceSettingsBody,
   now: number,
 ): Promise<InvoiceSettingsView> {
-  const settings = await currentSettings(db, merchant.id)
+  const settings = await lockInvoiceSettings(db, defaultSettings(merchant.id))
   if (body?.next_number !== undefined && body.next_number < settings.next_number) {
     throw badRequest(`next_number: must be at least the current next number ${settings.next_number} (numbers only move forward)`)
   }

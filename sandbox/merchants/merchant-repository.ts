@@ -1,5 +1,6 @@
 // Merchant rows: the only code that reads or writes the merchants table.
 import { sql, type Kysely } from 'kysely'
+import { forUpdate } from '../db/sql-dialect.js'
 import { defineStatement } from '../db/statement.js'
 import type { Database, MerchantRow, NewMerchant } from '../db/schema.js'
 import { forgetCachedMerchants } from './merchant-cache.js'
@@ -21,6 +22,14 @@ export async function findMerchantByApiKey(db: Kysely<Database>, apiKey: string)
 
 export function findMerchantById(db: Kysely<Database>, id: string): Promise<MerchantRow | undefined> {
   return db.selectFrom('merchants').selectAll().where('id', '=', id).executeTakeFirst()
+}
+
+/**
+ * The merchant's row, locked until the transaction ends: what is counted or moved per merchant
+ * (its resends, its own clock) changes one transaction at a time across replicas.
+ */
+export function lockMerchant(db: Kysely<Database>, id: string): Promise<MerchantRow | undefined> {
+  return forUpdate(db, db.selectFrom('merchants').selectAll().where('id', '=', id)).executeTakeFirst()
 }
 
 /** The merchants not archived, oldest first. */

@@ -10,7 +10,7 @@ import { closeDueQuotes } from '../cross-chain/quote-service.js'
 import { failDueEscrows } from '../escrow/escrow-service.js'
 import { markOverdueInvoices } from '../invoices/invoice-sync.js'
 import { expireDuePayments } from '../payments/payment-expiry.js'
-import { deleteState, readState, writeState } from '../state/sandbox-state.js'
+import { addToState, deleteState, readState, readStates, writeState } from '../state/sandbox-state.js'
 import { announce, onAnnouncement, runTransaction, type SandboxDb } from '../db/database.js'
 
 export async function readAdvancedMs(db: Kysely<Database>): Promise<number> {
@@ -23,12 +23,33 @@ export async function readFrozenAtMs(db: Kysely<Database>): Promise<number | und
   return value === undefined ? undefined : Number(value)
 }
 
-/** The business clock as the database last left it: running at its offset, or frozen. */
-export async function loadBusinessClock(db: Kysely<Database>, wall: Clock): Promise<BusinessClock> {
-  return new BusinessClock(wall, await readAdvancedMs(db), await readFrozenAtMs(db))
+const CLOCK_TOPIC = 'clock'
+
+/** The business clock as stored: how far it was advanced (its offset), the instant it is frozen at if it is, and its version. */
+interface StoredClock {
+  advancedMs: number
+  frozenAtMs: number | undefined
+  version: number
 }
 
-const CLOCK_TOPIC = 'clock'
+/** In one statement, so that the three are of one moment. */
+async function readStoredClock(db: Kysely<Database>): Promise<StoredClock> {
+  const state = await readStates(db, ['clock_advanced_ms', 'clock_frozen_at', 'clock_version'])
+  const frozenAt = state.get('clock_frozen_at')
+  return {
+    advancedMs: Number(state.get('clock_advanced_ms') ?? '0'),
+    frozenAtMs: frozenAt === undefined ? undefined : Number(frozenAt),
+    version: Number(state.get('clock_version') ?? '0'),
+  }
+}
+
+/** The business clock as the database last left it: running at its offset, or frozen. */
+export async function loadBusinessClock(db: Kysely<Database>, wall: Clock): Promise<BusinessClock> {
+  const stored = await readStoredClock(db)
+  const clock = new BusinessClock(wall)
+  clock.adopt(stored.advancedMs, stored.frozenAtMs, stored.version)
+  return clock
+}
 
 /**
  * Keeps `clock` at the state another replica of a shared sandbox stores when it moves business
@@ -36,11 +57,29 @@ const CLOCK_TOPIC = 'clock'
  */
 export function followStoredClock(db: SandboxDb, clock: BusinessClock): () => void {
   return onAnnouncement(db, CLOCK_TOPIC, () => {
-    void Promise.all([readAdvancedMs(db), readFrozenAtMs(db)]).then(
-      ([advanced, frozenAt]) => clock.adopt(advanced, frozenAt),
+    void readStoredClock(db).then(
+      (stored) => clock.adopt(stored.advancedMs, stored.frozenAtMs, stored.version),
       () => {},
     )
   })
+}
+
+/**
+ * Runs `change` on the stored clock in one transaction that first moves its version up, which
+ * locks the version's row: the changes of all replicas apply one after another, each to the
+ * state the one before stored. This replica's clock then takes on what was stored.
+ */
+async function changeStoredClock(
+  ctx: SandboxContext,
+  change: (trx: Kysely<Database>, stored: Omit<StoredClock, 'version'>) => Promise<Omit<StoredClock, 'version'>>,
+): Promise<void> {
+  const changed = await runTransaction(ctx.db, async (trx) => {
+    const version = await addToState(trx, 'clock_version', 1)
+    const stored = await change(trx, await readStoredClock(trx))
+    await announce(ctx.db, trx, CLOCK_TOPIC)
+    return { ...stored, version }
+  })
+  if (ctx.clock instanceof BusinessClock) ctx.clock.adopt(changed.advancedMs, changed.frozenAtMs, changed.version)
 }
 
 /**
@@ -49,17 +88,17 @@ export function followStoredClock(db: SandboxDb, clock: BusinessClock): () => vo
  * moves the clock once, the other submits get a 409.
  */
 export async function advanceClock(ctx: SandboxContext, ms: number, from?: { advancedMs: number }): Promise<DueWorkReport> {
-  await runTransaction(ctx.db, async (trx) => {
-    if (from !== undefined && (await readAdvancedMs(trx)) !== from.advancedMs)
+  await changeStoredClock(ctx, async (trx, stored) => {
+    if (from !== undefined && stored.advancedMs !== from.advancedMs)
       throw conflict('Conflict', 'The clock changed since this form was shown: nothing was moved. Look at the clock again and retry.')
-    const frozenAt = await readFrozenAtMs(trx)
     // A frozen clock moves its instant; a running one its offset. The offset is also kept
     // while frozen so that advancedSeconds counts what was advanced.
-    if (frozenAt !== undefined) await writeState(trx, 'clock_frozen_at', String(frozenAt + ms))
-    await writeState(trx, 'clock_advanced_ms', String((await readAdvancedMs(trx)) + ms))
-    await announce(ctx.db, trx, CLOCK_TOPIC)
-    ctx.clock.advance(ms)
+    const frozenAtMs = stored.frozenAtMs === undefined ? undefined : stored.frozenAtMs + ms
+    if (frozenAtMs !== undefined) await writeState(trx, 'clock_frozen_at', String(frozenAtMs))
+    return { advancedMs: await addToState(trx, 'clock_advanced_ms', ms), frozenAtMs }
   })
+  // An injected clock (tests) is not stored: it is moved here.
+  if (!(ctx.clock instanceof BusinessClock)) ctx.clock.advance(ms)
   return processDueWork(ctx)
 }
 
@@ -73,22 +112,24 @@ export async function writeFrozenAt(db: Kysely<Database>, atMs: number): Promise
  * unfrozen. Only a BusinessClock can be frozen (tests may inject other clocks).
  */
 export async function freezeClock(ctx: SandboxContext, atMs?: number): Promise<void> {
-  const clock = controllableClock(ctx)
-  await runTransaction(ctx.db, async (trx) => {
+  controllableClock(ctx)
+  await changeStoredClock(ctx, async (trx, stored) => {
+    const clock = new BusinessClock(ctx.wallClock, stored.advancedMs, stored.frozenAtMs)
     clock.freeze(atMs)
     await writeFrozenAt(trx, clock.frozenAtMs!)
-    await announce(ctx.db, trx, CLOCK_TOPIC)
+    return { advancedMs: stored.advancedMs, frozenAtMs: clock.frozenAtMs }
   })
 }
 
 /** Business time runs on from the instant it was frozen at. */
 export async function unfreezeClock(ctx: SandboxContext): Promise<void> {
-  const clock = controllableClock(ctx)
-  await runTransaction(ctx.db, async (trx) => {
+  controllableClock(ctx)
+  await changeStoredClock(ctx, async (trx, stored) => {
+    const clock = new BusinessClock(ctx.wallClock, stored.advancedMs, stored.frozenAtMs)
     clock.unfreeze()
     await deleteState(trx, 'clock_frozen_at')
     await writeState(trx, 'clock_advanced_ms', String(clock.offsetMs))
-    await announce(ctx.db, trx, CLOCK_TOPIC)
+    return { advancedMs: clock.offsetMs, frozenAtMs: undefined }
   })
 }
 

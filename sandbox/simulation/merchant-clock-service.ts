@@ -8,7 +8,7 @@ import type { SandboxContext } from '../context.js'
 import type { Database } from '../db/schema.js'
 import { runTransaction } from '../db/database.js'
 import { notFound } from '../errors.js'
-import { findMerchantClock, writeMerchantClock, type MerchantClockRow } from '../merchants/merchant-repository.js'
+import { findMerchantClock, lockMerchant, writeMerchantClock, type MerchantClockRow } from '../merchants/merchant-repository.js'
 import { processDueWork, readAdvancedMs, readFrozenAtMs, type DueWorkReport } from './clock-service.js'
 
 export interface MerchantClockView {
@@ -61,7 +61,11 @@ async function changeOwnClock(
   change: (clock: MerchantClockRow & { clock_offset_ms: number }) => MerchantClockRow,
 ): Promise<void> {
   await runTransaction(ctx.db, async (trx) => {
-    const stored = await clockOf(trx, merchantId)
+    // Locked: changes through every replica apply one after another, each to the clock the one before left.
+    const merchant = await lockMerchant(trx, merchantId)
+    if (merchant === undefined) throw notFound(`No merchant ${merchantId.slice(0, 64)}`)
+    const { clock_offset_ms, clock_frozen_at, clock_advanced_ms } = merchant
+    const stored: MerchantClockRow = { clock_offset_ms, clock_frozen_at, clock_advanced_ms }
     const own = stored.clock_offset_ms === null ? { ...stored, ...ownClockFromSandbox(ctx) } : stored
     await writeMerchantClock(trx, merchantId, change(own as MerchantClockRow & { clock_offset_ms: number }))
   })

@@ -1,9 +1,9 @@
 // Snapshots on PostgreSQL: each a schema holding a copy of every sandbox table, taken in one
-// transaction under the write lock; a restore copies back in one transaction, so readers of every
-// replica see the old state or the new, never a mix.
+// REPEATABLE READ transaction while writers go on; a restore copies back in one transaction, so
+// readers of every replica see the old state or the new, never a mix.
 import { createHash, randomBytes } from 'node:crypto'
 import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely'
-import { announce, onAnnouncement, openDatabase, runTransaction, type SandboxDb } from '../db/database.js'
+import { announce, inOneSnapshot, onAnnouncement, openDatabase, runTransaction, type SandboxDb } from '../db/database.js'
 import { postgresMigrationProvider } from '../db/migrations/index.js'
 import { quoteIdentifier } from '../db/postgres-database.js'
 import type { Database } from '../db/schema.js'
@@ -12,6 +12,9 @@ import { PostgresServingBarrier } from './postgres-serving-barrier.js'
 import { SnapshotError, type SnapshotInfo, type SnapshotStore, type StateReplacement, type StateSource } from './snapshot-store.js'
 
 const SNAPSHOT_SCHEMA_PREFIX = 'paybox_snapshot_'
+/** PostgreSQL's codes for a schema another transaction created first: committed before, or while this one waited. */
+const DUPLICATE_SCHEMA = '42P06'
+const UNIQUE_VIOLATION = '23505'
 const INFO_TABLE = 'paybox_snapshot_info'
 /** Kysely's own tables: the schema's version, which a snapshot records but a restore never overwrites. */
 const MIGRATION_TABLES = ['kysely_migration', 'kysely_migration_lock']
@@ -64,12 +67,26 @@ export class PostgresSnapshotStore implements SnapshotStore {
   }
 
   async save(db: SandboxDb, name: string, options: { replace?: boolean } = {}): Promise<SnapshotInfo> {
+    try {
+      return await this.#copyOut(db, name, options)
+    } catch (error) {
+      // Saved under the same name through another request (or replica) since this one looked.
+      const code = (error as { code?: unknown }).code
+      if (code === UNIQUE_VIOLATION || code === DUPLICATE_SCHEMA)
+        throw new SnapshotError('exists', `A snapshot named "${name}" was being saved by another request meanwhile`)
+      throw error
+    }
+  }
+
+  /**
+   * Copies every table in one REPEATABLE READ transaction (inOneSnapshot): every copy is of the
+   * same moment, and writes of every replica go on meanwhile. It writes the snapshot's own schema
+   * only, no sandbox row, so it needs no row lock either.
+   */
+  #copyOut(db: SandboxDb, name: string, options: { replace?: boolean }): Promise<SnapshotInfo> {
     const schema = snapshotSchema(name)
-    return runTransaction(db, async (trx) => {
+    return inOneSnapshot(db, async (trx) => {
       const tables = await sandboxTables(trx)
-      // Writers of every replica wait for the write lock this transaction holds; SHARE also
-      // stops any write that does not take it, so each table's copy is of the same moment.
-      await sql`lock table ${sql.join(tables.map((table) => sql.table(table)))} in share mode`.execute(trx)
       if (await schemaExists(trx, schema)) {
         if (!options.replace) throw new SnapshotError('exists', `A snapshot named "${name}" exists already`)
         await sql`drop schema ${sql.id(schema)} cascade`.execute(trx)

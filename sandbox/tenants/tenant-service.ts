@@ -10,6 +10,7 @@ import { archiveMerchant, countActiveTenants, findMerchantById } from '../mercha
 import { createMerchant } from '../merchants/merchant-service.js'
 import { hex } from '../random.js'
 import { ownClockFromSandbox } from '../simulation/merchant-clock-service.js'
+import { lockState } from '../state/sandbox-state.js'
 
 export interface NewTenantInput {
   name?: string
@@ -28,6 +29,8 @@ export async function createTenant(ctx: TenantContext, input: NewTenantInput): P
       ? ownClockFromSandbox(ctx)
       : { clock_offset_ms: input.frozenAtMs - ctx.wallClock.now(), clock_frozen_at: input.frozenAtMs }
   return runTransaction(ctx.db, async (trx) => {
+    // One row every creation locks: the count is of the tenants the creations before this one left, on any replica.
+    await lockState(trx, 'tenant_creation')
     const max = ctx.tenants.maxTenants
     if ((await countActiveTenants(trx)) >= max)
       throw conflict(

@@ -1,9 +1,10 @@
-// At most 10 resends per minute per merchant (spec 8), counted in the database under the write lock
-// so that every replica counts the same resends.
+// At most 10 resends per minute per merchant (spec 8), counted in the database under the merchant's
+// row lock, so that every replica counts the same resends.
 import type { Kysely } from 'kysely'
 import type { Clock } from '../clock.js'
 import { runTransaction } from '../db/database.js'
 import type { Database } from '../db/schema.js'
+import { lockMerchant } from '../merchants/merchant-repository.js'
 import { insertResendTime, recentResendTimes } from './webhook-repository.js'
 
 export const RESENDS_PER_MINUTE = 10
@@ -21,6 +22,8 @@ export class ResendLimiter {
   take(merchantId: string): Promise<ResendAllowance> {
     const now = this.clock.now()
     return runTransaction(this.db, async (trx) => {
+      // The merchant's row, locked: its resends are counted one transaction at a time, whichever replica asks.
+      await lockMerchant(trx, merchantId)
       const recent = await recentResendTimes(trx, merchantId, now - WINDOW_MS, RESENDS_PER_MINUTE)
       if (recent.length >= RESENDS_PER_MINUTE) {
         return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((recent[0]! + WINDOW_MS - now) / 1000)) }
