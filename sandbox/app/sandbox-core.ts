@@ -131,6 +131,7 @@ export class CoreBuilder {
     const webhooks = new WebhookDispatcher({
       db,
       clock,
+      wallClock,
       requireHttps: options.requireHttps,
       egress: this.#egress,
       timeoutMs: options.webhookTimeoutMs,

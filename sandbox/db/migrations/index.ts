@@ -25,6 +25,7 @@ import * as invoiceNumbersInByteOrder from './2026-11-27T11-00-invoice-numbers-i
 import * as dashboardSessions from './2026-11-27T11-30-dashboard-sessions.js'
 import * as eventSubjects from './2026-11-27T14-00-event-subjects.js'
 import * as tenantClocks from './2026-11-27T14-30-tenant-clocks.js'
+import * as webhookClaims from './2026-11-27T16-30-webhook-claims.js'
 import * as postgresBaseline from './postgres/2026-11-24T14-00-postgres-baseline.js'
 
 const migrations: Record<string, Migration> = {
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-27T11-30-dashboard-sessions': dashboardSessions,
   '2026-11-27T14-00-event-subjects': eventSubjects,
   '2026-11-27T14-30-tenant-clocks': tenantClocks,
+  '2026-11-27T16-30-webhook-claims': webhookClaims,
 }
 
 const postgresMigrations: Record<string, Migration> = {
@@ -61,6 +63,7 @@ const postgresMigrations: Record<string, Migration> = {
   '2026-11-27T11-30-dashboard-sessions': dashboardSessions,
   '2026-11-27T14-00-event-subjects': eventSubjects,
   '2026-11-27T14-30-tenant-clocks': tenantClocks,
+  '2026-11-27T16-30-webhook-claims': webhookClaims,
 }
 
 export const migrationProvider: MigrationProvider = {
