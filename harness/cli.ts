@@ -170,6 +170,9 @@ export interface SpawnOptions {
 export function spawnCli(argv: string[], env: CliEnv, options: SpawnOptions = {}): SpawnedCli {
   const childEnv: NodeJS.ProcessEnv = {}
   for (const [key, value] of Object.entries(process.env)) if (!CONTROLLED_ENV.test(key) && key !== 'NODE_OPTIONS') childEnv[key] = value
+  // The PostgreSQL write mode under test (issue 25) reaches spawned replicas as it does in-process sandboxes.
+  const serialWrites = process.env.PAYBOX_POSTGRES_SERIAL_WRITES
+  if (serialWrites !== undefined) childEnv.PAYBOX_POSTGRES_SERIAL_WRITES = serialWrites
   for (const [key, value] of Object.entries(env)) if (value !== undefined) childEnv[key] = value
   const entry = options.entry ?? DEV_BIN
   const [command, args] =
