@@ -35,8 +35,10 @@ const CLAIMS_LOCK = 'webhook-deliveries'
  * expired), the oldest pending delivery of their subject, and within their merchant's and their
  * origin's caps counted over every replica's live claims. Returns them with their new claim.
  * Claims run one at a time sandbox-wide (a transaction-scoped advisory lock, held for these few
- * statements and never while sending), so two replicas cannot both fill the same cap; the rows
- * are still read FOR UPDATE SKIP LOCKED, so a row being logged or claimed is passed over, not waited for.
+ * statements and never while sending), so two replicas cannot both fill the same cap; the chosen
+ * rows are then taken FOR UPDATE SKIP LOCKED, so a row another transaction holds (a resend being
+ * written) is passed over, not waited for. Reads lock nothing: a backlog's head that waits on a
+ * full share is read at every claim, and locking it would write to each of its rows.
  * Its own transaction, not runTransaction's: a claim changes nothing the other replicas wait for,
  * and a commit that woke them would have them claim again, and wake this one.
  */
@@ -54,35 +56,77 @@ export function claimDeliveries(db: Kysely<Database>, request: ClaimRequest): Pr
       byMerchant.set(merchant_id, (byMerchant.get(merchant_id) ?? 0) + count)
       byOrigin.set(caps.originOf(url), (byOrigin.get(caps.originOf(url)) ?? 0) + count)
     }
-    const fullMerchants = [...byMerchant].filter(([, count]) => count >= caps.perMerchant).map(([id]) => id)
-    const fullUrls = [...new Set(live.map((row) => row.url))].filter((url) => (byOrigin.get(caps.originOf(url)) ?? 0) >= caps.perOrigin)
-    const { rows: candidates } = await sql<WebhookDeliveryRow>`
-      select d.* from webhook_deliveries d
-      where d.status = 'pending' and (d.claim_token is null or d.claimed_until <= ${now})
-        and d.merchant_id not in (${jsonTextValues(trx, JSON.stringify(fullMerchants))})
-        and d.url not in (${jsonTextValues(trx, JSON.stringify(fullUrls))})
-        and not exists (select 1 from webhook_deliveries o where o.subject_type = d.subject_type and o.subject_id = d.subject_id
-          and o.status = 'pending' and o.sequence < d.sequence)
-      order by d.sequence limit ${request.limit + caps.perMerchant}
-      for update of d skip locked`.execute(trx)
     const chosen: string[] = []
-    for (const delivery of candidates) {
-      if (chosen.length >= request.limit) break
-      const origin = caps.originOf(delivery.url)
-      if ((byMerchant.get(delivery.merchant_id) ?? 0) >= caps.perMerchant || (byOrigin.get(origin) ?? 0) >= caps.perOrigin) continue
-      byMerchant.set(delivery.merchant_id, (byMerchant.get(delivery.merchant_id) ?? 0) + 1)
-      byOrigin.set(origin, (byOrigin.get(origin) ?? 0) + 1)
-      chosen.push(delivery.id)
+    const choose = (candidates: readonly WebhookDeliveryRow[]) => {
+      for (const delivery of candidates) {
+        if (chosen.length >= request.limit) return
+        const origin = caps.originOf(delivery.url)
+        if ((byMerchant.get(delivery.merchant_id) ?? 0) >= caps.perMerchant || (byOrigin.get(origin) ?? 0) >= caps.perOrigin) continue
+        byMerchant.set(delivery.merchant_id, (byMerchant.get(delivery.merchant_id) ?? 0) + 1)
+        byOrigin.set(origin, (byOrigin.get(origin) ?? 0) + 1)
+        chosen.push(delivery.id)
+      }
+    }
+    // The oldest that may go, whoever they belong to: a short read of the pending index's head.
+    const readLimit = request.limit + caps.perMerchant
+    const head = await oldestClaimable(trx, now, readLimit)
+    choose(head)
+    if (chosen.length < request.limit && head.length === readLimit) {
+      // The head is a merchant's or an origin's whose share is full (a slow receiver's backlog):
+      // read past it, merchant by merchant, for the oldest of the merchants with room.
+      const full = [...byMerchant].filter(([, count]) => count >= caps.perMerchant).map(([id]) => id)
+      const fullUrls = [...new Set([...live.map((row) => row.url), ...head.map((row) => row.url)])].filter(
+        (url) => (byOrigin.get(caps.originOf(url)) ?? 0) >= caps.perOrigin,
+      )
+      choose(
+        await oldestOfOtherMerchants(trx, now, { full, fullUrls, perMerchant: caps.perMerchant, skip: new Set(head.map((row) => row.id)) }),
+      )
     }
     if (chosen.length === 0) return []
+    // Claimed under FOR UPDATE SKIP LOCKED, rechecking that each may still be claimed.
     const claimed = await trx
       .updateTable('webhook_deliveries')
       .set({ claim_token: randomUUID(), claimed_until: now + request.leaseMs, claimed_by: request.by })
-      .where('id', 'in', chosen)
+      .where('id', 'in', (eb) =>
+        eb
+          .selectFrom('webhook_deliveries')
+          .select('id')
+          .where('id', 'in', chosen)
+          .where('status', '=', 'pending')
+          .where((w) => w.or([w('claim_token', 'is', null), w('claimed_until', '<=', now)]))
+          .forUpdate()
+          .skipLocked(),
+      )
       .returningAll()
       .execute()
     return claimed.sort((a, b) => a.sequence - b.sequence)
   })
+}
+
+/** Pending, unclaimed (or its lease expired), and its subject's oldest pending delivery. */
+const CLAIMABLE = (now: number) => sql`d.status = 'pending' and (d.claim_token is null or d.claimed_until <= ${now})
+  and not exists (select 1 from webhook_deliveries o where o.subject_type = d.subject_type and o.subject_id = d.subject_id
+    and o.status = 'pending' and o.sequence < d.sequence)`
+
+async function oldestClaimable(db: Kysely<Database>, now: number, limit: number): Promise<WebhookDeliveryRow[]> {
+  const { rows } = await sql<WebhookDeliveryRow>`select d.* from webhook_deliveries d where ${CLAIMABLE(now)}
+    order by d.sequence limit ${limit}`.execute(db)
+  return rows
+}
+
+/** The oldest claimable deliveries of each merchant not in `full`, to URLs not in `fullUrls`: one probe of webhook_deliveries_pending_by_merchant per merchant. */
+async function oldestOfOtherMerchants(
+  db: Kysely<Database>,
+  now: number,
+  past: { full: string[]; fullUrls: string[]; perMerchant: number; skip: ReadonlySet<string> },
+): Promise<WebhookDeliveryRow[]> {
+  const { rows } = await sql<WebhookDeliveryRow>`select d.* from merchants m cross join lateral (
+      select d.* from webhook_deliveries d where d.merchant_id = m.id and ${CLAIMABLE(now)}
+        and d.url not in (${jsonTextValues(db, JSON.stringify(past.fullUrls))})
+      order by d.sequence limit ${past.perMerchant}) d
+    where m.id not in (${jsonTextValues(db, JSON.stringify(past.full))})
+    order by d.sequence`.execute(db)
+  return rows.filter((row) => !past.skip.has(row.id))
 }
 
 /** The claim a resend is written with: the replica that received it sends it, and no other claims it meanwhile. */

@@ -18,6 +18,7 @@ describe('webhook delivery claims on PostgreSQL', () => {
   let database: TestDatabase
   let db: SandboxDb
   let merchantId: string
+  let otherMerchantId: string
   let subjects = 0
 
   beforeAll(async () => {
@@ -25,6 +26,7 @@ describe('webhook delivery claims on PostgreSQL', () => {
     // A sandbox makes the schema and its merchants, then leaves, so that its dispatcher claims nothing here.
     const sandbox = await startSandbox({ port: 0, db: database.url, log: () => {}, ledgerClose: 'instant' })
     merchantId = sandbox.merchants[0]!.id
+    otherMerchantId = sandbox.merchants[1]!.id
     await sandbox.stop()
     db = await openDatabase({ file: database.url })
   })
@@ -34,13 +36,13 @@ describe('webhook delivery claims on PostgreSQL', () => {
   })
 
   /** Queues `count` pending deliveries of one subject (a new one unless given), oldest first. */
-  const queue = (count: number, subjectId = `pt_claims_${++subjects}`, url = URL_A): Promise<WebhookDeliveryRow[]> =>
+  const queue = (count: number, subjectId = `pt_claims_${++subjects}`, url = URL_A, merchant = merchantId): Promise<WebhookDeliveryRow[]> =>
     runTransaction(db, async (trx) => {
       const rows: WebhookDeliveryRow[] = []
       for (let i = 0; i < count; i++) {
         const row: WebhookDeliveryRow = {
           ...(await newDeliveryIdentity(trx, { type: 'payment', id: subjectId })),
-          merchant_id: merchantId,
+          merchant_id: merchant,
           subject_type: 'payment',
           subject_id: subjectId,
           event_type: 'transaction_updated',
@@ -146,6 +148,16 @@ describe('webhook delivery claims on PostgreSQL', () => {
     const byOrigin = { perOrigin: 4 }
     expect(await claimer('replica-a', byOrigin)(0)).toHaveLength(4)
     expect(await claimer('replica-b', byOrigin)(0)).toEqual([])
+    await drain()
+  })
+
+  it("reads past a backlog waiting on a full merchant's share for another merchant's delivery", async () => {
+    for (let i = 0; i < 100; i++) await queue(1)
+    const [other] = await queue(1, undefined, 'http://127.0.0.1:9/other', otherMerchantId)
+    const capped = { perMerchant: 10 }
+    expect(await claimer('replica-a', capped)(0, 10)).toHaveLength(10)
+    // B's claim meets the first merchant's backlog at the head of the outbox, and passes it.
+    expect((await claimer('replica-b', capped)(0)).map((row) => row.id)).toEqual([other!.id])
     await drain()
   })
 })
