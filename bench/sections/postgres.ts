@@ -3,16 +3,16 @@
 //   postgres-control-server.ts: node:http, the digest check, one `pg` insert), and on two
 //   replicas of one database with the connections spread over both, beside one replica;
 // - the list queries of the lists section on 1,000,000 payments in PostgreSQL;
-// - a backlog of webhook deliveries drained with two replicas running (only the leader sends),
-//   each received exactly once, and the event-to-receiver time of payments made on the replica
-//   that does not lead.
+// - a backlog of webhook deliveries drained by two replicas (each claims and sends its share),
+//   each received exactly once, beside the same backlog drained by one; and the event-to-receiver
+//   time of payments made on the replica that does not lead.
 // It needs a cluster where it may create databases: PAYBOX_BENCH_POSTGRES_URL, or else
 // PAYBOX_TEST_POSTGRES_URL (scripts/postgres-dev.sh start prints one). Each part runs on a
 // database of its own, dropped at the end.
 import pg from 'pg'
 import { PayboxClient } from '../../src/client/paybox-client.js'
 import { createTestDatabase, type TestDatabase } from '../../harness/postgres.js'
-import { CHANGES_CHANNEL, LOCK_KEYS } from '../../sandbox/db/postgres-database.js'
+import { CHANGES_CHANNEL } from '../../sandbox/db/postgres-database.js'
 import { figure, type Figure } from '../lib/figures.js'
 import { runLoad, runLoadSpread, type Credentials } from '../lib/load.js'
 import { directMerchant, spawnSandbox, spawnServer, type SandboxBanner, type ServerProcess } from '../lib/processes.js'
@@ -278,6 +278,67 @@ async function leaderOf(replicas: Array<ServerProcess<SandboxBanner>>): Promise<
   )
 }
 
+/**
+ * Queues `count` pending deliveries (copies of a logged one, about payments `prefix…`) in one
+ * transaction and waits until every one is logged: the seconds from its COMMIT, and how many
+ * reached the receiver more than once. Throws if any failed or never arrived.
+ */
+async function drainBacklog(
+  url: string,
+  receiver: Awaited<ReturnType<typeof startReceiver>>,
+  prefix: string,
+  count: number,
+): Promise<{ seconds: number; duplicates: number }> {
+  const { seconds, failed } = await withClient(url, async (db) => {
+    const template = (await db.query("select * from webhook_deliveries where status = 'success' limit 1")).rows[0] as Record<
+      string,
+      unknown
+    >
+    // The sequence is the column's identity (left to its default); the copies are not claimed.
+    const columns = Object.keys(template).filter((column) => column !== 'sequence')
+    const paymentIdOf = `'${prefix}' || lpad(i::text, ${32 - prefix.length}, '0')`
+    const values: Record<string, string> = {
+      id: 'gen_random_uuid()::text',
+      subject_id: paymentIdOf,
+      request_payload: `replace(t.request_payload, t.subject_id, ${paymentIdOf})`,
+      status: "'pending'",
+      http_status: 'null',
+      response_body: 'null',
+      duration_ms: 'null',
+      last_attempt_at: 'null',
+      claim_token: 'null',
+      claimed_until: 'null',
+      claimed_by: 'null',
+    }
+    await db.query('begin')
+    await db.query('select pg_notify($1, $2)', [CHANGES_CHANNEL, 'bench'])
+    await db.query(
+      `insert into webhook_deliveries (${columns.join(', ')})
+        select ${columns.map((column) => values[column] ?? `t.${column}`).join(', ')}
+        from webhook_deliveries t, generate_series(1, $2::int) i where t.id = $1`,
+      [template.id, count],
+    )
+    await db.query('commit')
+    const started = performance.now()
+    const pending = async () => Number((await db.query("select count(*) as n from webhook_deliveries where status = 'pending'")).rows[0].n)
+    await waitFor('the backlog to be logged', async () => (await pending()) === 0, 120_000)
+    const elapsed = (performance.now() - started) / 1000
+    const notSuccessful = Number((await db.query("select count(*) as n from webhook_deliveries where status <> 'success'")).rows[0].n)
+    return { seconds: elapsed, failed: notSuccessful }
+  })
+  // Let any late duplicate arrive before counting.
+  await new Promise((resolve) => setTimeout(resolve, 500))
+  let duplicates = 0
+  let missing = 0
+  for (let i = 1; i <= count; i++) {
+    const times = receiver.arrivals.get(`${prefix}${String(i).padStart(32 - prefix.length, '0')}`)?.length ?? 0
+    if (times === 0) missing++
+    else duplicates += times - 1
+  }
+  if (failed > 0 || missing > 0) throw new Error(`Webhook backlog: ${failed} deliveries not successful, ${missing} never received`)
+  return { seconds, duplicates }
+}
+
 async function webhookFigures(settings: BenchSettings, log: (line: string) => void, adminUrl: string): Promise<Figure[]> {
   return withDatabases(adminUrl, ['paybox_bench_webhooks'], async ([database]) => {
     const receiver = await startReceiver()
@@ -293,60 +354,22 @@ async function webhookFigures(settings: BenchSettings, log: (line: string) => vo
       const { p50, p99, ids } = await eventToReceiverLatencies(client, receiver, settings.webhookLatencySamples, paymentRequest)
       log(`  event on the follower to receiver: p50 ${p50} ms, p99 ${p99} ms over ${ids.length} payments`)
 
-      // 2. A backlog of deliveries queued in one transaction (under the sandbox's write lock, and
-      // announced as a commit is) while both replicas run: from its COMMIT to the last one logged.
+      // 2. A backlog of deliveries queued in one transaction (announced as a commit is) while both
+      // replicas run, from its COMMIT to the last one logged; then, as the control, another
+      // backlog drained by one replica alone (the other stopped).
       const backlog = settings.webhookBacklog
-      const { seconds, failed } = await withClient(database!.url, async (db) => {
-        const template = (await db.query("select * from webhook_deliveries where status = 'success' limit 1")).rows[0] as Record<
-          string,
-          unknown
-        >
-        const columns = Object.keys(template)
-        const paymentIdOf = `'pt_backlog' || lpad(i::text, 22, '0')`
-        const values: Record<string, string> = {
-          id: 'gen_random_uuid()::text',
-          sequence: '(select max(sequence) from webhook_deliveries) + i',
-          subject_id: paymentIdOf,
-          request_payload: `replace(t.request_payload, t.subject_id, ${paymentIdOf})`,
-          status: "'pending'",
-          http_status: 'null',
-          response_body: 'null',
-          duration_ms: 'null',
-          last_attempt_at: 'null',
-        }
-        await db.query('begin')
-        await db.query('select pg_advisory_xact_lock($1), pg_notify($2, $3)', [LOCK_KEYS.write, CHANGES_CHANNEL, 'bench'])
-        await db.query(
-          `insert into webhook_deliveries (${columns.join(', ')})
-            select ${columns.map((column) => values[column] ?? `t.${column}`).join(', ')}
-            from webhook_deliveries t, generate_series(1, $2::int) i where t.id = $1`,
-          [template.id, backlog],
-        )
-        await db.query('commit')
-        const started = performance.now()
-        const pending = async () =>
-          Number((await db.query("select count(*) as n from webhook_deliveries where status = 'pending'")).rows[0].n)
-        await waitFor('the backlog to be logged', async () => (await pending()) === 0, 120_000)
-        const elapsed = (performance.now() - started) / 1000
-        const notSuccessful = Number((await db.query("select count(*) as n from webhook_deliveries where status <> 'success'")).rows[0].n)
-        return { seconds: elapsed, failed: notSuccessful }
-      })
-      // Let any late duplicate arrive before counting.
-      await new Promise((resolve) => setTimeout(resolve, 500))
-      let duplicates = 0
-      let missing = 0
-      for (let i = 1; i <= backlog; i++) {
-        const times = receiver.arrivals.get(`pt_backlog${String(i).padStart(22, '0')}`)?.length ?? 0
-        if (times === 0) missing++
-        else duplicates += times - 1
-      }
-      const backlogDuplicates = duplicates
+      const two = await drainBacklog(database!.url, receiver, 'pt_backlog', backlog)
+      const twoRate = backlog / two.seconds
+      log(`  backlog of ${backlog} with two replicas: logged in ${two.seconds.toFixed(2)} s, ${Math.round(twoRate)} deliveries/s`)
+      await replicas[1 - leader]!.stop()
+      const one = await drainBacklog(database!.url, receiver, 'pt_control', backlog)
+      const oneRate = backlog / one.seconds
+      log(`  backlog of ${backlog} with one replica: logged in ${one.seconds.toFixed(2)} s, ${Math.round(oneRate)} deliveries/s`)
+      const backlogDuplicates = two.duplicates
+      let duplicates = backlogDuplicates
       for (const id of ids) duplicates += Math.max(0, (receiver.arrivals.get(id)?.length ?? 0) - 1)
-      if (failed > 0 || missing > 0) throw new Error(`Webhook backlog: ${failed} deliveries not successful, ${missing} never received`)
-      const rate = backlog / seconds
-      log(
-        `  backlog of ${backlog} with two replicas: logged in ${seconds.toFixed(2)} s, ${Math.round(rate)} deliveries/s, ${duplicates} received more than once (${backlogDuplicates} of the backlog)`,
-      )
+      log(`  ${duplicates} received more than once (${backlogDuplicates} of the backlog)`)
+      const rate = twoRate
       return [
         figure(
           'postgres',
@@ -354,9 +377,10 @@ async function webhookFigures(settings: BenchSettings, log: (line: string) => vo
           rate,
           'deliveries/s',
           {
+            control: { name: '1 replica', value: oneRate },
             goal: '≥ 5,000/s',
             met: rate >= 5000,
-            note: 'from the backlog COMMIT to the last delivery logged; the leading replica sends, the receiver is on the same machine',
+            note: 'from the backlog COMMIT to the last delivery logged; both replicas claim and send, the receiver is on the same machine',
           },
         ),
         figure('postgres', 'PostgreSQL webhook duplicates at the receiver, 2 replicas', duplicates, 'deliveries', {

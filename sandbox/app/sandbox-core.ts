@@ -132,6 +132,7 @@ export class CoreBuilder {
     const webhooks = new WebhookDispatcher({
       db,
       clock,
+      wallClock,
       requireHttps: options.requireHttps,
       egress: this.#egress,
       timeoutMs: options.webhookTimeoutMs,

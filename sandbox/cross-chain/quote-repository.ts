@@ -1,5 +1,6 @@
 // Cross-chain quote (bridge order) rows: the only code that reads or writes the cross_chain_quotes table.
 import { sql, type Kysely } from 'kysely'
+import { skipLocked } from '../db/sql-dialect.js'
 import type { PageRequest } from '../db/paginate.js'
 import type { CrossChainQuoteRow, Database } from '../db/schema.js'
 import { archivedMerchantIds, splitDue, sweepNow, type Due, type SweepTimes } from '../merchants/merchant-repository.js'
@@ -28,18 +29,21 @@ export function findLiveQuotesOfPayment(db: Kysely<Database>, paymentId: string)
 /** Live quotes whose deadline has passed on their merchant's clock, at most `limit` (sweepNow). */
 export async function findDueQuotes(db: Kysely<Database>, times: SweepTimes, limit: number): Promise<Array<Due<CrossChainQuoteRow>>> {
   const now = sweepNow(times)
-  const rows = await db
-    .selectFrom('merchants')
-    .crossJoin('cross_chain_quotes')
-    .selectAll('cross_chain_quotes')
-    .select(now.as('due_now'))
-    .where('merchants.archived_at', 'is', null)
-    .$if(times.merchantId !== undefined, (query) => query.where('merchants.id', '=', times.merchantId!))
-    .whereRef('cross_chain_quotes.merchant_id', '=', 'merchants.id')
-    .where(LIVE_JOINED)
-    .where('cross_chain_quotes.expires_at', '<=', now)
-    .limit(limit)
-    .execute()
+  const rows = await skipLocked(
+    db,
+    db
+      .selectFrom('merchants')
+      .crossJoin('cross_chain_quotes')
+      .selectAll('cross_chain_quotes')
+      .select(now.as('due_now'))
+      .where('merchants.archived_at', 'is', null)
+      .$if(times.merchantId !== undefined, (query) => query.where('merchants.id', '=', times.merchantId!))
+      .whereRef('cross_chain_quotes.merchant_id', '=', 'merchants.id')
+      .where(LIVE_JOINED)
+      .where('cross_chain_quotes.expires_at', '<=', now)
+      .limit(limit),
+    'cross_chain_quotes',
+  ).execute()
   return rows.map(splitDue)
 }
 

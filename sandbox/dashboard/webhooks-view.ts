@@ -114,7 +114,7 @@ function webhookRoutes(kit: DashboardKit): Router {
         liveTopic: paymentIdOf(delivery) ?? undefined,
         body: deliveryDetail({
           delivery,
-          headers: deliveryHeaders(delivery.request_payload, merchant.api_secret),
+          headers: deliveryHeaders(delivery, merchant.api_secret),
           notice,
           csrfField: kit.csrfField(req),
           idempotencyField: kit.idempotencyField(),

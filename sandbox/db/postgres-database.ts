@@ -41,6 +41,8 @@ export const LOCK_KEYS = {
   serving: 0x7061_7905,
   // Orders the passes that give payment events their positions (postgres-event-positions.ts).
   eventPositions: 0x7061_7946,
+  // Orders the claims of webhook deliveries, a few statements each, so the caps hold for the whole sandbox (delivery-claim-repository.ts).
+  deliveryClaims: 0x7061_7947,
 } as const
 /** The longest detail an announcement carries: NOTIFY takes payloads under 8000 bytes, this leaves room for the token and topic. */
 export const ANNOUNCEMENT_DETAIL_LIMIT = 7_500

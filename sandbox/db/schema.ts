@@ -258,6 +258,12 @@ export interface WebhookDeliveriesTable {
   last_attempt_at: number | null
   created_at: number
   updated_at: number
+  /** PostgreSQL: the token of the claim a replica sends it under; its outcome is logged only under that token. */
+  claim_token: string | null
+  /** Until when (wall-clock ms) the claim holds; past it, any replica may claim the delivery again. */
+  claimed_until: number | null
+  /** The replica that claimed it last (host:pid): the one that sent it. */
+  claimed_by: string | null
 }
 
 export interface CustomersTable {

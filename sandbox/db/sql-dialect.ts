@@ -1,5 +1,5 @@
 // The few SQL spellings that differ between SQLite and PostgreSQL, each written once here.
-import { sql, type Kysely, type RawBuilder } from 'kysely'
+import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely'
 import { isPostgres } from './database.js'
 import type { Database } from './schema.js'
 
@@ -32,4 +32,18 @@ export function integerOfDigits(db: Kysely<Database>, text: RawBuilder<unknown>)
  */
 export function forUpdate<Q extends { forUpdate(): Q }>(db: Kysely<Database>, query: Q): Q {
   return isPostgres(db) ? query.forUpdate() : query
+}
+
+/**
+ * `query` claiming the rows of `table` it reads, inside a transaction on PostgreSQL (FOR UPDATE OF
+ * `table` SKIP LOCKED): rows another transaction holds are passed over, not waited for, so
+ * replicas sweeping together each take different due rows. Outside a transaction there is nothing
+ * to hold a claim, and SQLite's one writer already sweeps alone: a plain read.
+ */
+export function skipLocked<TB extends keyof Database & string, O>(
+  db: Kysely<Database>,
+  query: SelectQueryBuilder<Database, TB, O>,
+  table: TB,
+): SelectQueryBuilder<Database, TB, O> {
+  return isPostgres(db) && db.isTransaction ? query.forUpdate([table]).skipLocked() : query
 }

@@ -72,7 +72,7 @@ export class HealthService {
     const { db } = this.#ctx
     const rows = await countStateRows(db)
     if (rows === 0) return { status: 'failing', detail: 'the database holds no sandbox (no genesis)' }
-    // On a shared database, which replica this is: the leader runs the timers and sends webhooks.
+    // On a shared database, which replica this is: the leader closes ledgers on the timer.
     if (isPostgres(db)) return { status: 'ok', detail: `PostgreSQL, ${isLeader(db) ? 'leading' : 'following the leading replica'}` }
     return { status: 'ok', detail: 'SQLite' }
   }

@@ -4,7 +4,7 @@ import type { InvoiceStatus } from '../../src/api/enumerations.js'
 import type { Database, InvoiceRow, InvoiceSettingsRow } from '../db/schema.js'
 import type { PageRequest } from '../db/paginate.js'
 import { newestFirstPage } from '../db/paginate.js'
-import { forUpdate, inByteOrder, integerOfDigits } from '../db/sql-dialect.js'
+import { forUpdate, inByteOrder, integerOfDigits, skipLocked } from '../db/sql-dialect.js'
 import { splitDue, sweepNow, type Due, type SweepTimes } from '../merchants/merchant-repository.js'
 
 export async function insertInvoice(db: Kysely<Database>, invoice: InvoiceRow): Promise<void> {
@@ -86,20 +86,23 @@ export async function listInvoices(
 /** Sent invoices whose due date has passed on their merchant's clock, at most `limit` (sweepNow). */
 export async function findOverdueCandidates(db: Kysely<Database>, times: SweepTimes, limit: number): Promise<Array<Due<InvoiceRow>>> {
   const now = sweepNow(times)
-  const rows = await db
-    .selectFrom('merchants')
-    .crossJoin('invoices')
-    .selectAll('invoices')
-    .select(now.as('due_now'))
-    .where('merchants.archived_at', 'is', null)
-    .$if(times.merchantId !== undefined, (query) => query.where('merchants.id', '=', times.merchantId!))
-    .whereRef('invoices.merchant_id', '=', 'merchants.id')
-    // A literal, not a parameter: SQLite uses the partial index invoices_sent_by_merchant_due only for a query it can see matches.
-    .where('invoices.status', '=', sql.lit('sent'))
-    .where('invoices.due_at', 'is not', null)
-    .where('invoices.due_at', '<=', now)
-    .limit(limit)
-    .execute()
+  const rows = await skipLocked(
+    db,
+    db
+      .selectFrom('merchants')
+      .crossJoin('invoices')
+      .selectAll('invoices')
+      .select(now.as('due_now'))
+      .where('merchants.archived_at', 'is', null)
+      .$if(times.merchantId !== undefined, (query) => query.where('merchants.id', '=', times.merchantId!))
+      .whereRef('invoices.merchant_id', '=', 'merchants.id')
+      // A literal, not a parameter: SQLite uses the partial index invoices_sent_by_merchant_due only for a query it can see matches.
+      .where('invoices.status', '=', sql.lit('sent'))
+      .where('invoices.due_at', 'is not', null)
+      .where('invoices.due_at', '<=', now)
+      .limit(limit),
+    'invoices',
+  ).execute()
   return rows.map(splitDue)
 }
 

@@ -1,5 +1,6 @@
 // Payment rows: the only code that reads or writes the payments table.
 import { sql, type Kysely, type RawBuilder } from 'kysely'
+import { skipLocked } from '../db/sql-dialect.js'
 import type { PaymentStatus } from '../../src/api/enumerations.js'
 import { isPostgres } from '../db/database.js'
 import { defineStatement } from '../db/statement.js'
@@ -191,12 +192,15 @@ function paymentsOnTheirClocks(db: Kysely<Database>, times: SweepTimes) {
 
 /** Open payments whose expiry has passed on their merchant's clock, at most `limit` at a time (sweepNow). */
 export async function findDuePayments(db: Kysely<Database>, times: SweepTimes, limit: number): Promise<Array<Due<PaymentRow>>> {
-  const rows = await paymentsOnTheirClocks(db, times)
-    // A literal, not a parameter: SQLite uses the partial index payments_open_by_merchant_expiry only for a query it can see matches.
-    .where('payments.status', '=', sql.lit('open'))
-    .where('payments.expires_at', '<=', sweepNow(times))
-    .limit(limit)
-    .execute()
+  const rows = await skipLocked(
+    db,
+    paymentsOnTheirClocks(db, times)
+      // A literal, not a parameter: SQLite uses the partial index payments_open_by_merchant_expiry only for a query it can see matches.
+      .where('payments.status', '=', sql.lit('open'))
+      .where('payments.expires_at', '<=', sweepNow(times))
+      .limit(limit),
+    'payments',
+  ).execute()
   return rows.map(splitDue)
 }
 
@@ -247,12 +251,15 @@ export function findPaymentsByIds(db: Kysely<Database>, ids: string[]): Promise<
 
 /** Escrow orders still unfunded (created) whose escrow expiry has passed on their merchant's clock (sweepNow). */
 export async function findDueEscrows(db: Kysely<Database>, times: SweepTimes, limit: number): Promise<Array<Due<PaymentRow>>> {
-  const rows = await paymentsOnTheirClocks(db, times)
-    // A literal, not a parameter: SQLite uses the partial index payments_escrow_unfunded only for a query it can see matches.
-    .where('payments.escrow_status', '=', sql.lit('created'))
-    .where('payments.escrow_expires_at', '<=', sweepNow(times))
-    .limit(limit)
-    .execute()
+  const rows = await skipLocked(
+    db,
+    paymentsOnTheirClocks(db, times)
+      // A literal, not a parameter: SQLite uses the partial index payments_escrow_unfunded only for a query it can see matches.
+      .where('payments.escrow_status', '=', sql.lit('created'))
+      .where('payments.escrow_expires_at', '<=', sweepNow(times))
+      .limit(limit),
+    'payments',
+  ).execute()
   return rows.map(splitDue)
 }
 

@@ -1,7 +1,7 @@
 // Processes due work (payment expiry, …) in the background as real time passes, one sweep at
-// a time, so expiry happens without anyone advancing the clock.
+// a time, so expiry happens without anyone advancing the clock. Every replica of a shared sandbox
+// sweeps: each batch claims its due rows (skipLocked), so two replicas handle different rows.
 import type { SandboxContext } from '../context.js'
-import { isLeader } from '../db/database.js'
 import { processDueWork } from './clock-service.js'
 
 export const DUE_WORK_INTERVAL_MS = 1000
@@ -15,8 +15,6 @@ export function startDueWorkSweeper(ctx: SandboxContext, intervalMs: number): Du
   if (intervalMs <= 0) return { stop: async () => {} }
   let running: Promise<unknown> | undefined
   const timer = setInterval(() => {
-    // Once for the sandbox: replicas that do not lead leave the sweep to the one that does.
-    if (!isLeader(ctx.db)) return
     running ??= processDueWork(ctx)
       .catch((error: unknown) => ctx.log(`Due work failed: ${error instanceof Error ? error.message : String(error)}`))
       .finally(() => (running = undefined))

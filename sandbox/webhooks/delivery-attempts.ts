@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely'
 import type { Clock } from '../clock.js'
 import type { Database, MerchantRow, WebhookDeliveryRow } from '../db/schema.js'
 import { findMerchantById } from '../merchants/merchant-repository.js'
+import { releaseClaims } from './delivery-claim-repository.js'
 import type { DeliveryLogWriter } from './delivery-log-writer.js'
 import type { StoredEgress } from './egress-policy.js'
 import type { WebhookEgress } from './webhook-egress.js'
@@ -54,7 +55,11 @@ export class DeliveryAttempts {
     if (!merchant) throw new Error(`Webhook ${delivery.id} belongs to no merchant`)
     const attempt = await this.#sender.attempt(delivery, merchant, await lookups.egressOf())
     answered()
-    if (attempt === undefined) return delivery // stopped mid-send: it stays pending
+    if (attempt === undefined) {
+      // Stopped mid-send: it stays pending, and its claim (PostgreSQL) is let go for any replica to take.
+      await releaseClaims(this.#db, [delivery]).catch(() => {})
+      return delivery
+    }
     const { tried, ...outcome } = attempt
     const now = this.#clock.now()
     const finished: WebhookDeliveryRow = { ...delivery, ...outcome, updated_at: now, last_attempt_at: tried ? now : null }

@@ -1,10 +1,11 @@
-// Writes what became of each sent delivery to the log, and tells the other replicas: only the
-// leading replica sends, so the others' live tails hear of finished deliveries through announcements.
+// Writes what became of each sent delivery to the log, and tells the other replicas: each replica
+// sends its own claims, so the others' live tails hear of finished deliveries through announcements.
 import type { Kysely } from 'kysely'
-import { announce, onAnnouncement, runTransaction } from '../db/database.js'
+import { announce, isPostgres, onAnnouncement, runTransaction } from '../db/database.js'
 import type { Database, WebhookDeliveryRow } from '../db/schema.js'
+import { logClaimedOutcomes } from './delivery-claim-repository.js'
 import type { WebhookFeed } from './webhook-feed.js'
-import { findDeliveriesByIds, logDeliveryOutcomes, updateDelivery } from './webhook-repository.js'
+import { findDeliveriesByIds, logDeliveryOutcomes } from './webhook-repository.js'
 
 /** What the sending replica tells the others as it logs deliveries: their ids, comma-separated. */
 const DELIVERED_TOPIC = 'delivered'
@@ -16,7 +17,7 @@ export class DeliveryLogWriter {
   readonly #feed: WebhookFeed
   readonly #log: ((line: string) => void) | undefined
   /** Finished deliveries waiting to be logged together, each with who awaits it. */
-  #unlogged: Array<{ row: WebhookDeliveryRow; done: (error?: unknown) => void }> = []
+  #unlogged: Array<{ row: WebhookDeliveryRow; done: (logged: boolean, error?: unknown) => void }> = []
 
   constructor(db: Kysely<Database>, feed: WebhookFeed, log: ((line: string) => void) | undefined) {
     this.#db = db
@@ -24,21 +25,24 @@ export class DeliveryLogWriter {
     this.#log = log
   }
 
-  /** Logs a finished delivery, announces it, and tells this replica's listeners. */
-  async finished(row: WebhookDeliveryRow): Promise<void> {
-    await this.#logSoon(row)
-    this.#feed.delivered(row)
+  /**
+   * Logs a finished delivery, announces it, and tells this replica's listeners. False when its
+   * claim was no longer its own (PostgreSQL: the lease expired and another replica claimed it):
+   * the newer attempt's log stands.
+   */
+  async finished(row: WebhookDeliveryRow): Promise<boolean> {
+    const logged = await this.#logSoon(row)
+    if (logged) this.#feed.delivered(row)
+    else this.#log?.(`Webhook ${row.id}: its claim expired before its outcome was logged; the newer attempt's stands`)
+    return logged
   }
 
   /** A delivery that broke the sandbox itself is logged failed, so it is not attempted forever. */
   async giveUp(delivery: WebhookDeliveryRow, error: unknown, now: number): Promise<void> {
     const message = error instanceof Error ? error.message : String(error)
     this.#log?.(`Webhook ${delivery.id} could not be delivered: ${message}`)
-    await updateDelivery(this.#db, delivery.id, {
-      status: 'failed',
-      error_message: `The sandbox could not send it: ${message}`,
-      updated_at: now,
-    }).catch(() => {})
+    const failed = { ...delivery, status: 'failed' as const, error_message: `The sandbox could not send it: ${message}`, updated_at: now }
+    await this.#logSoon(failed).catch(() => false)
   }
 
   /** Hears of deliveries another replica logged; returns the way to stop. */
@@ -57,26 +61,33 @@ export class DeliveryLogWriter {
     }
   }
 
-  /** Deliveries finishing in one turn of the event loop are logged in one transaction (one commit). */
-  #logSoon(row: WebhookDeliveryRow): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      this.#unlogged.push({ row, done: (error) => (error === undefined ? resolve() : reject(error)) })
+  /** Deliveries finishing in one turn of the event loop are logged in one transaction (one commit); whether this one was. */
+  #logSoon(row: WebhookDeliveryRow): Promise<boolean> {
+    return new Promise<boolean>((resolve, reject) => {
+      this.#unlogged.push({ row, done: (logged, error) => (error === undefined ? resolve(logged) : reject(error)) })
       if (this.#unlogged.length > 1) return
       setImmediate(() => {
         const batch = this.#unlogged
         this.#unlogged = []
         const rows = batch.map(({ row: finished }) => finished)
         runTransaction(this.#db, async (trx) => {
-          await logDeliveryOutcomes(trx, rows)
-          for (let at = 0; at < rows.length; at += DELIVERIES_PER_ANNOUNCEMENT) {
-            const ids = rows.slice(at, at + DELIVERIES_PER_ANNOUNCEMENT).map((row) => row.id)
-            await announce(this.#db, trx, DELIVERED_TOPIC, ids.join(','))
+          const logged = isPostgres(trx) ? await logClaimedOutcomes(trx, rows) : await logAll(trx, rows)
+          const ids = rows.map((finished) => finished.id).filter((id) => logged.has(id))
+          for (let at = 0; at < ids.length; at += DELIVERIES_PER_ANNOUNCEMENT) {
+            await announce(this.#db, trx, DELIVERED_TOPIC, ids.slice(at, at + DELIVERIES_PER_ANNOUNCEMENT).join(','))
           }
+          return logged
         }).then(
-          () => batch.forEach(({ done }) => done()),
-          (error: unknown) => batch.forEach(({ done }) => done(error)),
+          (logged) => batch.forEach(({ row: finished, done }) => done(logged.has(finished.id))),
+          (error: unknown) => batch.forEach(({ done }) => done(false, error)),
         )
       })
     })
   }
+}
+
+/** SQLite's one process claims nothing: every outcome is logged. */
+async function logAll(db: Kysely<Database>, rows: WebhookDeliveryRow[]): Promise<Set<string>> {
+  await logDeliveryOutcomes(db, rows)
+  return new Set(rows.map((row) => row.id))
 }

@@ -54,6 +54,11 @@ export class DeliveryQueue {
     return this.#onTheWire >= MAX_CONCURRENT_DELIVERIES
   }
 
+  /** Deliveries this process may still put on the wire. */
+  get freeSlots(): number {
+    return Math.max(0, MAX_CONCURRENT_DELIVERIES - this.#onTheWire)
+  }
+
   get room(): number {
     return Math.max(0, QUEUE_SIZE - this.#queue.length)
   }
@@ -149,6 +154,11 @@ export class DeliveryQueue {
     return ready
   }
 
+  /** Puts a delivery claimed from the shared outbox on the wire: the claim kept its subject's order and the caps. */
+  takeClaimed(delivery: WebhookDeliveryRow): void {
+    this.#take(delivery)
+  }
+
   /** The receiver answered (or the attempt ended): the delivery's slot is free. Call once. */
   answered(delivery: WebhookDeliveryRow): void {
     this.#onTheWire--
@@ -178,6 +188,11 @@ export class DeliveryQueue {
     this.#onTheWire++
     countIn(this.#wireByMerchant, delivery.merchant_id, 1)
     countIn(this.#wireByOrigin, this.#originOf(delivery.url), 1)
+  }
+
+  /** A receiver URL's origin, which shares one cap; cached, so a waiting delivery's URL is not parsed at every pass. */
+  originOf(url: string): string {
+    return this.#originOf(url)
   }
 
   #originOf(url: string): string {

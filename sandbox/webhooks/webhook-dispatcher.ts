@@ -1,30 +1,40 @@
 // Sends the outbox's webhook deliveries in the background, so no API request waits for a receiver:
 // each subject's in order, once (failures are logged, not retried: spec 6), pending ones after a
-// restart. This module schedules; what goes next is DeliveryQueue's call (filled by outbox-reader.ts),
-// an attempt and its log entry are DeliveryAttempts' and DeliveryLogWriter's.
+// restart. This module schedules; what goes next is DeliveryQueue's call (filled by outbox-reader.ts
+// on SQLite; on PostgreSQL every replica claims its share: delivery-claim-repository.ts), an
+// attempt and its log entry are DeliveryAttempts' and DeliveryLogWriter's.
+import { hostname } from 'node:os'
 import type { Kysely } from 'kysely'
-import { isLeader, isPostgres, onCommit } from '../db/database.js'
-import type { Clock } from '../clock.js'
+import { isPostgres, onCommit } from '../db/database.js'
+import { systemClock, type Clock } from '../clock.js'
 import type { Database, WebhookDeliveryRow } from '../db/schema.js'
 import { cachedLookups, DeliveryAttempts, type AttemptLookups } from './delivery-attempts.js'
 import { DeliveryLogWriter } from './delivery-log-writer.js'
-import { DeliveryQueue } from './delivery-queue.js'
+import { claimDeliveries, newClaim } from './delivery-claim-repository.js'
+import { DeliveryQueue, MAX_DELIVERIES_PER_MERCHANT } from './delivery-queue.js'
 import type { DeliveryListener, EventListener, WebhookDeliveries } from '../context.js'
 import { StoredEgress } from './egress-policy.js'
 import { fillQueue } from './outbox-reader.js'
 import { WebhookFeed } from './webhook-feed.js'
-import { awaitLogged, recordResend } from './webhook-resend.js'
-import { WebhookSender } from './webhook-sender.js'
+import { recordResend } from './webhook-resend.js'
+import { MAX_DELIVERIES_PER_ORIGIN, WebhookSender } from './webhook-sender.js'
 
 /** The safety net: commits in this process kick the dispatcher at once; another process's are seen by polling. */
 const DEFAULT_POLL_MS = 250
-/** How long a resend waits for the leading replica past the receiver's own timeout. */
-const RESEND_WAIT_MARGIN_MS = 5_000
+/**
+ * A claim's lease past the receiver's timeout: time to look up the merchant, connect and log. A
+ * replica that has not logged by then is taken for dead, and any replica claims the delivery again.
+ */
+export const CLAIM_LEASE_MARGIN_MS = 5_000
 
 export interface WebhookDispatcherOptions {
   db: Kysely<Database>
   /** Business time, for the log's timestamps. */
   clock: Clock
+  /** Wall-clock time, for claims' leases (PostgreSQL); default: the system's. */
+  wallClock?: Clock
+  /** This replica's name in the log's claimed_by (default host:pid). */
+  replicaName?: string
   requireHttps?: boolean
   /** Where deliveries may go: the sandbox's stored egress policy (a shared sandbox refuses internal addresses); default: anywhere. */
   egress?: StoredEgress
@@ -36,6 +46,8 @@ export interface WebhookDispatcherOptions {
 export class WebhookDispatcher implements WebhookDeliveries {
   readonly #db: Kysely<Database>
   readonly #clock: Clock
+  readonly #wallClock: Clock
+  readonly #replicaName: string
   readonly #pollMs: number
   readonly #log: ((line: string) => void) | undefined
   readonly #queue = new DeliveryQueue()
@@ -56,6 +68,8 @@ export class WebhookDispatcher implements WebhookDeliveries {
   constructor(options: WebhookDispatcherOptions) {
     this.#db = options.db
     this.#clock = options.clock
+    this.#wallClock = options.wallClock ?? systemClock
+    this.#replicaName = options.replicaName ?? `${hostname()}:${process.pid}`
     this.#pollMs = options.pollMs ?? DEFAULT_POLL_MS
     this.#log = options.log
     this.#sender = new WebhookSender({ requireHttps: options.requireHttps, timeoutMs: options.timeoutMs })
@@ -78,7 +92,7 @@ export class WebhookDispatcher implements WebhookDeliveries {
       this.kick()
     }, this.#pollMs).unref()
     this.#stopListening = onCommit(this.#db, () => this.#kickSoon())
-    // Only the leader sends and so learns of finished deliveries first hand; the other replicas' live tails hear of them here.
+    // Each replica learns first hand of the deliveries it sent; its live tails hear of the others' here.
     this.#stopHearing = this.#logWriter.hearOtherReplicas()
     this.kick()
   }
@@ -138,16 +152,15 @@ export class WebhookDispatcher implements WebhookDeliveries {
     })
   }
 
+  /** The leases of claims made now (PostgreSQL). */
+  get #leaseMs(): number {
+    return this.#sender.timeoutMs + CLAIM_LEASE_MARGIN_MS
+  }
+
   async resend(original: WebhookDeliveryRow): Promise<WebhookDeliveryRow> {
-    // On a shared database only the leading replica sends, so each delivery goes once: the
-    // resend joins the outbox and is answered once the leader has logged it.
-    if (isPostgres(this.#db)) {
-      const delivery = await recordResend(this.#db, original, this.#clock.now(), () => {})
-      this.kick()
-      const deadline = Date.now() + this.#sender.timeoutMs + RESEND_WAIT_MARGIN_MS
-      return awaitLogged(this.#db, delivery, { deadline, pollMs: this.#pollMs, stopped: () => this.#sender.stopped })
-    }
-    const delivery = await recordResend(this.#db, original, this.#clock.now(), (id) => this.#queue.claim(id))
+    // The replica that received the resend sends it: on PostgreSQL it is written claimed, so no other replica takes it.
+    const claimed = isPostgres(this.#db) ? newClaim(this.#replicaName, this.#wallClock.now(), this.#leaseMs) : undefined
+    const delivery = await recordResend(this.#db, original, this.#clock.now(), (id) => this.#queue.claim(id), claimed)
     try {
       return await this.#attempts.deliver(delivery)
     } finally {
@@ -158,8 +171,7 @@ export class WebhookDispatcher implements WebhookDeliveries {
   async #pump(): Promise<void> {
     const db = this.#db
     await this.#feed.readEvents(db)
-    // Every replica feeds its listeners; only the leader sends.
-    if (!isLeader(db)) return
+    if (isPostgres(db)) return this.#claimAndSend()
     const queue = this.#queue
     if (queue.wireFull) return
     queue.refreshIfStale()
@@ -171,6 +183,25 @@ export class WebhookDispatcher implements WebhookDeliveries {
     if (queue.wireFull) return
     // Slots left and room in the queue: read the newer pending deliveries, and send from them too.
     await fillQueue(db, queue, sendReady, () => this.#sender.stopped)
+  }
+
+  /** PostgreSQL: every replica claims what may go now, as many as it has free slots, and sends it. */
+  async #claimAndSend(): Promise<void> {
+    const queue = this.#queue
+    if (this.#sender.stopped || queue.freeSlots === 0) return
+    const claimed = await claimDeliveries(this.#db, {
+      by: this.#replicaName,
+      now: this.#wallClock.now(),
+      leaseMs: this.#leaseMs,
+      limit: queue.freeSlots,
+      caps: { perMerchant: MAX_DELIVERIES_PER_MERCHANT, perOrigin: MAX_DELIVERIES_PER_ORIGIN, originOf: (url) => queue.originOf(url) },
+    })
+    if (claimed.length === 0) return
+    const lookups = cachedLookups(this.#db, this.#egress)
+    for (const delivery of claimed) {
+      queue.takeClaimed(delivery)
+      this.#send(delivery, lookups)
+    }
   }
 
   #send(delivery: WebhookDeliveryRow, lookups: AttemptLookups): void {

@@ -82,6 +82,9 @@ async function recordEvent(
     last_attempt_at: null,
     created_at: now,
     updated_at: now,
+    claim_token: null,
+    claimed_until: null,
+    claimed_by: null,
   })
 }
 

@@ -1,13 +1,25 @@
 // Webhook delivery rows: the only code that reads or writes the webhook_deliveries table.
 import { sql, type Kysely } from 'kysely'
 import type { WebhookDeliveryStatus, WebhookEventType } from '../../src/api/enumerations.js'
+import { isPostgres } from '../db/database.js'
 import { jsonTextValues } from '../db/sql-dialect.js'
 import { defineStatement } from '../db/statement.js'
 import type { Database, Insertable, PaymentEventRow, PaymentEventsTable, WebhookDeliveryRow } from '../db/schema.js'
 import type { PageRequest } from '../db/paginate.js'
 
-/** The next delivery's sequence number; the caller's transaction holds the write lock until it inserts. */
+/**
+ * The next delivery's sequence number. SQLite: one past the largest (its one writer holds the
+ * database until the caller inserts). PostgreSQL: drawn from the column's identity, so no lock is
+ * needed; numbers may then commit out of order across subjects, but a subject's own changes are
+ * serialized by its row lock, so its deliveries are numbered in the order they commit.
+ */
 export async function nextDeliverySequence(db: Kysely<Database>): Promise<number> {
+  if (isPostgres(db)) {
+    const { rows } = await sql<{ next: number }>`select nextval(pg_get_serial_sequence('webhook_deliveries', 'sequence')) as next`.execute(
+      db,
+    )
+    return Number(rows[0]!.next)
+  }
   const { next } = await db
     .selectFrom('webhook_deliveries')
     .select(sql<number>`coalesce(max(sequence), 0) + 1`.as('next'))
@@ -17,10 +29,6 @@ export async function nextDeliverySequence(db: Kysely<Database>): Promise<number
 
 export async function insertDelivery(db: Kysely<Database>, delivery: WebhookDeliveryRow): Promise<void> {
   await db.insertInto('webhook_deliveries').values(delivery).execute()
-}
-
-export async function updateDelivery(db: Kysely<Database>, id: string, changes: Partial<WebhookDeliveryRow>): Promise<void> {
-  await db.updateTable('webhook_deliveries').set(changes).where('id', '=', id).execute()
 }
 
 export function findDeliveryById(db: Kysely<Database>, id: string): Promise<WebhookDeliveryRow | undefined> {

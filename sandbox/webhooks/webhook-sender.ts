@@ -1,6 +1,7 @@
 // Makes one attempt at a webhook delivery: decides whether it may go (paused merchant, URL,
 // egress), then POSTs the stored payload, signed, over one keep-alive pool per receiver origin.
 import type { Pool } from 'undici'
+import { WEBHOOK_DELIVERY_ID_HEADER } from '../../src/api/headers.js'
 import { signWebhook, WEBHOOK_SIGNATURE_HEADER } from '../../src/signing.js'
 import { describeNetworkError } from '../../src/webhooks/post-webhook.js'
 import type { MerchantRow, WebhookDeliveryRow } from '../db/schema.js'
@@ -15,11 +16,12 @@ export const WEBHOOK_USER_AGENT = 'paybox-sandbox-webhooks/1.0'
 export const MAX_DELIVERIES_PER_ORIGIN = 10
 
 /** The headers a delivery is sent with: what the receiver gets, and what the dashboard shows. */
-export function deliveryHeaders(payload: string, secret: string): Record<string, string> {
+export function deliveryHeaders(delivery: Pick<WebhookDeliveryRow, 'id' | 'request_payload'>, secret: string): Record<string, string> {
   return {
     'content-type': 'application/json',
     'user-agent': WEBHOOK_USER_AGENT,
-    [WEBHOOK_SIGNATURE_HEADER]: signWebhook(payload, secret),
+    [WEBHOOK_SIGNATURE_HEADER]: signWebhook(delivery.request_payload, secret),
+    [WEBHOOK_DELIVERY_ID_HEADER]: delivery.id,
   }
 }
 
@@ -135,7 +137,7 @@ export class WebhookSender {
         method: 'POST',
         path: `${url.pathname}${url.search}`,
         body: delivery.request_payload,
-        headers: deliveryHeaders(delivery.request_payload, secret),
+        headers: deliveryHeaders(delivery, secret),
       })
       const { status, body } = await exchange.answer
       const ok = status >= 200 && status < 300

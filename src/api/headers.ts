@@ -11,6 +11,13 @@ export const DIGEST_HEADERS = {
 /** The HMAC of a webhook body, sent with every webhook (spec 6). */
 export const WEBHOOK_SIGNATURE_HEADER = 'x-webhook-auth'
 
+/**
+ * The id of the webhook delivery (its delivery log entry), sent with every webhook. Delivery is
+ * at least once: a replica that crashes mid-send leaves its delivery to be sent again, with the
+ * same id, so a receiver drops the ids it has already handled (docs/webhooks.md).
+ */
+export const WEBHOOK_DELIVERY_ID_HEADER = 'x-webhook-delivery-id'
+
 /** The admin token a sandbox prints at start, for its sandbox-wide controls. */
 export const ADMIN_TOKEN_HEADER = 'x-sandbox-admin-token'
 

@@ -23,6 +23,9 @@ const delivery = (sequence: number, paymentId = `pt_${sequence}`, subjectType: E
   last_attempt_at: null,
   created_at: 0,
   updated_at: 0,
+  claim_token: null,
+  claimed_until: null,
+  claimed_by: null,
 })
 
 describe('the delivery queue', () => {

@@ -26,6 +26,7 @@ import * as dashboardSessions from './2026-11-27T11-30-dashboard-sessions.js'
 import * as eventSubjects from './2026-11-27T14-00-event-subjects.js'
 import * as tenantClocks from './2026-11-27T14-30-tenant-clocks.js'
 import * as ledgerBalancesChecked from './postgres/2026-11-27T16-10-ledger-balances-checked.js'
+import * as webhookClaims from './2026-11-27T16-30-webhook-claims.js'
 import * as postgresBaseline from './postgres/2026-11-24T14-00-postgres-baseline.js'
 import * as paymentCountDeltas from './postgres/2026-11-27T16-00-payment-count-deltas.js'
 import * as eventPositions from './postgres/2026-11-27T16-20-event-positions.js'
@@ -53,6 +54,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-27T11-30-dashboard-sessions': dashboardSessions,
   '2026-11-27T14-00-event-subjects': eventSubjects,
   '2026-11-27T14-30-tenant-clocks': tenantClocks,
+  '2026-11-27T16-30-webhook-claims': webhookClaims,
 }
 
 const postgresMigrations: Record<string, Migration> = {
@@ -67,6 +69,7 @@ const postgresMigrations: Record<string, Migration> = {
   '2026-11-27T16-00-payment-count-deltas': paymentCountDeltas,
   '2026-11-27T16-10-ledger-balances-checked': ledgerBalancesChecked,
   '2026-11-27T16-20-event-positions': eventPositions,
+  '2026-11-27T16-30-webhook-claims': webhookClaims,
 }
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,163 @@
+// Claims on the shared outbox (delivery-claim-repository.ts), with two claimers standing for two
+// replicas and the lease read from an injected instant: a sender whose lease expired cannot
+// overwrite the newer attempt, a subject has one delivery in flight, and the caps count every
+// claimer's deliveries on the wire.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openDatabase, runTransaction, type SandboxDb } from '../../sandbox/db/database.js'
+import type { WebhookDeliveryRow } from '../../sandbox/db/schema.js'
+import { startSandbox } from '../../sandbox/server.js'
+import { claimDeliveries, logClaimedOutcomes, type ClaimRequest } from '../../sandbox/webhooks/delivery-claim-repository.js'
+import { newDeliveryIdentity } from '../../sandbox/webhooks/webhook-events.js'
+import { findDeliveryById, insertDelivery } from '../../sandbox/webhooks/webhook-repository.js'
+import { createTestDatabase, type TestDatabase } from '../../harness/postgres.js'
+
+const LEASE_MS = 15_000
+const URL_A = 'http://127.0.0.1:9/a'
+
+describe('webhook delivery claims on PostgreSQL', () => {
+  let database: TestDatabase
+  let db: SandboxDb
+  let merchantId: string
+  let otherMerchantId: string
+  let subjects = 0
+
+  beforeAll(async () => {
+    database = await createTestDatabase('paybox_claims')
+    // A sandbox makes the schema and its merchants, then leaves, so that its dispatcher claims nothing here.
+    const sandbox = await startSandbox({ port: 0, db: database.url, log: () => {}, ledgerClose: 'instant' })
+    merchantId = sandbox.merchants[0]!.id
+    otherMerchantId = sandbox.merchants[1]!.id
+    await sandbox.stop()
+    db = await openDatabase({ file: database.url })
+  })
+  afterAll(async () => {
+    await db?.destroy()
+    await database?.drop()
+  })
+
+  /** Queues `count` pending deliveries of one subject (a new one unless given), oldest first. */
+  const queue = (count: number, subjectId = `pt_claims_${++subjects}`, url = URL_A, merchant = merchantId): Promise<WebhookDeliveryRow[]> =>
+    runTransaction(db, async (trx) => {
+      const rows: WebhookDeliveryRow[] = []
+      for (let i = 0; i < count; i++) {
+        const row: WebhookDeliveryRow = {
+          ...(await newDeliveryIdentity(trx, { type: 'payment', id: subjectId })),
+          merchant_id: merchant,
+          subject_type: 'payment',
+          subject_id: subjectId,
+          event_type: 'transaction_updated',
+          url,
+          status: 'pending',
+          request_payload: '{}',
+          response_body: null,
+          http_status: null,
+          error_message: null,
+          attempt_count: 1,
+          duration_ms: null,
+          resend_of: null,
+          last_attempt_at: null,
+          created_at: 0,
+          updated_at: 0,
+          claim_token: null,
+          claimed_until: null,
+          claimed_by: null,
+        }
+        await insertDelivery(trx, row)
+        rows.push(row)
+      }
+      return rows
+    })
+  const claimer =
+    (by: string, caps: Partial<ClaimRequest['caps']> = {}) =>
+    (now: number, limit = 64) =>
+      claimDeliveries(db, {
+        by,
+        now,
+        leaseMs: LEASE_MS,
+        limit,
+        caps: { perMerchant: 100, perOrigin: 100, originOf: (url) => new URL(url).origin, ...caps },
+      })
+  const outcome = (row: WebhookDeliveryRow, status: 'success' | 'failed', http_status: number) => ({
+    ...row,
+    status,
+    http_status,
+    response_body: `answer to ${row.claimed_by}`,
+    duration_ms: 5,
+    last_attempt_at: 1,
+    updated_at: 1,
+  })
+  /** Logs every pending delivery, so one test's leftovers are not claimed by the next. */
+  const drain = async () => {
+    for (const row of await claimer('drain')(2 ** 45, 1000)) await logClaimedOutcomes(db, [outcome(row, 'success', 200)])
+  }
+
+  it("does not let a sender whose lease expired overwrite the newer attempt's outcome", async () => {
+    const [delivery] = await queue(1)
+    const a = claimer('replica-a')
+    const b = claimer('replica-b')
+    const [claimedByA] = await a(1_000)
+    expect(claimedByA?.id).toBe(delivery!.id)
+    // Within A's lease no one else may claim it; once it has run out, B does, under a token of its own.
+    expect(await b(1_000 + LEASE_MS - 1)).toEqual([])
+    const [claimedByB] = await b(1_000 + LEASE_MS)
+    expect(claimedByB?.id).toBe(delivery!.id)
+    expect(claimedByB!.claim_token).not.toBe(claimedByA!.claim_token)
+
+    // B logs first; A, late, is refused, whichever order they finish in.
+    expect([...(await logClaimedOutcomes(db, [outcome(claimedByB!, 'success', 200)]))]).toEqual([delivery!.id])
+    expect([...(await logClaimedOutcomes(db, [outcome(claimedByA!, 'failed', 500)]))]).toEqual([])
+    const logged = await findDeliveryById(db, delivery!.id)
+    expect(logged).toMatchObject({ status: 'success', http_status: 200, response_body: 'answer to replica-b', claimed_by: 'replica-b' })
+  })
+
+  it('keeps one delivery of a subject in flight across claimers, in order', async () => {
+    const [first, second, third] = await queue(3)
+    const a = claimer('replica-a')
+    const b = claimer('replica-b')
+    const claimed = await a(0)
+    expect(claimed.map((row) => row.id)).toEqual([first!.id])
+    // B may not send the subject's next one while A's is on the wire.
+    expect(await b(0)).toEqual([])
+    await logClaimedOutcomes(db, [outcome(claimed[0]!, 'success', 200)])
+    expect((await b(0)).map((row) => row.id)).toEqual([second!.id])
+    expect(await a(0)).toEqual([])
+    expect(third!.sequence).toBeGreaterThan(second!.sequence)
+    await drain()
+  })
+
+  it("holds a merchant's cap and an origin's cap over every claimer's deliveries on the wire", async () => {
+    const rows = (await Promise.all(Array.from({ length: 15 }, () => queue(1)))).flat()
+    expect(rows).toHaveLength(15)
+    const capped = { perMerchant: 10 }
+    const a = claimer('replica-a', capped)
+    const b = claimer('replica-b', capped)
+    const claimedByA = await a(0)
+    expect(claimedByA).toHaveLength(10)
+    expect(await b(0)).toEqual([])
+    // Three answered and logged: three slots, whoever claims them.
+    await logClaimedOutcomes(
+      db,
+      claimedByA.slice(0, 3).map((row) => outcome(row, 'success', 200)),
+    )
+    expect(await b(0)).toHaveLength(3)
+    expect(await a(0)).toEqual([])
+    await drain()
+
+    // The origin's cap the same way, across two URLs of one origin.
+    await Promise.all(Array.from({ length: 6 }, (_, i) => queue(1, undefined, `http://127.0.0.1:9/origin-${i % 2}`)))
+    const byOrigin = { perOrigin: 4 }
+    expect(await claimer('replica-a', byOrigin)(0)).toHaveLength(4)
+    expect(await claimer('replica-b', byOrigin)(0)).toEqual([])
+    await drain()
+  })
+
+  it("reads past a backlog waiting on a full merchant's share for another merchant's delivery", async () => {
+    for (let i = 0; i < 100; i++) await queue(1)
+    const [other] = await queue(1, undefined, 'http://127.0.0.1:9/other', otherMerchantId)
+    const capped = { perMerchant: 10 }
+    expect(await claimer('replica-a', capped)(0, 10)).toHaveLength(10)
+    // B's claim meets the first merchant's backlog at the head of the outbox, and passes it.
+    expect((await claimer('replica-b', capped)(0)).map((row) => row.id)).toEqual([other!.id])
+    await drain()
+  })
+})
