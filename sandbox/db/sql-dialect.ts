@@ -26,12 +26,13 @@ export function integerOfDigits(db: Kysely<Database>, text: RawBuilder<unknown>)
 }
 
 /**
- * `query` locking the rows it reads until its transaction ends (PostgreSQL's FOR UPDATE), so a
- * read-modify-write on them is exactly one at a time across replicas. SQLite has one writer,
- * whose transaction already holds the whole database, and no such clause.
+ * `query` locking the rows it reads until its transaction ends, so a read-modify-write on them is
+ * exactly one at a time across replicas. FOR NO KEY UPDATE, not FOR UPDATE: no change rewrites a
+ * key, and inserts of rows referring to a locked one (a merchant's payments) need not wait. SQLite
+ * has one writer, whose transaction already holds the whole database, and no such clause.
  */
-export function forUpdate<Q extends { forUpdate(): Q }>(db: Kysely<Database>, query: Q): Q {
-  return isPostgres(db) ? query.forUpdate() : query
+export function forUpdate<Q extends { forNoKeyUpdate(): Q }>(db: Kysely<Database>, query: Q): Q {
+  return isPostgres(db) ? query.forNoKeyUpdate() : query
 }
 
 /**

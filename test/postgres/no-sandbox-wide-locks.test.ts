@@ -37,6 +37,8 @@ const DATABASE_CLASS = 1262
 
 const SESSION_KEYS = new Set<number>([LOCK_KEYS.leader, LOCK_KEYS.serving, LOCK_KEYS.migrate])
 const RELATION_MODES = new Set(['RowExclusiveLock', 'AccessShareLock', 'RowShareLock'])
+/** Locks of work after commits, never taken by a request: event-position passes and webhook claims. */
+const BACKGROUND_KEYS = new Set<number>([LOCK_KEYS.eventPositions, LOCK_KEYS.deliveryClaims])
 
 /** Why `lock` is one a replica may hold or await under load; undefined if it is not. */
 function allowedAs(lock: Lock): string | undefined {
@@ -44,6 +46,10 @@ function allowedAs(lock: Lock): string | undefined {
   if (lock.locktype === 'relation' && RELATION_MODES.has(lock.mode)) return 'relation, as every statement takes'
   if (lock.locktype === 'advisory' && lock.objsubid === 2) return 'idempotency claim'
   if (lock.locktype === 'advisory' && lock.classid === 0 && lock.objsubid === 1 && SESSION_KEYS.has(lock.objid!)) return 'session lock'
+  if (lock.locktype === 'advisory' && lock.classid === 0 && lock.objsubid === 1 && BACKGROUND_KEYS.has(lock.objid!))
+    return 'a background pass after commits'
+  // PostgreSQL's own, held while a table grows by a page, not until a transaction ends.
+  if (lock.locktype === 'extend') return 'a page added to a table'
   if (lock.session === CHANNEL_APPLICATION_NAME && lock.locktype === 'object' && lock.classid === DATABASE_CLASS && lock.objid === 0)
     return 'a commit note, sent after the commit'
   return undefined

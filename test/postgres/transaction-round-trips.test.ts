@@ -2,13 +2,12 @@
 // opening (BEGIN, the idempotency claim if any; in serial mode also the write lock and the note
 // the other replicas hear at commit) goes as one simple query, and its COMMIT as another. In
 // parallel mode the note goes after the commit on the channel's connection, off the request's
-// path (a scratch schema, as here, has none). Counted by a spy on pg's clients that lets every
-// query through.
+// path. Counted on the transaction's own connection (harness/postgres-statements.ts).
 import { sql } from 'kysely'
-import pg from 'pg'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openPostgres, type PostgresBackend } from '../../sandbox/db/postgres-database.js'
 import { createTestDatabase, type TestDatabase } from '../../harness/postgres.js'
+import { statementsSentBy } from '../../harness/postgres-statements.js'
 
 describe.each([
   { mode: 'parallel', serialWrites: false },
@@ -27,15 +26,11 @@ describe.each([
     await database?.drop()
   })
 
-  /** The round trips `transaction` makes, every connection's queries counted. */
+  /** The round trips of the one transaction `transaction` opens (event-position passes run meanwhile, off its connection). */
   const roundTrips = async (transaction: () => Promise<unknown>) => {
-    const queries = vi.spyOn(pg.Client.prototype, 'query')
-    try {
-      await transaction()
-      return queries.mock.calls.length
-    } finally {
-      queries.mockRestore()
-    }
+    const { transactions } = await statementsSentBy(transaction)
+    expect(transactions).toHaveLength(1)
+    return transactions[0]!.length
   }
   const insert = (name: string) => async (trx: Parameters<Parameters<PostgresBackend['transaction']>[0]>[0]) => {
     await sql`insert into trip_rows (name) values (${name})`.execute(trx)
