@@ -156,7 +156,7 @@ export async function openPostgres(options: PostgresOptions): Promise<PostgresBa
     channel.noteCommit()
   })
   const opener = new TransactionOpener(db, dialect)
-  const serialWrites = options.serialWrites ?? process.env.PAYBOX_POSTGRES_SERIAL_WRITES !== '0'
+  const serialWrites = options.serialWrites ?? process.env.PAYBOX_POSTGRES_SERIAL_WRITES === '1'
   const writes = serialWrites
     ? new GroupCommit(opener, token, () => {
         notify()
