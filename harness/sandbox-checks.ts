@@ -1,7 +1,7 @@
 // What the crash-safety and two-process tests check about a sandbox's state, over HTTP and in its
 // database file.
 import { systemClock } from '../sandbox/clock.js'
-import { openDatabase, runTransaction } from '../sandbox/db/database.js'
+import { inOneSnapshot, openDatabase } from '../sandbox/db/database.js'
 import type { WebhookDeliveriesTable } from '../sandbox/db/schema.js'
 import { LedgerService } from '../sandbox/ledger/ledger-service.js'
 import type { SupplyReport } from '../sandbox/ledger/ledger-types.js'
@@ -87,12 +87,12 @@ export function numberingProblems(numbers: readonly string[], prefix = 'INV-'): 
   return problems.slice(0, 10)
 }
 
-/** No sandbox needs to run; the ledger's invariants are checked in one transaction. */
+/** No sandbox needs to run; the ledger's invariants are checked in one snapshot. */
 export async function inspectDatabaseFile(file: string): Promise<{ supply: SupplyReport; deliveries: WebhookDeliveriesTable[] }> {
   const db = await openDatabase({ file })
   try {
     const ledger = new LedgerService({ clock: systemClock })
-    return await runTransaction(db, async (trx) => ({
+    return await inOneSnapshot(db, async (trx) => ({
       supply: await ledger.checkInvariants(trx),
       deliveries: await trx.selectFrom('webhook_deliveries').selectAll().orderBy('sequence').execute(),
     }))

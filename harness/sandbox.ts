@@ -6,7 +6,7 @@ import path from 'node:path'
 import { afterAll, beforeAll } from 'vitest'
 import { PayboxClient } from '../src/client/paybox-client.js'
 import { signDigest } from '../src/signing.js'
-import { runTransaction } from '../sandbox/db/database.js'
+import { inOneSnapshot } from '../sandbox/db/database.js'
 import { createTestDatabase } from './postgres.js'
 import type { SupplyReport } from '../sandbox/ledger/ledger-types.js'
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../sandbox/server.js'
@@ -18,9 +18,9 @@ export interface TestSandbox extends RunningSandbox {
   dbFile: string
 }
 
-/** The ledger's supply report, read in one transaction (checkInvariants throws on broken books). */
+/** The ledger's supply report, read in one snapshot (checkInvariants throws on broken books). */
 export function ledgerSupply(sandbox: Pick<RunningSandbox, 'context'>): Promise<SupplyReport> {
-  return runTransaction(sandbox.context.db, (trx) => sandbox.context.ledger.checkInvariants(trx))
+  return inOneSnapshot(sandbox.context.db, (db) => sandbox.context.ledger.checkInvariants(db))
 }
 
 export function temporaryDir(prefix = 'paybox-test-'): string {

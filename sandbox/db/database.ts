@@ -101,8 +101,9 @@ export function inOneSnapshot<T>(db: SandboxDb, work: (db: Kysely<Database>) => 
 }
 
 /**
- * Whether this process runs the sandbox-wide timers (ledger closes, due-work sweeps, webhook
- * sending): always on SQLite, and on PostgreSQL while it holds the leader lease.
+ * Whether this process runs what must happen once per interval for the whole sandbox (timer-mode
+ * ledger closes, folding count deltas): always on SQLite, and on PostgreSQL while it holds the
+ * leader lease. Webhooks and due-work sweeps run on every replica, claiming their rows.
  */
 export function isLeader(db: SandboxDb): boolean {
   return postgresBackends.get(db)?.isLeader() ?? true

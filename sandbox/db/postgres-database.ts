@@ -93,7 +93,7 @@ export interface PostgresBackend {
   transaction<T>(work: (trx: Transaction<Database>) => Promise<T>, claim?: string): Promise<T>
   /** Calls `listener` after each commit of this process or another one; returns its stop. */
   onCommit(listener: () => void): () => void
-  /** Whether this process leads: runs the sandbox-wide timers (ledger closes, sweeps, webhook sending). */
+  /** Whether this process leads: runs what happens once per interval (timer-mode ledger closes, folding count deltas). */
   isLeader(): boolean
   /** Tells the other replicas about `topic` (and `detail`, at most ANNOUNCEMENT_DETAIL_LIMIT characters) when `trx` commits. */
   announce(trx: Transaction<Database>, topic: string, detail?: string): Promise<void>
@@ -634,7 +634,7 @@ class ChangeChannel {
 }
 
 /**
- * Leadership of the sandbox's timers: a session advisory lock held on a connection of its own.
+ * Leadership of the once-per-interval work: a session advisory lock held on a connection of its own.
  * PostgreSQL releases it when that connection ends (the process died or lost the server), and
  * another replica's next try, within LEADER_RETRY_MS, takes it over.
  */
