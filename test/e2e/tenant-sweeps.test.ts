@@ -65,7 +65,8 @@ describe(`due-work sweeps with ${TENANTS} tenants`, () => {
     // The payments sweep looks again in its transaction (where the executor counts it), the other kinds once.
     expect(queries.length).toBeGreaterThanOrEqual(4)
     expect(queries.length).toBeLessThanOrEqual(5)
-    expect(new Set(queries).size).toBe(4)
+    // Four kinds: the look again in a transaction claims its rows (PostgreSQL's SKIP LOCKED) but is the same query.
+    expect(new Set(queries.map((text) => text.replace(/ for update of \S+ skip locked/i, ''))).size).toBe(4)
     expect((await first!.client.payments.get(first!.payment)).status).toBe('expired')
     expect((await second!.client.payments.get(second!.payment)).status).toBe('open')
   })

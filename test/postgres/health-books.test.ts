@@ -38,7 +38,7 @@ describe('the health check of the ledger while another replica commits', () => {
     const commits = (async () => {
       for (let i = 0; i < COMMITS; i++) {
         await writer.query('begin')
-        await writer.query(`update ledger_accounts set xlm_balance = (xlm_balance::numeric - 1)::text where public_key = $1`, [account])
+        await writer.query(`update ledger_accounts set xlm_balance = xlm_balance - 1 where public_key = $1`, [account])
         await writer.query(`update ledger_ledgers set fee_pool = (fee_pool::numeric + 1)::text where closed_at is null`)
         await writer.query('commit')
       }

@@ -42,7 +42,8 @@ const BACKGROUND_KEYS = new Set<number>([LOCK_KEYS.eventPositions, LOCK_KEYS.del
 
 /** Why `lock` is one a replica may hold or await under load; undefined if it is not. */
 function allowedAs(lock: Lock): string | undefined {
-  if (lock.locktype === 'tuple' || lock.locktype === 'transactionid' || lock.locktype === 'virtualxid') return 'row-level'
+  // spectoken: an INSERT … ON CONFLICT's own token, which only a conflicting insert of the same key waits on.
+  if (['tuple', 'transactionid', 'virtualxid', 'spectoken'].includes(lock.locktype)) return 'row-level'
   if (lock.locktype === 'relation' && RELATION_MODES.has(lock.mode)) return 'relation, as every statement takes'
   if (lock.locktype === 'advisory' && lock.objsubid === 2) return 'idempotency claim'
   if (lock.locktype === 'advisory' && lock.classid === 0 && lock.objsubid === 1 && SESSION_KEYS.has(lock.objid!)) return 'session lock'
