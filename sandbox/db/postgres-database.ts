@@ -21,6 +21,7 @@ import {
 import pg from 'pg'
 import { ClaimTakenError } from './claim-taken-error.js'
 import { EventPositions } from './postgres-event-positions.js'
+import { LOCK_KEYS } from './postgres-lock-keys.js'
 import { redactDatabaseLocation } from '../../src/database-location.js'
 import { SandboxConfigError } from '../config-error.js'
 import { ApiError, badRequest } from '../errors.js'
@@ -32,18 +33,6 @@ import type { Database } from './schema.js'
 export const CHANGES_CHANNEL = 'paybox_changes'
 /** Announcements to the other replicas (a topic, such as 'clock'); payload `token:topic`, or `token:topic:detail`. */
 export const ANNOUNCEMENTS_CHANNEL = 'paybox_announcements'
-/** Advisory lock keys (pg_advisory_*), in paybox's own space: 0x7061_79xx ("pay"). */
-export const LOCK_KEYS = {
-  write: 0x7061_7901,
-  migrate: 0x7061_7902,
-  leader: 0x7061_7903,
-  // Held shared by every replica while it serves, exclusive by one replacing the state (postgres-serving-lock.ts).
-  serving: 0x7061_7905,
-  // Orders the passes that give payment events their positions (postgres-event-positions.ts).
-  eventPositions: 0x7061_7946,
-  // Orders the claims of webhook deliveries, a few statements each, so the caps hold for the whole sandbox (delivery-claim-repository.ts).
-  deliveryClaims: 0x7061_7947,
-} as const
 /** The longest detail an announcement carries: NOTIFY takes payloads under 8000 bytes, this leaves room for the token and topic. */
 export const ANNOUNCEMENT_DETAIL_LIMIT = 7_500
 /** How often a replica that does not lead tries to become the leader. */

@@ -6,7 +6,7 @@
 // (snapshots/postgres-serving-barrier.ts speaks the protocol; this file only holds the lock).
 import { randomUUID } from 'node:crypto'
 import pg from 'pg'
-import { LOCK_KEYS } from './postgres-database.js'
+import { LOCK_KEYS } from './postgres-lock-keys.js'
 
 /** The channel of the serving barrier's messages; payload `token:message`. */
 const BARRIER_CHANNEL = 'paybox_barrier'

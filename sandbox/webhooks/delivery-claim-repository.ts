@@ -4,7 +4,7 @@
 // claimed it since) cannot overwrite the newer attempt. SQLite's one process needs none of this.
 import { randomUUID } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
-import { LOCK_KEYS } from '../db/postgres-database.js'
+import { LOCK_KEYS } from '../db/postgres-lock-keys.js'
 import { jsonTextValues } from '../db/sql-dialect.js'
 import type { Database, WebhookDeliveryRow } from '../db/schema.js'
 

@@ -3,7 +3,8 @@
 // sending); when its connection ends, another takes the lease within seconds.
 import { afterAll, describe, expect, it } from 'vitest'
 import { isLeader, openDatabase, type SandboxDb } from '../../sandbox/db/database.js'
-import { LEADER_RETRY_MS, LOCK_KEYS } from '../../sandbox/db/postgres-database.js'
+import { LEADER_RETRY_MS } from '../../sandbox/db/postgres-database.js'
+import { LOCK_KEYS } from '../../sandbox/db/postgres-lock-keys.js'
 import { queryFromOutside } from '../../harness/outside-db.js'
 import { createTestDatabase, type TestDatabase } from '../../harness/postgres.js'
 import { waitFor } from '../../harness/wait.js'

@@ -6,7 +6,8 @@
 // notes commits after them.
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CHANNEL_APPLICATION_NAME, LOCK_KEYS, NUMBERS_AS_NUMBERS } from '../../sandbox/db/postgres-database.js'
+import { CHANNEL_APPLICATION_NAME, NUMBERS_AS_NUMBERS } from '../../sandbox/db/postgres-database.js'
+import { LOCK_KEYS } from '../../sandbox/db/postgres-lock-keys.js'
 import { createTestDatabase, type TestDatabase } from '../../harness/postgres.js'
 import type { RawResponse } from '../../harness/sandbox.js'
 import { signed, type Merchant } from '../../harness/sandbox-checks.js'

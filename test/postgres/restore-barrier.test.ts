@@ -12,7 +12,7 @@ import { rawRequest, startTestSandbox, type RawResponse, type TestSandbox } from
 import { signed, type Merchant } from '../../harness/sandbox-checks.js'
 import { spawnSandbox, type SandboxProcess } from '../../harness/sandbox-process.js'
 import { waitFor } from '../../harness/wait.js'
-import { LOCK_KEYS } from '../../sandbox/db/postgres-database.js'
+import { LOCK_KEYS } from '../../sandbox/db/postgres-lock-keys.js'
 
 /** What a replica logs when it holds a request at its gate for another replica's restore. */
 const HOLDING = 'Holding requests while another replica replaces the state'
