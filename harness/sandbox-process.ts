@@ -18,12 +18,8 @@ export async function spawnSandbox(args: string[], options: SpawnOptions = {}): 
   const home = temporaryDir('paybox-home-')
   const spawned = spawnCli(
     ['sandbox', 'start', '--json', ...args],
-    // spawnCli passes on no PAYBOX_* variable of its own; the write mode of PostgreSQL replicas is the test run's.
-    {
-      PAYBOX_HOME: home,
-      PAYBOX_CONFIG_DIR: path.join(home, 'config'),
-      PAYBOX_POSTGRES_SERIAL_WRITES: process.env.PAYBOX_POSTGRES_SERIAL_WRITES,
-    },
+    // spawnCli passes the test run's PostgreSQL write mode on (RUN_WIDE_ENV in cli.ts).
+    { PAYBOX_HOME: home, PAYBOX_CONFIG_DIR: path.join(home, 'config') },
     options,
   )
   const banner = JSON.parse(await spawned.firstLine) as SandboxBanner
