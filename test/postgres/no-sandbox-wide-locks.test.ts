@@ -50,6 +50,9 @@ function allowedAs(lock: Lock): string | undefined {
   if (lock.locktype === 'advisory' && lock.classid === 0 && lock.objsubid === 1 && SESSION_KEYS.has(lock.objid!)) return 'session lock'
   if (lock.locktype === 'advisory' && lock.classid === 0 && lock.objsubid === 1 && BACKGROUND_KEYS.has(lock.objid!))
     return 'a background pass after commits'
+  // A connection of the pool starting: PostgreSQL guards its database against DROP DATABASE meanwhile (objid: the database's oid).
+  if (lock.locktype === 'object' && lock.classid === DATABASE_CLASS && lock.objid !== 0 && lock.mode === 'RowExclusiveLock')
+    return 'a connection starting'
   // PostgreSQL's own, held while a table grows by a page, not until a transaction ends.
   if (lock.locktype === 'extend') return 'a page added to a table'
   if (lock.session === CHANNEL_APPLICATION_NAME && lock.locktype === 'object' && lock.classid === DATABASE_CLASS && lock.objid === 0)
