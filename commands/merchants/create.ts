@@ -1,7 +1,6 @@
 import { Flags } from '@oclif/core'
 import type { SandboxMerchant } from '../../src/client/types.js'
 import { ApiCommand } from '../../src/cli/base-command.js'
-import { UserError } from '../../src/user-error.js'
 import { renderCreatedMerchant } from '../../src/cli/render/merchants.js'
 import { SETTLEMENT_MODES } from '../../src/api/enumerations.js'
 
@@ -29,10 +28,7 @@ export default class MerchantsCreate extends ApiCommand<typeof MerchantsCreate> 
   public async run(): Promise<SandboxMerchant> {
     const { flags } = this
     const settlementMode = flags['settlement-mode'] as SandboxMerchant['settlement_mode']
-    if (flags.name.trim() === '') throw new UserError('--name must not be empty')
-    if (settlementMode === 'direct' && flags['escrow-fee-bps'] !== undefined) {
-      throw new UserError('--escrow-fee-bps is only for escrow merchants', 'pass --settlement-mode escrow, or leave --escrow-fee-bps out')
-    }
+    // A blank name and a fee for a direct merchant are refused by the sandbox, which owns those rules.
     const connection = this.connection()
     const merchant = await this.adminClient(connection).sandbox.createMerchant({
       name: flags.name,

@@ -395,10 +395,7 @@ describe('paybox merchants create', () => {
         ['merchants', 'create', '--name', 'X', '--settlement-mode', 'direct', '--escrow-fee-bps', '10'],
         adminEnv(),
       )
-      expectOneLineFailure(
-        result,
-        '--escrow-fee-bps is only for escrow merchants (pass --settlement-mode escrow, or leave --escrow-fee-bps out)',
-      )
+      expectOneLineFailure(result, '400 Bad Request: --escrow-fee-bps: only for merchants with settlement_mode escrow')
       expect(await merchantCount()).toBe(before)
     })
 
@@ -430,7 +427,7 @@ describe('paybox merchants create', () => {
     it('a blank --name', async () => {
       const before = await merchantCount()
       const result = await runCli(['merchants', 'create', '--name', '  ', '--settlement-mode', 'direct'], adminEnv())
-      expectOneLineFailure(result, '--name must not be empty')
+      expectOneLineFailure(result, '400 Bad Request: --name: must not be empty')
       expect(await merchantCount()).toBe(before)
     })
 
@@ -453,9 +450,7 @@ describe('paybox merchants create', () => {
         adminEnv(),
       )
       expect(result.exitCode).toBe(1)
-      expect(result.json.error.message).toBe(
-        '--escrow-fee-bps is only for escrow merchants (pass --settlement-mode escrow, or leave --escrow-fee-bps out)',
-      )
+      expect(result.json.error.message).toBe('400 Bad Request: --escrow-fee-bps: only for merchants with settlement_mode escrow')
     })
   })
 })
