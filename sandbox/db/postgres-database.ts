@@ -20,6 +20,7 @@ import {
 } from 'kysely'
 import pg from 'pg'
 import { ClaimTakenError } from './claim-taken-error.js'
+import { DeferringConnection } from './postgres-deferred-writes.js'
 import { EventPositions } from './postgres-event-positions.js'
 import { LOCK_KEYS } from './postgres-lock-keys.js'
 import { redactDatabaseLocation } from '../../src/database-location.js'
@@ -244,26 +245,33 @@ class TransactionOpener {
     this.#props = { config: { dialect }, dialect, driver: dialect.driver }
   }
 
-  run<T>(opening: string, work: (trx: Transaction<Database>, opened: Opened) => Promise<T>): Promise<T> {
+  /**
+   * `deferWrites`: the transaction's deferrable writes go with its COMMIT (postgres-deferred-writes.ts),
+   * and a plain `begin` opening with its first statement sent.
+   */
+  run<T>(opening: string, work: (trx: Transaction<Database>, opened: Opened) => Promise<T>, deferWrites = false): Promise<T> {
     return this.db.getExecutor().provideConnection(async (connection) => {
       let ended = false
+      const deferring = deferWrites ? new DeferringConnection(connection, opening === 'begin' ? opening : undefined) : undefined
+      const target = deferring ?? connection
       // As kysely's own transactions do, a statement sent once the work is over fails: it would
       // run in whichever transaction the pooled connection serves next.
       const executor = this.db.getExecutor().withConnectionProvider({
         provideConnection: <R>(consume: (connection: DatabaseConnection) => Promise<R>) =>
-          ended ? Promise.reject(new Error('This transaction has ended')) : consume(connection),
+          ended ? Promise.reject(new Error('This transaction has ended')) : consume(target),
       })
       const trx = new Transaction<Database>({ ...this.#props, executor })
       try {
-        const { rows } = await connection.executeQuery<NonNullable<Opened>>(CompiledQuery.raw(opening))
-        const value = await work(trx, rows[0]).finally(() => (ended = true))
-        await connection.executeQuery(CompiledQuery.raw('commit'))
+        const opened =
+          deferring?.sent === false ? undefined : (await connection.executeQuery<NonNullable<Opened>>(CompiledQuery.raw(opening))).rows[0]
+        const value = await work(trx, opened).finally(() => (ended = true))
+        await (deferring ? deferring.commit() : connection.executeQuery(CompiledQuery.raw('commit')))
         return value
       } catch (error) {
         ended = true
         // Also after a failed opening or COMMIT, where PostgreSQL only warns; a lost connection
-        // fails this too, and the pool drops that connection when it is released.
-        await connection.executeQuery(CompiledQuery.raw('rollback')).catch(() => {})
+        // fails this too, and the pool drops that connection when it is released. Nothing sent: nothing to end.
+        if (deferring?.sent !== false) await connection.executeQuery(CompiledQuery.raw('rollback')).catch(() => {})
         throw error
       }
     })
@@ -288,12 +296,16 @@ class ParallelTransactions {
     const opening = claim === undefined ? 'begin' : `begin; select ${tryClaim(claim)}`
     for (let attempt = 1; ; attempt++) {
       try {
-        const value = await this.opener.run(opening, async (trx, opened) => {
-          // Held by a transaction of any replica: this one ends at once rather than wait. Taken,
-          // it ends with this transaction, before its caller answers.
-          if (claim !== undefined && opened?.claimed !== true) throw new ClaimTakenError(claim)
-          return work(trx)
-        })
+        const value = await this.opener.run(
+          opening,
+          async (trx, opened) => {
+            // Held by a transaction of any replica: this one ends at once rather than wait. Taken,
+            // it ends with this transaction, before its caller answers.
+            if (claim !== undefined && opened?.claimed !== true) throw new ClaimTakenError(claim)
+            return work(trx)
+          },
+          true,
+        )
         this.committed()
         return value
       } catch (error) {

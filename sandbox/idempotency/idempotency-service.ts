@@ -16,7 +16,7 @@ import type { Kysely } from 'kysely'
 import { IDEMPOTENCY_KEY_HEADER } from '../../src/api/headers.js'
 import type { Database, IdempotencyKeysTable } from '../db/schema.js'
 import { ApiError, badRequest } from '../errors.js'
-import { findIdempotencyRecord, insertIdempotencyRecord } from './idempotency-repository.js'
+import { findIdempotencyRecord, insertIdempotencyRecord, storedByTwin } from './idempotency-repository.js'
 import { ClaimTakenError, runTransaction } from '../db/database.js'
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255
@@ -140,7 +140,7 @@ export class IdempotencyGate {
       )
     } catch (error) {
       if (error instanceof ClaimTakenError) throw inFlight()
-      if (!(error instanceof StoredMeanwhile)) throw error
+      if (!(error instanceof StoredMeanwhile) && !storedByTwin(error)) throw error
       // A writer that took no claim stored the key after this transaction looked: that was the
       // key's first request, and this one is answered as its replay.
       const stored = await findIdempotencyRecord(this.db, merchantId, key)
