@@ -7,7 +7,6 @@
 // What a deferred write costs its caller: it answers no rows, and its error (a constraint) fails
 // the transaction at that later statement, not where it was written.
 import { CompiledQuery, type DatabaseConnection, type QueryResult } from 'kysely'
-import pg from 'pg'
 
 const deferrable = new WeakSet<CompiledQuery>()
 
@@ -17,23 +16,54 @@ export function markDeferrable<Q extends CompiledQuery>(query: Q): Q {
   return query
 }
 
+/** A statement's SQL cut at its parameters: `sql[i]`, parameter `at[i]`, … then the last `sql`. */
+interface Template {
+  sql: string[]
+  at: number[]
+}
+
+/** Templates by SQL text (the deferrable statements are a few fixed texts); null: SQL with quotes of its own. */
+const templates = new Map<string, Template | null>()
+const MAX_TEMPLATES = 100
+
+function templateOf(sql: string): Template | null {
+  let template = templates.get(sql)
+  if (template !== undefined) return template
+  // A quote or a `$` of its own (a literal, dollar quoting) might hold a `$n` that is no parameter.
+  template = /['$]/.test(sql.replace(/\$\d+/g, ''))
+    ? null
+    : { sql: sql.split(/\$\d+/), at: [...sql.matchAll(/\$(\d+)/g)].map((m) => Number(m[1]) - 1) }
+  if (templates.size < MAX_TEMPLATES) templates.set(sql, template)
+  return template
+}
+
+/** Text as a literal, as pg.escapeLiteral writes it (an E'' string when it holds a backslash), without its loop per character. */
+function textLiteral(text: string): string {
+  const quoted = text.replaceAll("'", "''")
+  return text.includes('\\') ? ` E'${quoted.replaceAll('\\', '\\\\')}'` : `'${quoted}'`
+}
+
 /**
  * `query` as one SQL text with its parameters as literals, or undefined if it cannot be: a value
  * other than text, a number or a boolean, text with U+0000 (the pool's guard answers that one 400),
- * or SQL with quotes of its own, where a `$n` might not be a parameter. Each literal is quoted, as
- * pg sends a parameter as text of no declared type: PostgreSQL infers the type from the context alike.
+ * or SQL with quotes of its own. Each literal is quoted, as pg sends a parameter as text of no
+ * declared type: PostgreSQL infers the type from the context alike.
  */
 export function inlineParameters(query: CompiledQuery): string | undefined {
-  if (/['$]/.test(query.sql.replace(/\$\d+/g, ''))) return undefined
-  const literals: string[] = []
-  for (const value of query.parameters) {
-    if (value === null || value === undefined) literals.push('null')
-    else if (typeof value === 'string' && !value.includes('\0')) literals.push(pg.escapeLiteral(value))
+  const template = templateOf(query.sql)
+  if (template === null) return undefined
+  let text = template.sql[0]!
+  for (let i = 0; i < template.at.length; i++) {
+    const value = query.parameters[template.at[i]!]
+    let literal: string
+    if (value === null || value === undefined) literal = 'null'
+    else if (typeof value === 'string' && !value.includes('\0')) literal = textLiteral(value)
     else if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean' || typeof value === 'bigint')
-      literals.push(`'${String(value)}'`)
+      literal = `'${String(value)}'`
     else return undefined
+    text += literal + template.sql[i + 1]!
   }
-  return query.sql.replace(/\$(\d+)/g, (_, n: string) => literals[Number(n) - 1] ?? 'null')
+  return text
 }
 
 /**
