@@ -20,7 +20,7 @@ import {
 } from 'kysely'
 import pg from 'pg'
 import { ClaimTakenError } from './claim-taken-error.js'
-import { DeferringConnection } from './postgres-deferred-writes.js'
+import { DeferringConnection, inlineParameters } from './postgres-deferred-writes.js'
 import { EventPositions } from './postgres-event-positions.js'
 import { LOCK_KEYS } from './postgres-lock-keys.js'
 import { redactDatabaseLocation } from '../../src/database-location.js'
@@ -79,8 +79,11 @@ export interface PostgresBackend {
   db: Kysely<Database>
   /** The migrations this open applied. */
   applied: string[]
-  /** `claim`: a name no other transaction of any replica may hold meanwhile (ClaimTakenError, at once, if one does). */
-  transaction<T>(work: (trx: Transaction<Database>) => Promise<T>, claim?: string): Promise<T>
+  /**
+   * `claim`: a name no other transaction of any replica may hold meanwhile (ClaimTakenError, at
+   * once, if one does). `prefetch`: a read the work sends first, sent with the claim (runTransaction).
+   */
+  transaction<T>(work: (trx: Transaction<Database>) => Promise<T>, claim?: string, prefetch?: CompiledQuery): Promise<T>
   /** Calls `listener` after each commit of this process or another one; returns its stop. */
   onCommit(listener: () => void): () => void
   /** Whether this process leads: runs what happens once per interval (timer-mode ledger closes, folding count deltas). */
@@ -174,7 +177,7 @@ export async function openPostgres(options: PostgresOptions): Promise<PostgresBa
   return {
     db,
     applied,
-    transaction: (work, claim) => writes.run(work, claim),
+    transaction: (work, claim, prefetch) => writes.run(work, claim, prefetch),
     onCommit: (listener) => {
       listeners.add(listener)
       return () => listeners.delete(listener)
@@ -229,6 +232,28 @@ const tryClaim = (claim: string) => `pg_try_advisory_xact_lock(${claimLockKeys(p
 /** The first row an opening's last statement answered: `claimed` when it tried a claim. */
 type Opened = { claimed?: boolean } | undefined
 
+/** Marks the columns of an opening that tried a claim and ran a prefetch (PREFETCHED_CLAIM). */
+const CLAIMED_COLUMN = 'paybox_claimed'
+const PREFETCHED_COLUMN = 'paybox_prefetched'
+
+/**
+ * A claim tried and a read run in one statement: one row with `paybox_claimed`, then the read's
+ * columns and `paybox_prefetched` true for each of its rows (left joined: none, one row of nulls).
+ * The read's snapshot is the statement's, so it may not yet see what a twin holding the claim
+ * committed just before the claim was granted; its caller has a backstop for that.
+ */
+const claimWithPrefetch = (claim: string, read: string) =>
+  `select c.${CLAIMED_COLUMN}, q.* from (select pg_try_advisory_xact_lock(${claimLockKeys(pg.escapeLiteral(claim))}) as ${CLAIMED_COLUMN}) c
+    left join lateral (select true as ${PREFETCHED_COLUMN}, r.* from (${read}) r) q on true`
+
+/** The claim's outcome and the read's rows from the rows of claimWithPrefetch. */
+function splitPrefetch(rows: Array<Record<string, unknown>>): { claimed: boolean; rows: Array<Record<string, unknown>> } {
+  const read = rows
+    .filter((row) => row[PREFETCHED_COLUMN] === true)
+    .map(({ [CLAIMED_COLUMN]: _claimed, [PREFETCHED_COLUMN]: _prefetched, ...columns }) => columns)
+  return { claimed: rows[0]?.[CLAIMED_COLUMN] === true, rows: read }
+}
+
 /**
  * Transactions opened by one simple query (BEGIN and what goes with it), their work then given a
  * kysely Transaction on that connection: kysely's db.transaction() sends BEGIN alone, a round trip
@@ -249,10 +274,14 @@ class TransactionOpener {
    * `deferWrites`: the transaction's deferrable writes go with its COMMIT (postgres-deferred-writes.ts),
    * and a plain `begin` opening with its first statement sent.
    */
-  run<T>(opening: string, work: (trx: Transaction<Database>, opened: Opened) => Promise<T>, deferWrites = false): Promise<T> {
+  run<T>(
+    opening: string,
+    work: (trx: Transaction<Database>, opened: Opened) => Promise<T>,
+    options: { deferWrites?: boolean; prefetch?: CompiledQuery } = {},
+  ): Promise<T> {
     return this.db.getExecutor().provideConnection(async (connection) => {
       let ended = false
-      const deferring = deferWrites ? new DeferringConnection(connection, opening === 'begin' ? opening : undefined) : undefined
+      const deferring = options.deferWrites ? new DeferringConnection(connection, opening === 'begin' ? opening : undefined) : undefined
       const target = deferring ?? connection
       // As kysely's own transactions do, a statement sent once the work is over fails: it would
       // run in whichever transaction the pooled connection serves next.
@@ -262,8 +291,16 @@ class TransactionOpener {
       })
       const trx = new Transaction<Database>({ ...this.#props, executor })
       try {
-        const opened =
-          deferring?.sent === false ? undefined : (await connection.executeQuery<NonNullable<Opened>>(CompiledQuery.raw(opening))).rows[0]
+        let opened: Opened
+        if (deferring?.sent !== false) {
+          const { rows } = await connection.executeQuery<Record<string, unknown>>(CompiledQuery.raw(opening))
+          if (options.prefetch === undefined || deferring === undefined) opened = rows[0]
+          else {
+            const split = splitPrefetch(rows)
+            opened = { claimed: split.claimed }
+            deferring.answerOnce(options.prefetch, split.rows)
+          }
+        }
         const value = await work(trx, opened).finally(() => (ended = true))
         await (deferring ? deferring.commit() : connection.executeQuery(CompiledQuery.raw('commit')))
         return value
@@ -290,10 +327,12 @@ class ParallelTransactions {
     private readonly committed: () => void,
   ) {}
 
-  async run<T>(work: (trx: Transaction<Database>) => Promise<T>, claim?: string): Promise<T> {
+  async run<T>(work: (trx: Transaction<Database>) => Promise<T>, claim?: string, prefetch?: CompiledQuery): Promise<T> {
     // One round trip: BEGIN and the claim, if any (its name a literal, escaped, so that the
-    // statements go as one simple query).
-    const opening = claim === undefined ? 'begin' : `begin; select ${tryClaim(claim)}`
+    // statements go as one simple query), and with the claim the prefetched read, if it can go as text.
+    const read = claim === undefined || prefetch === undefined ? undefined : inlineParameters(prefetch)
+    const opening =
+      claim === undefined ? 'begin' : read === undefined ? `begin; select ${tryClaim(claim)}` : `begin; ${claimWithPrefetch(claim, read)}`
     for (let attempt = 1; ; attempt++) {
       try {
         const value = await this.opener.run(
@@ -304,7 +343,7 @@ class ParallelTransactions {
             if (claim !== undefined && opened?.claimed !== true) throw new ClaimTakenError(claim)
             return work(trx)
           },
-          true,
+          { deferWrites: true, ...(read === undefined ? {} : { prefetch }) },
         )
         this.committed()
         return value

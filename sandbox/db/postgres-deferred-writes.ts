@@ -66,12 +66,17 @@ export function inlineParameters(query: CompiledQuery): string | undefined {
   return text
 }
 
+function sameQuery(a: CompiledQuery, b: CompiledQuery): boolean {
+  return a.sql === b.sql && a.parameters.length === b.parameters.length && a.parameters.every((value, i) => value === b.parameters[i])
+}
+
 /**
  * A transaction's connection that keeps its deferrable writes (and its opening, when that is a
  * plain BEGIN) until a statement needs them sent: any other statement, or `commit()`.
  */
 export class DeferringConnection implements DatabaseConnection {
   readonly #pending: string[]
+  #answer: { query: CompiledQuery; rows: unknown[] } | undefined
   /** Whether anything of the transaction was sent: something to roll back if it fails. */
   sent: boolean
 
@@ -84,7 +89,15 @@ export class DeferringConnection implements DatabaseConnection {
     this.sent = opening === undefined
   }
 
+  /** The rows `query` answered in the opening (a prefetch): the next statement that is the same query gets them without a round trip. */
+  answerOnce(query: CompiledQuery, rows: unknown[]): void {
+    this.#answer = { query, rows }
+  }
+
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const answer = this.#answer
+    this.#answer = undefined
+    if (answer !== undefined && sameQuery(answer.query, query)) return { rows: answer.rows as R[] }
     const text = deferrable.has(query) ? inlineParameters(query) : undefined
     if (text !== undefined) {
       this.#pending.push(text)

@@ -26,14 +26,15 @@ interface Compiled {
  * `deferred`: a write whose answer the caller does not read and whose error it does not catch. In
  * a PostgreSQL write transaction it goes with the next statement or the COMMIT, not in a round
  * trip of its own (postgres-deferred-writes.ts), and answers no rows; elsewhere it runs at once.
+ * Its `query` gives the statement as it would be sent (a transaction's prefetch: database.ts).
  */
 export function defineStatement<P extends object, R = never>(
   build: (db: Kysely<Database>, params: P) => CompiledQuery<R>,
   options: { deferred?: boolean } = {},
-): (db: Kysely<Database>, params: P) => Promise<R[]> {
+): Statement<P, R> {
   // Per adapter (SQLite, PostgreSQL): each writes its own SQL for the same query.
   const compiledByAdapter = new Map<unknown, Map<string, Compiled>>()
-  return async (db, params) => {
+  const compiledFor = (db: Kysely<Database>, params: P) => {
     const adapter = db.getExecutor().adapter.constructor
     let compiledByNames = compiledByAdapter.get(adapter)
     if (compiledByNames === undefined) compiledByAdapter.set(adapter, (compiledByNames = new Map()))
@@ -44,11 +45,25 @@ export function defineStatement<P extends object, R = never>(
       compiled = compile(db, build, defined)
       compiledByNames.set(signature, compiled)
     }
-    const values = compiled.names.map((name) => params[name as keyof P])
-    if (options.deferred === true && db.isTransaction && isPostgres(db))
-      return (await db.executeQuery<R>(markDeferrable(CompiledQuery.raw(compiled.sql, values)))).rows
-    return (await runStatement<R>(db, compiled.sql, values)).rows
+    return { sql: compiled.sql, values: compiled.names.map((name) => params[name as keyof P]) }
   }
+  const run = async (db: Kysely<Database>, params: P) => {
+    const { sql, values } = compiledFor(db, params)
+    if (options.deferred === true && db.isTransaction && isPostgres(db))
+      return (await db.executeQuery<R>(markDeferrable(CompiledQuery.raw(sql, values)))).rows
+    return (await runStatement<R>(db, sql, values)).rows
+  }
+  return Object.assign(run, {
+    query: (db: Kysely<Database>, params: P) => {
+      const { sql, values } = compiledFor(db, params)
+      return CompiledQuery.raw(sql, values) as CompiledQuery<R>
+    },
+  })
+}
+
+/** A defined statement: run with a database and its parameters; `query`: the statement as it would be sent. */
+export type Statement<P, R> = ((db: Kysely<Database>, params: P) => Promise<R[]>) & {
+  query(db: Kysely<Database>, params: P): CompiledQuery<R>
 }
 
 function compile<P extends object, R>(

@@ -1,5 +1,5 @@
 // Stored responses of requests made with an Idempotency-Key, per merchant.
-import type { Kysely } from 'kysely'
+import type { CompiledQuery, Kysely } from 'kysely'
 import { isPostgres } from '../db/database.js'
 import { defineStatement } from '../db/statement.js'
 import type { Database, IdempotencyKeysTable } from '../db/schema.js'
@@ -32,6 +32,11 @@ const KEY_CONSTRAINT = 'idempotency_keys_pk'
 export function storedByTwin(error: unknown): boolean {
   const { code, constraint } = error as { code?: unknown; constraint?: unknown }
   return code === '23505' && constraint === KEY_CONSTRAINT
+}
+
+/** The lookup findIdempotencyRecord sends, as a transaction's prefetch (db/database.ts runTransaction). */
+export function idempotencyRecordLookup(db: Kysely<Database>, merchantId: string, key: string): CompiledQuery {
+  return findRecord.query(db, { merchantId, key })
 }
 
 export async function findIdempotencyRecord(
