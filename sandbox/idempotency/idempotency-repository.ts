@@ -34,9 +34,9 @@ export function storedByTwin(error: unknown): boolean {
   return code === '23505' && constraint === KEY_CONSTRAINT
 }
 
-/** The lookup findIdempotencyRecord sends, as a transaction's prefetch (db/database.ts runTransaction). */
-export function idempotencyRecordLookup(db: Kysely<Database>, merchantId: string, key: string): CompiledQuery {
-  return findRecord.query(db, { merchantId, key })
+/** The lookup findIdempotencyRecord sends, as a PostgreSQL transaction's prefetch (db/database.ts runTransaction); SQLite has none. */
+export function idempotencyRecordLookup(db: Kysely<Database>, merchantId: string, key: string): CompiledQuery | undefined {
+  return isPostgres(db) ? findRecord.query(db, { merchantId, key }) : undefined
 }
 
 export async function findIdempotencyRecord(
