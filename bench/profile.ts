@@ -115,4 +115,4 @@ if (kind === 'post') {
   )
 }
 await sandbox.stop()
-console.log(`profile in ${profiles}`)
+if (prof.length > 0) console.log(`profile in ${profiles}`)

@@ -3,7 +3,9 @@
 // each on a pooled connection, and every rule the services check inside one holds by the row
 // locks its own statements take; PostgreSQL's deadlock and serialization refusals are retried a
 // bounded number of times, then answered 503. A transaction opens in one round trip (BEGIN and,
-// for an idempotent request, its claim) and commits in another. After each commit the other
+// for an idempotent request, its claim and a prefetched read) and commits in another, with its
+// deferred writes (postgres-deferred-writes.ts); a plain BEGIN goes with the first statement sent,
+// so a transaction of deferred writes alone is one round trip. After each commit the other
 // replicas are notified (LISTEN/NOTIFY, off the request's path) and wake their change listeners
 // as they do for their own commits. PAYBOX_POSTGRES_SERIAL_WRITES=1 runs every write transaction
 // under one sandbox-wide advisory lock instead (group commit), the control to measure against.
