@@ -234,7 +234,7 @@ const tryClaim = (claim: string) => `pg_try_advisory_xact_lock(${claimLockKeys(p
 /** The first row an opening's last statement answered: `claimed` when it tried a claim. */
 type Opened = { claimed?: boolean } | undefined
 
-/** Marks the columns of an opening that tried a claim and ran a prefetch (PREFETCHED_CLAIM). */
+/** Marks the columns of an opening that tried a claim and ran a prefetch (claimWithPrefetch). */
 const CLAIMED_COLUMN = 'paybox_claimed'
 const PREFETCHED_COLUMN = 'paybox_prefetched'
 
