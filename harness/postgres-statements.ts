@@ -34,7 +34,8 @@ export async function statementsSentBy(work: () => Promise<unknown>): Promise<Se
       if (/^begin\b/i.test(text)) open = []
       if (!open) continue
       open.push(text)
-      if (/^(commit|rollback)\b/i.test(text)) {
+      // A simple query of several statements may end the transaction it opened or continued: `…; commit`.
+      if (/(^|; )(commit|rollback)$/i.test(text)) {
         transactions.push(open)
         open = undefined
       }

@@ -5,7 +5,7 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import BetterSqlite3 from 'better-sqlite3'
-import { Kysely, PostgresAdapter, type Transaction } from 'kysely'
+import { Kysely, PostgresAdapter, type CompiledQuery, type Transaction } from 'kysely'
 import { SandboxConfigError } from '../config-error.js'
 import { migrateToLatest } from './migrate.js'
 import { createFromBaseline } from './sqlite-baseline.js'
@@ -75,15 +75,19 @@ export function withCommittedHandle<T>(db: SandboxDb, work: (handle: BetterSqlit
  * `claim` (PostgreSQL): a name no other transaction of any replica may hold meanwhile; if one
  * does, this fails at once with ClaimTakenError rather than wait. SQLite ignores it: there, only
  * the process itself can run a twin, and its caller keeps track of those.
+ * `prefetch` (PostgreSQL, with a claim): a read `work` sends first, sent with the opening instead
+ * and answered from there, saving its round trip (a statement's `query`: statement.ts). It may see
+ * the state just before the claim was taken, so it must be a read whose rows the work checks again
+ * against a backstop (the idempotency record's primary key).
  */
 export function runTransaction<T>(
   db: SandboxDb,
   work: (trx: Transaction<Database>) => Promise<T>,
-  options: { claim?: string } = {},
+  options: { claim?: string; prefetch?: CompiledQuery } = {},
 ): Promise<T> {
   if (db.isTransaction) throw new Error('A transaction cannot start another one: pass it on instead')
   const postgres = postgresBackends.get(db)
-  if (postgres) return postgres.transaction(work, options.claim)
+  if (postgres) return postgres.transaction(work, options.claim, options.prefetch)
   const dialect = dialects.get(db)
   if (!dialect) throw new Error('This database was not opened by openDatabase')
   return dialect.transaction<Database, T>(work)

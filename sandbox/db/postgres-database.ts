@@ -3,7 +3,9 @@
 // each on a pooled connection, and every rule the services check inside one holds by the row
 // locks its own statements take; PostgreSQL's deadlock and serialization refusals are retried a
 // bounded number of times, then answered 503. A transaction opens in one round trip (BEGIN and,
-// for an idempotent request, its claim) and commits in another. After each commit the other
+// for an idempotent request, its claim and a prefetched read) and commits in another, with its
+// deferred writes (postgres-deferred-writes.ts); a plain BEGIN goes with the first statement sent,
+// so a transaction of deferred writes alone is one round trip. After each commit the other
 // replicas are notified (LISTEN/NOTIFY, off the request's path) and wake their change listeners
 // as they do for their own commits. PAYBOX_POSTGRES_SERIAL_WRITES=1 runs every write transaction
 // under one sandbox-wide advisory lock instead (group commit), the control to measure against.
@@ -20,6 +22,7 @@ import {
 } from 'kysely'
 import pg from 'pg'
 import { ClaimTakenError } from './claim-taken-error.js'
+import { DeferringConnection, inlineParameters } from './postgres-deferred-writes.js'
 import { EventPositions } from './postgres-event-positions.js'
 import { LOCK_KEYS } from './postgres-lock-keys.js'
 import { redactDatabaseLocation } from '../../src/database-location.js'
@@ -78,8 +81,11 @@ export interface PostgresBackend {
   db: Kysely<Database>
   /** The migrations this open applied. */
   applied: string[]
-  /** `claim`: a name no other transaction of any replica may hold meanwhile (ClaimTakenError, at once, if one does). */
-  transaction<T>(work: (trx: Transaction<Database>) => Promise<T>, claim?: string): Promise<T>
+  /**
+   * `claim`: a name no other transaction of any replica may hold meanwhile (ClaimTakenError, at
+   * once, if one does). `prefetch`: a read the work sends first, sent with the claim (runTransaction).
+   */
+  transaction<T>(work: (trx: Transaction<Database>) => Promise<T>, claim?: string, prefetch?: CompiledQuery): Promise<T>
   /** Calls `listener` after each commit of this process or another one; returns its stop. */
   onCommit(listener: () => void): () => void
   /** Whether this process leads: runs what happens once per interval (timer-mode ledger closes, folding count deltas). */
@@ -173,7 +179,7 @@ export async function openPostgres(options: PostgresOptions): Promise<PostgresBa
   return {
     db,
     applied,
-    transaction: (work, claim) => writes.run(work, claim),
+    transaction: (work, claim, prefetch) => writes.run(work, claim, prefetch),
     onCommit: (listener) => {
       listeners.add(listener)
       return () => listeners.delete(listener)
@@ -228,6 +234,28 @@ const tryClaim = (claim: string) => `pg_try_advisory_xact_lock(${claimLockKeys(p
 /** The first row an opening's last statement answered: `claimed` when it tried a claim. */
 type Opened = { claimed?: boolean } | undefined
 
+/** Marks the columns of an opening that tried a claim and ran a prefetch (claimWithPrefetch). */
+const CLAIMED_COLUMN = 'paybox_claimed'
+const PREFETCHED_COLUMN = 'paybox_prefetched'
+
+/**
+ * A claim tried and a read run in one statement: one row with `paybox_claimed`, then the read's
+ * columns and `paybox_prefetched` true for each of its rows (left joined: none, one row of nulls).
+ * The read's snapshot is the statement's, so it may not yet see what a twin holding the claim
+ * committed just before the claim was granted; its caller has a backstop for that.
+ */
+const claimWithPrefetch = (claim: string, read: string) =>
+  `select c.${CLAIMED_COLUMN}, q.* from (select pg_try_advisory_xact_lock(${claimLockKeys(pg.escapeLiteral(claim))}) as ${CLAIMED_COLUMN}) c
+    left join lateral (select true as ${PREFETCHED_COLUMN}, r.* from (${read}) r) q on true`
+
+/** The claim's outcome and the read's rows from the rows of claimWithPrefetch. */
+function splitPrefetch(rows: Array<Record<string, unknown>>): { claimed: boolean; rows: Array<Record<string, unknown>> } {
+  const read = rows
+    .filter((row) => row[PREFETCHED_COLUMN] === true)
+    .map(({ [CLAIMED_COLUMN]: _claimed, [PREFETCHED_COLUMN]: _prefetched, ...columns }) => columns)
+  return { claimed: rows[0]?.[CLAIMED_COLUMN] === true, rows: read }
+}
+
 /**
  * Transactions opened by one simple query (BEGIN and what goes with it), their work then given a
  * kysely Transaction on that connection: kysely's db.transaction() sends BEGIN alone, a round trip
@@ -244,26 +272,45 @@ class TransactionOpener {
     this.#props = { config: { dialect }, dialect, driver: dialect.driver }
   }
 
-  run<T>(opening: string, work: (trx: Transaction<Database>, opened: Opened) => Promise<T>): Promise<T> {
+  /**
+   * `deferWrites`: the transaction's deferrable writes go with its COMMIT (postgres-deferred-writes.ts),
+   * and a plain `begin` opening with its first statement sent.
+   */
+  run<T>(
+    opening: string,
+    work: (trx: Transaction<Database>, opened: Opened) => Promise<T>,
+    options: { deferWrites?: boolean; prefetch?: CompiledQuery } = {},
+  ): Promise<T> {
     return this.db.getExecutor().provideConnection(async (connection) => {
       let ended = false
+      const deferring = options.deferWrites ? new DeferringConnection(connection, opening === 'begin' ? opening : undefined) : undefined
+      const target = deferring ?? connection
       // As kysely's own transactions do, a statement sent once the work is over fails: it would
       // run in whichever transaction the pooled connection serves next.
       const executor = this.db.getExecutor().withConnectionProvider({
         provideConnection: <R>(consume: (connection: DatabaseConnection) => Promise<R>) =>
-          ended ? Promise.reject(new Error('This transaction has ended')) : consume(connection),
+          ended ? Promise.reject(new Error('This transaction has ended')) : consume(target),
       })
       const trx = new Transaction<Database>({ ...this.#props, executor })
       try {
-        const { rows } = await connection.executeQuery<NonNullable<Opened>>(CompiledQuery.raw(opening))
-        const value = await work(trx, rows[0]).finally(() => (ended = true))
-        await connection.executeQuery(CompiledQuery.raw('commit'))
+        let opened: Opened
+        if (deferring?.sent !== false) {
+          const { rows } = await connection.executeQuery<Record<string, unknown>>(CompiledQuery.raw(opening))
+          if (options.prefetch === undefined || deferring === undefined) opened = rows[0]
+          else {
+            const split = splitPrefetch(rows)
+            opened = { claimed: split.claimed }
+            deferring.answerOnce(options.prefetch, split.rows)
+          }
+        }
+        const value = await work(trx, opened).finally(() => (ended = true))
+        await (deferring ? deferring.commit() : connection.executeQuery(CompiledQuery.raw('commit')))
         return value
       } catch (error) {
         ended = true
         // Also after a failed opening or COMMIT, where PostgreSQL only warns; a lost connection
-        // fails this too, and the pool drops that connection when it is released.
-        await connection.executeQuery(CompiledQuery.raw('rollback')).catch(() => {})
+        // fails this too, and the pool drops that connection when it is released. Nothing sent: nothing to end.
+        if (deferring?.sent !== false) await connection.executeQuery(CompiledQuery.raw('rollback')).catch(() => {})
         throw error
       }
     })
@@ -282,18 +329,24 @@ class ParallelTransactions {
     private readonly committed: () => void,
   ) {}
 
-  async run<T>(work: (trx: Transaction<Database>) => Promise<T>, claim?: string): Promise<T> {
+  async run<T>(work: (trx: Transaction<Database>) => Promise<T>, claim?: string, prefetch?: CompiledQuery): Promise<T> {
     // One round trip: BEGIN and the claim, if any (its name a literal, escaped, so that the
-    // statements go as one simple query).
-    const opening = claim === undefined ? 'begin' : `begin; select ${tryClaim(claim)}`
+    // statements go as one simple query), and with the claim the prefetched read, if it can go as text.
+    const read = claim === undefined || prefetch === undefined ? undefined : inlineParameters(prefetch)
+    const opening =
+      claim === undefined ? 'begin' : read === undefined ? `begin; select ${tryClaim(claim)}` : `begin; ${claimWithPrefetch(claim, read)}`
     for (let attempt = 1; ; attempt++) {
       try {
-        const value = await this.opener.run(opening, async (trx, opened) => {
-          // Held by a transaction of any replica: this one ends at once rather than wait. Taken,
-          // it ends with this transaction, before its caller answers.
-          if (claim !== undefined && opened?.claimed !== true) throw new ClaimTakenError(claim)
-          return work(trx)
-        })
+        const value = await this.opener.run(
+          opening,
+          async (trx, opened) => {
+            // Held by a transaction of any replica: this one ends at once rather than wait. Taken,
+            // it ends with this transaction, before its caller answers.
+            if (claim !== undefined && opened?.claimed !== true) throw new ClaimTakenError(claim)
+            return work(trx)
+          },
+          { deferWrites: true, ...(read === undefined ? {} : { prefetch }) },
+        )
         this.committed()
         return value
       } catch (error) {

@@ -1,7 +1,9 @@
 // The hot paths' queries: each written once as a kysely query, built and compiled on first use,
 // then run with each call's values through the driver's cached prepared statement (runStatement),
 // without kysely's per-query layers. Building a query costs more than SQLite running it.
-import type { CompiledQuery, Kysely } from 'kysely'
+import { CompiledQuery, type Kysely } from 'kysely'
+import { isPostgres } from './database.js'
+import { markDeferrable } from './postgres-deferred-writes.js'
 import type { Database } from './schema.js'
 import { runStatement } from './sqlite-driver.js'
 
@@ -20,13 +22,19 @@ interface Compiled {
  * called once per set of defined parameter names (a parameter left undefined is left out, as
  * kysely's values() does). The returned function runs it on a database or its transaction and
  * gives the rows (none for a write).
+ *
+ * `deferred`: a write whose answer the caller does not read and whose error it does not catch. In
+ * a PostgreSQL write transaction it goes with the next statement or the COMMIT, not in a round
+ * trip of its own (postgres-deferred-writes.ts), and answers no rows; elsewhere it runs at once.
+ * Its `query` gives the statement as it would be sent (a transaction's prefetch: database.ts).
  */
 export function defineStatement<P extends object, R = never>(
   build: (db: Kysely<Database>, params: P) => CompiledQuery<R>,
-): (db: Kysely<Database>, params: P) => Promise<R[]> {
+  options: { deferred?: boolean } = {},
+): Statement<P, R> {
   // Per adapter (SQLite, PostgreSQL): each writes its own SQL for the same query.
   const compiledByAdapter = new Map<unknown, Map<string, Compiled>>()
-  return async (db, params) => {
+  const compiledFor = (db: Kysely<Database>, params: P) => {
     const adapter = db.getExecutor().adapter.constructor
     let compiledByNames = compiledByAdapter.get(adapter)
     if (compiledByNames === undefined) compiledByAdapter.set(adapter, (compiledByNames = new Map()))
@@ -37,9 +45,25 @@ export function defineStatement<P extends object, R = never>(
       compiled = compile(db, build, defined)
       compiledByNames.set(signature, compiled)
     }
-    const values = compiled.names.map((name) => params[name as keyof P])
-    return (await runStatement<R>(db, compiled.sql, values)).rows
+    return { sql: compiled.sql, values: compiled.names.map((name) => params[name as keyof P]) }
   }
+  const run = async (db: Kysely<Database>, params: P) => {
+    const { sql, values } = compiledFor(db, params)
+    if (options.deferred === true && db.isTransaction && isPostgres(db))
+      return (await db.executeQuery<R>(markDeferrable(CompiledQuery.raw(sql, values)))).rows
+    return (await runStatement<R>(db, sql, values)).rows
+  }
+  return Object.assign(run, {
+    query: (db: Kysely<Database>, params: P) => {
+      const { sql, values } = compiledFor(db, params)
+      return CompiledQuery.raw(sql, values) as CompiledQuery<R>
+    },
+  })
+}
+
+/** A defined statement: run with a database and its parameters; `query`: the statement as it would be sent. */
+export type Statement<P, R> = ((db: Kysely<Database>, params: P) => Promise<R[]>) & {
+  query(db: Kysely<Database>, params: P): CompiledQuery<R>
 }
 
 function compile<P extends object, R>(

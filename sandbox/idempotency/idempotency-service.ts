@@ -16,7 +16,7 @@ import type { Kysely } from 'kysely'
 import { IDEMPOTENCY_KEY_HEADER } from '../../src/api/headers.js'
 import type { Database, IdempotencyKeysTable } from '../db/schema.js'
 import { ApiError, badRequest } from '../errors.js'
-import { findIdempotencyRecord, insertIdempotencyRecord } from './idempotency-repository.js'
+import { findIdempotencyRecord, idempotencyRecordLookup, insertIdempotencyRecord, storedByTwin } from './idempotency-repository.js'
 import { ClaimTakenError, runTransaction } from '../db/database.js'
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255
@@ -136,11 +136,13 @@ export class IdempotencyGate {
           if (!stored) throw new StoredMeanwhile()
           return response
         },
-        { claim: `idempotency:${slot}` },
+        // The lookup goes with the claim; a twin that stored its row just before the claim was
+        // granted is caught by the row's primary key (storedByTwin), as a writer without a claim is.
+        { claim: `idempotency:${slot}`, prefetch: idempotencyRecordLookup(this.db, merchantId, key) },
       )
     } catch (error) {
       if (error instanceof ClaimTakenError) throw inFlight()
-      if (!(error instanceof StoredMeanwhile)) throw error
+      if (!(error instanceof StoredMeanwhile) && !storedByTwin(error)) throw error
       // A writer that took no claim stored the key after this transaction looked: that was the
       // key's first request, and this one is answered as its replay.
       const stored = await findIdempotencyRecord(this.db, merchantId, key)

@@ -20,7 +20,10 @@ export interface PaymentFilters {
 }
 
 // The per-request queries: statements, built once (db/statement.ts).
-const insertPaymentStatement = defineStatement((db, payment: NewPayment) => db.insertInto('payments').values(payment).compile())
+// Deferred: on PostgreSQL it goes with its event and the COMMIT, not in a round trip of its own (db/statement.ts).
+const insertPaymentStatement = defineStatement((db, payment: NewPayment) => db.insertInto('payments').values(payment).compile(), {
+  deferred: true,
+})
 const paymentForMerchant = defineStatement((db, p: { id: string; merchantId: string }) =>
   db.selectFrom('payments').selectAll().where('id', '=', p.id).where('merchant_id', '=', p.merchantId).compile(),
 )

@@ -85,7 +85,8 @@ const EVENT_COLUMNS = ['sequence', 'merchant_id', 'subject_type', 'subject_id', 
 const eventsAfter = defineStatement((db, p: { sequence: number; limit: number }) =>
   db.selectFrom('payment_events').select(EVENT_COLUMNS).where('sequence', '>', p.sequence).orderBy('sequence').limit(p.limit).compile(),
 )
-const insertEventRow = defineStatement((db, event: NewEvent) => db.insertInto('payment_events').values(event).compile())
+// Deferred: on PostgreSQL it goes with the change's other writes and its COMMIT (db/statement.ts).
+const insertEventRow = defineStatement((db, event: NewEvent) => db.insertInto('payment_events').values(event).compile(), { deferred: true })
 
 export async function findPendingDeliveriesAfter(
   db: Kysely<Database>,

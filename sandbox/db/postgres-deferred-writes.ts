@@ -1,0 +1,127 @@
+// Writes a PostgreSQL transaction sends with its COMMIT rather than each in a round trip of its
+// own (issue #25): a POST /payments inserts its payment, its event and its idempotency record, none
+// of whose answers the request reads. A statement marked deferrable (defineStatement's `deferred`)
+// is kept, its parameters written as literals, and goes with the next statement that is not:
+// before it, or, at the end, as one simple query `…; commit` (and, when the transaction's opening
+// was a plain BEGIN that nothing has needed yet, `begin; …; commit`: one round trip in all).
+// What a deferred write costs its caller: it answers no rows, and its error (a constraint) fails
+// the transaction at that later statement, not where it was written.
+import { CompiledQuery, type DatabaseConnection, type QueryResult } from 'kysely'
+
+const deferrable = new WeakSet<CompiledQuery>()
+
+/** Marks `query` (a write whose answer its caller does not read) as one a PostgreSQL transaction may send later. */
+export function markDeferrable<Q extends CompiledQuery>(query: Q): Q {
+  deferrable.add(query)
+  return query
+}
+
+/** A statement's SQL cut at its parameters: `sql[i]`, parameter `at[i]`, … then the last `sql`. */
+interface Template {
+  sql: string[]
+  at: number[]
+}
+
+/** Templates by SQL text (the deferrable statements are a few fixed texts); null: SQL with quotes of its own. */
+const templates = new Map<string, Template | null>()
+const MAX_TEMPLATES = 100
+
+function templateOf(sql: string): Template | null {
+  let template = templates.get(sql)
+  if (template !== undefined) return template
+  // A quote or a `$` of its own (a literal, dollar quoting) might hold a `$n` that is no parameter.
+  template = /['$]/.test(sql.replace(/\$\d+/g, ''))
+    ? null
+    : { sql: sql.split(/\$\d+/), at: [...sql.matchAll(/\$(\d+)/g)].map((m) => Number(m[1]) - 1) }
+  if (templates.size < MAX_TEMPLATES) templates.set(sql, template)
+  return template
+}
+
+/** Text as a literal, as pg.escapeLiteral writes it (an E'' string when it holds a backslash), without its loop per character. */
+function textLiteral(text: string): string {
+  const quoted = text.replaceAll("'", "''")
+  return text.includes('\\') ? ` E'${quoted.replaceAll('\\', '\\\\')}'` : `'${quoted}'`
+}
+
+/**
+ * `query` as one SQL text with its parameters as literals, or undefined if it cannot be: a value
+ * other than text, a number or a boolean, text with U+0000 (the pool's guard answers that one 400),
+ * or SQL with quotes of its own. Each literal is quoted, as pg sends a parameter as text of no
+ * declared type: PostgreSQL infers the type from the context alike.
+ */
+export function inlineParameters(query: CompiledQuery): string | undefined {
+  const template = templateOf(query.sql)
+  if (template === null) return undefined
+  let text = template.sql[0]!
+  for (let i = 0; i < template.at.length; i++) {
+    const value = query.parameters[template.at[i]!]
+    let literal: string
+    if (value === null || value === undefined) literal = 'null'
+    else if (typeof value === 'string' && !value.includes('\0')) literal = textLiteral(value)
+    else if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean' || typeof value === 'bigint')
+      literal = `'${String(value)}'`
+    else return undefined
+    text += literal + template.sql[i + 1]!
+  }
+  return text
+}
+
+function sameQuery(a: CompiledQuery, b: CompiledQuery): boolean {
+  return a.sql === b.sql && a.parameters.length === b.parameters.length && a.parameters.every((value, i) => value === b.parameters[i])
+}
+
+/**
+ * A transaction's connection that keeps its deferrable writes (and its opening, when that is a
+ * plain BEGIN) until a statement needs them sent: any other statement, or `commit()`.
+ */
+export class DeferringConnection implements DatabaseConnection {
+  readonly #pending: string[]
+  #answer: { query: CompiledQuery; rows: unknown[] } | undefined
+  /** Whether anything of the transaction was sent: something to roll back if it fails. */
+  sent: boolean
+
+  constructor(
+    private readonly connection: DatabaseConnection,
+    /** The opening, if it is to go with the first statement sent; undefined if it was sent already. */
+    opening?: string,
+  ) {
+    this.#pending = opening === undefined ? [] : [opening]
+    this.sent = opening === undefined
+  }
+
+  /** The rows `query` answered in the opening (a prefetch): the next statement that is the same query gets them without a round trip. */
+  answerOnce(query: CompiledQuery, rows: unknown[]): void {
+    this.#answer = { query, rows }
+  }
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const answer = this.#answer
+    this.#answer = undefined
+    if (answer !== undefined && sameQuery(answer.query, query)) return { rows: answer.rows as R[] }
+    const text = deferrable.has(query) ? inlineParameters(query) : undefined
+    if (text !== undefined) {
+      this.#pending.push(text)
+      return { rows: [] }
+    }
+    await this.#send()
+    return this.connection.executeQuery<R>(query)
+  }
+
+  async *streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+    await this.#send()
+    yield* this.connection.streamQuery<R>(query, chunkSize)
+  }
+
+  /** Sends what is pending and COMMIT, in one round trip; nothing if nothing was sent or written. */
+  async commit(): Promise<void> {
+    if (!this.sent && this.#pending.length <= 1) return
+    this.#pending.push('commit')
+    await this.#send()
+  }
+
+  async #send(): Promise<void> {
+    if (this.#pending.length === 0) return
+    this.sent = true
+    await this.connection.executeQuery(CompiledQuery.raw(this.#pending.splice(0).join('; ')))
+  }
+}
