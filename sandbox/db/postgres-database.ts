@@ -200,6 +200,14 @@ export async function openPostgres(options: PostgresOptions): Promise<PostgresBa
   }
 }
 
+/**
+ * How long a write transaction may sit waiting on its replica before PostgreSQL ends it (and its
+ * locks): a replica frozen mid-transaction (a long GC pause, a suspended VM) would otherwise stall
+ * every replica's writes to the rows it holds, the ledger's lock among them, for the whole freeze
+ * (test/postgres/frozen-replica.test.ts). A live one waits milliseconds between its statements.
+ */
+export const WRITE_IDLE_LIMIT_MS = 500
+
 /** How many times a transaction that lost a deadlock or a serialization check runs again before its caller gets a 503. */
 export const CONFLICT_ATTEMPTS = 5
 
@@ -283,9 +291,9 @@ class ParallelTransactions {
   ) {}
 
   async run<T>(work: (trx: Transaction<Database>) => Promise<T>, claim?: string): Promise<T> {
-    // One round trip: BEGIN and the claim, if any (its name a literal, escaped, so that the
-    // statements go as one simple query).
-    const opening = claim === undefined ? 'begin' : `begin; select ${tryClaim(claim)}`
+    // One round trip: BEGIN, the idle limit and the claim, if any (its name a literal, escaped, so
+    // that the statements go as one simple query).
+    const opening = `begin; set local idle_in_transaction_session_timeout = ${WRITE_IDLE_LIMIT_MS}${claim === undefined ? '' : `; select ${tryClaim(claim)}`}`
     for (let attempt = 1; ; attempt++) {
       try {
         const value = await this.opener.run(opening, async (trx, opened) => {
@@ -480,7 +488,9 @@ function asUnavailable(error: unknown): ApiError | undefined {
   const { code, message } = error as { code?: unknown; message?: unknown }
   const busy = code === '57014' || code === '55P03'
   const lost =
-    (typeof code === 'string' && (/^(08|57P)/.test(code) || ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'].includes(code))) ||
+    // 25P03: the server ended a transaction left idle past its limit (WRITE_IDLE_LIMIT_MS), and its session.
+    (typeof code === 'string' &&
+      (/^(08|57P)/.test(code) || ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '25P03'].includes(code))) ||
     (typeof message === 'string' && /Connection terminated|is not queryable|timeout exceeded when trying to connect/i.test(message))
   if (!busy && !lost) return undefined
   const unavailable = new ApiError(
