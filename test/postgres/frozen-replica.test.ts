@@ -154,8 +154,8 @@ describe('a replica frozen mid-transaction', () => {
 
   /**
    * Sessions of `replica` waiting for it in a transaction that holds the ledger's lock (the open
-   * ledger's row, locked: its xmax is the id of the holder's transaction, or of a savepoint in it), which every replica's pays and
-   * refunds queue on: where a freeze stalls the others most if it is held too long.
+   * ledger's row, locked: its xmax is the id of the holder's transaction or of a savepoint in it),
+   * which every replica's pays and refunds queue on: where a freeze stalls the others most.
    */
   const openLedgerWrites = async (replica: Replica) =>
     (
@@ -203,29 +203,39 @@ describe('a replica frozen mid-transaction', () => {
     const runningLoad = new WriteLoad(running.sandbox.banner.baseUrl, runningMerchant, `${running.name}-${Date.now()}`)
     frozenLoad.start(FROZEN_LOAD)
     runningLoad.start(RUNNING_LOAD)
-    // Both warmed up: each has paid and refunded already, so the freeze finds every kind of write going.
-    await waitFor(
-      'both loads to pay and refund',
-      () => [frozenLoad, runningLoad].every((l) => l.answers.some((a) => a.what === 'refund')),
-      30_000,
-    )
+    let frozenFor: number, stuck: number[], duringFreeze: WriteLoad['answers'], open: string[]
+    try {
+      // Both warmed up: each has paid and refunded already, so the freeze finds every kind of write going.
+      await waitFor(
+        'both loads to pay and refund',
+        () => [frozenLoad, runningLoad].every((l) => l.answers.some((a) => a.what === 'refund')),
+        30_000,
+      )
 
-    const open = await freezeMidTransaction(frozen, frozenLoad)
-    const stoppedAt = Date.now()
-    const doneBefore = runningLoad.done
-    await waitFor(
-      `${MIN_WRITES_DURING_FREEZE} writes through the running replica and ${FREEZE_MS} ms`,
-      () => Date.now() - stoppedAt >= FREEZE_MS && runningLoad.done - doneBefore >= MIN_WRITES_DURING_FREEZE,
-      FREEZE_MS + 30_000,
-    )
-    const frozenFor = Date.now() - stoppedAt
-    const stuck = [...frozenLoad.inFlight]
-    frozen.sandbox.process.child.kill('SIGCONT')
-    // Writes sent while it was frozen (one sent before may have queued behind its transactions already).
-    const duringFreeze = runningLoad.answers.filter((a) => a.startedAt >= stoppedAt && a.startedAt <= stoppedAt + frozenFor)
-    // The frozen replica answers what it held once it runs again.
-    await waitFor('the frozen replica to answer the requests it held', () => stuck.every((step) => !frozenLoad.inFlight.has(step)), 15_000)
-    await Promise.all([frozenLoad.stop(), runningLoad.stop()])
+      open = await freezeMidTransaction(frozen, frozenLoad)
+      const stoppedAt = Date.now()
+      const doneBefore = runningLoad.done
+      await waitFor(
+        `${MIN_WRITES_DURING_FREEZE} writes through the running replica and ${FREEZE_MS} ms`,
+        () => Date.now() - stoppedAt >= FREEZE_MS && runningLoad.done - doneBefore >= MIN_WRITES_DURING_FREEZE,
+        FREEZE_MS + 30_000,
+      )
+      frozenFor = Date.now() - stoppedAt
+      stuck = [...frozenLoad.inFlight]
+      frozen.sandbox.process.child.kill('SIGCONT')
+      // Writes sent while it was frozen (one sent before may have queued behind its transactions already).
+      duringFreeze = runningLoad.answers.filter((a) => a.startedAt >= stoppedAt && a.startedAt <= stoppedAt + frozenFor)
+      // The frozen replica answers what it held once it runs again.
+      await waitFor(
+        'the frozen replica to answer the requests it held',
+        () => stuck.every((step) => !frozenLoad.inFlight.has(step)),
+        15_000,
+      )
+    } finally {
+      // Whatever failed, the replica runs again and both loads end.
+      frozen.sandbox.process.child.kill('SIGCONT')
+      await Promise.all([frozenLoad.stop(), runningLoad.stop()])
+    }
 
     const slowest = duringFreeze.toSorted((x, y) => y.ms - x.ms).slice(0, 3)
     const context = `frozen ${frozenFor} ms with ${stuck.length} requests in flight, open: ${open.join(' | ').slice(0, 400)}; slowest: ${JSON.stringify(slowest)}`
