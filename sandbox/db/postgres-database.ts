@@ -4,7 +4,7 @@
 // locks its own statements take; PostgreSQL's deadlock and serialization refusals are retried a
 // bounded number of times, then answered 503. A transaction opens in one round trip (BEGIN and,
 // for an idempotent request, its claim and a prefetched read) and commits in another, with its
-// deferred writes (postgres-deferred-writes.ts); a plain BEGIN goes with the first statement sent,
+// deferred writes (postgres-deferred-writes.ts); an opening without a claim goes with the first statement sent,
 // so a transaction of deferred writes alone is one round trip. After each commit the other
 // replicas are notified (LISTEN/NOTIFY, off the request's path) and wake their change listeners
 // as they do for their own commits. PAYBOX_POSTGRES_SERIAL_WRITES=1 runs every write transaction
@@ -206,6 +206,14 @@ export async function openPostgres(options: PostgresOptions): Promise<PostgresBa
   }
 }
 
+/**
+ * How long a write transaction may sit waiting on its replica before PostgreSQL ends it (and its
+ * locks): a replica frozen mid-transaction (a long GC pause, a suspended VM) would otherwise stall
+ * every replica's writes to the rows it holds, the ledger's lock among them, for the whole freeze
+ * (test/postgres/frozen-replica.test.ts). A live one waits milliseconds between its statements.
+ */
+export const WRITE_IDLE_LIMIT_MS = 500
+
 /** How many times a transaction that lost a deadlock or a serialization check runs again before its caller gets a 503. */
 export const CONFLICT_ATTEMPTS = 5
 
@@ -273,17 +281,17 @@ class TransactionOpener {
   }
 
   /**
-   * `deferWrites`: the transaction's deferrable writes go with its COMMIT (postgres-deferred-writes.ts),
-   * and a plain `begin` opening with its first statement sent.
+   * `deferWrites`: the transaction's deferrable writes go with its COMMIT (postgres-deferred-writes.ts);
+   * `lazyOpening`, with it: an opening whose answer is not read goes with the first statement sent.
    */
   run<T>(
     opening: string,
     work: (trx: Transaction<Database>, opened: Opened) => Promise<T>,
-    options: { deferWrites?: boolean; prefetch?: CompiledQuery } = {},
+    options: { deferWrites?: boolean; lazyOpening?: boolean; prefetch?: CompiledQuery } = {},
   ): Promise<T> {
     return this.db.getExecutor().provideConnection(async (connection) => {
       let ended = false
-      const deferring = options.deferWrites ? new DeferringConnection(connection, opening === 'begin' ? opening : undefined) : undefined
+      const deferring = options.deferWrites ? new DeferringConnection(connection, options.lazyOpening ? opening : undefined) : undefined
       const target = deferring ?? connection
       // As kysely's own transactions do, a statement sent once the work is over fails: it would
       // run in whichever transaction the pooled connection serves next.
@@ -330,11 +338,16 @@ class ParallelTransactions {
   ) {}
 
   async run<T>(work: (trx: Transaction<Database>) => Promise<T>, claim?: string, prefetch?: CompiledQuery): Promise<T> {
-    // One round trip: BEGIN and the claim, if any (its name a literal, escaped, so that the
-    // statements go as one simple query), and with the claim the prefetched read, if it can go as text.
+    // One round trip: BEGIN, the idle limit and the claim, if any (its name a literal, escaped, so
+    // that the statements go as one simple query), and with the claim the prefetched read, if it can go as text.
+    const begin = `begin; set local idle_in_transaction_session_timeout = ${WRITE_IDLE_LIMIT_MS}`
     const read = claim === undefined || prefetch === undefined ? undefined : inlineParameters(prefetch)
     const opening =
-      claim === undefined ? 'begin' : read === undefined ? `begin; select ${tryClaim(claim)}` : `begin; ${claimWithPrefetch(claim, read)}`
+      claim === undefined
+        ? begin
+        : read === undefined
+          ? `${begin}; select ${tryClaim(claim)}`
+          : `${begin}; ${claimWithPrefetch(claim, read)}`
     for (let attempt = 1; ; attempt++) {
       try {
         const value = await this.opener.run(
@@ -345,7 +358,7 @@ class ParallelTransactions {
             if (claim !== undefined && opened?.claimed !== true) throw new ClaimTakenError(claim)
             return work(trx)
           },
-          { deferWrites: true, ...(read === undefined ? {} : { prefetch }) },
+          { deferWrites: true, lazyOpening: claim === undefined, ...(read === undefined ? {} : { prefetch }) },
         )
         this.committed()
         return value
@@ -533,7 +546,9 @@ function asUnavailable(error: unknown): ApiError | undefined {
   const { code, message } = error as { code?: unknown; message?: unknown }
   const busy = code === '57014' || code === '55P03'
   const lost =
-    (typeof code === 'string' && (/^(08|57P)/.test(code) || ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'].includes(code))) ||
+    // 25P03: the server ended a transaction left idle past its limit (WRITE_IDLE_LIMIT_MS), and its session.
+    (typeof code === 'string' &&
+      (/^(08|57P)/.test(code) || ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '25P03'].includes(code))) ||
     (typeof message === 'string' && /Connection terminated|is not queryable|timeout exceeded when trying to connect/i.test(message))
   if (!busy && !lost) return undefined
   const unavailable = new ApiError(

@@ -3,18 +3,12 @@
 // of whose answers the request reads. A statement marked deferrable (defineStatement's `deferred`)
 // is kept, its parameters written as literals, and goes with the next statement that is not:
 // before it, or, at the end, as one simple query `…; commit` (and, when the transaction's opening
-// was a plain BEGIN that nothing has needed yet, `begin; …; commit`: one round trip in all).
+// was one whose answer nothing reads (BEGIN without a claim), `begin; …; commit`: one round trip).
 // What a deferred write costs its caller: it answers no rows, and its error (a constraint) fails
 // the transaction at that later statement, not where it was written.
 import { CompiledQuery, type DatabaseConnection, type QueryResult } from 'kysely'
-
-const deferrable = new WeakSet<CompiledQuery>()
-
-/** Marks `query` (a write whose answer its caller does not read) as one a PostgreSQL transaction may send later. */
-export function markDeferrable<Q extends CompiledQuery>(query: Q): Q {
-  deferrable.add(query)
-  return query
-}
+import pg from 'pg'
+import { isDeferrable } from './deferrable-statements.js'
 
 /** A statement's SQL cut at its parameters: `sql[i]`, parameter `at[i]`, … then the last `sql`. */
 interface Template {
@@ -37,12 +31,6 @@ function templateOf(sql: string): Template | null {
   return template
 }
 
-/** Text as a literal, as pg.escapeLiteral writes it (an E'' string when it holds a backslash), without its loop per character. */
-function textLiteral(text: string): string {
-  const quoted = text.replaceAll("'", "''")
-  return text.includes('\\') ? ` E'${quoted.replaceAll('\\', '\\\\')}'` : `'${quoted}'`
-}
-
 /**
  * `query` as one SQL text with its parameters as literals, or undefined if it cannot be: a value
  * other than text, a number or a boolean, text with U+0000 (the pool's guard answers that one 400),
@@ -57,7 +45,7 @@ export function inlineParameters(query: CompiledQuery): string | undefined {
     const value = query.parameters[template.at[i]!]
     let literal: string
     if (value === null || value === undefined) literal = 'null'
-    else if (typeof value === 'string' && !value.includes('\0')) literal = textLiteral(value)
+    else if (typeof value === 'string' && !value.includes('\0')) literal = pg.escapeLiteral(value)
     else if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean' || typeof value === 'bigint')
       literal = `'${String(value)}'`
     else return undefined
@@ -71,8 +59,8 @@ function sameQuery(a: CompiledQuery, b: CompiledQuery): boolean {
 }
 
 /**
- * A transaction's connection that keeps its deferrable writes (and its opening, when that is a
- * plain BEGIN) until a statement needs them sent: any other statement, or `commit()`.
+ * A transaction's connection that keeps its deferrable writes (and its opening, when nothing reads
+ * its answer) until a statement needs them sent: any other statement, or `commit()`.
  */
 export class DeferringConnection implements DatabaseConnection {
   readonly #pending: string[]
@@ -98,7 +86,7 @@ export class DeferringConnection implements DatabaseConnection {
     const answer = this.#answer
     this.#answer = undefined
     if (answer !== undefined && sameQuery(answer.query, query)) return { rows: answer.rows as R[] }
-    const text = deferrable.has(query) ? inlineParameters(query) : undefined
+    const text = isDeferrable(query) ? inlineParameters(query) : undefined
     if (text !== undefined) {
       this.#pending.push(text)
       return { rows: [] }

@@ -3,7 +3,7 @@
 // without kysely's per-query layers. Building a query costs more than SQLite running it.
 import { CompiledQuery, type Kysely } from 'kysely'
 import { isPostgres } from './database.js'
-import { markDeferrable } from './postgres-deferred-writes.js'
+import { markDeferrable } from './deferrable-statements.js'
 import type { Database } from './schema.js'
 import { runStatement } from './sqlite-driver.js'
 

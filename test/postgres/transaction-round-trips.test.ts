@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openPostgres, type PostgresBackend } from '../../sandbox/db/postgres-database.js'
 import { createTestDatabase, type TestDatabase } from '../../harness/postgres.js'
 import { statementsSentBy } from '../../harness/postgres-statements.js'
-import { markDeferrable } from '../../sandbox/db/postgres-deferred-writes.js'
+import { markDeferrable } from '../../sandbox/db/deferrable-statements.js'
 
 describe.each([
   { mode: 'parallel', serialWrites: false },
