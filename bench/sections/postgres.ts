@@ -3,9 +3,11 @@
 //   postgres-control-server.ts: node:http, the digest check, one `pg` insert), and on two
 //   replicas of one database with the connections spread over both, beside one replica;
 // - the list queries of the lists section on 1,000,000 payments in PostgreSQL;
-// - a backlog of webhook deliveries drained by two replicas (each claims and sends its share),
-//   each received exactly once, beside the same backlog drained by one; and the event-to-receiver
-//   time of payments made on the replica that does not lead.
+// - backlogs of webhook deliveries drained by two replicas (each claims and sends its share), over
+//   10 merchants and 10 receivers (10 origins) and of one merchant to one receiver, each received
+//   exactly once and each beside bare undici sending the same signed POSTs at the concurrency the
+//   sandbox would use (bench/lib/bare-webhook-sender.ts); the spread backlog drained by one replica;
+//   and the event-to-receiver time of payments made on the replica that does not lead.
 // It needs a cluster where it may create databases: PAYBOX_BENCH_POSTGRES_URL, or else
 // PAYBOX_TEST_POSTGRES_URL (scripts/postgres-dev.sh start prints one). Each part runs on a
 // database of its own, dropped at the end.
