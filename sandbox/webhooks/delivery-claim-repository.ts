@@ -34,9 +34,17 @@ export interface ClaimRequest {
  * Its own transaction; not runTransaction's: a claim changes nothing the other replicas wait for,
  * and a commit that woke them would have them claim again, and wake this one.
  */
-export async function claimDeliveries(db: Kysely<Database>, request: ClaimRequest): Promise<WebhookDeliveryRow[]> {
+export async function claimDeliveries(
+  db: Kysely<Database>,
+  request: ClaimRequest,
+  options: { expired: boolean } = { expired: true },
+): Promise<WebhookDeliveryRow[]> {
   if (request.limit <= 0) return []
-  return db.transaction().execute((trx) => claimInTransaction(trx, request, { expired: true }))
+  const claim = (trx: Kysely<Database>) => claimInTransaction(trx, request, { expired: options.expired, wait: true })
+  return db
+    .transaction()
+    .execute(claim)
+    .then(({ claimed }) => claimed)
 }
 
 /** What a claim reads in one statement: the live claims by merchant and URL, and each merchant's oldest claimable. */
@@ -57,7 +65,9 @@ const CANDIDATE_COLUMNS = sql`d.id, d.merchant_id, d.url, d.sequence`
  * what may go and chooses it within the caps, then takes the lock of each share its choice adds to
  * (a merchant's, an origin's), trying and never waiting, counts those shares' live claims again
  * (a claim another replica committed since the read is seen now), and claims what still fits in
- * the shares it holds; it reclaims expired leases only if `expired` says so. Two replicas filling different merchants' shares do not wait on each
+ * the shares it holds; it reclaims expired leases only if `expired` says so. Inside a log
+ * transaction (its logged rows locked) the share locks are tried, never awaited, so no two such
+ * transactions wait on each other; a claim of its own awaits them, in one order. Two replicas filling different merchants' shares do not wait on each
  * other; two after the same share cannot both fill it, and the one that finds it held leaves it
  * to the other. The locks end with the transaction, once its claims are committed.
  * The chosen rows are taken FOR UPDATE SKIP LOCKED, so a row another transaction holds (a resend
@@ -66,9 +76,10 @@ const CANDIDATE_COLUMNS = sql`d.id, d.merchant_id, d.url, d.sequence`
 export async function claimInTransaction(
   db: Kysely<Database>,
   request: ClaimRequest,
-  options: { expired: boolean } = { expired: false },
-): Promise<WebhookDeliveryRow[]> {
-  if (request.limit <= 0) return []
+  options: ClaimOptions = { expired: false, wait: false },
+): Promise<Claimed> {
+  const none = (contended = false): Claimed => ({ claimed: [], contended })
+  if (request.limit <= 0) return none()
   const { caps, now } = request
   const { live, candidates } = await readClaimView(db, request, options.expired)
   const considered = [...candidates]
@@ -89,19 +100,29 @@ export async function claimInTransaction(
       chosen = chooseWithinCaps(live, considered, request)
     }
   }
-  if (chosen.length === 0) return []
+  if (chosen.length === 0) return none()
   const shares = [...new Set(chosen.flatMap((row) => [merchantShare(row.merchant_id), originShare(caps.originOf(row.url))]))]
-  const { rows: locks } = await sql<{ share: string; held: boolean }>`
-    select share, pg_try_advisory_xact_lock(${LOCK_KEYS.deliveryClaims}, hashtext(share)) as held
-    from unnest(cast(${shares} as text[])) as share`.execute(db)
+  // Awaited, in one order (of their keys; a target list is computed after ORDER BY), by a claim
+  // holding no row locks; tried by one inside a log transaction, which holds its logged rows.
+  const { rows: locks } = await (
+    options.wait
+      ? sql<{
+          share: string
+          held: boolean
+        }>`select share, pg_advisory_xact_lock(${LOCK_KEYS.deliveryClaims}, hashtext(share)) is not null as held
+        from unnest(cast(${shares} as text[])) as share order by hashtext(share)`
+      : sql<{ share: string; held: boolean }>`select share, pg_try_advisory_xact_lock(${LOCK_KEYS.deliveryClaims}, hashtext(share)) as held
+        from unnest(cast(${shares} as text[])) as share`
+  ).execute(db)
   const held = new Set(locks.filter((lock) => lock.held).map((lock) => lock.share))
+  const contended = held.size < shares.length
   const inHeldShares = considered.filter((row) => held.has(merchantShare(row.merchant_id)) && held.has(originShare(caps.originOf(row.url))))
-  if (inHeldShares.length === 0) return []
+  if (inHeldShares.length === 0) return none(contended)
   // Counted again under the shares' locks: this statement's snapshot is taken after they were.
   const { rows: liveNow } = await sql<LiveClaims[number]>`select merchant_id, url, count(*)::int as count from webhook_deliveries
     where status = 'pending' and claim_token is not null and claimed_until > ${now} group by merchant_id, url`.execute(db)
   const ids = chooseWithinCaps(liveNow, inHeldShares, request).map((row) => row.id)
-  if (ids.length === 0) return []
+  if (ids.length === 0) return none(contended)
   // Claimed under FOR UPDATE SKIP LOCKED, rechecking that each may still be claimed.
   const claimed = await db
     .updateTable('webhook_deliveries')
@@ -118,7 +139,20 @@ export async function claimInTransaction(
     )
     .returningAll()
     .execute()
-  return claimed.sort((x, y) => x.sequence - y.sequence)
+  return { claimed: claimed.sort((x, y) => x.sequence - y.sequence), contended }
+}
+
+export interface ClaimOptions {
+  /** Also reclaim deliveries whose lease ran out. */
+  expired: boolean
+  /** Await the shares' locks (a claim holding no row locks) rather than try them. */
+  wait: boolean
+}
+
+/** What a claim took; `contended`: a share it chose was being filled by another replica, and was left to it. */
+export interface Claimed {
+  claimed: WebhookDeliveryRow[]
+  contended: boolean
 }
 
 /** The caps' shares, named for their two-key advisory locks (LOCK_KEYS.deliveryClaims, hashtext(name)). */

@@ -10,7 +10,7 @@ import { systemClock, type Clock } from '../clock.js'
 import type { Database, WebhookDeliveryRow } from '../db/schema.js'
 import { cachedLookups, DeliveryAttempts, type AttemptLookups } from './delivery-attempts.js'
 import { DeliveryLogWriter } from './delivery-log-writer.js'
-import { claimDeliveries, claimInTransaction, newClaim, type ClaimRequest } from './delivery-claim-repository.js'
+import { claimDeliveries, claimInTransaction, newClaim, type Claimed, type ClaimRequest } from './delivery-claim-repository.js'
 import { DeliveryQueue, MAX_DELIVERIES_PER_MERCHANT } from './delivery-queue.js'
 import type { DeliveryListener, EventListener, WebhookDeliveries } from '../context.js'
 import { StoredEgress } from './egress-policy.js'
@@ -64,6 +64,8 @@ export class WebhookDispatcher implements WebhookDeliveries {
   #kickScheduled = false
   /** Slots a claim under way may fill (PostgreSQL): two claims at once do not both count them free. */
   #reserved = 0
+  /** When this replica's claims last looked for expired leases (wall-clock ms). */
+  #expiredCheckedAt = 0
   #stopListening: (() => void) | undefined
   #stopHearing: (() => void) | undefined
 
@@ -193,8 +195,12 @@ export class WebhookDispatcher implements WebhookDeliveries {
     const limit = this.#claimableSlots()
     if (limit === 0) return
     this.#reserved += limit
+    // Expired leases are looked for at most once a poll: their index's head holds every delivery logged since the last vacuum.
+    const now = this.#wallClock.now()
+    const expired = now - this.#expiredCheckedAt >= this.#pollMs
+    if (expired) this.#expiredCheckedAt = now
     try {
-      this.#sendClaimed(await claimDeliveries(this.#db, this.#claimRequest(limit)))
+      this.#sendClaimed(await claimDeliveries(this.#db, this.#claimRequest(limit), { expired }))
     } finally {
       this.#reserved -= limit
     }
@@ -205,18 +211,19 @@ export class WebhookDispatcher implements WebhookDeliveries {
     const limit = this.#claimableSlots()
     if (limit === 0) return () => {}
     this.#reserved += limit
-    let claimed: WebhookDeliveryRow[] = []
+    let taken: Claimed
     try {
-      claimed = await claimInTransaction(trx, this.#claimRequest(limit))
+      taken = await claimInTransaction(trx, this.#claimRequest(limit))
     } catch (error) {
       this.#reserved -= limit
       throw error
     }
     return (committed) => {
       this.#reserved -= limit
-      if (committed) this.#sendClaimed(claimed)
-      // Not committed: nothing was claimed, and the pump tries again.
-      else this.#kickSoon()
+      if (committed) this.#sendClaimed(taken.claimed)
+      // Not committed (nothing was claimed), or a share was being filled by another replica: the
+      // pump claims again, awaiting the shares' locks, rather than leave the slots idle until the poll.
+      if (!committed || (taken.contended && taken.claimed.length < limit)) this.#kickSoon()
     }
   }
 
