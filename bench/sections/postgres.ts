@@ -6,12 +6,15 @@
 //   of PostgreSQL and of the load generator, and from them the throughput predicted for two
 //   replicas pinned to one core each, beside the throughput measured;
 // - the list queries of the lists section on 1,000,000 payments in PostgreSQL;
-// - a backlog of webhook deliveries drained by two replicas (each claims and sends its share),
-//   each received exactly once, beside the same backlog drained by one; and the event-to-receiver
-//   time of payments made on the replica that does not lead.
+// - backlogs of webhook deliveries drained by two replicas (each claims and sends its share), over
+//   10 merchants and 10 receivers (10 origins) and of one merchant to one receiver, each received
+//   exactly once and each beside bare undici sending the same signed POSTs at the concurrency the
+//   sandbox would use (bench/lib/bare-webhook-sender.ts); the spread backlog drained by one replica;
+//   and the event-to-receiver time of payments made on the replica that does not lead.
 // It needs a cluster where it may create databases: PAYBOX_BENCH_POSTGRES_URL, or else
 // PAYBOX_TEST_POSTGRES_URL (scripts/postgres-dev.sh start prints one). Each part runs on a
 // database of its own, dropped at the end.
+import { randomUUID } from 'node:crypto'
 import os from 'node:os'
 import pg from 'pg'
 import { PayboxClient } from '../../src/client/paybox-client.js'
@@ -21,7 +24,10 @@ import { clusterCpuMs, ownCpuMs, pinToCpu, postmasterOf, processCpuMs } from '..
 import { figure, type Figure } from '../lib/figures.js'
 import { runLoad, runLoadSpread, type Credentials, type LoadResult } from '../lib/load.js'
 import { directMerchant, spawnSandbox, spawnServer, type SandboxBanner, type ServerProcess } from '../lib/processes.js'
-import { eventToReceiverLatencies, startReceiver } from '../lib/receiver.js'
+import { eventToReceiverLatencies, startReceiver, type Receiver } from '../lib/receiver.js'
+import { sendBare, type BarePost } from '../lib/bare-webhook-sender.js'
+import { MAX_DELIVERIES_PER_MERCHANT } from '../../sandbox/webhooks/delivery-queue.js'
+import { MAX_DELIVERIES_PER_ORIGIN } from '../../sandbox/webhooks/webhook-sender.js'
 import { waitFor } from '../../harness/wait.js'
 import { roundRobin } from '../lib/rounds.js'
 import type { BenchSettings } from '../lib/settings.js'
@@ -427,16 +433,51 @@ async function leaderOf(replicas: Array<ServerProcess<SandboxBanner>>): Promise<
   )
 }
 
+/** Who a backlog's deliveries belong to and where they go: delivery i to merchants[i % n], urls[i % n]. */
+interface Spread {
+  merchants: string[]
+  urls: string[]
+}
+
+/** The payment id of a backlog's i-th delivery (the receivers key arrivals by it). */
+const backlogPaymentId = (prefix: string, i: number) => `${prefix}${String(i).padStart(32 - prefix.length, '0')}`
+
+/** How many times a payment's webhooks reached any of the receivers. */
+const arrivalsOf = (receivers: readonly Receiver[], id: string) =>
+  receivers.reduce((sum, receiver) => sum + (receiver.arrivals.get(id)?.length ?? 0), 0)
+
+/** Copies of the merchant (same secret), so a backlog spreads over merchants that each have their own cap. */
+async function addMerchants(url: string, merchantId: string, copies: number): Promise<string[]> {
+  return withClient(url, async (db) => {
+    const template = (await db.query('select * from merchants where id = $1', [merchantId])).rows[0] as Record<string, unknown>
+    const columns = Object.keys(template)
+    const copied: Record<string, string> = { id: "t.id || '_' || k", api_key: "t.api_key || '_' || k", name: "t.name || ' ' || k" }
+    const { rows } = await db.query<{ id: string }>(
+      `insert into merchants (${columns.join(', ')})
+        select ${columns.map((column) => copied[column] ?? `t.${column}`).join(', ')}
+        from merchants t, generate_series(1, $2::int) k where t.id = $1 returning id`,
+      [merchantId, copies],
+    )
+    return [merchantId, ...rows.map((row) => row.id)]
+  })
+}
+
+/** A logged delivery the backlogs and the control copy: its payload is a real event's. */
+async function templateDelivery(url: string): Promise<{ id: string; subject_id: string; request_payload: string }> {
+  return withClient(url, async (db) => (await db.query("select * from webhook_deliveries where status = 'success' limit 1")).rows[0])
+}
+
 /**
- * Queues `count` pending deliveries (copies of a logged one, about payments `prefix…`) in one
- * transaction and waits until every one is logged: the seconds from its COMMIT, and how many
- * reached the receiver more than once. Throws if any failed or never arrived.
+ * Queues `count` pending deliveries (copies of a logged one, about payments `prefix…`, spread as
+ * `spread` says) in one transaction and waits until every one is logged: the seconds from its
+ * COMMIT, and how many reached a receiver more than once. Throws if any failed or never arrived.
  */
 async function drainBacklog(
   url: string,
-  receiver: Awaited<ReturnType<typeof startReceiver>>,
+  receivers: readonly Receiver[],
   prefix: string,
   count: number,
+  spread: Spread,
 ): Promise<{ seconds: number; duplicates: number }> {
   const { seconds, failed } = await withClient(url, async (db) => {
     const template = (await db.query("select * from webhook_deliveries where status = 'success' limit 1")).rows[0] as Record<
@@ -450,6 +491,8 @@ async function drainBacklog(
       id: 'gen_random_uuid()::text',
       subject_id: paymentIdOf,
       request_payload: `replace(t.request_payload, t.subject_id, ${paymentIdOf})`,
+      merchant_id: `($3::text[])[1 + i % ${spread.merchants.length}]`,
+      url: `($4::text[])[1 + i % ${spread.urls.length}]`,
       status: "'pending'",
       http_status: 'null',
       response_body: 'null',
@@ -465,12 +508,15 @@ async function drainBacklog(
       `insert into webhook_deliveries (${columns.join(', ')})
         select ${columns.map((column) => values[column] ?? `t.${column}`).join(', ')}
         from webhook_deliveries t, generate_series(1, $2::int) i where t.id = $1`,
-      [template.id, count],
+      [template.id, count, spread.merchants, spread.urls],
     )
     await db.query('commit')
     const started = performance.now()
-    const pending = async () => Number((await db.query("select count(*) as n from webhook_deliveries where status = 'pending'")).rows[0].n)
-    await waitFor('the backlog to be logged', async () => (await pending()) === 0, 120_000)
+    // A probe of the pending index, not a count: polled every 10 ms, a count of the backlog took CPU from the replicas.
+    const drained = async () =>
+      (await db.query("select not exists (select 1 from webhook_deliveries where status = 'pending') as drained")).rows[0]
+        .drained as boolean
+    await waitFor('the backlog to be logged', drained, 180_000)
     const elapsed = (performance.now() - started) / 1000
     const notSuccessful = Number((await db.query("select count(*) as n from webhook_deliveries where status <> 'success'")).rows[0].n)
     return { seconds: elapsed, failed: notSuccessful }
@@ -480,7 +526,7 @@ async function drainBacklog(
   let duplicates = 0
   let missing = 0
   for (let i = 1; i <= count; i++) {
-    const times = receiver.arrivals.get(`${prefix}${String(i).padStart(32 - prefix.length, '0')}`)?.length ?? 0
+    const times = arrivalsOf(receivers, backlogPaymentId(prefix, i))
     if (times === 0) missing++
     else duplicates += times - 1
   }
@@ -488,9 +534,39 @@ async function drainBacklog(
   return { seconds, duplicates }
 }
 
+/**
+ * The control: the same number of the template's POSTs, each about its own payment and signed,
+ * sent by bare undici to the spread's receivers at the concurrency the sandbox would use there
+ * (each merchant's cap, each origin's cap, at most every replica's slots); deliveries/s.
+ */
+async function bareRate(
+  template: { subject_id: string; request_payload: string },
+  secret: string,
+  prefix: string,
+  count: number,
+  spread: Spread,
+): Promise<number> {
+  const posts: BarePost[] = []
+  for (let i = 1; i <= count; i++) {
+    const id = backlogPaymentId(prefix, i)
+    posts.push({
+      url: spread.urls[i % spread.urls.length]!,
+      id: randomUUID(),
+      body: template.request_payload.replaceAll(template.subject_id, id),
+    })
+  }
+  // Each origin here is one merchant's, so its share is the smaller of the two caps.
+  return count / (await sendBare(posts, secret, Math.min(MAX_DELIVERIES_PER_MERCHANT, MAX_DELIVERIES_PER_ORIGIN)))
+}
+
+/** Merchants and receivers of the spread backlog: each merchant's deliveries go to a receiver (origin) of its own. */
+const SPREAD = 10
+
 async function webhookFigures(settings: BenchSettings, log: (line: string) => void, adminUrl: string): Promise<Figure[]> {
   return withDatabases(adminUrl, ['paybox_bench_webhooks'], async ([database]) => {
-    const receiver = await startReceiver()
+    // One server per receiver: a port of its own is an origin of its own, with its own cap.
+    const receivers = await Promise.all(Array.from({ length: SPREAD }, () => startReceiver()))
+    const receiver = receivers[0]!
     const replicas = [await spawnSandbox(database!.url), await spawnSandbox(database!.url)]
     try {
       const leader = await leaderOf(replicas)
@@ -498,44 +574,79 @@ async function webhookFigures(settings: BenchSettings, log: (line: string) => vo
       const merchant = directMerchant(follower.banner)
 
       // 1. Event to receiver across replicas: payments made on the replica that does not lead,
-      // one after another; the leader hears the commit (NOTIFY) and sends.
+      // one after another; the replica that claims it sends.
       const client = new PayboxClient({ baseUrl: follower.banner.baseUrl, apiKey: merchant.apiKey, apiSecret: merchant.apiSecret })
       const { p50, p99, ids } = await eventToReceiverLatencies(client, receiver, settings.webhookLatencySamples, paymentRequest)
       log(`  event on the follower to receiver: p50 ${p50} ms, p99 ${p99} ms over ${ids.length} payments`)
 
-      // 2. A backlog of deliveries queued in one transaction (announced as a commit is) while both
-      // replicas run, from its COMMIT to the last one logged; then, as the control, another
-      // backlog drained by one replica alone (the other stopped).
+      // 2. Backlogs queued in one transaction (announced as a commit is) while both replicas run,
+      // from its COMMIT to the last one logged: spread over 10 merchants and 10 receivers, then one
+      // merchant's to one receiver (its cap bounds it); each beside bare undici sending the same.
       const backlog = settings.webhookBacklog
-      const two = await drainBacklog(database!.url, receiver, 'pt_backlog', backlog)
-      const twoRate = backlog / two.seconds
-      log(`  backlog of ${backlog} with two replicas: logged in ${two.seconds.toFixed(2)} s, ${Math.round(twoRate)} deliveries/s`)
+      const template = await templateDelivery(database!.url)
+      const merchants = await addMerchants(database!.url, merchant.id, SPREAD - 1)
+      const spread: Spread = { merchants, urls: receivers.map((r) => r.url) }
+      const single: Spread = { merchants: [merchant.id], urls: [receiver.url] }
+      const rate = (seconds: number) => backlog / seconds
+      const described = (what: string, seconds: number, control: number) =>
+        log(
+          `  ${what}: logged in ${seconds.toFixed(2)} s, ${Math.round(rate(seconds))} deliveries/s (bare undici ${Math.round(control)}/s)`,
+        )
+
+      const bareSpread = await bareRate(template, merchant.apiSecret, 'pt_bare_spread', backlog, spread)
+      const twoSpread = await drainBacklog(database!.url, receivers, 'pt_spread2', backlog, spread)
+      described(`backlog of ${backlog} over ${SPREAD} merchants and receivers, two replicas`, twoSpread.seconds, bareSpread)
+      const bareSingle = await bareRate(template, merchant.apiSecret, 'pt_bare_single', backlog, single)
+      const twoSingle = await drainBacklog(database!.url, receivers, 'pt_single2', backlog, single)
+      described(`backlog of ${backlog} of one merchant to one receiver, two replicas`, twoSingle.seconds, bareSingle)
       await replicas[1 - leader]!.stop()
-      const one = await drainBacklog(database!.url, receiver, 'pt_control', backlog)
-      const oneRate = backlog / one.seconds
-      log(`  backlog of ${backlog} with one replica: logged in ${one.seconds.toFixed(2)} s, ${Math.round(oneRate)} deliveries/s`)
-      const backlogDuplicates = two.duplicates
+      const oneSpread = await drainBacklog(database!.url, receivers, 'pt_spread1', backlog, spread)
+      described(`backlog of ${backlog} over ${SPREAD} merchants and receivers, one replica`, oneSpread.seconds, bareSpread)
+
+      const backlogDuplicates = twoSpread.duplicates + twoSingle.duplicates
       let duplicates = backlogDuplicates
-      for (const id of ids) duplicates += Math.max(0, (receiver.arrivals.get(id)?.length ?? 0) - 1)
-      log(`  ${duplicates} received more than once (${backlogDuplicates} of the backlog)`)
-      const rate = twoRate
+      for (const id of ids) duplicates += Math.max(0, arrivalsOf(receivers, id) - 1)
+      log(`  ${duplicates} received more than once (${backlogDuplicates} of the two replicas' backlogs)`)
+      const size = backlog.toLocaleString('en-US')
+      const note =
+        'from the backlog COMMIT to the last delivery logged; every replica claims and sends, the receivers are on the same machine'
       return [
         figure(
           'postgres',
-          `PostgreSQL webhook deliveries logged, 2 replicas (backlog of ${backlog.toLocaleString('en-US')})`,
-          rate,
+          `PostgreSQL webhook deliveries logged, 2 replicas (backlog of ${size}, ${SPREAD} merchants × ${SPREAD} receivers)`,
+          rate(twoSpread.seconds),
           'deliveries/s',
           {
-            control: { name: '1 replica', value: oneRate },
+            control: { name: `bare undici @${SPREAD * MAX_DELIVERIES_PER_MERCHANT}`, value: bareSpread },
             goal: '≥ 5,000/s',
-            met: rate >= 5000,
-            note: 'from the backlog COMMIT to the last delivery logged; both replicas claim and send, the receiver is on the same machine',
+            met: rate(twoSpread.seconds) >= 5000,
+            note: `${note}; 1 replica: ${Math.round(rate(oneSpread.seconds))}/s`,
           },
         ),
-        figure('postgres', 'PostgreSQL webhook duplicates at the receiver, 2 replicas', duplicates, 'deliveries', {
+        figure(
+          'postgres',
+          `PostgreSQL webhook deliveries logged, 2 replicas (backlog of ${size}, 1 merchant → 1 receiver)`,
+          rate(twoSingle.seconds),
+          'deliveries/s',
+          {
+            control: { name: `bare undici @${MAX_DELIVERIES_PER_MERCHANT}`, value: bareSingle },
+            note: `${note}; bounded by the per-merchant cap of ${MAX_DELIVERIES_PER_MERCHANT} on the wire`,
+          },
+        ),
+        figure(
+          'postgres',
+          `PostgreSQL webhook deliveries logged, 1 replica (backlog of ${size}, ${SPREAD} merchants × ${SPREAD} receivers)`,
+          rate(oneSpread.seconds),
+          'deliveries/s',
+          {
+            control: { name: `bare undici @${SPREAD * MAX_DELIVERIES_PER_MERCHANT}`, value: bareSpread },
+            note,
+          },
+        ),
+        figure('postgres', 'PostgreSQL webhook duplicates at the receivers, 2 replicas', duplicates, 'deliveries', {
           goal: '0',
           met: duplicates === 0,
-          note: `${backlogDuplicates} of the backlog, ${duplicates - backlogDuplicates} of the ${ids.length} created events`,
+          note: `${backlogDuplicates} of the backlogs, ${duplicates - backlogDuplicates} of the ${ids.length} created events`,
         }),
         figure('postgres', 'PostgreSQL webhook event on the follower → receiver p50', p50, 'ms', {
           goal: '< 20 ms',
@@ -545,7 +656,7 @@ async function webhookFigures(settings: BenchSettings, log: (line: string) => vo
       ]
     } finally {
       await Promise.all(replicas.map((replica) => replica.stop()))
-      await receiver.close()
+      await Promise.all(receivers.map((r) => r.close()))
     }
   })
 }

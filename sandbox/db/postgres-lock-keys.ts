@@ -10,6 +10,6 @@ export const LOCK_KEYS = {
   serving: 0x7061_7905,
   // Orders the passes that give payment events their positions (postgres-event-positions.ts).
   eventPositions: 0x7061_7946,
-  // Orders the claims of webhook deliveries, a few statements each, so the caps hold for the whole sandbox (delivery-claim-repository.ts).
+  // Webhook claims: the first key of each cap share's two-key lock, tried, never awaited (delivery-claim-repository.ts).
   deliveryClaims: 0x7061_7947,
 } as const

@@ -31,97 +31,216 @@ export interface ClaimRequest {
  * Claims the deliveries that may go now, oldest first: pending, not claimed (or their lease
  * expired), the oldest pending delivery of their subject, and within their merchant's and their
  * origin's caps counted over every replica's live claims. Returns them with their new claim.
- * Claims run one at a time sandbox-wide (a transaction-scoped advisory lock, held for these few
- * statements and never while sending), so two replicas cannot both fill the same cap; the chosen
- * rows are then taken FOR UPDATE SKIP LOCKED, so a row another transaction holds (a resend being
- * written) is passed over, not waited for. Reads lock nothing: a backlog's head that waits on a
- * full share is read at every claim, and locking it would write to each of its rows.
- * Its own transaction, not runTransaction's: a claim changes nothing the other replicas wait for,
+ * Its own transaction; not runTransaction's: a claim changes nothing the other replicas wait for,
  * and a commit that woke them would have them claim again, and wake this one.
  */
-export function claimDeliveries(db: Kysely<Database>, request: ClaimRequest): Promise<WebhookDeliveryRow[]> {
-  if (request.limit <= 0) return Promise.resolve([])
-  return db.transaction().execute(async (trx) => {
-    await sql`select pg_advisory_xact_lock(${LOCK_KEYS.deliveryClaims})`.execute(trx)
-    const { caps, now } = request
-    const { rows: live } = await sql<{ merchant_id: string; url: string; count: number }>`
-      select merchant_id, url, count(*)::int as count from webhook_deliveries
-      where status = 'pending' and claim_token is not null and claimed_until > ${now} group by merchant_id, url`.execute(trx)
-    const byMerchant = new Map<string, number>()
-    const byOrigin = new Map<string, number>()
-    for (const { merchant_id, url, count } of live) {
-      byMerchant.set(merchant_id, (byMerchant.get(merchant_id) ?? 0) + count)
-      byOrigin.set(caps.originOf(url), (byOrigin.get(caps.originOf(url)) ?? 0) + count)
-    }
-    const chosen: string[] = []
-    const choose = (candidates: readonly WebhookDeliveryRow[]) => {
-      for (const delivery of candidates) {
-        if (chosen.length >= request.limit) return
-        const origin = caps.originOf(delivery.url)
-        if ((byMerchant.get(delivery.merchant_id) ?? 0) >= caps.perMerchant || (byOrigin.get(origin) ?? 0) >= caps.perOrigin) continue
-        byMerchant.set(delivery.merchant_id, (byMerchant.get(delivery.merchant_id) ?? 0) + 1)
-        byOrigin.set(origin, (byOrigin.get(origin) ?? 0) + 1)
-        chosen.push(delivery.id)
-      }
-    }
-    // The oldest that may go, whoever they belong to: a short read of the pending index's head.
-    const readLimit = request.limit + caps.perMerchant
-    const head = await oldestClaimable(trx, now, readLimit)
-    choose(head)
-    if (chosen.length < request.limit && head.length === readLimit) {
-      // The head is a merchant's or an origin's whose share is full (a slow receiver's backlog):
-      // read past it, merchant by merchant, for the oldest of the merchants with room.
-      const full = [...byMerchant].filter(([, count]) => count >= caps.perMerchant).map(([id]) => id)
-      const fullUrls = [...new Set([...live.map((row) => row.url), ...head.map((row) => row.url)])].filter(
-        (url) => (byOrigin.get(caps.originOf(url)) ?? 0) >= caps.perOrigin,
-      )
-      choose(
-        await oldestOfOtherMerchants(trx, now, { full, fullUrls, perMerchant: caps.perMerchant, skip: new Set(head.map((row) => row.id)) }),
-      )
-    }
-    if (chosen.length === 0) return []
-    // Claimed under FOR UPDATE SKIP LOCKED, rechecking that each may still be claimed.
-    const claimed = await trx
-      .updateTable('webhook_deliveries')
-      .set({ claim_token: randomUUID(), claimed_until: now + request.leaseMs, claimed_by: request.by })
-      .where('id', 'in', (eb) =>
-        eb
-          .selectFrom('webhook_deliveries')
-          .select('id')
-          .where('id', 'in', chosen)
-          .where('status', '=', 'pending')
-          .where((w) => w.or([w('claim_token', 'is', null), w('claimed_until', '<=', now)]))
-          .forUpdate()
-          .skipLocked(),
-      )
-      .returningAll()
-      .execute()
-    return claimed.sort((a, b) => a.sequence - b.sequence)
-  })
+export async function claimDeliveries(
+  db: Kysely<Database>,
+  request: ClaimRequest,
+  options: { expired: boolean } = { expired: true },
+): Promise<WebhookDeliveryRow[]> {
+  if (request.limit <= 0) return []
+  const claim = (trx: Kysely<Database>) => claimInTransaction(trx, request, { expired: options.expired, wait: true })
+  return db
+    .transaction()
+    .execute(claim)
+    .then(({ claimed }) => claimed)
 }
+
+/** What a claim reads in one statement: the live claims by merchant and URL, and each merchant's oldest claimable. */
+interface ClaimView {
+  live: LiveClaims
+  candidates: Candidate[]
+}
+
+type LiveClaims = Array<{ merchant_id: string; url: string; count: number }>
+
+/** What choosing a claimable delivery needs of it (the claim's UPDATE returns the rows). */
+type Candidate = Pick<WebhookDeliveryRow, 'id' | 'merchant_id' | 'url' | 'sequence'>
+const CANDIDATE_COLUMNS = sql`d.id, d.merchant_id, d.url, d.sequence`
+
+/**
+ * claimDeliveries inside the caller's transaction (also the one that logs this replica's finished
+ * deliveries, so a turn of its slots is one transaction). No lock is sandbox-wide: the claim reads
+ * what may go and chooses it within the caps, then takes the lock of each share its choice adds to
+ * (a merchant's, an origin's), trying and never waiting, counts those shares' live claims again
+ * (a claim another replica committed since the read is seen now), and claims what still fits in
+ * the shares it holds; it reclaims expired leases only if `expired` says so. Inside a log
+ * transaction (its logged rows locked) the share locks are tried, never awaited, so no two such
+ * transactions wait on each other; a claim of its own awaits them, in one order. Two replicas filling different merchants' shares do not wait on each
+ * other; two after the same share cannot both fill it, and the one that finds it held leaves it
+ * to the other. The locks end with the transaction, once its claims are committed.
+ * The chosen rows are taken FOR UPDATE SKIP LOCKED, so a row another transaction holds (a resend
+ * being written) is passed over, not waited for. Origins are the URL parser's (caps.originOf).
+ */
+export async function claimInTransaction(
+  db: Kysely<Database>,
+  request: ClaimRequest,
+  options: ClaimOptions = { expired: false, wait: false },
+): Promise<Claimed> {
+  const none = (contended = false): Claimed => ({ claimed: [], contended })
+  if (request.limit <= 0) return none()
+  const { caps, now } = request
+  const { live, candidates } = await readClaimView(db, request, options.expired)
+  const considered = [...candidates]
+  let chosen = chooseWithinCaps(live, considered, request)
+  if (chosen.length < request.limit) {
+    // A merchant with room whose oldest all go to an origin whose share is full (a slow receiver's
+    // backlog): read past that origin's URLs for the merchant's deliveries to others.
+    const counts = countShares(live, caps)
+    const fullUrls = [...new Set([...live.map((row) => row.url), ...candidates.map((row) => row.url)])].filter(
+      (url) => (counts.byOrigin.get(caps.originOf(url)) ?? 0) >= caps.perOrigin,
+    )
+    const held = new Set(candidates.filter((row) => fullUrls.includes(row.url)).map((row) => row.merchant_id))
+    const stillRoom = [...held].filter((id) => (counts.byMerchant.get(id) ?? 0) < caps.perMerchant)
+    if (stillRoom.length > 0) {
+      const skip = new Set(candidates.map((row) => row.id))
+      considered.push(...(await oldestToOtherUrls(db, now, { merchants: stillRoom, fullUrls, perMerchant: caps.perMerchant, skip })))
+      considered.sort((x, y) => x.sequence - y.sequence)
+      chosen = chooseWithinCaps(live, considered, request)
+    }
+  }
+  if (chosen.length === 0) return none()
+  const shares = [...new Set(chosen.flatMap((row) => [merchantShare(row.merchant_id), originShare(caps.originOf(row.url))]))]
+  // Awaited, in one order (of their keys; a target list is computed after ORDER BY), by a claim
+  // holding no row locks; tried by one inside a log transaction, which holds its logged rows.
+  const { rows: locks } = await (
+    options.wait
+      ? sql<{
+          share: string
+          held: boolean
+        }>`select share, pg_advisory_xact_lock(${LOCK_KEYS.deliveryClaims}, hashtext(share)) is not null as held
+        from unnest(cast(${shares} as text[])) as share order by hashtext(share)`
+      : sql<{ share: string; held: boolean }>`select share, pg_try_advisory_xact_lock(${LOCK_KEYS.deliveryClaims}, hashtext(share)) as held
+        from unnest(cast(${shares} as text[])) as share`
+  ).execute(db)
+  const held = new Set(locks.filter((lock) => lock.held).map((lock) => lock.share))
+  const contended = held.size < shares.length
+  const inHeldShares = considered.filter((row) => held.has(merchantShare(row.merchant_id)) && held.has(originShare(caps.originOf(row.url))))
+  if (inHeldShares.length === 0) return none(contended)
+  // Counted again under the shares' locks: this statement's snapshot is taken after they were.
+  const { rows: liveNow } = await sql<LiveClaims[number]>`select merchant_id, url, count(*)::int as count from webhook_deliveries
+    where status = 'pending' and claim_token is not null and claimed_until > ${now} group by merchant_id, url`.execute(db)
+  const ids = chooseWithinCaps(liveNow, inHeldShares, request).map((row) => row.id)
+  if (ids.length === 0) return none(contended)
+  // Claimed under FOR UPDATE SKIP LOCKED, rechecking that each may still be claimed.
+  const claimed = await db
+    .updateTable('webhook_deliveries')
+    .set({ claim_token: randomUUID(), claimed_until: now + request.leaseMs, claimed_by: request.by })
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('id', 'in', ids)
+        .where('status', '=', 'pending')
+        .where((w) => w.or([w('claim_token', 'is', null), w('claimed_until', '<=', now)]))
+        .forUpdate()
+        .skipLocked(),
+    )
+    .returningAll()
+    .execute()
+  return { claimed: claimed.sort((x, y) => x.sequence - y.sequence), contended }
+}
+
+export interface ClaimOptions {
+  /** Also reclaim deliveries whose lease ran out. */
+  expired: boolean
+  /** Await the shares' locks (a claim holding no row locks) rather than try them. */
+  wait: boolean
+}
+
+/** What a claim took; `contended`: a share it chose was being filled by another replica, and was left to it. */
+export interface Claimed {
+  claimed: WebhookDeliveryRow[]
+  contended: boolean
+}
+
+/** The caps' shares, named for their two-key advisory locks (LOCK_KEYS.deliveryClaims, hashtext(name)). */
+const merchantShare = (merchantId: string) => `merchant ${merchantId}`
+const originShare = (origin: string) => `origin ${origin}`
+
+function countShares(live: LiveClaims, caps: ClaimCaps): { byMerchant: Map<string, number>; byOrigin: Map<string, number> } {
+  const byMerchant = new Map<string, number>()
+  const byOrigin = new Map<string, number>()
+  for (const { merchant_id, url, count } of live) {
+    byMerchant.set(merchant_id, (byMerchant.get(merchant_id) ?? 0) + count)
+    byOrigin.set(caps.originOf(url), (byOrigin.get(caps.originOf(url)) ?? 0) + count)
+  }
+  return { byMerchant, byOrigin }
+}
+
+/** The oldest of `candidates` (in sequence order) that fit in their merchant's and origin's shares beside `live`, at most request.limit. */
+function chooseWithinCaps(live: LiveClaims, candidates: readonly Candidate[], request: ClaimRequest): Candidate[] {
+  const { caps } = request
+  const { byMerchant, byOrigin } = countShares(live, caps)
+  const chosen: Candidate[] = []
+  for (const delivery of candidates) {
+    if (chosen.length >= request.limit) break
+    const origin = caps.originOf(delivery.url)
+    if ((byMerchant.get(delivery.merchant_id) ?? 0) >= caps.perMerchant || (byOrigin.get(origin) ?? 0) >= caps.perOrigin) continue
+    byMerchant.set(delivery.merchant_id, (byMerchant.get(delivery.merchant_id) ?? 0) + 1)
+    byOrigin.set(origin, (byOrigin.get(origin) ?? 0) + 1)
+    chosen.push(delivery)
+  }
+  return chosen
+}
+
+/**
+ * One statement: the live claims, and the oldest claimable deliveries of each merchant with room
+ * (webhook_deliveries_unclaimed, one probe per merchant), and any whose lease ran out. Reads lock nothing: a backlog's head that waits on a full share is read at every
+ * claim, and locking it would write to each of its rows.
+ */
+async function readClaimView(db: Kysely<Database>, request: ClaimRequest, expired: boolean): Promise<ClaimView> {
+  const { caps, now } = request
+  const { rows } = await sql<ClaimView>`
+    with live as (
+      select merchant_id, url, count(*)::int as count from webhook_deliveries
+      where status = 'pending' and claim_token is not null and claimed_until > ${now} group by merchant_id, url
+    ), with_room as (
+      -- From the merchants, not from the outbox: its statistics lag a burst of deliveries (until
+      -- autovacuum's next ANALYZE), and a plan that reads its pending rows to find their merchants
+      -- reads them all. Each merchant is one probe of webhook_deliveries_unclaimed.
+      select m.id from merchants m
+      where coalesce((select sum(l.count) from live l where l.merchant_id = m.id), 0) < ${caps.perMerchant}
+    ), candidates as (
+      select d.* from with_room m cross join lateral (
+        select ${CANDIDATE_COLUMNS} from webhook_deliveries d where d.merchant_id = m.id and d.status = 'pending' and d.claim_token is null
+          and ${FIRST_OF_SUBJECT} order by d.merchant_id, d.sequence limit ${caps.perMerchant}) d
+      ${expired ? EXPIRED_CLAIMS(now, request.limit + caps.perMerchant) : sql``}
+    )
+    select coalesce((select jsonb_agg(l) from live l), '[]') as live,
+      coalesce((select jsonb_agg(c order by c.sequence) from candidates c), '[]') as candidates`.execute(db)
+  return rows[0]!
+}
+
+/**
+ * Claims whose lease ran out (their replica died), whoever they belong to: the claimed index's
+ * oldest entries, which until a vacuum include every delivery logged since, so a claim made at
+ * each log does not read them; the claims of the dispatcher's passes (its poll) do.
+ */
+const EXPIRED_CLAIMS = (now: number, limit: number) => sql`union all
+  (select ${CANDIDATE_COLUMNS} from webhook_deliveries d where d.status = 'pending' and d.claim_token is not null
+    and d.claimed_until <= ${now} and ${FIRST_OF_SUBJECT} order by d.sequence limit ${limit})`
+
+/** Delivery d is its subject's oldest pending one. */
+const FIRST_OF_SUBJECT = sql`not exists (select 1 from webhook_deliveries o where o.subject_type = d.subject_type
+  and o.subject_id = d.subject_id and o.status = 'pending' and o.sequence < d.sequence)`
 
 /** Pending, unclaimed (or its lease expired), and its subject's oldest pending delivery. */
-const CLAIMABLE = (now: number) => sql`d.status = 'pending' and (d.claim_token is null or d.claimed_until <= ${now})
-  and not exists (select 1 from webhook_deliveries o where o.subject_type = d.subject_type and o.subject_id = d.subject_id
-    and o.status = 'pending' and o.sequence < d.sequence)`
+const CLAIMABLE = (now: number) =>
+  sql`d.status = 'pending' and (d.claim_token is null or d.claimed_until <= ${now}) and ${FIRST_OF_SUBJECT}`
 
-async function oldestClaimable(db: Kysely<Database>, now: number, limit: number): Promise<WebhookDeliveryRow[]> {
-  const { rows } = await sql<WebhookDeliveryRow>`select d.* from webhook_deliveries d where ${CLAIMABLE(now)}
-    order by d.sequence limit ${limit}`.execute(db)
-  return rows
-}
-
-/** The oldest claimable deliveries of each merchant not in `full`, to URLs not in `fullUrls`: one probe of webhook_deliveries_pending_by_merchant per merchant. */
-async function oldestOfOtherMerchants(
+/** The oldest claimable deliveries of each of `merchants` to URLs not in `fullUrls`: one probe of webhook_deliveries_pending_by_merchant per merchant. */
+async function oldestToOtherUrls(
   db: Kysely<Database>,
   now: number,
-  past: { full: string[]; fullUrls: string[]; perMerchant: number; skip: ReadonlySet<string> },
+  past: { merchants: string[]; fullUrls: string[]; perMerchant: number; skip: ReadonlySet<string> },
 ): Promise<WebhookDeliveryRow[]> {
   const { rows } = await sql<WebhookDeliveryRow>`select d.* from merchants m cross join lateral (
       select d.* from webhook_deliveries d where d.merchant_id = m.id and ${CLAIMABLE(now)}
         and d.url not in (${jsonTextValues(db, JSON.stringify(past.fullUrls))})
       order by d.sequence limit ${past.perMerchant}) d
-    where m.id not in (${jsonTextValues(db, JSON.stringify(past.full))})
+    where m.id in (${jsonTextValues(db, JSON.stringify(past.merchants))})
     order by d.sequence`.execute(db)
   return rows.filter((row) => !past.skip.has(row.id))
 }

@@ -9,6 +9,12 @@ import { findDeliveriesByIds, logDeliveryOutcomes } from './webhook-repository.j
 
 /** What the sending replica tells the others as it logs deliveries: their ids, comma-separated. */
 const DELIVERED_TOPIC = 'delivered'
+/**
+ * PostgreSQL: what each log transaction also does once its outcomes are in (the replica's next
+ * claim), returning what to do once the transaction has ended (committed or not).
+ */
+export type AlsoInLog = (trx: Kysely<Database>) => Promise<(committed: boolean) => void>
+
 /** Ids per announcement: 100 UUIDs and their commas stay far below NOTIFY's payload limit. */
 const DELIVERIES_PER_ANNOUNCEMENT = 100
 
@@ -18,11 +24,13 @@ export class DeliveryLogWriter {
   readonly #log: ((line: string) => void) | undefined
   /** Finished deliveries waiting to be logged together, each with who awaits it. */
   #unlogged: Array<{ row: WebhookDeliveryRow; done: (logged: boolean, error?: unknown) => void }> = []
+  readonly #alsoInLog: AlsoInLog | undefined
 
-  constructor(db: Kysely<Database>, feed: WebhookFeed, log: ((line: string) => void) | undefined) {
+  constructor(db: Kysely<Database>, feed: WebhookFeed, log: ((line: string) => void) | undefined, alsoInLog?: AlsoInLog) {
     this.#db = db
     this.#feed = feed
     this.#log = log
+    this.#alsoInLog = alsoInLog
   }
 
   /**
@@ -61,6 +69,31 @@ export class DeliveryLogWriter {
     }
   }
 
+  /**
+   * PostgreSQL: logs the outcomes still claimed by this replica, announces them, and claims the
+   * next deliveries, all in one transaction of its own: not runTransaction's, whose commit notice
+   * would wake every replica to claim again, while this one has just claimed what was free.
+   */
+  async #logOnPostgres(rows: WebhookDeliveryRow[]): Promise<Set<string>> {
+    let after: ((committed: boolean) => void) | undefined
+    try {
+      const logged = await this.#db.transaction().execute(async (trx) => {
+        const logged = await logClaimedOutcomes(trx, rows)
+        const ids = rows.map((finished) => finished.id).filter((id) => logged.has(id))
+        for (let at = 0; at < ids.length; at += DELIVERIES_PER_ANNOUNCEMENT) {
+          await announce(this.#db, trx, DELIVERED_TOPIC, ids.slice(at, at + DELIVERIES_PER_ANNOUNCEMENT).join(','))
+        }
+        after = await this.#alsoInLog?.(trx)
+        return logged
+      })
+      after?.(true)
+      return logged
+    } catch (error) {
+      after?.(false)
+      throw error
+    }
+  }
+
   /** Deliveries finishing in one turn of the event loop are logged in one transaction (one commit); whether this one was. */
   #logSoon(row: WebhookDeliveryRow): Promise<boolean> {
     return new Promise<boolean>((resolve, reject) => {
@@ -70,14 +103,8 @@ export class DeliveryLogWriter {
         const batch = this.#unlogged
         this.#unlogged = []
         const rows = batch.map(({ row: finished }) => finished)
-        runTransaction(this.#db, async (trx) => {
-          const logged = isPostgres(trx) ? await logClaimedOutcomes(trx, rows) : await logAll(trx, rows)
-          const ids = rows.map((finished) => finished.id).filter((id) => logged.has(id))
-          for (let at = 0; at < ids.length; at += DELIVERIES_PER_ANNOUNCEMENT) {
-            await announce(this.#db, trx, DELIVERED_TOPIC, ids.slice(at, at + DELIVERIES_PER_ANNOUNCEMENT).join(','))
-          }
-          return logged
-        }).then(
+        const logging = isPostgres(this.#db) ? this.#logOnPostgres(rows) : runTransaction(this.#db, (trx) => logAll(trx, rows))
+        logging.then(
           (logged) => batch.forEach(({ row: finished, done }) => done(logged.has(finished.id))),
           (error: unknown) => batch.forEach(({ done }) => done(false, error)),
         )

@@ -10,7 +10,7 @@ import { systemClock, type Clock } from '../clock.js'
 import type { Database, WebhookDeliveryRow } from '../db/schema.js'
 import { cachedLookups, DeliveryAttempts, type AttemptLookups } from './delivery-attempts.js'
 import { DeliveryLogWriter } from './delivery-log-writer.js'
-import { claimDeliveries, newClaim } from './delivery-claim-repository.js'
+import { claimDeliveries, claimInTransaction, newClaim, type Claimed, type ClaimRequest } from './delivery-claim-repository.js'
 import { DeliveryQueue, MAX_DELIVERIES_PER_MERCHANT } from './delivery-queue.js'
 import type { DeliveryListener, EventListener, WebhookDeliveries } from '../context.js'
 import { StoredEgress } from './egress-policy.js'
@@ -62,6 +62,10 @@ export class WebhookDispatcher implements WebhookDeliveries {
   /** A pump is wanted once the current one ends (work arrived while it ran). */
   #pumpAgain = false
   #kickScheduled = false
+  /** Slots a claim under way may fill (PostgreSQL): two claims at once do not both count them free. */
+  #reserved = 0
+  /** When this replica's claims last looked for expired leases (wall-clock ms). */
+  #expiredCheckedAt = 0
   #stopListening: (() => void) | undefined
   #stopHearing: (() => void) | undefined
 
@@ -74,7 +78,8 @@ export class WebhookDispatcher implements WebhookDeliveries {
     this.#log = options.log
     this.#sender = new WebhookSender({ requireHttps: options.requireHttps, timeoutMs: options.timeoutMs })
     this.#egress = options.egress ?? new StoredEgress({ shared: false, allowWebhookTo: [] })
-    this.#logWriter = new DeliveryLogWriter(this.#db, this.#feed, this.#log)
+    // PostgreSQL: each log transaction also claims the next deliveries, one transaction per turn of the slots.
+    this.#logWriter = new DeliveryLogWriter(this.#db, this.#feed, this.#log, (trx) => this.#claimInLog(trx))
     this.#attempts = new DeliveryAttempts({
       db: this.#db,
       clock: this.#clock,
@@ -187,31 +192,77 @@ export class WebhookDispatcher implements WebhookDeliveries {
 
   /** PostgreSQL: every replica claims what may go now, as many as it has free slots, and sends it. */
   async #claimAndSend(): Promise<void> {
+    const limit = this.#claimableSlots()
+    if (limit === 0) return
+    this.#reserved += limit
+    // Expired leases are looked for at most once a poll: their index's head holds every delivery logged since the last vacuum.
+    const now = this.#wallClock.now()
+    const expired = now - this.#expiredCheckedAt >= this.#pollMs
+    if (expired) this.#expiredCheckedAt = now
+    try {
+      this.#sendClaimed(await claimDeliveries(this.#db, this.#claimRequest(limit), { expired }))
+    } finally {
+      this.#reserved -= limit
+    }
+  }
+
+  /** Inside a log transaction (PostgreSQL): claims for the slots free now; sends what it claimed once that commits. */
+  async #claimInLog(trx: Kysely<Database>): Promise<(committed: boolean) => void> {
+    const limit = this.#claimableSlots()
+    if (limit === 0) return () => {}
+    this.#reserved += limit
+    let taken: Claimed
+    try {
+      taken = await claimInTransaction(trx, this.#claimRequest(limit))
+    } catch (error) {
+      this.#reserved -= limit
+      throw error
+    }
+    return (committed) => {
+      this.#reserved -= limit
+      if (committed) this.#sendClaimed(taken.claimed)
+      // Not committed (nothing was claimed), or a share was being filled by another replica: the
+      // pump claims again, awaiting the shares' locks, rather than leave the slots idle until the poll.
+      if (!committed || (taken.contended && taken.claimed.length < limit)) this.#kickSoon()
+    }
+  }
+
+  #claimableSlots(): number {
+    if (this.#sender.stopped) return 0
+    return Math.max(0, this.#queue.freeSlots - this.#reserved)
+  }
+
+  #claimRequest(limit: number): ClaimRequest {
     const queue = this.#queue
-    if (this.#sender.stopped || queue.freeSlots === 0) return
-    const claimed = await claimDeliveries(this.#db, {
+    return {
       by: this.#replicaName,
       now: this.#wallClock.now(),
       leaseMs: this.#leaseMs,
-      limit: queue.freeSlots,
+      limit,
       caps: { perMerchant: MAX_DELIVERIES_PER_MERCHANT, perOrigin: MAX_DELIVERIES_PER_ORIGIN, originOf: (url) => queue.originOf(url) },
-    })
+    }
+  }
+
+  #sendClaimed(claimed: WebhookDeliveryRow[]): void {
     if (claimed.length === 0) return
     const lookups = cachedLookups(this.#db, this.#egress)
     for (const delivery of claimed) {
-      queue.takeClaimed(delivery)
+      this.#queue.takeClaimed(delivery)
       this.#send(delivery, lookups)
     }
   }
 
   #send(delivery: WebhookDeliveryRow, lookups: AttemptLookups): void {
+    // PostgreSQL: a delivery holds its share of the caps until logged, and its log transaction
+    // claims the next ones; a kick here would claim in a transaction of its own, finding no room.
+    const kick = isPostgres(this.#db) ? () => {} : () => this.#kickSoon()
     let answered = false
     // The slot is free once the receiver answered; the subject's next delivery waits until this one is logged.
     const freeSlot = () => {
       if (answered) return
       answered = true
       this.#queue.answered(delivery)
-      this.#kickSoon()
+      kick()
     }
     const sending: Promise<void> = this.#attempts
       .deliver(delivery, lookups, freeSlot)
@@ -221,7 +272,7 @@ export class WebhookDispatcher implements WebhookDeliveries {
         freeSlot()
         this.#queue.finished(delivery)
         this.#inFlight.delete(sending)
-        this.#kickSoon()
+        kick()
       })
     this.#inFlight.add(sending)
   }

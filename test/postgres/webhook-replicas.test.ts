@@ -1,11 +1,13 @@
 // Every replica sends webhooks (issue 25): two replicas on one PostgreSQL database, events made
 // through both. Each delivery reaches the receiver once, named by its id header, each payment's in
-// order, and both replicas send; a replica killed mid-send leaves its delivery to the other, which
+// order, and both replicas send; one merchant's deliveries on the wire stay within its cap, counted
+// over both replicas; a replica killed mid-send leaves its delivery to the other, which
 // claims it again once the lease has run out (at least once: the receiver drops the repeat by id).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { WEBHOOK_DELIVERY_ID_HEADER } from '../../src/api/headers.js'
 import { WEBHOOK_TIMEOUT_MS } from '../../sandbox/webhooks/webhook-sender.js'
 import { CLAIM_LEASE_MARGIN_MS } from '../../sandbox/webhooks/webhook-dispatcher.js'
+import { MAX_DELIVERIES_PER_MERCHANT } from '../../sandbox/webhooks/delivery-queue.js'
 import { queryFromOutside } from '../../harness/outside-db.js'
 import { createTestDatabase, type TestDatabase } from '../../harness/postgres.js'
 import { signed, type Merchant } from '../../harness/sandbox-checks.js'
@@ -15,6 +17,8 @@ import { startWebhookReceiver, webhookData, type ReceivedWebhook, type WebhookRe
 
 const PAYMENTS = 40
 const AT_ONCE = 10
+/** Deliveries of one merchant to one receiver: three of its shares. */
+const CAPPED_PAYMENTS = 3 * MAX_DELIVERIES_PER_MERCHANT
 
 interface LoggedDelivery {
   id: string
@@ -55,11 +59,11 @@ describe('webhooks sent by every replica', () => {
   /** Which replica a delivery's claimed_by names (host:pid). */
   const replicaOf = (claimedBy: string | null) => replicas.findIndex((replica) => claimedBy?.endsWith(`:${replica.process.child.pid}`))
 
-  const createPayment = async (via: SandboxProcess, i: number) => {
+  const createPayment = async (via: SandboxProcess, i: number, webhookUrl = receiver.url) => {
     const created = await signed(via.banner.baseUrl, merchant, 'POST', '/payments', {
       amount: { value: 1000 + i, currency: 'USD' },
       description: `Webhook load ${i}`,
-      webhookUrl: receiver.url,
+      webhookUrl,
     })
     expect(created.status, created.text).toBe(200)
     return (created.json as { id: string }).id
@@ -102,6 +106,47 @@ describe('webhooks sent by every replica', () => {
     expect(sentBy[0]! + sentBy[1]!).toBe(logged.length)
     expect(sentBy[0], `sent by each replica: ${sentBy.join(', ')}`).toBeGreaterThan(0)
     expect(sentBy[1], `sent by each replica: ${sentBy.join(', ')}`).toBeGreaterThan(0)
+  }, 60_000)
+
+  it("holds a merchant's cap over both replicas' deliveries on the wire, at a receiver that answers only when told", async () => {
+    const slow = await startWebhookReceiver(merchant.apiSecret)
+    let answered = 0
+    let most = 0
+    slow.answer = () => {
+      most = Math.max(most, slow.received.length - answered)
+      return 'hang'
+    }
+    try {
+      const ids: string[] = []
+      for (let at = 0; at < CAPPED_PAYMENTS; at += AT_ONCE) {
+        const batch = Array.from({ length: AT_ONCE }, (_, k) => createPayment(replicas[(at + k) % 2]!, 1000 + at + k, slow.url))
+        ids.push(...(await Promise.all(batch)))
+      }
+      const total = (await deliveriesOf(ids)).length
+      // Each round: a full share on the wire (or the last deliveries), then all of them answered at once.
+      while (answered < total) {
+        await waitFor(
+          'a full share on the wire, or the last deliveries',
+          () => slow.received.length - answered >= MAX_DELIVERIES_PER_MERCHANT || slow.received.length === total,
+          20_000,
+        )
+        answered = slow.received.length
+        slow.releaseHanging()
+      }
+      const logged = await waitFor('every delivery logged', async () => {
+        const rows = await deliveriesOf(ids)
+        return rows.every((row) => row.status === 'success') ? rows : undefined
+      })
+      expect(most).toBe(MAX_DELIVERIES_PER_MERCHANT)
+      expect(slow.received.length).toBe(logged.length)
+      const sentBy = [0, 1].map((replica) => logged.filter((row) => replicaOf(row.claimed_by) === replica).length)
+      expect(
+        sentBy.every((count) => count > 0),
+        `sent by each replica: ${sentBy.join(', ')}`,
+      ).toBe(true)
+    } finally {
+      await slow.close()
+    }
   }, 60_000)
 
   it('sends again, with the same id, a delivery whose replica was killed mid-send, once its lease has run out', async () => {

@@ -30,6 +30,7 @@ import * as webhookClaims from './2026-11-27T16-30-webhook-claims.js'
 import * as postgresBaseline from './postgres/2026-11-24T14-00-postgres-baseline.js'
 import * as paymentCountDeltas from './postgres/2026-11-27T16-00-payment-count-deltas.js'
 import * as eventPositions from './postgres/2026-11-27T16-20-event-positions.js'
+import * as unclaimedDeliveries from './postgres/2026-11-27T20-00-unclaimed-deliveries.js'
 
 const migrations: Record<string, Migration> = {
   '2026-11-21T13-00-initial': initial,
@@ -70,6 +71,7 @@ const postgresMigrations: Record<string, Migration> = {
   '2026-11-27T16-10-ledger-balances-checked': ledgerBalancesChecked,
   '2026-11-27T16-20-event-positions': eventPositions,
   '2026-11-27T16-30-webhook-claims': webhookClaims,
+  '2026-11-27T20-00-unclaimed-deliveries': unclaimedDeliveries,
 }
 
 export const migrationProvider: MigrationProvider = {
