@@ -5,7 +5,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import pg from 'pg'
-import { paymentRequest } from './sections/api.js'
+import { paymentRequest } from './lib/payment-request.js'
 import { runLoad } from './lib/load.js'
 import { directMerchant, ROOT, spawnServer, temporaryDir, type SandboxBanner } from './lib/processes.js'
 import { PayboxClient } from '../src/client/paybox-client.js'

@@ -2,6 +2,8 @@
 // client for a look inside, and a replica paused while it must not take the machine's CPU.
 import pg from 'pg'
 import { createTestDatabase, type TestDatabase } from '../../harness/postgres.js'
+import { paymentRequest } from './payment-request.js'
+import { runLoadSpread, type Credentials, type LoadResult } from './load.js'
 import type { ServerProcess } from './processes.js'
 
 /** Connections of the PostgreSQL write loads. */
@@ -36,4 +38,20 @@ export async function withClient<T>(url: string, use: (client: pg.Client) => Pro
 export async function pause(server: ServerProcess<unknown>, paused: boolean): Promise<void> {
   if (paused) await new Promise((resolve) => setTimeout(resolve, 1_000))
   server.child.kill(paused ? 'SIGSTOP' : 'SIGCONT')
+}
+
+/** POST /payments at WRITE_CONNECTIONS for `seconds`, spread over the replicas at `urls`; each with a fresh Idempotency-Key if `key` is given. */
+export function postPayments(credentials: Credentials, urls: string[], seconds: number, key?: () => string): Promise<LoadResult> {
+  return runLoadSpread(
+    {
+      credentials,
+      connections: WRITE_CONNECTIONS,
+      durationSeconds: seconds,
+      method: 'POST',
+      path: () => '/payments',
+      body: (n) => JSON.stringify(paymentRequest(n)),
+      ...(key === undefined ? {} : { headers: () => ({ 'idempotency-key': key() }) }),
+    },
+    urls,
+  )
 }

@@ -2,28 +2,15 @@
 // doing the least the same request needs (bench/servers/control-server.ts), in the same run.
 import path from 'node:path'
 import { PayboxClient } from '../../src/client/paybox-client.js'
-import type { CreatePaymentRequest } from '../../src/client/types.js'
 import { figure, type Figure } from '../lib/figures.js'
 import { runLoad, signedHeaders, type Credentials, type LoadResult } from '../lib/load.js'
 import { directMerchant, spawnSandbox, spawnServer, temporaryDir } from '../lib/processes.js'
 import { alternateRounds } from '../lib/rounds.js'
 import type { BenchSettings } from '../lib/settings.js'
+import { paymentRequest } from '../lib/payment-request.js'
 
 interface ControlBanner extends Credentials {
   url: string
-}
-
-/** A realistic merchant request: metadata, URLs, a store; the answer is about 2 KB. */
-export function paymentRequest(n: number): CreatePaymentRequest {
-  return {
-    amount: { value: 1000 + (n % 9000), currency: 'USD' },
-    description: `Bench order #${n}: 2 × espresso beans 1 kg, 1 × grinder cleaning tablets`,
-    redirectUrl: 'https://shop.example/orders/thanks?source=paybox',
-    cancelUrl: 'https://shop.example/cart?canceled=1',
-    metadata: { orderId: `bench-${n}`, customer: 'cus_8f3a2b1c', channel: 'web', campaign: 'autumn-sale' },
-    storeId: `store-${n % 4}`,
-    partnerId: 'partner-bench',
-  }
 }
 
 export async function apiFigures(settings: BenchSettings, log: (line: string) => void): Promise<{ figures: Figure[]; rssBytes?: number }> {

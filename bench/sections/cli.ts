@@ -6,7 +6,7 @@ import { PayboxClient } from '../../src/client/paybox-client.js'
 import { figure, median, type Figure } from '../lib/figures.js'
 import { directMerchant, ROOT, spawnSandbox, temporaryDir } from '../lib/processes.js'
 import type { BenchSettings } from '../lib/settings.js'
-import { paymentRequest } from './api.js'
+import { paymentRequest } from '../lib/payment-request.js'
 
 function timeSpawn(args: string[], env: NodeJS.ProcessEnv): number {
   const started = performance.now()

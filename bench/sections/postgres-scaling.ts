@@ -4,12 +4,11 @@
 import os from 'node:os'
 import { clusterCpuMs, ownCpuMs, pinToCpu, postmasterOf, processCpuMs } from '../lib/cpu-usage.js'
 import { figure, type Figure } from '../lib/figures.js'
-import { runLoadSpread, type LoadResult } from '../lib/load.js'
+import type { LoadResult } from '../lib/load.js'
 import { directMerchant, spawnSandbox, type SandboxBanner, type ServerProcess } from '../lib/processes.js'
 import { roundRobin } from '../lib/rounds.js'
 import type { BenchSettings } from '../lib/settings.js'
-import { paymentRequest } from './api.js'
-import { WRITE_CONNECTIONS, pause, withClient, withDatabases } from '../lib/postgres-bench.js'
+import { WRITE_CONNECTIONS, pause, postPayments, withClient, withDatabases } from '../lib/postgres-bench.js'
 
 /** CPU ms per POST /payments: in the replica(s), in PostgreSQL (every backend), in the load generator. */
 export interface PaymentCosts {
@@ -47,18 +46,7 @@ export async function scalingFigures(settings: BenchSettings, log: (line: string
       )
       const merchant = directMerchant(first.banner)
       const credentials = { apiKey: merchant.apiKey, apiSecret: merchant.apiSecret }
-      const write = (urls: string[], seconds: number) =>
-        runLoadSpread(
-          {
-            credentials,
-            connections: WRITE_CONNECTIONS,
-            durationSeconds: seconds,
-            method: 'POST',
-            path: () => '/payments',
-            body: (n) => JSON.stringify(paymentRequest(n)),
-          },
-          urls,
-        )
+      const write = (urls: string[], seconds: number) => postPayments(credentials, urls, seconds)
       /** CPU ms of the replicas, the cluster and the bench over each side's rounds, and its requests. */
       const used = [0, 1].map(() => ({ sandboxMs: 0, postgresMs: 0, loadMs: 0, requests: 0 }))
       const measured = (side: number, replicas: Array<ServerProcess<SandboxBanner>>) => async (seconds: number) => {

@@ -12,7 +12,7 @@ import { MAX_DELIVERIES_PER_MERCHANT } from '../../sandbox/webhooks/delivery-que
 import { MAX_DELIVERIES_PER_ORIGIN } from '../../sandbox/webhooks/webhook-sender.js'
 import { waitFor } from '../../harness/wait.js'
 import type { BenchSettings } from '../lib/settings.js'
-import { paymentRequest } from './api.js'
+import { paymentRequest } from '../lib/payment-request.js'
 import { withClient, withDatabases } from '../lib/postgres-bench.js'
 
 /** Which of the two replicas leads (sends the webhooks), from /health. */

@@ -9,13 +9,13 @@
 // PAYBOX_TEST_POSTGRES_URL (scripts/postgres-dev.sh start prints one). Each part runs on a
 // database of its own, dropped at the end.
 import { figure, type Figure } from '../lib/figures.js'
-import { runLoad, runLoadSpread, type Credentials } from '../lib/load.js'
+import { runLoad, type Credentials } from '../lib/load.js'
 import { directMerchant, spawnSandbox, spawnServer } from '../lib/processes.js'
 import { roundRobin } from '../lib/rounds.js'
 import type { BenchSettings } from '../lib/settings.js'
-import { paymentRequest } from './api.js'
+import { paymentRequest } from '../lib/payment-request.js'
 import { listQueryFigures } from './lists.js'
-import { WRITE_CONNECTIONS, pause, withClient, withDatabases } from '../lib/postgres-bench.js'
+import { WRITE_CONNECTIONS, pause, postPayments, withClient, withDatabases } from '../lib/postgres-bench.js'
 import { scalingFigures } from './postgres-scaling.js'
 import { webhookFigures } from './postgres-webhooks.js'
 
@@ -57,19 +57,7 @@ async function writeFigures(settings: BenchSettings, log: (line: string) => void
       const credentials = { apiKey: merchant.apiKey, apiSecret: merchant.apiSecret }
       const runId = Date.now().toString(36)
       let keys = 0
-      const write = (urls: string[], seconds: number) =>
-        runLoadSpread(
-          {
-            credentials,
-            connections: WRITE_CONNECTIONS,
-            durationSeconds: seconds,
-            method: 'POST',
-            path: () => '/payments',
-            body: (n) => JSON.stringify(paymentRequest(n)),
-            headers: () => ({ 'idempotency-key': `bench-pg-${runId}-${keys++}` }),
-          },
-          urls,
-        )
+      const write = (urls: string[], seconds: number) => postPayments(credentials, urls, seconds, () => `bench-pg-${runId}-${keys++}`)
       const controlWrite = (connections: number, seconds: number) =>
         runLoad({
           url: control.banner.url,

@@ -11,7 +11,7 @@ import { directMerchant, ROOT, spawnSandbox, spawnServer, temporaryDir, type San
 import { eventToReceiverLatencies, startReceiver } from '../lib/receiver.js'
 import { waitFor } from '../../harness/wait.js'
 import type { BenchSettings } from '../lib/settings.js'
-import { paymentRequest } from './api.js'
+import { paymentRequest } from '../lib/payment-request.js'
 
 export async function webhookFigures(settings: BenchSettings, log: (line: string) => void): Promise<Figure[]> {
   const dbFile = path.join(temporaryDir('paybox-bench-webhooks-'), 'sandbox.db')
