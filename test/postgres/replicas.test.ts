@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import path from 'node:path'
 import pg from 'pg'
-import { claimLockKeys } from '../../sandbox/db/postgres-database.js'
+import { claimLockKeys } from '../../sandbox/db/postgres-write-transactions.js'
 import { IN_FLIGHT_REASON } from '../../sandbox/idempotency/idempotency-service.js'
 import { isolatedEnv, ROOT, runCli, runCliJson } from '../../harness/cli.js'
 import { createTestDatabase, type TestDatabase } from '../../harness/postgres.js'
