@@ -17,8 +17,8 @@ import { startWebhookReceiver, webhookData, type ReceivedWebhook, type WebhookRe
 
 const PAYMENTS = 40
 const AT_ONCE = 10
-/** Deliveries of one merchant to one receiver: three of its shares. */
-const CAPPED_PAYMENTS = 3 * MAX_DELIVERIES_PER_MERCHANT
+/** Rounds of one merchant's deliveries to one receiver, each more than its share, made through each replica in turn. */
+const CAPPED_ROUNDS = 4
 
 interface LoggedDelivery {
   id: string
@@ -118,25 +118,32 @@ describe('webhooks sent by every replica', () => {
     }
     try {
       const ids: string[] = []
-      for (let at = 0; at < CAPPED_PAYMENTS; at += AT_ONCE) {
-        const batch = Array.from({ length: AT_ONCE }, (_, k) => createPayment(replicas[(at + k) % 2]!, 1000 + at + k, slow.url))
-        ids.push(...(await Promise.all(batch)))
-      }
-      const total = (await deliveriesOf(ids)).length
-      // Each round: a full share on the wire (or the last deliveries), then all of them answered at once.
-      while (answered < total) {
-        await waitFor(
-          'a full share on the wire, or the last deliveries',
-          () => slow.received.length - answered >= MAX_DELIVERIES_PER_MERCHANT || slow.received.length === total,
-          20_000,
+      let logged: Awaited<ReturnType<typeof deliveriesOf>> = []
+      // Rounds of payments made through one replica each, in turn: a replica's own commit wakes its
+      // dispatcher at once and the other's only on hearing it, so each replica fills the share in
+      // its rounds (a replica that kept every share would leave the sandbox-wide count untested).
+      for (let round = 0; round < CAPPED_ROUNDS; round++) {
+        const batch = Array.from({ length: MAX_DELIVERIES_PER_MERCHANT + 5 }, (_, k) =>
+          createPayment(replicas[round % 2]!, 1000 + round * 100 + k, slow.url),
         )
-        answered = slow.received.length
-        slow.releaseHanging()
+        ids.push(...(await Promise.all(batch)))
+        const total = (await deliveriesOf(ids)).length
+        // Each turn: a full share on the wire (or the last deliveries), then all of them answered at once.
+        while (answered < total) {
+          await waitFor(
+            'a full share on the wire, or the last deliveries',
+            () => slow.received.length - answered >= MAX_DELIVERIES_PER_MERCHANT || slow.received.length === total,
+            20_000,
+          )
+          answered = slow.received.length
+          slow.releaseHanging()
+        }
+        // Logged before the next round, so no claim made while logging takes the next round's first share.
+        logged = await waitFor('every delivery logged', async () => {
+          const rows = await deliveriesOf(ids)
+          return rows.every((row) => row.status === 'success') ? rows : undefined
+        })
       }
-      const logged = await waitFor('every delivery logged', async () => {
-        const rows = await deliveriesOf(ids)
-        return rows.every((row) => row.status === 'success') ? rows : undefined
-      })
       expect(most).toBe(MAX_DELIVERIES_PER_MERCHANT)
       expect(slow.received.length).toBe(logged.length)
       const sentBy = [0, 1].map((replica) => logged.filter((row) => replicaOf(row.claimed_by) === replica).length)
