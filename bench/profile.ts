@@ -2,9 +2,9 @@
 // [--db file|postgres://…] [--no-prof]` spawns the built sandbox with --cpu-prof, drives it, and leaves the
 // .cpuprofile in bench/results/profiles/. It also prints the CPU each request cost the sandbox, the load
 // generator and, with a PostgreSQL --db on this machine, the cluster's processes (issue #25's per-payment split).
-import fs from 'node:fs'
 import path from 'node:path'
 import pg from 'pg'
+import { clusterCpuMs, ownCpuMs, postmasterOf, processCpuMs } from './lib/cpu-usage.js'
 import { paymentRequest } from './lib/payment-request.js'
 import { runLoad } from './lib/load.js'
 import { directMerchant, ROOT, spawnServer, temporaryDir, type SandboxBanner } from './lib/processes.js'
@@ -31,53 +31,30 @@ const credentials = { apiKey: merchant.apiKey, apiSecret: merchant.apiSecret }
 const url = sandbox.banner.baseUrl
 let n = 0
 
-/** CPU time (user + system) of a process so far, in ms, from /proc (Linux). */
-function cpuMsOf(pid: number): number {
+/** The PostgreSQL cluster's postmaster, found by the backend a query runs on (a --db on this machine); undefined for SQLite. */
+async function postmaster(): Promise<number | undefined> {
+  if (!db.startsWith('postgres')) return undefined
+  const client = new pg.Client({ connectionString: db })
+  await client.connect()
   try {
-    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100
-  } catch {
-    return 0
+    return postmasterOf((await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid)
+  } finally {
+    await client.end()
   }
 }
 
-/** The PostgreSQL server's processes (the postmaster and its children), found by the backend a query runs on. */
-async function postgresPids(): Promise<number[]> {
-  if (!db.startsWith('postgres')) return []
-  const client = new pg.Client({ connectionString: db })
-  await client.connect()
-  const ppidOf = (pid: number) => Number(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1])
-  const { rows } = await client.query<{ pid: number }>('select pg_backend_pid() as pid')
-  const postmaster = ppidOf(rows[0]!.pid)
-  await client.end()
-  const children = fs
-    .readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .map(Number)
-    .filter((pid) => {
-      try {
-        return ppidOf(pid) === postmaster
-      } catch {
-        return false
-      }
-    })
-  return [postmaster, ...children]
+const cluster = await postmaster()
+const cpuBefore = {
+  sandbox: processCpuMs(sandbox.child.pid!),
+  load: ownCpuMs(),
+  postgres: cluster === undefined ? 0 : clusterCpuMs(cluster),
 }
-
-// Backends the pool opens during the load count from zero; one that ended before the second reading would be missed.
-const pgBefore = new Map((await postgresPids()).map((pid) => [pid, cpuMsOf(pid)]))
-const cpuBefore = { sandbox: cpuMsOf(sandbox.child.pid!), load: process.cpuUsage() }
-async function printCpuSplit(requests: number): Promise<void> {
-  const load = process.cpuUsage(cpuBefore.load)
-  const pgAfter = await postgresPids()
-  const pgMs = pgAfter.reduce((sum, pid) => sum + cpuMsOf(pid) - (pgBefore.get(pid) ?? 0), 0)
+function printCpuSplit(requests: number): void {
   const per = (ms: number) => (ms / requests).toFixed(3)
   console.log(
-    `CPU per request over ${requests} requests: sandbox ${per(cpuMsOf(sandbox.child.pid!) - cpuBefore.sandbox)} ms, ` +
-      `load generator ${per((load.user + load.system) / 1000)} ms` +
-      (pgAfter.length > 0 ? `, PostgreSQL ${per(pgMs)} ms (${pgAfter.length} processes)` : ''),
+    `CPU per request over ${requests} requests: sandbox ${per(processCpuMs(sandbox.child.pid!) - cpuBefore.sandbox)} ms, ` +
+      `load generator ${per(ownCpuMs() - cpuBefore.load)} ms` +
+      (cluster === undefined ? '' : `, PostgreSQL ${per(clusterCpuMs(cluster) - cpuBefore.postgres)} ms`),
   )
 }
 if (kind === 'post') {
@@ -91,7 +68,7 @@ if (kind === 'post') {
     body: (i) => JSON.stringify(paymentRequest(i)),
     headers: () => ({ 'idempotency-key': `p-${Date.now()}-${n++}` }),
   })
-  await printCpuSplit(r.requests)
+  printCpuSplit(r.requests)
   const { latenciesMs: _, ...figures } = r
   console.log(figures)
 } else if (kind === 'get') {
