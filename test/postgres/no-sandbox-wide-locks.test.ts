@@ -38,14 +38,16 @@ const DATABASE_CLASS = 1262
 
 const SESSION_KEYS = new Set<number>([LOCK_KEYS.leader, LOCK_KEYS.serving, LOCK_KEYS.migrate])
 const RELATION_MODES = new Set(['RowExclusiveLock', 'AccessShareLock', 'RowShareLock'])
-/** Locks of work after commits, never taken by a request: event-position passes and webhook claims. */
-const BACKGROUND_KEYS = new Set<number>([LOCK_KEYS.eventPositions, LOCK_KEYS.deliveryClaims])
+/** Locks of work after commits, never taken by a request: event-position passes. */
+const BACKGROUND_KEYS = new Set<number>([LOCK_KEYS.eventPositions])
 
 /** Why `lock` is one a replica may hold or await under load; undefined if it is not. */
 function allowedAs(lock: Lock): string | undefined {
   // spectoken: an INSERT … ON CONFLICT's own token, which only a conflicting insert of the same key waits on.
   if (['tuple', 'transactionid', 'virtualxid', 'spectoken'].includes(lock.locktype)) return 'row-level'
   if (lock.locktype === 'relation' && RELATION_MODES.has(lock.mode)) return 'relation, as every statement takes'
+  // Two-key: a webhook claim's lock of one merchant's or origin's share, or an idempotency claim.
+  if (lock.locktype === 'advisory' && lock.objsubid === 2 && lock.classid === LOCK_KEYS.deliveryClaims) return 'webhook share claim'
   if (lock.locktype === 'advisory' && lock.objsubid === 2) return 'idempotency claim'
   if (lock.locktype === 'advisory' && lock.classid === 0 && lock.objsubid === 1 && SESSION_KEYS.has(lock.objid!)) return 'session lock'
   if (lock.locktype === 'advisory' && lock.classid === 0 && lock.objsubid === 1 && BACKGROUND_KEYS.has(lock.objid!))
