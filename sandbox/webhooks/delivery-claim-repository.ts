@@ -119,8 +119,7 @@ export async function claimInTransaction(
   const inHeldShares = considered.filter((row) => held.has(merchantShare(row.merchant_id)) && held.has(originShare(caps.originOf(row.url))))
   if (inHeldShares.length === 0) return none(contended)
   // Counted again under the shares' locks: this statement's snapshot is taken after they were.
-  const { rows: liveNow } = await sql<LiveClaims[number]>`select merchant_id, url, count(*)::int as count from webhook_deliveries
-    where status = 'pending' and claim_token is not null and claimed_until > ${now} group by merchant_id, url`.execute(db)
+  const { rows: liveNow } = await LIVE_CLAIMS(now).execute(db)
   const ids = chooseWithinCaps(liveNow, inHeldShares, request).map((row) => row.id)
   if (ids.length === 0) return none(contended)
   // Claimed under FOR UPDATE SKIP LOCKED, rechecking that each may still be claimed.
@@ -193,10 +192,7 @@ function chooseWithinCaps(live: LiveClaims, candidates: readonly Candidate[], re
 async function readClaimView(db: Kysely<Database>, request: ClaimRequest, expired: boolean): Promise<ClaimView> {
   const { caps, now } = request
   const { rows } = await sql<ClaimView>`
-    with live as (
-      select merchant_id, url, count(*)::int as count from webhook_deliveries
-      where status = 'pending' and claim_token is not null and claimed_until > ${now} group by merchant_id, url
-    ), with_room as (
+    with live as (${LIVE_CLAIMS(now)}), with_room as (
       -- From the merchants, not from the outbox: its statistics lag a burst of deliveries (until
       -- autovacuum's next ANALYZE), and a plan that reads its pending rows to find their merchants
       -- reads them all. Each merchant is one probe of webhook_deliveries_unclaimed.
@@ -212,6 +208,10 @@ async function readClaimView(db: Kysely<Database>, request: ClaimRequest, expire
       coalesce((select jsonb_agg(c order by c.sequence) from candidates c), '[]') as candidates`.execute(db)
   return rows[0]!
 }
+
+/** The deliveries on the wire now, every replica's, counted by merchant and URL: what the caps are counted over. */
+const LIVE_CLAIMS = (now: number) => sql<LiveClaims[number]>`select merchant_id, url, count(*)::int as count from webhook_deliveries
+  where status = 'pending' and claim_token is not null and claimed_until > ${now} group by merchant_id, url`
 
 /**
  * Claims whose lease ran out (their replica died), whoever they belong to: the claimed index's
