@@ -144,11 +144,15 @@ export async function openPostgres(options: PostgresOptions): Promise<PostgresBa
         notify()
         positions.placeSoon()
       })
-    : new ParallelTransactions(opener, () => {
-        notify()
-        channel.noteCommit()
-        positions.placeSoon()
-      })
+    : new ParallelTransactions(
+        opener,
+        () => {
+          notify()
+          channel.noteCommit()
+          positions.placeSoon()
+        },
+        timeoutMs,
+      )
   let applied: string[]
   try {
     if (options.schema !== undefined) await sql`create schema if not exists ${sql.id(options.schema)}`.execute(db)

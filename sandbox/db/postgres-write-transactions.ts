@@ -22,6 +22,15 @@ export type DialectWithDriver = PostgresDialect & { driver: Driver | undefined }
  */
 export const WRITE_IDLE_LIMIT_MS = 500
 
+/**
+ * How long a write transaction waits in a row lock's queue before it leaves it and starts again.
+ * Below WRITE_IDLE_LIMIT_MS, so that the transactions a frozen replica had queued on a lock give
+ * up before its holder is ended, rather than inherit the lock one after another, each for the idle
+ * limit (test/postgres/frozen-replica.test.ts). A live replica's transaction starts again. Below
+ * deadlock_timeout (1 s) too: of two transactions in a deadlock, the one that queued first leaves.
+ */
+export const LOCK_QUEUE_LIMIT_MS = 250
+
 /** How many times a transaction that lost a deadlock or a serialization check runs again before its caller gets a 503. */
 export const CONFLICT_ATTEMPTS = 5
 
@@ -29,6 +38,12 @@ export const CONFLICT_ATTEMPTS = 5
 const isConflict = (error: unknown): boolean => {
   const code = (error as { code?: unknown }).code
   return code === '40P01' || code === '40001'
+}
+
+/** 55P03 lock_not_available: the wait in a lock's queue ran past LOCK_QUEUE_LIMIT_MS (already a busy 503, its cause the driver's error). */
+const isLockQueueTimeout = (error: unknown): boolean => {
+  const { code, cause } = error as { code?: unknown; cause?: { code?: unknown } }
+  return (code ?? cause?.code) === '55P03'
 }
 
 /**
@@ -143,12 +158,15 @@ export class ParallelTransactions {
     private readonly opener: TransactionOpener,
     /** Wakes this process's listeners and notes the commit to the others (ChangeChannel), after it. */
     private readonly committed: () => void,
+    /** How long a transaction may keep queueing on locks, over all its attempts, before it is a 503 (the session's lock_timeout). */
+    private readonly lockWaitMs: number,
   ) {}
 
   async run<T>(work: (trx: Transaction<Database>) => Promise<T>, claim?: string, prefetch?: CompiledQuery): Promise<T> {
-    // One round trip: BEGIN, the idle limit and the claim, if any (its name a literal, escaped, so
+    // One round trip: BEGIN, the idle and lock-queue limits and the claim, if any (its name a literal, escaped, so
     // that the statements go as one simple query), and with the claim the prefetched read, if it can go as text.
-    const begin = `begin; set local idle_in_transaction_session_timeout = ${WRITE_IDLE_LIMIT_MS}`
+    const begin = `begin; set local idle_in_transaction_session_timeout = ${WRITE_IDLE_LIMIT_MS}; set local lock_timeout = ${LOCK_QUEUE_LIMIT_MS}`
+    const startedAt = performance.now()
     const read = claim === undefined || prefetch === undefined ? undefined : inlineParameters(prefetch)
     const opening =
       claim === undefined
@@ -156,7 +174,7 @@ export class ParallelTransactions {
         : read === undefined
           ? `${begin}; select ${tryClaim(claim)}`
           : `${begin}; ${claimWithPrefetch(claim, read)}`
-    for (let attempt = 1; ; attempt++) {
+    for (let conflicts = 0; ;) {
       try {
         const value = await this.opener.run(
           opening,
@@ -171,10 +189,12 @@ export class ParallelTransactions {
         this.committed()
         return value
       } catch (error) {
-        if (!isConflict(error)) throw error
-        if (attempt >= CONFLICT_ATTEMPTS) throw conflictUnavailable(error)
+        // Out of a lock's queue: in it again, until the session's lock wait is spent (then a 503, busy).
+        const requeue = isLockQueueTimeout(error) && performance.now() - startedAt < this.lockWaitMs
+        if (!requeue && !isConflict(error)) throw error
+        if (!requeue && ++conflicts >= CONFLICT_ATTEMPTS) throw conflictUnavailable(error)
         // A short, random pause, so the transactions that collided do not meet again in step.
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt))
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * Math.max(1, conflicts)))
       }
     }
   }

@@ -190,6 +190,33 @@ describe('a replica frozen mid-transaction', () => {
     throw new Error(`no stop landed inside a ledger transaction in ${FREEZE_TRIES} tries`)
   }
 
+  /**
+   * Watches, until stopped, which transactions hold the ledger's lock (the open ledger row's xmax,
+   * held): the ids of those of `replica`'s sessions. Its transactions that were queued on the lock
+   * when it froze must leave the queue (LOCK_QUEUE_LIMIT_MS) rather than take the lock in turn,
+   * each holding it for the idle limit while the other replica's pays and refunds wait.
+   */
+  const watchLedgerHolders = (replica: Replica) => {
+    const holders = new Set<string>()
+    let watching = true
+    const watched = (async () => {
+      while (watching) {
+        const { rows } = await sql.query<{ xid: string }>(
+          `select l.transactionid::text as xid from pg_locks l join pg_stat_activity a on a.pid = l.pid
+            where a.application_name = $1 and l.locktype = 'transactionid' and l.mode = 'ExclusiveLock' and l.granted
+              and l.transactionid = (select xmax from ledger_ledgers where closed_at is null)`,
+          [replica.name],
+        )
+        for (const { xid } of rows) holders.add(xid)
+      }
+    })()
+    return async () => {
+      watching = false
+      await watched
+      return holders
+    }
+  }
+
   const expectBooksSound = async () => {
     const { supply } = await inspectDatabaseFile(database.url)
     expect(supply.usdc.circulating).toBe(supply.usdc.issued)
@@ -203,7 +230,7 @@ describe('a replica frozen mid-transaction', () => {
     const runningLoad = new WriteLoad(running.sandbox.banner.baseUrl, runningMerchant, `${running.name}-${Date.now()}`)
     frozenLoad.start(FROZEN_LOAD)
     runningLoad.start(RUNNING_LOAD)
-    let frozenFor: number, stuck: number[], duringFreeze: WriteLoad['answers'], open: string[]
+    let frozenFor: number, stuck: number[], duringFreeze: WriteLoad['answers'], open: string[], frozenHolders: Set<string>
     try {
       // Both warmed up: each has paid and refunded already, so the freeze finds every kind of write going.
       await waitFor(
@@ -214,6 +241,7 @@ describe('a replica frozen mid-transaction', () => {
 
       open = await freezeMidTransaction(frozen, frozenLoad)
       const stoppedAt = Date.now()
+      const stopWatching = watchLedgerHolders(frozen)
       const doneBefore = runningLoad.done
       await waitFor(
         `${MIN_WRITES_DURING_FREEZE} writes through the running replica and ${FREEZE_MS} ms`,
@@ -221,6 +249,7 @@ describe('a replica frozen mid-transaction', () => {
         FREEZE_MS + 30_000,
       )
       frozenFor = Date.now() - stoppedAt
+      frozenHolders = await stopWatching()
       stuck = [...frozenLoad.inFlight]
       frozen.sandbox.process.child.kill('SIGCONT')
       // Writes sent while it was frozen (one sent before may have queued behind its transactions already).
@@ -238,7 +267,10 @@ describe('a replica frozen mid-transaction', () => {
     }
 
     const slowest = duringFreeze.toSorted((x, y) => y.ms - x.ms).slice(0, 3)
-    const context = `frozen ${frozenFor} ms with ${stuck.length} requests in flight, open: ${open.join(' | ').slice(0, 400)}; slowest: ${JSON.stringify(slowest)}`
+    const context = `frozen ${frozenFor} ms with ${stuck.length} requests in flight, ledger lock held by its transactions ${[...frozenHolders].join(', ')}, open: ${open.join(' | ').slice(0, 400)}; slowest: ${JSON.stringify(slowest)}`
+    // The transaction it froze in, and at most one more that was granted the lock in the moment
+    // before its queued ones gave up: never its queue taking the lock one after another.
+    expect(frozenHolders.size, context).toBeLessThanOrEqual(2)
     expect(duringFreeze.length, context).toBeGreaterThanOrEqual(MIN_WRITES_DURING_FREEZE)
     expect(slowest[0]!.ms, context).toBeLessThanOrEqual(MAX_WRITE_MS)
     expect(new Set(duringFreeze.map((a) => a.what)), context).toEqual(new Set(['create', 'pay', 'refund', 'invoice']))
