@@ -72,7 +72,12 @@ export interface PostgresBackend {
    * `claim`: a name no other transaction of any replica may hold meanwhile (ClaimTakenError, at
    * once, if one does). `prefetch`: a read the work sends first, sent with the claim (runTransaction).
    */
-  transaction<T>(work: (trx: Transaction<Database>) => Promise<T>, claim?: string, prefetch?: CompiledQuery): Promise<T>
+  transaction<T>(
+    work: (trx: Transaction<Database>) => Promise<T>,
+    claim?: string,
+    prefetch?: CompiledQuery,
+    claimAtCommit?: boolean,
+  ): Promise<T>
   /** Calls `listener` after each commit of this process or another one; returns its stop. */
   onCommit(listener: () => void): () => void
   /** Whether this process leads: runs what happens once per interval (timer-mode ledger closes, folding count deltas). */
@@ -166,7 +171,7 @@ export async function openPostgres(options: PostgresOptions): Promise<PostgresBa
   return {
     db,
     applied,
-    transaction: (work, claim, prefetch) => writes.run(work, claim, prefetch),
+    transaction: (work, claim, prefetch, claimAtCommit) => writes.run(work, claim, prefetch, claimAtCommit),
     onCommit: (listener) => {
       listeners.add(listener)
       return () => listeners.delete(listener)
