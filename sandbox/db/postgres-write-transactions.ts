@@ -51,7 +51,7 @@ const tryClaim = (claim: string) => `pg_try_advisory_xact_lock(${claimLockKeys(p
 type Opened = { claimed?: boolean } | undefined
 
 /**
- * The SQLSTATE of paybox_take_claim (migration 2026-11-27T23-00-claim-at-commit): the claim a
+ * The SQLSTATE of paybox_take_claim (migration 2026-11-27T23-00-payment-create-costs): the claim a
  * transaction took with its writes, at its COMMIT, is held by another transaction.
  */
 const CLAIM_HELD = 'PB409'
