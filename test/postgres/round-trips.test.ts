@@ -14,7 +14,8 @@ const sandbox = sandboxForSuite({ dueWorkIntervalMs: 0 })
 async function statementsOf(work: () => Promise<unknown>): Promise<{ lookups: string[]; transactions: string[][] }> {
   const { all, transactions } = await statementsSentBy(work)
   // The payment's own: webhook claims and count folds may open transactions meanwhile.
-  const own = transactions.filter((statements) => statements.some((text) => /\binsert into "payments"/.test(text)))
+  // Its insert goes as an EXECUTE of a statement the connection prepared (db/postgres-deferred-writes.ts).
+  const own = transactions.filter((statements) => statements.some((text) => /\bexecute paybox_deferred_\w+_payments\(/.test(text)))
   return { lookups: all.filter((text) => /"merchants"/.test(text)), transactions: own }
 }
 
@@ -35,6 +36,6 @@ it('creates with an Idempotency-Key in one round trip too, its claim before the 
   expect(transactions).toHaveLength(1)
   expect(transactions[0]!.length, transactions[0]!.join('\n')).toBe(1)
   expect(transactions[0]![0]).toMatch(
-    /^begin; .*select paybox_take_claim\(.*; insert into "payments".*insert into "idempotency_keys".*; commit$/,
+    /^begin; .*select paybox_take_claim\(.*; execute paybox_deferred_\w+_payments\(.*execute paybox_deferred_\w+_idempotency_keys\(.*; commit$/,
   )
 })
