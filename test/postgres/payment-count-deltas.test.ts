@@ -67,11 +67,11 @@ describe('payment counts of two replicas writing at once', () => {
     }
   })
 
-  it("creates payments while the merchant's own row is locked elsewhere (a resend's or a clock change's lock)", async () => {
+  it("creates payments without locking the merchant's own row: they go on while it is locked FOR UPDATE elsewhere", async () => {
     await client.query('begin')
     try {
       await client.query(`select 1 from merchants where id = $1 for update`, [merchant.id])
-      // A foreign key to merchants would share-lock that row at each insert, and wait: none does.
+      // A foreign key to merchants would share-lock that row at each insert (FOR KEY SHARE), and wait: none does.
       const created = await Promise.all(Array.from({ length: 10 }, (_, i) => create(i)))
       expect(created.map((response) => response.status)).toEqual(created.map(() => 200))
     } finally {

@@ -4,9 +4,9 @@
 //   run: paybox_take_claim takes it without waiting and fails the transaction (SQLSTATE PB409) if
 //   another transaction holds it, so the writes after it in the same simple query never run.
 // - payments and payment_events lose their foreign keys to merchants: each insert share-locked
-//   its merchant's row (a row lock written to the WAL, a multixact among the creates in flight),
-//   and waited behind any change holding that row (a resend's count, a clock change). Merchants
-//   are never deleted, and a payment is only made for the merchant a request authenticated as.
+//   its merchant's row (FOR KEY SHARE: a row lock written to the WAL, a multixact among the
+//   creates in flight). Merchants are never deleted, and a payment is only made for the merchant
+//   a request authenticated as.
 // Migrations never import app code: the schema here is frozen as of this migration.
 import { sql, type Kysely } from 'kysely'
 
