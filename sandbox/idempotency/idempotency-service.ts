@@ -157,6 +157,12 @@ export class IdempotencyGate {
       )
     } catch (error) {
       if (error instanceof ClaimTakenError) throw inFlight()
+      if (options.writesOnly === true && error instanceof ApiError && error.statusCode < 500) {
+        // The work ran before the key was looked up: a stored answer still wins over its refusal.
+        const stored = await findIdempotencyRecord(this.db, merchantId, key)
+        if (stored === undefined) throw error
+        return replay(stored, fingerprint)
+      }
       if (!(error instanceof StoredMeanwhile) && !storedByTwin(error)) throw error
       // A writer that took no claim stored the key after this transaction looked: that was the
       // key's first request, and this one is answered as its replay.
