@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto'
 import { type CompiledQuery, Kysely, PostgresDialect, type Transaction, sql, type Driver, type PostgresDialectConfig } from 'kysely'
 import pg from 'pg'
 import { GroupCommit, ParallelTransactions, TransactionOpener } from './postgres-write-transactions.js'
+import { LIST_PREPARED, withPreparations } from './postgres-deferred-writes.js'
 import { EventPositions } from './postgres-event-positions.js'
 import { LOCK_KEYS } from './postgres-lock-keys.js'
 import { redactDatabaseLocation } from '../../src/database-location.js'
@@ -72,7 +73,12 @@ export interface PostgresBackend {
    * `claim`: a name no other transaction of any replica may hold meanwhile (ClaimTakenError, at
    * once, if one does). `prefetch`: a read the work sends first, sent with the claim (runTransaction).
    */
-  transaction<T>(work: (trx: Transaction<Database>) => Promise<T>, claim?: string, prefetch?: CompiledQuery): Promise<T>
+  transaction<T>(
+    work: (trx: Transaction<Database>) => Promise<T>,
+    claim?: string,
+    prefetch?: CompiledQuery,
+    claimAtCommit?: boolean,
+  ): Promise<T>
   /** Calls `listener` after each commit of this process or another one; returns its stop. */
   onCommit(listener: () => void): () => void
   /** Whether this process leads: runs what happens once per interval (timer-mode ledger closes, folding count deltas). */
@@ -170,7 +176,7 @@ export async function openPostgres(options: PostgresOptions): Promise<PostgresBa
   return {
     db,
     applied,
-    transaction: (work, claim, prefetch) => writes.run(work, claim, prefetch),
+    transaction: (work, claim, prefetch, claimAtCommit) => writes.run(work, claim, prefetch, claimAtCommit),
     onCommit: (listener) => {
       listeners.add(listener)
       return () => listeners.delete(listener)
@@ -205,10 +211,36 @@ export async function openPostgres(options: PostgresOptions): Promise<PostgresBa
  *   (never a 500): the pool reconnects by itself once PostgreSQL is back.
  */
 function guardedPool(pool: pg.Pool): PostgresDialectConfig['pool'] {
-  const listened = new WeakSet<pg.PoolClient>()
+  // One guard per connection, so that kysely, which keeps its own wrapper per client object, makes one too.
+  const guards = new WeakMap<pg.PoolClient, pg.PoolClient>()
   const guard = (client: pg.PoolClient): pg.PoolClient => {
-    const query = client.query.bind(client) as ((text: string, values?: unknown[]) => Promise<pg.QueryResult>) &
+    // Called through the client at each query (not bound once), as a test's patch of pg's Client.query expects.
+    const query = ((...args: unknown[]) => (client.query as (...a: unknown[]) => Promise<unknown>)(...args)) as ((
+      text: string,
+      values?: unknown[],
+    ) => Promise<pg.QueryResult>) &
       ((config: pg.QueryConfig) => Promise<pg.QueryResult>)
+    // The deferred writes prepared on this connection (postgres-deferred-writes.ts); not known after a failed query that executed some.
+    const prepared = { names: new Set<string>(), known: true }
+    const simpleQuery = async (text: string, values?: unknown[]) => {
+      if (!prepared.known && withPreparations(text, prepared.names) !== undefined) {
+        const listed = await query(LIST_PREPARED)
+        prepared.names = new Set(listed.rows.map((row: { name: string }) => row.name))
+        prepared.known = true
+      }
+      const sent = withPreparations(text, prepared.names)
+      if (sent === undefined) return query(text, values)
+      return query(sent.text, values).then(
+        (result) => {
+          for (const name of sent.added) prepared.names.add(name)
+          return result
+        },
+        (error: unknown) => {
+          prepared.known = false
+          throw error
+        },
+      )
+    }
     const guarded = async (text: string, values?: unknown[]) => {
       if (values?.some((value) => typeof value === 'string' && value.includes('\0'))) {
         if (/^\s*select\b/i.test(text)) return { command: 'SELECT', rowCount: 0, rows: [], fields: [], oid: 0 }
@@ -217,7 +249,7 @@ function guardedPool(pool: pg.Pool): PostgresDialectConfig['pool'] {
       // A statement with parameters is prepared once per connection under a name of its text
       // (parse and plan saved on every later run); one without goes as a simple query.
       const name = values !== undefined && values.length > 0 ? statementName(text) : undefined
-      const run = name === undefined ? query(text, values) : query({ name, text, values })
+      const run = name === undefined ? simpleQuery(text, values) : query({ name, text, values })
       return run.then(
         // A simple query of several statements answers with each one's result; kysely reads one: the last's.
         (result: pg.QueryResult | pg.QueryResult[]) => (Array.isArray(result) ? result.at(-1) : result),
@@ -233,13 +265,14 @@ function guardedPool(pool: pg.Pool): PostgresDialectConfig['pool'] {
       const client = await pool.connect().catch((error: unknown) => {
         throw asUnavailable(error) ?? error
       })
-      // A connection lost while checked out errors on the client itself: the query in flight
-      // fails, and without a listener the process would crash.
-      if (!listened.has(client)) {
-        listened.add(client)
+      let guarded = guards.get(client)
+      if (guarded === undefined) {
+        // A connection lost while checked out errors on the client itself: the query in flight
+        // fails, and without a listener the process would crash.
         client.on('error', () => {})
+        guards.set(client, (guarded = guard(client)))
       }
-      return guard(client)
+      return guarded
     },
     end: () => pool.end(),
   }

@@ -42,17 +42,79 @@ export function inlineParameters(query: CompiledQuery): string | undefined {
   if (template === null) return undefined
   let text = template.sql[0]!
   for (let i = 0; i < template.at.length; i++) {
-    const value = query.parameters[template.at[i]!]
-    let literal: string
-    if (value === null || value === undefined) literal = 'null'
-    else if (typeof value === 'string' && !value.includes('\0')) literal = pg.escapeLiteral(value)
-    else if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean' || typeof value === 'bigint')
-      literal = `'${String(value)}'`
-    else return undefined
+    const literal = literalOf(query.parameters[template.at[i]!])
+    if (literal === undefined) return undefined
     text += literal + template.sql[i + 1]!
   }
   return text
 }
+
+function literalOf(value: unknown): string | undefined {
+  if (value === null || value === undefined) return 'null'
+  if (typeof value === 'string') return value.includes('\0') ? undefined : pg.escapeLiteral(value)
+  if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean' || typeof value === 'bigint')
+    return `'${String(value)}'`
+  return undefined
+}
+
+/**
+ * A deferred insert goes as `execute <name>(literals)` of a statement each connection prepares
+ * once (withPreparations), not as its SQL with literals: PostgreSQL then parses, analyses and
+ * plans a payment's insert once per connection instead of at every COMMIT. Only kysely's inserts
+ * of values, every value a parameter, whose types PostgreSQL infers from their columns.
+ */
+const PREPARABLE = /^insert into ("?)(\w+)\1 \([^()]*\) values \((?:\$\d+, )*\$\d+\)$/
+const PREPARED_PREFIX = 'paybox_deferred_'
+const preparedNames = new Map<string, string | null>()
+const preparedSql = new Map<string, string>()
+
+function preparedName(sql: string): string | undefined {
+  let name = preparedNames.get(sql)
+  if (name === undefined) {
+    const insert = PREPARABLE.exec(sql)
+    name = insert === null || preparedSql.size >= MAX_TEMPLATES ? null : `${PREPARED_PREFIX}${preparedSql.size + 1}_${insert[2]!}`
+    if (preparedNames.size < MAX_TEMPLATES) preparedNames.set(sql, name)
+    if (name !== null) preparedSql.set(name, sql)
+  }
+  return name ?? undefined
+}
+
+/** A deferred write as text for a simple query: an EXECUTE of its prepared statement, or its SQL with literals; undefined if neither can be. */
+export function deferredText(query: CompiledQuery): string | undefined {
+  const name = preparedName(query.sql)
+  if (name === undefined) return inlineParameters(query)
+  const literals: string[] = []
+  for (const value of query.parameters) {
+    const literal = literalOf(value)
+    if (literal === undefined) return undefined
+    literals.push(literal)
+  }
+  return `execute ${name}(${literals.join(', ')})`
+}
+
+const EXECUTE_PREPARED = new RegExp(`execute (${PREPARED_PREFIX}\\w+)\\(`, 'g')
+
+/**
+ * `text` (a simple query) with the PREPARE of each deferred write it executes that the connection
+ * lacks (`prepared`: the names it has), just before the first EXECUTE, so that it costs no round
+ * trip; `added`: those names; undefined if it executes none. PREPARE outlives a rolled-back
+ * transaction, as the session's.
+ */
+export function withPreparations(text: string, prepared: ReadonlySet<string>): { text: string; added: string[] } | undefined {
+  const first = text.indexOf(`execute ${PREPARED_PREFIX}`)
+  if (first === -1) return undefined
+  const added: string[] = []
+  for (const [, name] of text.slice(first).matchAll(EXECUTE_PREPARED)) {
+    const sql = preparedSql.get(name!)
+    if (sql !== undefined && !prepared.has(name!) && !added.includes(name!)) added.push(name!)
+  }
+  if (added.length === 0) return { text, added }
+  const preparations = added.map((name) => `prepare ${name} as ${preparedSql.get(name)!}; `).join('')
+  return { text: text.slice(0, first) + preparations + text.slice(first), added }
+}
+
+/** Lists the deferred writes prepared on a connection: after a failed query that executed some, which of its PREPAREs ran (or whether a statement was dropped) is unknown. */
+export const LIST_PREPARED = `select name from pg_prepared_statements where name like '${PREPARED_PREFIX}%'`
 
 function sameQuery(a: CompiledQuery, b: CompiledQuery): boolean {
   return a.sql === b.sql && a.parameters.length === b.parameters.length && a.parameters.every((value, i) => value === b.parameters[i])
@@ -86,7 +148,7 @@ export class DeferringConnection implements DatabaseConnection {
     const answer = this.#answer
     this.#answer = undefined
     if (answer !== undefined && sameQuery(answer.query, query)) return { rows: answer.rows as R[] }
-    const text = isDeferrable(query) ? inlineParameters(query) : undefined
+    const text = isDeferrable(query) ? deferredText(query) : undefined
     if (text !== undefined) {
       this.#pending.push(text)
       return { rows: [] }

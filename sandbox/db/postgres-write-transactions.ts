@@ -65,6 +65,12 @@ const tryClaim = (claim: string) => `pg_try_advisory_xact_lock(${claimLockKeys(p
 /** The first row an opening's last statement answered: `claimed` when it tried a claim. */
 type Opened = { claimed?: boolean } | undefined
 
+/**
+ * The SQLSTATE of paybox_take_claim (migration 2026-11-27T23-00-payment-create-costs): the claim a
+ * transaction took with its writes, at its COMMIT, is held by another transaction.
+ */
+const CLAIM_HELD = 'PB409'
+
 /** Marks the columns of an opening that tried a claim and ran a prefetch (claimWithPrefetch). */
 const CLAIMED_COLUMN = 'paybox_claimed'
 const PREFETCHED_COLUMN = 'paybox_prefetched'
@@ -110,7 +116,7 @@ export class TransactionOpener {
   run<T>(
     opening: string,
     work: (trx: Transaction<Database>, opened: Opened) => Promise<T>,
-    options: { deferWrites?: boolean; lazyOpening?: boolean; prefetch?: CompiledQuery } = {},
+    options: { deferWrites?: boolean; lazyOpening?: boolean; prefetch?: CompiledQuery; prefetchAssumed?: unknown[] } = {},
   ): Promise<T> {
     return this.db.getExecutor().provideConnection(async (connection) => {
       let ended = false
@@ -125,6 +131,9 @@ export class TransactionOpener {
       const trx = new Transaction<Database>({ ...this.#props, executor })
       try {
         let opened: Opened
+        // A prefetch answered without asking: its caller checks the assumption at COMMIT.
+        if (options.prefetch !== undefined && options.prefetchAssumed !== undefined)
+          deferring?.answerOnce(options.prefetch, options.prefetchAssumed)
         if (deferring?.sent !== false) {
           const { rows } = await connection.executeQuery<Record<string, unknown>>(CompiledQuery.raw(opening))
           if (options.prefetch === undefined || deferring === undefined) opened = rows[0]
@@ -162,18 +171,33 @@ export class ParallelTransactions {
     private readonly lockWaitMs: number,
   ) {}
 
-  async run<T>(work: (trx: Transaction<Database>) => Promise<T>, claim?: string, prefetch?: CompiledQuery): Promise<T> {
+  /**
+   * `claimAtCommit` (with a claim and a prefetch): the claim is taken, and the prefetch assumed to
+   * answer no rows, in the round trip of the transaction's first statement sent, for a POST
+   * /payments its COMMIT: one round trip in all. A held claim fails the transaction there
+   * (ClaimTakenError); rows the prefetch would have found must fail it through a backstop (the
+   * idempotency record's primary key).
+   */
+  async run<T>(
+    work: (trx: Transaction<Database>) => Promise<T>,
+    claim?: string,
+    prefetch?: CompiledQuery,
+    claimAtCommit = false,
+  ): Promise<T> {
     // One round trip: BEGIN, the idle and lock-queue limits and the claim, if any (its name a literal, escaped, so
     // that the statements go as one simple query), and with the claim the prefetched read, if it can go as text.
     const begin = `begin; set local idle_in_transaction_session_timeout = ${WRITE_IDLE_LIMIT_MS}; set local lock_timeout = ${LOCK_QUEUE_LIMIT_MS}`
     const startedAt = performance.now()
-    const read = claim === undefined || prefetch === undefined ? undefined : inlineParameters(prefetch)
+    const atCommit = claim !== undefined && prefetch !== undefined && claimAtCommit
+    const read = claim === undefined || prefetch === undefined || atCommit ? undefined : inlineParameters(prefetch)
     const opening =
       claim === undefined
         ? begin
-        : read === undefined
-          ? `${begin}; select ${tryClaim(claim)}`
-          : `${begin}; ${claimWithPrefetch(claim, read)}`
+        : atCommit
+          ? `${begin}; select paybox_take_claim(${claimLockKeys(pg.escapeLiteral(claim))})`
+          : read === undefined
+            ? `${begin}; select ${tryClaim(claim)}`
+            : `${begin}; ${claimWithPrefetch(claim, read)}`
     for (let conflicts = 0; ;) {
       try {
         const value = await this.opener.run(
@@ -181,14 +205,19 @@ export class ParallelTransactions {
           async (trx, opened) => {
             // Held by a transaction of any replica: this one ends at once rather than wait. Taken,
             // it ends with this transaction, before its caller answers.
-            if (claim !== undefined && opened?.claimed !== true) throw new ClaimTakenError(claim)
+            if (claim !== undefined && !atCommit && opened?.claimed !== true) throw new ClaimTakenError(claim)
             return work(trx)
           },
-          { deferWrites: true, lazyOpening: claim === undefined, ...(read === undefined ? {} : { prefetch }) },
+          {
+            deferWrites: true,
+            lazyOpening: claim === undefined || atCommit,
+            ...(atCommit ? { prefetch, prefetchAssumed: [] } : read === undefined ? {} : { prefetch }),
+          },
         )
         this.committed()
         return value
       } catch (error) {
+        if (claim !== undefined && (error as { code?: unknown }).code === CLAIM_HELD) throw new ClaimTakenError(claim)
         // Out of a lock's queue: in it again, until the session's lock wait is spent (then a 503, busy).
         const requeue = isLockQueueTimeout(error) && performance.now() - startedAt < this.lockWaitMs
         if (!requeue && !isConflict(error)) throw error

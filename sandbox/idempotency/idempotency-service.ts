@@ -96,16 +96,26 @@ export class IdempotencyGate {
   /**
    * Answers a POST once per key: without an Idempotency-Key, `work` simply runs in a
    * transaction; with one, as `run` says. Validate the body before: a refused request stores nothing.
+   * `writesOnly`: `work` reads nothing in the database, only writes (creating a payment), so that a
+   * stored answer is rare enough to be found at COMMIT instead of looked up first (`run`).
    */
-  answer(request: IdempotentRequest, now: number, work: (trx: Kysely<Database>) => Promise<StoredResponse>): Promise<StoredResponse> {
+  answer(
+    request: IdempotentRequest,
+    now: number,
+    work: (trx: Kysely<Database>) => Promise<StoredResponse>,
+    options: { writesOnly?: boolean } = {},
+  ): Promise<StoredResponse> {
     const key = idempotencyKey(request.headers)
     if (key === undefined) return runTransaction(this.db, work)
-    return this.run(request.merchantId, key, requestFingerprint('POST', request.path, request.body), now, work)
+    return this.run(request.merchantId, key, requestFingerprint('POST', request.path, request.body), now, work, options)
   }
 
   /**
    * Runs `work` once per (merchant, key): the first call's response is stored in the same
    * transaction as whatever `work` wrote, and later calls with the same fingerprint get it back.
+   * `writesOnly` (PostgreSQL): the claim goes with the writes and the COMMIT, one round trip in
+   * all, and the lookup is skipped: a stored answer fails the COMMIT on the key's primary key,
+   * undoing the work, and is replayed from there (at the cost of work done and undone).
    */
   async run(
     merchantId: string,
@@ -113,6 +123,7 @@ export class IdempotencyGate {
     fingerprint: string,
     now: number,
     work: (trx: Kysely<Database>) => Promise<StoredResponse>,
+    options: { writesOnly?: boolean } = {},
   ): Promise<StoredResponse> {
     const slot = `${merchantId}:${key}`
     if (this.#inFlight.has(slot)) throw inFlight()
@@ -138,10 +149,20 @@ export class IdempotencyGate {
         },
         // The lookup goes with the claim; a twin that stored its row just before the claim was
         // granted is caught by the row's primary key (storedByTwin), as a writer without a claim is.
-        { claim: `idempotency:${slot}`, prefetch: idempotencyRecordLookup(this.db, merchantId, key) },
+        {
+          claim: `idempotency:${slot}`,
+          prefetch: idempotencyRecordLookup(this.db, merchantId, key),
+          claimAtCommit: options.writesOnly === true,
+        },
       )
     } catch (error) {
       if (error instanceof ClaimTakenError) throw inFlight()
+      if (options.writesOnly === true && error instanceof ApiError && error.statusCode < 500) {
+        // The work ran before the key was looked up: a stored answer still wins over its refusal.
+        const stored = await findIdempotencyRecord(this.db, merchantId, key)
+        if (stored === undefined) throw error
+        return replay(stored, fingerprint)
+      }
       if (!(error instanceof StoredMeanwhile) && !storedByTwin(error)) throw error
       // A writer that took no claim stored the key after this transaction looked: that was the
       // key's first request, and this one is answered as its replay.

@@ -195,6 +195,7 @@ function paymentsOnTheirClocks(db: Kysely<Database>, times: SweepTimes) {
 
 /** Open payments whose expiry has passed on their merchant's clock, at most `limit` at a time (sweepNow). */
 export async function findDuePayments(db: Kysely<Database>, times: SweepTimes, limit: number): Promise<Array<Due<PaymentRow>>> {
+  if (isPostgres(db)) return findDuePaymentsByMerchant(db, times, limit)
   const rows = await skipLocked(
     db,
     paymentsOnTheirClocks(db, times)
@@ -205,6 +206,40 @@ export async function findDuePayments(db: Kysely<Database>, times: SweepTimes, l
     'payments',
   ).execute()
   return rows.map(splitDue)
+}
+
+/**
+ * findDuePayments on PostgreSQL: each merchant's due rows read from its end of the partial index
+ * payments_open_by_merchant_expiry (a lateral subquery ordered by expiry), where the join of all
+ * merchants' payments had PostgreSQL scan every open payment at each sweep of every replica, every
+ * second: 24 ms on 25,000 open payments, against 0.1 ms.
+ */
+async function findDuePaymentsByMerchant(db: Kysely<Database>, times: SweepTimes, limit: number): Promise<Array<Due<PaymentRow>>> {
+  const rows = await db
+    .selectFrom('merchants')
+    .innerJoinLateral(
+      (eb) =>
+        skipLocked(
+          db,
+          eb
+            .selectFrom('payments')
+            .selectAll('payments')
+            .whereRef('payments.merchant_id', '=', 'merchants.id')
+            .where('payments.status', '=', sql.lit('open'))
+            .where('payments.expires_at', '<=', sweepNow(times))
+            .orderBy('payments.expires_at')
+            .limit(limit),
+          'payments',
+        ).as('due'),
+      (join) => join.onTrue(),
+    )
+    .selectAll('due')
+    .select(sweepNow(times).as('due_now'))
+    .where('merchants.archived_at', 'is', null)
+    .$if(times.merchantId !== undefined, (query) => query.where('merchants.id', '=', times.merchantId!))
+    .limit(limit)
+    .execute()
+  return rows.map((row) => splitDue(row as PaymentRow & { due_now: number }))
 }
 
 export function findPaymentByMemo(db: Kysely<Database>, memo: string): Promise<PaymentRow | undefined> {

@@ -46,6 +46,7 @@ export function paymentAnswers(ctx: SandboxContext): PaymentAnswers {
           const payment = await createPayment(ctx, trx, merchant, body)
           return { status: 200, body: JSON.stringify(toPaymentResource(payment, ctx)) }
         },
+        { writesOnly: true },
       )
     },
     async get(merchant, id) {

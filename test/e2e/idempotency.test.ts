@@ -42,6 +42,22 @@ describe('Idempotency-Key on POST /payments', () => {
     expect(await count()).toBe(before)
   })
 
+  it('answers 422 for a reused key even when the other body would be refused itself, and replays the first body', async () => {
+    const first = await post('reuse-refused', body('Stored'))
+    expect(first.status, first.text).toBe(200)
+    // Escrow terms for a merchant that settles direct: valid JSON that the payment service refuses (400) under a new key.
+    const unpriced = JSON.stringify({
+      amount: { value: 2500, currency: 'USD' },
+      description: 'Escrow terms',
+      escrowExpiresAt: '2030-01-01T00:00:00Z',
+    })
+    expect((await post('reuse-refused-fresh', unpriced)).status).toBe(400)
+    const reused = await post('reuse-refused', unpriced)
+    expect(reused.status, reused.text).toBe(422)
+    expect(reused.json).toMatchObject({ reason: REUSED_REASON })
+    expect((await post('reuse-refused', body('Stored'))).text).toBe(first.text)
+  })
+
   it('keeps keys per merchant', async () => {
     const direct = await post('shared-key', body('Direct'))
     const escrow = await post('shared-key', body('Direct'), sandbox.merchants[1])

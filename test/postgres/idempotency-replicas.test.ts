@@ -4,6 +4,7 @@
 // without a claim stored while the request ran is replayed, never a 500.
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { claimLockKeys } from '../../sandbox/db/postgres-write-transactions.js'
 import { IN_FLIGHT_REASON, REUSED_REASON, requestFingerprint } from '../../sandbox/idempotency/idempotency-service.js'
 import { queryFromOutside } from '../../harness/outside-db.js'
 import { createTestDatabase, type TestDatabase } from '../../harness/postgres.js'
@@ -66,6 +67,27 @@ describe('one Idempotency-Key across two replicas', () => {
       expect(reused.status, reused.text).toBe(422)
       expect(reused.json).toMatchObject({ reason: REUSED_REASON })
     }
+    expect(await paymentsDescribed(description)).toBe(1)
+  })
+
+  it('answers 409 while a transaction elsewhere holds the key, though a create takes its claim only with its writes', async () => {
+    const description = 'Claim held elsewhere'
+    const holder = new pg.Client({ connectionString: database.url, application_name: 'claim-holder' })
+    await holder.connect()
+    try {
+      await holder.query('begin')
+      await holder.query(`select pg_advisory_xact_lock(${claimLockKeys('$1::text')})`, [`idempotency:${merchant.id}:held`])
+      for (const on of [a, b]) {
+        const refused = await create(on, 'held', description)
+        expect(refused.status, refused.text).toBe(409)
+        expect(refused.json).toMatchObject({ reason: IN_FLIGHT_REASON })
+      }
+      expect(await paymentsDescribed(description)).toBe(0)
+    } finally {
+      await holder.end()
+    }
+    const created = await create(a, 'held', description)
+    expect(created.status, created.text).toBe(200)
     expect(await paymentsDescribed(description)).toBe(1)
   })
 

@@ -97,9 +97,24 @@ describe('POST /payments load across two replicas', () => {
       }
     })()
     const answers: RawResponse[] = []
+    const refusals: RawResponse[] = []
+    // A create holds its key's claim only through its one round trip's COMMIT; an accept-underpayment
+    // of an open payment (a 400) holds its own from its opening, through its read of the payment.
+    const open = await signed(replicas[0]!.banner.baseUrl, merchant, 'POST', '/payments', {
+      amount: { value: 99, currency: 'USD' },
+      description: 'Never underpaid',
+    })
+    const openId = (open.json as { id: string }).id
     let next = 0
     const worker = async () => {
       for (let i = next++; i < REQUESTS; i = next++) {
+        if (i % 4 === 2) {
+          const path = `/payments/${openId}/accept-underpayment`
+          refusals.push(
+            await signed(replicas[i % 2]!.banner.baseUrl, merchant, 'POST', path, undefined, { 'idempotency-key': `accept-${i}` }),
+          )
+          continue
+        }
         // Spread over both replicas; every other request with an Idempotency-Key, so claims are taken too.
         const headers: Record<string, string> = i % 2 === 0 ? { 'idempotency-key': `load-${i}` } : {}
         answers.push(
@@ -123,6 +138,7 @@ describe('POST /payments load across two replicas', () => {
     }
 
     expect(answers.filter((answer) => answer.status !== 200).map((answer) => `${answer.status} ${answer.text}`)).toEqual([])
+    expect(refusals.filter((answer) => answer.status !== 400).map((answer) => `${answer.status} ${answer.text}`)).toEqual([])
     const forbidden = [...seen].filter(([, allowed]) => allowed === undefined).map(([lock]) => lock)
     expect(forbidden).toEqual([])
     // The sampler saw the load: the inserts' relation locks and the claims.

@@ -67,6 +67,18 @@ describe('payment counts of two replicas writing at once', () => {
     }
   })
 
+  it("creates payments without locking the merchant's own row: they go on while it is locked FOR UPDATE elsewhere", async () => {
+    await client.query('begin')
+    try {
+      await client.query(`select 1 from merchants where id = $1 for update`, [merchant.id])
+      // A foreign key to merchants would share-lock that row at each insert (FOR KEY SHARE), and wait: none does.
+      const created = await Promise.all(Array.from({ length: 10 }, (_, i) => create(i)))
+      expect(created.map((response) => response.status)).toEqual(created.map(() => 200))
+    } finally {
+      await client.query('rollback')
+    }
+  })
+
   it(`keeps list totals exact over ${CREATES} creates spread across both replicas`, async () => {
     const before = await counted()
     const statuses: number[] = []

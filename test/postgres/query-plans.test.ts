@@ -7,6 +7,7 @@ import pg from 'pg'
 import { expect, it } from 'vitest'
 import { LARGE_TABLES, readsALargeTable, runBusyQueries } from '../../harness/busy-queries.js'
 import { sandboxForSuite } from '../../harness/sandbox.js'
+import { processDueWork } from '../../sandbox/simulation/clock-service.js'
 
 const sandbox = sandboxForSuite({ dueWorkIntervalMs: 0 })
 
@@ -54,4 +55,42 @@ it('serves payment reads, every list filter, settlement, the fee tier, webhook a
   expect(scans).toEqual([])
   // The capture saw the queries it is meant to judge: the page and count of each list, the reads, the sweep.
   expect(sent.size).toBeGreaterThanOrEqual(12)
+})
+
+it('sweeps expired payments from the expiry index however many payments are open, not by scanning them all', async () => {
+  const payment = await sandbox.direct.payments.create({ amount: { value: 1600, currency: 'USD' }, description: 'Open for long' })
+  const client = new pg.Client({ connectionString: sandbox.dbFile })
+  await client.connect()
+  try {
+    // 20,000 more open payments, none due; statistics that know it, as a busy sandbox's would.
+    await client.query(
+      `insert into payments select (jsonb_populate_record(p, jsonb_build_object('id', 'pt_open_' || i, 'memo', 'memo-open-' || i, 'short_code', 'open' || i))).*
+         from payments p cross join generate_series(1, 20000) i where p.id = $1`,
+      [payment.id],
+    )
+    await client.query('analyze payments')
+    const sent: Array<{ text: string; values: unknown[] }> = []
+    const query = pg.Client.prototype.query
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      const [first, second] = args
+      const config = typeof first === 'object' && first !== null ? (first as pg.QueryConfig) : undefined
+      const text = config ? config.text : first
+      const values = config ? config.values : second
+      if (typeof text === 'string' && /\bexpires_at\b/.test(text) && /\bpayments\b/.test(text))
+        sent.push({ text, values: Array.isArray(values) ? values : [] })
+      return (query as (...a: unknown[]) => unknown).apply(this, args)
+    } as typeof query
+    try {
+      await processDueWork(sandbox.context)
+    } finally {
+      pg.Client.prototype.query = query
+    }
+    expect(sent.length).toBeGreaterThan(0)
+    for (const { text, values } of sent) {
+      const { rows } = await client.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(`explain (format json) ${text}`, values)
+      expect(seqScansOf(rows[0]!['QUERY PLAN'][0]!.Plan), text).toEqual([])
+    }
+  } finally {
+    await client.end()
+  }
 })

@@ -111,6 +111,33 @@ describe('deferred writes of a PostgreSQL write transaction', () => {
     expect(seen).toBe(1)
   })
 
+  it('sends a deferred insert as an EXECUTE of a statement its connection prepared once, with the first', async () => {
+    const sent: string[] = []
+    for (const name of ['prep-a', 'prep-b', 'prep-c']) {
+      const { transactions } = await statementsSentBy(() => backend.transaction((trx) => deferredInsert(trx, name)))
+      sent.push(...transactions.flat())
+    }
+    expect(sent).toHaveLength(3)
+    for (const text of sent) expect(text).toMatch(/; execute paybox_deferred_\w+_trip_rows\('prep-.'\); commit$/)
+    // A connection prepares it in its first such transaction only (a background pass may take the last one's connection).
+    expect(sent.filter((text) => /prepare paybox_deferred_\w+ as insert into trip_rows/.test(text)).length).toBeLessThan(3)
+    expect(await names('prep-')).toEqual(['prep-a', 'prep-b', 'prep-c'])
+  })
+
+  it('prepares the insert again on a connection that lost it, after the one transaction that found it gone', async () => {
+    await backend.transaction((trx) => deferredInsert(trx, 'lost-a'))
+    const dropped = backend.transaction(async (trx) => {
+      const { rows } = await sql<{
+        name: string
+      }>`select name from pg_prepared_statements where name like 'paybox_deferred_%_trip_rows'`.execute(trx)
+      for (const { name } of rows) await sql.raw(`deallocate ${name}`).execute(trx)
+      await deferredInsert(trx, 'lost-b')
+    })
+    await expect(dropped).rejects.toMatchObject({ code: '26000' })
+    await backend.transaction((trx) => deferredInsert(trx, 'lost-c'))
+    expect(await names('lost-')).toEqual(['lost-a', 'lost-c'])
+  })
+
   it('fails the transaction when a deferred write fails at the COMMIT, keeping none of its writes', async () => {
     await backend.transaction((trx) => deferredInsert(trx, 'dup-a'))
     const failed = backend.transaction(async (trx) => {

@@ -31,6 +31,7 @@ import * as postgresBaseline from './postgres/2026-11-24T14-00-postgres-baseline
 import * as paymentCountDeltas from './postgres/2026-11-27T16-00-payment-count-deltas.js'
 import * as eventPositions from './postgres/2026-11-27T16-20-event-positions.js'
 import * as unclaimedDeliveries from './postgres/2026-11-27T20-00-unclaimed-deliveries.js'
+import * as paymentCreateCosts from './postgres/2026-11-27T23-00-payment-create-costs.js'
 
 const migrations: Record<string, Migration> = {
   '2026-11-21T13-00-initial': initial,
@@ -72,6 +73,7 @@ const postgresMigrations: Record<string, Migration> = {
   '2026-11-27T16-20-event-positions': eventPositions,
   '2026-11-27T16-30-webhook-claims': webhookClaims,
   '2026-11-27T20-00-unclaimed-deliveries': unclaimedDeliveries,
+  '2026-11-27T23-00-payment-create-costs': paymentCreateCosts,
 }
 
 export const migrationProvider: MigrationProvider = {
