@@ -52,18 +52,23 @@ export async function claimDeliveries(
  * A backlog queued faster than autovacuum's ANALYZE (its next round may be a minute away) leaves
  * the planner believing the pending deliveries' partial indexes as empty as they were then, and a
  * claim's read scans the whole backlog once per candidate (47,000 pages a claim for 20,000
- * pending, against 1,600 once analyzed). Each claim of the dispatcher's own compares the pending
- * index's size on disk with the size the planner knows (no wait for the cumulative statistics),
- * and analyzes the outbox once it has more than doubled; a replica already doing so is left to it.
+ * pending, against 1,600 once analyzed). Each claim of the dispatcher's own analyzes the outbox
+ * once it has changed by more rows than it held at the last ANALYZE (the cumulative statistics,
+ * up to a second behind), or its pending index has more than doubled on disk since (at once);
+ * a replica already analyzing it is left to it.
  */
 async function refreshStaleOutboxStatistics(db: Kysely<Database>): Promise<void> {
-  const { rows } = await sql<{ stale: boolean }>`select pg_relation_size(c.oid) / current_setting('block_size')::int
-      > 2 * greatest(c.relpages, 1) + ${STALE_AFTER_PAGES} as stale
-    from pg_class c where c.oid = 'webhook_deliveries_pending'::regclass`.execute(db)
+  const { rows } = await sql<{ stale: boolean }>`select
+      (select s.n_mod_since_analyze > ${STALE_AFTER_CHANGES} + greatest(t.reltuples, 0)
+        from pg_stat_user_tables s join pg_class t on t.oid = s.relid where s.relid = 'webhook_deliveries'::regclass)
+      or pg_relation_size(i.oid) / current_setting('block_size')::int > 2 * greatest(i.relpages, 1) + ${STALE_AFTER_PAGES} as stale
+    from pg_class i where i.oid = 'webhook_deliveries_pending'::regclass`.execute(db)
   if (rows[0]?.stale) await sql`analyze (skip_locked) webhook_deliveries`.execute(db)
 }
 
-/** Pages (of about 300 entries) the pending index may grow past twice its known size before an ANALYZE: a small outbox's growth needs none. */
+/** Changes (inserts, claims, logs) beyond the outbox's rows at its last ANALYZE that make its statistics stale. */
+const STALE_AFTER_CHANGES = 1_000
+/** Pages (of a few hundred entries) the pending index may grow past twice its known size: a small outbox's growth needs no ANALYZE. */
 const STALE_AFTER_PAGES = 8
 
 /** What a claim reads in one statement: the live claims by merchant and URL, and each merchant's oldest claimable. */
