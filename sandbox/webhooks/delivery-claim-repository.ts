@@ -179,7 +179,7 @@ export interface Claimed {
 }
 
 /** The caps' shares, named for their two-key advisory locks (LOCK_KEYS.deliveryClaims, hashtext(name)). */
-const merchantShare = (merchantId: string) => `merchant ${merchantId}`
+export const merchantShare = (merchantId: string) => `merchant ${merchantId}`
 const originShare = (origin: string) => `origin ${origin}`
 
 function countShares(live: LiveClaims, caps: ClaimCaps): { byMerchant: Map<string, number>; byOrigin: Map<string, number> } {
