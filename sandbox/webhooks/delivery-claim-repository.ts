@@ -219,16 +219,12 @@ async function readClaimView(db: Kysely<Database>, request: ClaimRequest, expire
     with live as (${LIVE_CLAIMS(now)}), with_room as (
       -- From the merchants, not from the outbox: its statistics lag a burst of deliveries (until
       -- autovacuum's next ANALYZE), and a plan that reads its pending rows to find their merchants
-      -- reads them all. Each merchant is one probe of webhook_deliveries_unclaimed: its merchant
-      -- as a range, not an equality, so that no index in sequence order alone can serve the probe
-      -- (the planner's guess that a merchant's deliveries are spread evenly through the outbox
-      -- fails once merchants drain unevenly, and such a scan walks every other merchant's ahead).
+      -- reads them all. Each merchant is one probe of webhook_deliveries_unclaimed.
       select m.id from merchants m
       where coalesce((select sum(l.count) from live l where l.merchant_id = m.id), 0) < ${caps.perMerchant}
     ), candidates as (
       select d.* from with_room m cross join lateral (
-        select ${CANDIDATE_COLUMNS} from webhook_deliveries d where d.merchant_id >= m.id and d.merchant_id <= m.id
-          and d.status = 'pending' and d.claim_token is null
+        select ${CANDIDATE_COLUMNS} from webhook_deliveries d where d.merchant_id = m.id and d.status = 'pending' and d.claim_token is null
           and ${FIRST_OF_SUBJECT} order by d.merchant_id, d.sequence limit ${caps.perMerchant}) d
       ${expired ? EXPIRED_CLAIMS(now, request.limit + caps.perMerchant) : sql``}
     )
