@@ -14,6 +14,7 @@ import { waitFor } from '../../harness/wait.js'
 import type { BenchSettings } from '../lib/settings.js'
 import { paymentRequest } from '../lib/payment-request.js'
 import { withClient, withDatabases } from '../lib/postgres-bench.js'
+import { clusterCpuMs, ownCpuMs, postmasterOf, processCpuMs } from '../lib/cpu-usage.js'
 
 /** Which of the two replicas leads (sends the webhooks), from /health. */
 async function leaderOf(replicas: Array<ServerProcess<SandboxBanner>>): Promise<number> {
@@ -64,10 +65,24 @@ async function templateDelivery(url: string): Promise<{ id: string; subject_id: 
   return withClient(url, async (db) => (await db.query("select * from webhook_deliveries where status = 'success' limit 1")).rows[0])
 }
 
+/** CPU ms so far of the replicas, the PostgreSQL cluster, and the bench's own process (the receivers run in it). */
+interface CpuSplit {
+  replicasMs: number
+  postgresMs: number
+  receiversMs: number
+}
+
+/** Where a drain's CPU went, per 1,000 deliveries. */
+const describeCpu = (before: CpuSplit, after: CpuSplit, count: number) => {
+  const per = (key: keyof CpuSplit) => Math.round(((after[key] - before[key]) * 1000) / count)
+  return `CPU per 1,000: replicas ${per('replicasMs')} ms, PostgreSQL ${per('postgresMs')} ms, receivers ${per('receiversMs')} ms`
+}
+
 /**
  * Queues `count` pending deliveries (copies of a logged one, about payments `prefix…`, spread as
  * `spread` says) in one transaction and waits until every one is logged: the seconds from its
- * COMMIT, and how many reached a receiver more than once. Throws if any failed or never arrived.
+ * COMMIT, how many reached a receiver more than once, and where the CPU went meanwhile. Throws if
+ * any failed or never arrived.
  */
 async function drainBacklog(
   url: string,
@@ -75,7 +90,10 @@ async function drainBacklog(
   prefix: string,
   count: number,
   spread: Spread,
-): Promise<{ seconds: number; duplicates: number }> {
+  cpu: () => CpuSplit,
+): Promise<{ seconds: number; duplicates: number; cpu: string }> {
+  let before = cpu()
+  let after = before
   const { seconds, failed } = await withClient(url, async (db) => {
     const template = (await db.query("select * from webhook_deliveries where status = 'success' limit 1")).rows[0] as Record<
       string,
@@ -107,6 +125,7 @@ async function drainBacklog(
         from webhook_deliveries t, generate_series(1, $2::int) i where t.id = $1`,
       [template.id, count, spread.merchants, spread.urls],
     )
+    before = cpu()
     await db.query('commit')
     const started = performance.now()
     // A probe of the pending index, not a count: polled every 10 ms, a count of the backlog took CPU from the replicas.
@@ -115,6 +134,7 @@ async function drainBacklog(
         .drained as boolean
     await waitFor('the backlog to be logged', drained, 180_000)
     const elapsed = (performance.now() - started) / 1000
+    after = cpu()
     const notSuccessful = Number((await db.query("select count(*) as n from webhook_deliveries where status <> 'success'")).rows[0].n)
     return { seconds: elapsed, failed: notSuccessful }
   })
@@ -128,7 +148,7 @@ async function drainBacklog(
     else duplicates += times - 1
   }
   if (failed > 0 || missing > 0) throw new Error(`Webhook backlog: ${failed} deliveries not successful, ${missing} never received`)
-  return { seconds, duplicates }
+  return { seconds, duplicates, cpu: describeCpu(before, after, count) }
 }
 
 /**
@@ -165,6 +185,14 @@ export async function webhookFigures(settings: BenchSettings, log: (line: string
     const receivers = await Promise.all(Array.from({ length: SPREAD }, () => startReceiver()))
     const receiver = receivers[0]!
     const replicas = [await spawnSandbox(database!.url), await spawnSandbox(database!.url)]
+    const postmaster = await withClient(database!.url, async (db) =>
+      postmasterOf((await db.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid),
+    )
+    const cpu = (): CpuSplit => ({
+      replicasMs: replicas.reduce((sum, replica) => sum + (replica.child.exitCode === null ? processCpuMs(replica.child.pid!) : 0), 0),
+      postgresMs: clusterCpuMs(postmaster),
+      receiversMs: ownCpuMs(),
+    })
     try {
       const leader = await leaderOf(replicas)
       const follower = replicas[1 - leader]!
@@ -185,20 +213,20 @@ export async function webhookFigures(settings: BenchSettings, log: (line: string
       const spread: Spread = { merchants, urls: receivers.map((r) => r.url) }
       const single: Spread = { merchants: [merchant.id], urls: [receiver.url] }
       const rate = (seconds: number) => backlog / seconds
-      const described = (what: string, seconds: number, control: number) =>
+      const described = (what: string, drained: { seconds: number; cpu: string }, control: number) =>
         log(
-          `  ${what}: logged in ${seconds.toFixed(2)} s, ${Math.round(rate(seconds))} deliveries/s (bare undici ${Math.round(control)}/s)`,
+          `  ${what}: logged in ${drained.seconds.toFixed(2)} s, ${Math.round(rate(drained.seconds))} deliveries/s (bare undici ${Math.round(control)}/s); ${drained.cpu}`,
         )
 
       const bareSpread = await bareRate(template, merchant.apiSecret, 'pt_bare_spread', backlog, spread)
-      const twoSpread = await drainBacklog(database!.url, receivers, 'pt_spread2', backlog, spread)
-      described(`backlog of ${backlog} over ${SPREAD} merchants and receivers, two replicas`, twoSpread.seconds, bareSpread)
+      const twoSpread = await drainBacklog(database!.url, receivers, 'pt_spread2', backlog, spread, cpu)
+      described(`backlog of ${backlog} over ${SPREAD} merchants and receivers, two replicas`, twoSpread, bareSpread)
       const bareSingle = await bareRate(template, merchant.apiSecret, 'pt_bare_single', backlog, single)
-      const twoSingle = await drainBacklog(database!.url, receivers, 'pt_single2', backlog, single)
-      described(`backlog of ${backlog} of one merchant to one receiver, two replicas`, twoSingle.seconds, bareSingle)
+      const twoSingle = await drainBacklog(database!.url, receivers, 'pt_single2', backlog, single, cpu)
+      described(`backlog of ${backlog} of one merchant to one receiver, two replicas`, twoSingle, bareSingle)
       await replicas[1 - leader]!.stop()
-      const oneSpread = await drainBacklog(database!.url, receivers, 'pt_spread1', backlog, spread)
-      described(`backlog of ${backlog} over ${SPREAD} merchants and receivers, one replica`, oneSpread.seconds, bareSpread)
+      const oneSpread = await drainBacklog(database!.url, receivers, 'pt_spread1', backlog, spread, cpu)
+      described(`backlog of ${backlog} over ${SPREAD} merchants and receivers, one replica`, oneSpread, bareSpread)
 
       const backlogDuplicates = twoSpread.duplicates + twoSingle.duplicates
       let duplicates = backlogDuplicates

@@ -221,9 +221,11 @@ export class WebhookDispatcher implements WebhookDeliveries {
     return (committed) => {
       this.#reserved -= limit
       if (committed) this.#sendClaimed(taken.claimed)
-      // Not committed (nothing was claimed), or a share was being filled by another replica: the
-      // pump claims again, awaiting the shares' locks, rather than leave the slots idle until the poll.
-      if (!committed || (taken.contended && taken.claimed.length < limit)) this.#kickSoon()
+      if (!committed) this.#kickSoon()
+      // A share was being filled by another replica: the next log transaction tries again. Only
+      // with none to come (nothing on the wire or unlogged once this log's deliveries are done)
+      // does the pump claim, awaiting the shares' locks, rather than leave the slots idle until the poll.
+      else if (taken.contended && taken.claimed.length < limit) setImmediate(() => this.#inFlight.size === 0 && this.#kickSoon())
     }
   }
 

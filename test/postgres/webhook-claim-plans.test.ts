@@ -1,0 +1,117 @@
+// A webhook claim's reads stay cheap while the outbox's statistics lag a burst: a backlog queued
+// in one transaction is claimed at once, long before autovacuum's ANALYZE counts its rows, and a
+// plan chosen for the table as it was (a few rows) must not scan the whole backlog per delivery.
+// The SQL and values are what claimDeliveries sends (captured at pg's Client.query); EXPLAIN
+// (ANALYZE, BUFFERS) of each of its reads counts the pages it touched.
+import pg from 'pg'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { openDatabase, type SandboxDb } from '../../sandbox/db/database.js'
+import { startSandbox } from '../../sandbox/server.js'
+import { claimDeliveries, type ClaimRequest } from '../../sandbox/webhooks/delivery-claim-repository.js'
+import { createTestDatabase, type TestDatabase } from '../../harness/postgres.js'
+
+const BACKLOG = 20_000
+const MERCHANTS = 10
+
+let database: TestDatabase
+let db: SandboxDb
+let merchants: string[]
+
+beforeAll(async () => {
+  database = await createTestDatabase('paybox_claim_plans')
+  // A sandbox makes the schema and its merchants, then leaves, so that its dispatcher claims nothing here.
+  const sandbox = await startSandbox({ port: 0, db: database.url, log: () => {}, ledgerClose: 'instant' })
+  const template = sandbox.merchants[0]!.id
+  await sandbox.stop()
+  const client = new pg.Client({ connectionString: database.url })
+  await client.connect()
+  try {
+    const { rows } = await client.query<{ id: string }>(
+      `insert into merchants select (jsonb_populate_record(m, jsonb_build_object('id', m.id || '_' || k, 'api_key', m.api_key || '_' || k))).*
+        from merchants m, generate_series(1, $2::int) k where m.id = $1 returning id`,
+      [template, MERCHANTS - 1],
+    )
+    merchants = [template, ...rows.map((row) => row.id)]
+    const queue = (count: number, status: string, prefix: string) =>
+      client.query(
+        `insert into webhook_deliveries (id, merchant_id, subject_type, subject_id, event_type, url, status, request_payload, attempt_count, created_at, updated_at)
+          select gen_random_uuid()::text, ($2::text[])[1 + i % $3], 'payment', $5 || i, 'transaction_updated',
+            'http://127.0.0.1:9/' || (i % $3), $4, '{}', 1, 0, 0
+          from generate_series(1, $1::int) i`,
+        [count, merchants, MERCHANTS, status, prefix],
+      )
+    // An outbox whose pending index has room from an earlier backlog (a vacuum empties its pages
+    // but keeps them), so the next backlog does not grow it on disk; and statistics of an outbox
+    // that held only logged deliveries, kept as they are while that backlog lands.
+    await queue(BACKLOG, 'pending', 'pt_earlier_')
+    await client.query(`delete from webhook_deliveries where subject_id like 'pt_earlier_%'`)
+    await client.query('vacuum webhook_deliveries')
+    await queue(300, 'success', 'pt_logged_')
+    await client.query('analyze webhook_deliveries')
+    await client.query('alter table webhook_deliveries set (autovacuum_enabled = false)')
+    await queue(BACKLOG, 'pending', 'pt_backlog_')
+  } finally {
+    await client.end()
+  }
+  db = await openDatabase({ file: database.url })
+}, 60_000)
+
+afterAll(async () => {
+  await db?.destroy()
+  await database?.drop()
+})
+
+const request = (by: string, limit = 64): ClaimRequest => ({
+  by,
+  now: Date.now(),
+  leaseMs: 15_000,
+  limit,
+  caps: { perMerchant: 10, perOrigin: 10, originOf: (url) => new URL(url).pathname },
+})
+
+/** The reads (not the lock or the UPDATE) a claim sends, with their values. */
+async function readsOfAClaim(by: string): Promise<Array<{ text: string; values: unknown[] }>> {
+  const reads: Array<{ text: string; values: unknown[] }> = []
+  const query = pg.Client.prototype.query
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const [first, second] = args
+    const config = typeof first === 'object' && first !== null ? (first as pg.QueryConfig) : undefined
+    const text = config ? config.text : first
+    const values = config ? config.values : second
+    if (typeof text === 'string' && /^\s*(with|select)\b/i.test(text) && /webhook_deliveries/.test(text)) {
+      reads.push({ text, values: Array.isArray(values) ? values : [] })
+    }
+    return (query as (...a: unknown[]) => unknown).apply(this, args)
+  } as typeof query
+  try {
+    await claimDeliveries(db, request(by), { expired: true })
+  } finally {
+    pg.Client.prototype.query = query
+  }
+  return reads
+}
+
+it('reads a few pages per claim of a backlog whose statistics lag, with other claims live', async () => {
+  // One claimer's deliveries on the wire, then another's claim: the one every claim mid-drain makes.
+  expect(await claimDeliveries(db, request('replica-a', 30), { expired: true })).toHaveLength(30)
+  const reads = await readsOfAClaim('replica-b')
+  expect(reads.length).toBeGreaterThanOrEqual(2)
+  const client = new pg.Client({ connectionString: database.url })
+  await client.connect()
+  const pages: Array<{ text: string; pages: number }> = []
+  try {
+    for (const { text, values } of reads) {
+      const { rows } = await client.query<{ 'QUERY PLAN': Array<{ Plan: { 'Shared Hit Blocks': number; 'Shared Read Blocks': number } }> }>(
+        `explain (analyze, buffers, format json) ${text}`,
+        values,
+      )
+      const plan = rows[0]!['QUERY PLAN'][0]!.Plan
+      pages.push({ text: text.replace(/\s+/g, ' ').slice(0, 80), pages: plan['Shared Hit Blocks'] + plan['Shared Read Blocks'] })
+    }
+  } finally {
+    await client.end()
+  }
+  // A claim of 64 probes each merchant's head and each candidate's subject: hundreds of pages,
+  // where a plan that reads the backlog per candidate touches millions.
+  expect(pages.filter((read) => read.pages > 5_000)).toEqual([])
+}, 120_000)
