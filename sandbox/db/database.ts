@@ -125,6 +125,14 @@ export async function announce(root: SandboxDb, trx: Transaction<Database>, topi
   await postgresBackends.get(root)?.announce(trx, topic, detail)
 }
 
+/**
+ * Tells the other processes about `topic` now, for what this one has committed (PostgreSQL), off
+ * any transaction: no commit waits on another's notify lock. Best effort, unlike `announce`.
+ */
+export function announceCommitted(root: SandboxDb, topic: string, detail?: string): void {
+  postgresBackends.get(root)?.announceCommitted(topic, detail)
+}
+
 /** Calls `listener` with the detail when another process announces `topic`; returns a function that stops it. */
 export function onAnnouncement(db: SandboxDb, topic: string, listener: (detail: string | undefined) => void): () => void {
   return postgresBackends.get(db)?.onAnnouncement(topic, listener) ?? (() => {})

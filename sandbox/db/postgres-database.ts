@@ -85,6 +85,12 @@ export interface PostgresBackend {
   isLeader(): boolean
   /** Tells the other replicas about `topic` (and `detail`, at most ANNOUNCEMENT_DETAIL_LIMIT characters) when `trx` commits. */
   announce(trx: Transaction<Database>, topic: string, detail?: string): Promise<void>
+  /**
+   * Tells the other replicas about `topic` now, from the LISTEN connection: for what has already
+   * committed, where holding the notify lock through a COMMIT would order the writers (ChangeChannel).
+   * Best effort: a replica that dies before sending it leaves the others unaware.
+   */
+  announceCommitted(topic: string, detail?: string): void
   /** Calls `listener` with its detail when another replica announces `topic`; returns its stop. */
   onAnnouncement(topic: string, listener: (detail: string | undefined) => void): () => void
   /** How many replicas hold the serving lock (postgres-serving-lock.ts) now, this one included once it entered. */
@@ -112,6 +118,11 @@ export async function openPostgres(options: PostgresOptions): Promise<PostgresBa
   // An idle connection dropped by the server is an event, not a crash; the next query reconnects.
   pool.on('error', () => {})
   const token = randomUUID()
+  const announcement = (topic: string, detail: string | undefined) => {
+    if (detail !== undefined && detail.length > ANNOUNCEMENT_DETAIL_LIMIT)
+      throw new Error(`An announcement's detail is at most ${ANNOUNCEMENT_DETAIL_LIMIT} characters`)
+    return detail === undefined ? `${token}:${topic}` : `${token}:${topic}:${detail}`
+  }
   const listeners = new Set<() => void>()
   const notify = () => {
     for (const listener of [...listeners]) listener()
@@ -183,11 +194,9 @@ export async function openPostgres(options: PostgresOptions): Promise<PostgresBa
     },
     isLeader: () => lease.held,
     announce: async (trx, topic, detail) => {
-      if (detail !== undefined && detail.length > ANNOUNCEMENT_DETAIL_LIMIT)
-        throw new Error(`An announcement's detail is at most ${ANNOUNCEMENT_DETAIL_LIMIT} characters`)
-      const payload = detail === undefined ? `${token}:${topic}` : `${token}:${topic}:${detail}`
-      await sql`select pg_notify(${ANNOUNCEMENTS_CHANNEL}, ${payload})`.execute(trx)
+      await sql`select pg_notify(${ANNOUNCEMENTS_CHANNEL}, ${announcement(topic, detail)})`.execute(trx)
     },
+    announceCommitted: (topic, detail) => channel.announce(announcement(topic, detail)),
     onAnnouncement: (topic, listener) => {
       const entry = { topic, listener }
       announcementListeners.add(entry)
@@ -428,6 +437,11 @@ class ChangeChannel {
     } finally {
       this.#noting = false
     }
+  }
+
+  /** Sends an announcement (its payload) now; without a connection it is lost, as is one sent as the connection drops. */
+  announce(payload: string): void {
+    void this.#client?.query('select pg_notify($1, $2)', [ANNOUNCEMENTS_CHANNEL, payload]).catch(() => {})
   }
 
   async stop(): Promise<void> {

@@ -1,7 +1,7 @@
 // Writes what became of each sent delivery to the log, and tells the other replicas: each replica
 // sends its own claims, so the others' live tails hear of finished deliveries through announcements.
 import type { Kysely } from 'kysely'
-import { announce, isPostgres, onAnnouncement, runTransaction } from '../db/database.js'
+import { announceCommitted, isPostgres, onAnnouncement, runTransaction } from '../db/database.js'
 import type { Database, WebhookDeliveryRow } from '../db/schema.js'
 import { logClaimedOutcomes } from './delivery-claim-repository.js'
 import type { WebhookFeed } from './webhook-feed.js'
@@ -70,23 +70,25 @@ export class DeliveryLogWriter {
   }
 
   /**
-   * PostgreSQL: logs the outcomes still claimed by this replica, announces them, and claims the
-   * next deliveries, all in one transaction of its own: not runTransaction's, whose commit notice
-   * would wake every replica to claim again, while this one has just claimed what was free.
+   * PostgreSQL: logs the outcomes still claimed by this replica and claims the next deliveries, in
+   * one transaction of its own: not runTransaction's, whose commit notice would wake every replica
+   * to claim again, while this one has just claimed what was free. Announced once committed, off
+   * the transaction: a NOTIFY in it would hold the cluster's notify lock through its COMMIT, so
+   * every replica's log transactions would commit one at a time.
    */
   async #logOnPostgres(rows: WebhookDeliveryRow[]): Promise<Set<string>> {
     let after: ((committed: boolean) => void) | undefined
     try {
       const logged = await this.#db.transaction().execute(async (trx) => {
         const logged = await logClaimedOutcomes(trx, rows)
-        const ids = rows.map((finished) => finished.id).filter((id) => logged.has(id))
-        for (let at = 0; at < ids.length; at += DELIVERIES_PER_ANNOUNCEMENT) {
-          await announce(this.#db, trx, DELIVERED_TOPIC, ids.slice(at, at + DELIVERIES_PER_ANNOUNCEMENT).join(','))
-        }
         after = await this.#alsoInLog?.(trx)
         return logged
       })
       after?.(true)
+      const ids = rows.map((finished) => finished.id).filter((id) => logged.has(id))
+      for (let at = 0; at < ids.length; at += DELIVERIES_PER_ANNOUNCEMENT) {
+        announceCommitted(this.#db, DELIVERED_TOPIC, ids.slice(at, at + DELIVERIES_PER_ANNOUNCEMENT).join(','))
+      }
       return logged
     } catch (error) {
       after?.(false)

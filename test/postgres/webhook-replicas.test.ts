@@ -9,6 +9,7 @@ import { WEBHOOK_TIMEOUT_MS } from '../../sandbox/webhooks/webhook-sender.js'
 import { CLAIM_LEASE_MARGIN_MS } from '../../sandbox/webhooks/webhook-dispatcher.js'
 import { MAX_DELIVERIES_PER_MERCHANT } from '../../sandbox/webhooks/delivery-queue.js'
 import { queryFromOutside } from '../../harness/outside-db.js'
+import { openEventStream } from '../../harness/sse.js'
 import { createTestDatabase, type TestDatabase } from '../../harness/postgres.js'
 import { signed, type Merchant } from '../../harness/sandbox-checks.js'
 import { spawnSandbox, type SandboxProcess } from '../../harness/sandbox-process.js'
@@ -19,6 +20,8 @@ const PAYMENTS = 40
 const AT_ONCE = 10
 /** Rounds of one merchant's deliveries to one receiver, each more than its share, made through each replica in turn. */
 const CAPPED_ROUNDS = 4
+/** Payments whose deliveries both replicas' log streams must show. */
+const STREAMED = 10
 
 interface LoggedDelivery {
   id: string
@@ -155,6 +158,32 @@ describe('webhooks sent by every replica', () => {
       await slow.close()
     }
   }, 60_000)
+
+  it('streams every delivery on every replica, whichever sent it', async () => {
+    const controller = new AbortController()
+    try {
+      // The log's live stream on each replica: the sender's hears its own deliveries first hand,
+      // the other through the announcement sent once their log has committed.
+      const streams = await Promise.all(
+        replicas.map((replica) =>
+          openEventStream(replica.banner.baseUrl, merchant, `/merchants/${merchant.id}/webhook-logs/stream`, { signal: controller.signal }),
+        ),
+      )
+      const ids = await Promise.all(Array.from({ length: STREAMED }, (_, i) => createPayment(replicas[i % 2]!, 500 + i)))
+      const logged = await waitFor('the deliveries to be logged', async () => {
+        const rows = await deliveriesOf(ids)
+        return rows.length >= STREAMED && rows.every((row) => row.status !== 'pending') ? rows : undefined
+      })
+      const streamed = (stream: (typeof streams)[number]) => new Set(stream.received.filter((e) => e.event === 'delivery').map((e) => e.id))
+      await waitFor('both streams to have every delivery', () =>
+        streams.every((stream) => logged.every((row) => streamed(stream).has(row.id))),
+      )
+      for (const stream of streams)
+        expect([...streamed(stream)].filter((id) => logged.some((row) => row.id === id)).sort()).toEqual(logged.map((row) => row.id).sort())
+    } finally {
+      controller.abort()
+    }
+  })
 
   it('sends again, with the same id, a delivery whose replica was killed mid-send, once its lease has run out', async () => {
     receiver.answer = () => 'hang'
