@@ -4,6 +4,33 @@
 // transactions it means by their BEGIN, so the count stays the request's own.
 import pg from 'pg'
 
+/** A query as pg's Client.query was given it: its text (as sent), its values, and the connection. */
+export interface SentQuery {
+  text: string
+  values: unknown[]
+  client: pg.Client
+}
+
+/** Every query `work` sends through pg's Client.query, on any connection of this process, in order. */
+export async function queriesSentBy(work: () => Promise<unknown>): Promise<SentQuery[]> {
+  const sent: SentQuery[] = []
+  const query = pg.Client.prototype.query
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    // query(text, values), or query({ name, text, values }) for a statement prepared by name.
+    const [first, second] = args
+    const config = typeof first === 'object' && first !== null ? (first as pg.QueryConfig) : undefined
+    const values = config ? config.values : second
+    sent.push({ text: String(config ? config.text : first), values: Array.isArray(values) ? values : [], client: this })
+    return (query as (...a: unknown[]) => unknown).apply(this, args)
+  } as typeof query
+  try {
+    await work()
+  } finally {
+    pg.Client.prototype.query = query
+  }
+  return sent
+}
+
 export interface SentStatements {
   /** Every statement sent, in order, whitespace collapsed. */
   all: string[]
@@ -14,18 +41,10 @@ export interface SentStatements {
 export async function statementsSentBy(work: () => Promise<unknown>): Promise<SentStatements> {
   const byClient = new Map<pg.Client, string[]>()
   const all: string[] = []
-  const query = pg.Client.prototype.query
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    const [first] = args
-    const text = String(typeof first === 'object' && first !== null ? (first as pg.QueryConfig).text : first).replace(/\s+/g, ' ')
+  for (const { text: sent, client } of await queriesSentBy(work)) {
+    const text = sent.replace(/\s+/g, ' ')
     all.push(text)
-    byClient.set(this, [...(byClient.get(this) ?? []), text])
-    return (query as (...a: unknown[]) => unknown).apply(this, args)
-  } as typeof query
-  try {
-    await work()
-  } finally {
-    pg.Client.prototype.query = query
+    byClient.set(client, [...(byClient.get(client) ?? []), text])
   }
   const transactions: string[][] = []
   for (const sent of byClient.values()) {

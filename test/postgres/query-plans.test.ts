@@ -6,6 +6,7 @@
 import pg from 'pg'
 import { expect, it } from 'vitest'
 import { LARGE_TABLES, readsALargeTable, runBusyQueries } from '../../harness/busy-queries.js'
+import { queriesSentBy } from '../../harness/postgres-statements.js'
 import { sandboxForSuite } from '../../harness/sandbox.js'
 import { processDueWork } from '../../sandbox/simulation/clock-service.js'
 
@@ -24,21 +25,8 @@ const seqScansOf = (node: PlanNode): string[] => [
 
 it('serves payment reads, every list filter, settlement, the fee tier, webhook and invoice lists and the due-work sweep through indexes', async () => {
   const sent = new Map<string, unknown[]>()
-  const query = pg.Client.prototype.query
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    // query(text, values), or query({ name, text, values }) for a statement prepared by name.
-    const [first, second] = args
-    const config = typeof first === 'object' && first !== null ? (first as pg.QueryConfig) : undefined
-    const text = config ? config.text : first
-    const values = config ? config.values : second
-    if (typeof text === 'string' && readsALargeTable(text) && !sent.has(text)) sent.set(text, Array.isArray(values) ? values : [])
-    return (query as (...a: unknown[]) => unknown).apply(this, args)
-  } as typeof query
-  try {
-    await runBusyQueries(sandbox)
-  } finally {
-    pg.Client.prototype.query = query
-  }
+  for (const { text, values } of await queriesSentBy(() => runBusyQueries(sandbox)))
+    if (readsALargeTable(text) && !sent.has(text)) sent.set(text, values)
 
   const client = new pg.Client({ connectionString: sandbox.dbFile })
   await client.connect()
@@ -69,22 +57,9 @@ it('sweeps expired payments from the expiry index however many payments are open
       [payment.id],
     )
     await client.query('analyze payments')
-    const sent: Array<{ text: string; values: unknown[] }> = []
-    const query = pg.Client.prototype.query
-    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-      const [first, second] = args
-      const config = typeof first === 'object' && first !== null ? (first as pg.QueryConfig) : undefined
-      const text = config ? config.text : first
-      const values = config ? config.values : second
-      if (typeof text === 'string' && /\bexpires_at\b/.test(text) && /\bpayments\b/.test(text))
-        sent.push({ text, values: Array.isArray(values) ? values : [] })
-      return (query as (...a: unknown[]) => unknown).apply(this, args)
-    } as typeof query
-    try {
-      await processDueWork(sandbox.context)
-    } finally {
-      pg.Client.prototype.query = query
-    }
+    const sent = (await queriesSentBy(() => processDueWork(sandbox.context))).filter(
+      ({ text }) => /\bexpires_at\b/.test(text) && /\bpayments\b/.test(text),
+    )
     expect(sent.length).toBeGreaterThan(0)
     for (const { text, values } of sent) {
       const { rows } = await client.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(`explain (format json) ${text}`, values)

@@ -9,6 +9,7 @@ import { openDatabase, type SandboxDb } from '../../sandbox/db/database.js'
 import { startSandbox } from '../../sandbox/server.js'
 import { claimDeliveries, type ClaimRequest } from '../../sandbox/webhooks/delivery-claim-repository.js'
 import { createTestDatabase, type TestDatabase } from '../../harness/postgres.js'
+import { queriesSentBy } from '../../harness/postgres-statements.js'
 
 const BACKLOG = 20_000
 const MERCHANTS = 10
@@ -71,24 +72,8 @@ const request = (by: string, limit = 64): ClaimRequest => ({
 
 /** The reads (not the lock or the UPDATE) a claim sends, with their values. */
 async function readsOfAClaim(by: string): Promise<Array<{ text: string; values: unknown[] }>> {
-  const reads: Array<{ text: string; values: unknown[] }> = []
-  const query = pg.Client.prototype.query
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    const [first, second] = args
-    const config = typeof first === 'object' && first !== null ? (first as pg.QueryConfig) : undefined
-    const text = config ? config.text : first
-    const values = config ? config.values : second
-    if (typeof text === 'string' && /^\s*(with|select)\b/i.test(text) && /webhook_deliveries/.test(text)) {
-      reads.push({ text, values: Array.isArray(values) ? values : [] })
-    }
-    return (query as (...a: unknown[]) => unknown).apply(this, args)
-  } as typeof query
-  try {
-    await claimDeliveries(db, request(by), { expired: true })
-  } finally {
-    pg.Client.prototype.query = query
-  }
-  return reads
+  const sent = await queriesSentBy(() => claimDeliveries(db, request(by), { expired: true }))
+  return sent.filter(({ text }) => /^\s*(with|select)\b/i.test(text) && /webhook_deliveries/.test(text))
 }
 
 it('reads a few pages per claim of a backlog whose statistics lag, with other claims live', async () => {
