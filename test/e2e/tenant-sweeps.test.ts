@@ -12,15 +12,16 @@ const TENANTS = 1_000
 const iso = (ms: number) => new Date(ms).toISOString()
 
 /**
- * The sweep queries (each reads the active merchants cross joined with a table) sent while `work`
- * runs; not the webhook claims' (PostgreSQL), which read merchants so too, each time a commit wakes them.
+ * The sweep queries (each reads the active merchants joined with a table: a cross join, or on
+ * PostgreSQL a lateral join for payments, each merchant's from its index) sent while `work` runs;
+ * not the webhook claims' (PostgreSQL), which read merchants so too, each time a commit wakes them.
  */
 async function sweepQueriesDuring(work: () => Promise<unknown>): Promise<string[]> {
   const base = Object.getPrototypeOf(DefaultQueryExecutor.prototype) as { executeQuery(query: CompiledQuery): Promise<unknown> }
   const execute = base.executeQuery
   const seen: string[] = []
   base.executeQuery = function (this: unknown, query: CompiledQuery) {
-    if (/cross join/i.test(query.sql) && !/webhook_deliveries/.test(query.sql)) seen.push(query.sql)
+    if (/cross join|join lateral/i.test(query.sql) && !/webhook_deliveries/.test(query.sql)) seen.push(query.sql)
     return execute.call(this, query)
   }
   try {
