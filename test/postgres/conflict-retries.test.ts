@@ -1,13 +1,14 @@
 // Parallel write transactions on PostgreSQL (postgres-database.ts): one that PostgreSQL undoes to
 // break a real deadlock runs again, with nothing of its undone attempt left over, and one undone
-// every time gives up after CONFLICT_ATTEMPTS with a 503 and Retry-After, never a 500. Parallel
+// every time gives up after CONFLICT_ATTEMPTS with a 503 and Retry-After, never a 500; one that
+// waits in a lock's queue past LOCK_QUEUE_LIMIT_MS leaves it and runs again. Parallel
 // mode by name: it is what these prove, whatever PAYBOX_POSTGRES_SERIAL_WRITES says.
 import { sql, type Transaction } from 'kysely'
 import pg from 'pg'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { Database } from '../../sandbox/db/schema.js'
 import { openPostgres, type PostgresBackend } from '../../sandbox/db/postgres-database.js'
-import { CONFLICT_ATTEMPTS } from '../../sandbox/db/postgres-write-transactions.js'
+import { CONFLICT_ATTEMPTS, LOCK_QUEUE_LIMIT_MS } from '../../sandbox/db/postgres-write-transactions.js'
 import { ApiError } from '../../sandbox/errors.js'
 import { queryFromOutside } from '../../harness/outside-db.js'
 import { createTestDatabase, type TestDatabase } from '../../harness/postgres.js'
@@ -45,12 +46,14 @@ describe('deadlocks between parallel write transactions on PostgreSQL', () => {
         row.n,
       ]),
     )
-  /** Adds 1 to row `name`, noting the SQLSTATE of a refusal in `refusals`. */
+  /** Adds 1 to row `name`, noting the SQLSTATE of a refusal in `refusals` (a busy one comes as a 503 with the driver's error as its cause). */
   const bump = (trx: Transaction<Database>, name: string, refusals: string[]) =>
-    sql`update conflict_rows set n = n + 1 where name = ${name}`.execute(trx).catch((error: { code?: string }) => {
-      refusals.push(error.code ?? String(error))
-      throw error
-    })
+    sql`update conflict_rows set n = n + 1 where name = ${name}`
+      .execute(trx)
+      .catch((error: { code?: string; cause?: { code?: string } }) => {
+        refusals.push(error.code ?? error.cause?.code ?? String(error))
+        throw error
+      })
 
   it('runs again the one of two transactions locking two rows in opposite orders that PostgreSQL undid, with none of its first attempt kept', async () => {
     const aLocked = latch()
@@ -85,6 +88,35 @@ describe('deadlocks between parallel write transactions on PostgreSQL', () => {
     // A statement sent late through any of them, the undone one included, is refused: it would
     // run in whatever transaction its pooled connection serves next.
     for (const trx of transactions) await expect(sql`select 1`.execute(trx)).rejects.toThrow('This transaction has ended')
+  })
+
+  it(`leaves a lock's queue after ${LOCK_QUEUE_LIMIT_MS} ms and queues again, with none of the attempt kept, until the holder lets go`, async () => {
+    const holder = new pg.Client({ connectionString: database.url })
+    await holder.connect()
+    const refusals: string[] = []
+    let attempts = 0
+    let commits = 0
+    const stop = backend.onCommit(() => commits++)
+    try {
+      await holder.query('begin')
+      await holder.query(`update conflict_rows set n = n + 100 where name = 'a'`)
+      const done = backend.transaction(async (trx) => {
+        attempts++
+        await bump(trx, 'b', refusals)
+        await bump(trx, 'a', refusals)
+      })
+      // Held past two waits in the queue: each attempt gives up and the transaction runs again.
+      await waitFor('two attempts to leave the queue', () => refusals.length >= 2, 10_000)
+      await holder.query('rollback')
+      await done
+    } finally {
+      stop()
+      await holder.end()
+    }
+    expect(new Set(refusals)).toEqual(new Set(['55P03']))
+    expect(attempts).toBe(refusals.length + 1)
+    expect(commits).toBe(1)
+    expect(await counts()).toEqual({ a: 1, b: 1 })
   })
 
   it('answers 503 with Retry-After, not a 500, once every attempt was undone by a deadlock', async () => {
