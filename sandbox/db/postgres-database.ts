@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto'
 import { type CompiledQuery, Kysely, PostgresDialect, type Transaction, sql, type Driver, type PostgresDialectConfig } from 'kysely'
 import pg from 'pg'
 import { GroupCommit, ParallelTransactions, TransactionOpener } from './postgres-write-transactions.js'
-import { LIST_PREPARED, withPreparations } from './postgres-deferred-writes.js'
+import { ConnectionPreparations } from './postgres-deferred-writes.js'
 import { EventPositions } from './postgres-event-positions.js'
 import { LOCK_KEYS } from './postgres-lock-keys.js'
 import { redactDatabaseLocation } from '../../src/database-location.js'
@@ -229,27 +229,8 @@ function guardedPool(pool: pg.Pool): PostgresDialectConfig['pool'] {
       values?: unknown[],
     ) => Promise<pg.QueryResult>) &
       ((config: pg.QueryConfig) => Promise<pg.QueryResult>)
-    // The deferred writes prepared on this connection (postgres-deferred-writes.ts); not known after a failed query that executed some.
-    const prepared = { names: new Set<string>(), known: true }
-    const simpleQuery = async (text: string, values?: unknown[]) => {
-      if (!prepared.known && withPreparations(text, prepared.names) !== undefined) {
-        const listed = await query(LIST_PREPARED)
-        prepared.names = new Set(listed.rows.map((row: { name: string }) => row.name))
-        prepared.known = true
-      }
-      const sent = withPreparations(text, prepared.names)
-      if (sent === undefined) return query(text, values)
-      return query(sent.text, values).then(
-        (result) => {
-          for (const name of sent.added) prepared.names.add(name)
-          return result
-        },
-        (error: unknown) => {
-          prepared.known = false
-          throw error
-        },
-      )
-    }
+    // The deferred writes prepared on this connection (postgres-deferred-writes.ts).
+    const preparations = new ConnectionPreparations()
     const guarded = async (text: string, values?: unknown[]) => {
       if (values?.some((value) => typeof value === 'string' && value.includes('\0'))) {
         if (/^\s*select\b/i.test(text)) return { command: 'SELECT', rowCount: 0, rows: [], fields: [], oid: 0 }
@@ -258,7 +239,7 @@ function guardedPool(pool: pg.Pool): PostgresDialectConfig['pool'] {
       // A statement with parameters is prepared once per connection under a name of its text
       // (parse and plan saved on every later run); one without goes as a simple query.
       const name = values !== undefined && values.length > 0 ? statementName(text) : undefined
-      const run = name === undefined ? simpleQuery(text, values) : query({ name, text, values })
+      const run = name === undefined ? preparations.send(text, (sent) => query(sent, values)) : query({ name, text, values })
       return run.then(
         // A simple query of several statements answers with each one's result; kysely reads one: the last's.
         (result: pg.QueryResult | pg.QueryResult[]) => (Array.isArray(result) ? result.at(-1) : result),

@@ -97,12 +97,11 @@ const EXECUTE_PREPARED = new RegExp(`execute (${PREPARED_PREFIX}\\w+)\\(`, 'g')
 /**
  * `text` (a simple query) with the PREPARE of each deferred write it executes that the connection
  * lacks (`prepared`: the names it has), just before the first EXECUTE, so that it costs no round
- * trip; `added`: those names; undefined if it executes none. PREPARE outlives a rolled-back
- * transaction, as the session's.
+ * trip; `added`: those names. PREPARE outlives a rolled-back transaction, as the session's.
  */
-export function withPreparations(text: string, prepared: ReadonlySet<string>): { text: string; added: string[] } | undefined {
+function withPreparations(text: string, prepared: ReadonlySet<string>): { text: string; added: string[] } {
   const first = text.indexOf(`execute ${PREPARED_PREFIX}`)
-  if (first === -1) return undefined
+  if (first === -1) return { text, added: [] }
   const added: string[] = []
   for (const [, name] of text.slice(first).matchAll(EXECUTE_PREPARED)) {
     const sql = preparedSql.get(name!)
@@ -114,7 +113,36 @@ export function withPreparations(text: string, prepared: ReadonlySet<string>): {
 }
 
 /** Lists the deferred writes prepared on a connection: after a failed query that executed some, which of its PREPAREs ran (or whether a statement was dropped) is unknown. */
-export const LIST_PREPARED = `select name from pg_prepared_statements where name like '${PREPARED_PREFIX}%'`
+const LIST_PREPARED = `select name from pg_prepared_statements where name like '${PREPARED_PREFIX}%'`
+
+/**
+ * The deferred writes one connection has prepared, for the simple queries it sends: each goes
+ * with the PREPAREs it lacks (withPreparations). After a failed query that executed some, the
+ * connection lists what it has before its next such query.
+ */
+export class ConnectionPreparations {
+  #names = new Set<string>()
+  #known = true
+
+  /** Sends `text` through `run` (the connection's simple query), with the PREPAREs it needs. */
+  async send<R>(text: string, run: (text: string) => Promise<R>): Promise<R> {
+    if (!text.includes(`execute ${PREPARED_PREFIX}`)) return run(text)
+    if (!this.#known) {
+      const listed = (await run(LIST_PREPARED)) as { rows: Array<{ name: string }> }
+      this.#names = new Set(listed.rows.map((row) => row.name))
+      this.#known = true
+    }
+    const sent = withPreparations(text, this.#names)
+    try {
+      const result = await run(sent.text)
+      for (const name of sent.added) this.#names.add(name)
+      return result
+    } catch (error) {
+      this.#known = false
+      throw error
+    }
+  }
+}
 
 function sameQuery(a: CompiledQuery, b: CompiledQuery): boolean {
   return a.sql === b.sql && a.parameters.length === b.parameters.length && a.parameters.every((value, i) => value === b.parameters[i])
