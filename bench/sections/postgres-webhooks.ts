@@ -235,39 +235,30 @@ export async function webhookFigures(settings: BenchSettings, log: (line: string
       const size = backlog.toLocaleString('en-US')
       const note =
         'from the backlog COMMIT to the last delivery logged; every replica claims and sends, the receivers are on the same machine'
+      /** A drain's figure beside the bare sender at the same concurrency (`slots`). */
+      const drained = (
+        what: string,
+        drain: { seconds: number },
+        slots: number,
+        bare: number,
+        extra: Partial<Parameters<typeof figure>[4]>,
+      ) =>
+        figure('postgres', `PostgreSQL webhook deliveries logged, ${what}`, rate(drain.seconds), 'deliveries/s', {
+          control: { name: `bare undici @${slots}`, value: bare },
+          note,
+          ...extra,
+        })
+      const spreadSlots = SPREAD * MAX_DELIVERIES_PER_MERCHANT
       return [
-        figure(
-          'postgres',
-          `PostgreSQL webhook deliveries logged, 2 replicas (backlog of ${size}, ${SPREAD} merchants × ${SPREAD} receivers)`,
-          rate(twoSpread.seconds),
-          'deliveries/s',
-          {
-            control: { name: `bare undici @${SPREAD * MAX_DELIVERIES_PER_MERCHANT}`, value: bareSpread },
-            goal: '≥ 5,000/s',
-            met: rate(twoSpread.seconds) >= 5000,
-            note: `${note}; 1 replica: ${Math.round(rate(oneSpread.seconds))}/s`,
-          },
-        ),
-        figure(
-          'postgres',
-          `PostgreSQL webhook deliveries logged, 2 replicas (backlog of ${size}, 1 merchant → 1 receiver)`,
-          rate(twoSingle.seconds),
-          'deliveries/s',
-          {
-            control: { name: `bare undici @${MAX_DELIVERIES_PER_MERCHANT}`, value: bareSingle },
-            note: `${note}; bounded by the per-merchant cap of ${MAX_DELIVERIES_PER_MERCHANT} on the wire`,
-          },
-        ),
-        figure(
-          'postgres',
-          `PostgreSQL webhook deliveries logged, 1 replica (backlog of ${size}, ${SPREAD} merchants × ${SPREAD} receivers)`,
-          rate(oneSpread.seconds),
-          'deliveries/s',
-          {
-            control: { name: `bare undici @${SPREAD * MAX_DELIVERIES_PER_MERCHANT}`, value: bareSpread },
-            note,
-          },
-        ),
+        drained(`2 replicas (backlog of ${size}, ${SPREAD} merchants × ${SPREAD} receivers)`, twoSpread, spreadSlots, bareSpread, {
+          goal: '≥ 5,000/s',
+          met: rate(twoSpread.seconds) >= 5000,
+          note: `${note}; 1 replica: ${Math.round(rate(oneSpread.seconds))}/s`,
+        }),
+        drained(`2 replicas (backlog of ${size}, 1 merchant → 1 receiver)`, twoSingle, MAX_DELIVERIES_PER_MERCHANT, bareSingle, {
+          note: `${note}; bounded by the per-merchant cap of ${MAX_DELIVERIES_PER_MERCHANT} on the wire`,
+        }),
+        drained(`1 replica (backlog of ${size}, ${SPREAD} merchants × ${SPREAD} receivers)`, oneSpread, spreadSlots, bareSpread, {}),
         figure('postgres', 'PostgreSQL webhook duplicates at the receivers, 2 replicas', duplicates, 'deliveries', {
           goal: '0',
           met: duplicates === 0,
