@@ -4,6 +4,7 @@
 // (another merchant's payments, invoices and idempotency keys), each answer within 2 s, whether the
 // frozen one leads or not. Under PAYBOX_POSTGRES_SERIAL_WRITES=1 the frozen transaction holds the
 // sandbox-wide write lock and every other replica waits out the freeze: this test fails there.
+import { setTimeout as delay } from 'node:timers/promises'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LOCK_KEYS } from '../../sandbox/db/postgres-lock-keys.js'
@@ -25,6 +26,8 @@ const FREEZE_TRIES = 200
 const FROZEN_LOAD = 6
 /** Writers on the running replica, each timing its requests one at a time. */
 const RUNNING_LOAD = 2
+/** How often the ledger lock's holders are sampled during the freeze. */
+const SAMPLE_EVERY_MS = 20
 
 interface Replica {
   name: string
@@ -208,6 +211,8 @@ describe('a replica frozen mid-transaction', () => {
           [replica.name],
         )
         for (const { xid } of rows) holders.add(xid)
+        // A sampling pace, not a wait: a holder keeps the lock for hundreds of milliseconds.
+        await delay(SAMPLE_EVERY_MS)
       }
     })()
     return async () => {
