@@ -119,6 +119,34 @@ describe('deadlocks between parallel write transactions on PostgreSQL', () => {
     expect(await counts()).toEqual({ a: 1, b: 1 })
   })
 
+  it("answers 503 with Retry-After once its lock waits have spent the session's lock timeout, nothing of it kept", async () => {
+    // A backend whose lock waits may last 1 s in all, as the default 10 s would, only sooner.
+    const impatient = await openPostgres({ url: database.url, serialWrites: false, timeoutMs: 1_000 })
+    const holder = new pg.Client({ connectionString: database.url })
+    await holder.connect()
+    const refusals: string[] = []
+    try {
+      await holder.query('begin')
+      await holder.query(`update conflict_rows set n = n + 100 where name = 'a'`)
+      const error = await impatient
+        .transaction(async (trx) => {
+          await bump(trx, 'b', refusals)
+          await bump(trx, 'a', refusals)
+        })
+        .catch((refused: unknown) => refused)
+      expect(error).toBeInstanceOf(ApiError)
+      expect(error).toMatchObject({ statusCode: 503, headers: { 'Retry-After': '1' }, cause: { code: '55P03' } })
+      await holder.query('rollback')
+    } finally {
+      await holder.end()
+      await impatient.db.destroy()
+    }
+    // Queued again after each limit until the second was spent.
+    expect(refusals.length).toBeGreaterThanOrEqual(2)
+    expect(new Set(refusals)).toEqual(new Set(['55P03']))
+    expect(await counts()).toEqual({ a: 0, b: 0 })
+  })
+
   it('answers 503 with Retry-After, not a 500, once every attempt was undone by a deadlock', async () => {
     // A session outside holds row a and, at each attempt, asks for row b (which the attempt holds)
     // before the attempt asks for a: the attempt, last to wait, finds the deadlock and is undone.
