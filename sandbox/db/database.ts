@@ -7,6 +7,7 @@ import { Worker } from 'node:worker_threads'
 import BetterSqlite3 from 'better-sqlite3'
 import { Kysely, PostgresAdapter, type CompiledQuery, type Transaction } from 'kysely'
 import { SandboxConfigError } from '../config-error.js'
+import { errorCode } from './error-codes.js'
 import { migrateToLatest } from './migrate.js'
 import { createFromBaseline } from './sqlite-baseline.js'
 import { migrationProvider, postgresMigrationProvider } from './migrations/index.js'
@@ -271,7 +272,7 @@ function openSqlite(options: OpenDatabaseOptions): BetterSqlite3.Database {
 
 /** SQLite's "file is not a database", as the user's mistake it is. */
 function notADatabase(error: unknown, file: string): SandboxConfigError | undefined {
-  const code = (error as { code?: unknown }).code
+  const code = errorCode(error)
   if (code !== 'SQLITE_NOTADB' && code !== 'SQLITE_CORRUPT') return undefined
   return new SandboxConfigError(
     `--db ${file} is not a paybox database (SQLite: ${(error as Error).message}): name another file, or move this one away`,

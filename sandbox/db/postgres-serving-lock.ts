@@ -6,6 +6,7 @@
 // (snapshots/postgres-serving-barrier.ts speaks the protocol; this file only holds the lock).
 import { randomUUID } from 'node:crypto'
 import pg from 'pg'
+import { errorCode, SQLSTATE } from './error-codes.js'
 import { LOCK_KEYS } from './postgres-lock-keys.js'
 
 /** The channel of the serving barrier's messages; payload `token:message`. */
@@ -93,8 +94,7 @@ export class ServingSession {
         this.#held = 'exclusive'
         return 'held'
       } catch (error) {
-        // 55P03: lock_timeout.
-        return (error as { code?: unknown }).code === '55P03' ? 'busy' : 'unreachable'
+        return errorCode(error) === SQLSTATE.lockNotAvailable ? 'busy' : 'unreachable'
       } finally {
         await client.query(`select set_config('lock_timeout', '0', false)`).catch(() => {})
       }

@@ -6,6 +6,7 @@
 import { CompiledQuery, Transaction, sql, type DatabaseConnection, type Driver, type Kysely, type PostgresDialect } from 'kysely'
 import pg from 'pg'
 import { ClaimTakenError } from './claim-taken-error.js'
+import { errorCode, SQLSTATE } from './error-codes.js'
 import { DeferringConnection, inlineParameters } from './postgres-deferred-writes.js'
 import { LOCK_KEYS } from './postgres-lock-keys.js'
 import { ApiError } from '../errors.js'
@@ -34,17 +35,15 @@ export const LOCK_QUEUE_LIMIT_MS = 250
 /** How many times a transaction that lost a deadlock or a serialization check runs again before its caller gets a 503. */
 export const CONFLICT_ATTEMPTS = 5
 
-/** 40P01 deadlock_detected, 40001 serialization_failure: PostgreSQL chose this transaction to undo; running it again is safe. */
+/** PostgreSQL chose this transaction to undo, to break a deadlock or keep it serializable; running it again is safe. */
 const isConflict = (error: unknown): boolean => {
-  const code = (error as { code?: unknown }).code
-  return code === '40P01' || code === '40001'
+  const code = errorCode(error)
+  return code === SQLSTATE.deadlockDetected || code === SQLSTATE.serializationFailure
 }
 
-/** 55P03 lock_not_available: the wait in a lock's queue ran past LOCK_QUEUE_LIMIT_MS (already a busy 503, its cause the driver's error). */
-const isLockQueueTimeout = (error: unknown): boolean => {
-  const { code, cause } = error as { code?: unknown; cause?: { code?: unknown } }
-  return (code ?? cause?.code) === '55P03'
-}
+/** The wait in a lock's queue ran past LOCK_QUEUE_LIMIT_MS (already a busy 503, its cause the driver's error). */
+const isLockQueueTimeout = (error: unknown): boolean =>
+  (errorCode(error) ?? errorCode((error as { cause?: unknown }).cause)) === SQLSTATE.lockNotAvailable
 
 /**
  * The two int4 keys of a claim's advisory lock, from a 64-bit hash of its name (`name`: an SQL
@@ -64,12 +63,6 @@ const tryClaim = (claim: string) => `pg_try_advisory_xact_lock(${claimLockKeys(p
 
 /** The first row an opening's last statement answered: `claimed` when it tried a claim. */
 type Opened = { claimed?: boolean } | undefined
-
-/**
- * The SQLSTATE of paybox_take_claim (migration 2026-11-27T23-00-payment-create-costs): the claim a
- * transaction took with its writes, at its COMMIT, is held by another transaction.
- */
-const CLAIM_HELD = 'PB409'
 
 /** Marks the columns of an opening that tried a claim and ran a prefetch (claimWithPrefetch). */
 const CLAIMED_COLUMN = 'paybox_claimed'
@@ -217,7 +210,7 @@ export class ParallelTransactions {
         this.committed()
         return value
       } catch (error) {
-        if (claim !== undefined && (error as { code?: unknown }).code === CLAIM_HELD) throw new ClaimTakenError(claim)
+        if (claim !== undefined && errorCode(error) === SQLSTATE.claimHeld) throw new ClaimTakenError(claim)
         // Out of a lock's queue: in it again, until the session's lock wait is spent (then a 503, busy).
         const requeue = isLockQueueTimeout(error) && performance.now() - startedAt < this.lockWaitMs
         if (!requeue && !isConflict(error)) throw error
