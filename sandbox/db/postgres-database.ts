@@ -72,13 +72,14 @@ export interface PostgresBackend {
   applied: string[]
   /**
    * `claim`: a name no other transaction of any replica may hold meanwhile (ClaimTakenError, at
-   * once, if one does). `prefetch`: a read the work sends first, sent with the claim (runTransaction).
+   * once, if one does). `prefetch`: a read the work sends first, sent with the claim. `writesOnly`:
+   * the work reads nothing but the prefetch, so both wait for its writes (runTransaction).
    */
   transaction<T>(
     work: (trx: Transaction<Database>) => Promise<T>,
     claim?: string,
     prefetch?: CompiledQuery,
-    claimAtCommit?: boolean,
+    writesOnly?: boolean,
   ): Promise<T>
   /** Calls `listener` after each commit of this process or another one; returns its stop. */
   onCommit(listener: () => void): () => void
@@ -188,7 +189,7 @@ export async function openPostgres(options: PostgresOptions): Promise<PostgresBa
   return {
     db,
     applied,
-    transaction: (work, claim, prefetch, claimAtCommit) => writes.run(work, claim, prefetch, claimAtCommit),
+    transaction: (work, claim, prefetch, writesOnly) => writes.run(work, claim, prefetch, writesOnly),
     onCommit: (listener) => {
       listeners.add(listener)
       return () => listeners.delete(listener)

@@ -105,11 +105,13 @@ export class TransactionOpener {
   /**
    * `deferWrites`: the transaction's deferrable writes go with its COMMIT (postgres-deferred-writes.ts);
    * `lazyOpening`, with it: an opening whose answer is not read goes with the first statement sent.
+   * `prefetch`: a read the work sends first, answered from the opening's rows or, with
+   * `prefetchAssumedEmpty`, as no rows without asking (its caller checks that at COMMIT).
    */
   run<T>(
     opening: string,
     work: (trx: Transaction<Database>, opened: Opened) => Promise<T>,
-    options: { deferWrites?: boolean; lazyOpening?: boolean; prefetch?: CompiledQuery; prefetchAssumed?: unknown[] } = {},
+    options: { deferWrites?: boolean; lazyOpening?: boolean; prefetch?: CompiledQuery; prefetchAssumedEmpty?: boolean } = {},
   ): Promise<T> {
     return this.db.getExecutor().provideConnection(async (connection) => {
       let ended = false
@@ -124,9 +126,7 @@ export class TransactionOpener {
       const trx = new Transaction<Database>({ ...this.#props, executor })
       try {
         let opened: Opened
-        // A prefetch answered without asking: its caller checks the assumption at COMMIT.
-        if (options.prefetch !== undefined && options.prefetchAssumed !== undefined)
-          deferring?.answerOnce(options.prefetch, options.prefetchAssumed)
+        if (options.prefetch !== undefined && options.prefetchAssumedEmpty === true) deferring?.answerOnce(options.prefetch, [])
         if (deferring?.sent !== false) {
           const { rows } = await connection.executeQuery<Record<string, unknown>>(CompiledQuery.raw(opening))
           if (options.prefetch === undefined || deferring === undefined) opened = rows[0]
@@ -165,23 +165,18 @@ export class ParallelTransactions {
   ) {}
 
   /**
-   * `claimAtCommit` (with a claim and a prefetch): the claim is taken, and the prefetch assumed to
-   * answer no rows, in the round trip of the transaction's first statement sent, for a POST
-   * /payments its COMMIT: one round trip in all. A held claim fails the transaction there
-   * (ClaimTakenError); rows the prefetch would have found must fail it through a backstop (the
-   * idempotency record's primary key).
+   * `writesOnly` (with a claim and a prefetch): the work reads nothing but the prefetch, so the
+   * claim is taken, and the prefetch assumed to answer no rows, in the round trip of the
+   * transaction's first statement sent, for a POST /payments its COMMIT: one round trip in all. A
+   * held claim fails the transaction there (ClaimTakenError); rows the prefetch would have found
+   * must fail it through a backstop (the idempotency record's primary key).
    */
-  async run<T>(
-    work: (trx: Transaction<Database>) => Promise<T>,
-    claim?: string,
-    prefetch?: CompiledQuery,
-    claimAtCommit = false,
-  ): Promise<T> {
+  async run<T>(work: (trx: Transaction<Database>) => Promise<T>, claim?: string, prefetch?: CompiledQuery, writesOnly = false): Promise<T> {
     // One round trip: BEGIN, the idle and lock-queue limits and the claim, if any (its name a literal, escaped, so
     // that the statements go as one simple query), and with the claim the prefetched read, if it can go as text.
     const begin = `begin; set local idle_in_transaction_session_timeout = ${WRITE_IDLE_LIMIT_MS}; set local lock_timeout = ${LOCK_QUEUE_LIMIT_MS}`
     const startedAt = performance.now()
-    const atCommit = claim !== undefined && prefetch !== undefined && claimAtCommit
+    const atCommit = claim !== undefined && prefetch !== undefined && writesOnly
     const read = claim === undefined || prefetch === undefined || atCommit ? undefined : inlineParameters(prefetch)
     const opening =
       claim === undefined
@@ -204,7 +199,7 @@ export class ParallelTransactions {
           {
             deferWrites: true,
             lazyOpening: claim === undefined || atCommit,
-            ...(atCommit ? { prefetch, prefetchAssumed: [] } : read === undefined ? {} : { prefetch }),
+            ...(atCommit ? { prefetch, prefetchAssumedEmpty: true } : read === undefined ? {} : { prefetch }),
           },
         )
         this.committed()
