@@ -11,7 +11,6 @@ import { LOCK_KEYS } from './postgres-lock-keys.js'
 
 /** The channel of the serving barrier's messages; payload `token:message`. */
 const BARRIER_CHANNEL = 'paybox_barrier'
-/** The advisory lock key every serving replica holds shared. */
 /** How soon a lost session is connected again. */
 const RECONNECT_MS = 500
 

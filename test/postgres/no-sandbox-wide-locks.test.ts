@@ -2,9 +2,8 @@
 // request: a sampler on a connection of its own reads pg_locks back to back and finds only
 // row-level locks (tuples, transaction ids), the relation locks every reader and writer takes,
 // idempotency claims, the webhook dispatcher's ANALYZE of the outbox, and the replicas' session
-// locks (leader, serving, migrate); never the write
-// lock, and the lock PostgreSQL orders notifying commits by only in the channel's session, which
-// notes commits after them.
+// locks (leader, serving, migrate); never the write lock, and the lock PostgreSQL orders
+// notifying commits by only in the channel's session, which notes commits after them.
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CHANNEL_APPLICATION_NAME, NUMBERS_AS_NUMBERS } from '../../sandbox/db/postgres-database.js'
