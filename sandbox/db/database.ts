@@ -7,6 +7,7 @@ import { Worker } from 'node:worker_threads'
 import BetterSqlite3 from 'better-sqlite3'
 import { Kysely, PostgresAdapter, type CompiledQuery, type Transaction } from 'kysely'
 import { SandboxConfigError } from '../config-error.js'
+import { errorCode } from './error-codes.js'
 import { migrateToLatest } from './migrate.js'
 import { createFromBaseline } from './sqlite-baseline.js'
 import { migrationProvider, postgresMigrationProvider } from './migrations/index.js'
@@ -79,18 +80,19 @@ export function withCommittedHandle<T>(db: SandboxDb, work: (handle: BetterSqlit
  * and answered from there, saving its round trip (a statement's `query`: statement.ts). It may see
  * the state just before the claim was taken, so it must be a read whose rows the work checks again
  * against a backstop (the idempotency record's primary key).
- * `claimAtCommit` (PostgreSQL, with a claim and a prefetch): the claim goes with the work's first
- * statement sent (for work that only writes, its COMMIT) and the prefetch is taken to answer no
- * rows, saving the opening's round trip; the backstop catches the rows it would have found.
+ * `writesOnly` (PostgreSQL, with a claim and a prefetch): `work` reads nothing but the prefetch,
+ * only writes; so the claim goes with its first statement sent (its COMMIT) and the prefetch is
+ * taken to answer no rows, saving the opening's round trip; the backstop catches the rows it would
+ * have found.
  */
 export function runTransaction<T>(
   db: SandboxDb,
   work: (trx: Transaction<Database>) => Promise<T>,
-  options: { claim?: string; prefetch?: CompiledQuery; claimAtCommit?: boolean } = {},
+  options: { claim?: string; prefetch?: CompiledQuery; writesOnly?: boolean } = {},
 ): Promise<T> {
   if (db.isTransaction) throw new Error('A transaction cannot start another one: pass it on instead')
   const postgres = postgresBackends.get(db)
-  if (postgres) return postgres.transaction(work, options.claim, options.prefetch, options.claimAtCommit)
+  if (postgres) return postgres.transaction(work, options.claim, options.prefetch, options.writesOnly)
   const dialect = dialects.get(db)
   if (!dialect) throw new Error('This database was not opened by openDatabase')
   return dialect.transaction<Database, T>(work)
@@ -271,7 +273,7 @@ function openSqlite(options: OpenDatabaseOptions): BetterSqlite3.Database {
 
 /** SQLite's "file is not a database", as the user's mistake it is. */
 function notADatabase(error: unknown, file: string): SandboxConfigError | undefined {
-  const code = (error as { code?: unknown }).code
+  const code = errorCode(error)
   if (code !== 'SQLITE_NOTADB' && code !== 'SQLITE_CORRUPT') return undefined
   return new SandboxConfigError(
     `--db ${file} is not a paybox database (SQLite: ${(error as Error).message}): name another file, or move this one away`,

@@ -11,6 +11,7 @@ import { type CompiledQuery, Kysely, PostgresDialect, type Transaction, sql, typ
 import pg from 'pg'
 import { GroupCommit, ParallelTransactions, TransactionOpener } from './postgres-write-transactions.js'
 import { ConnectionPreparations } from './postgres-deferred-writes.js'
+import { errorCode, SQLSTATE } from './error-codes.js'
 import { EventPositions } from './postgres-event-positions.js'
 import { LOCK_KEYS } from './postgres-lock-keys.js'
 import { redactDatabaseLocation } from '../../src/database-location.js'
@@ -71,13 +72,14 @@ export interface PostgresBackend {
   applied: string[]
   /**
    * `claim`: a name no other transaction of any replica may hold meanwhile (ClaimTakenError, at
-   * once, if one does). `prefetch`: a read the work sends first, sent with the claim (runTransaction).
+   * once, if one does). `prefetch`: a read the work sends first, sent with the claim. `writesOnly`:
+   * the work reads nothing but the prefetch, so both wait for its writes (runTransaction).
    */
   transaction<T>(
     work: (trx: Transaction<Database>) => Promise<T>,
     claim?: string,
     prefetch?: CompiledQuery,
-    claimAtCommit?: boolean,
+    writesOnly?: boolean,
   ): Promise<T>
   /** Calls `listener` after each commit of this process or another one; returns its stop. */
   onCommit(listener: () => void): () => void
@@ -187,7 +189,7 @@ export async function openPostgres(options: PostgresOptions): Promise<PostgresBa
   return {
     db,
     applied,
-    transaction: (work, claim, prefetch, claimAtCommit) => writes.run(work, claim, prefetch, claimAtCommit),
+    transaction: (work, claim, prefetch, writesOnly) => writes.run(work, claim, prefetch, writesOnly),
     onCommit: (listener) => {
       listeners.add(listener)
       return () => listeners.delete(listener)
@@ -278,17 +280,20 @@ function statementName(text: string): string | undefined {
   return name
 }
 
+/** A connection lost: the socket's codes, and the server's end of an idle transaction. */
+const LOST_CONNECTION = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', SQLSTATE.idleInTransactionTimeout])
+
 /**
  * Errors of a lost or refused connection (SQLSTATE classes 08 and 57P, or the socket's own), and
- * of a statement or lock wait past its timeout (57014, 55P03): a 503 to retry, not a 500.
+ * of a statement or lock wait past its timeout: a 503 to retry, not a 500.
  */
 function asUnavailable(error: unknown): ApiError | undefined {
-  const { code, message } = error as { code?: unknown; message?: unknown }
-  const busy = code === '57014' || code === '55P03'
+  const code = errorCode(error)
+  const { message } = error as { message?: unknown }
+  const busy = code === SQLSTATE.queryCanceled || code === SQLSTATE.lockNotAvailable
   const lost =
-    // 25P03: the server ended a transaction left idle past its limit (WRITE_IDLE_LIMIT_MS), and its session.
-    (typeof code === 'string' &&
-      (/^(08|57P)/.test(code) || ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '25P03'].includes(code))) ||
+    // An idle transaction's end: past its limit (WRITE_IDLE_LIMIT_MS) the server ends it, and its session.
+    (code !== undefined && (/^(08|57P)/.test(code) || LOST_CONNECTION.has(code))) ||
     (typeof message === 'string' && /Connection terminated|is not queryable|timeout exceeded when trying to connect/i.test(message))
   if (!busy && !lost) return undefined
   const unavailable = new ApiError(
@@ -515,12 +520,21 @@ function parseUrl(location: string): string {
 
 const redact = redactDatabaseLocation
 
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ETIMEDOUT', 'ECONNRESET', '28P01', '28000', '3D000'])
+const UNREACHABLE = new Set<string>([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ETIMEDOUT',
+  'ECONNRESET',
+  SQLSTATE.invalidPassword,
+  SQLSTATE.invalidAuthorization,
+  SQLSTATE.invalidCatalogName,
+])
 
 /** A database that cannot be reached or entered is the user's to fix: one line naming it. */
 function connectionProblem(error: unknown, url: string): SandboxConfigError | undefined {
   if (error instanceof ApiError && error.statusCode === 503 && error.cause !== undefined) return connectionProblem(error.cause, url)
-  const code = (error as { code?: unknown }).code
-  if (typeof code !== 'string' || !UNREACHABLE.has(code)) return undefined
+  const code = errorCode(error)
+  if (code === undefined || !UNREACHABLE.has(code)) return undefined
   return new SandboxConfigError(`--db ${redact(url)}: PostgreSQL refused or could not be reached (${(error as Error).message})`)
 }

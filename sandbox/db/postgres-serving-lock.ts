@@ -6,11 +6,11 @@
 // (snapshots/postgres-serving-barrier.ts speaks the protocol; this file only holds the lock).
 import { randomUUID } from 'node:crypto'
 import pg from 'pg'
+import { errorCode, SQLSTATE } from './error-codes.js'
 import { LOCK_KEYS } from './postgres-lock-keys.js'
 
 /** The channel of the serving barrier's messages; payload `token:message`. */
 const BARRIER_CHANNEL = 'paybox_barrier'
-/** The advisory lock key every serving replica holds shared. */
 /** How soon a lost session is connected again. */
 const RECONNECT_MS = 500
 
@@ -93,8 +93,7 @@ export class ServingSession {
         this.#held = 'exclusive'
         return 'held'
       } catch (error) {
-        // 55P03: lock_timeout.
-        return (error as { code?: unknown }).code === '55P03' ? 'busy' : 'unreachable'
+        return errorCode(error) === SQLSTATE.lockNotAvailable ? 'busy' : 'unreachable'
       } finally {
         await client.query(`select set_config('lock_timeout', '0', false)`).catch(() => {})
       }

@@ -6,6 +6,7 @@
 import { CompiledQuery, Transaction, sql, type DatabaseConnection, type Driver, type Kysely, type PostgresDialect } from 'kysely'
 import pg from 'pg'
 import { ClaimTakenError } from './claim-taken-error.js'
+import { errorCode, SQLSTATE } from './error-codes.js'
 import { DeferringConnection, inlineParameters } from './postgres-deferred-writes.js'
 import { LOCK_KEYS } from './postgres-lock-keys.js'
 import { ApiError } from '../errors.js'
@@ -34,17 +35,15 @@ export const LOCK_QUEUE_LIMIT_MS = 250
 /** How many times a transaction that lost a deadlock or a serialization check runs again before its caller gets a 503. */
 export const CONFLICT_ATTEMPTS = 5
 
-/** 40P01 deadlock_detected, 40001 serialization_failure: PostgreSQL chose this transaction to undo; running it again is safe. */
+/** PostgreSQL chose this transaction to undo, to break a deadlock or keep it serializable; running it again is safe. */
 const isConflict = (error: unknown): boolean => {
-  const code = (error as { code?: unknown }).code
-  return code === '40P01' || code === '40001'
+  const code = errorCode(error)
+  return code === SQLSTATE.deadlockDetected || code === SQLSTATE.serializationFailure
 }
 
-/** 55P03 lock_not_available: the wait in a lock's queue ran past LOCK_QUEUE_LIMIT_MS (already a busy 503, its cause the driver's error). */
-const isLockQueueTimeout = (error: unknown): boolean => {
-  const { code, cause } = error as { code?: unknown; cause?: { code?: unknown } }
-  return (code ?? cause?.code) === '55P03'
-}
+/** The wait in a lock's queue ran past LOCK_QUEUE_LIMIT_MS (already a busy 503, its cause the driver's error). */
+const isLockQueueTimeout = (error: unknown): boolean =>
+  (errorCode(error) ?? errorCode((error as { cause?: unknown }).cause)) === SQLSTATE.lockNotAvailable
 
 /**
  * The two int4 keys of a claim's advisory lock, from a 64-bit hash of its name (`name`: an SQL
@@ -64,12 +63,6 @@ const tryClaim = (claim: string) => `pg_try_advisory_xact_lock(${claimLockKeys(p
 
 /** The first row an opening's last statement answered: `claimed` when it tried a claim. */
 type Opened = { claimed?: boolean } | undefined
-
-/**
- * The SQLSTATE of paybox_take_claim (migration 2026-11-27T23-00-payment-create-costs): the claim a
- * transaction took with its writes, at its COMMIT, is held by another transaction.
- */
-const CLAIM_HELD = 'PB409'
 
 /** Marks the columns of an opening that tried a claim and ran a prefetch (claimWithPrefetch). */
 const CLAIMED_COLUMN = 'paybox_claimed'
@@ -112,11 +105,13 @@ export class TransactionOpener {
   /**
    * `deferWrites`: the transaction's deferrable writes go with its COMMIT (postgres-deferred-writes.ts);
    * `lazyOpening`, with it: an opening whose answer is not read goes with the first statement sent.
+   * `prefetch`: a read the work sends first, answered from the opening's rows or, with
+   * `prefetchAssumedEmpty`, as no rows without asking (its caller checks that at COMMIT).
    */
   run<T>(
     opening: string,
     work: (trx: Transaction<Database>, opened: Opened) => Promise<T>,
-    options: { deferWrites?: boolean; lazyOpening?: boolean; prefetch?: CompiledQuery; prefetchAssumed?: unknown[] } = {},
+    options: { deferWrites?: boolean; lazyOpening?: boolean; prefetch?: CompiledQuery; prefetchAssumedEmpty?: boolean } = {},
   ): Promise<T> {
     return this.db.getExecutor().provideConnection(async (connection) => {
       let ended = false
@@ -131,9 +126,7 @@ export class TransactionOpener {
       const trx = new Transaction<Database>({ ...this.#props, executor })
       try {
         let opened: Opened
-        // A prefetch answered without asking: its caller checks the assumption at COMMIT.
-        if (options.prefetch !== undefined && options.prefetchAssumed !== undefined)
-          deferring?.answerOnce(options.prefetch, options.prefetchAssumed)
+        if (options.prefetch !== undefined && options.prefetchAssumedEmpty === true) deferring?.answerOnce(options.prefetch, [])
         if (deferring?.sent !== false) {
           const { rows } = await connection.executeQuery<Record<string, unknown>>(CompiledQuery.raw(opening))
           if (options.prefetch === undefined || deferring === undefined) opened = rows[0]
@@ -172,23 +165,18 @@ export class ParallelTransactions {
   ) {}
 
   /**
-   * `claimAtCommit` (with a claim and a prefetch): the claim is taken, and the prefetch assumed to
-   * answer no rows, in the round trip of the transaction's first statement sent, for a POST
-   * /payments its COMMIT: one round trip in all. A held claim fails the transaction there
-   * (ClaimTakenError); rows the prefetch would have found must fail it through a backstop (the
-   * idempotency record's primary key).
+   * `writesOnly` (with a claim and a prefetch): the work reads nothing but the prefetch, so the
+   * claim is taken, and the prefetch assumed to answer no rows, in the round trip of the
+   * transaction's first statement sent, for a POST /payments its COMMIT: one round trip in all. A
+   * held claim fails the transaction there (ClaimTakenError); rows the prefetch would have found
+   * must fail it through a backstop (the idempotency record's primary key).
    */
-  async run<T>(
-    work: (trx: Transaction<Database>) => Promise<T>,
-    claim?: string,
-    prefetch?: CompiledQuery,
-    claimAtCommit = false,
-  ): Promise<T> {
+  async run<T>(work: (trx: Transaction<Database>) => Promise<T>, claim?: string, prefetch?: CompiledQuery, writesOnly = false): Promise<T> {
     // One round trip: BEGIN, the idle and lock-queue limits and the claim, if any (its name a literal, escaped, so
     // that the statements go as one simple query), and with the claim the prefetched read, if it can go as text.
     const begin = `begin; set local idle_in_transaction_session_timeout = ${WRITE_IDLE_LIMIT_MS}; set local lock_timeout = ${LOCK_QUEUE_LIMIT_MS}`
     const startedAt = performance.now()
-    const atCommit = claim !== undefined && prefetch !== undefined && claimAtCommit
+    const atCommit = claim !== undefined && prefetch !== undefined && writesOnly
     const read = claim === undefined || prefetch === undefined || atCommit ? undefined : inlineParameters(prefetch)
     const opening =
       claim === undefined
@@ -211,13 +199,13 @@ export class ParallelTransactions {
           {
             deferWrites: true,
             lazyOpening: claim === undefined || atCommit,
-            ...(atCommit ? { prefetch, prefetchAssumed: [] } : read === undefined ? {} : { prefetch }),
+            ...(atCommit ? { prefetch, prefetchAssumedEmpty: true } : read === undefined ? {} : { prefetch }),
           },
         )
         this.committed()
         return value
       } catch (error) {
-        if (claim !== undefined && (error as { code?: unknown }).code === CLAIM_HELD) throw new ClaimTakenError(claim)
+        if (claim !== undefined && errorCode(error) === SQLSTATE.claimHeld) throw new ClaimTakenError(claim)
         // Out of a lock's queue: in it again, until the session's lock wait is spent (then a 503, busy).
         const requeue = isLockQueueTimeout(error) && performance.now() - startedAt < this.lockWaitMs
         if (!requeue && !isConflict(error)) throw error

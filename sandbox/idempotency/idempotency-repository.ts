@@ -1,6 +1,7 @@
 // Stored responses of requests made with an Idempotency-Key, per merchant.
 import type { CompiledQuery, Kysely } from 'kysely'
 import { isPostgres } from '../db/database.js'
+import { errorCode, SQLSTATE } from '../db/error-codes.js'
 import { defineStatement } from '../db/statement.js'
 import type { Database, IdempotencyKeysTable } from '../db/schema.js'
 
@@ -30,8 +31,7 @@ const KEY_CONSTRAINT = 'idempotency_keys_pk'
 
 /** Whether `error` is a PostgreSQL transaction's failure to store its record because a twin's row was there first. */
 export function storedByTwin(error: unknown): boolean {
-  const { code, constraint } = error as { code?: unknown; constraint?: unknown }
-  return code === '23505' && constraint === KEY_CONSTRAINT
+  return errorCode(error) === SQLSTATE.uniqueViolation && (error as { constraint?: unknown }).constraint === KEY_CONSTRAINT
 }
 
 /** The lookup findIdempotencyRecord sends, as a PostgreSQL transaction's prefetch (db/database.ts runTransaction); SQLite has none. */

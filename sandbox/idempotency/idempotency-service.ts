@@ -152,7 +152,7 @@ export class IdempotencyGate {
         {
           claim: `idempotency:${slot}`,
           prefetch: idempotencyRecordLookup(this.db, merchantId, key),
-          claimAtCommit: options.writesOnly === true,
+          writesOnly: options.writesOnly === true,
         },
       )
     } catch (error) {

@@ -4,6 +4,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely'
 import { announce, inOneSnapshot, onAnnouncement, openDatabase, runTransaction, type SandboxDb } from '../db/database.js'
+import { errorCode, SQLSTATE } from '../db/error-codes.js'
 import { postgresMigrationProvider } from '../db/migrations/index.js'
 import { quoteIdentifier } from '../db/postgres-database.js'
 import type { Database } from '../db/schema.js'
@@ -12,9 +13,6 @@ import { PostgresServingBarrier } from './postgres-serving-barrier.js'
 import { SnapshotError, type SnapshotInfo, type SnapshotStore, type StateReplacement, type StateSource } from './snapshot-store.js'
 
 const SNAPSHOT_SCHEMA_PREFIX = 'paybox_snapshot_'
-/** PostgreSQL's codes for a schema another transaction created first: committed before, or while this one waited. */
-const DUPLICATE_SCHEMA = '42P06'
-const UNIQUE_VIOLATION = '23505'
 const INFO_TABLE = 'paybox_snapshot_info'
 /** Kysely's own tables: the schema's version, which a snapshot records but a restore never overwrites. */
 const MIGRATION_TABLES = ['kysely_migration', 'kysely_migration_lock']
@@ -71,8 +69,9 @@ export class PostgresSnapshotStore implements SnapshotStore {
       return await this.#copyOut(db, name, options)
     } catch (error) {
       // Saved under the same name through another request (or replica) since this one looked.
-      const code = (error as { code?: unknown }).code
-      if (code === UNIQUE_VIOLATION || code === DUPLICATE_SCHEMA)
+      // A schema another transaction created first: committed before, or while this one waited.
+      const code = errorCode(error)
+      if (code === SQLSTATE.uniqueViolation || code === SQLSTATE.duplicateSchema)
         throw new SnapshotError('exists', `A snapshot named "${name}" was being saved by another request meanwhile`)
       throw error
     }

@@ -2,9 +2,11 @@
 // it answers --version itself and imports only the command a line names, bundled with oclif
 // (dist/bundle). Whatever it answers must be exactly what plain oclif answers for the same line
 // over the compiled dist/, and --json must not load what only human output needs.
-import { execFile } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
+import { once } from 'node:events'
 import fs from 'node:fs'
 import path from 'node:path'
+import readline from 'node:readline'
 import { pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -142,6 +144,53 @@ describe('the built CLI (bin/run.js)', () => {
     const written = fs.statSync(cache).mtimeMs
     await startAndStop()
     expect(fs.statSync(cache).mtimeMs).toBe(written)
+  })
+
+  it("starts the sandbox without mime-types' tables, which the first answer needing a content type builds", async () => {
+    // mime-types parses mime-db as it loads (bundled as JSON.parse of a string): a preload notes each such parse.
+    const home = temporaryDir('paybox-mime-')
+    const parses = path.join(home, 'parses.txt')
+    const preload = path.join(home, 'note-mime-db.mjs')
+    fs.writeFileSync(
+      preload,
+      `import { appendFileSync } from 'node:fs'
+const parse = JSON.parse
+JSON.parse = function (text, reviver) {
+  if (typeof text === 'string' && text.includes('"application/1d-interleaved-parityfec"')) appendFileSync(${JSON.stringify(parses)}, 'mime-db\\n')
+  return parse.call(this, text, reviver)
+}
+`,
+    )
+    const noted = () => (fs.existsSync(parses) ? fs.readFileSync(parses, 'utf8') : '')
+    const argv = [
+      '--import',
+      pathToFileURL(preload).href,
+      RUN_JS,
+      'sandbox',
+      'start',
+      '--port',
+      '0',
+      '--db',
+      ':memory:',
+      '--json',
+      '--quiet',
+    ]
+    const env = { PATH: process.env.PATH, HOME: process.env.HOME, PAYBOX_HOME: home, PAYBOX_CONFIG_DIR: path.join(home, 'config') }
+    const child = spawn(process.execPath, argv, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'ignore'] })
+    const exited = once(child, 'exit')
+    try {
+      const [line] = (await once(readline.createInterface({ input: child.stdout }), 'line')) as [string]
+      const { baseUrl } = JSON.parse(line) as { baseUrl: string }
+      expect(noted()).toBe('')
+      // A JSON answer sets its own content type; a page goes through express's, and so mime-types.
+      expect((await fetch(`${baseUrl}/payments/nothing`)).status).toBe(401)
+      expect(noted()).toBe('')
+      expect((await fetch(`${baseUrl}/dashboard`)).headers.get('content-type')).toBe('text/html; charset=utf-8')
+      expect(noted()).toBe('mime-db\n')
+    } finally {
+      child.kill('SIGTERM')
+      await exited
+    }
   })
 
   it('checkpoints the WAL from a worker of the compiled dist/', async () => {

@@ -1,9 +1,9 @@
 // Under POST /payments load across two replicas, nothing sandbox-wide is held or awaited by a
 // request: a sampler on a connection of its own reads pg_locks back to back and finds only
 // row-level locks (tuples, transaction ids), the relation locks every reader and writer takes,
-// idempotency claims, and the replicas' session locks (leader, serving, migrate); never the write
-// lock, and the lock PostgreSQL orders notifying commits by only in the channel's session, which
-// notes commits after them.
+// idempotency claims, the webhook dispatcher's ANALYZE of the outbox, and the replicas' session
+// locks (leader, serving, migrate); never the write lock, and the lock PostgreSQL orders
+// notifying commits by only in the channel's session, which notes commits after them.
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CHANNEL_APPLICATION_NAME, NUMBERS_AS_NUMBERS } from '../../sandbox/db/postgres-database.js'
@@ -46,6 +46,9 @@ function allowedAs(lock: Lock): string | undefined {
   // spectoken: an INSERT … ON CONFLICT's own token, which only a conflicting insert of the same key waits on.
   if (['tuple', 'transactionid', 'virtualxid', 'spectoken'].includes(lock.locktype)) return 'row-level'
   if (lock.locktype === 'relation' && RELATION_MODES.has(lock.mode)) return 'relation, as every statement takes'
+  // The dispatcher's `analyze (skip_locked)` of a stale outbox: it blocks no read or write, and never queues.
+  if (lock.locktype === 'relation' && lock.mode === 'ShareUpdateExclusiveLock' && lock.relation === 'webhook_deliveries' && lock.granted)
+    return "the outbox's ANALYZE"
   // Two-key: a webhook claim's lock of one merchant's or origin's share, or an idempotency claim.
   if (lock.locktype === 'advisory' && lock.objsubid === 2 && lock.classid === LOCK_KEYS.deliveryClaims) return 'webhook share claim'
   if (lock.locktype === 'advisory' && lock.objsubid === 2) return 'idempotency claim'
@@ -146,4 +149,27 @@ describe('POST /payments load across two replicas', () => {
     expect([...seen].filter(([lock]) => lock.startsWith('paybox: relation RowExclusiveLock held')).length).toBeGreaterThan(0)
     expect([...seen.values()]).toContain('idempotency claim')
   }, 120_000)
+
+  it("allows the locks the webhook dispatcher's ANALYZE of the outbox holds, and that ANALYZE of no other table", async () => {
+    // A session named as a replica's, in a transaction so that the locks stay to be read (the dispatcher's end with its statement).
+    const session = new pg.Client({ connectionString: database.url, types: NUMBERS_AS_NUMBERS, application_name: 'paybox' })
+    await session.connect()
+    const forbiddenOf = async (table: string) => {
+      await session.query('begin')
+      try {
+        await session.query(`analyze (skip_locked) ${table}`)
+        const locks = (await session.query<Lock>(`${SAMPLE} and l.pid = pg_backend_pid()`)).rows
+        expect(locks.map(describeLock)).toContain(`paybox: relation ShareUpdateExclusiveLock held on ${table}`)
+        return locks.filter((lock) => allowedAs(lock) === undefined).map(describeLock)
+      } finally {
+        await session.query('rollback')
+      }
+    }
+    try {
+      expect(await forbiddenOf('webhook_deliveries')).toEqual([])
+      expect(await forbiddenOf('payments')).toEqual(['paybox: relation ShareUpdateExclusiveLock held on payments'])
+    } finally {
+      await session.end()
+    }
+  })
 })
