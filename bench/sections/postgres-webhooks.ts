@@ -178,6 +178,8 @@ async function bareRate(
 
 /** Merchants and receivers of the spread backlog: each merchant's deliveries go to a receiver (origin) of its own. */
 const SPREAD = 10
+/** Drains of the spread backlog on two replicas, whose median is the figure. */
+const SPREAD_DRAINS = 3
 
 export async function webhookFigures(settings: BenchSettings, log: (line: string) => void, adminUrl: string): Promise<Figure[]> {
   return withDatabases(adminUrl, ['paybox_bench_webhooks'], async ([database]) => {
@@ -219,8 +221,17 @@ export async function webhookFigures(settings: BenchSettings, log: (line: string
         )
 
       const bareSpread = await bareRate(template, merchant.apiSecret, 'pt_bare_spread', backlog, spread)
-      const twoSpread = await drainBacklog(database!.url, receivers, 'pt_spread2', backlog, spread, cpu)
-      described(`backlog of ${backlog} over ${SPREAD} merchants and receivers, two replicas`, twoSpread, bareSpread)
+      // The goal's figure is the median of a few drains: one drain's rate on this machine ranged
+      // from 990 to 1,850/s for the same build, so one alone says little of a change.
+      const twoSpreads: Array<Awaited<ReturnType<typeof drainBacklog>>> = []
+      for (let round = 1; round <= SPREAD_DRAINS; round++) {
+        const drain = await drainBacklog(database!.url, receivers, `pt_spread2_${round}_`, backlog, spread, cpu)
+        described(`backlog of ${backlog} over ${SPREAD} merchants and receivers, two replicas (drain ${round})`, drain, bareSpread)
+        twoSpreads.push(drain)
+      }
+      const bySpeed = [...twoSpreads].sort((a, b) => a.seconds - b.seconds)
+      const twoSpread = bySpeed[Math.floor(bySpeed.length / 2)]!
+      const spreadRange = `median of ${SPREAD_DRAINS} drains, ${Math.round(rate(bySpeed.at(-1)!.seconds))}–${Math.round(rate(bySpeed[0]!.seconds))}/s`
       const bareSingle = await bareRate(template, merchant.apiSecret, 'pt_bare_single', backlog, single)
       const twoSingle = await drainBacklog(database!.url, receivers, 'pt_single2', backlog, single, cpu)
       described(`backlog of ${backlog} of one merchant to one receiver, two replicas`, twoSingle, bareSingle)
@@ -228,7 +239,7 @@ export async function webhookFigures(settings: BenchSettings, log: (line: string
       const oneSpread = await drainBacklog(database!.url, receivers, 'pt_spread1', backlog, spread, cpu)
       described(`backlog of ${backlog} over ${SPREAD} merchants and receivers, one replica`, oneSpread, bareSpread)
 
-      const backlogDuplicates = twoSpread.duplicates + twoSingle.duplicates
+      const backlogDuplicates = twoSpreads.reduce((sum, drain) => sum + drain.duplicates, 0) + twoSingle.duplicates
       let duplicates = backlogDuplicates
       for (const id of ids) duplicates += Math.max(0, arrivalsOf(receivers, id) - 1)
       log(`  ${duplicates} received more than once (${backlogDuplicates} of the two replicas' backlogs)`)
@@ -253,7 +264,7 @@ export async function webhookFigures(settings: BenchSettings, log: (line: string
         drained(`2 replicas (backlog of ${size}, ${SPREAD} merchants × ${SPREAD} receivers)`, twoSpread, spreadSlots, bareSpread, {
           goal: '≥ 5,000/s',
           met: rate(twoSpread.seconds) >= 5000,
-          note: `${note}; 1 replica: ${Math.round(rate(oneSpread.seconds))}/s`,
+          note: `${note}; ${spreadRange}; 1 replica: ${Math.round(rate(oneSpread.seconds))}/s`,
         }),
         drained(`2 replicas (backlog of ${size}, 1 merchant → 1 receiver)`, twoSingle, MAX_DELIVERIES_PER_MERCHANT, bareSingle, {
           note: `${note}; bounded by the per-merchant cap of ${MAX_DELIVERIES_PER_MERCHANT} on the wire`,
