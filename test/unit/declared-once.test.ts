@@ -11,19 +11,12 @@ import * as limits from '../../src/api/limits.js'
 import * as paths from '../../src/api/paths.js'
 import * as validation from '../../src/api/validation.js'
 import { ROOT } from '../../harness/cli.js'
+import { appSources } from '../../harness/app-sources.js'
 
 /** Where the declarations are, and the migrations, which never import app code. */
 const DECLARING = /^src\/api\/|^sandbox\/db\/migrations\//
 
-function sources(): Array<{ file: string; text: string }> {
-  return ['src', 'sandbox'].flatMap((dir) =>
-    (fs.readdirSync(path.join(ROOT, dir), { recursive: true }) as string[])
-      .filter((file) => file.endsWith('.ts'))
-      .map((file) => `${dir}/${file.split(path.sep).join('/')}`)
-      .filter((file) => !DECLARING.test(file))
-      .map((file) => ({ file, text: fs.readFileSync(path.join(ROOT, file), 'utf8') })),
-  )
-}
+const sources = () => appSources(DECLARING)
 
 /** Every export of the contract's files, where each endpoint declares its limits. */
 async function contractModules(): Promise<Record<string, unknown>> {

@@ -1,23 +1,13 @@
 // A driver's error code is read through errorCode and a SQLSTATE is named in SQLSTATE, both in
 // sandbox/db/error-codes.ts: a code spelled out again elsewhere would drift, or be misspelled, unseen.
-import fs from 'node:fs'
-import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { errorCode, SQLSTATE } from '../../sandbox/db/error-codes.js'
-import { ROOT } from '../../harness/cli.js'
+import { appSources } from '../../harness/app-sources.js'
 
 /** The declaration itself, and the migrations, which import no app code (PB409 is raised by one). */
 const DECLARING = /^sandbox\/db\/error-codes\.ts$|^sandbox\/db\/migrations\//
 
-function sources(): Array<{ file: string; text: string }> {
-  return ['src', 'sandbox'].flatMap((dir) =>
-    (fs.readdirSync(path.join(ROOT, dir), { recursive: true }) as string[])
-      .filter((file) => file.endsWith('.ts'))
-      .map((file) => `${dir}/${file.split(path.sep).join('/')}`)
-      .filter((file) => !DECLARING.test(file))
-      .map((file) => ({ file, text: fs.readFileSync(path.join(ROOT, file), 'utf8') })),
-  )
-}
+const sources = () => appSources(DECLARING)
 
 describe('error codes, declared once', () => {
   it('no SQLSTATE the sandbox tells apart is spelled out in src/ or sandbox/', () => {
