@@ -47,6 +47,19 @@ describe('deadlocks between parallel write transactions on PostgreSQL', () => {
       ]),
     )
   /** Adds 1 to row `name`, noting the SQLSTATE of a refusal in `refusals` (a busy one comes as a 503 with the driver's error as its cause). */
+  /**
+   * A session outside the sandbox's pool, in a transaction holding row a (until its rollback or
+   * end); `before` runs first, outside the transaction (its session settings).
+   */
+  const holdRowA = async (before?: (holder: pg.Client) => Promise<unknown>): Promise<pg.Client> => {
+    const holder = new pg.Client({ connectionString: database.url })
+    await holder.connect()
+    await before?.(holder)
+    await holder.query('begin')
+    await holder.query(`update conflict_rows set n = n + 100 where name = 'a'`)
+    return holder
+  }
+
   const bump = (trx: Transaction<Database>, name: string, refusals: string[]) =>
     sql`update conflict_rows set n = n + 1 where name = ${name}`
       .execute(trx)
@@ -91,15 +104,12 @@ describe('deadlocks between parallel write transactions on PostgreSQL', () => {
   })
 
   it(`leaves a lock's queue after ${LOCK_QUEUE_LIMIT_MS} ms and queues again, with none of the attempt kept, until the holder lets go`, async () => {
-    const holder = new pg.Client({ connectionString: database.url })
-    await holder.connect()
+    const holder = await holdRowA()
     const refusals: string[] = []
     let attempts = 0
     let commits = 0
     const stop = backend.onCommit(() => commits++)
     try {
-      await holder.query('begin')
-      await holder.query(`update conflict_rows set n = n + 100 where name = 'a'`)
       const done = backend.transaction(async (trx) => {
         attempts++
         await bump(trx, 'b', refusals)
@@ -122,12 +132,9 @@ describe('deadlocks between parallel write transactions on PostgreSQL', () => {
   it("answers 503 with Retry-After once its lock waits have spent the session's lock timeout, nothing of it kept", async () => {
     // A backend whose lock waits may last 1 s in all, as the default 10 s would, only sooner.
     const impatient = await openPostgres({ url: database.url, serialWrites: false, timeoutMs: 1_000 })
-    const holder = new pg.Client({ connectionString: database.url })
-    await holder.connect()
+    const holder = await holdRowA()
     const refusals: string[] = []
     try {
-      await holder.query('begin')
-      await holder.query(`update conflict_rows set n = n + 100 where name = 'a'`)
       const error = await impatient
         .transaction(async (trx) => {
           await bump(trx, 'b', refusals)
@@ -150,19 +157,15 @@ describe('deadlocks between parallel write transactions on PostgreSQL', () => {
   it('answers 503 with Retry-After, not a 500, once every attempt was undone by a deadlock', async () => {
     // A session outside holds row a and, at each attempt, asks for row b (which the attempt holds)
     // before the attempt asks for a: the attempt, last to wait, finds the deadlock and is undone.
-    const holder = new pg.Client({ connectionString: database.url })
-    await holder.connect()
+    const holder = await holdRowA((session) => session.query(`set deadlock_timeout = '60s'`))
     const refusals: string[] = []
     let attempts = 0
     let commits = 0
     const stop = backend.onCommit(() => commits++)
     try {
-      await holder.query(`set deadlock_timeout = '60s'`)
       const { rows } = await holder.query<{ pid: number }>('select pg_backend_pid() as pid')
       const holderWaits = async () =>
         (await queryFromOutside(database.url, 'select 1 from pg_locks where pid = ? and not granted', [rows[0]!.pid])).length > 0
-      await holder.query('begin')
-      await holder.query(`update conflict_rows set n = n + 100 where name = 'a'`)
       const refused = backend
         .transaction(async (trx) => {
           await bump(trx, 'b', refusals)
