@@ -11,8 +11,11 @@ export interface SentQuery {
   client: pg.Client
 }
 
-/** Every query `work` sends through pg's Client.query, on any connection of this process, in order. */
-export async function queriesSentBy(work: () => Promise<unknown>): Promise<SentQuery[]> {
+/**
+ * Every query `work` sends through pg's Client.query, on any connection of this process, in order;
+ * `onSent` sees each as it goes (what else has happened by then).
+ */
+export async function queriesSentBy(work: () => Promise<unknown>, onSent?: (query: SentQuery) => void): Promise<SentQuery[]> {
   const sent: SentQuery[] = []
   const query = pg.Client.prototype.query
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
@@ -20,7 +23,9 @@ export async function queriesSentBy(work: () => Promise<unknown>): Promise<SentQ
     const [first, second] = args
     const config = typeof first === 'object' && first !== null ? (first as pg.QueryConfig) : undefined
     const values = config ? config.values : second
-    sent.push({ text: String(config ? config.text : first), values: Array.isArray(values) ? values : [], client: this })
+    const one = { text: String(config ? config.text : first), values: Array.isArray(values) ? values : [], client: this }
+    sent.push(one)
+    onSent?.(one)
     return (query as (...a: unknown[]) => unknown).apply(this, args)
   } as typeof query
   try {

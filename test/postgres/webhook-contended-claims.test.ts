@@ -11,6 +11,7 @@ import { LOCK_KEYS } from '../../sandbox/db/postgres-lock-keys.js'
 import { startSandbox, type RunningSandbox } from '../../sandbox/server.js'
 import { merchantShare } from '../../sandbox/webhooks/delivery-claim-repository.js'
 import { createTestDatabase, type TestDatabase } from '../../harness/postgres.js'
+import { queriesSentBy } from '../../harness/postgres-statements.js'
 import { waitFor } from '../../harness/wait.js'
 
 const BUSY_DELIVERIES = 300
@@ -84,20 +85,16 @@ it('retries a contended share in its next log transaction while it has deliverie
   // share. A claim that awaits it is noted with how many busy deliveries had arrived by then.
   const awaitedAt: number[] = []
   let tried = 0
-  const query = pg.Client.prototype.query
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    const [first] = args
-    const text = String(typeof first === 'object' && first !== null ? (first as pg.QueryConfig).text : first)
-    if (/pg_advisory_xact_lock\(/.test(text)) awaitedAt.push(received.get('/busy') ?? 0)
-    if (/pg_try_advisory_xact_lock\(/.test(text)) tried++
-    return (query as (...a: unknown[]) => unknown).apply(this, args)
-  } as typeof query
-  try {
-    await queue(held!.id, heldUrl, HELD_DELIVERIES, 'pt_held_')
-    await waitFor('the busy backlog logged', async () => (await pendingOf('pt_busy_')) === 0, 30_000)
-  } finally {
-    pg.Client.prototype.query = query
-  }
+  await queriesSentBy(
+    async () => {
+      await queue(held!.id, heldUrl, HELD_DELIVERIES, 'pt_held_')
+      await waitFor('the busy backlog logged', async () => (await pendingOf('pt_busy_')) === 0, 30_000)
+    },
+    ({ text }) => {
+      if (/pg_advisory_xact_lock\(/.test(text)) awaitedAt.push(received.get('/busy') ?? 0)
+      if (/pg_try_advisory_xact_lock\(/.test(text)) tried++
+    },
+  )
   expect(tried).toBeGreaterThan(0)
   // None while busy deliveries were still going out; at most the one made once none were left.
   expect(awaitedAt.filter((arrived) => arrived < received.get('/busy')!)).toEqual([])
