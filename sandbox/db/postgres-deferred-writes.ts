@@ -40,13 +40,20 @@ function templateOf(sql: string): Template | null {
 export function inlineParameters(query: CompiledQuery): string | undefined {
   const template = templateOf(query.sql)
   if (template === null) return undefined
-  let text = template.sql[0]!
-  for (let i = 0; i < template.at.length; i++) {
-    const literal = literalOf(query.parameters[template.at[i]!])
+  const literals = literalsOf(template.at.map((at) => query.parameters[at]))
+  if (literals === undefined) return undefined
+  return literals.reduce((text, literal, i) => text + literal + template.sql[i + 1]!, template.sql[0]!)
+}
+
+/** Each value as an SQL literal, or undefined if one cannot be (a NUL, an object). */
+function literalsOf(values: readonly unknown[]): string[] | undefined {
+  const literals: string[] = []
+  for (const value of values) {
+    const literal = literalOf(value)
     if (literal === undefined) return undefined
-    text += literal + template.sql[i + 1]!
+    literals.push(literal)
   }
-  return text
+  return literals
 }
 
 function literalOf(value: unknown): string | undefined {
@@ -83,13 +90,8 @@ function preparedName(sql: string): string | undefined {
 export function deferredText(query: CompiledQuery): string | undefined {
   const name = preparedName(query.sql)
   if (name === undefined) return inlineParameters(query)
-  const literals: string[] = []
-  for (const value of query.parameters) {
-    const literal = literalOf(value)
-    if (literal === undefined) return undefined
-    literals.push(literal)
-  }
-  return `execute ${name}(${literals.join(', ')})`
+  const literals = literalsOf(query.parameters)
+  return literals === undefined ? undefined : `execute ${name}(${literals.join(', ')})`
 }
 
 const EXECUTE_PREPARED = new RegExp(`execute (${PREPARED_PREFIX}\\w+)\\(`, 'g')
