@@ -32,8 +32,8 @@ export interface ClaimRequest {
  * expired), the oldest pending delivery of their subject, and within their merchant's and their
  * origin's caps counted over every replica's live claims. Returns them with their new claim.
  * First, when it looks for expired leases, analyzes the outbox if a burst has left its statistics
- * behind. Its own transaction; not runTransaction's: a claim changes nothing the other replicas wait for,
- * and a commit that woke them would have them claim again, and wake this one.
+ * behind. Its own transaction, not runTransaction's: a claim changes nothing the other replicas
+ * wait for, and a commit that woke them would have them claim again, and wake this one.
  */
 export async function claimDeliveries(
   db: Kysely<Database>,

@@ -78,22 +78,23 @@ export class DeliveryLogWriter {
    */
   async #logOnPostgres(rows: WebhookDeliveryRow[]): Promise<Set<string>> {
     let after: ((committed: boolean) => void) | undefined
+    let logged: Set<string>
     try {
-      const logged = await this.#db.transaction().execute(async (trx) => {
-        const logged = await logClaimedOutcomes(trx, rows)
+      logged = await this.#db.transaction().execute(async (trx) => {
+        const inLog = await logClaimedOutcomes(trx, rows)
         after = await this.#alsoInLog?.(trx)
-        return logged
+        return inLog
       })
-      after?.(true)
-      const ids = rows.map((finished) => finished.id).filter((id) => logged.has(id))
-      for (let at = 0; at < ids.length; at += DELIVERIES_PER_ANNOUNCEMENT) {
-        announceCommitted(this.#db, DELIVERED_TOPIC, ids.slice(at, at + DELIVERIES_PER_ANNOUNCEMENT).join(','))
-      }
-      return logged
     } catch (error) {
       after?.(false)
       throw error
     }
+    after?.(true)
+    const ids = rows.map((finished) => finished.id).filter((id) => logged.has(id))
+    for (let at = 0; at < ids.length; at += DELIVERIES_PER_ANNOUNCEMENT) {
+      announceCommitted(this.#db, DELIVERED_TOPIC, ids.slice(at, at + DELIVERIES_PER_ANNOUNCEMENT).join(','))
+    }
+    return logged
   }
 
   /** Deliveries finishing in one turn of the event loop are logged in one transaction (one commit); whether this one was. */
