@@ -1,9 +1,11 @@
 // PostgreSQL: every replica sends webhooks, each delivery under a claim (docs/postgres.md). A
-// replica claims pending deliveries for a lease with a token of its own, and logs an outcome only
-// while that token is still the delivery's: a sender whose lease expired (another replica has
-// claimed it since) cannot overwrite the newer attempt. SQLite's one process needs none of this.
+// replica claims pending deliveries for a lease with a token of its own, a row of
+// webhook_live_claims each, and logs an outcome only while that claim is still the delivery's: a
+// sender whose lease expired (another replica has claimed it since) cannot overwrite the newer
+// attempt. The outbox's rows are written when queued and when logged, never to claim them. SQLite's
+// one process needs none of this.
 import { randomUUID } from 'node:crypto'
-import { sql, type Kysely } from 'kysely'
+import { sql, type Kysely, type RawBuilder } from 'kysely'
 import { LOCK_KEYS } from '../db/postgres-lock-keys.js'
 import { jsonTextValues } from '../db/sql-dialect.js'
 import type { Database, WebhookDeliveryRow } from '../db/schema.js'
@@ -31,19 +33,19 @@ export interface ClaimRequest {
  * Claims the deliveries that may go now, oldest first: pending, not claimed (or their lease
  * expired), the oldest pending delivery of their subject, and within their merchant's and their
  * origin's caps counted over every replica's live claims. Returns them with their new claim.
- * First, when it looks for expired leases, analyzes the outbox if a burst has left its statistics
- * behind. Its own transaction, not runTransaction's: a claim changes nothing the other replicas
+ * First, if `checkStatistics` (the dispatcher's claims, at most once a poll), analyzes the outbox
+ * if a burst has left its statistics behind. Its own transaction, not runTransaction's: a claim changes nothing the other replicas
  * wait for, and a commit that woke them would have them claim again, and wake this one.
  */
 export async function claimDeliveries(
   db: Kysely<Database>,
   request: ClaimRequest,
-  options: { expired: boolean } = { expired: true },
+  options: { checkStatistics: boolean } = { checkStatistics: true },
 ): Promise<WebhookDeliveryRow[]> {
   if (request.limit <= 0) return []
-  // With the look for expired leases (at most once a poll): a check per claim would cost every commit that wakes a dispatcher.
-  if (options.expired) await refreshStaleOutboxStatistics(db)
-  const claim = (trx: Kysely<Database>) => claimInTransaction(trx, request, { expired: options.expired, wait: true })
+  // At most once a poll: a check per claim would cost every commit that wakes a dispatcher.
+  if (options.checkStatistics) await refreshStaleOutboxStatistics(db)
+  const claim = (trx: Kysely<Database>) => claimInTransaction(trx, request, { wait: true })
   return db
     .transaction()
     .execute(claim)
@@ -54,7 +56,7 @@ export async function claimDeliveries(
  * A backlog queued faster than autovacuum's ANALYZE (its next round may be a minute away) leaves
  * the planner believing the pending deliveries' partial indexes as empty as they were then, and a
  * claim's read scans the whole backlog once per candidate (47,000 pages a claim for 20,000
- * pending, against 1,600 once analyzed). The dispatcher's claims that look for expired leases analyze the outbox
+ * pending, against 1,600 once analyzed). The dispatcher's claims, at most once a poll, analyze the outbox
  * once it has changed by more rows than it held at the last ANALYZE (the cumulative statistics,
  * up to a second behind), or its pending index has more than doubled on disk since (at once);
  * a replica already analyzing it is left to it.
@@ -81,9 +83,8 @@ interface ClaimView {
 
 type LiveClaims = Array<{ merchant_id: string; url: string; count: number }>
 
-/** What choosing a claimable delivery needs of it (the claim's UPDATE returns the rows). */
+/** What choosing a claimable delivery needs of it (the claim's statement returns the rows). */
 type Candidate = Pick<WebhookDeliveryRow, 'id' | 'merchant_id' | 'url' | 'sequence'>
-const CANDIDATE_COLUMNS = sql`d.id, d.merchant_id, d.url, d.sequence`
 
 /**
  * claimDeliveries inside the caller's transaction (also the one that logs this replica's finished
@@ -91,23 +92,23 @@ const CANDIDATE_COLUMNS = sql`d.id, d.merchant_id, d.url, d.sequence`
  * what may go and chooses it within the caps, then takes the lock of each share its choice adds to
  * (a merchant's, an origin's), trying and never waiting, counts those shares' live claims again
  * (a claim another replica committed since the read is seen now), and claims what still fits in
- * the shares it holds; it reclaims expired leases only if `expired` says so. Inside a log
+ * the shares it holds, a delivery whose claim's lease ran out among them. Inside a log
  * transaction (its logged rows locked) the share locks are tried, never awaited, so no two such
  * transactions wait on each other; a claim of its own awaits them, in one order. Two replicas filling different merchants' shares do not wait on each
  * other; two after the same share cannot both fill it, and the one that finds it held leaves it
  * to the other. The locks end with the transaction, once its claims are committed.
- * The chosen rows are taken FOR UPDATE SKIP LOCKED, so a row another transaction holds (a resend
+ * The chosen rows are locked FOR UPDATE SKIP LOCKED, so a row another transaction holds (its log
  * being written) is passed over, not waited for. Origins are the URL parser's (caps.originOf).
  */
 export async function claimInTransaction(
   db: Kysely<Database>,
   request: ClaimRequest,
-  options: ClaimOptions = { expired: false, wait: false },
+  options: ClaimOptions = { wait: false },
 ): Promise<Claimed> {
   const none = (contended = false): Claimed => ({ claimed: [], contended })
   if (request.limit <= 0) return none()
   const { caps, now } = request
-  const { live, candidates } = await readClaimView(db, request, options.expired)
+  const { live, candidates } = await readClaimView(db, request)
   const considered = [...candidates]
   let chosen = chooseWithinCaps(live, considered, request)
   if (chosen.length < request.limit) {
@@ -148,28 +149,20 @@ export async function claimInTransaction(
   const { rows: liveNow } = await LIVE_CLAIMS(now).execute(db)
   const ids = chooseWithinCaps(liveNow, inHeldShares, request).map((row) => row.id)
   if (ids.length === 0) return none(contended)
-  // Claimed under FOR UPDATE SKIP LOCKED, rechecking that each may still be claimed.
-  const claimed = await db
-    .updateTable('webhook_deliveries')
-    .set({ claim_token: randomUUID(), claimed_until: now + request.leaseMs, claimed_by: request.by })
-    .where('id', 'in', (eb) =>
-      eb
-        .selectFrom('webhook_deliveries')
-        .select('id')
-        .where('id', 'in', ids)
-        .where('status', '=', 'pending')
-        .where((w) => w.or([w('claim_token', 'is', null), w('claimed_until', '<=', now)]))
-        .forUpdate()
-        .skipLocked(),
-    )
-    .returningAll()
-    .execute()
+  // Each chosen delivery still pending is locked (SKIP LOCKED: one being logged is passed over) and
+  // claimed by a row of webhook_live_claims, unless a live claim of it has been committed since the
+  // read; the delivery's own row is not written.
+  const claim = newClaim(request.by, now, request.leaseMs)
+  const { rows } = await sql<WebhookDeliveryRow>`with taken as (
+      select id, merchant_id, url from webhook_deliveries where id = any(cast(${ids} as text[])) and status = 'pending'
+      order by id for update skip locked
+    ), claimed as (${claimRows(sql`(select id, merchant_id, url from taken order by id)`, claim, now)} returning delivery_id)
+    select d.* from webhook_deliveries d join claimed c on c.delivery_id = d.id`.execute(db)
+  const claimed = rows.map((row) => ({ ...row, ...claim }))
   return { claimed: claimed.sort((x, y) => x.sequence - y.sequence), contended }
 }
 
 export interface ClaimOptions {
-  /** Also reclaim deliveries whose lease ran out. */
-  expired: boolean
   /** Await the shares' locks (a claim holding no row locks) rather than try them. */
   wait: boolean
 }
@@ -211,50 +204,115 @@ function chooseWithinCaps(live: LiveClaims, candidates: readonly Candidate[], re
 }
 
 /**
- * One statement: the live claims, and the oldest claimable deliveries of each merchant with room
- * (webhook_deliveries_unclaimed, one probe per merchant), and any whose lease ran out. Reads lock nothing: a backlog's head that waits on a full share is read at every
- * claim, and locking it would write to each of its rows.
+ * One statement: the live claims, and the head of each merchant with room, its oldest pending
+ * deliveries (webhook_deliveries_pending_by_merchant, one probe per merchant), each marked if a
+ * live claim has it; headsToClaim picks from them. Reads lock nothing: a backlog's head that waits
+ * on a full share is read at every claim, and locking it would write to each of its rows.
  */
-async function readClaimView(db: Kysely<Database>, request: ClaimRequest, expired: boolean): Promise<ClaimView> {
+async function readClaimView(db: Kysely<Database>, request: ClaimRequest): Promise<ClaimView> {
   const { caps, now } = request
-  const { rows } = await sql<ClaimView>`
+  const { rows } = await sql<{ live: LiveClaims; heads: Head[] }>`
     with live as (${LIVE_CLAIMS(now)}), with_room as (
       -- From the merchants, not from the outbox: its statistics lag a burst of deliveries (until
       -- autovacuum's next ANALYZE), and a plan that reads its pending rows to find their merchants
-      -- reads them all. Each merchant is one probe of webhook_deliveries_unclaimed.
+      -- reads them all.
       select m.id from merchants m
       where coalesce((select sum(l.count) from live l where l.merchant_id = m.id), 0) < ${caps.perMerchant}
-    ), candidates as (
-      select d.* from with_room m cross join lateral (
-        select ${CANDIDATE_COLUMNS} from webhook_deliveries d where d.merchant_id = m.id and d.status = 'pending' and d.claim_token is null
-          and ${FIRST_OF_SUBJECT} order by d.merchant_id, d.sequence limit ${caps.perMerchant}) d
-      ${expired ? EXPIRED_CLAIMS(now, request.limit + caps.perMerchant) : sql``}
+    ), heads as (
+      -- The merchant as \`= any(array[…])\`, not an equality: with it fixed, the pending index's
+      -- sequence order would serve the ORDER BY, and a plan that walks it filtering by merchant
+      -- reads the whole backlog for a merchant with nothing pending; an array's first-column match
+      -- keeps the order only an index led by the merchant gives. Nothing is checked per row before
+      -- the LIMIT, so a plan chosen on statistics a burst has outdated sorts a merchant's backlog
+      -- at worst, and checks none of it.
+      select d.*, w.delivery_id is not null as claimed from with_room m cross join lateral (
+        select d.id, d.merchant_id, d.url, d.sequence, d.subject_type, d.subject_id from webhook_deliveries d
+        where d.merchant_id = any(array[m.id]) and d.status = 'pending'
+        order by d.merchant_id, d.sequence limit ${HEAD_PER_SHARE * caps.perMerchant}) d
+      left join webhook_live_claims w on w.delivery_id = d.id and w.claimed_until > ${now}
     )
     select coalesce((select jsonb_agg(l) from live l), '[]') as live,
-      coalesce((select jsonb_agg(c order by c.sequence) from candidates c), '[]') as candidates`.execute(db)
-  return rows[0]!
+      coalesce((select jsonb_agg(h order by h.sequence) from heads h), '[]') as heads`.execute(db)
+  return { live: rows[0]!.live, candidates: headsToClaim(rows[0]!.heads) }
+}
+
+/**
+ * How many of a merchant's oldest pending deliveries a claim reads, in its shares of the cap: its
+ * own on the wire (up to one share) come first, and a subject's later deliveries wait behind its first.
+ */
+const HEAD_PER_SHARE = 3
+
+/** A merchant's pending delivery at the head of its backlog, and whether a live claim has it. */
+type Head = Candidate & Pick<WebhookDeliveryRow, 'subject_type' | 'subject_id'> & { claimed: boolean }
+
+/**
+ * The claimable deliveries among merchants' heads (in sequence order): those no live claim has
+ * that are their subject's oldest pending delivery. A subject's older deliveries are of its
+ * merchant, so they come before it in its merchant's head, read from its oldest.
+ */
+function headsToClaim(heads: readonly Head[]): Candidate[] {
+  const subjectsAhead = new Set<string>()
+  const claimable: Candidate[] = []
+  for (const head of heads) {
+    const subject = `${head.subject_type}:${head.subject_id}`
+    if (!head.claimed && !subjectsAhead.has(subject))
+      claimable.push({ id: head.id, merchant_id: head.merchant_id, url: head.url, sequence: head.sequence })
+    subjectsAhead.add(subject)
+  }
+  return claimable
 }
 
 /** The deliveries on the wire now, every replica's, counted by merchant and URL: what the caps are counted over. */
-const LIVE_CLAIMS = (now: number) => sql<LiveClaims[number]>`select merchant_id, url, count(*)::int as count from webhook_deliveries
-  where status = 'pending' and claim_token is not null and claimed_until > ${now} group by merchant_id, url`
+const LIVE_CLAIMS = (now: number) => sql<LiveClaims[number]>`select merchant_id, url, count(*)::int as count from webhook_live_claims
+  where claimed_until > ${now} group by merchant_id, url`
 
 /**
- * Claims whose lease ran out (their replica died), whoever they belong to: the claimed index's
- * oldest entries, which until a vacuum include every delivery logged since, so a claim made at
- * each log does not read them; the claims of the dispatcher's passes (its poll) do.
+ * Claims the deliveries of `deliveries` (a relation of id, merchant_id, url), in its order: a row
+ * of webhook_live_claims each, inserted, or taking over the row of a claim whose lease ran out; a
+ * delivery whose live claim another transaction committed first is left out of what it returns.
  */
-const EXPIRED_CLAIMS = (now: number, limit: number) => sql`union all
-  (select ${CANDIDATE_COLUMNS} from webhook_deliveries d where d.status = 'pending' and d.claim_token is not null
-    and d.claimed_until <= ${now} and ${FIRST_OF_SUBJECT} order by d.sequence limit ${limit})`
+const claimRows = (deliveries: RawBuilder<unknown>, claim: LiveClaim, now: number) => sql`insert into webhook_live_claims
+    (delivery_id, claim_token, merchant_id, url, claimed_until, claimed_by)
+  select id, ${claim.claim_token}, merchant_id, url, cast(${claim.claimed_until} as bigint), ${claim.claimed_by} from ${deliveries} as deliveries
+  on conflict (delivery_id) do update set claim_token = excluded.claim_token, merchant_id = excluded.merchant_id,
+    url = excluded.url, claimed_until = excluded.claimed_until, claimed_by = excluded.claimed_by
+  where webhook_live_claims.claimed_until <= ${now}`
+
+/**
+ * Keeps the live claims' table as small as what is on the wire: vacuums it, so that the space of
+ * the rows that logs deleted is used again and a count reads a few pages (autovacuum comes too
+ * seldom for a table that every delivery inserts into and deletes from), after deleting any row
+ * whose delivery is no longer pending (none is left so by the sandbox's own writes).
+ * `skip_locked`: a replica already vacuuming it is left to it; `truncate false`: truncating would
+ * lock out the claims.
+ */
+export async function tidyLiveClaims(db: Kysely<Database>): Promise<void> {
+  await sql`delete from webhook_live_claims w where not exists
+    (select 1 from webhook_deliveries d where d.id = w.delivery_id and d.status = 'pending')`.execute(db)
+  await sql`vacuum (skip_locked, truncate false) webhook_live_claims`.execute(db)
+}
+
+/** A resend is written claimed (the replica that received it sends it): it counts against the caps from its write on. */
+export async function claimResend(
+  db: Kysely<Database>,
+  row: Pick<WebhookDeliveryRow, 'id' | 'merchant_id' | 'url'>,
+  claim: LiveClaim,
+): Promise<void> {
+  const resend = sql`(values (${row.id}, ${row.merchant_id}, ${row.url})) as resend (id, merchant_id, url)`
+  // A new delivery has no claim to take over (no row has a lease ending at or before 0).
+  await sql`${claimRows(sql`(select * from ${resend})`, claim, 0)}`.execute(db)
+}
+
+/** No live claim of delivery d: none, or its lease ran out (its replica died or froze), so any replica may claim it again. */
+const NOT_CLAIMED = (now: number) =>
+  sql`not exists (select 1 from webhook_live_claims w where w.delivery_id = d.id and w.claimed_until > ${now})`
 
 /** Delivery d is its subject's oldest pending one. */
 const FIRST_OF_SUBJECT = sql`not exists (select 1 from webhook_deliveries o where o.subject_type = d.subject_type
   and o.subject_id = d.subject_id and o.status = 'pending' and o.sequence < d.sequence)`
 
 /** Pending, unclaimed (or its lease expired), and its subject's oldest pending delivery. */
-const CLAIMABLE = (now: number) =>
-  sql`d.status = 'pending' and (d.claim_token is null or d.claimed_until <= ${now}) and ${FIRST_OF_SUBJECT}`
+const CLAIMABLE = (now: number) => sql`d.status = 'pending' and ${NOT_CLAIMED(now)} and ${FIRST_OF_SUBJECT}`
 
 /** The oldest claimable deliveries of each of `merchants` to URLs not in `fullUrls`: one probe of webhook_deliveries_pending_by_merchant per merchant. */
 async function oldestToOtherUrls(
@@ -271,19 +329,27 @@ async function oldestToOtherUrls(
   return rows.filter((row) => !past.skip.has(row.id))
 }
 
-/** The claim a resend is written with: the replica that received it sends it, and no other claims it meanwhile. */
-export function newClaim(
-  by: string,
-  now: number,
-  leaseMs: number,
-): Pick<WebhookDeliveryRow, 'claim_token' | 'claimed_until' | 'claimed_by'> {
+/** A claim: its token, the end of its lease (wall-clock ms), and the replica that holds it. */
+export type LiveClaim = Pick<WebhookDeliveryRow, 'claim_token' | 'claimed_until' | 'claimed_by'>
+
+/** A new claim for `by`, its lease running from `now`. */
+export function newClaim(by: string, now: number, leaseMs: number): LiveClaim {
   return { claim_token: randomUUID(), claimed_until: now + leaseMs, claimed_by: by }
 }
 
 /** Outcome columns of a delivery, as logged. */
 export type DeliveryOutcome = Pick<
   WebhookDeliveryRow,
-  'id' | 'claim_token' | 'status' | 'http_status' | 'response_body' | 'error_message' | 'duration_ms' | 'last_attempt_at' | 'updated_at'
+  | 'id'
+  | 'claim_token'
+  | 'claimed_by'
+  | 'status'
+  | 'http_status'
+  | 'response_body'
+  | 'error_message'
+  | 'duration_ms'
+  | 'last_attempt_at'
+  | 'updated_at'
 >
 
 /**
@@ -297,6 +363,7 @@ export async function logClaimedOutcomes(db: Kysely<Database>, outcomes: readonl
     outcomes.map((o) => ({
       id: o.id,
       claim_token: o.claim_token,
+      claimed_by: o.claimed_by,
       status: o.status,
       http_status: o.http_status,
       response_body: o.response_body?.replaceAll('\0', '\uFFFD') ?? null,
@@ -306,12 +373,18 @@ export async function logClaimedOutcomes(db: Kysely<Database>, outcomes: readonl
       updated_at: o.updated_at,
     })),
   )
+  // Logged while the sender's claim is live or expired but not taken over; then every outcome takes
+  // its claim off the live count, logged or not: the sender is done with it. The delete runs after
+  // the update (a WITH statement nothing reads), so the delivery's row is locked first, as a claim locks it.
   const { rows } = await sql<{ id: string }>`
+    with v as (select * from jsonb_to_recordset(cast(${json} as jsonb)) as v(id text, claim_token text, claimed_by text, status text,
+      http_status bigint, response_body text, error_message text, duration_ms bigint, last_attempt_at bigint, updated_at bigint)
+    ), freed as (delete from webhook_live_claims w using v where w.delivery_id = v.id and w.claim_token = v.claim_token)
     update webhook_deliveries d set status = v.status, http_status = v.http_status, response_body = v.response_body,
-      error_message = v.error_message, duration_ms = v.duration_ms, last_attempt_at = v.last_attempt_at, updated_at = v.updated_at
-    from jsonb_to_recordset(cast(${json} as jsonb)) as v(id text, claim_token text, status text, http_status bigint,
-      response_body text, error_message text, duration_ms bigint, last_attempt_at bigint, updated_at bigint)
-    where d.id = v.id and d.claim_token = v.claim_token
+      error_message = v.error_message, duration_ms = v.duration_ms, last_attempt_at = v.last_attempt_at, updated_at = v.updated_at,
+      claimed_by = v.claimed_by
+    from v where d.id = v.id
+      and exists (select 1 from webhook_live_claims w where w.delivery_id = v.id and w.claim_token = v.claim_token)
     returning d.id`.execute(db)
   return new Set(rows.map((row) => row.id))
 }
@@ -321,14 +394,9 @@ export async function releaseClaims(
   db: Kysely<Database>,
   deliveries: ReadonlyArray<Pick<WebhookDeliveryRow, 'id' | 'claim_token'>>,
 ): Promise<void> {
-  for (const { id, claim_token } of deliveries) {
-    if (claim_token === null) continue
-    await db
-      .updateTable('webhook_deliveries')
-      .set({ claim_token: null, claimed_until: null })
-      .where('id', '=', id)
-      .where('claim_token', '=', claim_token)
-      .where('status', '=', 'pending')
-      .execute()
-  }
+  const claims = deliveries.filter((row) => row.claim_token !== null)
+  if (claims.length === 0) return
+  await sql`delete from webhook_live_claims w using unnest(cast(${claims.map((row) => row.id)} as text[]),
+      cast(${claims.map((row) => row.claim_token)} as text[])) as v(id, claim_token)
+    where w.delivery_id = v.id and w.claim_token = v.claim_token`.execute(db)
 }

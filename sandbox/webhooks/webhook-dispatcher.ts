@@ -10,7 +10,14 @@ import { systemClock, type Clock } from '../clock.js'
 import type { Database, WebhookDeliveryRow } from '../db/schema.js'
 import { cachedLookups, DeliveryAttempts, type AttemptLookups } from './delivery-attempts.js'
 import { DeliveryLogWriter } from './delivery-log-writer.js'
-import { claimDeliveries, claimInTransaction, newClaim, type Claimed, type ClaimRequest } from './delivery-claim-repository.js'
+import {
+  claimDeliveries,
+  claimInTransaction,
+  newClaim,
+  tidyLiveClaims,
+  type Claimed,
+  type ClaimRequest,
+} from './delivery-claim-repository.js'
 import { DeliveryQueue, MAX_DELIVERIES_PER_MERCHANT } from './delivery-queue.js'
 import type { DeliveryListener, EventListener, WebhookDeliveries } from '../context.js'
 import { StoredEgress } from './egress-policy.js'
@@ -26,6 +33,8 @@ const DEFAULT_POLL_MS = 250
  * replica that has not logged by then is taken for dead, and any replica claims the delivery again.
  */
 export const CLAIM_LEASE_MARGIN_MS = 5_000
+/** PostgreSQL: deliveries a replica finishes (each deleting its live claim's row) between its tidyings of the live claims' table. */
+export const TIDY_LIVE_CLAIMS_EVERY = 500
 
 export interface WebhookDispatcherOptions {
   db: Kysely<Database>
@@ -64,8 +73,11 @@ export class WebhookDispatcher implements WebhookDeliveries {
   #kickScheduled = false
   /** Slots a claim under way may fill (PostgreSQL): two claims at once do not both count them free. */
   #reserved = 0
-  /** When this replica's claims last looked for expired leases (wall-clock ms). */
-  #expiredCheckedAt = 0
+  /** When this replica's claims last checked the outbox's statistics (wall-clock ms). */
+  #statisticsCheckedAt = 0
+  /** PostgreSQL: deliveries finished since this replica last tidied the live claims, and the tidying under way. */
+  #finishedSinceTidy = 0
+  #tidying: Promise<void> | undefined
   #stopListening: (() => void) | undefined
   #stopHearing: (() => void) | undefined
 
@@ -111,6 +123,7 @@ export class WebhookDispatcher implements WebhookDeliveries {
     this.#sender.stop()
     await this.#pumping
     await Promise.allSettled([...this.#inFlight])
+    await this.#tidying
     await this.#sender.close()
   }
 
@@ -195,12 +208,12 @@ export class WebhookDispatcher implements WebhookDeliveries {
     const limit = this.#claimableSlots()
     if (limit === 0) return
     this.#reserved += limit
-    // Expired leases are looked for at most once a poll: their index's head holds every delivery logged since the last vacuum.
+    // The outbox's statistics are checked at most once a poll (claimDeliveries).
     const now = this.#wallClock.now()
-    const expired = now - this.#expiredCheckedAt >= this.#pollMs
-    if (expired) this.#expiredCheckedAt = now
+    const checkStatistics = now - this.#statisticsCheckedAt >= this.#pollMs
+    if (checkStatistics) this.#statisticsCheckedAt = now
     try {
-      this.#sendClaimed(await claimDeliveries(this.#db, this.#claimRequest(limit), { expired }))
+      this.#sendClaimed(await claimDeliveries(this.#db, this.#claimRequest(limit), { checkStatistics }))
     } finally {
       this.#reserved -= limit
     }
@@ -254,6 +267,17 @@ export class WebhookDispatcher implements WebhookDeliveries {
     }
   }
 
+  /** PostgreSQL: every TIDY_LIVE_CLAIMS_EVERY finished deliveries, one tidying of the live claims at a time (tidyLiveClaims). */
+  #tidyLiveClaimsNowAndThen(): void {
+    if (!isPostgres(this.#db) || ++this.#finishedSinceTidy < TIDY_LIVE_CLAIMS_EVERY || this.#tidying) return
+    this.#finishedSinceTidy = 0
+    this.#tidying = tidyLiveClaims(this.#db)
+      .catch((error: unknown) =>
+        this.#log?.(`Tidying the live webhook claims failed: ${error instanceof Error ? error.message : String(error)}`),
+      )
+      .finally(() => (this.#tidying = undefined))
+  }
+
   #send(delivery: WebhookDeliveryRow, lookups: AttemptLookups): void {
     // PostgreSQL: a delivery holds its share of the caps until logged, and its log transaction
     // claims the next ones; a kick here would claim in a transaction of its own, finding no room.
@@ -274,6 +298,7 @@ export class WebhookDispatcher implements WebhookDeliveries {
         freeSlot()
         this.#queue.finished(delivery)
         this.#inFlight.delete(sending)
+        this.#tidyLiveClaimsNowAndThen()
         kick()
       })
     this.#inFlight.add(sending)

@@ -5,19 +5,19 @@ import { runTransaction } from '../db/database.js'
 import type { Database, WebhookDeliveryRow } from '../db/schema.js'
 import { newDeliveryIdentity } from './webhook-events.js'
 import { insertDelivery } from './webhook-repository.js'
+import { claimResend, type LiveClaim } from './delivery-claim-repository.js'
 
-/** The claim a resend is written under (PostgreSQL), so that only the replica that received it sends it. */
-export type ResendClaim = Pick<WebhookDeliveryRow, 'claim_token' | 'claimed_until' | 'claimed_by'>
-
-const UNCLAIMED: ResendClaim = { claim_token: null, claimed_until: null, claimed_by: null }
-
-/** Writes the resend of `original`; `claim` runs before the row is visible, so the queue leaves it to the caller. */
+/**
+ * Writes the resend of `original`; `claim` runs before the row is visible, so the queue leaves it
+ * to the caller. On PostgreSQL, `claimed` is the claim it is written under (in the same
+ * transaction), so that only the replica that received it sends it; it is returned with the row.
+ */
 export function recordResend(
   db: Kysely<Database>,
   original: WebhookDeliveryRow,
   now: number,
   claim: (id: string) => void,
-  claimed: ResendClaim = UNCLAIMED,
+  claimed?: LiveClaim,
 ): Promise<WebhookDeliveryRow> {
   return runTransaction(db, async (trx) => {
     const row: WebhookDeliveryRow = {
@@ -33,10 +33,14 @@ export function recordResend(
       last_attempt_at: null,
       created_at: now,
       updated_at: now,
-      ...claimed,
+      claim_token: null,
+      claimed_until: null,
+      claimed_by: null,
     }
     claim(row.id)
     await insertDelivery(trx, row)
-    return row
+    if (claimed === undefined) return row
+    await claimResend(trx, row, claimed)
+    return { ...row, ...claimed }
   })
 }

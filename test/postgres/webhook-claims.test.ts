@@ -1,12 +1,22 @@
 // Claims on the shared outbox (delivery-claim-repository.ts), with two claimers standing for two
 // replicas and the lease read from an injected instant: a sender whose lease expired cannot
 // overwrite the newer attempt, a subject has one delivery in flight, and the caps count every
-// claimer's deliveries on the wire.
+// claimer's deliveries on the wire (webhook_live_claims: a row per claim, from its claim to its
+// outcome or the end of its lease).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase, runTransaction, type SandboxDb } from '../../sandbox/db/database.js'
 import type { WebhookDeliveryRow } from '../../sandbox/db/schema.js'
 import { startSandbox } from '../../sandbox/server.js'
-import { claimDeliveries, logClaimedOutcomes, type ClaimRequest } from '../../sandbox/webhooks/delivery-claim-repository.js'
+import { sql } from 'kysely'
+import {
+  claimDeliveries,
+  logClaimedOutcomes,
+  newClaim,
+  releaseClaims,
+  tidyLiveClaims,
+  type ClaimRequest,
+} from '../../sandbox/webhooks/delivery-claim-repository.js'
+import { recordResend } from '../../sandbox/webhooks/webhook-resend.js'
 import { newDeliveryIdentity } from '../../sandbox/webhooks/webhook-events.js'
 import { findDeliveryById, insertDelivery } from '../../sandbox/webhooks/webhook-repository.js'
 import { createTestDatabase, type TestDatabase } from '../../harness/postgres.js'
@@ -86,9 +96,18 @@ describe('webhook delivery claims on PostgreSQL', () => {
     last_attempt_at: 1,
     updated_at: 1,
   })
+  /** The deliveries whose claims are counted live, in webhook_live_claims. */
+  const liveClaims = async () =>
+    (await sql<{ delivery_id: string }>`select delivery_id from webhook_live_claims order by delivery_id`.execute(db)).rows.map(
+      (row) => row.delivery_id,
+    )
   /** Logs every pending delivery, so one test's leftovers are not claimed by the next. */
   const drain = async () => {
-    for (const row of await claimer('drain')(2 ** 45, 1000)) await logClaimedOutcomes(db, [outcome(row, 'success', 200)])
+    for (let claimed = await claimer('drain')(2 ** 45, 1000); claimed.length > 0; claimed = await claimer('drain')(2 ** 45, 1000))
+      await logClaimedOutcomes(
+        db,
+        claimed.map((row) => outcome(row, 'success', 200)),
+      )
   }
 
   it("does not let a sender whose lease expired overwrite the newer attempt's outcome", async () => {
@@ -158,6 +177,72 @@ describe('webhook delivery claims on PostgreSQL', () => {
     expect(await claimer('replica-a', capped)(0, 10)).toHaveLength(10)
     // B's claim meets the first merchant's backlog at the head of the outbox, and passes it.
     expect((await claimer('replica-b', capped)(0)).map((row) => row.id)).toEqual([other!.id])
+    await drain()
+  })
+
+  it("counts a claim on the wire until its outcome or the end of its lease, and a late sender's outcome frees no other's", async () => {
+    await queue(1)
+    await queue(1)
+    const capped = { perMerchant: 2 }
+    const byA = await claimer('replica-a', capped)(1_000)
+    expect(byA).toHaveLength(2)
+    // A froze: once its lease has run out its claims count no more, and B claims both again.
+    const byB = await claimer('replica-b', capped)(1_000 + LEASE_MS)
+    expect(byB.map((row) => row.id).sort()).toEqual(byA.map((row) => row.id).sort())
+    await queue(1)
+    expect(await claimer('replica-c', capped)(1_000 + LEASE_MS)).toEqual([])
+    // A wakes and logs: refused, and B's claims still fill the share.
+    expect(
+      (
+        await logClaimedOutcomes(
+          db,
+          byA.map((row) => outcome(row, 'failed', 500)),
+        )
+      ).size,
+    ).toBe(0)
+    expect(await claimer('replica-c', capped)(1_000 + LEASE_MS)).toEqual([])
+    // B's outcome frees its slot.
+    await logClaimedOutcomes(db, [outcome(byB[0]!, 'success', 200)])
+    expect(await claimer('replica-c', capped)(1_000 + LEASE_MS)).toHaveLength(1)
+    await drain()
+    expect(await liveClaims()).toEqual([])
+  })
+
+  it('counts a resend written claimed against its share, until its outcome; a released claim at once', async () => {
+    const [original] = await queue(1)
+    await drain()
+    const resend = await recordResend(db, (await findDeliveryById(db, original!.id))!, 0, () => {}, newClaim('replica-a', 0, LEASE_MS))
+    expect(await liveClaims()).toEqual([resend.id])
+    const [waiting] = await queue(1)
+    const capped = { perMerchant: 1 }
+    expect(await claimer('replica-b', capped)(0)).toEqual([])
+    await logClaimedOutcomes(db, [outcome(resend, 'success', 200)])
+    const [claimed] = await claimer('replica-b', capped)(0)
+    expect(claimed?.id).toBe(waiting!.id)
+    // Released (its replica stopping): counted no more, and claimable again at once.
+    await releaseClaims(db, [claimed!])
+    expect(await liveClaims()).toEqual([])
+    expect((await claimer('replica-c', capped)(0)).map((row) => row.id)).toEqual([waiting!.id])
+    await drain()
+  })
+
+  it("tidies the live claims: vacuums them, keeps every pending delivery's claim, and drops a claim of a logged one", async () => {
+    await queue(1)
+    await queue(1)
+    const [expired] = await claimer('replica-a')(0, 1)
+    const [live] = await claimer('replica-b')(10_000, 1)
+    // The sandbox leaves no claim of a logged delivery behind; one written by hand stands for any.
+    const [logged] = await queue(1)
+    await sql`update webhook_deliveries set status = 'success' where id = ${logged!.id}`.execute(db)
+    await sql`insert into webhook_live_claims values (${logged!.id}, 'stray', ${merchantId}, ${URL_A}, 0, 'replica-gone')`.execute(db)
+    const vacuums = async () =>
+      (await sql<{ count: number }>`select pg_stat_get_vacuum_count('webhook_live_claims'::regclass)::int as count`.execute(db)).rows[0]!
+        .count
+    const before = await vacuums()
+    await tidyLiveClaims(db)
+    // The expired claim stays: it is how another replica finds and claims its delivery again.
+    expect(await liveClaims()).toEqual([expired!.id, live!.id].sort())
+    expect(await vacuums()).toBe(before + 1)
     await drain()
   })
 })

@@ -53,10 +53,12 @@ describe('webhooks sent by every replica', () => {
   })
 
   const deliveryId = (request: ReceivedWebhook) => request.headers[WEBHOOK_DELIVERY_ID_HEADER] as string
+  /** The deliveries of these payments, each with the replica that holds its claim (webhook_live_claims) or, once logged, that sent it. */
   const deliveriesOf = (ids: readonly string[]) =>
     queryFromOutside<LoggedDelivery>(
       database.url,
-      'select id, subject_id, sequence, status, claimed_by from webhook_deliveries where subject_id = any(?) order by sequence',
+      `select d.id, d.subject_id, d.sequence, d.status, coalesce(w.claimed_by, d.claimed_by) as claimed_by
+        from webhook_deliveries d left join webhook_live_claims w on w.delivery_id = d.id where d.subject_id = any(?) order by d.sequence`,
       [ids],
     )
   /** Which replica a delivery's claimed_by names (host:pid). */

@@ -32,6 +32,7 @@ import * as paymentCountDeltas from './postgres/2026-11-27T16-00-payment-count-d
 import * as eventPositions from './postgres/2026-11-27T16-20-event-positions.js'
 import * as unclaimedDeliveries from './postgres/2026-11-27T20-00-unclaimed-deliveries.js'
 import * as paymentCreateCosts from './postgres/2026-11-27T23-00-payment-create-costs.js'
+import * as liveClaims from './postgres/2026-11-28T05-00-live-claims.js'
 
 const migrations: Record<string, Migration> = {
   '2026-11-21T13-00-initial': initial,
@@ -74,6 +75,7 @@ const postgresMigrations: Record<string, Migration> = {
   '2026-11-27T16-30-webhook-claims': webhookClaims,
   '2026-11-27T20-00-unclaimed-deliveries': unclaimedDeliveries,
   '2026-11-27T23-00-payment-create-costs': paymentCreateCosts,
+  '2026-11-28T05-00-live-claims': liveClaims,
 }
 
 export const migrationProvider: MigrationProvider = {
