@@ -33,18 +33,11 @@ export interface ClaimRequest {
  * Claims the deliveries that may go now, oldest first: pending, not claimed (or their lease
  * expired), the oldest pending delivery of their subject, and within their merchant's and their
  * origin's caps counted over every replica's live claims. Returns them with their new claim.
- * First, if `checkStatistics` (the dispatcher's claims, at most once a poll), analyzes the outbox
- * if a burst has left its statistics behind. Its own transaction, not runTransaction's: a claim changes nothing the other replicas
- * wait for, and a commit that woke them would have them claim again, and wake this one.
+ * Its own transaction, not runTransaction's: a claim changes nothing the other replicas wait
+ * for, and a commit that woke them would have them claim again, and wake this one.
  */
-export async function claimDeliveries(
-  db: Kysely<Database>,
-  request: ClaimRequest,
-  options: { checkStatistics: boolean } = { checkStatistics: true },
-): Promise<WebhookDeliveryRow[]> {
+export async function claimDeliveries(db: Kysely<Database>, request: ClaimRequest): Promise<WebhookDeliveryRow[]> {
   if (request.limit <= 0) return []
-  // At most once a poll: a check per claim would cost every commit that wakes a dispatcher.
-  if (options.checkStatistics) await refreshStaleOutboxStatistics(db)
   const claim = (trx: Kysely<Database>) => claimInTransaction(trx, request, { wait: true })
   return db
     .transaction()
@@ -56,12 +49,13 @@ export async function claimDeliveries(
  * A backlog queued faster than autovacuum's ANALYZE (its next round may be a minute away) leaves
  * the planner believing the pending deliveries' partial indexes as empty as they were then, and a
  * claim's read scans the whole backlog once per candidate (47,000 pages a claim for 20,000
- * pending, against 1,600 once analyzed). The dispatcher's claims, at most once a poll, analyze the outbox
- * once it has changed by more rows than it held at the last ANALYZE (the cumulative statistics,
- * up to a second behind), or its pending index has more than doubled on disk since (at once);
- * a replica already analyzing it is left to it.
+ * pending, against 1,600 once analyzed). Each replica's dispatcher, at most once a poll and
+ * whether or not it has a free slot to claim for (a replica whose slots stay full claims only in
+ * its log transactions), analyzes the outbox once it has changed by more rows than it held at the
+ * last ANALYZE (the cumulative statistics, up to a second behind), or its pending index has more
+ * than doubled on disk since (at once); a replica already analyzing it is left to it.
  */
-async function refreshStaleOutboxStatistics(db: Kysely<Database>): Promise<void> {
+export async function refreshStaleOutboxStatistics(db: Kysely<Database>): Promise<void> {
   const { rows } = await sql<{ stale: boolean }>`select
       (select s.n_mod_since_analyze > ${STALE_AFTER_CHANGES} + greatest(t.reltuples, 0)
         from pg_stat_user_tables s join pg_class t on t.oid = s.relid where s.relid = 'webhook_deliveries'::regclass)
@@ -204,9 +198,10 @@ function chooseWithinCaps(live: LiveClaims, candidates: readonly Candidate[], re
 }
 
 /**
- * One statement: the live claims, and the head of each merchant with room, its oldest pending
- * deliveries (webhook_deliveries_pending_by_merchant, one probe per merchant), each marked if a
- * live claim has it; headsToClaim picks from them. Reads lock nothing: a backlog's head that waits
+ * One statement: the live claims, and the head of each merchant with room: its oldest pending
+ * deliveries (webhook_deliveries_pending_by_merchant, one probe per merchant), as many as it has
+ * on the wire (those come first) and one share more, each marked if a live claim has it;
+ * headsToClaim picks from them (a subject's later deliveries wait behind its first). Reads lock nothing: a backlog's head that waits
  * on a full share is read at every claim, and locking it would write to each of its rows.
  */
 async function readClaimView(db: Kysely<Database>, request: ClaimRequest): Promise<ClaimView> {
@@ -216,8 +211,9 @@ async function readClaimView(db: Kysely<Database>, request: ClaimRequest): Promi
       -- From the merchants, not from the outbox: its statistics lag a burst of deliveries (until
       -- autovacuum's next ANALYZE), and a plan that reads its pending rows to find their merchants
       -- reads them all.
-      select m.id from merchants m
-      where coalesce((select sum(l.count) from live l where l.merchant_id = m.id), 0) < ${caps.perMerchant}
+      select m.id, m.on_wire from merchants, lateral (select merchants.id,
+        coalesce((select sum(l.count) from live l where l.merchant_id = merchants.id), 0) as on_wire) m
+      where m.on_wire < ${caps.perMerchant}
     ), heads as (
       -- The merchant as \`= any(array[…])\`, not an equality: with it fixed, the pending index's
       -- sequence order would serve the ORDER BY, and a plan that walks it filtering by merchant
@@ -228,19 +224,13 @@ async function readClaimView(db: Kysely<Database>, request: ClaimRequest): Promi
       select d.*, w.delivery_id is not null as claimed from with_room m cross join lateral (
         select d.id, d.merchant_id, d.url, d.sequence, d.subject_type, d.subject_id from webhook_deliveries d
         where d.merchant_id = any(array[m.id]) and d.status = 'pending'
-        order by d.merchant_id, d.sequence limit ${HEAD_PER_SHARE * caps.perMerchant}) d
+        order by d.merchant_id, d.sequence limit m.on_wire + ${caps.perMerchant}) d
       left join webhook_live_claims w on w.delivery_id = d.id and w.claimed_until > ${now}
     )
     select coalesce((select jsonb_agg(l) from live l), '[]') as live,
       coalesce((select jsonb_agg(h order by h.sequence) from heads h), '[]') as heads`.execute(db)
   return { live: rows[0]!.live, candidates: headsToClaim(rows[0]!.heads) }
 }
-
-/**
- * How many of a merchant's oldest pending deliveries a claim reads, in its shares of the cap: its
- * own on the wire (up to one share) come first, and a subject's later deliveries wait behind its first.
- */
-const HEAD_PER_SHARE = 3
 
 /** A merchant's pending delivery at the head of its backlog, and whether a live claim has it. */
 type Head = Candidate & Pick<WebhookDeliveryRow, 'subject_type' | 'subject_id'> & { claimed: boolean }

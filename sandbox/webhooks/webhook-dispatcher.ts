@@ -14,6 +14,7 @@ import {
   claimDeliveries,
   claimInTransaction,
   newClaim,
+  refreshStaleOutboxStatistics,
   tidyLiveClaims,
   type Claimed,
   type ClaimRequest,
@@ -205,15 +206,18 @@ export class WebhookDispatcher implements WebhookDeliveries {
 
   /** PostgreSQL: every replica claims what may go now, as many as it has free slots, and sends it. */
   async #claimAndSend(): Promise<void> {
+    // At most once a poll (a check per claim would cost every commit that wakes a dispatcher), and
+    // with every slot full too: this replica's log transactions claim on the same statistics.
+    const now = this.#wallClock.now()
+    if (now - this.#statisticsCheckedAt >= this.#pollMs) {
+      this.#statisticsCheckedAt = now
+      await refreshStaleOutboxStatistics(this.#db)
+    }
     const limit = this.#claimableSlots()
     if (limit === 0) return
     this.#reserved += limit
-    // The outbox's statistics are checked at most once a poll (claimDeliveries).
-    const now = this.#wallClock.now()
-    const checkStatistics = now - this.#statisticsCheckedAt >= this.#pollMs
-    if (checkStatistics) this.#statisticsCheckedAt = now
     try {
-      this.#sendClaimed(await claimDeliveries(this.#db, this.#claimRequest(limit), { checkStatistics }))
+      this.#sendClaimed(await claimDeliveries(this.#db, this.#claimRequest(limit)))
     } finally {
       this.#reserved -= limit
     }
