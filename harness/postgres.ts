@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import pg from 'pg'
 import { redactDatabaseLocation } from '../src/database-location.js'
+import { queryFromOutside } from './outside-db.js'
 
 const execFileAsync = promisify(execFile)
 
@@ -104,4 +105,25 @@ export async function startPrivateCluster(): Promise<PrivateCluster> {
     resume: async () => void (await run('resume')),
     remove: async () => void (await run('stop')),
   }
+}
+
+/**
+ * Adds `copies` copies of merchant `merchantId` to the sandbox's database at `url` (same secret;
+ * id and API key suffixed `_1`, `_2`, …), so that deliveries spread over merchants with a cap
+ * each. Returns the merchant's id and its copies'.
+ */
+export async function copyMerchant(url: string, merchantId: string, copies: number): Promise<string[]> {
+  const rows = await queryFromOutside<{ id: string }>(
+    url,
+    `insert into merchants select (jsonb_populate_record(m, jsonb_build_object('id', m.id || '_' || k, 'api_key', m.api_key || '_' || k))).*
+      from merchants m, generate_series(1, ?::int) k where m.id = ? returning id`,
+    [copies, merchantId],
+  )
+  return [merchantId, ...rows.map((row) => row.id)]
+}
+
+/** Manual VACUUMs or ANALYZEs of `table` so far (autovacuum's are counted apart), up to a second behind. */
+export async function maintenanceCount(url: string, what: 'vacuum' | 'analyze', table: string): Promise<number> {
+  const rows = await queryFromOutside<{ count: number }>(url, `select pg_stat_get_${what}_count(?::regclass)::int as count`, [table])
+  return rows[0]!.count
 }

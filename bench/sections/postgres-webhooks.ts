@@ -10,6 +10,7 @@ import { eventToReceiverLatencies, startReceiver, type Receiver } from '../lib/r
 import { sendBare, type BarePost } from '../lib/bare-webhook-sender.js'
 import { MAX_DELIVERIES_PER_MERCHANT } from '../../sandbox/webhooks/delivery-queue.js'
 import { MAX_DELIVERIES_PER_ORIGIN } from '../../sandbox/webhooks/webhook-sender.js'
+import { copyMerchant } from '../../harness/postgres.js'
 import { waitFor } from '../../harness/wait.js'
 import type { BenchSettings } from '../lib/settings.js'
 import { paymentRequest } from '../lib/payment-request.js'
@@ -43,22 +44,6 @@ const backlogPaymentId = (prefix: string, i: number) => `${prefix}${String(i).pa
 /** How many times a payment's webhooks reached any of the receivers. */
 const arrivalsOf = (receivers: readonly Receiver[], id: string) =>
   receivers.reduce((sum, receiver) => sum + (receiver.arrivals.get(id)?.length ?? 0), 0)
-
-/** Copies of the merchant (same secret), so a backlog spreads over merchants that each have their own cap. */
-async function addMerchants(url: string, merchantId: string, copies: number): Promise<string[]> {
-  return withClient(url, async (db) => {
-    const template = (await db.query('select * from merchants where id = $1', [merchantId])).rows[0] as Record<string, unknown>
-    const columns = Object.keys(template)
-    const copied: Record<string, string> = { id: "t.id || '_' || k", api_key: "t.api_key || '_' || k", name: "t.name || ' ' || k" }
-    const { rows } = await db.query<{ id: string }>(
-      `insert into merchants (${columns.join(', ')})
-        select ${columns.map((column) => copied[column] ?? `t.${column}`).join(', ')}
-        from merchants t, generate_series(1, $2::int) k where t.id = $1 returning id`,
-      [merchantId, copies],
-    )
-    return [merchantId, ...rows.map((row) => row.id)]
-  })
-}
 
 /** A logged delivery the backlogs and the control copy: its payload is a real event's. */
 async function templateDelivery(url: string): Promise<{ id: string; subject_id: string; request_payload: string }> {
@@ -211,7 +196,7 @@ export async function webhookFigures(settings: BenchSettings, log: (line: string
       // merchant's to one receiver (its cap bounds it); each beside bare undici sending the same.
       const backlog = settings.webhookBacklog
       const template = await templateDelivery(database!.url)
-      const merchants = await addMerchants(database!.url, merchant.id, SPREAD - 1)
+      const merchants = await copyMerchant(database!.url, merchant.id, SPREAD - 1)
       const spread: Spread = { merchants, urls: receivers.map((r) => r.url) }
       const single: Spread = { merchants: [merchant.id], urls: [receiver.url] }
       const rate = (seconds: number) => backlog / seconds

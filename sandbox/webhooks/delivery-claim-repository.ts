@@ -269,16 +269,13 @@ const claimRows = (deliveries: RawBuilder<unknown>, claim: LiveClaim, now: numbe
   where webhook_live_claims.claimed_until <= ${now}`
 
 /**
- * Keeps the live claims' table as small as what is on the wire: vacuums it, so that the space of
- * the rows that logs deleted is used again and a count reads a few pages (autovacuum comes too
- * seldom for a table that every delivery inserts into and deletes from), after deleting any row
- * whose delivery is no longer pending (none is left so by the sandbox's own writes).
+ * Vacuums the live claims' table, so that the space of the rows that logs deleted is used again and
+ * a count reads a few pages (autovacuum comes too seldom for a table that every delivery inserts
+ * into and deletes from). Every row is a pending delivery's: a log deletes its claim as it logs it.
  * `skip_locked`: a replica already vacuuming it is left to it; `truncate false`: truncating would
  * lock out the claims.
  */
-export async function tidyLiveClaims(db: Kysely<Database>): Promise<void> {
-  await sql`delete from webhook_live_claims w where not exists
-    (select 1 from webhook_deliveries d where d.id = w.delivery_id and d.status = 'pending')`.execute(db)
+export async function vacuumLiveClaims(db: Kysely<Database>): Promise<void> {
   await sql`vacuum (skip_locked, truncate false) webhook_live_claims`.execute(db)
 }
 

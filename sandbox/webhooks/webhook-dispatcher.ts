@@ -15,7 +15,7 @@ import {
   claimInTransaction,
   newClaim,
   refreshStaleOutboxStatistics,
-  tidyLiveClaims,
+  vacuumLiveClaims,
   type Claimed,
   type ClaimRequest,
 } from './delivery-claim-repository.js'
@@ -34,8 +34,8 @@ const DEFAULT_POLL_MS = 250
  * replica that has not logged by then is taken for dead, and any replica claims the delivery again.
  */
 export const CLAIM_LEASE_MARGIN_MS = 5_000
-/** PostgreSQL: deliveries a replica finishes (each deleting its live claim's row) between its tidyings of the live claims' table. */
-export const TIDY_LIVE_CLAIMS_EVERY = 500
+/** PostgreSQL: deliveries a replica finishes (each deleting its live claim's row) between its vacuums of the live claims' table. */
+export const VACUUM_LIVE_CLAIMS_EVERY = 500
 
 export interface WebhookDispatcherOptions {
   db: Kysely<Database>
@@ -76,9 +76,9 @@ export class WebhookDispatcher implements WebhookDeliveries {
   #reserved = 0
   /** When this replica's claims last checked the outbox's statistics (wall-clock ms). */
   #statisticsCheckedAt = 0
-  /** PostgreSQL: deliveries finished since this replica last tidied the live claims, and the tidying under way. */
-  #finishedSinceTidy = 0
-  #tidying: Promise<void> | undefined
+  /** PostgreSQL: deliveries finished since this replica last vacuumed the live claims, and the vacuum under way. */
+  #finishedSinceVacuum = 0
+  #vacuuming: Promise<void> | undefined
   #stopListening: (() => void) | undefined
   #stopHearing: (() => void) | undefined
 
@@ -124,7 +124,7 @@ export class WebhookDispatcher implements WebhookDeliveries {
     this.#sender.stop()
     await this.#pumping
     await Promise.allSettled([...this.#inFlight])
-    await this.#tidying
+    await this.#vacuuming
     await this.#sender.close()
   }
 
@@ -271,15 +271,15 @@ export class WebhookDispatcher implements WebhookDeliveries {
     }
   }
 
-  /** PostgreSQL: every TIDY_LIVE_CLAIMS_EVERY finished deliveries, one tidying of the live claims at a time (tidyLiveClaims). */
-  #tidyLiveClaimsNowAndThen(): void {
-    if (!isPostgres(this.#db) || ++this.#finishedSinceTidy < TIDY_LIVE_CLAIMS_EVERY || this.#tidying) return
-    this.#finishedSinceTidy = 0
-    this.#tidying = tidyLiveClaims(this.#db)
+  /** PostgreSQL: every VACUUM_LIVE_CLAIMS_EVERY finished deliveries, one vacuum of the live claims at a time (vacuumLiveClaims). */
+  #vacuumLiveClaimsNowAndThen(): void {
+    if (!isPostgres(this.#db) || ++this.#finishedSinceVacuum < VACUUM_LIVE_CLAIMS_EVERY || this.#vacuuming) return
+    this.#finishedSinceVacuum = 0
+    this.#vacuuming = vacuumLiveClaims(this.#db)
       .catch((error: unknown) =>
-        this.#log?.(`Tidying the live webhook claims failed: ${error instanceof Error ? error.message : String(error)}`),
+        this.#log?.(`Vacuuming the live webhook claims failed: ${error instanceof Error ? error.message : String(error)}`),
       )
-      .finally(() => (this.#tidying = undefined))
+      .finally(() => (this.#vacuuming = undefined))
   }
 
   #send(delivery: WebhookDeliveryRow, lookups: AttemptLookups): void {
@@ -302,7 +302,7 @@ export class WebhookDispatcher implements WebhookDeliveries {
         freeSlot()
         this.#queue.finished(delivery)
         this.#inFlight.delete(sending)
-        this.#tidyLiveClaimsNowAndThen()
+        this.#vacuumLiveClaimsNowAndThen()
         kick()
       })
     this.#inFlight.add(sending)

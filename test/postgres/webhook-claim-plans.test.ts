@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { openDatabase, type SandboxDb } from '../../sandbox/db/database.js'
 import { startSandbox } from '../../sandbox/server.js'
 import { claimDeliveries, refreshStaleOutboxStatistics, type ClaimRequest } from '../../sandbox/webhooks/delivery-claim-repository.js'
-import { createTestDatabase, type TestDatabase } from '../../harness/postgres.js'
+import { copyMerchant, createTestDatabase, type TestDatabase } from '../../harness/postgres.js'
 import { queriesSentBy } from '../../harness/postgres-statements.js'
 
 const BACKLOG = 20_000
@@ -24,15 +24,10 @@ beforeAll(async () => {
   const sandbox = await startSandbox({ port: 0, db: database.url, log: () => {}, ledgerClose: 'instant' })
   const template = sandbox.merchants[0]!.id
   await sandbox.stop()
+  merchants = await copyMerchant(database.url, template, MERCHANTS - 1)
   const client = new pg.Client({ connectionString: database.url })
   await client.connect()
   try {
-    const { rows } = await client.query<{ id: string }>(
-      `insert into merchants select (jsonb_populate_record(m, jsonb_build_object('id', m.id || '_' || k, 'api_key', m.api_key || '_' || k))).*
-        from merchants m, generate_series(1, $2::int) k where m.id = $1 returning id`,
-      [template, MERCHANTS - 1],
-    )
-    merchants = [template, ...rows.map((row) => row.id)]
     const queue = (count: number, status: string, prefix: string) =>
       client.query(
         `insert into webhook_deliveries (id, merchant_id, subject_type, subject_id, event_type, url, status, request_payload, attempt_count, created_at, updated_at)

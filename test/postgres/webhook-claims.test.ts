@@ -10,16 +10,18 @@ import { startSandbox } from '../../sandbox/server.js'
 import { sql } from 'kysely'
 import {
   claimDeliveries,
+  claimInTransaction,
   logClaimedOutcomes,
   newClaim,
   releaseClaims,
-  tidyLiveClaims,
+  vacuumLiveClaims,
   type ClaimRequest,
 } from '../../sandbox/webhooks/delivery-claim-repository.js'
 import { recordResend } from '../../sandbox/webhooks/webhook-resend.js'
 import { newDeliveryIdentity } from '../../sandbox/webhooks/webhook-events.js'
 import { findDeliveryById, insertDelivery } from '../../sandbox/webhooks/webhook-repository.js'
-import { createTestDatabase, type TestDatabase } from '../../harness/postgres.js'
+import { createTestDatabase, maintenanceCount, type TestDatabase } from '../../harness/postgres.js'
+import { waitFor } from '../../harness/wait.js'
 
 const LEASE_MS = 15_000
 const URL_A = 'http://127.0.0.1:9/a'
@@ -77,16 +79,17 @@ describe('webhook delivery claims on PostgreSQL', () => {
       }
       return rows
     })
+  const request = (by: string, now: number, limit = 64, caps: Partial<ClaimRequest['caps']> = {}): ClaimRequest => ({
+    by,
+    now,
+    leaseMs: LEASE_MS,
+    limit,
+    caps: { perMerchant: 100, perOrigin: 100, originOf: (url) => new URL(url).origin, ...caps },
+  })
   const claimer =
     (by: string, caps: Partial<ClaimRequest['caps']> = {}) =>
     (now: number, limit = 64) =>
-      claimDeliveries(db, {
-        by,
-        now,
-        leaseMs: LEASE_MS,
-        limit,
-        caps: { perMerchant: 100, perOrigin: 100, originOf: (url) => new URL(url).origin, ...caps },
-      })
+      claimDeliveries(db, request(by, now, limit, caps))
   const outcome = (row: WebhookDeliveryRow, status: 'success' | 'failed', http_status: number) => ({
     ...row,
     status,
@@ -127,6 +130,36 @@ describe('webhook delivery claims on PostgreSQL', () => {
     expect([...(await logClaimedOutcomes(db, [outcome(claimedByA!, 'failed', 500)]))]).toEqual([])
     const logged = await findDeliveryById(db, delivery!.id)
     expect(logged).toMatchObject({ status: 'success', http_status: 200, response_body: 'answer to replica-b', claimed_by: 'replica-b' })
+  })
+
+  it('lets one of two claimers racing to take over an expired claim have it, and the other nothing', async () => {
+    const [delivery] = await queue(1)
+    await claimer('replica-a')(0)
+    const takeover = LEASE_MS
+    // B takes the expired claim over and holds its transaction open; C, meanwhile, has read the
+    // claim as expired and waits on the shares B holds. Once B commits, C finds B's claim live.
+    let commitB!: () => void
+    const bMayCommit = new Promise<void>((resolve) => (commitB = resolve))
+    let claimedByB: WebhookDeliveryRow[] | undefined
+    const b = db.transaction().execute(async (trx) => {
+      claimedByB = (await claimInTransaction(trx, request('replica-b', takeover), { wait: true })).claimed
+      await bMayCommit
+    })
+    await waitFor("B's takeover", () => claimedByB)
+    const c = claimer('replica-c')(takeover)
+    await waitFor('C waiting on the shares B holds', async () => {
+      const { rows } = await sql<{ waiting: number }>`select count(*)::int as waiting from pg_stat_activity
+        where datname = current_database() and wait_event_type = 'Lock' and wait_event = 'advisory'`.execute(db)
+      return rows[0]!.waiting > 0
+    })
+    commitB()
+    await b
+    expect(claimedByB!.map((row) => row.id)).toEqual([delivery!.id])
+    expect(await c).toEqual([])
+    const { rows } = await sql<{ claimed_by: string; claim_token: string }>`select claimed_by, claim_token from webhook_live_claims
+      where delivery_id = ${delivery!.id}`.execute(db)
+    expect(rows).toEqual([{ claimed_by: 'replica-b', claim_token: claimedByB![0]!.claim_token }])
+    await drain()
   })
 
   it('keeps one delivery of a subject in flight across claimers, in order', async () => {
@@ -226,23 +259,16 @@ describe('webhook delivery claims on PostgreSQL', () => {
     await drain()
   })
 
-  it("tidies the live claims: vacuums them, keeps every pending delivery's claim, and drops a claim of a logged one", async () => {
+  it("vacuums the live claims, and keeps every pending delivery's claim", async () => {
     await queue(1)
     await queue(1)
     const [expired] = await claimer('replica-a')(0, 1)
     const [live] = await claimer('replica-b')(10_000, 1)
-    // The sandbox leaves no claim of a logged delivery behind; one written by hand stands for any.
-    const [logged] = await queue(1)
-    await sql`update webhook_deliveries set status = 'success' where id = ${logged!.id}`.execute(db)
-    await sql`insert into webhook_live_claims values (${logged!.id}, 'stray', ${merchantId}, ${URL_A}, 0, 'replica-gone')`.execute(db)
-    const vacuums = async () =>
-      (await sql<{ count: number }>`select pg_stat_get_vacuum_count('webhook_live_claims'::regclass)::int as count`.execute(db)).rows[0]!
-        .count
-    const before = await vacuums()
-    await tidyLiveClaims(db)
+    const before = await maintenanceCount(database.url, 'vacuum', 'webhook_live_claims')
+    await vacuumLiveClaims(db)
     // The expired claim stays: it is how another replica finds and claims its delivery again.
     expect(await liveClaims()).toEqual([expired!.id, live!.id].sort())
-    expect(await vacuums()).toBe(before + 1)
+    expect(await maintenanceCount(database.url, 'vacuum', 'webhook_live_claims')).toBe(before + 1)
     await drain()
   })
 })

@@ -1,14 +1,14 @@
 // What a replica's dispatcher keeps up as it sends (webhook-dispatcher.ts): it vacuums the live
-// claims' table every TIDY_LIVE_CLAIMS_EVERY deliveries it finishes (each inserts a row there and
+// claims' table every VACUUM_LIVE_CLAIMS_EVERY deliveries it finishes (each inserts a row there and
 // deletes it, and autovacuum comes too seldom), and it analyzes an outbox a burst has outdated at
 // most once a poll, even while every one of its slots is taken (it then claims only in its log
 // transactions, on those statistics).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MAX_CONCURRENT_DELIVERIES, MAX_DELIVERIES_PER_MERCHANT } from '../../sandbox/webhooks/delivery-queue.js'
-import { TIDY_LIVE_CLAIMS_EVERY } from '../../sandbox/webhooks/webhook-dispatcher.js'
+import { VACUUM_LIVE_CLAIMS_EVERY } from '../../sandbox/webhooks/webhook-dispatcher.js'
 import { WEBHOOK_TIMEOUT_MS } from '../../sandbox/webhooks/webhook-sender.js'
 import { queryFromOutside } from '../../harness/outside-db.js'
-import { createTestDatabase, type TestDatabase } from '../../harness/postgres.js'
+import { copyMerchant, createTestDatabase, maintenanceCount, type TestDatabase } from '../../harness/postgres.js'
 import { spawnSandbox, type SandboxProcess } from '../../harness/sandbox-process.js'
 import { waitFor } from '../../harness/wait.js'
 import { startWebhookReceiver, type WebhookReceiver } from '../../harness/webhook-receiver.js'
@@ -27,17 +27,7 @@ describe("a replica's upkeep of the outbox on PostgreSQL", () => {
     database = await createTestDatabase('paybox_outbox_upkeep')
     replica = await spawnSandbox(['--port', '0', '--db', database.url, '--ledger-close', 'instant'])
     const template = replica.banner.merchants[0]!
-    merchants = [
-      template.id,
-      ...(
-        await queryFromOutside<{ id: string }>(
-          database.url,
-          `insert into merchants select (jsonb_populate_record(m, jsonb_build_object('id', m.id || '_' || k, 'api_key', m.api_key || '_' || k))).*
-            from merchants m, generate_series(1, ?::int) k where m.id = ? returning id`,
-          [SHARES - 1, template.id],
-        )
-      ).map((row) => row.id),
-    ]
+    merchants = await copyMerchant(database.url, template.id, SHARES - 1)
     for (let i = 0; i < SHARES; i++) receivers.push(await startWebhookReceiver(template.apiSecret))
   })
 
@@ -63,16 +53,13 @@ describe("a replica's upkeep of the outbox on PostgreSQL", () => {
         "select count(*)::int as count from webhook_deliveries where status = 'pending'",
       )
     )[0]!.count
-  /** Manual VACUUMs or ANALYZEs of a table so far (autovacuum's are counted apart). */
-  const countOf = async (what: 'vacuum' | 'analyze', table: string) =>
-    (await queryFromOutside<{ count: number }>(database.url, `select pg_stat_get_${what}_count(?::regclass)::int as count`, [table]))[0]!
-      .count
+  const countOf = (what: 'vacuum' | 'analyze', table: string) => maintenanceCount(database.url, what, table)
 
-  it(`vacuums the live claims once it has finished ${TIDY_LIVE_CLAIMS_EVERY} deliveries`, async () => {
+  it(`vacuums the live claims once it has finished ${VACUUM_LIVE_CLAIMS_EVERY} deliveries`, async () => {
     const before = await countOf('vacuum', 'webhook_live_claims')
-    await queue(TIDY_LIVE_CLAIMS_EVERY + 100)
+    await queue(VACUUM_LIVE_CLAIMS_EVERY + 100)
     await waitFor('the backlog to be logged', async () => ((await pending()) === 0 ? true : undefined), 60_000)
-    // The tidying runs beside the sending, once the replica has finished that many.
+    // The vacuum runs beside the sending, once the replica has finished that many.
     await waitFor(
       'a vacuum of the live claims',
       async () => ((await countOf('vacuum', 'webhook_live_claims')) > before ? true : undefined),
