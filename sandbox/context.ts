@@ -54,6 +54,8 @@ export interface WebhookDeliveries {
   receiverFetch(): Promise<typeof fetch>
   /** Hears of every finished delivery; returns the way to stop listening. */
   onDelivery(listener: DeliveryListener): () => void
+  /** Hears that a delivery finished, on any replica, without its row (never read for this); returns the way to stop. */
+  onProgress(listener: () => void): () => void
   /** Hears of every new event, whatever its subject; returns the way to stop listening. */
   onEvent(listener: EventListener): () => void
 }

@@ -52,7 +52,7 @@ export class HealthService {
     this.#stuckAfterMs = (options.webhookTimeoutMs ?? WEBHOOK_TIMEOUT_MS) + STUCK_MARGIN_MS
     this.#shared = options.shared === true
     this.#lastProgressAt = this.#wall.now()
-    ctx.webhooks.onDelivery(() => {
+    ctx.webhooks.onProgress(() => {
       this.#lastProgressAt = this.#wall.now()
     })
   }

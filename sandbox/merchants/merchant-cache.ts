@@ -1,8 +1,8 @@
-// Merchants by API key for authentication on PostgreSQL, where the lookup is a round trip on every
-// request. Every change of a merchant row (a key rotated, archived, settings, a clock set)
-// notifies every replica at its commit, this one included (the trigger of migration
-// 2026-11-27T16-00), and each drops its entry then. SQLite keeps no cache: its lookup is a
-// function call, and another process sharing the file has no way to tell this one.
+// Merchants by API key (authentication) or by id (a replica's webhook sending) on PostgreSQL,
+// where each lookup is a round trip. Every change of a merchant row (a key rotated, archived,
+// settings, a clock set) notifies every replica at its commit, this one included (the trigger of
+// migration 2026-11-27T16-00), and each drops its entries then. SQLite keeps no cache: its lookup
+// is a function call, and another process sharing the file has no way to tell this one.
 import type { SandboxDb } from '../db/database.js'
 import { isPostgres, onAnnouncement } from '../db/database.js'
 import type { MerchantRow } from '../db/schema.js'
@@ -10,7 +10,7 @@ import type { MerchantRow } from '../db/schema.js'
 /** The announcement topic of a merchant's change; its detail is the merchant's id. */
 export const MERCHANT_CHANGED = 'merchant'
 
-/** Keys of merchants at most: a key looked up beyond them is read from the database each time. */
+/** Merchants at most: one looked up beyond them is read from the database each time. */
 export const MERCHANT_CACHE_LIMIT = 10_000
 
 /** Writes of merchant rows by this process: each cache clears itself when it sees this move. */
@@ -33,10 +33,11 @@ export class MerchantCache {
 
   constructor(
     db: SandboxDb,
-    private readonly load: (apiKey: string) => Promise<MerchantRow | undefined>,
+    /** The merchant of a key (an API key, or an id), read from the database. */
+    private readonly load: (key: string) => Promise<MerchantRow | undefined>,
   ) {
     this.#enabled = isPostgres(db)
-    // Any merchant's change clears all: changes are rare, and a key is not known from an id.
+    // Any merchant's change clears all: changes are rare, and an API key is not known from an id.
     if (this.#enabled) onAnnouncement(db, MERCHANT_CHANGED, () => this.#clear())
   }
 
@@ -53,17 +54,17 @@ export class MerchantCache {
     return this.#generation
   }
 
-  async find(apiKey: string): Promise<MerchantRow | undefined> {
-    if (!this.#enabled) return this.load(apiKey)
+  async find(key: string): Promise<MerchantRow | undefined> {
+    if (!this.#enabled) return this.load(key)
     const generation = this.#current()
-    const kept = this.#byKey.get(apiKey)
+    const kept = this.#byKey.get(key)
     if (kept !== undefined) return kept
-    const merchant = await this.load(apiKey)
+    const merchant = await this.load(key)
     // Never a merchant with a clock of its own: its clock is read from its row on every request
     // (docs/clocks.md). One without follows the sandbox-wide clock until a clock is set, which
     // notifies. A lookup that saw a clear while it read keeps nothing: it may have read the old row.
     const cacheable = merchant !== undefined && merchant.clock_offset_ms === null && merchant.clock_frozen_at === null
-    if (cacheable && generation === this.#current() && this.#byKey.size < MERCHANT_CACHE_LIMIT) this.#byKey.set(apiKey, merchant)
+    if (cacheable && generation === this.#current() && this.#byKey.size < MERCHANT_CACHE_LIMIT) this.#byKey.set(key, merchant)
     return merchant
   }
 }

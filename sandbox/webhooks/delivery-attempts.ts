@@ -3,6 +3,7 @@
 import type { Kysely } from 'kysely'
 import type { Clock } from '../clock.js'
 import type { Database, MerchantRow, WebhookDeliveryRow } from '../db/schema.js'
+import { MerchantCache } from '../merchants/merchant-cache.js'
 import { findMerchantById } from '../merchants/merchant-repository.js'
 import { releaseClaims } from './delivery-claim-repository.js'
 import type { DeliveryLogWriter } from './delivery-log-writer.js'
@@ -16,26 +17,14 @@ export interface AttemptLookups {
   egressOf(): Promise<WebhookEgress>
 }
 
-/** Lookups read once for all the deliveries sent together. */
-export function cachedLookups(db: Kysely<Database>, egress: StoredEgress): AttemptLookups {
-  const merchants = new Map<string, Promise<MerchantRow | undefined>>()
-  let rule: Promise<WebhookEgress> | undefined
-  return {
-    merchantOf: (id) => {
-      let merchant = merchants.get(id)
-      if (merchant === undefined) merchants.set(id, (merchant = findMerchantById(db, id)))
-      return merchant
-    },
-    egressOf: () => (rule ??= egress.read(db)),
-  }
-}
-
 export class DeliveryAttempts {
   readonly #db: Kysely<Database>
   readonly #clock: Clock
   readonly #sender: WebhookSender
   readonly #egress: StoredEgress
   readonly #logWriter: DeliveryLogWriter
+  /** Merchants by id, kept between sends on PostgreSQL (a round trip each otherwise), dropped at any merchant's change. */
+  readonly #merchants: MerchantCache
 
   constructor(parts: { db: Kysely<Database>; clock: Clock; sender: WebhookSender; egress: StoredEgress; logWriter: DeliveryLogWriter }) {
     this.#db = parts.db
@@ -43,12 +32,27 @@ export class DeliveryAttempts {
     this.#sender = parts.sender
     this.#egress = parts.egress
     this.#logWriter = parts.logWriter
+    this.#merchants = new MerchantCache(parts.db, (id) => findMerchantById(parts.db, id))
+  }
+
+  /** Lookups for deliveries sent together: each merchant looked up once, the egress rule read once. */
+  lookups(): AttemptLookups {
+    const merchants = new Map<string, Promise<MerchantRow | undefined>>()
+    let rule: Promise<WebhookEgress> | undefined
+    return {
+      merchantOf: (id) => {
+        let merchant = merchants.get(id)
+        if (merchant === undefined) merchants.set(id, (merchant = this.#merchants.find(id)))
+        return merchant
+      },
+      egressOf: () => (rule ??= this.#egress.read(this.#db)),
+    }
   }
 
   /** Sends and logs one delivery; `answered` runs once the receiver answered, before the log is written. */
   async deliver(
     delivery: WebhookDeliveryRow,
-    lookups: AttemptLookups = cachedLookups(this.#db, this.#egress),
+    lookups: AttemptLookups = this.lookups(),
     answered: () => void = () => {},
   ): Promise<WebhookDeliveryRow> {
     const merchant = await lookups.merchantOf(delivery.merchant_id)

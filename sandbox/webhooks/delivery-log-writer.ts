@@ -58,11 +58,11 @@ export class DeliveryLogWriter {
     return onAnnouncement(this.#db, DELIVERED_TOPIC, (ids) => void this.#heardDelivered(ids))
   }
 
-  /** Another replica logged these deliveries (ids, comma-separated): tells this one's listeners, if it has any. */
+  /** Another replica logged these deliveries (ids, comma-separated): tells this one's listeners. */
   async #heardDelivered(ids: string | undefined): Promise<void> {
-    if (!ids || !this.#feed.hasDeliveryListeners) return
+    if (!ids) return
     try {
-      for (const delivery of await findDeliveriesByIds(this.#db, ids.split(','))) this.#feed.delivered(delivery)
+      await this.#feed.heardDelivered(() => findDeliveriesByIds(this.#db, ids.split(',')))
     } catch (error) {
       // A live tail misses them; the delivery log still has them.
       this.#log?.(`Reading deliveries logged by another replica failed: ${error instanceof Error ? error.message : String(error)}`)

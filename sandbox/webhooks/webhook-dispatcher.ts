@@ -8,7 +8,7 @@ import type { Kysely } from 'kysely'
 import { isPostgres, onCommit } from '../db/database.js'
 import { systemClock, type Clock } from '../clock.js'
 import type { Database, WebhookDeliveryRow } from '../db/schema.js'
-import { cachedLookups, DeliveryAttempts, type AttemptLookups } from './delivery-attempts.js'
+import { DeliveryAttempts, type AttemptLookups } from './delivery-attempts.js'
 import { DeliveryLogWriter } from './delivery-log-writer.js'
 import {
   claimDeliveries,
@@ -140,6 +140,10 @@ export class WebhookDispatcher implements WebhookDeliveries {
     return this.#feed.onDelivery(listener)
   }
 
+  onProgress(listener: () => void): () => void {
+    return this.#feed.onProgress(listener)
+  }
+
   onEvent(listener: EventListener): () => void {
     return this.#feed.onEvent(listener)
   }
@@ -194,7 +198,7 @@ export class WebhookDispatcher implements WebhookDeliveries {
     const queue = this.#queue
     if (queue.wireFull) return
     queue.refreshIfStale()
-    const lookups = cachedLookups(db, this.#egress)
+    const lookups = this.#attempts.lookups()
     const sendReady = () => {
       for (const delivery of queue.takeReady()) this.#send(delivery, lookups)
     }
@@ -264,7 +268,7 @@ export class WebhookDispatcher implements WebhookDeliveries {
 
   #sendClaimed(claimed: WebhookDeliveryRow[]): void {
     if (claimed.length === 0) return
-    const lookups = cachedLookups(this.#db, this.#egress)
+    const lookups = this.#attempts.lookups()
     for (const delivery of claimed) {
       this.#queue.takeClaimed(delivery)
       this.#send(delivery, lookups)

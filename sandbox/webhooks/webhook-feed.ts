@@ -1,5 +1,6 @@
-// Tells listeners of every finished delivery (the live tail) and every new payment event
-// (`paybox listen`), reading events from the outbox past a cursor.
+// Tells listeners of every finished delivery (the live tail), of progress (a delivery finished:
+// the health check), and of every new payment event (`paybox listen`), reading events from the
+// outbox past a cursor.
 import type { Kysely } from 'kysely'
 import type { Database, WebhookDeliveryRow } from '../db/schema.js'
 import type { DeliveryListener, EventListener } from '../context.js'
@@ -10,11 +11,17 @@ const EVENT_BATCH = 100
 export class WebhookFeed {
   readonly #deliveryListeners = new Set<DeliveryListener>()
   readonly #eventListeners = new Set<EventListener>()
+  readonly #progressListeners = new Set<() => void>()
   #eventCursor = 0
 
   onDelivery(listener: DeliveryListener): () => void {
     this.#deliveryListeners.add(listener)
     return () => this.#deliveryListeners.delete(listener)
+  }
+
+  onProgress(listener: () => void): () => void {
+    this.#progressListeners.add(listener)
+    return () => this.#progressListeners.delete(listener)
   }
 
   onEvent(listener: EventListener): () => void {
@@ -39,11 +46,20 @@ export class WebhookFeed {
     }
   }
 
-  get hasDeliveryListeners(): boolean {
-    return this.#deliveryListeners.size > 0
+  /** This replica logged a delivery. */
+  delivered(delivery: WebhookDeliveryRow): void {
+    this.#progressed()
+    for (const listener of this.#deliveryListeners) listener(delivery)
   }
 
-  delivered(delivery: WebhookDeliveryRow): void {
-    for (const listener of this.#deliveryListeners) listener(delivery)
+  /** Another replica logged deliveries: progress at once; their rows are read only for a listener that wants them. */
+  async heardDelivered(read: () => Promise<WebhookDeliveryRow[]>): Promise<void> {
+    this.#progressed()
+    if (this.#deliveryListeners.size === 0) return
+    for (const delivery of await read()) for (const listener of this.#deliveryListeners) listener(delivery)
+  }
+
+  #progressed(): void {
+    for (const listener of this.#progressListeners) listener()
   }
 }

@@ -1,13 +1,15 @@
-// Merchants are cached by API key on every replica of a PostgreSQL sandbox (issue #25), and a
-// change of a merchant through one replica reaches the others' caches: a rotated secret stops
-// working on the replica that cached it, and a clock set through one replica is the merchant's
-// time on the other. Each check first makes replica B cache the merchant, then changes it
+// Merchants are cached on every replica of a PostgreSQL sandbox (issue #25), by API key to
+// authenticate and by id to sign webhooks, and a change of a merchant through one replica reaches
+// the others' caches: a rotated secret stops working on the replica that cached it, and signs what
+// it sends from then on, and a clock set through one replica is the merchant's time on the other. Each check first makes replica B cache the merchant, then changes it
 // through A: without the notification of the change, B would keep its cached row forever.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestDatabase, type TestDatabase } from '../../harness/postgres.js'
 import { adminRequest, signed, type Merchant } from '../../harness/sandbox-checks.js'
 import { spawnSandbox, type SandboxProcess } from '../../harness/sandbox-process.js'
 import { waitFor } from '../../harness/wait.js'
+import { queryFromOutside } from '../../harness/outside-db.js'
+import { startWebhookReceiver, webhookData } from '../../harness/webhook-receiver.js'
 
 describe('the merchant cache of two replicas', () => {
   let database: TestDatabase
@@ -49,6 +51,50 @@ describe('the merchant cache of two replicas', () => {
     expect(
       (await signed(b.banner.baseUrl, merchant, 'POST', '/payments', { amount: { value: 5, currency: 'USD' }, description: 'x' })).status,
     ).toBe(401)
+  })
+
+  it('signs the deliveries replica B sends with a secret rotated through replica A', async () => {
+    const created = await adminRequest(a, 'POST', '/sandbox/merchants', { name: 'Rotated while sending', settlement_mode: 'direct' })
+    expect(created.status, created.text).toBe(201)
+    const merchant = created.json as Merchant
+    const receiver = await startWebhookReceiver(merchant.apiSecret)
+    /** Payments made until one's delivery is sent by replica B (either replica claims it); what B's receiver got for it. */
+    const sentByB = (as: Merchant) =>
+      waitFor('a delivery sent by replica B', async () => {
+        const made = await signed(b.banner.baseUrl, as, 'POST', '/payments', {
+          amount: { value: 5, currency: 'USD' },
+          description: 'signed by B',
+          webhookUrl: receiver.url,
+        })
+        expect(made.status, made.text).toBe(200)
+        const id = (made.json as { id: string }).id
+        const [delivery] = await waitFor('its delivery logged', async () => {
+          const rows = await queryFromOutside<{ claimed_by: string }>(
+            database.url,
+            "select claimed_by from webhook_deliveries where subject_id = ? and status <> 'pending'",
+            [id],
+          )
+          return rows.length > 0 ? rows : undefined
+        })
+        if (!delivery!.claimed_by.endsWith(`:${b.process.child.pid}`)) return undefined
+        return receiver.received.find((arrival) => webhookData(arrival.raw).id === id)
+      })
+    try {
+      // B signs with the merchant it keeps.
+      expect((await sentByB(merchant)).verified).toBe(true)
+      const rotated = await adminRequest(a, 'POST', `/sandbox/merchants/${merchant.id}/rotate-secret`)
+      expect(rotated.status, rotated.text).toBe(200)
+      const renewed = { ...merchant, apiSecret: (rotated.json as { apiSecret: string }).apiSecret }
+      receiver.secret = renewed.apiSecret
+      // Once B has heard of the change (its API refuses the old secret): with the merchant kept, B would sign with the old one.
+      await waitFor(
+        'replica B to refuse the old secret',
+        async () => (await signed(b.banner.baseUrl, merchant, 'GET', '/payments?limit=1')).status === 401,
+      )
+      expect((await sentByB(renewed)).verified).toBe(true)
+    } finally {
+      await receiver.close()
+    }
   })
 
   it('refuses on replica B, at once, the key of a tenant archived through replica A', async () => {
