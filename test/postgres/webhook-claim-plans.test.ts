@@ -8,10 +8,11 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { openDatabase, type SandboxDb } from '../../sandbox/db/database.js'
 import { startSandbox } from '../../sandbox/server.js'
 import { claimDeliveries, refreshStaleOutboxStatistics, type ClaimRequest } from '../../sandbox/webhooks/delivery-claim-repository.js'
-import { copyMerchant, createTestDatabase, type TestDatabase } from '../../harness/postgres.js'
+import { copyMerchant, createTestDatabase, maintenanceCount, type TestDatabase } from '../../harness/postgres.js'
 import { queriesSentBy } from '../../harness/postgres-statements.js'
+import { waitFor } from '../../harness/wait.js'
 
-const BACKLOG = 20_000
+const BACKLOG = 10_000
 const MERCHANTS = 10
 
 let database: TestDatabase
@@ -36,13 +37,15 @@ beforeAll(async () => {
           from generate_series(1, $1::int) i`,
         [count, merchants, MERCHANTS, status, prefix],
       )
-    // An outbox whose pending index has room from an earlier backlog (a vacuum empties its pages
-    // but keeps them), so the next backlog does not grow it on disk; and statistics of an outbox
-    // that held only logged deliveries, kept as they are while that backlog lands.
-    await queue(BACKLOG, 'pending', 'pt_earlier_')
-    await client.query(`delete from webhook_deliveries where subject_id like 'pt_earlier_%'`)
+    // An outbox whose pending index has room from an earlier, larger backlog, logged since, so the
+    // next backlog does not double it on disk; and statistics of an outbox that held only logged
+    // deliveries, more of them than the next backlog (a sandbox's history), counting every change
+    // before them (the session's counts flushed first), kept as they are while that backlog lands.
+    await queue(2 * BACKLOG, 'pending', 'pt_earlier_')
+    await client.query(`update webhook_deliveries set status = 'success' where subject_id like 'pt_earlier_%'`)
     await client.query('vacuum webhook_deliveries')
     await queue(300, 'success', 'pt_logged_')
+    await client.query('select pg_stat_force_next_flush()')
     await client.query('analyze webhook_deliveries')
     await client.query('alter table webhook_deliveries set (autovacuum_enabled = false)')
     await queue(BACKLOG, 'pending', 'pt_backlog_')
@@ -73,6 +76,16 @@ async function readsOfAClaim(by: string): Promise<Array<{ text: string; values: 
   })
   return sent.filter(({ text }) => /^\s*(with|select)\b/i.test(text) && /webhook_deliveries/.test(text))
 }
+
+it('analyzes an outbox once a backlog lands on statistics that counted none pending, however long its history', async () => {
+  const before = await maintenanceCount(database.url, 'analyze', 'webhook_deliveries')
+  await refreshStaleOutboxStatistics(db)
+  await waitFor(
+    'an ANALYZE of the outbox',
+    async () => (await maintenanceCount(database.url, 'analyze', 'webhook_deliveries')) > before,
+    5_000,
+  )
+})
 
 it('reads a few pages per claim of a backlog whose statistics lag, with other claims live', async () => {
   // One claimer's deliveries on the wire, then another's claim: the one every claim mid-drain makes.

@@ -13,6 +13,7 @@ import {
   claimInTransaction,
   logClaimedOutcomes,
   newClaim,
+  refreshStaleOutboxStatistics,
   releaseClaims,
   vacuumLiveClaims,
   type ClaimRequest,
@@ -258,6 +259,36 @@ describe('webhook delivery claims on PostgreSQL', () => {
     expect((await claimer('replica-c', capped)(0)).map((row) => row.id)).toEqual([waiting!.id])
     await drain()
   })
+
+  it('analyzes the outbox for a backlog, not for a trickle of deliveries, however long', async () => {
+    await drain()
+    await sql`analyze webhook_deliveries`.execute(db)
+    const analyzes = () => maintenanceCount(database.url, 'analyze', 'webhook_deliveries')
+    const analyzed = await analyzes()
+    // A trickle: 1,500 deliveries queued and logged past that ANALYZE, a few pending at a time.
+    for (let i = 0; i < 30; i++) {
+      await queue(50)
+      await drain()
+    }
+    await queue(5)
+    // The changes reach the cumulative statistics once the pool's connections report them.
+    await waitFor(
+      'the trickle in the statistics',
+      async () =>
+        (
+          await sql<{ changed: number }>`select n_mod_since_analyze::int as changed from pg_stat_user_tables
+            where relid = 'webhook_deliveries'::regclass`.execute(db)
+        ).rows[0]!.changed >= 3_000,
+      15_000,
+    )
+    await refreshStaleOutboxStatistics(db)
+    expect(await analyzes()).toBe(analyzed)
+    // A backlog: more pending than the last ANALYZE counted, by far.
+    await queue(1_200)
+    await refreshStaleOutboxStatistics(db)
+    expect(await analyzes()).toBe(analyzed + 1)
+    await drain()
+  }, 30_000)
 
   it("vacuums the live claims, and keeps every pending delivery's claim", async () => {
     await queue(1)
