@@ -3,6 +3,7 @@
 // (captured at pg's Client.query, named or not); EXPLAIN judges each with sequential scans disabled, so a
 // sequential scan left in a plan means no index can serve the query (a tiny table alone would
 // otherwise be scanned by choice).
+import { sql } from 'kysely'
 import pg from 'pg'
 import { expect, it } from 'vitest'
 import { LARGE_TABLES, readsALargeTable, runBusyQueries } from '../../harness/busy-queries.js'
@@ -68,4 +69,11 @@ it('sweeps expired payments from the expiry index however many payments are open
   } finally {
     await client.end()
   }
+})
+
+it("compiles no statement with JIT: the sandbox's sessions run without it", async () => {
+  // PostgreSQL's default (jit = on, with jit_above_cost 100,000) compiled every statement whose
+  // estimate ran high, a webhook claim's read among them, for longer than it ran.
+  const { rows } = await sql<{ jit: string }>`select current_setting('jit') as jit`.execute(sandbox.context.db)
+  expect(rows).toEqual([{ jit: 'off' }])
 })
