@@ -24,6 +24,8 @@ export class DeliveryLogWriter {
   readonly #log: ((line: string) => void) | undefined
   /** Finished deliveries waiting to be logged together, each with who awaits it. */
   #unlogged: Array<{ row: WebhookDeliveryRow; done: (logged: boolean, error?: unknown) => void }> = []
+  /** A batch is being written (or is about to be): the next waits for it. */
+  #writing = false
   readonly #alsoInLog: AlsoInLog | undefined
 
   constructor(db: Kysely<Database>, feed: WebhookFeed, log: ((line: string) => void) | undefined, alsoInLog?: AlsoInLog) {
@@ -97,21 +99,36 @@ export class DeliveryLogWriter {
     return logged
   }
 
-  /** Deliveries finishing in one turn of the event loop are logged in one transaction (one commit); whether this one was. */
+  /**
+   * Logs a finished delivery with the others that finish before its batch goes; whether it was.
+   * One batch is written at a time: the deliveries that finish while it is written wait for it and
+   * go together in the next, so a busy replica's batches grow with its load (fewer transactions,
+   * claims and commits per delivery), and a quiet one's leave in the next turn of the event loop.
+   */
   #logSoon(row: WebhookDeliveryRow): Promise<boolean> {
     return new Promise<boolean>((resolve, reject) => {
       this.#unlogged.push({ row, done: (logged, error) => (error === undefined ? resolve(logged) : reject(error)) })
-      if (this.#unlogged.length > 1) return
-      setImmediate(() => {
-        const batch = this.#unlogged
-        this.#unlogged = []
-        const rows = batch.map(({ row: finished }) => finished)
-        const logging = isPostgres(this.#db) ? this.#logOnPostgres(rows) : runTransaction(this.#db, (trx) => logAll(trx, rows))
-        logging.then(
+      this.#writeSoon()
+    })
+  }
+
+  #writeSoon(): void {
+    if (this.#writing || this.#unlogged.length === 0) return
+    this.#writing = true
+    setImmediate(() => {
+      const batch = this.#unlogged
+      this.#unlogged = []
+      const rows = batch.map(({ row: finished }) => finished)
+      const logging = isPostgres(this.#db) ? this.#logOnPostgres(rows) : runTransaction(this.#db, (trx) => logAll(trx, rows))
+      void logging
+        .then(
           (logged) => batch.forEach(({ row: finished, done }) => done(logged.has(finished.id))),
           (error: unknown) => batch.forEach(({ done }) => done(false, error)),
         )
-      })
+        .finally(() => {
+          this.#writing = false
+          this.#writeSoon()
+        })
     })
   }
 }
