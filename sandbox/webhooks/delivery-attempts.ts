@@ -17,36 +17,68 @@ export interface AttemptLookups {
   egressOf(): Promise<WebhookEgress>
 }
 
+/** How long (wall time) one read of the stored egress rule serves the deliveries sent after it. */
+export const EGRESS_READ_EVERY_MS = 250
+
 export class DeliveryAttempts {
   readonly #db: Kysely<Database>
   readonly #clock: Clock
+  readonly #wallClock: Clock
   readonly #sender: WebhookSender
   readonly #egress: StoredEgress
   readonly #logWriter: DeliveryLogWriter
   /** Merchants by id, kept between sends on PostgreSQL (a round trip each otherwise), dropped at any merchant's change. */
   readonly #merchants: MerchantCache
+  /** The last read of the egress rule, shared by the batches sent until it is EGRESS_READ_EVERY_MS old. */
+  #egressRead: { at: number; rule: Promise<WebhookEgress> } | undefined
 
-  constructor(parts: { db: Kysely<Database>; clock: Clock; sender: WebhookSender; egress: StoredEgress; logWriter: DeliveryLogWriter }) {
+  constructor(parts: {
+    db: Kysely<Database>
+    /** Business time, for the log's timestamps. */
+    clock: Clock
+    /** Wall-clock time, for how long the egress rule read serves. */
+    wallClock: Clock
+    sender: WebhookSender
+    egress: StoredEgress
+    logWriter: DeliveryLogWriter
+  }) {
     this.#db = parts.db
     this.#clock = parts.clock
+    this.#wallClock = parts.wallClock
     this.#sender = parts.sender
     this.#egress = parts.egress
     this.#logWriter = parts.logWriter
     this.#merchants = new MerchantCache(parts.db, (id) => findMerchantById(parts.db, id))
   }
 
-  /** Lookups for deliveries sent together: each merchant looked up once, the egress rule read once. */
+  /** Lookups for deliveries sent together: each merchant looked up once, the egress rule read at most once a poll. */
   lookups(): AttemptLookups {
     const merchants = new Map<string, Promise<MerchantRow | undefined>>()
-    let rule: Promise<WebhookEgress> | undefined
     return {
       merchantOf: (id) => {
         let merchant = merchants.get(id)
         if (merchant === undefined) merchants.set(id, (merchant = this.#merchants.find(id)))
         return merchant
       },
-      egressOf: () => (rule ??= this.#egress.read(this.#db)),
+      egressOf: () => this.#egressRule(),
     }
+  }
+
+  /**
+   * The stored egress rule, read again once EGRESS_READ_EVERY_MS (wall time) have passed since the
+   * last read: it changes only when no other replica serves the sandbox (docs/security.md), and
+   * a read per batch sent was a round trip per log transaction. A failed read is not kept.
+   */
+  #egressRule(): Promise<WebhookEgress> {
+    const now = this.#wallClock.now()
+    if (this.#egressRead === undefined || now - this.#egressRead.at >= EGRESS_READ_EVERY_MS) {
+      const rule = this.#egress.read(this.#db)
+      this.#egressRead = { at: now, rule }
+      rule.catch(() => {
+        if (this.#egressRead?.rule === rule) this.#egressRead = undefined
+      })
+    }
+    return this.#egressRead.rule
   }
 
   /** Sends and logs one delivery; `answered` runs once the receiver answered, before the log is written. */

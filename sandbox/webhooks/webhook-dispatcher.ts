@@ -96,6 +96,7 @@ export class WebhookDispatcher implements WebhookDeliveries {
     this.#attempts = new DeliveryAttempts({
       db: this.#db,
       clock: this.#clock,
+      wallClock: this.#wallClock,
       sender: this.#sender,
       egress: this.#egress,
       logWriter: this.#logWriter,
