@@ -17,6 +17,8 @@ export type AlsoInLog = (trx: Kysely<Database>) => Promise<(committed: boolean) 
 
 /** Ids per announcement: 100 UUIDs and their commas stay far below NOTIFY's payload limit. */
 const DELIVERIES_PER_ANNOUNCEMENT = 100
+/** How long logged deliveries wait to be announced with those logged after them: another replica's live tail hears of them this much later at most. */
+export const ANNOUNCE_DELIVERED_EVERY_MS = 50
 
 export class DeliveryLogWriter {
   readonly #db: Kysely<Database>
@@ -26,9 +28,18 @@ export class DeliveryLogWriter {
   #unlogged: Array<{ row: WebhookDeliveryRow; done: (logged: boolean, error?: unknown) => void }> = []
   /** A batch is being written (or is about to be): the next waits for it. */
   #writing = false
+  /** PostgreSQL: logged deliveries waiting to be announced, and the timer that will. */
+  #toAnnounce: string[] = []
+  #announcing: NodeJS.Timeout | undefined
   readonly #alsoInLog: AlsoInLog | undefined
 
-  constructor(db: Kysely<Database>, feed: WebhookFeed, log: ((line: string) => void) | undefined, alsoInLog?: AlsoInLog) {
+  constructor(
+    db: Kysely<Database>,
+    feed: WebhookFeed,
+    log: ((line: string) => void) | undefined,
+    alsoInLog?: AlsoInLog,
+    private readonly announceEveryMs = ANNOUNCE_DELIVERED_EVERY_MS,
+  ) {
     this.#db = db
     this.#feed = feed
     this.#log = log
@@ -75,8 +86,8 @@ export class DeliveryLogWriter {
    * PostgreSQL: logs the outcomes still claimed by this replica and claims the next deliveries, in
    * one transaction of its own: not runTransaction's, whose commit notice would wake every replica
    * to claim again, while this one has just claimed what was free. Announced once committed, off
-   * the transaction: a NOTIFY in it would hold the cluster's notify lock through its COMMIT, so
-   * every replica's log transactions would commit one at a time.
+   * the transaction (a NOTIFY in it would hold the cluster's notify lock through its COMMIT, so
+   * every replica's log transactions would commit one at a time), with those logged soon after.
    */
   async #logOnPostgres(rows: WebhookDeliveryRow[]): Promise<Set<string>> {
     let after: ((committed: boolean) => void) | undefined
@@ -92,11 +103,30 @@ export class DeliveryLogWriter {
       throw error
     }
     after?.(true)
-    const ids = rows.map((finished) => finished.id).filter((id) => logged.has(id))
+    this.#announceSoon(rows.map((finished) => finished.id).filter((id) => logged.has(id)))
+    return logged
+  }
+
+  /**
+   * PostgreSQL: the deliveries logged within announceEveryMs are announced together:
+   * each announcement is a statement of this replica and a wake-up of every other, and a busy
+   * replica commits a log transaction every few milliseconds.
+   */
+  #announceSoon(ids: readonly string[]): void {
+    if (ids.length === 0) return
+    this.#toAnnounce.push(...ids)
+    this.#announcing ??= setTimeout(() => this.announceNow(), this.announceEveryMs)
+  }
+
+  /** Announces the logged deliveries not announced yet, at once (the dispatcher calls it as it stops). */
+  announceNow(): void {
+    clearTimeout(this.#announcing)
+    this.#announcing = undefined
+    const ids = this.#toAnnounce
+    this.#toAnnounce = []
     for (let at = 0; at < ids.length; at += DELIVERIES_PER_ANNOUNCEMENT) {
       announceCommitted(this.#db, DELIVERED_TOPIC, ids.slice(at, at + DELIVERIES_PER_ANNOUNCEMENT).join(','))
     }
-    return logged
   }
 
   /**

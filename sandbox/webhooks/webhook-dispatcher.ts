@@ -125,6 +125,7 @@ export class WebhookDispatcher implements WebhookDeliveries {
     this.#sender.stop()
     await this.#pumping
     await Promise.allSettled([...this.#inFlight])
+    this.#logWriter.announceNow()
     await this.#vacuuming
     await this.#sender.close()
   }
