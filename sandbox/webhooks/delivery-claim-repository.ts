@@ -27,6 +27,15 @@ export interface ClaimRequest {
   /** At most this many (the replica's free slots). */
   limit: number
   caps: ClaimCaps
+  /**
+   * Where each merchant's pending deliveries start, as this replica last read them (the sequence
+   * of its oldest pending one); each read moves it to what it found. With `fromStarts`, a read
+   * begins there, past the pending index's entries of the deliveries logged since, which it would
+   * otherwise step over (they stay in the index until the outbox's next vacuum). Without, it reads
+   * from each merchant's oldest: a delivery whose transaction committed after a later one's read
+   * (its sequence is older) is found then.
+   */
+  heads?: { starts: Map<string, number>; fromStarts: boolean }
 }
 
 /**
@@ -152,8 +161,11 @@ export async function claimInTransaction(
   // claimed by a row of webhook_live_claims, unless a live claim of it has been committed since the
   // read; the delivery's own row is not written.
   const claim = newClaim(request.by, now, request.leaseMs)
+  // Only its subject's oldest pending delivery: a read from the heads' starts may not have seen an
+  // older one committed late, and a subject's deliveries go in order.
   const { rows } = await sql<WebhookDeliveryRow>`with taken as (
-      select id, merchant_id, url from webhook_deliveries where id = any(cast(${ids} as text[])) and status = 'pending'
+      select id, merchant_id, url from webhook_deliveries d where id = any(cast(${ids} as text[])) and status = 'pending'
+        and ${FIRST_OF_SUBJECT}
       order by id for update skip locked
     ), claimed as (${claimRows(sql`(select id, merchant_id, url from taken order by id)`, claim, now)} returning delivery_id)
     select d.* from webhook_deliveries d join claimed c on c.delivery_id = d.id`.execute(db)
@@ -210,14 +222,17 @@ function chooseWithinCaps(live: LiveClaims, candidates: readonly Candidate[], re
  * on a full share is read at every claim, and locking it would write to each of its rows.
  */
 async function readClaimView(db: Kysely<Database>, request: ClaimRequest): Promise<ClaimView> {
-  const { caps, now } = request
+  const { caps, now, heads: known } = request
+  const starts = known?.fromStarts ? [...known.starts] : []
   const { rows } = await sql<{ live: LiveClaims; heads: Head[] }>`
     with live as (${LIVE_CLAIMS(now)}), with_room as (
       -- From the merchants, not from the outbox: its statistics lag a burst of deliveries (until
       -- autovacuum's next ANALYZE), and a plan that reads its pending rows to find their merchants
       -- reads them all.
-      select m.id, m.on_wire from merchants, lateral (select merchants.id,
-        coalesce((select sum(l.count) from live l where l.merchant_id = merchants.id), 0) as on_wire) m
+      select m.id, m.on_wire, coalesce(s.sequence, 0) as start from merchants
+        left join unnest(cast(${starts.map(([id]) => id)} as text[]), cast(${starts.map(([, start]) => start)} as bigint[]))
+          as s (id, sequence) on s.id = merchants.id,
+        lateral (select merchants.id, coalesce((select sum(l.count) from live l where l.merchant_id = merchants.id), 0) as on_wire) m
       where m.on_wire < ${caps.perMerchant}
     ), heads as (
       -- The merchant as \`= any(array[…])\`, not an equality: with it fixed, the pending index's
@@ -228,13 +243,25 @@ async function readClaimView(db: Kysely<Database>, request: ClaimRequest): Promi
       -- at worst, and checks none of it.
       select d.*, w.delivery_id is not null as claimed from with_room m cross join lateral (
         select d.id, d.merchant_id, d.url, d.sequence, d.subject_type, d.subject_id from webhook_deliveries d
-        where d.merchant_id = any(array[m.id]) and d.status = 'pending'
+        where d.merchant_id = any(array[m.id]) and d.status = 'pending' and d.sequence >= m.start
         order by d.merchant_id, d.sequence limit m.on_wire + ${caps.perMerchant}) d
       left join webhook_live_claims w on w.delivery_id = d.id and w.claimed_until > ${now}
     )
     select coalesce((select jsonb_agg(l) from live l), '[]') as live,
       coalesce((select jsonb_agg(h order by h.sequence) from heads h), '[]') as heads`.execute(db)
-  return { live: rows[0]!.live, candidates: headsToClaim(rows[0]!.heads) }
+  const { live, heads } = rows[0]!
+  if (known !== undefined) moveStarts(known.starts, heads)
+  return { live, candidates: headsToClaim(heads) }
+}
+
+/** Each merchant read starts next at its head's oldest delivery (heads come in sequence order); one with none read keeps its start. */
+function moveStarts(starts: Map<string, number>, heads: readonly Head[]): void {
+  const moved = new Set<string>()
+  for (const head of heads) {
+    if (moved.has(head.merchant_id)) continue
+    moved.add(head.merchant_id)
+    starts.set(head.merchant_id, head.sequence)
+  }
 }
 
 /** A merchant's pending delivery at the head of its backlog, and whether a live claim has it. */

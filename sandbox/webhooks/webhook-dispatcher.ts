@@ -76,6 +76,9 @@ export class WebhookDispatcher implements WebhookDeliveries {
   #reserved = 0
   /** When this replica's claims last checked the outbox's statistics (wall-clock ms). */
   #statisticsCheckedAt = 0
+  /** PostgreSQL: where each merchant's pending deliveries start, as this replica's claims last read them, and when they last read from the oldest (wall-clock ms). */
+  readonly #headStarts = new Map<string, number>()
+  #headsReadFromOldestAt = 0
   /** PostgreSQL: deliveries finished since this replica last vacuumed the live claims, and the vacuum under way. */
   #finishedSinceVacuum = 0
   #vacuuming: Promise<void> | undefined
@@ -259,12 +262,18 @@ export class WebhookDispatcher implements WebhookDeliveries {
 
   #claimRequest(limit: number): ClaimRequest {
     const queue = this.#queue
+    const now = this.#wallClock.now()
+    // Each merchant's head read from its oldest pending delivery at most once a poll (one that
+    // committed late is found then), and from where the last read found it otherwise.
+    const fromStarts = now - this.#headsReadFromOldestAt < this.#pollMs
+    if (!fromStarts) this.#headsReadFromOldestAt = now
     return {
       by: this.#replicaName,
-      now: this.#wallClock.now(),
+      now,
       leaseMs: this.#leaseMs,
       limit,
       caps: { perMerchant: MAX_DELIVERIES_PER_MERCHANT, perOrigin: MAX_DELIVERIES_PER_ORIGIN, originOf: (url) => queue.originOf(url) },
+      heads: { starts: this.#headStarts, fromStarts },
     }
   }
 

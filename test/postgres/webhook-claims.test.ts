@@ -105,6 +105,12 @@ describe('webhook delivery claims on PostgreSQL', () => {
     (await sql<{ delivery_id: string }>`select delivery_id from webhook_live_claims order by delivery_id`.execute(db)).rows.map(
       (row) => row.delivery_id,
     )
+  /** The claim a live row holds on a delivery. */
+  const liveClaimOf = async (id: string) =>
+    (
+      await sql<Pick<WebhookDeliveryRow, 'claim_token' | 'claimed_by'>>`select claim_token, claimed_by from webhook_live_claims
+        where delivery_id = ${id}`.execute(db)
+    ).rows[0]!
   /** Logs every pending delivery, so one test's leftovers are not claimed by the next. */
   const drain = async () => {
     for (let claimed = await claimer('drain')(2 ** 45, 1000); claimed.length > 0; claimed = await claimer('drain')(2 ** 45, 1000))
@@ -257,6 +263,36 @@ describe('webhook delivery claims on PostgreSQL', () => {
     await releaseClaims(db, [claimed!])
     expect(await liveClaims()).toEqual([])
     expect((await claimer('replica-c', capped)(0)).map((row) => row.id)).toEqual([waiting!.id])
+    await drain()
+  })
+
+  it("reads a merchant's head from where its last read found it, and a delivery committed late from its oldest", async () => {
+    const starts = new Map<string, number>()
+    const claim = (fromStarts: boolean) => claimDeliveries(db, { ...request('replica-a', 0), heads: { starts, fromStarts } })
+    // A sequence left free before the merchant's next delivery, for one committed late to hold.
+    const [gap] = await queue(1)
+    await sql`delete from webhook_deliveries where id = ${gap!.id}`.execute(db)
+    const [first] = await queue(1)
+    expect((await claim(false)).map((row) => row.id)).toEqual([first!.id])
+    expect(starts.get(merchantId)).toBe(first!.sequence)
+    await logClaimedOutcomes(db, [outcome({ ...first!, ...(await liveClaimOf(first!.id)) }, 'success', 200)])
+    // A delivery older than the merchant's start: its transaction took its sequence before the read and committed after.
+    const [late] = await queue(1)
+    await sql`update webhook_deliveries set sequence = ${gap!.sequence} where id = ${late!.id}`.execute(db)
+    expect(await claim(true)).toEqual([])
+    expect((await claim(false)).map((row) => row.id)).toEqual([late!.id])
+    expect(starts.get(merchantId)).toBe(gap!.sequence)
+    await drain()
+  })
+
+  it("keeps a subject's order when a read from the merchant's start missed its older delivery", async () => {
+    const starts = new Map<string, number>()
+    const claim = (fromStarts: boolean) => claimDeliveries(db, { ...request('replica-a', 0), heads: { starts, fromStarts } })
+    const [older, newer] = await queue(2)
+    // The subject's older delivery below the start (committed late), its newer one past it.
+    starts.set(merchantId, newer!.sequence)
+    expect(await claim(true)).toEqual([])
+    expect((await claim(false)).map((row) => row.id)).toEqual([older!.id])
     await drain()
   })
 
