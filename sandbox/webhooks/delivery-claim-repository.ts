@@ -29,13 +29,13 @@ export interface ClaimRequest {
   caps: ClaimCaps
   /**
    * Where each merchant's pending deliveries start, as this replica last read them (the sequence
-   * of its oldest pending one); each read moves it to what it found. With `fromStarts`, a read
+   * of its oldest pending one, kept from Claimed.heads). With `fromStarts`, a read
    * begins there, past the pending index's entries of the deliveries logged since, which it would
    * otherwise step over (they stay in the index until the outbox's next vacuum). Without, it reads
    * from each merchant's oldest: a delivery whose transaction committed after a later one's read
    * (its sequence is older) is found then.
    */
-  heads?: { starts: Map<string, number>; fromStarts: boolean }
+  heads?: { starts: ReadonlyMap<string, number>; fromStarts: boolean }
 }
 
 /**
@@ -45,13 +45,9 @@ export interface ClaimRequest {
  * Its own transaction, not runTransaction's: a claim changes nothing the other replicas wait
  * for, and a commit that woke them would have them claim again, and wake this one.
  */
-export async function claimDeliveries(db: Kysely<Database>, request: ClaimRequest): Promise<WebhookDeliveryRow[]> {
-  if (request.limit <= 0) return []
-  const claim = (trx: Kysely<Database>) => claimInTransaction(trx, request, { wait: true })
-  return db
-    .transaction()
-    .execute(claim)
-    .then(({ claimed }) => claimed)
+export async function claimDeliveries(db: Kysely<Database>, request: ClaimRequest): Promise<Claimed> {
+  if (request.limit <= 0) return { claimed: [], contended: false, heads: new Map() }
+  return db.transaction().execute((trx) => claimInTransaction(trx, request, { wait: true }))
 }
 
 /**
@@ -87,6 +83,7 @@ const STALE_AFTER_PAGES = 8
 interface ClaimView {
   live: LiveClaims
   candidates: Candidate[]
+  heads: Map<string, number>
 }
 
 type LiveClaims = Array<{ merchant_id: string; url: string; count: number }>
@@ -113,10 +110,10 @@ export async function claimInTransaction(
   request: ClaimRequest,
   options: ClaimOptions = { wait: false },
 ): Promise<Claimed> {
-  const none = (contended = false): Claimed => ({ claimed: [], contended })
-  if (request.limit <= 0) return none()
+  if (request.limit <= 0) return { claimed: [], contended: false, heads: new Map() }
   const { caps, now } = request
-  const { live, candidates } = await readClaimView(db, request)
+  const { live, candidates, heads } = await readClaimView(db, request)
+  const none = (contended = false): Claimed => ({ claimed: [], contended, heads })
   const considered = [...candidates]
   let chosen = chooseWithinCaps(live, considered, request)
   if (chosen.length < request.limit) {
@@ -170,7 +167,7 @@ export async function claimInTransaction(
     ), claimed as (${claimRows(sql`(select id, merchant_id, url from taken order by id)`, claim, now)} returning delivery_id)
     select d.* from webhook_deliveries d join claimed c on c.delivery_id = d.id`.execute(db)
   const claimed = rows.map((row) => ({ ...row, ...claim }))
-  return { claimed: claimed.sort((x, y) => x.sequence - y.sequence), contended }
+  return { claimed: claimed.sort((x, y) => x.sequence - y.sequence), contended, heads }
 }
 
 export interface ClaimOptions {
@@ -182,6 +179,8 @@ export interface ClaimOptions {
 export interface Claimed {
   claimed: WebhookDeliveryRow[]
   contended: boolean
+  /** Where its read found each merchant's oldest pending delivery (its sequence), for the merchants it found any of: the next read's ClaimRequest.heads. */
+  heads: ReadonlyMap<string, number>
 }
 
 /** The caps' shares, named for their two-key advisory locks (LOCK_KEYS.deliveryClaims, hashtext(name)). */
@@ -250,18 +249,14 @@ async function readClaimView(db: Kysely<Database>, request: ClaimRequest): Promi
     select coalesce((select jsonb_agg(l) from live l), '[]') as live,
       coalesce((select jsonb_agg(h order by h.sequence) from heads h), '[]') as heads`.execute(db)
   const { live, heads } = rows[0]!
-  if (known !== undefined) moveStarts(known.starts, heads)
-  return { live, candidates: headsToClaim(heads) }
+  return { live, candidates: headsToClaim(heads), heads: oldestByMerchant(heads) }
 }
 
-/** Each merchant read starts next at its head's oldest delivery (heads come in sequence order); one with none read keeps its start. */
-function moveStarts(starts: Map<string, number>, heads: readonly Head[]): void {
-  const moved = new Set<string>()
-  for (const head of heads) {
-    if (moved.has(head.merchant_id)) continue
-    moved.add(head.merchant_id)
-    starts.set(head.merchant_id, head.sequence)
-  }
+/** Each merchant's oldest delivery among `heads` (in sequence order): where its next read may start. */
+function oldestByMerchant(heads: readonly Head[]): Map<string, number> {
+  const oldest = new Map<string, number>()
+  for (const head of heads) if (!oldest.has(head.merchant_id)) oldest.set(head.merchant_id, head.sequence)
+  return oldest
 }
 
 /** A merchant's pending delivery at the head of its backlog, and whether a live claim has it. */

@@ -20,10 +20,22 @@ const DELIVERIES_PER_ANNOUNCEMENT = 100
 /** How long logged deliveries wait to be announced with those logged after them: another replica's live tail hears of them this much later at most. */
 export const ANNOUNCE_DELIVERED_EVERY_MS = 50
 
+export interface DeliveryLogWriterOptions {
+  db: Kysely<Database>
+  /** This replica's listeners: told of each delivery it logs, and of those the others announce. */
+  feed: WebhookFeed
+  log?: (line: string) => void
+  alsoInLog?: AlsoInLog
+  /** Defaults to ANNOUNCE_DELIVERED_EVERY_MS. */
+  announceEveryMs?: number
+}
+
 export class DeliveryLogWriter {
   readonly #db: Kysely<Database>
   readonly #feed: WebhookFeed
   readonly #log: ((line: string) => void) | undefined
+  readonly #alsoInLog: AlsoInLog | undefined
+  readonly #announceEveryMs: number
   /** Finished deliveries waiting to be logged together, each with who awaits it. */
   #unlogged: Array<{ row: WebhookDeliveryRow; done: (logged: boolean, error?: unknown) => void }> = []
   /** A batch is being written (or is about to be): the next waits for it. */
@@ -31,19 +43,13 @@ export class DeliveryLogWriter {
   /** PostgreSQL: logged deliveries waiting to be announced, and the timer that will. */
   #toAnnounce: string[] = []
   #announcing: NodeJS.Timeout | undefined
-  readonly #alsoInLog: AlsoInLog | undefined
 
-  constructor(
-    db: Kysely<Database>,
-    feed: WebhookFeed,
-    log: ((line: string) => void) | undefined,
-    alsoInLog?: AlsoInLog,
-    private readonly announceEveryMs = ANNOUNCE_DELIVERED_EVERY_MS,
-  ) {
-    this.#db = db
-    this.#feed = feed
-    this.#log = log
-    this.#alsoInLog = alsoInLog
+  constructor(options: DeliveryLogWriterOptions) {
+    this.#db = options.db
+    this.#feed = options.feed
+    this.#log = options.log
+    this.#alsoInLog = options.alsoInLog
+    this.#announceEveryMs = options.announceEveryMs ?? ANNOUNCE_DELIVERED_EVERY_MS
   }
 
   /**
@@ -108,14 +114,14 @@ export class DeliveryLogWriter {
   }
 
   /**
-   * PostgreSQL: the deliveries logged within announceEveryMs are announced together:
+   * PostgreSQL: the deliveries logged within the announcement window (announceEveryMs) are announced together:
    * each announcement is a statement of this replica and a wake-up of every other, and a busy
    * replica commits a log transaction every few milliseconds.
    */
   #announceSoon(ids: readonly string[]): void {
     if (ids.length === 0) return
     this.#toAnnounce.push(...ids)
-    this.#announcing ??= setTimeout(() => this.announceNow(), this.announceEveryMs)
+    this.#announcing ??= setTimeout(() => this.announceNow(), this.#announceEveryMs)
   }
 
   /** Announces the logged deliveries not announced yet, at once (the dispatcher calls it as it stops). */

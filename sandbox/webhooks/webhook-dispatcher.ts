@@ -95,7 +95,7 @@ export class WebhookDispatcher implements WebhookDeliveries {
     this.#sender = new WebhookSender({ requireHttps: options.requireHttps, timeoutMs: options.timeoutMs })
     this.#egress = options.egress ?? new StoredEgress({ shared: false, allowWebhookTo: [] })
     // PostgreSQL: each log transaction also claims the next deliveries, one transaction per turn of the slots.
-    this.#logWriter = new DeliveryLogWriter(this.#db, this.#feed, this.#log, (trx) => this.#claimInLog(trx))
+    this.#logWriter = new DeliveryLogWriter({ db: this.#db, feed: this.#feed, log: this.#log, alsoInLog: (trx) => this.#claimInLog(trx) })
     this.#attempts = new DeliveryAttempts({
       db: this.#db,
       clock: this.#clock,
@@ -226,7 +226,9 @@ export class WebhookDispatcher implements WebhookDeliveries {
     if (limit === 0) return
     this.#reserved += limit
     try {
-      this.#sendClaimed(await claimDeliveries(this.#db, this.#claimRequest(limit)))
+      const taken = await claimDeliveries(this.#db, this.#claimRequest(limit))
+      this.#keepHeads(taken)
+      this.#sendClaimed(taken.claimed)
     } finally {
       this.#reserved -= limit
     }
@@ -240,6 +242,7 @@ export class WebhookDispatcher implements WebhookDeliveries {
     let taken: Claimed
     try {
       taken = await claimInTransaction(trx, this.#claimRequest(limit))
+      this.#keepHeads(taken)
     } catch (error) {
       this.#reserved -= limit
       throw error
@@ -275,6 +278,11 @@ export class WebhookDispatcher implements WebhookDeliveries {
       caps: { perMerchant: MAX_DELIVERIES_PER_MERCHANT, perOrigin: MAX_DELIVERIES_PER_ORIGIN, originOf: (url) => queue.originOf(url) },
       heads: { starts: this.#headStarts, fromStarts },
     }
+  }
+
+  /** Each merchant's next read starts where this one found its oldest pending delivery; one it found none of keeps its start. */
+  #keepHeads(taken: Claimed): void {
+    for (const [merchantId, start] of taken.heads) this.#headStarts.set(merchantId, start)
   }
 
   #sendClaimed(claimed: WebhookDeliveryRow[]): void {

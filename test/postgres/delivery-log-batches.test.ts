@@ -38,16 +38,15 @@ it('logs the deliveries that finish while a batch is written together, in the ne
   let release!: () => void
   const gate = new Promise<void>((resolve) => (release = resolve))
   const transactions: number[] = []
-  const writer = new DeliveryLogWriter(
+  const writer = new DeliveryLogWriter({
     db,
-    new WebhookFeed(),
-    () => {},
-    async () => {
+    feed: new WebhookFeed(),
+    alsoInLog: async () => {
       transactions.push(transactions.length)
       if (transactions.length === 1) await gate
       return () => {}
     },
-  )
+  })
   const first = writer.finished(finished(0))
   await waitFor('the first batch held open', () => transactions.length === 1)
   const later: Array<Promise<boolean>> = []
@@ -67,7 +66,7 @@ it('announces what its batches logged together, as another replica hears it', as
   const heard: string[] = []
   heardBy.onProgress(() => announcements++)
   heardBy.onDelivery((delivery) => heard.push(delivery.id))
-  const stopHearing = new DeliveryLogWriter(other, heardBy, () => {}).hearOtherReplicas()
+  const stopHearing = new DeliveryLogWriter({ db: other, feed: heardBy }).hearOtherReplicas()
   try {
     await queryFromOutside(
       database.url,
@@ -76,7 +75,7 @@ it('announces what its batches logged together, as another replica hears it', as
         from generate_series(1, 6) i`,
       [merchantId],
     )
-    const claimed = await claimDeliveries(db, {
+    const { claimed } = await claimDeliveries(db, {
       by: 'replica-a',
       now: Date.now(),
       leaseMs: 15_000,
@@ -88,16 +87,15 @@ it('announces what its batches logged together, as another replica hears it', as
     const gate = new Promise<void>((resolve) => (release = resolve))
     let transactions = 0
     // A window no test outlasts: what both transactions logged waits for announceNow.
-    const writer = new DeliveryLogWriter(
+    const writer = new DeliveryLogWriter({
       db,
-      new WebhookFeed(),
-      () => {},
-      async () => {
+      feed: new WebhookFeed(),
+      alsoInLog: async () => {
         if (++transactions === 1) await gate
         return () => {}
       },
-      60_000,
-    )
+      announceEveryMs: 60_000,
+    })
     const logging = [writer.finished({ ...claimed[0]!, status: 'success' })]
     await waitFor('the first batch held open', () => transactions === 1)
     for (const row of claimed.slice(1)) {

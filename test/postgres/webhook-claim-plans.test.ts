@@ -90,7 +90,7 @@ it('analyzes an outbox once a backlog lands on statistics that counted none pend
 it('reads a few pages per claim of a backlog whose statistics lag, with other claims live', async () => {
   // One claimer's deliveries on the wire, then another's claim: the one every claim mid-drain makes.
   await refreshStaleOutboxStatistics(db)
-  expect(await claimDeliveries(db, request('replica-a', 30))).toHaveLength(30)
+  expect((await claimDeliveries(db, request('replica-a', 30))).claimed).toHaveLength(30)
   const reads = await readsOfAClaim('replica-b')
   expect(reads.length).toBeGreaterThanOrEqual(2)
   const client = new pg.Client({ connectionString: database.url })

@@ -89,8 +89,8 @@ describe('webhook delivery claims on PostgreSQL', () => {
   })
   const claimer =
     (by: string, caps: Partial<ClaimRequest['caps']> = {}) =>
-    (now: number, limit = 64) =>
-      claimDeliveries(db, request(by, now, limit, caps))
+    async (now: number, limit = 64) =>
+      (await claimDeliveries(db, request(by, now, limit, caps))).claimed
   const outcome = (row: WebhookDeliveryRow, status: 'success' | 'failed', http_status: number) => ({
     ...row,
     status,
@@ -267,8 +267,13 @@ describe('webhook delivery claims on PostgreSQL', () => {
   })
 
   it("reads a merchant's head from where its last read found it, and a delivery committed late from its oldest", async () => {
+    // Kept from each claim's heads, as the dispatcher keeps them.
     const starts = new Map<string, number>()
-    const claim = (fromStarts: boolean) => claimDeliveries(db, { ...request('replica-a', 0), heads: { starts, fromStarts } })
+    const claim = async (fromStarts: boolean) => {
+      const taken = await claimDeliveries(db, { ...request('replica-a', 0), heads: { starts, fromStarts } })
+      for (const [merchant, start] of taken.heads) starts.set(merchant, start)
+      return taken.claimed
+    }
     // A sequence left free before the merchant's next delivery, for one committed late to hold.
     const [gap] = await queue(1)
     await sql`delete from webhook_deliveries where id = ${gap!.id}`.execute(db)
@@ -287,7 +292,8 @@ describe('webhook delivery claims on PostgreSQL', () => {
 
   it("keeps a subject's order when a read from the merchant's start missed its older delivery", async () => {
     const starts = new Map<string, number>()
-    const claim = (fromStarts: boolean) => claimDeliveries(db, { ...request('replica-a', 0), heads: { starts, fromStarts } })
+    const claim = async (fromStarts: boolean) =>
+      (await claimDeliveries(db, { ...request('replica-a', 0), heads: { starts, fromStarts } })).claimed
     const [older, newer] = await queue(2)
     // The subject's older delivery below the start (committed late), its newer one past it.
     starts.set(merchantId, newer!.sequence)

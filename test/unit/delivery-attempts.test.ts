@@ -34,7 +34,7 @@ it('reads the stored egress rule once for the batches sent within its window, an
   db = await openDatabase({ file: ':memory:' })
   const wallClock = new ManualClock(0)
   const egress = new CountedEgress({ shared: false, allowWebhookTo: [] })
-  const logWriter = new DeliveryLogWriter(db, new WebhookFeed(), undefined)
+  const logWriter = new DeliveryLogWriter({ db, feed: new WebhookFeed() })
   const attempts = new DeliveryAttempts({ db, clock: wallClock, wallClock, sender, egress, logWriter })
   const local = await attempts.lookups().egressOf()
   await attempts.lookups().egressOf()
