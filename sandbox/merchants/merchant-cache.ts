@@ -38,6 +38,7 @@ export class MerchantCache {
   ) {
     this.#enabled = isPostgres(db)
     // Any merchant's change clears all: changes are rare, and an API key is not known from an id.
+    // Never removed: the listener lives as long as `db`, each core's own, destroyed when it stops.
     if (this.#enabled) onAnnouncement(db, MERCHANT_CHANGED, () => this.#clear())
   }
 

@@ -66,16 +66,18 @@ export async function claimDeliveries(db: Kysely<Database>, request: ClaimReques
 export async function refreshStaleOutboxStatistics(db: Kysely<Database>): Promise<void> {
   const { rows } = await sql<{ stale: boolean }>`select
       case when (select s.n_mod_since_analyze from pg_stat_user_tables s where s.relid = 'webhook_deliveries'::regclass)
-          > ${STALE_AFTER_CHANGES} + greatest(i.reltuples, 0)
-        then (select count(*) from webhook_deliveries where status = 'pending') > ${STALE_AFTER_CHANGES} + 2 * greatest(i.reltuples, 0)
+          > ${COUNT_PENDING_AFTER_CHANGES} + greatest(i.reltuples, 0)
+        then (select count(*) from webhook_deliveries where status = 'pending') > ${STALE_AFTER_MORE_PENDING} + 2 * greatest(i.reltuples, 0)
         else false end
       or pg_relation_size(i.oid) / current_setting('block_size')::int > 2 * greatest(i.relpages, 1) + ${STALE_AFTER_PAGES} as stale
     from pg_class i where i.oid = 'webhook_deliveries_pending'::regclass`.execute(db)
   if (rows[0]?.stale) await sql`analyze (skip_locked) webhook_deliveries`.execute(db)
 }
 
-/** Pending deliveries (and changes) beyond those at the outbox's last ANALYZE that may make its statistics stale. */
-const STALE_AFTER_CHANGES = 1_000
+/** Changes to the outbox, beyond the pending rows its last ANALYZE counted, before the pending rows are counted (a count reads the pending index). */
+const COUNT_PENDING_AFTER_CHANGES = 1_000
+/** Pending deliveries, beyond twice those its last ANALYZE counted, that make the outbox's statistics stale. */
+const STALE_AFTER_MORE_PENDING = 1_000
 /** Pages (of a few hundred entries) the pending index may grow past twice its known size: a small outbox's growth needs no ANALYZE. */
 const STALE_AFTER_PAGES = 8
 
