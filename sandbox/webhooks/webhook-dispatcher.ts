@@ -50,6 +50,8 @@ export interface WebhookDispatcherOptions {
   egress?: StoredEgress
   timeoutMs?: number
   pollMs?: number
+  /** PostgreSQL: how long logged deliveries wait to be announced together (default ANNOUNCE_DELIVERED_EVERY_MS). */
+  announceEveryMs?: number
   log?: (line: string) => void
 }
 
@@ -95,7 +97,13 @@ export class WebhookDispatcher implements WebhookDeliveries {
     this.#sender = new WebhookSender({ requireHttps: options.requireHttps, timeoutMs: options.timeoutMs })
     this.#egress = options.egress ?? new StoredEgress({ shared: false, allowWebhookTo: [] })
     // PostgreSQL: each log transaction also claims the next deliveries, one transaction per turn of the slots.
-    this.#logWriter = new DeliveryLogWriter({ db: this.#db, feed: this.#feed, log: this.#log, alsoInLog: (trx) => this.#claimInLog(trx) })
+    this.#logWriter = new DeliveryLogWriter({
+      db: this.#db,
+      feed: this.#feed,
+      log: this.#log,
+      alsoInLog: (trx) => this.#claimInLog(trx),
+      announceEveryMs: options.announceEveryMs,
+    })
     this.#attempts = new DeliveryAttempts({
       db: this.#db,
       clock: this.#clock,
