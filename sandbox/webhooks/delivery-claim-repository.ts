@@ -57,21 +57,49 @@ export async function claimDeliveries(db: Kysely<Database>, request: ClaimReques
  * pending, against 1,600 once analyzed). Each replica's dispatcher, at most once a poll and
  * whether or not it has a free slot to claim for (a replica whose slots stay full claims only in
  * its log transactions), analyzes the outbox when the deliveries pending now outnumber twice
- * those its last ANALYZE counted (the pending index's reltuples, from its sample), counted only
- * once the outbox has changed by more rows than that since (the cumulative statistics, up to a
- * second behind), or when its pending index has more than doubled on disk (at once); a replica
- * already analyzing it is left to it. Against the pending rows, not all: a sandbox's logged
- * history outgrows any backlog, and a steady trickle, however long, leaves the estimate right.
+ * those its last ANALYZE counted (the pending index's reltuples, from its sample), or when its
+ * pending index has more than doubled on disk (at once); a replica already analyzing it is left
+ * to it. Against the pending rows, not all: a sandbox's logged history outgrows any backlog, and
+ * a steady trickle, however long, leaves the estimate right.
+ * Counting the pending rows reads the pending index with the entries of every delivery logged
+ * since its vacuum (7,000 pages a count mid-drain), so they are counted only once the outbox has
+ * changed by more rows than the last ANALYZE counted pending, and not again while the changes
+ * since `last` (each insert is one) are too few to have made it stale: the cumulative statistics
+ * the changes are read from are up to a second behind (ten for a connection left idle).
+ * Returns the count to pass as `last` next time.
  */
-export async function refreshStaleOutboxStatistics(db: Kysely<Database>): Promise<void> {
-  const { rows } = await sql<{ stale: boolean }>`select
-      case when (select s.n_mod_since_analyze from pg_stat_user_tables s where s.relid = 'webhook_deliveries'::regclass)
-          > ${COUNT_PENDING_AFTER_CHANGES} + greatest(i.reltuples, 0)
-        then (select count(*) from webhook_deliveries where status = 'pending') > ${STALE_AFTER_MORE_PENDING} + 2 * greatest(i.reltuples, 0)
-        else false end
-      or pg_relation_size(i.oid) / current_setting('block_size')::int > 2 * greatest(i.relpages, 1) + ${STALE_AFTER_PAGES} as stale
-    from pg_class i where i.oid = 'webhook_deliveries_pending'::regclass`.execute(db)
-  if (rows[0]?.stale) await sql`analyze (skip_locked) webhook_deliveries`.execute(db)
+export async function refreshStaleOutboxStatistics(db: Kysely<Database>, last?: PendingCount): Promise<PendingCount | undefined> {
+  const known = last ?? { analyses: -1, changes: 0, pending: 0 }
+  const { rows } = await sql<{ counted: PendingCount | null; stale: boolean }>`
+    with outbox as (
+      select (s.analyze_count + s.autoanalyze_count)::int as analyses, s.n_mod_since_analyze::int as changes,
+        greatest(i.reltuples, 0) as analyzed, pg_relation_size(i.oid) / current_setting('block_size')::int as pages, i.relpages
+      from pg_class i, pg_stat_user_tables s
+      where i.oid = 'webhook_deliveries_pending'::regclass and s.relid = 'webhook_deliveries'::regclass
+    ), counted as (
+      select o.*, (select count(*)::int from webhook_deliveries where status = 'pending') as pending from outbox o
+      where o.changes > ${COUNT_PENDING_AFTER_CHANGES} + o.analyzed
+        and not (o.analyses = ${known.analyses} and o.changes >= ${known.changes}
+          and o.changes - ${known.changes} <= ${STALE_AFTER_MORE_PENDING} + 2 * o.analyzed - ${known.pending})
+    )
+    select (select jsonb_build_object('analyses', c.analyses, 'changes', c.changes, 'pending', c.pending) from counted c) as counted,
+      coalesce((select c.pending > ${STALE_AFTER_MORE_PENDING} + 2 * c.analyzed from counted c), false)
+        or (select o.pages > 2 * greatest(o.relpages, 1) + ${STALE_AFTER_PAGES} from outbox o) as stale`.execute(db)
+  const row = rows[0]
+  if (row?.stale) {
+    await sql`analyze (skip_locked) webhook_deliveries`.execute(db)
+    return undefined
+  }
+  return row?.counted ?? last
+}
+
+/** The outbox's pending deliveries as refreshStaleOutboxStatistics last counted them, with its statistics then. */
+export interface PendingCount {
+  /** The outbox's ANALYZEs so far (its own and autovacuum's): a count made before the last of them counts for nothing. */
+  analyses: number
+  /** The outbox's rows changed since its last ANALYZE, as the cumulative statistics had them. */
+  changes: number
+  pending: number
 }
 
 /** Changes to the outbox, beyond the pending rows its last ANALYZE counted, before the pending rows are counted (a count reads the pending index). */

@@ -18,6 +18,7 @@ import {
   vacuumLiveClaims,
   type Claimed,
   type ClaimRequest,
+  type PendingCount,
 } from './delivery-claim-repository.js'
 import { DeliveryQueue, MAX_DELIVERIES_PER_MERCHANT } from './delivery-queue.js'
 import type { DeliveryListener, EventListener, WebhookDeliveries } from '../context.js'
@@ -78,6 +79,8 @@ export class WebhookDispatcher implements WebhookDeliveries {
   #reserved = 0
   /** When this replica's claims last checked the outbox's statistics (wall-clock ms). */
   #statisticsCheckedAt = 0
+  /** PostgreSQL: the outbox's pending deliveries as this replica's check last counted them. */
+  #pendingCount: PendingCount | undefined
   /** PostgreSQL: where each merchant's pending deliveries start, as this replica's claims last read them, and when they last read from the oldest (wall-clock ms). */
   readonly #headStarts = new Map<string, number>()
   #headsReadFromOldestAt = 0
@@ -228,7 +231,7 @@ export class WebhookDispatcher implements WebhookDeliveries {
     const now = this.#wallClock.now()
     if (now - this.#statisticsCheckedAt >= this.#pollMs) {
       this.#statisticsCheckedAt = now
-      await refreshStaleOutboxStatistics(this.#db)
+      this.#pendingCount = await refreshStaleOutboxStatistics(this.#db, this.#pendingCount)
     }
     const limit = this.#claimableSlots()
     if (limit === 0) return

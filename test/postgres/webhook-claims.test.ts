@@ -326,11 +326,42 @@ describe('webhook delivery claims on PostgreSQL', () => {
         ).rows[0]!.changed >= 1_500,
       30_000,
     )
-    await refreshStaleOutboxStatistics(db)
+    const counted = await refreshStaleOutboxStatistics(db)
+    expect(counted?.pending).toBe(5)
     expect(await analyzes()).toBe(analyzed)
+    // Not counted again while the changes since cannot have made it stale.
+    expect(await refreshStaleOutboxStatistics(db, counted)).toBe(counted)
     // A backlog: more pending than the last ANALYZE counted, by far.
     await queue(1_200)
-    await refreshStaleOutboxStatistics(db)
+    expect(await refreshStaleOutboxStatistics(db)).toBeUndefined()
+    expect(await analyzes()).toBe(analyzed + 1)
+    await drain()
+    await sql`alter table webhook_deliveries reset (autovacuum_enabled)`.execute(db)
+  }, 60_000)
+
+  it("counts the outbox's pending deliveries again once the changes since the last count could have made them stale", async () => {
+    await drain()
+    await sql`alter table webhook_deliveries set (autovacuum_enabled = false)`.execute(db)
+    await sql`analyze webhook_deliveries`.execute(db)
+    const analyzes = () => maintenanceCount(database.url, 'analyze', 'webhook_deliveries')
+    const analyzed = await analyzes()
+    const changes = async () =>
+      (
+        await sql<{ changed: number }>`select n_mod_since_analyze::int as changed from pg_stat_user_tables
+          where relid = 'webhook_deliveries'::regclass`.execute(db)
+      ).rows[0]!.changed
+    // Past the count's gate (more changes than the ANALYZE counted pending), with one pending.
+    await queue(600)
+    await drain()
+    await queue(1)
+    await waitFor('the changes in the statistics', async () => (await changes()) > 1_000, 30_000)
+    const counted = await refreshStaleOutboxStatistics(db)
+    expect(counted?.pending).toBe(1)
+    expect(await refreshStaleOutboxStatistics(db, counted)).toBe(counted)
+    // 1,200 queued since: as the statistics come to show them, enough to be stale.
+    await queue(1_200)
+    await waitFor('the backlog in the statistics', async () => (await changes()) >= counted!.changes + 1_200, 30_000)
+    expect(await refreshStaleOutboxStatistics(db, counted)).toBeUndefined()
     expect(await analyzes()).toBe(analyzed + 1)
     await drain()
     await sql`alter table webhook_deliveries reset (autovacuum_enabled)`.execute(db)
