@@ -62,48 +62,41 @@ export async function claimDeliveries(db: Kysely<Database>, request: ClaimReques
  * to it. Against the pending rows, not all: a sandbox's logged history outgrows any backlog, and
  * a steady trickle, however long, leaves the estimate right.
  * Counting the pending rows reads the pending index with the entries of every delivery logged
- * since its vacuum (7,000 pages a count mid-drain), so they are counted only once the outbox has
- * changed by more rows than the last ANALYZE counted pending, and not again while the changes
- * since `last` (each insert is one) are too few to have made it stale: the cumulative statistics
- * the changes are read from are up to a second behind (ten for a connection left idle).
+ * since its vacuum (7,000 pages a count mid-drain), so a replica counts again only once the
+ * deliveries queued since its last count (`last`) could have made it stale: pending rows come only
+ * from inserts, each taking the outbox's next sequence, so those queued since number at most the
+ * sequence now less the newest one that count could see (a transaction still open then, older
+ * than that, is a few rows of an API request). Not the cumulative statistics' changes: they lag by
+ * up to ten seconds behind a connection left idle, such as one that has just queued a backlog.
  * Returns the count to pass as `last` next time.
  */
 export async function refreshStaleOutboxStatistics(db: Kysely<Database>, last?: PendingCount): Promise<PendingCount | undefined> {
-  const known = last ?? { analyses: -1, changes: 0, pending: 0 }
   const { rows } = await sql<{ counted: PendingCount | null; stale: boolean }>`
     with outbox as (
-      select (s.analyze_count + s.autoanalyze_count)::int as analyses, s.n_mod_since_analyze::int as changes,
-        greatest(i.reltuples, 0) as analyzed, pg_relation_size(i.oid) / current_setting('block_size')::int as pages, i.relpages
-      from pg_class i, pg_stat_user_tables s
-      where i.oid = 'webhook_deliveries_pending'::regclass and s.relid = 'webhook_deliveries'::regclass
+      select greatest(i.reltuples, 0) as analyzed, pg_relation_size(i.oid) / current_setting('block_size')::int as pages, i.relpages,
+        coalesce(pg_sequence_last_value(pg_get_serial_sequence('webhook_deliveries', 'sequence')::regclass), 0) as taken
+      from pg_class i where i.oid = 'webhook_deliveries_pending'::regclass
     ), counted as (
-      select o.*, (select count(*)::int from webhook_deliveries where status = 'pending') as pending from outbox o
-      where o.changes > ${COUNT_PENDING_AFTER_CHANGES} + o.analyzed
-        and not (o.analyses = ${known.analyses} and o.changes >= ${known.changes}
-          and o.changes - ${known.changes} <= ${STALE_AFTER_MORE_PENDING} + 2 * o.analyzed - ${known.pending})
+      select o.analyzed, (select coalesce(max(sequence), 0) from webhook_deliveries) as newest,
+        (select count(*)::int from webhook_deliveries where status = 'pending') as pending
+      from outbox o
+      where ${last === undefined} or ${last?.pending ?? 0} + (o.taken - ${last?.newest ?? 0}) > ${STALE_AFTER_MORE_PENDING} + 2 * o.analyzed
     )
-    select (select jsonb_build_object('analyses', c.analyses, 'changes', c.changes, 'pending', c.pending) from counted c) as counted,
+    select (select jsonb_build_object('newest', c.newest, 'pending', c.pending) from counted c) as counted,
       coalesce((select c.pending > ${STALE_AFTER_MORE_PENDING} + 2 * c.analyzed from counted c), false)
         or (select o.pages > 2 * greatest(o.relpages, 1) + ${STALE_AFTER_PAGES} from outbox o) as stale`.execute(db)
   const row = rows[0]
-  if (row?.stale) {
-    await sql`analyze (skip_locked) webhook_deliveries`.execute(db)
-    return undefined
-  }
+  if (row?.stale) await sql`analyze (skip_locked) webhook_deliveries`.execute(db)
   return row?.counted ?? last
 }
 
-/** The outbox's pending deliveries as refreshStaleOutboxStatistics last counted them, with its statistics then. */
+/** The outbox's pending deliveries as refreshStaleOutboxStatistics last counted them. */
 export interface PendingCount {
-  /** The outbox's ANALYZEs so far (its own and autovacuum's): a count made before the last of them counts for nothing. */
-  analyses: number
-  /** The outbox's rows changed since its last ANALYZE, as the cumulative statistics had them. */
-  changes: number
+  /** The newest delivery's sequence the count could see. */
+  newest: number
   pending: number
 }
 
-/** Changes to the outbox, beyond the pending rows its last ANALYZE counted, before the pending rows are counted (a count reads the pending index). */
-const COUNT_PENDING_AFTER_CHANGES = 1_000
 /** Pending deliveries, beyond twice those its last ANALYZE counted, that make the outbox's statistics stale. */
 const STALE_AFTER_MORE_PENDING = 1_000
 /** Pages (of a few hundred entries) the pending index may grow past twice its known size: a small outbox's growth needs no ANALYZE. */

@@ -5,9 +5,9 @@
 // outcome or the end of its lease).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase, runTransaction, type SandboxDb } from '../../sandbox/db/database.js'
-import type { WebhookDeliveryRow } from '../../sandbox/db/schema.js'
+import type { Database, WebhookDeliveryRow } from '../../sandbox/db/schema.js'
 import { startSandbox } from '../../sandbox/server.js'
-import { sql } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import {
   claimDeliveries,
   claimInTransaction,
@@ -50,36 +50,44 @@ describe('webhook delivery claims on PostgreSQL', () => {
 
   /** Queues `count` pending deliveries of one subject (a new one unless given), oldest first. */
   const queue = (count: number, subjectId = `pt_claims_${++subjects}`, url = URL_A, merchant = merchantId): Promise<WebhookDeliveryRow[]> =>
-    runTransaction(db, async (trx) => {
-      const rows: WebhookDeliveryRow[] = []
-      for (let i = 0; i < count; i++) {
-        const row: WebhookDeliveryRow = {
-          ...(await newDeliveryIdentity(trx, { type: 'payment', id: subjectId })),
-          merchant_id: merchant,
-          subject_type: 'payment',
-          subject_id: subjectId,
-          event_type: 'transaction_updated',
-          url,
-          status: 'pending',
-          request_payload: '{}',
-          response_body: null,
-          http_status: null,
-          error_message: null,
-          attempt_count: 1,
-          duration_ms: null,
-          resend_of: null,
-          last_attempt_at: null,
-          created_at: 0,
-          updated_at: 0,
-          claim_token: null,
-          claimed_until: null,
-          claimed_by: null,
-        }
-        await insertDelivery(trx, row)
-        rows.push(row)
+    runTransaction(db, (trx) => queueIn(trx, count, subjectId, url, merchant))
+  /** queue's work in the caller's transaction. */
+  const queueIn = async (
+    trx: Kysely<Database>,
+    count: number,
+    subjectId = `pt_claims_${++subjects}`,
+    url = URL_A,
+    merchant = merchantId,
+  ): Promise<WebhookDeliveryRow[]> => {
+    const rows: WebhookDeliveryRow[] = []
+    for (let i = 0; i < count; i++) {
+      const row: WebhookDeliveryRow = {
+        ...(await newDeliveryIdentity(trx, { type: 'payment', id: subjectId })),
+        merchant_id: merchant,
+        subject_type: 'payment',
+        subject_id: subjectId,
+        event_type: 'transaction_updated',
+        url,
+        status: 'pending',
+        request_payload: '{}',
+        response_body: null,
+        http_status: null,
+        error_message: null,
+        attempt_count: 1,
+        duration_ms: null,
+        resend_of: null,
+        last_attempt_at: null,
+        created_at: 0,
+        updated_at: 0,
+        claim_token: null,
+        claimed_until: null,
+        claimed_by: null,
       }
-      return rows
-    })
+      await insertDelivery(trx, row)
+      rows.push(row)
+    }
+    return rows
+  }
   const request = (by: string, now: number, limit = 64, caps: Partial<ClaimRequest['caps']> = {}): ClaimRequest => ({
     by,
     now,
@@ -304,7 +312,7 @@ describe('webhook delivery claims on PostgreSQL', () => {
 
   it('analyzes the outbox for a backlog, not for a trickle of deliveries, however long', async () => {
     await drain()
-    // Autovacuum's own ANALYZE, whenever its round comes, would reset the count of changes.
+    // Autovacuum's own ANALYZE, whenever its round comes, would count the pending rows too.
     await sql`alter table webhook_deliveries set (autovacuum_enabled = false)`.execute(db)
     await sql`analyze webhook_deliveries`.execute(db)
     const analyzes = () => maintenanceCount(database.url, 'analyze', 'webhook_deliveries')
@@ -315,53 +323,60 @@ describe('webhook delivery claims on PostgreSQL', () => {
       await drain()
     }
     await queue(5)
-    // The changes reach the cumulative statistics as the pool's connections report them: half of
-    // them already open the check (more than 1,000 past an ANALYZE that counted none pending).
-    await waitFor(
-      'the trickle in the statistics',
-      async () =>
-        (
-          await sql<{ changed: number }>`select n_mod_since_analyze::int as changed from pg_stat_user_tables
-            where relid = 'webhook_deliveries'::regclass`.execute(db)
-        ).rows[0]!.changed >= 1_500,
-      30_000,
-    )
-    const counted = await refreshStaleOutboxStatistics(db)
-    expect(counted?.pending).toBe(5)
+    expect((await refreshStaleOutboxStatistics(db))?.pending).toBe(5)
     expect(await analyzes()).toBe(analyzed)
-    // Not counted again while the changes since cannot have made it stale.
-    expect(await refreshStaleOutboxStatistics(db, counted)).toBe(counted)
     // A backlog: more pending than the last ANALYZE counted, by far.
     await queue(1_200)
-    expect(await refreshStaleOutboxStatistics(db)).toBeUndefined()
+    expect((await refreshStaleOutboxStatistics(db))?.pending).toBe(1_205)
     expect(await analyzes()).toBe(analyzed + 1)
     await drain()
     await sql`alter table webhook_deliveries reset (autovacuum_enabled)`.execute(db)
   }, 60_000)
 
-  it("counts the outbox's pending deliveries again once the changes since the last count could have made them stale", async () => {
+  it('counts the pending deliveries again only once those queued since the last count could make them stale', async () => {
+    await drain()
+    await sql`alter table webhook_deliveries set (autovacuum_enabled = false)`.execute(db)
+    // Counted with none pending: stale past 1,000.
+    await sql`analyze webhook_deliveries`.execute(db)
+    const analyzes = () => maintenanceCount(database.url, 'analyze', 'webhook_deliveries')
+    const analyzed = await analyzes()
+    await queue(1)
+    const counted = await refreshStaleOutboxStatistics(db)
+    expect(counted?.pending).toBe(1)
+    // 1 + 900 queued since cannot pass 1,000: not counted (the same count comes back).
+    await queue(900)
+    expect(await refreshStaleOutboxStatistics(db, counted)).toBe(counted)
+    await queue(200)
+    expect((await refreshStaleOutboxStatistics(db, counted))?.pending).toBe(1_101)
+    expect(await analyzes()).toBe(analyzed + 1)
+    await drain()
+    await sql`alter table webhook_deliveries reset (autovacuum_enabled)`.execute(db)
+  }, 60_000)
+
+  it('counts a backlog whose transaction was still open at the last count', async () => {
     await drain()
     await sql`alter table webhook_deliveries set (autovacuum_enabled = false)`.execute(db)
     await sql`analyze webhook_deliveries`.execute(db)
     const analyzes = () => maintenanceCount(database.url, 'analyze', 'webhook_deliveries')
     const analyzed = await analyzes()
-    const changes = async () =>
-      (
-        await sql<{ changed: number }>`select n_mod_since_analyze::int as changed from pg_stat_user_tables
-          where relid = 'webhook_deliveries'::regclass`.execute(db)
-      ).rows[0]!.changed
-    // Past the count's gate (more changes than the ANALYZE counted pending), with one pending.
-    await queue(600)
-    await drain()
-    await queue(1)
-    await waitFor('the changes in the statistics', async () => (await changes()) > 1_000, 30_000)
-    const counted = await refreshStaleOutboxStatistics(db)
-    expect(counted?.pending).toBe(1)
-    expect(await refreshStaleOutboxStatistics(db, counted)).toBe(counted)
-    // 1,200 queued since: as the statistics come to show them, enough to be stale.
-    await queue(1_200)
-    await waitFor('the backlog in the statistics', async () => (await changes()) >= counted!.changes + 1_200, 30_000)
-    expect(await refreshStaleOutboxStatistics(db, counted)).toBeUndefined()
+    const before = await refreshStaleOutboxStatistics(db)
+    let commit!: () => void
+    const committing = new Promise<void>((resolve) => (commit = resolve))
+    let queued!: () => void
+    const open = new Promise<void>((resolve) => (queued = resolve))
+    // Its sequences taken, its rows not yet seen: counted during it, the backlog is not there.
+    const backlog = db.transaction().execute(async (trx) => {
+      await queueIn(trx, 1_200)
+      queued()
+      await committing
+    })
+    await open
+    const during = await refreshStaleOutboxStatistics(db, before)
+    expect(during?.pending).toBe(0)
+    expect(await analyzes()).toBe(analyzed)
+    commit()
+    await backlog
+    expect((await refreshStaleOutboxStatistics(db, during))?.pending).toBe(1_200)
     expect(await analyzes()).toBe(analyzed + 1)
     await drain()
     await sql`alter table webhook_deliveries reset (autovacuum_enabled)`.execute(db)
