@@ -184,7 +184,7 @@ export async function claimInTransaction(
   // Only its subject's oldest pending delivery: a read from the heads' starts may not have seen an
   // older one committed late, and a subject's deliveries go in order.
   const { rows } = await sql<WebhookDeliveryRow>`with taken as (
-      select id, merchant_id, url from webhook_deliveries d where id = any(cast(${ids} as text[])) and status = 'pending'
+      select id, merchant_id, url from webhook_deliveries d where id = any(cast(${ids} as text[])) and ${STILL_PENDING('d')}
         and ${FIRST_OF_SUBJECT}
       order by id for update skip locked
     ), claimed as (${claimRows(sql`(select id, merchant_id, url from taken order by id)`, claim, now)} returning delivery_id)
@@ -344,9 +344,19 @@ export async function claimResend(
 const NOT_CLAIMED = (now: number) =>
   sql`not exists (select 1 from webhook_live_claims w where w.delivery_id = d.id and w.claimed_until > ${now})`
 
-/** Delivery d is its subject's oldest pending one. */
+/**
+ * A row found otherwise (by id, by subject) is pending: written as an expression of the status, from
+ * which the planner cannot prove the pending deliveries' partial indexes' predicate, so it cannot
+ * read the rows through them. With those usable, a backlog committed since the outbox's last
+ * ANALYZE (its pending indexes estimated empty) had one claim of 64 walk the pending index once
+ * per candidate: 1,280,000 rows and 830 ms, where the primary key and the subject index take a
+ * few probes whatever the statistics say.
+ */
+const STILL_PENDING = (alias: string) => sql`${sql.ref(`${alias}.status`)} || '' = 'pending'`
+
+/** Delivery d is its subject's oldest pending one (by the subject index: STILL_PENDING). */
 const FIRST_OF_SUBJECT = sql`not exists (select 1 from webhook_deliveries o where o.subject_type = d.subject_type
-  and o.subject_id = d.subject_id and o.status = 'pending' and o.sequence < d.sequence)`
+  and o.subject_id = d.subject_id and o.sequence < d.sequence and ${STILL_PENDING('o')})`
 
 /** Pending, unclaimed (or its lease expired), and its subject's oldest pending delivery. */
 const CLAIMABLE = (now: number) => sql`d.status = 'pending' and ${NOT_CLAIMED(now)} and ${FIRST_OF_SUBJECT}`

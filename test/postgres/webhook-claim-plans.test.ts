@@ -3,6 +3,7 @@
 // plan chosen for the table as it was (a few rows) must not scan the whole backlog per delivery.
 // The SQL and values are what claimDeliveries sends (captured at pg's Client.query); EXPLAIN
 // (ANALYZE, BUFFERS) of each of its reads counts the pages it touched.
+import { sql } from 'kysely'
 import pg from 'pg'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { openDatabase, type SandboxDb } from '../../sandbox/db/database.js'
@@ -68,14 +69,47 @@ const request = (by: string, limit = 64): ClaimRequest => ({
   caps: { perMerchant: 10, perOrigin: 10, originOf: (url) => new URL(url).pathname },
 })
 
-/** The reads (not the lock or the UPDATE) a claim sends, with their values. */
-async function readsOfAClaim(by: string): Promise<Array<{ text: string; values: unknown[] }>> {
+/** The statements (not the locks) a claim sends that touch the outbox, with their values; the statistics refreshed first unless told. */
+async function statementsOfAClaim(by: string, refreshFirst = true): Promise<Array<{ text: string; values: unknown[] }>> {
   const sent = await queriesSentBy(async () => {
-    await refreshStaleOutboxStatistics(db)
+    if (refreshFirst) await refreshStaleOutboxStatistics(db)
     return claimDeliveries(db, request(by))
   })
   return sent.filter(({ text }) => /^\s*(with|select)\b/i.test(text) && /webhook_deliveries/.test(text))
 }
+
+/** The pages each statement touched, run again under EXPLAIN (ANALYZE, BUFFERS) on a connection of its own. */
+async function pagesOf(statements: Array<{ text: string; values: unknown[] }>): Promise<Array<{ text: string; pages: number }>> {
+  const client = new pg.Client({ connectionString: database.url })
+  await client.connect()
+  const pages: Array<{ text: string; pages: number }> = []
+  try {
+    for (const { text, values } of statements) {
+      const { rows } = await client.query<{ 'QUERY PLAN': Array<{ Plan: { 'Shared Hit Blocks': number; 'Shared Read Blocks': number } }> }>(
+        `explain (analyze, buffers, format json) ${text}`,
+        values,
+      )
+      const plan = rows[0]!['QUERY PLAN'][0]!.Plan
+      pages.push({ text: text.replace(/\s+/g, ' ').slice(0, 80), pages: plan['Shared Hit Blocks'] + plan['Shared Read Blocks'] })
+    }
+  } finally {
+    await client.end()
+  }
+  return pages
+}
+
+// First: the statistics are still those from before the backlog, every pending index estimated empty.
+it("claims from a backlog the statistics have not counted yet by the deliveries' ids and subjects, not through the pending index", async () => {
+  const statements = await statementsOfAClaim('replica-early', false)
+  const claims = statements.filter(({ text }) => /^\s*with taken\b/i.test(text))
+  expect(claims).toHaveLength(1)
+  // 64 candidates, each found by its id and its subject checked for older pending deliveries: a
+  // few pages each, where one walk of the pending index per candidate touches 100,000 and more.
+  const [claim] = await pagesOf(claims)
+  expect(claim!.pages).toBeLessThan(5_000)
+  // Its claims released, so the next tests find every share free.
+  await sql`delete from webhook_live_claims`.execute(db)
+})
 
 it('analyzes an outbox once a backlog lands on statistics that counted none pending, however long its history', async () => {
   const before = await maintenanceCount(database.url, 'analyze', 'webhook_deliveries')
@@ -91,23 +125,9 @@ it('reads a few pages per claim of a backlog whose statistics lag, with other cl
   // One claimer's deliveries on the wire, then another's claim: the one every claim mid-drain makes.
   await refreshStaleOutboxStatistics(db)
   expect((await claimDeliveries(db, request('replica-a', 30))).claimed).toHaveLength(30)
-  const reads = await readsOfAClaim('replica-b')
+  const reads = await statementsOfAClaim('replica-b')
   expect(reads.length).toBeGreaterThanOrEqual(2)
-  const client = new pg.Client({ connectionString: database.url })
-  await client.connect()
-  const pages: Array<{ text: string; pages: number }> = []
-  try {
-    for (const { text, values } of reads) {
-      const { rows } = await client.query<{ 'QUERY PLAN': Array<{ Plan: { 'Shared Hit Blocks': number; 'Shared Read Blocks': number } }> }>(
-        `explain (analyze, buffers, format json) ${text}`,
-        values,
-      )
-      const plan = rows[0]!['QUERY PLAN'][0]!.Plan
-      pages.push({ text: text.replace(/\s+/g, ' ').slice(0, 80), pages: plan['Shared Hit Blocks'] + plan['Shared Read Blocks'] })
-    }
-  } finally {
-    await client.end()
-  }
+  const pages = await pagesOf(reads)
   // A claim of 64 probes each merchant's head and each candidate's subject: hundreds of pages,
   // where a plan that reads the backlog per candidate touches millions.
   expect(pages.filter((read) => read.pages > 5_000)).toEqual([])
