@@ -5,7 +5,7 @@
 import type { Kysely } from 'kysely'
 import { v5 as uuidv5 } from 'uuid'
 import type { WebhookEventType } from '../../src/api/enumerations.js'
-import type { Database, EventSubjectType, PaymentRow } from '../db/schema.js'
+import type { Database, EventSubjectType, PaymentRow, WebhookDeliveryRow } from '../db/schema.js'
 import { insertDelivery, insertEvent, nextDeliverySequence } from './webhook-repository.js'
 
 /** Namespace of delivery ids: UUIDv5 of the subject and sequence number, so seeded runs repeat. */
@@ -67,12 +67,29 @@ async function recordEvent(
   const about = { merchant_id: subject.merchantId, subject_type: subject.type, subject_id: subject.id, event_type: type }
   await insertEvent(db, { ...about, payload, created_at: now })
   if (subject.webhookUrl === null) return
-  await insertDelivery(db, {
-    ...(await newDeliveryIdentity(db, subject)),
-    ...about,
-    url: subject.webhookUrl,
+  await insertDelivery(
+    db,
+    pendingDelivery({
+      ...(await newDeliveryIdentity(db, subject)),
+      ...about,
+      url: subject.webhookUrl,
+      request_payload: payload,
+      created_at: now,
+    }),
+  )
+}
+
+/** What says which delivery a queued one is, and where it goes; a resend also carries its attempt and its original. */
+export type DeliveryToQueue = Pick<
+  WebhookDeliveryRow,
+  'id' | 'sequence' | 'merchant_id' | 'subject_type' | 'subject_id' | 'event_type' | 'url' | 'request_payload' | 'created_at'
+> &
+  Partial<Pick<WebhookDeliveryRow, 'attempt_count' | 'resend_of'>>
+
+/** A delivery as queued: pending, nothing sent, logged or claimed yet. */
+export function pendingDelivery(delivery: DeliveryToQueue): WebhookDeliveryRow {
+  return {
     status: 'pending',
-    request_payload: payload,
     response_body: null,
     http_status: null,
     error_message: null,
@@ -80,12 +97,12 @@ async function recordEvent(
     duration_ms: null,
     resend_of: null,
     last_attempt_at: null,
-    created_at: now,
-    updated_at: now,
+    updated_at: delivery.created_at,
     claim_token: null,
     claimed_until: null,
     claimed_by: null,
-  })
+    ...delivery,
+  }
 }
 
 /** The payment an event or delivery is about (the log's checkout_id), or null when its subject is another kind. */

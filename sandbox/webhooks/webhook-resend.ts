@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely'
 import { runTransaction } from '../db/database.js'
 import type { Database, WebhookDeliveryRow } from '../db/schema.js'
-import { newDeliveryIdentity } from './webhook-events.js'
+import { newDeliveryIdentity, pendingDelivery } from './webhook-events.js'
 import { insertDelivery } from './webhook-repository.js'
 import { claimResend, type LiveClaim } from './delivery-claim-repository.js'
 
@@ -20,23 +20,14 @@ export function recordResend(
   claimed?: LiveClaim,
 ): Promise<WebhookDeliveryRow> {
   return runTransaction(db, async (trx) => {
-    const row: WebhookDeliveryRow = {
-      ...original,
-      ...(await newDeliveryIdentity(trx, { type: original.subject_type, id: original.subject_id })),
-      status: 'pending',
-      response_body: null,
-      http_status: null,
-      error_message: null,
+    const { merchant_id, subject_type, subject_id, event_type, url, request_payload } = original
+    const row = pendingDelivery({
+      ...(await newDeliveryIdentity(trx, { type: subject_type, id: subject_id })),
+      ...{ merchant_id, subject_type, subject_id, event_type, url, request_payload },
       attempt_count: original.attempt_count + 1,
-      duration_ms: null,
       resend_of: original.id,
-      last_attempt_at: null,
       created_at: now,
-      updated_at: now,
-      claim_token: null,
-      claimed_until: null,
-      claimed_by: null,
-    }
+    })
     claim(row.id)
     await insertDelivery(trx, row)
     if (claimed === undefined) return row

@@ -19,7 +19,7 @@ import {
   type ClaimRequest,
 } from '../../sandbox/webhooks/delivery-claim-repository.js'
 import { recordResend } from '../../sandbox/webhooks/webhook-resend.js'
-import { newDeliveryIdentity } from '../../sandbox/webhooks/webhook-events.js'
+import { newDeliveryIdentity, pendingDelivery } from '../../sandbox/webhooks/webhook-events.js'
 import { findDeliveryById, insertDelivery } from '../../sandbox/webhooks/webhook-repository.js'
 import { createTestDatabase, maintenanceCount, type TestDatabase } from '../../harness/postgres.js'
 import { waitFor } from '../../harness/wait.js'
@@ -61,28 +61,16 @@ describe('webhook delivery claims on PostgreSQL', () => {
   ): Promise<WebhookDeliveryRow[]> => {
     const rows: WebhookDeliveryRow[] = []
     for (let i = 0; i < count; i++) {
-      const row: WebhookDeliveryRow = {
+      const row = pendingDelivery({
         ...(await newDeliveryIdentity(trx, { type: 'payment', id: subjectId })),
         merchant_id: merchant,
         subject_type: 'payment',
         subject_id: subjectId,
         event_type: 'transaction_updated',
         url,
-        status: 'pending',
         request_payload: '{}',
-        response_body: null,
-        http_status: null,
-        error_message: null,
-        attempt_count: 1,
-        duration_ms: null,
-        resend_of: null,
-        last_attempt_at: null,
         created_at: 0,
-        updated_at: 0,
-        claim_token: null,
-        claimed_until: null,
-        claimed_by: null,
-      }
+      })
       await insertDelivery(trx, row)
       rows.push(row)
     }

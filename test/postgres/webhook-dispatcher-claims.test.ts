@@ -9,7 +9,7 @@ import type { WebhookDeliveryRow } from '../../sandbox/db/schema.js'
 import { startSandbox } from '../../sandbox/server.js'
 import { DeliveryLogWriter } from '../../sandbox/webhooks/delivery-log-writer.js'
 import { WebhookDispatcher } from '../../sandbox/webhooks/webhook-dispatcher.js'
-import { newDeliveryIdentity } from '../../sandbox/webhooks/webhook-events.js'
+import { newDeliveryIdentity, pendingDelivery } from '../../sandbox/webhooks/webhook-events.js'
 import { WebhookFeed } from '../../sandbox/webhooks/webhook-feed.js'
 import { findDeliveryById, insertDelivery, nextDeliverySequence } from '../../sandbox/webhooks/webhook-repository.js'
 import { createTestDatabase, type TestDatabase } from '../../harness/postgres.js'
@@ -54,7 +54,7 @@ const queue = (sequence?: number): Promise<WebhookDeliveryRow> =>
   runTransaction(db, async (trx) => {
     const subjectId = `pt_dispatcher_${++subjects}`
     const identity = await newDeliveryIdentity(trx, { type: 'payment', id: subjectId })
-    const row: WebhookDeliveryRow = {
+    const row = pendingDelivery({
       ...identity,
       sequence: sequence ?? identity.sequence,
       merchant_id: merchantId,
@@ -62,21 +62,9 @@ const queue = (sequence?: number): Promise<WebhookDeliveryRow> =>
       subject_id: subjectId,
       event_type: 'transaction_updated',
       url: receiver.url,
-      status: 'pending',
       request_payload: '{}',
-      response_body: null,
-      http_status: null,
-      error_message: null,
-      attempt_count: 1,
-      duration_ms: null,
-      resend_of: null,
-      last_attempt_at: null,
       created_at: 0,
-      updated_at: 0,
-      claim_token: null,
-      claimed_until: null,
-      claimed_by: null,
-    }
+    })
     await insertDelivery(trx, row)
     return row
   })

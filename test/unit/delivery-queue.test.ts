@@ -3,30 +3,20 @@
 import { describe, expect, it } from 'vitest'
 import type { EventSubjectType, WebhookDeliveryRow } from '../../sandbox/db/schema.js'
 import { DeliveryQueue } from '../../sandbox/webhooks/delivery-queue.js'
+import { pendingDelivery } from '../../sandbox/webhooks/webhook-events.js'
 
-const delivery = (sequence: number, paymentId = `pt_${sequence}`, subjectType: EventSubjectType = 'payment'): WebhookDeliveryRow => ({
-  id: `wh_${sequence}`,
-  sequence,
-  merchant_id: 'm_1',
-  subject_type: subjectType,
-  subject_id: paymentId,
-  event_type: 'transaction_created',
-  url: 'http://127.0.0.1:9/webhooks',
-  status: 'pending',
-  request_payload: '{}',
-  response_body: null,
-  http_status: null,
-  error_message: null,
-  attempt_count: 1,
-  duration_ms: null,
-  resend_of: null,
-  last_attempt_at: null,
-  created_at: 0,
-  updated_at: 0,
-  claim_token: null,
-  claimed_until: null,
-  claimed_by: null,
-})
+const delivery = (sequence: number, paymentId = `pt_${sequence}`, subjectType: EventSubjectType = 'payment'): WebhookDeliveryRow =>
+  pendingDelivery({
+    id: `wh_${sequence}`,
+    sequence,
+    merchant_id: 'm_1',
+    subject_type: subjectType,
+    subject_id: paymentId,
+    event_type: 'transaction_created',
+    url: 'http://127.0.0.1:9/webhooks',
+    request_payload: '{}',
+    created_at: 0,
+  })
 
 describe('the delivery queue', () => {
   it('does not take again a logged delivery that a stale read returns as pending', async () => {
