@@ -15,6 +15,17 @@ export interface AdvanceableClock extends Clock {
 
 export const systemClock: Clock = { now: () => Date.now() }
 
+/** A gate that opens at most once every `intervalMs` of `clock`'s time: at the first call, then at the first after each interval. */
+export function atMostEvery(clock: Clock, intervalMs: number): () => boolean {
+  let openedAt: number | undefined
+  return () => {
+    const now = clock.now()
+    if (openedAt !== undefined && now - openedAt < intervalMs) return false
+    openedAt = now
+    return true
+  }
+}
+
 /**
  * The sandbox's business clock: the wall clock shifted by an offset that only moves forward,
  * so `advance()` makes time pass for everything time-based without touching authentication.

@@ -2,7 +2,7 @@
 // captured refund or pay cannot be sent again within its timestamp window, whatever its
 // Idempotency-Key (which the signature does not cover). The memory is in the database, so every
 // replica refuses what any of them accepted, and each row goes once its window is over.
-import type { Clock } from '../clock.js'
+import { atMostEvery, type Clock } from '../clock.js'
 import { isPostgres, runTransaction, type SandboxDb } from '../db/database.js'
 import { conflict } from '../errors.js'
 import { DIGEST_HEADERS, DIGEST_TOLERANCE_SECONDS } from '../../src/signing.js'
@@ -19,12 +19,15 @@ export const REPLICA_CLOCK_MARGIN_MS = 60_000
 export const PRUNE_INTERVAL_MS = 10_000
 
 export class ReplayGuard {
-  #prunedAt = 0
+  /** Expired signatures are pruned at most once every PRUNE_INTERVAL_MS. */
+  readonly #pruneDue: () => boolean
 
   constructor(
     private readonly db: SandboxDb,
     private readonly wallClock: Clock,
-  ) {}
+  ) {
+    this.#pruneDue = atMostEvery(wallClock, PRUNE_INTERVAL_MS)
+  }
 
   /** Whether a request with this method spends its signature. */
   covers(method: string): boolean {
@@ -51,9 +54,8 @@ export class ReplayGuard {
   }
 
   #pruneIfDue(): void {
+    if (!this.#pruneDue()) return
     const now = this.wallClock.now()
-    if (now - this.#prunedAt < PRUNE_INTERVAL_MS) return
-    this.#prunedAt = now
     // Not awaited: no request waits for it, and one that fails (the state being swapped) only delays expiry.
     const before = now - REPLICA_CLOCK_MARGIN_MS
     const prune = isPostgres(this.db)

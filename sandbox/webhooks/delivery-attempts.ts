@@ -1,7 +1,7 @@
 // One delivery's attempt: the merchant and egress rule it goes under, the signed POST, and its
 // outcome written to the log.
 import type { Kysely } from 'kysely'
-import type { Clock } from '../clock.js'
+import { atMostEvery, type Clock } from '../clock.js'
 import type { Database, MerchantRow, WebhookDeliveryRow } from '../db/schema.js'
 import { MerchantCache } from '../merchants/merchant-cache.js'
 import { findMerchantById } from '../merchants/merchant-repository.js'
@@ -23,14 +23,14 @@ export const EGRESS_READ_EVERY_MS = 250
 export class DeliveryAttempts {
   readonly #db: Kysely<Database>
   readonly #clock: Clock
-  readonly #wallClock: Clock
   readonly #sender: WebhookSender
   readonly #egress: StoredEgress
   readonly #logWriter: DeliveryLogWriter
   /** Merchants by id, kept between sends on PostgreSQL (a round trip each otherwise), dropped at any merchant's change. */
   readonly #merchants: MerchantCache
   /** The last read of the egress rule, shared by the batches sent until it is EGRESS_READ_EVERY_MS old. */
-  #egressRead: { at: number; rule: Promise<WebhookEgress> } | undefined
+  #egressRead: Promise<WebhookEgress> | undefined
+  readonly #egressReadDue: () => boolean
 
   constructor(parts: {
     db: Kysely<Database>
@@ -44,7 +44,7 @@ export class DeliveryAttempts {
   }) {
     this.#db = parts.db
     this.#clock = parts.clock
-    this.#wallClock = parts.wallClock
+    this.#egressReadDue = atMostEvery(parts.wallClock, EGRESS_READ_EVERY_MS)
     this.#sender = parts.sender
     this.#egress = parts.egress
     this.#logWriter = parts.logWriter
@@ -70,15 +70,14 @@ export class DeliveryAttempts {
    * a read per batch sent was a round trip per log transaction. A failed read is not kept.
    */
   #egressRule(): Promise<WebhookEgress> {
-    const now = this.#wallClock.now()
-    if (this.#egressRead === undefined || now - this.#egressRead.at >= EGRESS_READ_EVERY_MS) {
+    if (this.#egressReadDue() || this.#egressRead === undefined) {
       const rule = this.#egress.read(this.#db)
-      this.#egressRead = { at: now, rule }
+      this.#egressRead = rule
       rule.catch(() => {
-        if (this.#egressRead?.rule === rule) this.#egressRead = undefined
+        if (this.#egressRead === rule) this.#egressRead = undefined
       })
     }
-    return this.#egressRead.rule
+    return this.#egressRead
   }
 
   /** Sends and logs one delivery; `answered` runs once the receiver answered, before the log is written. */

@@ -6,7 +6,7 @@
 import { hostname } from 'node:os'
 import type { Kysely } from 'kysely'
 import { isPostgres, onCommit } from '../db/database.js'
-import { systemClock, type Clock } from '../clock.js'
+import { atMostEvery, systemClock, type Clock } from '../clock.js'
 import type { Database, WebhookDeliveryRow } from '../db/schema.js'
 import { DeliveryAttempts, type AttemptLookups } from './delivery-attempts.js'
 import { DeliveryLogWriter } from './delivery-log-writer.js'
@@ -77,13 +77,13 @@ export class WebhookDispatcher implements WebhookDeliveries {
   #kickScheduled = false
   /** Slots a claim under way may fill (PostgreSQL): two claims at once do not both count them free. */
   #reserved = 0
-  /** When this replica's claims last checked the outbox's statistics (wall-clock ms). */
-  #statisticsCheckedAt = 0
+  /** This replica's claims check the outbox's statistics at most once a poll. */
+  readonly #statisticsDue: () => boolean
   /** PostgreSQL: the outbox's pending deliveries as this replica's check last counted them. */
   #pendingCount: PendingCount | undefined
-  /** PostgreSQL: where each merchant's pending deliveries start, as this replica's claims last read them, and when they last read from the oldest (wall-clock ms). */
+  /** PostgreSQL: where each merchant's pending deliveries start, as this replica's claims last read them; they read from the oldest at most once a poll. */
   readonly #headStarts = new Map<string, number>()
-  #headsReadFromOldestAt = 0
+  readonly #oldestReadDue: () => boolean
   /** PostgreSQL: deliveries finished since this replica last vacuumed the live claims, and the vacuum under way. */
   #finishedSinceVacuum = 0
   #vacuuming: Promise<void> | undefined
@@ -96,6 +96,8 @@ export class WebhookDispatcher implements WebhookDeliveries {
     this.#wallClock = options.wallClock ?? systemClock
     this.#replicaName = options.replicaName ?? `${hostname()}:${process.pid}`
     this.#pollMs = options.pollMs ?? DEFAULT_POLL_MS
+    this.#statisticsDue = atMostEvery(this.#wallClock, this.#pollMs)
+    this.#oldestReadDue = atMostEvery(this.#wallClock, this.#pollMs)
     this.#log = options.log
     this.#sender = new WebhookSender({ requireHttps: options.requireHttps, timeoutMs: options.timeoutMs })
     this.#egress = options.egress ?? new StoredEgress({ shared: false, allowWebhookTo: [] })
@@ -228,9 +230,7 @@ export class WebhookDispatcher implements WebhookDeliveries {
   async #claimAndSend(): Promise<void> {
     // At most once a poll (a check per claim would cost every commit that wakes a dispatcher), and
     // with every slot full too: this replica's log transactions claim on the same statistics.
-    const now = this.#wallClock.now()
-    if (now - this.#statisticsCheckedAt >= this.#pollMs) {
-      this.#statisticsCheckedAt = now
+    if (this.#statisticsDue()) {
       this.#pendingCount = await refreshStaleOutboxStatistics(this.#db, this.#pendingCount)
     }
     const limit = this.#claimableSlots()
@@ -279,8 +279,7 @@ export class WebhookDispatcher implements WebhookDeliveries {
     const now = this.#wallClock.now()
     // Each merchant's head read from its oldest pending delivery at most once a poll (one that
     // committed late is found then), and from where the last read found it otherwise.
-    const fromStarts = now - this.#headsReadFromOldestAt < this.#pollMs
-    if (!fromStarts) this.#headsReadFromOldestAt = now
+    const fromStarts = !this.#oldestReadDue()
     return {
       by: this.#replicaName,
       now,
