@@ -46,7 +46,7 @@ export interface ClaimRequest {
  * for, and a commit that woke them would have them claim again, and wake this one.
  */
 export async function claimDeliveries(db: Kysely<Database>, request: ClaimRequest): Promise<Claimed> {
-  if (request.limit <= 0) return { claimed: [], contended: false, heads: new Map() }
+  if (request.limit <= 0) return nothingClaimed()
   return db.transaction().execute((trx) => claimInTransaction(trx, request, { wait: true }))
 }
 
@@ -133,7 +133,7 @@ export async function claimInTransaction(
   request: ClaimRequest,
   options: ClaimOptions = { wait: false },
 ): Promise<Claimed> {
-  if (request.limit <= 0) return { claimed: [], contended: false, heads: new Map() }
+  if (request.limit <= 0) return nothingClaimed()
   const { caps, now } = request
   const { live, candidates, heads } = await readClaimView(db, request)
   const none = (contended = false): Claimed => ({ claimed: [], contended, heads })
@@ -205,6 +205,9 @@ export interface Claimed {
   /** Where its read found each merchant's oldest pending delivery (its sequence), for the merchants it found any of: the next read's ClaimRequest.heads. */
   heads: ReadonlyMap<string, number>
 }
+
+/** A claim that read nothing and took nothing. */
+const nothingClaimed = (): Claimed => ({ claimed: [], contended: false, heads: new Map() })
 
 /** The caps' shares, named for their two-key advisory locks (LOCK_KEYS.deliveryClaims, hashtext(name)). */
 export const merchantShare = (merchantId: string) => `merchant ${merchantId}`
