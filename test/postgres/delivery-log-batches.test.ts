@@ -6,11 +6,11 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { openDatabase, type SandboxDb } from '../../sandbox/db/database.js'
 import type { WebhookDeliveryRow } from '../../sandbox/db/schema.js'
-import { startSandbox } from '../../sandbox/server.js'
 import { claimDeliveries } from '../../sandbox/webhooks/delivery-claim-repository.js'
 import { DeliveryLogWriter } from '../../sandbox/webhooks/delivery-log-writer.js'
 import { WebhookFeed } from '../../sandbox/webhooks/webhook-feed.js'
-import { createTestDatabase, type TestDatabase } from '../../harness/postgres.js'
+import type { TestDatabase } from '../../harness/postgres.js'
+import { createSandboxDatabase } from '../../harness/sandbox-database.js'
 import { queryFromOutside } from '../../harness/outside-db.js'
 import { waitFor } from '../../harness/wait.js'
 
@@ -19,11 +19,9 @@ let db: SandboxDb
 let merchantId: string
 
 beforeAll(async () => {
-  database = await createTestDatabase('paybox_log_batches')
-  // A sandbox makes the schema, then leaves.
-  const sandbox = await startSandbox({ port: 0, db: database.url, log: () => {}, ledgerClose: 'instant' })
-  merchantId = sandbox.merchants[0]!.id
-  await sandbox.stop()
+  const made = await createSandboxDatabase('paybox_log_batches')
+  database = made.database
+  merchantId = made.merchantIds[0]!
   db = await openDatabase({ file: database.url })
 })
 afterAll(async () => {

@@ -7,9 +7,9 @@ import { sql } from 'kysely'
 import pg from 'pg'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { openDatabase, type SandboxDb } from '../../sandbox/db/database.js'
-import { startSandbox } from '../../sandbox/server.js'
 import { claimDeliveries, refreshStaleOutboxStatistics, type ClaimRequest } from '../../sandbox/webhooks/delivery-claim-repository.js'
-import { copyMerchant, createTestDatabase, maintenanceCount, type TestDatabase } from '../../harness/postgres.js'
+import { copyMerchant, maintenanceCount, type TestDatabase } from '../../harness/postgres.js'
+import { createSandboxDatabase } from '../../harness/sandbox-database.js'
 import { queriesSentBy } from '../../harness/postgres-statements.js'
 import { waitFor } from '../../harness/wait.js'
 
@@ -21,11 +21,9 @@ let db: SandboxDb
 let merchants: string[]
 
 beforeAll(async () => {
-  database = await createTestDatabase('paybox_claim_plans')
-  // A sandbox makes the schema and its merchants, then leaves, so that its dispatcher claims nothing here.
-  const sandbox = await startSandbox({ port: 0, db: database.url, log: () => {}, ledgerClose: 'instant' })
-  const template = sandbox.merchants[0]!.id
-  await sandbox.stop()
+  const made = await createSandboxDatabase('paybox_claim_plans')
+  database = made.database
+  const template = made.merchantIds[0]!
   merchants = await copyMerchant(database.url, template, MERCHANTS - 1)
   const client = new pg.Client({ connectionString: database.url })
   await client.connect()

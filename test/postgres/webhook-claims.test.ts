@@ -6,7 +6,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase, runTransaction, type SandboxDb } from '../../sandbox/db/database.js'
 import type { Database, WebhookDeliveryRow } from '../../sandbox/db/schema.js'
-import { startSandbox } from '../../sandbox/server.js'
 import { sql, type Kysely } from 'kysely'
 import {
   claimDeliveries,
@@ -21,7 +20,8 @@ import {
 import { recordResend } from '../../sandbox/webhooks/webhook-resend.js'
 import { newDeliveryIdentity, pendingDelivery } from '../../sandbox/webhooks/webhook-events.js'
 import { findDeliveryById, insertDelivery } from '../../sandbox/webhooks/webhook-repository.js'
-import { createTestDatabase, maintenanceCount, type TestDatabase } from '../../harness/postgres.js'
+import { createSandboxDatabase } from '../../harness/sandbox-database.js'
+import { maintenanceCount, type TestDatabase } from '../../harness/postgres.js'
 import { waitFor } from '../../harness/wait.js'
 
 const LEASE_MS = 15_000
@@ -35,12 +35,10 @@ describe('webhook delivery claims on PostgreSQL', () => {
   let subjects = 0
 
   beforeAll(async () => {
-    database = await createTestDatabase('paybox_claims')
-    // A sandbox makes the schema and its merchants, then leaves, so that its dispatcher claims nothing here.
-    const sandbox = await startSandbox({ port: 0, db: database.url, log: () => {}, ledgerClose: 'instant' })
-    merchantId = sandbox.merchants[0]!.id
-    otherMerchantId = sandbox.merchants[1]!.id
-    await sandbox.stop()
+    const made = await createSandboxDatabase('paybox_claims')
+    database = made.database
+    merchantId = made.merchantIds[0]!
+    otherMerchantId = made.merchantIds[1]!
     db = await openDatabase({ file: database.url })
   })
   afterAll(async () => {
@@ -298,77 +296,88 @@ describe('webhook delivery claims on PostgreSQL', () => {
     await drain()
   })
 
-  it('analyzes the outbox for a backlog, not for a trickle of deliveries, however long', async () => {
+  /**
+   * Runs `check` on a drained outbox just analyzed (its statistics count none pending: stale past
+   * 1,000), with autovacuum off on it, since autovacuum's own ANALYZE, whenever its round came,
+   * would count the pending rows too; `analyzes` counts the outbox's ANALYZEs, `analyzed` before
+   * `check`. Autovacuum is back on after, whether `check` passed or not.
+   */
+  const onAnalyzedOutbox = async (check: (analyzes: () => Promise<number>, analyzed: number) => Promise<void>) => {
     await drain()
-    // Autovacuum's own ANALYZE, whenever its round comes, would count the pending rows too.
     await sql`alter table webhook_deliveries set (autovacuum_enabled = false)`.execute(db)
-    await sql`analyze webhook_deliveries`.execute(db)
-    const analyzes = () => maintenanceCount(database.url, 'analyze', 'webhook_deliveries')
-    const analyzed = await analyzes()
-    // A trickle: 1,500 deliveries queued and logged past that ANALYZE, a few pending at a time.
-    for (let i = 0; i < 30; i++) {
-      await queue(50)
+    try {
+      await sql`analyze webhook_deliveries`.execute(db)
+      const analyzes = () => maintenanceCount(database.url, 'analyze', 'webhook_deliveries')
+      await check(analyzes, await analyzes())
       await drain()
+    } finally {
+      await sql`alter table webhook_deliveries reset (autovacuum_enabled)`.execute(db)
     }
-    await queue(5)
-    expect((await refreshStaleOutboxStatistics(db))?.pending).toBe(5)
-    expect(await analyzes()).toBe(analyzed)
-    // A backlog: more pending than the last ANALYZE counted, by far.
-    await queue(1_200)
-    expect((await refreshStaleOutboxStatistics(db))?.pending).toBe(1_205)
-    expect(await analyzes()).toBe(analyzed + 1)
-    await drain()
-    await sql`alter table webhook_deliveries reset (autovacuum_enabled)`.execute(db)
-  }, 60_000)
+  }
 
-  it('counts the pending deliveries again only once those queued since the last count could make them stale', async () => {
-    await drain()
-    await sql`alter table webhook_deliveries set (autovacuum_enabled = false)`.execute(db)
-    // Counted with none pending: stale past 1,000.
-    await sql`analyze webhook_deliveries`.execute(db)
-    const analyzes = () => maintenanceCount(database.url, 'analyze', 'webhook_deliveries')
-    const analyzed = await analyzes()
-    await queue(1)
-    const counted = await refreshStaleOutboxStatistics(db)
-    expect(counted?.pending).toBe(1)
-    // 1 + 900 queued since cannot pass 1,000: not counted (the same count comes back).
-    await queue(900)
-    expect(await refreshStaleOutboxStatistics(db, counted)).toBe(counted)
-    await queue(200)
-    expect((await refreshStaleOutboxStatistics(db, counted))?.pending).toBe(1_101)
-    expect(await analyzes()).toBe(analyzed + 1)
-    await drain()
-    await sql`alter table webhook_deliveries reset (autovacuum_enabled)`.execute(db)
-  }, 60_000)
+  it(
+    'analyzes the outbox for a backlog, not for a trickle of deliveries, however long',
+    () =>
+      onAnalyzedOutbox(async (analyzes, analyzed) => {
+        // A trickle: 1,500 deliveries queued and logged past that ANALYZE, a few pending at a time.
+        for (let i = 0; i < 30; i++) {
+          await queue(50)
+          await drain()
+        }
+        await queue(5)
+        expect((await refreshStaleOutboxStatistics(db))?.pending).toBe(5)
+        expect(await analyzes()).toBe(analyzed)
+        // A backlog: more pending than the last ANALYZE counted, by far.
+        await queue(1_200)
+        expect((await refreshStaleOutboxStatistics(db))?.pending).toBe(1_205)
+        expect(await analyzes()).toBe(analyzed + 1)
+      }),
+    60_000,
+  )
 
-  it('counts a backlog whose transaction was still open at the last count', async () => {
-    await drain()
-    await sql`alter table webhook_deliveries set (autovacuum_enabled = false)`.execute(db)
-    await sql`analyze webhook_deliveries`.execute(db)
-    const analyzes = () => maintenanceCount(database.url, 'analyze', 'webhook_deliveries')
-    const analyzed = await analyzes()
-    const before = await refreshStaleOutboxStatistics(db)
-    let commit!: () => void
-    const committing = new Promise<void>((resolve) => (commit = resolve))
-    let queued!: () => void
-    const open = new Promise<void>((resolve) => (queued = resolve))
-    // Its sequences taken, its rows not yet seen: counted during it, the backlog is not there.
-    const backlog = db.transaction().execute(async (trx) => {
-      await queueIn(trx, 1_200)
-      queued()
-      await committing
-    })
-    await open
-    const during = await refreshStaleOutboxStatistics(db, before)
-    expect(during?.pending).toBe(0)
-    expect(await analyzes()).toBe(analyzed)
-    commit()
-    await backlog
-    expect((await refreshStaleOutboxStatistics(db, during))?.pending).toBe(1_200)
-    expect(await analyzes()).toBe(analyzed + 1)
-    await drain()
-    await sql`alter table webhook_deliveries reset (autovacuum_enabled)`.execute(db)
-  }, 60_000)
+  it(
+    'counts the pending deliveries again only once those queued since the last count could make them stale',
+    () =>
+      onAnalyzedOutbox(async (analyzes, analyzed) => {
+        await queue(1)
+        const counted = await refreshStaleOutboxStatistics(db)
+        expect(counted?.pending).toBe(1)
+        // 1 + 900 queued since cannot pass 1,000: not counted (the same count comes back).
+        await queue(900)
+        expect(await refreshStaleOutboxStatistics(db, counted)).toBe(counted)
+        await queue(200)
+        expect((await refreshStaleOutboxStatistics(db, counted))?.pending).toBe(1_101)
+        expect(await analyzes()).toBe(analyzed + 1)
+      }),
+    60_000,
+  )
+
+  it(
+    'counts a backlog whose transaction was still open at the last count',
+    () =>
+      onAnalyzedOutbox(async (analyzes, analyzed) => {
+        const before = await refreshStaleOutboxStatistics(db)
+        let commit!: () => void
+        const committing = new Promise<void>((resolve) => (commit = resolve))
+        let queued!: () => void
+        const open = new Promise<void>((resolve) => (queued = resolve))
+        // Its sequences taken, its rows not yet seen: counted during it, the backlog is not there.
+        const backlog = db.transaction().execute(async (trx) => {
+          await queueIn(trx, 1_200)
+          queued()
+          await committing
+        })
+        await open
+        const during = await refreshStaleOutboxStatistics(db, before)
+        expect(during?.pending).toBe(0)
+        expect(await analyzes()).toBe(analyzed)
+        commit()
+        await backlog
+        expect((await refreshStaleOutboxStatistics(db, during))?.pending).toBe(1_200)
+        expect(await analyzes()).toBe(analyzed + 1)
+      }),
+    60_000,
+  )
 
   it("vacuums the live claims, and keeps every pending delivery's claim", async () => {
     await queue(1)

@@ -6,13 +6,13 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
 import { ManualClock } from '../../sandbox/clock.js'
 import { openDatabase, runTransaction, type SandboxDb } from '../../sandbox/db/database.js'
 import type { WebhookDeliveryRow } from '../../sandbox/db/schema.js'
-import { startSandbox } from '../../sandbox/server.js'
 import { DeliveryLogWriter } from '../../sandbox/webhooks/delivery-log-writer.js'
 import { WebhookDispatcher } from '../../sandbox/webhooks/webhook-dispatcher.js'
 import { newDeliveryIdentity, pendingDelivery } from '../../sandbox/webhooks/webhook-events.js'
 import { WebhookFeed } from '../../sandbox/webhooks/webhook-feed.js'
 import { findDeliveryById, insertDelivery, nextDeliverySequence } from '../../sandbox/webhooks/webhook-repository.js'
-import { createTestDatabase, type TestDatabase } from '../../harness/postgres.js'
+import type { TestDatabase } from '../../harness/postgres.js'
+import { createSandboxDatabase } from '../../harness/sandbox-database.js'
 import { startWebhookReceiver, type WebhookReceiver } from '../../harness/webhook-receiver.js'
 import { waitFor } from '../../harness/wait.js'
 import { WEBHOOK_DELIVERY_ID_HEADER } from '../../src/api/headers.js'
@@ -28,11 +28,10 @@ let subjects = 0
 let dispatcher: WebhookDispatcher | undefined
 
 beforeAll(async () => {
-  database = await createTestDatabase('paybox_dispatcher_claims')
-  // A sandbox makes the schema and its merchants, then leaves, so that only this test's dispatcher sends.
-  const sandbox = await startSandbox({ port: 0, db: database.url, log: () => {}, ledgerClose: 'instant' })
-  merchantId = sandbox.merchants[0]!.id
-  await sandbox.stop()
+  // Only this test's dispatcher sends.
+  const made = await createSandboxDatabase('paybox_dispatcher_claims')
+  database = made.database
+  merchantId = made.merchantIds[0]!
   db = await openDatabase({ file: database.url })
   receiver = await startWebhookReceiver('not checked here')
 })
