@@ -75,13 +75,18 @@ async function script(sandbox: RunningSandbox, webhookUrl: string): Promise<unkn
       '2027-03-01',
     ),
   )
+  // Deliveries finish in the background, stamped with the frozen clock; the clock moves only once
+  // none is pending, or a delivery attempted after the advance would carry the later time.
+  const settled = async (): Promise<WebhookDelivery[]> =>
+    waitFor('the deliveries to finish', async () => {
+      const page = await cli<Page<WebhookDelivery>>('webhooks', 'list', '--limit', '100')
+      return page.items.length >= 6 && page.items.every((d) => d.status !== 'pending') && page.items
+    })
+  await settled()
   outputs.push(await cli('sandbox', 'clock', 'advance', '1h'))
   outputs.push(await cli<{ items: LedgerTransaction[] }>('ledger', 'transactions', '--limit', '50'))
-  // Deliveries finish in the background; their log entries and exact bodies once none is pending.
-  const deliveries = await waitFor('the deliveries to finish', async () => {
-    const page = await cli<Page<WebhookDelivery>>('webhooks', 'list', '--limit', '100')
-    return page.items.length >= 6 && page.items.every((d) => d.status !== 'pending') && page.items
-  })
+  // Their log entries and exact bodies, including any the advance queued.
+  const deliveries = await settled()
   for (const delivery of deliveries) {
     const full = await cli<WebhookDelivery>('webhooks', 'get', delivery.id)
     // How long the receiver took is wall-clock time: the one field that differs.
