@@ -49,12 +49,16 @@ export async function updateMerchant(
 /** Archived merchants' ids, for the lists that span merchants (an archived tenant's rows leave them). */
 export const archivedMerchantIds = (db: Kysely<Database>) => db.selectFrom('merchants').select('id').where('archived_at', 'is not', null)
 
-/** The tenants not archived, oldest first. */
+/**
+ * The tenants not archived, oldest first. `tenant = 1` as a literal, not a parameter (here and in
+ * countActiveTenants): SQLite, and PostgreSQL's generic plans (SESSION_SETTINGS), use the partial
+ * index merchants_active_tenants only for a query they can see matches.
+ */
 export function listActiveTenants(db: Kysely<Database>): Promise<MerchantRow[]> {
   return db
     .selectFrom('merchants')
     .selectAll()
-    .where('tenant', '=', 1)
+    .where('tenant', '=', sql.lit(1))
     .where('archived_at', 'is', null)
     .orderBy('created_at')
     .orderBy('id')
@@ -65,7 +69,7 @@ export async function countActiveTenants(db: Kysely<Database>): Promise<number> 
   const { count } = await db
     .selectFrom('merchants')
     .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('tenant', '=', 1)
+    .where('tenant', '=', sql.lit(1))
     .where('archived_at', 'is', null)
     .executeTakeFirstOrThrow()
   return Number(count)
