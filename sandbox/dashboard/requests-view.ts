@@ -26,7 +26,7 @@ const requestsQuery = requestLogStreamQuery.extend({
 const FILTER_FIELDS = ['status', 'path', 'method', 'scope', 'limit'] as const
 
 /** The requests a session may see: its merchant's, and those refused for its key's bad signature; an admin's `all`: everyone's. */
-function visibleTo(merchantId: string | undefined): (entry: RequestLogEntry, detail: RequestDetail) => boolean {
+function visibleTo(merchantId: string | undefined): (entry: RequestLogEntry, detail: Pick<RequestDetail, 'signatureMismatch'>) => boolean {
   if (merchantId === undefined) return () => true
   return (entry, detail) => entry.merchantId === merchantId || detail.signatureMismatch?.merchantId === merchantId
 }

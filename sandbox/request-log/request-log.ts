@@ -3,7 +3,9 @@
 // kept in a bounded ring of recent records and told to listeners (the log streams, the stderr
 // lines of `sandbox start`). Records hold no body, query string or credential. Beside each record,
 // for the dashboard's request inspector only: its headers and JSON bodies, redacted and bounded
-// (redaction.ts), and for a signature that did not match, what it was sent with.
+// (redaction.ts) when the inspector first reads them, and for a signature that did not match, what
+// it was sent with. Redacting every request as it closed cost about a tenth of a GET's CPU; few
+// are ever inspected, and nothing leaves the process unredacted.
 import type http from 'node:http'
 import { IDEMPOTENCY_KEY_HEADER, REQUEST_ID_HEADER } from '../../src/api/headers.js'
 import type { RequestLogEntry, RequestLogQuery } from '../../src/client/types.js'
@@ -15,7 +17,7 @@ import { bounded, redactHeaders, redactText } from './redaction.js'
 /** Longer paths and idempotency keys are cut to this many characters in a record. */
 const MAX_TEXT = 256
 
-/** Each body kept of a request or response, in characters (after redaction). */
+/** Each body shown of a request or response, in characters (after redaction). */
 export const BODY_LIMIT = 4096
 /** A response is read this far for redaction before being cut to BODY_LIMIT. */
 const RESPONSE_CAPTURE_BYTES = 16 * 1024
@@ -38,10 +40,65 @@ export interface LoggedRequest {
   detail: RequestDetail
 }
 
-const sizeOf = (detail: RequestDetail): number => {
-  let size = (detail.requestBody?.length ?? 0) + (detail.responseBody?.length ?? 0) + (detail.signatureMismatch?.rawBody?.length ?? 0)
-  for (const [name, value] of Object.entries(detail.requestHeaders)) size += name.length + value.length
-  return size
+/** A request's detail as it was captured: headers and bodies as received and sent, not yet redacted. */
+interface Captured {
+  headers: http.IncomingHttpHeaders
+  requestBody: string | null
+  /** The first RESPONSE_CAPTURE_BYTES of a JSON response. */
+  responseBody: string | null
+  signatureMismatch: SignatureMismatch | undefined
+}
+
+/** A record's detail: captured, then redacted and bounded once, when first read. */
+class KeptDetail {
+  #captured: Captured | undefined
+  #shown: RequestDetail | undefined
+  #size: number
+
+  constructor(captured: Captured) {
+    this.#captured = captured
+    let size =
+      (captured.requestBody?.length ?? 0) + (captured.responseBody?.length ?? 0) + (captured.signatureMismatch?.rawBody?.length ?? 0)
+    for (const [name, value] of Object.entries(captured.headers)) size += name.length + String(value ?? '').length
+    this.#size = size
+  }
+
+  /** Characters held as captured, counted against LOG_BODY_BUDGET (none once dropped). */
+  get size(): number {
+    return this.#size
+  }
+
+  get signatureMismatch(): SignatureMismatch | undefined {
+    return this.#shown?.signatureMismatch ?? this.#captured?.signatureMismatch
+  }
+
+  /** What the inspector shows. */
+  shown(): RequestDetail {
+    if (this.#shown === undefined) {
+      const { headers, requestBody, responseBody, signatureMismatch } = this.#captured!
+      this.#shown = {
+        requestHeaders: redactHeaders(headers, HEADER_LIMITS),
+        requestBody: requestBody === null ? null : bounded(redactText(requestBody), BODY_LIMIT),
+        responseBody: responseBody === null ? null : bounded(redactText(responseBody), BODY_LIMIT),
+        signatureMismatch,
+      }
+      this.#captured = undefined
+    }
+    return this.#shown
+  }
+
+  /** Over the log's budget: only the record stays. */
+  drop(): void {
+    const mismatch = this.signatureMismatch
+    this.#size = 0
+    this.#captured = undefined
+    this.#shown = {
+      requestHeaders: {},
+      requestBody: null,
+      responseBody: null,
+      signatureMismatch: mismatch && { ...mismatch, rawBody: undefined },
+    }
+  }
 }
 
 /** Collects the first bytes of a JSON response as it is written. */
@@ -69,8 +126,7 @@ function captureResponse(res: http.ServerResponse): () => string | null {
   return () => {
     const type = String(res.getHeader('content-type') ?? '')
     if (!/json/i.test(type) || chunks.length === 0) return null
-    const text = Buffer.concat(chunks).toString('utf8')
-    return bounded(redactText(text), BODY_LIMIT)
+    return Buffer.concat(chunks).toString('utf8')
   }
 }
 
@@ -94,7 +150,7 @@ export function matchesFilter(entry: RequestLogEntry, filter: RequestFilter): bo
 
 export class RequestLog {
   readonly #ring: RequestLogEntry[] = []
-  readonly #details: RequestDetail[] = []
+  readonly #details: KeptDetail[] = []
   #bodyChars = 0
   #next = 0
   readonly #listeners = new Set<(entry: RequestLogEntry) => void>()
@@ -118,12 +174,12 @@ export class RequestLog {
       const key = req.headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()]
       const notes = notesOf(req)
       const rawBody = notes.rawBody ?? (req as { rawBody?: unknown }).rawBody
-      const detail: RequestDetail = {
-        requestHeaders: redactHeaders(req.headers, HEADER_LIMITS),
-        requestBody: kept && typeof rawBody === 'string' && rawBody !== '' ? bounded(redactText(rawBody), BODY_LIMIT) : null,
+      const detail = new KeptDetail({
+        headers: req.headers,
+        requestBody: kept && typeof rawBody === 'string' && rawBody !== '' ? rawBody : null,
         responseBody: responseBody(),
         signatureMismatch: notes.signatureMismatch,
-      }
+      })
       this.#add(detail, {
         requestId,
         time: new Date(arrived).toISOString(),
@@ -142,15 +198,18 @@ export class RequestLog {
     return this.inspect((entry) => matchesFilter(entry, filter), 0, limit).rows.map(({ entry }) => entry)
   }
 
-  /** The kept records that `matches` accepts, newest first, with their details: `limit` from `offset`, and how many match. */
-  inspect(matches: (entry: RequestLogEntry, detail: RequestDetail) => boolean, offset: number, limit: number) {
+  /**
+   * The kept records that `matches` accepts (told of their signature mismatch, if any), newest
+   * first, with their details: `limit` from `offset`, and how many match.
+   */
+  inspect(matches: (entry: RequestLogEntry, detail: Pick<RequestDetail, 'signatureMismatch'>) => boolean, offset: number, limit: number) {
     const rows: LoggedRequest[] = []
     let total = 0
     for (let i = 1; i <= this.#ring.length; i++) {
       const at = (this.#next - i + this.capacity) % this.capacity
       const [entry, detail] = [this.#ring[at]!, this.#details[at]!]
       if (!matches(entry, detail)) continue
-      if (total >= offset && rows.length < limit) rows.push({ entry, detail })
+      if (total >= offset && rows.length < limit) rows.push({ entry, detail: detail.shown() })
       total++
     }
     return { rows, total }
@@ -167,23 +226,18 @@ export class RequestLog {
     return () => this.#listeners.delete(listener)
   }
 
-  #add(detail: RequestDetail, entry: RequestLogEntry): void {
+  #add(detail: KeptDetail, entry: RequestLogEntry): void {
     const replaced = this.#details[this.#next]
-    if (replaced) this.#bodyChars -= sizeOf(replaced)
+    if (replaced) this.#bodyChars -= replaced.size
     this.#ring[this.#next] = entry
     this.#details[this.#next] = detail
-    this.#bodyChars += sizeOf(detail)
+    this.#bodyChars += detail.size
     this.#next = (this.#next + 1) % this.capacity
     // Over budget: the oldest records give up their bodies first.
     for (let i = this.#ring.length; i > 1 && this.#bodyChars > LOG_BODY_BUDGET; i--) {
       const old = this.#details[(this.#next - i + this.capacity) % this.capacity]!
-      this.#bodyChars -= sizeOf(old)
-      Object.assign(old, {
-        requestHeaders: {},
-        requestBody: null,
-        responseBody: null,
-        signatureMismatch: old.signatureMismatch && { ...old.signatureMismatch, rawBody: undefined },
-      })
+      this.#bodyChars -= old.size
+      old.drop()
     }
     for (const listener of this.#listeners) listener(entry)
   }
