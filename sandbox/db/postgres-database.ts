@@ -114,10 +114,7 @@ export async function openPostgres(options: PostgresOptions): Promise<PostgresBa
     idle_in_transaction_session_timeout: timeoutMs,
     types: NUMBERS_AS_NUMBERS,
     application_name: 'paybox',
-    options: [
-      ...Object.entries(SESSION_SETTINGS).map(([name, value]) => `-c ${name}=${value}`),
-      ...(options.schema === undefined ? [] : [`-c search_path=${quoteIdentifier(options.schema)}`]),
-    ].join(' '),
+    options: [SESSION_OPTIONS, ...(options.schema === undefined ? [] : [`-c search_path=${quoteIdentifier(options.schema)}`])].join(' '),
   }
   const pool = new pg.Pool(config)
   // An idle connection dropped by the server is an event, not a crash; the next query reconnects.
@@ -284,7 +281,11 @@ function guardedPool(pool: pg.Pool): PostgresDialectConfig['pool'] {
  *   a value that selects a partial index is written into the statement, not passed as a parameter
  *   (test/postgres/query-plans.test.ts judges the generic plans).
  */
-export const SESSION_SETTINGS = { jit: 'off', plan_cache_mode: 'force_generic_plan' } as const
+const SESSION_SETTINGS = { jit: 'off', plan_cache_mode: 'force_generic_plan' } as const
+/** SESSION_SETTINGS as a connection's `options`. */
+export const SESSION_OPTIONS = Object.entries(SESSION_SETTINGS)
+  .map(([name, value]) => `-c ${name}=${value}`)
+  .join(' ')
 
 /** Prepared statements of a connection, by SQL text: kysely's SQL text is the same for each use. */
 const MAX_NAMED_STATEMENTS = 500

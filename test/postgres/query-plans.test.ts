@@ -3,7 +3,7 @@
 // (captured at pg's Client.query, named or not); EXPLAIN judges each with sequential scans disabled, so a
 // sequential scan left in a plan means no index can serve the query (a tiny table alone would
 // otherwise be scanned by choice). Each is judged by its generic plan, the one the sandbox's
-// sessions run (SESSION_SETTINGS): a partial index chosen by a parameter's value would not serve it.
+// sessions run (SESSION_OPTIONS): a partial index chosen by a parameter's value would not serve it.
 import { sql } from 'kysely'
 import pg from 'pg'
 import { expect, it } from 'vitest'
@@ -11,7 +11,7 @@ import { LARGE_TABLES, readsALargeTable, runBusyQueries } from '../../harness/bu
 import { queriesSentBy } from '../../harness/postgres-statements.js'
 import { sandboxForSuite } from '../../harness/sandbox.js'
 import { processDueWork } from '../../sandbox/simulation/clock-service.js'
-import { SESSION_SETTINGS } from '../../sandbox/db/postgres-database.js'
+import { SESSION_OPTIONS } from '../../sandbox/db/postgres-database.js'
 
 const sandbox = sandboxForSuite({ dueWorkIntervalMs: 0 })
 
@@ -23,10 +23,7 @@ interface PlanNode {
 
 /** A client whose sessions plan as the sandbox's do. */
 async function plannerClient(): Promise<pg.Client> {
-  const options = Object.entries(SESSION_SETTINGS)
-    .map(([name, value]) => `-c ${name}=${value}`)
-    .join(' ')
-  const client = new pg.Client({ connectionString: sandbox.dbFile, options })
+  const client = new pg.Client({ connectionString: sandbox.dbFile, options: SESSION_OPTIONS })
   await client.connect()
   return client
 }
