@@ -148,6 +148,9 @@ export function matchesFilter(entry: RequestLogEntry, filter: RequestFilter): bo
   return true
 }
 
+/** Which records a look at the log keeps: by their record, and their signature mismatch if any. */
+type Matcher = (entry: RequestLogEntry, detail: Pick<RequestDetail, 'signatureMismatch'>) => boolean
+
 export class RequestLog {
   readonly #ring: RequestLogEntry[] = []
   readonly #details: KeptDetail[] = []
@@ -193,23 +196,28 @@ export class RequestLog {
     })
   }
 
-  /** The kept records that match, newest first, at most `limit`. */
+  /** The kept records that match, newest first, at most `limit` (their details left unredacted: not read). */
   recent(filter: RequestFilter, limit: number): RequestLogEntry[] {
-    return this.inspect((entry) => matchesFilter(entry, filter), 0, limit).rows.map(({ entry }) => entry)
+    return this.#select((entry) => matchesFilter(entry, filter), 0, limit).rows.map(({ entry }) => entry)
   }
 
   /**
    * The kept records that `matches` accepts (told of their signature mismatch, if any), newest
    * first, with their details: `limit` from `offset`, and how many match.
    */
-  inspect(matches: (entry: RequestLogEntry, detail: Pick<RequestDetail, 'signatureMismatch'>) => boolean, offset: number, limit: number) {
-    const rows: LoggedRequest[] = []
+  inspect(matches: Matcher, offset: number, limit: number): { rows: LoggedRequest[]; total: number } {
+    const { rows, total } = this.#select(matches, offset, limit)
+    return { rows: rows.map(({ entry, detail }) => ({ entry, detail: detail.shown() })), total }
+  }
+
+  #select(matches: Matcher, offset: number, limit: number): { rows: Array<{ entry: RequestLogEntry; detail: KeptDetail }>; total: number } {
+    const rows: Array<{ entry: RequestLogEntry; detail: KeptDetail }> = []
     let total = 0
     for (let i = 1; i <= this.#ring.length; i++) {
       const at = (this.#next - i + this.capacity) % this.capacity
       const [entry, detail] = [this.#ring[at]!, this.#details[at]!]
       if (!matches(entry, detail)) continue
-      if (total >= offset && rows.length < limit) rows.push({ entry, detail: detail.shown() })
+      if (total >= offset && rows.length < limit) rows.push({ entry, detail })
       total++
     }
     return { rows, total }
