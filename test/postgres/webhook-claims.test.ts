@@ -297,87 +297,80 @@ describe('webhook delivery claims on PostgreSQL', () => {
   })
 
   /**
-   * Runs `check` on a drained outbox just analyzed (its statistics count none pending: stale past
-   * 1,000), with autovacuum off on it, since autovacuum's own ANALYZE, whenever its round came,
-   * would count the pending rows too; `analyzes` counts the outbox's ANALYZEs, `analyzed` before
-   * `check`. Autovacuum is back on after, whether `check` passed or not.
+   * A test whose `check` runs on a drained outbox just analyzed (its statistics count none
+   * pending: stale past 1,000), with autovacuum off on it, since autovacuum's own ANALYZE,
+   * whenever its round came, would count the pending rows too; `analyzes` counts the outbox's
+   * ANALYZEs, `analyzed` before `check`. Autovacuum is back on after, whether `check` passed or not.
    */
-  const onAnalyzedOutbox = async (check: (analyzes: () => Promise<number>, analyzed: number) => Promise<void>) => {
-    await drain()
-    await sql`alter table webhook_deliveries set (autovacuum_enabled = false)`.execute(db)
-    try {
-      await sql`analyze webhook_deliveries`.execute(db)
-      const analyzes = () => maintenanceCount(database.url, 'analyze', 'webhook_deliveries')
-      await check(analyzes, await analyzes())
-      await drain()
-    } finally {
-      await sql`alter table webhook_deliveries reset (autovacuum_enabled)`.execute(db)
-    }
-  }
-
-  it(
-    'analyzes the outbox for a backlog, not for a trickle of deliveries, however long',
-    () =>
-      onAnalyzedOutbox(async (analyzes, analyzed) => {
-        // A trickle: 1,500 deliveries queued and logged past that ANALYZE, a few pending at a time.
-        for (let i = 0; i < 30; i++) {
-          await queue(50)
+  const itOnAnalyzedOutbox = (title: string, check: (analyzes: () => Promise<number>, analyzed: number) => Promise<void>) =>
+    it(
+      title,
+      async () => {
+        await drain()
+        await sql`alter table webhook_deliveries set (autovacuum_enabled = false)`.execute(db)
+        try {
+          await sql`analyze webhook_deliveries`.execute(db)
+          const analyzes = () => maintenanceCount(database.url, 'analyze', 'webhook_deliveries')
+          await check(analyzes, await analyzes())
           await drain()
+        } finally {
+          await sql`alter table webhook_deliveries reset (autovacuum_enabled)`.execute(db)
         }
-        await queue(5)
-        expect((await refreshStaleOutboxStatistics(db))?.pending).toBe(5)
-        expect(await analyzes()).toBe(analyzed)
-        // A backlog: more pending than the last ANALYZE counted, by far.
-        await queue(1_200)
-        expect((await refreshStaleOutboxStatistics(db))?.pending).toBe(1_205)
-        expect(await analyzes()).toBe(analyzed + 1)
-      }),
-    60_000,
-  )
+      },
+      60_000,
+    )
 
-  it(
+  itOnAnalyzedOutbox('analyzes the outbox for a backlog, not for a trickle of deliveries, however long', async (analyzes, analyzed) => {
+    // A trickle: 1,500 deliveries queued and logged past that ANALYZE, a few pending at a time.
+    for (let i = 0; i < 30; i++) {
+      await queue(50)
+      await drain()
+    }
+    await queue(5)
+    expect((await refreshStaleOutboxStatistics(db))?.pending).toBe(5)
+    expect(await analyzes()).toBe(analyzed)
+    // A backlog: more pending than the last ANALYZE counted, by far.
+    await queue(1_200)
+    expect((await refreshStaleOutboxStatistics(db))?.pending).toBe(1_205)
+    expect(await analyzes()).toBe(analyzed + 1)
+  })
+
+  itOnAnalyzedOutbox(
     'counts the pending deliveries again only once those queued since the last count could make them stale',
-    () =>
-      onAnalyzedOutbox(async (analyzes, analyzed) => {
-        await queue(1)
-        const counted = await refreshStaleOutboxStatistics(db)
-        expect(counted?.pending).toBe(1)
-        // 1 + 900 queued since cannot pass 1,000: not counted (the same count comes back).
-        await queue(900)
-        expect(await refreshStaleOutboxStatistics(db, counted)).toBe(counted)
-        await queue(200)
-        expect((await refreshStaleOutboxStatistics(db, counted))?.pending).toBe(1_101)
-        expect(await analyzes()).toBe(analyzed + 1)
-      }),
-    60_000,
+    async (analyzes, analyzed) => {
+      await queue(1)
+      const counted = await refreshStaleOutboxStatistics(db)
+      expect(counted?.pending).toBe(1)
+      // 1 + 900 queued since cannot pass 1,000: not counted (the same count comes back).
+      await queue(900)
+      expect(await refreshStaleOutboxStatistics(db, counted)).toBe(counted)
+      await queue(200)
+      expect((await refreshStaleOutboxStatistics(db, counted))?.pending).toBe(1_101)
+      expect(await analyzes()).toBe(analyzed + 1)
+    },
   )
 
-  it(
-    'counts a backlog whose transaction was still open at the last count',
-    () =>
-      onAnalyzedOutbox(async (analyzes, analyzed) => {
-        const before = await refreshStaleOutboxStatistics(db)
-        let commit!: () => void
-        const committing = new Promise<void>((resolve) => (commit = resolve))
-        let queued!: () => void
-        const open = new Promise<void>((resolve) => (queued = resolve))
-        // Its sequences taken, its rows not yet seen: counted during it, the backlog is not there.
-        const backlog = db.transaction().execute(async (trx) => {
-          await queueIn(trx, 1_200)
-          queued()
-          await committing
-        })
-        await open
-        const during = await refreshStaleOutboxStatistics(db, before)
-        expect(during?.pending).toBe(0)
-        expect(await analyzes()).toBe(analyzed)
-        commit()
-        await backlog
-        expect((await refreshStaleOutboxStatistics(db, during))?.pending).toBe(1_200)
-        expect(await analyzes()).toBe(analyzed + 1)
-      }),
-    60_000,
-  )
+  itOnAnalyzedOutbox('counts a backlog whose transaction was still open at the last count', async (analyzes, analyzed) => {
+    const before = await refreshStaleOutboxStatistics(db)
+    let commit!: () => void
+    const committing = new Promise<void>((resolve) => (commit = resolve))
+    let queued!: () => void
+    const open = new Promise<void>((resolve) => (queued = resolve))
+    // Its sequences taken, its rows not yet seen: counted during it, the backlog is not there.
+    const backlog = db.transaction().execute(async (trx) => {
+      await queueIn(trx, 1_200)
+      queued()
+      await committing
+    })
+    await open
+    const during = await refreshStaleOutboxStatistics(db, before)
+    expect(during?.pending).toBe(0)
+    expect(await analyzes()).toBe(analyzed)
+    commit()
+    await backlog
+    expect((await refreshStaleOutboxStatistics(db, during))?.pending).toBe(1_200)
+    expect(await analyzes()).toBe(analyzed + 1)
+  })
 
   it("vacuums the live claims, and keeps every pending delivery's claim", async () => {
     await queue(1)
