@@ -408,7 +408,6 @@ export type DeliveryOutcome = Pick<
  */
 export async function logClaimedOutcomes(db: Kysely<Database>, outcomes: readonly DeliveryOutcome[]): Promise<Set<string>> {
   if (outcomes.length === 0) return new Set()
-  // jsonb holds no U+0000, which a receiver's answer may: the log shows it as U+FFFD.
   const json = JSON.stringify(
     outcomes.map((o) => ({
       id: o.id,
@@ -416,7 +415,7 @@ export async function logClaimedOutcomes(db: Kysely<Database>, outcomes: readonl
       claimed_by: o.claimed_by,
       status: o.status,
       http_status: o.http_status,
-      response_body: o.response_body?.replaceAll('\0', '\uFFFD') ?? null,
+      response_body: o.response_body,
       error_message: o.error_message,
       duration_ms: o.duration_ms,
       last_attempt_at: o.last_attempt_at,

@@ -182,6 +182,14 @@ describe('webhooks', () => {
       expect((await entry(logged!.id)).response_body).toBe('receiver exploded')
     })
 
+    it("logs a NUL in the receiver's answer as U+FFFD, on both backends", async () => {
+      receiver.answer = () => ({ status: 200, body: 'before\0after' })
+      const payment = await create()
+      const [logged] = await finishedLogsOf(payment.id, 1)
+      expect(logged).toMatchObject({ status: 'success', http_status: 200 })
+      expect((await entry(logged!.id)).response_body).toBe('before\uFFFDafter')
+    })
+
     it('fails a receiver that does not answer in time, while the API answers at once', async () => {
       receiver.answer = () => 'hang'
       const payment = await create()
