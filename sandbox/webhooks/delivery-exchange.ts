@@ -79,7 +79,10 @@ export class DeliveryExchange implements Dispatcher.DispatchHandler {
     const bytes = this.#chunks.length === 1 ? this.#chunks[0]! : Buffer.concat(this.#chunks)
     // Cut on a character boundary: a partial UTF-8 sequence at the end is dropped. A NUL, which
     // PostgreSQL's text cannot hold, is logged as U+FFFD on both backends.
-    const body = utf8.decode(bytes.subarray(0, this.#limit)).replace(/\uFFFD$/, '').replaceAll('\0', '\uFFFD')
+    const body = utf8
+      .decode(bytes.subarray(0, this.#limit))
+      .replace(/\uFFFD$/, '')
+      .replaceAll('\0', '\uFFFD')
     this.#resolve({ status: this.#status, body })
   }
 }
